@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/ingest"
+)
+
+type ingestOptions struct {
+	g          *globalOptions
+	Format     string
+	Paths      []string
+	MaxRejects int64
+	CPUUnit    string
+	TZ         string
+}
+
+func newIngestCmd(g *globalOptions) *cobra.Command {
+	o := &ingestOptions{g: g}
+	var formats strings.Builder
+	for _, f := range ingest.Formats() {
+		fmt.Fprintf(&formats, "  %-18s %s\n", f.Name, f.Description)
+	}
+	cmd := &cobra.Command{
+		Use:   "ingest FORMAT PATH...",
+		Short: "Add raw traces and logs to the dataset",
+		Long: `Read input files in FORMAT (or "auto" to detect each file's format) and add
+their records to the dataset. gzip and zstd inputs are read transparently;
+directories stand for the files below them.
+
+Every input record is either ingested or kept in the rejects table with its
+file, line and reason. The manifest, written last, is the commit point: an
+ingest that fails or is interrupted leaves the dataset as it was.
+
+FORMATS
+` + formats.String() + exitStatusHelp,
+		Example: `  wlprof ingest csv usage.csv -d ds
+  wlprof ingest csv --cpu-unit percent --max-rejects 0 usage.csv.gz -d ds
+  wlprof ingest auto traces/ -d ds -o json`,
+		Args: args(cobra.MinimumNArgs(2)),
+		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(a) == 0 {
+				return append(ingest.FormatNames(), "auto"), cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, a []string) error {
+			o.Format, o.Paths = a[0], a[1:]
+			return runIngest(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, leaving the dataset unchanged, after this many rejected records (-1: no limit)")
+	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent")
+	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
+	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+type ingestReport struct {
+	Version  int                 `json:"version"`
+	Dataset  string              `json:"dataset"`
+	Ingest   int                 `json:"ingest"`
+	Files    []ingest.FileResult `json:"files"`
+	Accepted int64               `json:"accepted"`
+	Rejected int64               `json:"rejected"`
+	Tables   map[string]int64    `json:"tables"`
+}
+
+func runIngest(ctx context.Context, o *ingestOptions) error {
+	opts := ingest.DefaultOptions()
+	unit, err := ingest.ParseCPUUnit(o.CPUUnit)
+	if err != nil {
+		return usageError{err}
+	}
+	opts.CPUUnit = unit
+	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
+		return usagef("--tz %q: %v", o.TZ, err)
+	}
+	opts.MaxRejects = o.MaxRejects
+	if o.Format != "auto" {
+		if _, err := ingest.Lookup(o.Format); err != nil {
+			return usageError{err}
+		}
+	}
+	if o.g.io.ErrTTY && !o.g.Quiet {
+		opts.Progress = func(fr ingest.FileResult) {
+			fmt.Fprintf(o.g.io.Err, "  %s: %d accepted, %d rejected\n", fr.Path, fr.Accepted, fr.Rejected)
+		}
+	}
+	ds, err := dataset.OpenOrCreate(o.g.Dataset)
+	if err != nil {
+		return err
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := ingest.Run(ctx, tx, o.Format, o.Paths, opts)
+	if err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	rep := ingestReport{Version: 1, Dataset: o.g.Dataset, Ingest: res.Ingest, Files: res.Files,
+		Accepted: res.Accepted, Rejected: res.Rejected, Tables: map[string]int64{}}
+	for _, t := range dataset.TableNames {
+		rep.Tables[t] = ds.Rows(t)
+	}
+	if err := printIngest(o.g, rep); err != nil {
+		return err
+	}
+	if res.Rejected > 0 {
+		if !o.g.Quiet {
+			for _, s := range res.Samples {
+				fmt.Fprintf(o.g.io.Err, "  rejected %v\n", s)
+			}
+			if int64(len(res.Samples)) < res.Rejected {
+				fmt.Fprintf(o.g.io.Err, "  ... and %d more\n", res.Rejected-int64(len(res.Samples)))
+			}
+		}
+		return rejectedError{res.Rejected}
+	}
+	return nil
+}
+
+func printIngest(g *globalOptions, rep ingestReport) error {
+	switch g.Output {
+	case "json":
+		return writeJSON(g.io.Out, rep)
+	case "csv":
+		w := csv.NewWriter(g.io.Out)
+		w.Write([]string{"path", "format", "table", "accepted", "rejected", "notes"})
+		for _, f := range rep.Files {
+			w.Write([]string{f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; ")})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	fmt.Fprintf(g.io.Out, "ingest %d into %s\n", rep.Ingest, rep.Dataset)
+	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILE\tFORMAT\tTABLE\tACCEPTED\tREJECTED")
+	for _, f := range rep.Files {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Table, f.Accepted, f.Rejected)
+	}
+	tw.Flush()
+	for _, f := range rep.Files {
+		for _, n := range f.Notes {
+			fmt.Fprintf(g.io.Out, "note: %s: %s\n", f.Path, n)
+		}
+	}
+	_, err := fmt.Fprintf(g.io.Out, "total: %d accepted, %d rejected\n", rep.Accepted, rep.Rejected)
+	return err
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as DESIGN.md fixes them.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitRejected = 3
+)
+
+// exitStatusHelp ends every command's long help.
+const exitStatusHelp = `
+EXIT STATUS
+  0  success
+  1  error (nothing was changed when the command writes)
+  2  usage error (unknown command or flag, bad flag value, wrong arguments)
+  3  finished, but some input records were rejected (count on stderr)`
+
+// usageError marks errors in how the command was called (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// rejectedError reports a command that finished but rejected input (exit 3).
+type rejectedError struct{ n int64 }
+
+func (e rejectedError) Error() string {
+	return fmt.Sprintf("%d input record(s) rejected; see the rejects table of the dataset", e.n)
+}
+
+// exitCode maps an error returned by a command to the process exit status.
+func exitCode(err error) int {
+	var ue usageError
+	var re rejectedError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &re):
+		return exitRejected
+	case errors.As(err, &ue):
+		return exitUsage
+	case isCobraUsage(err):
+		return exitUsage
+	}
+	return exitError
+}
+
+// isCobraUsage recognises cobra's own usage errors, which it returns as
+// plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "invalid argument",
+		"flag needs an argument", "required flag", "accepts ", "requires at least", "requires at most", "bad flag syntax"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// args wraps a cobra argument validator so its failures exit with 2.
+func args(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, a []string) error {
+		if err := v(cmd, a); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}

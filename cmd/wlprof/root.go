@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	Dataset string
+	Output  string // text, json or csv
+	Quiet   bool
+	io      *streams
+}
+
+// progressf writes progress to stderr unless --quiet; decoration only on a
+// terminal is the caller's choice.
+func (g *globalOptions) progressf(format string, a ...any) {
+	if !g.Quiet {
+		fmt.Fprintf(g.io.Err, format, a...)
+	}
+}
+
+// run builds the command tree, runs it and maps the outcome to an exit code.
+// It is what main and the tests call.
+func run(ctx context.Context, argv []string, s *streams) int {
+	root := newRootCmd(s)
+	root.SetArgs(argv)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		var re rejectedError
+		switch {
+		case errors.As(err, &re):
+			fmt.Fprintf(s.Err, "wlprof: %v\n", err)
+		case exitCode(err) == exitUsage:
+			fmt.Fprintf(s.Err, "wlprof: %v\nRun 'wlprof --help' for usage.\n", err)
+		default:
+			fmt.Fprintf(s.Err, "wlprof: %v\n", err)
+		}
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(s *streams) *cobra.Command {
+	g := &globalOptions{io: s}
+	root := &cobra.Command{
+		Use:   "wlprof",
+		Short: "Offline workload analytics and profiling for history-driven schedulers",
+		Long: `wlprof turns what a cluster already records (utilisation traces, job logs,
+file-access provenance, profiling runs) into tenant classes, inferred SLOs,
+reservation skylines, memory elasticity models and a report.
+
+Raw inputs are ingested into a dataset directory (Parquet tables plus a
+manifest); every analysis command reads that dataset.
+` + exitStatusHelp,
+		Example: `  wlprof synth --out demo && wlprof ingest csv demo/usage.csv -d ds
+  wlprof classify -d ds -o json
+  wlprof run --out report traces/`,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			switch g.Output {
+			case "text", "json", "csv":
+				return nil
+			}
+			return usagef("--output %q: want text, json or csv", g.Output)
+		},
+	}
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetIn(s.In)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVarP(&g.Dataset, "dataset", "d", "./wlprof-data", "dataset directory")
+	pf.StringVarP(&g.Output, "output", "o", "text", "output format: text, json or csv")
+	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or summaries on stderr")
+	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
+
+	root.AddCommand(
+		newIngestCmd(g),
+		newClassifyCmd(g),
+		newSLOCmd(g),
+		newSkylineCmd(g),
+		newElasticityCmd(g),
+		newProfileCmd(g),
+		newReportCmd(g),
+		newExportCmd(g),
+		newRunCmd(g),
+		newSynthCmd(g),
+		newVersionCmd(g),
+		newCompletionCmd(g),
+	)
+	return root
+}
+
+// writeJSON writes one indented JSON document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

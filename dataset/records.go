@@ -1,0 +1,93 @@
+package dataset
+
+import "math"
+
+// NoTime marks an unknown instant in the millisecond time fields below; it is
+// stored as a Parquet null.
+const NoTime int64 = math.MinInt64
+
+// Usage is one raw utilisation sample of one server of one tenant.
+type Usage struct {
+	Tenant string
+	Server string
+	TimeMs int64   // UTC instant, milliseconds since the Unix epoch
+	CPU    float64 // fraction of one server's CPU, in [0,1]
+	Memory float64 // fraction of one server's memory, in [0,1]; NaN when unknown (null)
+}
+
+// Series is one tenant's average-server utilisation on a fixed grid.
+type Series struct {
+	Tenant  string
+	StartMs int64     // instant of Values[0]
+	StepS   float64   // grid step in seconds
+	Values  []float64 // fraction of one server; NaN marks a gap
+}
+
+// Run is one run of a (possibly recurring) job, from a scheduler log.
+type Run struct {
+	Job      string // recurring job identity (normalised name), or the name itself
+	Run      string // run identity, e.g. a YARN application id
+	Name     string // name as logged
+	User     string
+	Queue    string
+	Status   string // FINISHED, FAILED, KILLED, RUNNING, ...
+	SubmitMs int64  // NoTime when unknown
+	StartMs  int64  // NoTime when unknown
+	EndMs    int64  // NoTime when unknown (run without an end)
+	Source   string // input format the run came from
+}
+
+// SkylineSample is the resources one run held at one offset from its start.
+type SkylineSample struct {
+	Job         string
+	Run         string
+	OffsetS     float64 // seconds since the run's start
+	Containers  float64 // containers held (may be fractional after normalisation)
+	MemoryBytes int64   // memory held, bytes; 0 when unknown
+	VCores      float64 // virtual cores held; 0 when unknown
+}
+
+// Provenance is one file-system or lineage operation: who touched which path when.
+type Provenance struct {
+	TimeMs      int64
+	Op          string // write, rename, read, delete, ...
+	Path        string
+	Dst         string // destination of a rename, else ""
+	User        string
+	Job         string // job that performed it, "" when unattributed
+	Run         string
+	Attribution string // how Job/Run were found: callerContext, trackingId, lineage, user-window, none
+}
+
+// ProfRun is one profiling run: a task executed at one memory (or slot) setting.
+type ProfRun struct {
+	Job          string
+	Task         string // map, reduce, stage name, ...
+	Framework    string // sandbox, spark, mapreduce, tez
+	MemoryBytes  int64  // memory given to the task
+	Slots        int32  // tasks run at once on the node
+	Repetition   int32
+	InputBytes   int64
+	RuntimeS     float64
+	CPUS         float64
+	PeakRSSBytes int64
+	ReadBytes    int64
+	WriteBytes   int64
+	SpilledBytes int64
+	ExitCode     int32
+	Capped       bool   // a memory cap was enforced (cgroup)
+	Host         string // host facts, JSON
+	Config       string // framework configuration that matters, JSON object
+	Source       string // input file or "profile run"
+}
+
+// Reject is an input record that was not ingested, and why.
+type Reject struct {
+	Ingest int32 // ingest sequence number (manifest)
+	File   string
+	Line   int64 // 1-based; 0 when the error is not tied to a line
+	Col    int32 // 1-based; 0 when unknown
+	Format string
+	Reason string
+	Record string // the offending record, truncated to 256 bytes
+}

@@ -1,0 +1,110 @@
+package dataset
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow/go/v16/arrow"
+)
+
+// Table describes one table of the dataset: its folder name, its Arrow
+// schema and how rows of the Go record type T map to columns.
+type Table[T any] struct {
+	Name   string
+	cols   []column[T]
+	schema *arrow.Schema
+}
+
+func newTable[T any](name string, cols ...column[T]) *Table[T] {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = c.field
+	}
+	md := arrow.NewMetadata([]string{"wlprof.table", "wlprof.schema_version"},
+		[]string{name, fmt.Sprint(SchemaVersion)})
+	return &Table[T]{Name: name, cols: cols, schema: arrow.NewSchema(fields, &md)}
+}
+
+// Schema is the table's Arrow schema.
+func (t *Table[T]) Schema() *arrow.Schema { return t.schema }
+
+// The tables. Their columns are documented in doc.go; names carry units.
+var (
+	UsageTable = newTable("usage",
+		stringCol("tenant", true, func(r *Usage) *string { return &r.Tenant }),
+		stringCol("server", true, func(r *Usage) *string { return &r.Server }),
+		timeCol("time", func(r *Usage) *int64 { return &r.TimeMs }),
+		float64Col("cpu", false, func(r *Usage) *float64 { return &r.CPU }),
+		float64Col("memory", true, func(r *Usage) *float64 { return &r.Memory }),
+	)
+	SeriesTable = newTable("series",
+		stringCol("tenant", false, func(r *Series) *string { return &r.Tenant }),
+		timeCol("start", func(r *Series) *int64 { return &r.StartMs }),
+		float64Col("step_s", false, func(r *Series) *float64 { return &r.StepS }),
+		float64ListCol("values", func(r *Series) *[]float64 { return &r.Values }),
+	)
+	RunsTable = newTable("runs",
+		stringCol("job", true, func(r *Run) *string { return &r.Job }),
+		stringCol("run", false, func(r *Run) *string { return &r.Run }),
+		stringCol("name", true, func(r *Run) *string { return &r.Name }),
+		stringCol("user", true, func(r *Run) *string { return &r.User }),
+		stringCol("queue", true, func(r *Run) *string { return &r.Queue }),
+		stringCol("status", true, func(r *Run) *string { return &r.Status }),
+		timeCol("submit", func(r *Run) *int64 { return &r.SubmitMs }),
+		timeCol("start", func(r *Run) *int64 { return &r.StartMs }),
+		timeCol("end", func(r *Run) *int64 { return &r.EndMs }),
+		stringCol("source", true, func(r *Run) *string { return &r.Source }),
+	)
+	SkylinesTable = newTable("skylines",
+		stringCol("job", true, func(r *SkylineSample) *string { return &r.Job }),
+		stringCol("run", true, func(r *SkylineSample) *string { return &r.Run }),
+		float64Col("offset_s", false, func(r *SkylineSample) *float64 { return &r.OffsetS }),
+		float64Col("containers", false, func(r *SkylineSample) *float64 { return &r.Containers }),
+		int64Col("memory_bytes", func(r *SkylineSample) *int64 { return &r.MemoryBytes }),
+		float64Col("vcores", false, func(r *SkylineSample) *float64 { return &r.VCores }),
+	)
+	ProvenanceTable = newTable("provenance",
+		timeCol("time", func(r *Provenance) *int64 { return &r.TimeMs }),
+		stringCol("op", true, func(r *Provenance) *string { return &r.Op }),
+		stringCol("path", false, func(r *Provenance) *string { return &r.Path }),
+		stringCol("dst", false, func(r *Provenance) *string { return &r.Dst }),
+		stringCol("user", true, func(r *Provenance) *string { return &r.User }),
+		stringCol("job", true, func(r *Provenance) *string { return &r.Job }),
+		stringCol("run", true, func(r *Provenance) *string { return &r.Run }),
+		stringCol("attribution", true, func(r *Provenance) *string { return &r.Attribution }),
+	)
+	ProfRunsTable = newTable("profruns",
+		stringCol("job", true, func(r *ProfRun) *string { return &r.Job }),
+		stringCol("task", true, func(r *ProfRun) *string { return &r.Task }),
+		stringCol("framework", true, func(r *ProfRun) *string { return &r.Framework }),
+		int64Col("memory_bytes", func(r *ProfRun) *int64 { return &r.MemoryBytes }),
+		int32Col("slots", func(r *ProfRun) *int32 { return &r.Slots }),
+		int32Col("repetition", func(r *ProfRun) *int32 { return &r.Repetition }),
+		int64Col("input_bytes", func(r *ProfRun) *int64 { return &r.InputBytes }),
+		float64Col("runtime_s", false, func(r *ProfRun) *float64 { return &r.RuntimeS }),
+		float64Col("cpu_s", false, func(r *ProfRun) *float64 { return &r.CPUS }),
+		int64Col("peak_rss_bytes", func(r *ProfRun) *int64 { return &r.PeakRSSBytes }),
+		int64Col("read_bytes", func(r *ProfRun) *int64 { return &r.ReadBytes }),
+		int64Col("write_bytes", func(r *ProfRun) *int64 { return &r.WriteBytes }),
+		int64Col("spilled_bytes", func(r *ProfRun) *int64 { return &r.SpilledBytes }),
+		int32Col("exit_code", func(r *ProfRun) *int32 { return &r.ExitCode }),
+		boolCol("capped", func(r *ProfRun) *bool { return &r.Capped }),
+		stringCol("host", true, func(r *ProfRun) *string { return &r.Host }),
+		stringCol("config", true, func(r *ProfRun) *string { return &r.Config }),
+		stringCol("source", true, func(r *ProfRun) *string { return &r.Source }),
+	)
+	RejectsTable = newTable("rejects",
+		int32Col("ingest", func(r *Reject) *int32 { return &r.Ingest }),
+		stringCol("file", true, func(r *Reject) *string { return &r.File }),
+		int64Col("line", func(r *Reject) *int64 { return &r.Line }),
+		int32Col("col", func(r *Reject) *int32 { return &r.Col }),
+		stringCol("format", true, func(r *Reject) *string { return &r.Format }),
+		stringCol("reason", false, func(r *Reject) *string { return &r.Reason }),
+		stringCol("record", false, func(r *Reject) *string { return &r.Record }),
+	)
+)
+
+// TableNames lists every table, in manifest order.
+var TableNames = []string{
+	UsageTable.Name, SeriesTable.Name, RunsTable.Name, SkylinesTable.Name,
+	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
+}

@@ -1,0 +1,183 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/wlprof/wlprof/internal/atomicfile"
+)
+
+// Tx adds rows and sources to a dataset. Rows go to Parquet files in a
+// staging folder; Commit moves them into the tables and writes the manifest
+// last. Until then, and after Rollback, the dataset is unchanged.
+type Tx struct {
+	ds      *Dataset
+	lock    *os.File
+	staging string
+	ingest  int
+	writers map[string]stagedWriter
+	order   []string
+	sources []Source
+	done    bool
+}
+
+type stagedWriter interface {
+	finish() (FileInfo, bool, error) // close; false when the writer got no rows
+	abort()
+}
+
+// testHookBeforeManifest, when set by tests, runs after the new parts are in
+// place and before the manifest is written, to inject a failure there.
+var testHookBeforeManifest func() error
+
+// Begin starts a transaction. It takes the dataset's lock (one writer at a
+// time), reloads the manifest and removes leftovers of killed transactions.
+func (d *Dataset) Begin() (*Tx, error) {
+	if err := os.MkdirAll(d.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	lk, err := lock(d.Dir)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Tx, error) { lk.Close(); return nil, err }
+	m, err := readManifest(d.Dir)
+	switch {
+	case errors.Is(err, ErrNoDataset) && d.m.Ingests == 0:
+		m = newManifest()
+	case err != nil:
+		return fail(err)
+	}
+	if err := cleanup(d.Dir, m); err != nil {
+		return fail(err)
+	}
+	d.m = m
+	tx := &Tx{ds: d, lock: lk, ingest: m.Ingests + 1, writers: map[string]stagedWriter{}}
+	tx.staging = filepath.Join(d.Dir, fmt.Sprintf("%s%06d", stagingPrefix, tx.ingest))
+	if err := os.MkdirAll(tx.staging, 0o755); err != nil {
+		return fail(err)
+	}
+	return tx, nil
+}
+
+// Ingest is this transaction's sequence number, recorded with its rows.
+func (tx *Tx) Ingest() int { return tx.ingest }
+
+// Dataset returns the dataset the transaction writes to.
+func (tx *Tx) Dataset() *Dataset { return tx.ds }
+
+// AddSource records an input file in the manifest on commit.
+func (tx *Tx) AddSource(s Source) {
+	s.Ingest = tx.ingest
+	tx.sources = append(tx.sources, s)
+}
+
+// WriterFor returns the transaction's writer for table t, creating it on
+// first use.
+func WriterFor[T any](tx *Tx, t *Table[T]) *Writer[T] {
+	if w, ok := tx.writers[t.Name]; ok {
+		return w.(*Writer[T])
+	}
+	w := newWriter(t, tx.staging, tx.ingest)
+	tx.writers[t.Name] = w
+	tx.order = append(tx.order, t.Name)
+	return w
+}
+
+// Typed shorthands for WriterFor.
+func (tx *Tx) Usage() *Writer[Usage]              { return WriterFor(tx, UsageTable) }
+func (tx *Tx) Series() *Writer[Series]            { return WriterFor(tx, SeriesTable) }
+func (tx *Tx) Runs() *Writer[Run]                 { return WriterFor(tx, RunsTable) }
+func (tx *Tx) Skylines() *Writer[SkylineSample]   { return WriterFor(tx, SkylinesTable) }
+func (tx *Tx) Provenance() *Writer[Provenance]    { return WriterFor(tx, ProvenanceTable) }
+func (tx *Tx) ProfRuns() *Writer[ProfRun]         { return WriterFor(tx, ProfRunsTable) }
+func (tx *Tx) Rejects() *Writer[Reject]           { return WriterFor(tx, RejectsTable) }
+
+// Commit closes the writers, moves their files into the tables and writes
+// the new manifest. On error the dataset is left as it was.
+func (tx *Tx) Commit() (err error) {
+	if tx.done {
+		return errors.New("dataset: transaction already finished")
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	m := tx.ds.m.clone()
+	type move struct{ from, to string }
+	var moves []move
+	for _, name := range tx.order {
+		info, ok, err := tx.writers[name].finish()
+		if err != nil {
+			return fmt.Errorf("dataset: writing %s: %w", name, err)
+		}
+		if !ok {
+			continue
+		}
+		to := filepath.Join(tx.ds.Dir, info.Path)
+		moves = append(moves, move{filepath.Join(tx.staging, info.Path), to})
+		t := m.Tables[name]
+		t.Files = append(t.Files, info)
+		t.Rows += info.Rows
+		m.Tables[name] = t
+	}
+	var placed []string
+	undo := func() {
+		for _, p := range placed {
+			os.Remove(p)
+		}
+	}
+	for _, mv := range moves {
+		if err := os.MkdirAll(filepath.Dir(mv.to), 0o755); err != nil {
+			undo()
+			return err
+		}
+		if err := os.Rename(mv.from, mv.to); err != nil {
+			undo()
+			return err
+		}
+		placed = append(placed, mv.to)
+		if err := atomicfile.SyncDir(filepath.Dir(mv.to)); err != nil {
+			undo()
+			return err
+		}
+	}
+	m.Sources = append(m.Sources, tx.sources...)
+	sort.SliceStable(m.Sources, func(i, j int) bool { return m.Sources[i].Ingest < m.Sources[j].Ingest })
+	m.Ingests = tx.ingest
+	if testHookBeforeManifest != nil {
+		if err := testHookBeforeManifest(); err != nil {
+			undo()
+			return err
+		}
+	}
+	if err := m.write(tx.ds.Dir); err != nil {
+		undo()
+		return err
+	}
+	tx.ds.m = m
+	tx.finish()
+	return nil
+}
+
+// Rollback discards everything written in the transaction. It is safe to
+// call after Commit (it does nothing then), so `defer tx.Rollback()` works.
+func (tx *Tx) Rollback() {
+	if tx.done {
+		return
+	}
+	for _, w := range tx.writers {
+		w.abort()
+	}
+	tx.finish()
+}
+
+func (tx *Tx) finish() {
+	tx.done = true
+	os.RemoveAll(tx.staging)
+	tx.lock.Close()
+}

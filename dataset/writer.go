@@ -1,0 +1,204 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet"
+	"github.com/apache/arrow/go/v16/parquet/compress"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+)
+
+// BatchRows is how many rows a writer buffers before handing them to the
+// Parquet encoder; each batch becomes one row group.
+const BatchRows = 1 << 20
+
+// Writer appends rows of type T to one Parquet file of a transaction.
+// Encoding runs in a background goroutine, so parsing the next batch and
+// compressing the previous one overlap.
+type Writer[T any] struct {
+	tbl     *Table[T]
+	dir     string
+	rel     string
+	ingest  int
+	batch   int
+	f       *os.File
+	buf     *bufio.Writer
+	fw      *pqarrow.FileWriter
+	rb      *array.RecordBuilder
+	app     []func(*T)
+	n       int   // rows in the builder
+	rows    int64 // rows handed to the encoder
+	queue   chan arrow.Record
+	done    chan error
+	err     error
+	started bool
+}
+
+func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
+	return &Writer[T]{
+		tbl: t, dir: staging, ingest: ingest, batch: BatchRows,
+		rel: fmt.Sprintf("%s/part-%06d.parquet", t.Name, ingest),
+	}
+}
+
+// writerProperties encodes low-cardinality strings with dictionaries, times
+// with delta encoding, and compresses everything with zstd.
+func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
+	opts := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(1),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithCreatedBy("wlprof"),
+		parquet.WithMaxRowGroupLength(BatchRows),
+	}
+	for _, c := range t.cols {
+		if c.dict {
+			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true))
+		}
+		if c.delta {
+			opts = append(opts, parquet.WithEncodingFor(c.field.Name, parquet.Encodings.DeltaBinaryPacked))
+		}
+	}
+	return parquet.NewWriterProperties(opts...)
+}
+
+// plainWriter hides Close from the Parquet writer so the file can be synced
+// before it is closed.
+type plainWriter struct{ io.Writer }
+
+func (w *Writer[T]) start() error {
+	w.started = true
+	path := filepath.Join(w.dir, w.rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w.f = f
+	w.buf = bufio.NewWriterSize(f, 1<<20)
+	fw, err := pqarrow.NewFileWriter(w.tbl.schema, plainWriter{w.buf}, writerProperties(w.tbl),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return err
+	}
+	w.fw = fw
+	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, w.tbl.schema)
+	w.bind()
+	w.queue = make(chan arrow.Record, 1)
+	w.done = make(chan error, 1)
+	go func() {
+		var err error
+		for rec := range w.queue {
+			if err == nil {
+				err = w.fw.Write(rec)
+			}
+			rec.Release()
+		}
+		w.done <- err
+	}()
+	return nil
+}
+
+func (w *Writer[T]) bind() {
+	w.app = w.app[:0]
+	for i, c := range w.tbl.cols {
+		w.app = append(w.app, c.appender(w.rb.Field(i)))
+	}
+	w.rb.Reserve(w.batch)
+}
+
+// Append adds one row. It returns the first error of the writer, if any.
+func (w *Writer[T]) Append(r *T) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !w.started {
+		if w.err = w.start(); w.err != nil {
+			return w.err
+		}
+	}
+	for _, a := range w.app {
+		a(r)
+	}
+	w.n++
+	if w.n == w.batch {
+		w.flush()
+	}
+	return w.err
+}
+
+// Rows is the number of rows appended so far.
+func (w *Writer[T]) Rows() int64 { return w.rows + int64(w.n) }
+
+func (w *Writer[T]) flush() {
+	if w.n == 0 {
+		return
+	}
+	rec := w.rb.NewRecord()
+	w.rows += int64(w.n)
+	w.n = 0
+	select {
+	case err := <-w.done: // the encoder stopped early
+		rec.Release()
+		w.err = err
+		w.done <- err
+		return
+	case w.queue <- rec:
+	}
+	w.bind() // builders of a finished record must be re-bound
+}
+
+func (w *Writer[T]) finish() (FileInfo, bool, error) {
+	if !w.started {
+		return FileInfo{}, false, w.err
+	}
+	if w.err == nil {
+		w.flush()
+	}
+	close(w.queue)
+	if err := <-w.done; err != nil && w.err == nil {
+		w.err = err
+	}
+	w.rb.Release()
+	if w.err == nil {
+		w.err = w.fw.Close()
+	}
+	if w.err == nil {
+		w.err = w.buf.Flush()
+	}
+	if w.err == nil {
+		w.err = w.f.Sync()
+	}
+	var size int64
+	if st, err := w.f.Stat(); err == nil {
+		size = st.Size()
+	}
+	if err := w.f.Close(); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.started = false // abort has nothing left to release
+	if w.err != nil {
+		return FileInfo{}, false, w.err
+	}
+	return FileInfo{Path: w.rel, Rows: w.rows, Bytes: size, Ingest: w.ingest}, w.rows > 0, nil
+}
+
+func (w *Writer[T]) abort() {
+	if !w.started {
+		return
+	}
+	close(w.queue)
+	<-w.done
+	w.rb.Release()
+	w.f.Close()
+	w.started = false
+}

@@ -1,0 +1,109 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// lineReader yields lines of a text input without copying them: a line is
+// valid until the next call. It strips "\n", "\r\n" and a UTF-8 byte order
+// mark, and counts lines from 1.
+type lineReader struct {
+	r    *bufio.Reader
+	line int64
+	long []byte // accumulates a line longer than the buffer
+	err  error
+}
+
+// MaxLineBytes bounds one input line; longer lines are rejected.
+const MaxLineBytes = 16 << 20
+
+var errLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)
+
+// next returns the next line. A line that is too long is returned as a
+// prefix with errLineTooLong; io.EOF ends the input; other errors are I/O.
+func (lr *lineReader) next() ([]byte, error) {
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	b, err := lr.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		lr.long = append(lr.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = lr.r.ReadSlice('\n')
+			if len(lr.long) < MaxLineBytes {
+				lr.long = append(lr.long, b...)
+			}
+		}
+		b = lr.long
+	}
+	if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		if err != io.EOF || len(b) == 0 {
+			lr.err = err
+			return nil, err
+		}
+		lr.err = io.EOF // last line without a newline
+	}
+	lr.line++
+	if lr.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	if len(b) >= MaxLineBytes {
+		return b[:MaxLineBytes], errLineTooLong
+	}
+	return b, nil
+}
+
+// splitCSV splits one CSV line into fields (RFC 4180 quoting, without
+// newlines inside quotes), appending to fields and, for quoted fields,
+// unquoting into scratch. It returns the 1-based byte column of each field.
+func splitCSV(line []byte, fields [][]byte, cols []int, scratch []byte) ([][]byte, []int, []byte, error) {
+	fields, cols, scratch = fields[:0], cols[:0], scratch[:0]
+	i := 0
+	for {
+		cols = append(cols, i+1)
+		if i < len(line) && line[i] == '"' {
+			start := len(scratch)
+			j := i + 1
+			for {
+				k := bytes.IndexByte(line[j:], '"')
+				if k < 0 {
+					return fields, cols, scratch, fmt.Errorf("column %d: unterminated quoted field (newlines inside quotes are not supported)", i+1)
+				}
+				scratch = append(scratch, line[j:j+k]...)
+				j += k + 1
+				if j < len(line) && line[j] == '"' { // "" is an escaped quote
+					scratch = append(scratch, '"')
+					j++
+					continue
+				}
+				break
+			}
+			fields = append(fields, scratch[start:len(scratch):len(scratch)])
+			if j == len(line) {
+				return fields, cols, scratch, nil
+			}
+			if line[j] != ',' {
+				return fields, cols, scratch, fmt.Errorf("column %d: unexpected %q after a quoted field", j+1, line[j])
+			}
+			i = j + 1
+			continue
+		}
+		k := bytes.IndexByte(line[i:], ',')
+		if k < 0 {
+			fields = append(fields, line[i:])
+			return fields, cols, scratch, nil
+		}
+		fields = append(fields, line[i:i+k])
+		i += k + 1
+	}
+}

@@ -1,0 +1,226 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// Options control an ingest. The zero value is not valid; start from
+// DefaultOptions.
+type Options struct {
+	// MaxRejects aborts the whole ingest once more records than this were
+	// rejected; the dataset is then left as it was. Negative: no limit.
+	MaxRejects int64
+	// CPUUnit is how utilisation is written in CSV inputs.
+	CPUUnit CPUUnit
+	// Location reads timestamps written without a UTC offset.
+	Location *time.Location
+	// Progress, when set, is called after each input with its totals.
+	Progress func(FileResult)
+}
+
+// DefaultOptions: 1000 rejects at most, cpu unit detected, UTC.
+func DefaultOptions() Options {
+	return Options{MaxRejects: 1000, CPUUnit: UnitAuto, Location: time.UTC}
+}
+
+// ErrTooManyRejects stops an ingest whose inputs are mostly not what the
+// format expects.
+var ErrTooManyRejects = errors.New("too many rejected records")
+
+// FileResult is what one input contributed.
+type FileResult struct {
+	Path     string   `json:"path"`
+	Format   string   `json:"format"`
+	Table    string   `json:"table"`
+	Accepted int64    `json:"accepted"`
+	Rejected int64    `json:"rejected"`
+	Notes    []string `json:"notes,omitempty"`
+}
+
+// Result sums an ingest.
+type Result struct {
+	Ingest   int          `json:"ingest"`
+	Files    []FileResult `json:"files"`
+	Accepted int64        `json:"accepted"`
+	Rejected int64        `json:"rejected"`
+	// Samples holds the first rejected records, for the summary on stderr.
+	Samples []*ParseError `json:"-"`
+}
+
+// maxSamples is how many rejects a Result keeps for display.
+const maxSamples = 5
+
+// Run reads every path (directories are walked, hidden files skipped) in the
+// named format, or detects each input's format when format is "auto", and
+// adds the records to tx. Rejected records go to the rejects table. It
+// returns ErrTooManyRejects, an unknown-format error or an I/O error; the
+// caller then rolls tx back.
+func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opts Options) (*Result, error) {
+	var fixed *Format
+	if format != "auto" {
+		f, err := Lookup(format)
+		if err != nil {
+			return nil, err
+		}
+		fixed = f
+	}
+	files, err := expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
+	for _, path := range files {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		fr, err := ingestFile(ctx, tx, fixed, path, opts, res)
+		if err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, fr)
+		if opts.Progress != nil {
+			opts.Progress(fr)
+		}
+	}
+	return res, nil
+}
+
+func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result) (FileResult, error) {
+	in, err := Open(path)
+	if err != nil {
+		return FileResult{}, err
+	}
+	defer in.Close()
+	if f == nil {
+		if f, err = Detect(in); err != nil {
+			return FileResult{}, err
+		}
+	}
+	s := &sink{tx: tx, format: f.Name, opts: opts, res: res}
+	if err := f.ingest(ctx, in, s); err != nil {
+		return FileResult{}, err
+	}
+	sum, err := in.SHA256()
+	if err != nil {
+		return FileResult{}, fmt.Errorf("%s: %w", path, err)
+	}
+	notes := s.notes
+	if in.Compression != "" {
+		notes = append([]string{"compression: " + in.Compression}, notes...)
+	}
+	tx.AddSource(dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum,
+		Accepted: s.accepted, Rejected: s.rejected, Notes: notes})
+	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, nil
+}
+
+// expand turns the arguments into a sorted list of files: a directory
+// stands for the non-hidden regular files below it.
+func expand(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no input paths")
+	}
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if path != p && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// sink collects what a format reads from one input: records into a table,
+// rejects into the rejects table, and the counts.
+type sink struct {
+	tx       *dataset.Tx
+	format   string
+	opts     Options
+	res      *Result
+	accepted int64
+	rejected int64
+	notes    []string
+}
+
+// reject records one rejected input record and enforces MaxRejects.
+func (s *sink) reject(perr *ParseError) error {
+	s.rejected++
+	s.res.Rejected++
+	if len(s.res.Samples) < maxSamples {
+		cp := *perr
+		s.res.Samples = append(s.res.Samples, &cp)
+	}
+	err := s.tx.Rejects().Append(&dataset.Reject{
+		Ingest: int32(s.tx.Ingest()), File: perr.File, Line: perr.Line, Col: int32(perr.Col),
+		Format: s.format, Reason: perr.Err.Error(), Record: perr.Record,
+	})
+	if err != nil {
+		return err
+	}
+	if s.opts.MaxRejects >= 0 && s.res.Rejected > s.opts.MaxRejects {
+		return fmt.Errorf("%w: more than %d (last: %v); the dataset is unchanged (raise --max-rejects, or check the format)",
+			ErrTooManyRejects, s.opts.MaxRejects, perr)
+	}
+	return nil
+}
+
+// drain copies every record of r into w and every rejected record into the
+// rejects table.
+func drain[T any](ctx context.Context, s *sink, r Reader[T], w *dataset.Writer[T]) error {
+	n := 0
+	for r.Scan() {
+		rec, perr := r.Record()
+		if perr != nil {
+			if err := s.reject(perr); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.Append(rec); err != nil {
+			return err
+		}
+		s.accepted++
+		s.res.Accepted++
+		if n++; n&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if nr, ok := r.(Noter); ok {
+		s.notes = append(s.notes, nr.Notes()...)
+	}
+	return r.Err()
+}
