@@ -2,44 +2,157 @@ package dataset
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v16/arrow"
 	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow/go/v16/arrow/bitutil"
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/wlprof/wlprof/internal/strtab"
 )
 
 // column binds one field of a record type T to one Arrow column. Both
 // directions go through a pointer accessor so each table is declared once.
 type column[T any] struct {
-	field arrow.Field
-	dict  bool // dictionary-encode in Parquet (low-cardinality strings)
-	delta bool // DELTA_BINARY_PACKED in Parquet (sorted-ish integers)
-	// appender returns a function appending r's field to the builder b.
-	appender func(b array.Builder) func(r *T)
+	field   arrow.Field
+	dict    bool // dictionary-encoded strings (Arrow dictionary, Parquet dictionary pages)
+	delta   bool // DELTA_BINARY_PACKED in Parquet (sorted-ish integers)
+	numDict bool // Parquet dictionary pages for a numeric column
+	// writer returns a fresh column writer; one per table writer.
+	writer func(mem memory.Allocator) colWriter[T]
 	// reader returns a function copying row i of a into r's field.
 	reader func(a arrow.Array) func(i int, r *T)
 }
 
+// colWriter accumulates one column of a batch.
+type colWriter[T any] interface {
+	append(r *T)
+	// array returns the batch's column and starts a new batch.
+	array() arrow.Array
+	release()
+}
+
+// builderCol is a colWriter over an Arrow builder.
+type builderCol[T any, B array.Builder] struct {
+	b   B
+	app func(b B, r *T)
+}
+
+func (c *builderCol[T, B]) append(r *T)        { c.app(c.b, r) }
+func (c *builderCol[T, B]) array() arrow.Array { return c.b.NewArray() }
+func (c *builderCol[T, B]) release()           { c.b.Release() }
+
+func newBuilderCol[T any, B array.Builder](b B, app func(B, *T)) colWriter[T] {
+	return &builderCol[T, B]{b: b, app: app}
+}
+
+// sliceCol is a colWriter for fixed-width values: appending is a slice
+// append, and the batch's slice becomes the Arrow buffer without a copy.
+// Nulls are rare, so only their positions are kept.
+type sliceCol[T any, V int32 | int64 | float64] struct {
+	typ   arrow.DataType
+	width int
+	get   func(*T) (V, bool) // value, and false for null
+	vals  []V
+	nulls []int
+}
+
+func (c *sliceCol[T, V]) append(r *T) {
+	v, ok := c.get(r)
+	if !ok {
+		c.nulls = append(c.nulls, len(c.vals))
+	}
+	c.vals = append(c.vals, v)
+}
+
+func (c *sliceCol[T, V]) array() arrow.Array {
+	n := len(c.vals)
+	var raw []byte
+	if n > 0 {
+		raw = unsafe.Slice((*byte)(unsafe.Pointer(&c.vals[0])), n*c.width)
+	}
+	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(raw)}
+	if len(c.nulls) > 0 {
+		bits := make([]byte, bitutil.BytesForBits(int64(n)))
+		bitutil.SetBitsTo(bits, 0, int64(n), true)
+		for _, i := range c.nulls {
+			bitutil.ClearBit(bits, i)
+		}
+		bufs[0] = memory.NewBufferBytes(bits)
+	}
+	data := array.NewData(c.typ, n, bufs, nil, len(c.nulls), 0)
+	defer data.Release()
+	c.vals = make([]V, 0, cap(c.vals)) // the array owns the old slice now
+	c.nulls = nil
+	return array.MakeFromData(data)
+}
+
+func (c *sliceCol[T, V]) release() {}
+
+func newSliceCol[T any, V int32 | int64 | float64](typ arrow.DataType, get func(*T) (V, bool)) colWriter[T] {
+	var zero V
+	return &sliceCol[T, V]{typ: typ, width: int(unsafe.Sizeof(zero)), get: get}
+}
+
 func stringCol[T any](name string, dict bool, get func(*T) *string) column[T] {
-	return column[T]{
-		field: arrow.Field{Name: name, Type: arrow.BinaryTypes.String},
-		dict:  dict,
-		appender: func(b array.Builder) func(*T) {
-			sb := b.(*array.StringBuilder)
-			return func(r *T) { sb.Append(*get(r)) }
-		},
+	c := column[T]{field: arrow.Field{Name: name, Type: arrow.BinaryTypes.String}, dict: dict,
 		reader: func(a arrow.Array) func(int, *T) {
+			if d, ok := a.(*array.Dictionary); ok {
+				vals := d.Dictionary().(*array.String)
+				return func(i int, r *T) { *get(r) = vals.Value(d.GetValueIndex(i)) }
+			}
 			sa := a.(*array.String)
 			return func(i int, r *T) { *get(r) = sa.Value(i) }
 		},
 	}
+	if dict {
+		dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+		c.field.Type = dt
+		c.writer = func(mem memory.Allocator) colWriter[T] {
+			return &dictCol[T]{get: get, typ: dt, mem: mem, tab: strtab.New()}
+		}
+		return c
+	}
+	c.writer = func(mem memory.Allocator) colWriter[T] {
+		return newBuilderCol(array.NewStringBuilder(mem), func(b *array.StringBuilder, r *T) { b.Append(*get(r)) })
+	}
+	return c
 }
+
+// dictCol writes a low-cardinality string column as an Arrow dictionary
+// array: ids from an interning table, and the table's strings as the
+// dictionary. Parquet then writes the ids directly instead of hashing every
+// value again.
+type dictCol[T any] struct {
+	get func(*T) *string
+	typ *arrow.DictionaryType
+	mem memory.Allocator
+	tab *strtab.Table
+	ids []int32
+}
+
+func (c *dictCol[T]) append(r *T) { c.ids = append(c.ids, c.tab.String(*c.get(r))) }
+
+func (c *dictCol[T]) array() arrow.Array {
+	ids := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.ids),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.ids))}, nil, 0, 0))
+	defer ids.Release()
+	c.ids = make([]int32, 0, cap(c.ids))
+	sb := array.NewStringBuilder(c.mem)
+	defer sb.Release()
+	sb.AppendValues(c.tab.Strings(), nil)
+	dict := sb.NewArray()
+	defer dict.Release()
+	return array.NewDictionaryArray(c.typ, ids, dict)
+}
+
+func (c *dictCol[T]) release() {}
 
 func int64Col[T any](name string, get func(*T) *int64) column[T] {
 	return column[T]{
 		field: arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int64},
-		appender: func(b array.Builder) func(*T) {
-			ib := b.(*array.Int64Builder)
-			return func(r *T) { ib.Append(*get(r)) }
+		writer: func(mem memory.Allocator) colWriter[T] {
+			return newSliceCol(arrow.PrimitiveTypes.Int64, func(r *T) (int64, bool) { return *get(r), true })
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			v := a.(*array.Int64).Int64Values()
@@ -51,9 +164,8 @@ func int64Col[T any](name string, get func(*T) *int64) column[T] {
 func int32Col[T any](name string, get func(*T) *int32) column[T] {
 	return column[T]{
 		field: arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Int32},
-		appender: func(b array.Builder) func(*T) {
-			ib := b.(*array.Int32Builder)
-			return func(r *T) { ib.Append(*get(r)) }
+		writer: func(mem memory.Allocator) colWriter[T] {
+			return newSliceCol(arrow.PrimitiveTypes.Int32, func(r *T) (int32, bool) { return *get(r), true })
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			v := a.(*array.Int32).Int32Values()
@@ -65,9 +177,8 @@ func int32Col[T any](name string, get func(*T) *int32) column[T] {
 func boolCol[T any](name string, get func(*T) *bool) column[T] {
 	return column[T]{
 		field: arrow.Field{Name: name, Type: arrow.FixedWidthTypes.Boolean},
-		appender: func(b array.Builder) func(*T) {
-			bb := b.(*array.BooleanBuilder)
-			return func(r *T) { bb.Append(*get(r)) }
+		writer: func(mem memory.Allocator) colWriter[T] {
+			return newBuilderCol(array.NewBooleanBuilder(mem), func(b *array.BooleanBuilder, r *T) { b.Append(*get(r)) })
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			ba := a.(*array.Boolean)
@@ -81,18 +192,17 @@ func boolCol[T any](name string, get func(*T) *bool) column[T] {
 func float64Col[T any](name string, nullable bool, get func(*T) *float64) column[T] {
 	return column[T]{
 		field: arrow.Field{Name: name, Type: arrow.PrimitiveTypes.Float64, Nullable: nullable},
-		appender: func(b array.Builder) func(*T) {
-			fb := b.(*array.Float64Builder)
+		writer: func(mem memory.Allocator) colWriter[T] {
 			if !nullable {
-				return func(r *T) { fb.Append(*get(r)) }
+				return newSliceCol(arrow.PrimitiveTypes.Float64, func(r *T) (float64, bool) { return *get(r), true })
 			}
-			return func(r *T) {
-				if v := *get(r); math.IsNaN(v) {
-					fb.AppendNull()
-				} else {
-					fb.Append(v)
+			return newSliceCol(arrow.PrimitiveTypes.Float64, func(r *T) (float64, bool) {
+				v := *get(r)
+				if v != v { // NaN
+					return 0, false
 				}
-			}
+				return v, true
+			})
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			fa := a.(*array.Float64)
@@ -114,18 +224,17 @@ func float64Col[T any](name string, nullable bool, get func(*T) *float64) column
 // timeCol stores milliseconds since the epoch as a UTC Arrow timestamp;
 // NoTime becomes null.
 func timeCol[T any](name string, get func(*T) *int64) column[T] {
+	typ := &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}
 	return column[T]{
-		field: arrow.Field{Name: name, Type: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, Nullable: true},
+		field: arrow.Field{Name: name, Type: typ, Nullable: true},
 		delta: true,
-		appender: func(b array.Builder) func(*T) {
-			tb := b.(*array.TimestampBuilder)
-			return func(r *T) {
-				if v := *get(r); v == NoTime {
-					tb.AppendNull()
-				} else {
-					tb.Append(arrow.Timestamp(v))
+		writer: func(mem memory.Allocator) colWriter[T] {
+			return newSliceCol(typ, func(r *T) (int64, bool) {
+				if v := *get(r); v != NoTime {
+					return v, true
 				}
-			}
+				return 0, false
+			})
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			ta := a.(*array.Timestamp)
@@ -144,12 +253,13 @@ func timeCol[T any](name string, get func(*T) *int64) column[T] {
 // float64ListCol stores a slice as an Arrow list; NaN elements become nulls.
 func float64ListCol[T any](name string, get func(*T) *[]float64) column[T] {
 	elem := arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Float64, Nullable: true}
+	typ := arrow.ListOfField(elem)
 	return column[T]{
-		field: arrow.Field{Name: name, Type: arrow.ListOfField(elem)},
-		appender: func(b array.Builder) func(*T) {
-			lb := b.(*array.ListBuilder)
+		field: arrow.Field{Name: name, Type: typ},
+		writer: func(mem memory.Allocator) colWriter[T] {
+			lb := array.NewListBuilderWithField(mem, elem)
 			vb := lb.ValueBuilder().(*array.Float64Builder)
-			return func(r *T) {
+			return newBuilderCol(lb, func(lb *array.ListBuilder, r *T) {
 				lb.Append(true)
 				vals := *get(r)
 				vb.Reserve(len(vals))
@@ -160,7 +270,7 @@ func float64ListCol[T any](name string, get func(*T) *[]float64) column[T] {
 						vb.UnsafeAppend(x)
 					}
 				}
-			}
+			})
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			la := a.(*array.List)
@@ -180,4 +290,14 @@ func float64ListCol[T any](name string, get func(*T) *[]float64) column[T] {
 			}
 		},
 	}
+}
+
+// withDict asks for Parquet dictionary pages on a numeric column. Sampled
+// utilisation has few distinct values (a few decimals in [0,1]), so ids
+// bit-packed against a dictionary are several times smaller than the
+// doubles and cheaper to compress; Parquet falls back to plain pages by
+// itself when a column has too many distinct values.
+func withDict[T any](c column[T]) column[T] {
+	c.numDict = true
+	return c
 }

@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"context"
+	"errors"
+	"io"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +54,8 @@ func scanFile(ctx context.Context, path string, fn func(arrow.Record) error) err
 			return err
 		}
 	}
-	if err := rr.Err(); err != nil {
+	// arrow/go v16's record reader reports io.EOF at the normal end.
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

@@ -33,8 +33,8 @@ var (
 		stringCol("tenant", true, func(r *Usage) *string { return &r.Tenant }),
 		stringCol("server", true, func(r *Usage) *string { return &r.Server }),
 		timeCol("time", func(r *Usage) *int64 { return &r.TimeMs }),
-		float64Col("cpu", false, func(r *Usage) *float64 { return &r.CPU }),
-		float64Col("memory", true, func(r *Usage) *float64 { return &r.Memory }),
+		withDict(float64Col("cpu", false, func(r *Usage) *float64 { return &r.CPU })),
+		withDict(float64Col("memory", true, func(r *Usage) *float64 { return &r.Memory })),
 	)
 	SeriesTable = newTable("series",
 		stringCol("tenant", false, func(r *Series) *string { return &r.Tenant }),

@@ -88,13 +88,13 @@ func WriterFor[T any](tx *Tx, t *Table[T]) *Writer[T] {
 }
 
 // Typed shorthands for WriterFor.
-func (tx *Tx) Usage() *Writer[Usage]              { return WriterFor(tx, UsageTable) }
-func (tx *Tx) Series() *Writer[Series]            { return WriterFor(tx, SeriesTable) }
-func (tx *Tx) Runs() *Writer[Run]                 { return WriterFor(tx, RunsTable) }
-func (tx *Tx) Skylines() *Writer[SkylineSample]   { return WriterFor(tx, SkylinesTable) }
-func (tx *Tx) Provenance() *Writer[Provenance]    { return WriterFor(tx, ProvenanceTable) }
-func (tx *Tx) ProfRuns() *Writer[ProfRun]         { return WriterFor(tx, ProfRunsTable) }
-func (tx *Tx) Rejects() *Writer[Reject]           { return WriterFor(tx, RejectsTable) }
+func (tx *Tx) Usage() *Writer[Usage]            { return WriterFor(tx, UsageTable) }
+func (tx *Tx) Series() *Writer[Series]          { return WriterFor(tx, SeriesTable) }
+func (tx *Tx) Runs() *Writer[Run]               { return WriterFor(tx, RunsTable) }
+func (tx *Tx) Skylines() *Writer[SkylineSample] { return WriterFor(tx, SkylinesTable) }
+func (tx *Tx) Provenance() *Writer[Provenance]  { return WriterFor(tx, ProvenanceTable) }
+func (tx *Tx) ProfRuns() *Writer[ProfRun]       { return WriterFor(tx, ProfRunsTable) }
+func (tx *Tx) Rejects() *Writer[Reject]         { return WriterFor(tx, RejectsTable) }
 
 // Commit closes the writers, moves their files into the tables and writes
 // the new manifest. On error the dataset is left as it was.

@@ -31,8 +31,7 @@ type Writer[T any] struct {
 	f       *os.File
 	buf     *bufio.Writer
 	fw      *pqarrow.FileWriter
-	rb      *array.RecordBuilder
-	app     []func(*T)
+	cols    []colWriter[T]
 	n       int   // rows in the builder
 	rows    int64 // rows handed to the encoder
 	queue   chan arrow.Record
@@ -49,17 +48,25 @@ func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
 }
 
 // writerProperties encodes low-cardinality strings with dictionaries, times
-// with delta encoding, and compresses everything with zstd.
+// with delta encoding, and compresses everything with zstd at its default
+// level. (Do not set a level: arrow/go v16 then builds a new zstd encoder
+// for every page, which made ingest three times slower.)
 func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(1),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 		parquet.WithMaxRowGroupLength(BatchRows),
 	}
 	for _, c := range t.cols {
 		if c.dict {
+			// Statistics of a dictionary column cost a hash of every id per
+			// row group (arrow computes the referenced dictionary entries),
+			// more than the rest of the column; min/max of names are of
+			// little use for pruning, so they are left out.
+			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true), parquet.WithStatsFor(c.field.Name, false))
+		}
+		if c.numDict {
 			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true))
 		}
 		if c.delta {
@@ -85,14 +92,20 @@ func (w *Writer[T]) start() error {
 	}
 	w.f = f
 	w.buf = bufio.NewWriterSize(f, 1<<20)
+	// The Arrow schema is not stored in the file: with it, readers rebuild
+	// dictionary columns as Arrow dictionaries, and arrow/go cannot read
+	// those across row groups whose dictionaries differ ("not
+	// implemented"). Without it they read back as plain strings, which is
+	// also what DuckDB and pandas see.
 	fw, err := pqarrow.NewFileWriter(w.tbl.schema, plainWriter{w.buf}, writerProperties(w.tbl),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+		pqarrow.NewArrowWriterProperties())
 	if err != nil {
 		return err
 	}
 	w.fw = fw
-	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, w.tbl.schema)
-	w.bind()
+	for _, c := range w.tbl.cols {
+		w.cols = append(w.cols, c.writer(memory.DefaultAllocator))
+	}
 	w.queue = make(chan arrow.Record, 1)
 	w.done = make(chan error, 1)
 	go func() {
@@ -108,14 +121,6 @@ func (w *Writer[T]) start() error {
 	return nil
 }
 
-func (w *Writer[T]) bind() {
-	w.app = w.app[:0]
-	for i, c := range w.tbl.cols {
-		w.app = append(w.app, c.appender(w.rb.Field(i)))
-	}
-	w.rb.Reserve(w.batch)
-}
-
 // Append adds one row. It returns the first error of the writer, if any.
 func (w *Writer[T]) Append(r *T) error {
 	if w.err != nil {
@@ -126,8 +131,8 @@ func (w *Writer[T]) Append(r *T) error {
 			return w.err
 		}
 	}
-	for _, a := range w.app {
-		a(r)
+	for _, c := range w.cols {
+		c.append(r)
 	}
 	w.n++
 	if w.n == w.batch {
@@ -143,7 +148,14 @@ func (w *Writer[T]) flush() {
 	if w.n == 0 {
 		return
 	}
-	rec := w.rb.NewRecord()
+	arrs := make([]arrow.Array, len(w.cols))
+	for i, c := range w.cols {
+		arrs[i] = c.array()
+	}
+	rec := array.NewRecord(w.tbl.schema, arrs, int64(w.n))
+	for _, a := range arrs {
+		a.Release()
+	}
 	w.rows += int64(w.n)
 	w.n = 0
 	select {
@@ -154,7 +166,12 @@ func (w *Writer[T]) flush() {
 		return
 	case w.queue <- rec:
 	}
-	w.bind() // builders of a finished record must be re-bound
+}
+
+func (w *Writer[T]) releaseCols() {
+	for _, c := range w.cols {
+		c.release()
+	}
 }
 
 func (w *Writer[T]) finish() (FileInfo, bool, error) {
@@ -168,7 +185,7 @@ func (w *Writer[T]) finish() (FileInfo, bool, error) {
 	if err := <-w.done; err != nil && w.err == nil {
 		w.err = err
 	}
-	w.rb.Release()
+	w.releaseCols()
 	if w.err == nil {
 		w.err = w.fw.Close()
 	}
@@ -198,7 +215,7 @@ func (w *Writer[T]) abort() {
 	}
 	close(w.queue)
 	<-w.done
-	w.rb.Release()
+	w.releaseCols()
 	w.f.Close()
 	w.started = false
 }

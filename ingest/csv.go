@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
 )
 
 // CPUUnit says how utilisation values are written in an input.
@@ -59,9 +60,8 @@ type usageCSV struct {
 	fields  [][]byte
 	cols    []int
 	scratch []byte
-	intern  map[string]string
-	lastT   string
-	lastS   string
+	tenants *strtab.Table
+	servers *strtab.Table
 
 	rec  dataset.Usage
 	perr ParseError
@@ -95,7 +95,7 @@ var usageColumnNames = [5][]string{
 
 // newUsageCSV reads the header and prepares to read records.
 func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error) {
-	r := &usageCSV{file: in.Path, lr: lineReader{r: in.Reader()}, loc: loc, unit: unit, intern: map[string]string{}}
+	r := &usageCSV{file: in.Path, lr: newLineReader(in), loc: loc, unit: unit, tenants: strtab.New(), servers: strtab.New()}
 	var header []byte
 	for {
 		line, err := r.lr.next()
@@ -276,19 +276,6 @@ func (r *usageCSV) reject(line []byte, col int, err error) {
 	r.perr = ParseError{File: r.file, Line: r.lr.line, Col: col, Err: err, Record: recordText(line)}
 }
 
-func (r *usageCSV) str(b []byte, last *string) string {
-	if string(b) == *last { // no allocation: compiler-optimised comparison
-		return *last
-	}
-	s, ok := r.intern[string(b)]
-	if !ok {
-		s = string(b)
-		r.intern[s] = s
-	}
-	*last = s
-	return s
-}
-
 func (r *usageCSV) parse(line []byte) {
 	r.bad = false
 	var err error
@@ -332,7 +319,9 @@ func (r *usageCSV) parse(line []byte) {
 			return
 		}
 	}
-	r.rec = dataset.Usage{Tenant: r.str(t, &r.lastT), Server: r.str(s, &r.lastS), TimeMs: ts, CPU: cpu, Memory: mem}
+	_, tenant := r.tenants.Bytes(t)
+	_, server := r.servers.Bytes(s)
+	r.rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
 }
 
 // checkRange scales r.rec to fractions and rejects values outside [0,1].

@@ -16,6 +16,39 @@ type lineReader struct {
 	line int64
 	long []byte // accumulates a line longer than the buffer
 	err  error
+
+	in   *Input // mapped mode: lines are slices of in.Mapped()
+	data []byte
+	off  int
+	mark int // next offset at which to report progress to in
+}
+
+func newLineReader(in *Input) lineReader {
+	if data := in.Mapped(); data != nil {
+		return lineReader{in: in, data: data, mark: mapBlock}
+	}
+	return lineReader{r: in.Reader()}
+}
+
+// nextMapped is next for a mapped input.
+func (lr *lineReader) nextMapped() ([]byte, error) {
+	if lr.off >= len(lr.data) {
+		lr.err = io.EOF
+		return nil, io.EOF
+	}
+	if lr.off >= lr.mark {
+		lr.in.consumed(lr.off)
+		lr.mark = lr.off + mapBlock
+	}
+	rest := lr.data[lr.off:]
+	k := bytes.IndexByte(rest, '\n')
+	var b []byte
+	if k < 0 {
+		b, lr.off = rest, len(lr.data)
+	} else {
+		b, lr.off = rest[:k], lr.off+k+1
+	}
+	return lr.finish(b)
 }
 
 // MaxLineBytes bounds one input line; longer lines are rejected.
@@ -28,6 +61,9 @@ var errLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)
 func (lr *lineReader) next() ([]byte, error) {
 	if lr.err != nil {
 		return nil, lr.err
+	}
+	if lr.data != nil {
+		return lr.nextMapped()
 	}
 	b, err := lr.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
@@ -47,12 +83,17 @@ func (lr *lineReader) next() ([]byte, error) {
 		}
 		lr.err = io.EOF // last line without a newline
 	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	return lr.finish(b)
+}
+
+// finish counts the line and strips a BOM and a "\r".
+func (lr *lineReader) finish(b []byte) ([]byte, error) {
 	lr.line++
 	if lr.line == 1 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	}
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		b = b[:n-1]
 	}
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]

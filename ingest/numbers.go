@@ -85,6 +85,22 @@ func parseTimestamp(b []byte, loc *time.Location) (int64, error) {
 	if len(b) >= 10 && b[4] == '-' {
 		return parseRFC3339(b, loc)
 	}
+	if len(b) <= 18 { // plain integer: the common epoch case, no float needed
+		var v int64
+		i := 0
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			v = v*10 + int64(b[i]-'0')
+		}
+		if i == len(b) {
+			if v >= epochMsThreshold {
+				if v > 1e15 {
+					return 0, fmt.Errorf("timestamp %q is out of range (microseconds? use a trace-specific format)", b)
+				}
+				return v, nil
+			}
+			return v * 1000, nil
+		}
+	}
 	f, err := parseFloat(b)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, fmt.Errorf("timestamp %q is neither RFC 3339 nor epoch seconds/milliseconds", b)

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -24,6 +25,12 @@ type Input struct {
 	f           *os.File
 	raw         *countingHash
 	closers     []func()
+
+	// An uncompressed regular file is mapped instead of read: parsers work
+	// on the page cache directly, with no copy, and hash it block by block.
+	data     []byte
+	hashed   int // data[:hashed] has been hashed
+	released int // data[:released] has been given back to the kernel
 }
 
 type countingHash struct {
@@ -65,6 +72,9 @@ func Open(path string) (*Input, error) {
 	}
 	raw := &countingHash{r: f, h: sha256.New()}
 	in := &Input{Path: path, Size: st.Size(), f: f, raw: raw}
+	if in.mapFile(st) {
+		return in, nil
+	}
 	br := bufio.NewReaderSize(raw, ReadBufferSize)
 	head, _ := br.Peek(4)
 	switch {
@@ -92,11 +102,61 @@ func Open(path string) (*Input, error) {
 	return in, nil
 }
 
+// mapBlock is the granularity of hashing and releasing a mapped input.
+const mapBlock = 8 << 20
+
+// mapFile maps an uncompressed regular file. It reports false (and leaves
+// the stream path to do the work) for compressed, empty or unmappable files.
+func (in *Input) mapFile(st os.FileInfo) bool {
+	if !st.Mode().IsRegular() || st.Size() < 4 || st.Size() != int64(int(st.Size())) {
+		return false
+	}
+	var head [4]byte
+	if _, err := in.f.ReadAt(head[:], 0); err != nil || bytes.HasPrefix(head[:], gzipMagic) || bytes.HasPrefix(head[:], zstdMagic) {
+		return false
+	}
+	data, err := syscall.Mmap(int(in.f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return false
+	}
+	_ = syscall.Madvise(data, syscall.MADV_SEQUENTIAL)
+	in.data = data
+	in.closers = append(in.closers, func() { syscall.Munmap(data) })
+	return true
+}
+
+// Mapped returns the whole content of a mapped input, or nil when the
+// input is a stream (compressed, or not a regular file).
+func (in *Input) Mapped() []byte { return in.data }
+
+// consumed tells a mapped input that a parser is done with data[:pos]: the
+// blocks before it are hashed while they are still in the CPU cache, and
+// blocks well behind are handed back so resident memory stays bounded on
+// inputs larger than RAM.
+func (in *Input) consumed(pos int) {
+	for in.hashed+mapBlock <= pos {
+		in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
+		in.hashed += mapBlock
+	}
+	for in.released+2*mapBlock <= in.hashed {
+		_ = syscall.Madvise(in.data[in.released:in.released+mapBlock], syscall.MADV_DONTNEED)
+		in.released += mapBlock
+	}
+}
+
 // Reader is the decompressed content.
-func (in *Input) Reader() *bufio.Reader { return in.r }
+func (in *Input) Reader() *bufio.Reader {
+	if in.r == nil {
+		in.r = bufio.NewReaderSize(bytes.NewReader(in.data), ReadBufferSize)
+	}
+	return in.r
+}
 
 // Head returns up to n bytes of decompressed content without consuming them.
 func (in *Input) Head(n int) []byte {
+	if in.data != nil {
+		return in.data[:min(n, len(in.data))]
+	}
 	b, _ := in.r.Peek(n)
 	return b
 }
@@ -104,16 +164,20 @@ func (in *Input) Head(n int) []byte {
 // SHA256 finishes reading the raw file (a parser may stop before the end of
 // a compressed stream) and returns its hex digest.
 func (in *Input) SHA256() (string, error) {
-	if _, err := io.Copy(io.Discard, in.raw); err != nil {
+	if in.data != nil {
+		in.raw.h.Write(in.data[in.hashed:])
+		in.hashed = len(in.data)
+	} else if _, err := io.Copy(io.Discard, in.raw); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(in.raw.h.Sum(nil)), nil
 }
 
-// Close releases the file and any decompressor.
+// Close releases the file, the mapping and any decompressor.
 func (in *Input) Close() error {
 	for _, c := range in.closers {
 		c()
 	}
+	in.closers = nil
 	return in.f.Close()
 }

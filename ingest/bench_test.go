@@ -1,0 +1,158 @@
+package ingest
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/synth"
+)
+
+// benchRows is the size of the benchmark input: the issue's 10 million rows
+// (about 320 MB). WLPROF_BENCH_ROWS overrides it for quick runs.
+func benchRows() int {
+	if s := os.Getenv("WLPROF_BENCH_ROWS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 10_000_000
+}
+
+var (
+	benchOnce sync.Once
+	benchPath string
+	benchErr  error
+)
+
+// benchFile writes (once per process) a synthetic world of about benchRows
+// rows: 1000 tenants with 1–4 servers at 2-minute steps, compact names.
+func benchFile(b *testing.B) string {
+	benchOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "wlprof-bench-")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		benchPath = filepath.Join(dir, "usage.csv")
+		f, err := os.Create(benchPath)
+		if err != nil {
+			benchErr = err
+			return
+		}
+		defer f.Close()
+		o := synth.Default()
+		o.Tenants, o.Compact, o.Seed = 1000, true, 3
+		perStep := 2.5 * float64(o.Tenants) // mean servers per tenant is 2.5
+		o.Days = float64(benchRows()) / perStep * o.Step.Seconds() / 86400
+		_, _, benchErr = synth.Generate(f, o)
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchPath
+}
+
+func fileSize(b *testing.B, path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
+}
+
+// BenchmarkIngestCSV is the whole `wlprof ingest csv`: read, parse, validate,
+// hash, encode Parquet, commit.
+func BenchmarkIngestCSV(b *testing.B) {
+	path := benchFile(b)
+	b.SetBytes(fileSize(b, path))
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx, err := ds.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Run(context.Background(), tx, "csv", []string{path}, DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Accepted)/b.Elapsed().Seconds()*float64(i+1)/1e6, "Mrows/s")
+	}
+}
+
+// BenchmarkScanCSV is the parser alone (no Parquet), the ceiling of ingest.
+func BenchmarkScanCSV(b *testing.B) {
+	path := benchFile(b)
+	b.SetBytes(fileSize(b, path))
+	for i := 0; i < b.N; i++ {
+		in, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := newUsageCSV(in, UnitAuto, time.UTC)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for r.Scan() {
+			if _, perr := r.Record(); perr == nil {
+				n++
+			}
+		}
+		if r.Err() != nil {
+			b.Fatal(r.Err())
+		}
+		in.Close()
+	}
+}
+
+// BenchmarkEncodingCSV is the baseline the issue names: encoding/csv with
+// strconv on the same file, building the same records, no Parquet.
+func BenchmarkEncodingCSV(b *testing.B) {
+	path := benchFile(b)
+	b.SetBytes(fileSize(b, path))
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cr := csv.NewReader(f)
+		cr.ReuseRecord = true
+		if _, err := cr.Read(); err != nil { // header
+			b.Fatal(err)
+		}
+		var sink dataset.Usage
+		for {
+			rec, err := cr.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			sec, err1 := strconv.ParseInt(rec[2], 10, 64)
+			cpu, err2 := strconv.ParseFloat(rec[3], 64)
+			if err1 != nil || err2 != nil {
+				b.Fatal(fmt.Errorf("%v %v", err1, err2))
+			}
+			sink = dataset.Usage{Tenant: rec[0], Server: rec[1], TimeMs: sec * 1000, CPU: cpu}
+		}
+		_ = sink
+		f.Close()
+	}
+}
