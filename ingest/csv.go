@@ -42,28 +42,25 @@ const detectRows = 1 << 16
 // time/ts for timestamp, host/machine for server, mem for memory; a name
 // ending in _pct/_percent declares percent). Extra columns are ignored and
 // noted. Memory uses the same unit as cpu.
+//
+// When the unit is not declared, the first detectRows records are parsed and
+// held back until the largest value tells fraction from percent. A mapped
+// (uncompressed) input is then parsed in parallel chunks, delivered in order.
 type usageCSV struct {
-	file string
-	lr   lineReader
-	loc  *time.Location
+	file  string
+	in    *Input
+	lr    lineReader
+	p     csvParser
+	notes []string
 
-	idx     [5]int // field index of tenant, server, timestamp, cpu, memory (-1: absent)
-	nfields int
-	unit    CPUUnit
-	scale   float64 // multiplier from the file's unit to a fraction
-	notes   []string
-
-	// auto detection buffers the first records until the unit is known
+	// auto detection holds back the first records until the unit is known
 	pending []pendingRow
 	pos     int
 
-	fields  [][]byte
-	cols    []int
-	scratch []byte
-	tenants *strtab.Table
-	servers *strtab.Table
+	par *parallelCSV // parallel chunk parsing, once started
 
 	rec  dataset.Usage
+	cur  *dataset.Usage // the current record: &rec, or one in a parsed chunk
 	perr ParseError
 	bad  bool
 	err  error
@@ -75,6 +72,29 @@ type pendingRow struct {
 	perr *ParseError
 	line int64
 	text string
+}
+
+// csvParser turns one line into a record. Each parallel worker has its own.
+type csvParser struct {
+	file    string
+	loc     *time.Location
+	idx     [5]int // field index of tenant, server, timestamp, cpu, memory (-1: absent)
+	nfields int
+	unit    CPUUnit
+	scale   float64 // multiplier from the file's unit to a fraction
+	unitWhy string
+
+	fields  [][]byte
+	cols    []int
+	scratch []byte
+	tenants *strtab.Table
+	servers *strtab.Table
+}
+
+func (p *csvParser) clone() *csvParser {
+	c := &csvParser{file: p.file, loc: p.loc, idx: p.idx, nfields: p.nfields, unit: p.unit, scale: p.scale, unitWhy: p.unitWhy,
+		tenants: strtab.New(), servers: strtab.New()}
+	return c
 }
 
 const (
@@ -95,7 +115,8 @@ var usageColumnNames = [5][]string{
 
 // newUsageCSV reads the header and prepares to read records.
 func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error) {
-	r := &usageCSV{file: in.Path, lr: newLineReader(in), loc: loc, unit: unit, tenants: strtab.New(), servers: strtab.New()}
+	r := &usageCSV{file: in.Path, in: in, lr: newLineReader(in),
+		p: csvParser{file: in.Path, loc: loc, unit: unit, tenants: strtab.New(), servers: strtab.New()}}
 	var header []byte
 	for {
 		line, err := r.lr.next()
@@ -114,7 +135,8 @@ func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error)
 	if err != nil {
 		return nil, &ParseError{File: in.Path, Line: r.lr.line, Err: fmt.Errorf("header: %w", err)}
 	}
-	r.idx = [5]int{-1, -1, -1, -1, -1}
+	p := &r.p
+	p.idx = [5]int{-1, -1, -1, -1, -1}
 	percentHint, fractionHint := false, false
 	var extra []string
 	for i, f := range fields {
@@ -122,8 +144,8 @@ func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error)
 		matched := false
 		for c, names := range usageColumnNames {
 			for _, n := range names {
-				if name == n && r.idx[c] < 0 {
-					r.idx[c] = i
+				if name == n && p.idx[c] < 0 {
+					p.idx[c] = i
 					matched = true
 					if c == colCPU {
 						percentHint = strings.HasSuffix(n, "_pct") || strings.HasSuffix(n, "_percent")
@@ -138,7 +160,7 @@ func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error)
 	}
 	var missing []string
 	for c := colTenant; c <= colCPU; c++ {
-		if r.idx[c] < 0 {
+		if p.idx[c] < 0 {
 			missing = append(missing, usageColumnNames[c][0])
 		}
 	}
@@ -146,7 +168,7 @@ func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error)
 		return nil, &ParseError{File: in.Path, Line: r.lr.line,
 			Err: fmt.Errorf("header %q lacks column(s) %s: want tenant,server,timestamp,cpu[,memory]", recordText(header), strings.Join(missing, ", "))}
 	}
-	r.nfields = len(fields)
+	p.nfields = len(fields)
 	if len(extra) > 0 {
 		r.notes = append(r.notes, "ignored column(s): "+strings.Join(extra, ", "))
 	}
@@ -162,12 +184,13 @@ func newUsageCSV(in *Input, unit CPUUnit, loc *time.Location) (*usageCSV, error)
 }
 
 func (r *usageCSV) setUnit(u CPUUnit, why string) {
-	r.unit = u
-	r.scale = 1
+	r.p.unit = u
+	r.p.scale = 1
 	if u == UnitPercent {
-		r.scale = 0.01
+		r.p.scale = 0.01
 	}
-	r.notes = append(r.notes, fmt.Sprintf("cpu unit: %s (%s)", u, why))
+	r.p.unitWhy = fmt.Sprintf("cpu unit: %s (%s)", u, why)
+	r.notes = append(r.notes, r.p.unitWhy)
 }
 
 // Notes reports what the reader decided about its input.
@@ -175,15 +198,23 @@ func (r *usageCSV) Notes() []string { return r.notes }
 
 func (r *usageCSV) Err() error { return r.err }
 
+// Close stops parallel workers when the caller gives up early.
+func (r *usageCSV) Close() {
+	if r.par != nil {
+		r.par.close()
+	}
+}
+
 func (r *usageCSV) Record() (*dataset.Usage, *ParseError) {
 	if r.bad {
 		return nil, &r.perr
 	}
-	return &r.rec, nil
+	return r.cur, nil
 }
 
 func (r *usageCSV) Scan() bool {
-	if r.unit == UnitAuto {
+	r.cur = &r.rec
+	if r.p.unit == UnitAuto {
 		r.detect()
 	}
 	if r.pos < len(r.pending) {
@@ -194,16 +225,22 @@ func (r *usageCSV) Scan() bool {
 			r.perr = *p.perr
 		} else {
 			r.rec = p.rec
-			if perr := r.checkRange(p.line, p.text); perr != nil {
+			if perr := r.p.checkRange(&r.rec, p.line, p.text); perr != nil {
 				r.bad, r.perr = true, *perr
 			}
 		}
 		return true
 	}
 	r.pending = nil
+	if r.par == nil && r.lr.data != nil && len(r.lr.data)-r.lr.off > parallelMinBytes {
+		r.par = startParallel(r)
+	}
+	if r.par != nil {
+		return r.par.scan(r)
+	}
 	line, ok := r.scanRaw()
 	if ok && !r.bad {
-		if perr := r.checkRange(r.lr.line, ""); perr != nil {
+		if perr := r.p.checkRange(&r.rec, r.lr.line, ""); perr != nil {
 			perr.Record = recordText(line)
 			r.bad, r.perr = true, *perr
 		}
@@ -229,13 +266,18 @@ func (r *usageCSV) scanRaw() ([]byte, bool) {
 			return nil, false
 		}
 		if err == errLineTooLong {
-			r.reject(line, 0, err)
+			r.bad = true
+			r.perr = ParseError{File: r.file, Line: r.lr.line, Err: err, Record: recordText(line)}
 			return line, true
 		}
 		if len(line) == 0 {
 			continue // blank lines carry nothing
 		}
-		r.parse(line)
+		if perr := r.p.parse(line, r.lr.line, &r.rec); perr != nil {
+			r.bad, r.perr = true, *perr
+		} else {
+			r.bad = false
+		}
 		return line, true
 	}
 }
@@ -271,92 +313,78 @@ func (r *usageCSV) detect() {
 	r.setUnit(u, why+"; override with --cpu-unit")
 }
 
-func (r *usageCSV) reject(line []byte, col int, err error) {
-	r.bad = true
-	r.perr = ParseError{File: r.file, Line: r.lr.line, Col: col, Err: err, Record: recordText(line)}
-}
-
-func (r *usageCSV) parse(line []byte) {
-	r.bad = false
+// parse reads one non-blank line into rec, without unit scaling or range
+// checks (checkRange does those once the unit is known).
+func (p *csvParser) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	reject := func(col int, err error) *ParseError {
+		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
+	}
 	var err error
-	r.fields, r.cols, r.scratch, err = splitCSV(line, r.fields, r.cols, r.scratch)
+	p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch)
 	if err != nil {
-		r.reject(line, 0, err)
-		return
+		return reject(0, err)
 	}
-	if len(r.fields) != r.nfields {
-		r.reject(line, 0, fmt.Errorf("%d fields, the header has %d", len(r.fields), r.nfields))
-		return
+	if len(p.fields) != p.nfields {
+		return reject(0, fmt.Errorf("%d fields, the header has %d", len(p.fields), p.nfields))
 	}
-	f, c := r.fields, r.cols
-	t, s := f[r.idx[colTenant]], f[r.idx[colServer]]
+	f, c := p.fields, p.cols
+	t, s := f[p.idx[colTenant]], f[p.idx[colServer]]
 	if len(t) == 0 {
-		r.reject(line, c[r.idx[colTenant]], errors.New("empty tenant"))
-		return
+		return reject(c[p.idx[colTenant]], errors.New("empty tenant"))
 	}
 	if len(s) == 0 {
-		r.reject(line, c[r.idx[colServer]], errors.New("empty server"))
-		return
+		return reject(c[p.idx[colServer]], errors.New("empty server"))
 	}
-	ts, err := parseTimestamp(f[r.idx[colTime]], r.loc)
+	ts, err := parseTimestamp(f[p.idx[colTime]], p.loc)
 	if err != nil {
-		r.reject(line, c[r.idx[colTime]], err)
-		return
+		return reject(c[p.idx[colTime]], err)
 	}
-	cpu, err := parseFloat(f[r.idx[colCPU]])
+	cpu, err := parseFloat(f[p.idx[colCPU]])
 	if err != nil {
-		r.reject(line, c[r.idx[colCPU]], fmt.Errorf("cpu: %v", err))
-		return
+		return reject(c[p.idx[colCPU]], fmt.Errorf("cpu: %v", err))
 	}
 	mem := math.NaN()
-	if i := r.idx[colMemory]; i >= 0 && len(f[i]) > 0 {
+	if i := p.idx[colMemory]; i >= 0 && len(f[i]) > 0 {
 		if mem, err = parseFloat(f[i]); err != nil {
-			r.reject(line, c[i], fmt.Errorf("memory: %v", err))
-			return
+			return reject(c[i], fmt.Errorf("memory: %v", err))
 		}
 		if math.IsNaN(mem) {
-			r.reject(line, c[i], errors.New("memory is NaN"))
-			return
+			return reject(c[i], errors.New("memory is NaN"))
 		}
 	}
-	_, tenant := r.tenants.Bytes(t)
-	_, server := r.servers.Bytes(s)
-	r.rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
+	_, tenant := p.tenants.Bytes(t)
+	_, server := p.servers.Bytes(s)
+	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
+	return nil
 }
 
-// checkRange scales r.rec to fractions and rejects values outside [0,1].
-func (r *usageCSV) checkRange(lineNo int64, text string) *ParseError {
-	rec := &r.rec
+// checkRange scales rec to fractions and rejects values outside [0,1].
+func (p *csvParser) checkRange(rec *dataset.Usage, lineNo int64, text string) *ParseError {
 	raw := rec.CPU
-	rec.CPU *= r.scale
+	rec.CPU *= p.scale
 	if !math.IsNaN(rec.Memory) {
-		rec.Memory *= r.scale
+		rec.Memory *= p.scale
 	}
 	var why error
 	switch {
-	case math.IsNaN(raw) || math.IsInf(raw, 0):
+	case raw != raw || math.IsInf(raw, 0):
 		why = fmt.Errorf("cpu is %v", raw)
 	case raw < 0:
 		why = fmt.Errorf("cpu %g is negative", raw)
-	case rec.CPU > 1+1e-9 && r.unit == UnitFraction && raw <= 100:
-		why = fmt.Errorf("cpu %g is above 1 but the file's unit is fraction (%s); pass --cpu-unit percent if it is percent", raw, r.noteFor())
+	case rec.CPU > 1+1e-9 && p.unit == UnitFraction && raw <= 100:
+		why = fmt.Errorf("cpu %g is above 1 but the file's unit is fraction (%s); pass --cpu-unit percent if it is percent", raw, p.unitWhy)
 	case rec.CPU > 1+1e-9:
 		why = fmt.Errorf("cpu %g is above 100%% of a server", raw)
-	case !math.IsNaN(rec.Memory) && (rec.Memory < 0 || rec.Memory > 1+1e-9 || math.IsInf(rec.Memory, 0)):
-		why = fmt.Errorf("memory %g is outside [0, 100%%] of a server", rec.Memory/r.scale)
+	case rec.Memory < 0 || rec.Memory > 1+1e-9 || math.IsInf(rec.Memory, 0): // false for NaN
+		why = fmt.Errorf("memory %g is outside [0, 100%%] of a server", rec.Memory/p.scale)
 	default:
-		rec.CPU = math.Min(rec.CPU, 1)
-		rec.Memory = math.Min(rec.Memory, 1)
+		if rec.CPU > 1 {
+			rec.CPU = 1
+		}
+		if rec.Memory > 1 {
+			rec.Memory = 1
+		}
 		return nil
 	}
-	return &ParseError{File: r.file, Line: lineNo, Err: why, Record: text}
-}
-
-func (r *usageCSV) noteFor() string {
-	for _, n := range r.notes {
-		if strings.HasPrefix(n, "cpu unit:") {
-			return n
-		}
-	}
-	return "cpu unit: fraction"
+	return &ParseError{File: p.file, Line: lineNo, Err: why, Record: text}
 }

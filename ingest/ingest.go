@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -78,6 +79,11 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	if err != nil {
 		return nil, err
 	}
+	// Ingest allocates batches at a high rate and keeps little alive, so
+	// the collector is told to run less often (GOGC 400), bounded by a soft
+	// memory limit so that resident memory stays well under 1 GiB.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
 	for _, path := range files {
 		if err := ctx.Err(); err != nil {
@@ -201,6 +207,9 @@ func (s *sink) reject(perr *ParseError) error {
 // drain copies every record of r into w and every rejected record into the
 // rejects table.
 func drain[T any](ctx context.Context, s *sink, r Reader[T], w *dataset.Writer[T]) error {
+	if c, ok := r.(interface{ Close() }); ok {
+		defer c.Close() // stop a reader's workers when we give up early
+	}
 	n := 0
 	for r.Scan() {
 		rec, perr := r.Record()

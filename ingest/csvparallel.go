@@ -1,0 +1,194 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+const (
+	// parallelMinBytes: smaller mapped inputs are parsed on one goroutine.
+	parallelMinBytes = 8 << 20
+	// chunkBytes is the work unit of a parallel parse, cut at a newline.
+	chunkBytes = 2 << 20
+)
+
+// parallelCSV parses a mapped CSV input in chunks on GOMAXPROCS workers and
+// hands records to Scan in input order. Each worker has its own parser (and
+// string tables); line numbers are chunk-relative until the consumer, which
+// knows how many lines came before, adds the base.
+type parallelCSV struct {
+	data   []byte
+	next   int         // offset of the next chunk to cut
+	queue  []*csvChunk // cut and not yet consumed, in order
+	work   chan *csvChunk
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	base   int64 // lines before the current chunk
+	cur    *csvChunk
+	i, j   int // next record and next reject of cur
+	closed bool
+}
+
+type csvChunk struct {
+	start, end int
+	recs       []dataset.Usage
+	rejects    []chunkReject
+	lines      int64
+	fault      any // a memory fault: the file shrank while mapped
+	done       chan struct{}
+}
+
+// chunkReject is a rejected line that comes before recs[at].
+type chunkReject struct {
+	at   int
+	perr ParseError
+}
+
+func startParallel(r *usageCSV) *parallelCSV {
+	workers := runtime.GOMAXPROCS(0)
+	inflight := 2 * workers
+	pc := &parallelCSV{data: r.lr.data, next: r.lr.off, base: r.lr.line,
+		work: make(chan *csvChunk, inflight), stop: make(chan struct{})}
+	r.lr.off = len(r.lr.data) // the line reader is done; chunks take over
+	for w := 0; w < workers; w++ {
+		p := r.p.clone()
+		pc.wg.Add(1)
+		go pc.worker(p)
+	}
+	for k := 0; k < inflight; k++ {
+		pc.cut()
+	}
+	return pc
+}
+
+// cut queues the next chunk. At most `inflight` chunks are outstanding, so
+// the send never blocks.
+func (pc *parallelCSV) cut() {
+	if pc.next >= len(pc.data) {
+		return
+	}
+	end := min(pc.next+chunkBytes, len(pc.data))
+	if end < len(pc.data) {
+		if k := bytes.IndexByte(pc.data[end:], '\n'); k >= 0 {
+			end += k + 1
+		} else {
+			end = len(pc.data)
+		}
+	}
+	c := &csvChunk{start: pc.next, end: end, done: make(chan struct{})}
+	pc.next = end
+	pc.queue = append(pc.queue, c)
+	pc.work <- c
+}
+
+func (pc *parallelCSV) worker(p *csvParser) {
+	defer pc.wg.Done()
+	for c := range pc.work {
+		select {
+		case <-pc.stop:
+		default:
+			pc.parseChunk(p, c)
+		}
+		close(c.done)
+	}
+}
+
+func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
+	// A mapped file that is truncated under us faults; turn that into an
+	// error instead of a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			c.fault = e
+		}
+	}()
+	data := pc.data[c.start:c.end]
+	c.recs = make([]dataset.Usage, 0, len(data)/32+16)
+	var line int64
+	for len(data) > 0 {
+		var l []byte
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			l, data = data[:k], data[k+1:]
+		} else {
+			l, data = data, nil
+		}
+		line++
+		if n := len(l); n > 0 && l[n-1] == '\r' {
+			l = l[:n-1]
+		}
+		if len(l) == 0 {
+			continue
+		}
+		if len(l) > MaxLineBytes {
+			c.rejects = append(c.rejects, chunkReject{at: len(c.recs),
+				perr: ParseError{File: p.file, Line: line, Err: errLineTooLong, Record: recordText(l)}})
+			continue
+		}
+		c.recs = append(c.recs, dataset.Usage{})
+		rec := &c.recs[len(c.recs)-1]
+		perr := p.parse(l, line, rec)
+		if perr == nil {
+			if perr = p.checkRange(rec, line, ""); perr != nil {
+				perr.Record = recordText(l)
+			}
+		}
+		if perr != nil {
+			c.recs = c.recs[:len(c.recs)-1]
+			c.rejects = append(c.rejects, chunkReject{at: len(c.recs), perr: *perr})
+		}
+	}
+	c.lines = line
+}
+
+// scan moves r to the next record or reject, in input order.
+func (pc *parallelCSV) scan(r *usageCSV) bool {
+	for {
+		if c := pc.cur; c != nil {
+			if pc.j < len(c.rejects) && c.rejects[pc.j].at == pc.i {
+				r.bad, r.perr = true, c.rejects[pc.j].perr
+				r.perr.Line += pc.base
+				pc.j++
+				return true
+			}
+			if pc.i < len(c.recs) {
+				r.bad, r.cur = false, &c.recs[pc.i]
+				pc.i++
+				return true
+			}
+			pc.base += c.lines
+			r.in.consumed(c.end)
+			pc.cur = nil
+			pc.cut()
+		}
+		if len(pc.queue) == 0 {
+			pc.close()
+			r.eof = true
+			return false
+		}
+		c := pc.queue[0]
+		pc.queue = pc.queue[1:]
+		<-c.done
+		if c.fault != nil {
+			pc.close()
+			r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+			return false
+		}
+		pc.cur, pc.i, pc.j = c, 0, 0
+	}
+}
+
+// close stops the workers; chunks being parsed are finished first.
+func (pc *parallelCSV) close() {
+	if pc.closed {
+		return
+	}
+	pc.closed = true
+	close(pc.stop)
+	close(pc.work)
+	pc.wg.Wait()
+}
