@@ -1,0 +1,39 @@
+# wlprof: make demo | make test | make bench
+# Each target installs what is missing (scripts/deps.sh) on a Debian machine with Go.
+
+GO      ?= go
+BIN     := bin/wlprof
+OUT     ?= out
+PKGS    := ./...
+
+.PHONY: all deps build test vet demo bench fuzz clean
+
+all: build
+
+deps:
+	@./scripts/deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/wlprof
+
+vet: deps
+	$(GO) vet $(PKGS)
+
+test: deps
+	$(GO) vet $(PKGS)
+	$(GO) test $(PKGS)
+
+# The demo runs every stage that exists on bundled and synthetic data.
+demo: build
+	@./scripts/demo.sh $(BIN) $(OUT)
+
+# Benchmarks, with the baselines the issues name in the same run.
+# WLPROF_BENCH_ROWS=1000000 make bench for a quick pass.
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem $(PKGS)
+
+fuzz: deps
+	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzUsageCSV -fuzztime 60s
+
+clean:
+	rm -rf bin $(OUT) wlprof-data

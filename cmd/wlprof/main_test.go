@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// wlprof runs the CLI in-process and returns stdout, stderr and exit code.
+func wlprof(t *testing.T, argv ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), argv, &streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	return out.String(), errb.String(), code
+}
+
+// golden compares got with testdata/golden/NAME, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/wlprof -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden (go test ./cmd/wlprof -update rewrites it):\n%s", name, diff(string(want), got))
+	}
+}
+
+// diff is a small line diff: enough to see what changed.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("- " + wl + "\n+ " + gl + "\n")
+		}
+	}
+	return b.String()
+}
+
+// commands lists every command of the tree, depth first.
+func commands(c *cobra.Command) []*cobra.Command {
+	out := []*cobra.Command{c}
+	for _, s := range c.Commands() {
+		if s.Name() == "help" {
+			continue
+		}
+		out = append(out, commands(s)...)
+	}
+	return out
+}
+
+func TestHelpGolden(t *testing.T) {
+	root := newRootCmd(&streams{})
+	for _, c := range commands(root) {
+		path := strings.Fields(c.CommandPath())[1:]
+		out, errs, code := wlprof(t, append(path, "--help")...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%s --help: exit %d, stderr %q", c.CommandPath(), code, errs)
+		}
+		golden(t, "help-"+strings.Join(append([]string{"wlprof"}, path...), "-")+".txt", out)
+	}
+}
+
+func TestEveryCommandHasExamplesAndExitStatus(t *testing.T) {
+	for _, c := range commands(newRootCmd(&streams{})) {
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s: no examples in its help", c.CommandPath())
+		}
+		if !strings.Contains(c.Long, "EXIT STATUS") {
+			t.Errorf("%s: no EXIT STATUS section in its help", c.CommandPath())
+		}
+	}
+}
+
+func TestRootListsEveryStage(t *testing.T) {
+	out, _, _ := wlprof(t, "--help")
+	for _, stage := range []string{"ingest", "classify", "slo", "skyline", "elasticity", "profile", "report", "export", "run", "version", "completion"} {
+		if !strings.Contains(out, "\n  "+stage+" ") {
+			t.Errorf("wlprof --help does not list %q", stage)
+		}
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	cases := []struct {
+		argv []string
+		code int
+		err  string
+	}{
+		{[]string{"version"}, 0, ""},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"version", "--nope"}, 2, "unknown flag"},
+		{[]string{"version", "-o", "yaml"}, 2, "--output"},
+		{[]string{"ingest", "csv"}, 2, "requires at least 2 arg"},
+		{[]string{"ingest", "nosuchformat", "x.csv", "-d", ds}, 2, "unknown format"},
+		{[]string{"ingest", "csv", "--cpu-unit", "furlongs", "x.csv", "-d", ds}, 2, "cpu unit"},
+		{[]string{"ingest", "csv", "does-not-exist.csv", "-d", ds}, 1, "no such file"},
+		{[]string{"classify", "-d", ds}, 1, "not built yet"},
+		{[]string{"ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds}, 3, "5 input record(s) rejected"},
+		{[]string{"ingest", "csv", "--max-rejects", "2", "../../testdata/usage_with_rejects.csv", "-d", ds}, 1, "too many rejected records"},
+		{[]string{"completion", "bash"}, 0, ""},
+		{[]string{"completion", "tcsh"}, 2, "invalid argument"},
+	}
+	for _, c := range cases {
+		_, errs, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(errs, c.err) {
+			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
+		}
+	}
+}
+
+// The -o json document of ingest is a contract: its golden file pins it.
+func TestIngestJSONGolden(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	out, _, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds, "-o", "json", "-q")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (rows rejected)", code)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if doc["version"] != float64(1) {
+		t.Fatalf("version = %v", doc["version"])
+	}
+	golden(t, "ingest-usage_with_rejects.json", strings.ReplaceAll(out, dir, "$TMP"))
+}
+
+// A failed ingest (too many rejects) leaves the previous dataset byte for byte.
+func TestFailedIngestLeavesDatasetUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "3", "--days", "1"); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, errs, code := wlprof(t, "ingest", "csv", filepath.Join(dir, "w", "usage.csv"), "-d", ds); code != 0 {
+		t.Fatal(errs)
+	}
+	before := tree(t, ds)
+	_, errs, code := wlprof(t, "ingest", "csv", "--max-rejects", "0", "../../testdata/usage_with_rejects.csv", "-d", ds)
+	if code != 1 || !strings.Contains(errs, "dataset is unchanged") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	after := tree(t, ds)
+	if len(before) != len(after) {
+		t.Fatalf("files before %d, after %d", len(before), len(after))
+	}
+	for p, b := range before {
+		if after[p] != b {
+			t.Errorf("%s changed", p)
+		}
+	}
+}
+
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		m[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// synth is deterministic: same options, same bytes; and its ground truth
+// covers every pattern.
+func TestSynthDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var files [2]string
+	for i := range files {
+		out := filepath.Join(dir, string(rune('a'+i)))
+		if _, errs, code := wlprof(t, "synth", "--out", out, "--tenants", "10", "--days", "2", "--seed", "5"); code != 0 {
+			t.Fatal(errs)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "usage.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = string(b)
+	}
+	if files[0] != files[1] {
+		t.Fatal("two synth runs with the same seed differ")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "a", "truth.json"))
+	for _, p := range []string{`"periodic"`, `"constant"`, `"unpredictable"`, `"weekly+daily"`, `"spikes"`} {
+		if !strings.Contains(string(b), p) {
+			t.Errorf("truth.json lacks %s", p)
+		}
+	}
+}

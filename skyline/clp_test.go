@@ -1,0 +1,29 @@
+package skyline
+
+import (
+	"math"
+	"testing"
+
+	"github.com/lanl/clp"
+)
+
+// TestCLPLinked proves the cgo link to COIN-OR CLP works on this machine: a
+// two-variable LP whose optimum is known by hand. Maximise a + b subject to
+// 0 ≤ 2a + b ≤ 10 and 3 ≤ −a + 2b ≤ 8: the optimum is the vertex where
+// both upper bounds bind, a = 2.4, b = 5.2, a + b = 7.6.
+func TestCLPLinked(t *testing.T) {
+	mat := clp.NewPackedMatrix()
+	mat.AppendColumn([]clp.Nonzero{{Index: 0, Value: 2}, {Index: 1, Value: -1}})
+	mat.AppendColumn([]clp.Nonzero{{Index: 0, Value: 1}, {Index: 1, Value: 2}})
+	rows := []clp.Bounds{{Lower: 0, Upper: 10}, {Lower: 3, Upper: 8}}
+	s := clp.NewSimplex()
+	s.LoadProblem(mat, nil, []float64{1, 1}, rows, nil)
+	s.SetOptimizationDirection(clp.Maximize)
+	if st := s.Primal(clp.NoValuesPass, clp.NoStartFinishOptions); st != clp.Optimal {
+		t.Fatalf("status %v, want Optimal", st)
+	}
+	x := s.PrimalColumnSolution()
+	if math.Abs(x[0]-2.4) > 1e-9 || math.Abs(x[1]-5.2) > 1e-9 || math.Abs(s.ObjectiveValue()-7.6) > 1e-9 {
+		t.Fatalf("solution a=%g b=%g obj=%g, want 2.4, 5.2, 7.6", x[0], x[1], s.ObjectiveValue())
+	}
+}
