@@ -297,8 +297,10 @@ func (r *usageCSV) detect() {
 			p.perr = &perr
 		} else {
 			p.rec, p.text = r.rec, recordText(line)
-			if !math.IsNaN(r.rec.CPU) {
-				maxCPU = math.Max(maxCPU, r.rec.CPU)
+			// A value that no unit accepts (NaN, +Inf, above 100) is
+			// rejected either way and must not decide the others' unit.
+			if c := r.rec.CPU; c <= 100 {
+				maxCPU = math.Max(maxCPU, c)
 			}
 		}
 		r.pending = append(r.pending, p)

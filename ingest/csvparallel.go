@@ -124,7 +124,7 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 		if len(l) == 0 {
 			continue
 		}
-		if len(l) > MaxLineBytes {
+		if len(l) >= MaxLineBytes { // as lineReader.finish: the stream path cannot tell longer from equal
 			c.rejects = append(c.rejects, chunkReject{at: len(c.recs),
 				perr: ParseError{File: p.file, Line: line, Err: errLineTooLong, Record: recordText(l)}})
 			continue

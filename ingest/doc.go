@@ -21,7 +21,7 @@
 // epoch milliseconds: values of 1e11 and above are milliseconds (1e11 s is
 // the year 5138, 1e11 ms is 1973). cpu and memory are fractions of a server
 // or percent: declared with Options.CPUUnit or a header suffix
-// (_pct/_percent, _frac/_fraction), else detected from the largest value in
+// (_pct/_percent, _frac/_fraction), else detected from the largest valid value (≤ 100) in
 // the first 65,536 records and written to the source's notes. Values
 // outside [0, 100%], NaN, and malformed rows are rejected.
 //
