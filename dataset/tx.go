@@ -66,9 +66,6 @@ func (d *Dataset) Begin() (*Tx, error) {
 // Ingest is this transaction's sequence number, recorded with its rows.
 func (tx *Tx) Ingest() int { return tx.ingest }
 
-// Dataset returns the dataset the transaction writes to.
-func (tx *Tx) Dataset() *Dataset { return tx.ds }
-
 // AddSource records an input file in the manifest on commit.
 func (tx *Tx) AddSource(s Source) {
 	s.Ingest = tx.ingest

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -97,25 +98,19 @@ func writeFile(t testing.TB, dir, name string, data []byte) string {
 }
 
 func gzipBytes(t testing.TB, data []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := zw.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return compressBytes(t, data, func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriterLevel(w, gzip.BestSpeed) })
 }
 
 func zstdBytes(t testing.TB, data []byte) []byte {
+	return compressBytes(t, data, func(w io.Writer) (io.WriteCloser, error) {
+		return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	})
+}
+
+func compressBytes(t testing.TB, data []byte, newWriter func(io.Writer) (io.WriteCloser, error)) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	zw, err := zstd.NewWriter(&b, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	zw, err := newWriter(&b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,12 +101,20 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	return res, nil
 }
 
-func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result) (FileResult, error) {
+func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result) (fr FileResult, err error) {
 	in, err := Open(path)
 	if err != nil {
 		return FileResult{}, err
 	}
 	defer in.Close()
+	// A mapped input that shrinks while it is read faults; that becomes an
+	// error for this file instead of a crash, for every format.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			fr, err = FileResult{}, fmt.Errorf("%s: the file changed while it was read (%v)", path, e)
+		}
+	}()
 	if f == nil {
 		if f, err = Detect(in); err != nil {
 			return FileResult{}, err

@@ -85,33 +85,38 @@ func parseTimestamp(b []byte, loc *time.Location) (int64, error) {
 	if len(b) >= 10 && b[4] == '-' {
 		return parseRFC3339(b, loc)
 	}
-	if len(b) <= 18 { // plain integer: the common epoch case, no float needed
-		var v int64
-		i := 0
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			v = v*10 + int64(b[i]-'0')
-		}
-		if i == len(b) {
-			if v >= epochMsThreshold {
-				if v > 1e15 {
-					return 0, fmt.Errorf("timestamp %q is out of range (microseconds? use a trace-specific format)", b)
-				}
-				return v, nil
-			}
-			return v * 1000, nil
+	var f float64
+	if v, ok := plainInt(b); ok { // the common epoch case: no float parse
+		f = float64(v) // exact below 2^53, far above the 1e15 limit
+	} else {
+		var err error
+		f, err = parseFloat(b)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("timestamp %q is neither RFC 3339 nor epoch seconds/milliseconds", b)
 		}
 	}
-	f, err := parseFloat(b)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("timestamp %q is neither RFC 3339 nor epoch seconds/milliseconds", b)
-	}
-	if math.Abs(f) >= epochMsThreshold {
-		if math.Abs(f) > 1e15 {
-			return 0, fmt.Errorf("timestamp %q is out of range (microseconds? use a trace-specific format)", b)
-		}
+	switch a := math.Abs(f); {
+	case a > 1e15:
+		return 0, fmt.Errorf("timestamp %q is out of range (microseconds? use a trace-specific format)", b)
+	case a >= epochMsThreshold:
 		return int64(math.Round(f)), nil
 	}
 	return int64(math.Round(f * 1000)), nil
+}
+
+// plainInt reads an unsigned decimal integer of at most 18 digits.
+func plainInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 func digits(b []byte, n int) (int, bool) {
