@@ -27,3 +27,27 @@ func TestCLPLinked(t *testing.T) {
 		t.Fatalf("solution a=%g b=%g obj=%g, want 2.4, 5.2, 7.6", x[0], x[1], s.ObjectiveValue())
 	}
 }
+
+// TestCLPModelPointer checks that the shim reaches the ClpSimplex inside a
+// lanl/clp Simplex (clpModel relies on its field layout) and that rows added
+// through it are seen by CLP and change the optimum as they must: minimise
+// a subject to a ≥ 1, then add a ≥ 3.
+func TestCLPModelPointer(t *testing.T) {
+	mat := clp.NewPackedMatrix()
+	mat.AppendColumn([]clp.Nonzero{{Index: 0, Value: 1}})
+	s := clp.NewSimplex()
+	s.LoadProblem(mat, nil, []float64{1}, []clp.Bounds{{Lower: 1, Upper: math.Inf(1)}}, nil)
+	if got := clpRows(s); got != 1 {
+		t.Fatalf("shim sees %d rows, want 1: lanl/clp's Simplex layout changed", got)
+	}
+	if st := s.Dual(clp.NoValuesPass, clp.NoStartFinishOptions); st != clp.Optimal || s.ObjectiveValue() != 1 {
+		t.Fatalf("first solve: status %v objective %g, want optimal 1", st, s.ObjectiveValue())
+	}
+	addRows(s, [][]clp.Nonzero{{{Index: 0, Value: 1}}}, []clp.Bounds{{Lower: 3, Upper: math.Inf(1)}})
+	if got := clpRows(s); got != 2 {
+		t.Fatalf("after addRows the model has %d rows, want 2", got)
+	}
+	if st := s.Dual(clp.NoValuesPass, clp.NoStartFinishOptions); st != clp.Optimal || math.Abs(s.ObjectiveValue()-3) > 1e-12 {
+		t.Fatalf("warm solve: status %v objective %g, want optimal 3", st, s.ObjectiveValue())
+	}
+}

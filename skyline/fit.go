@@ -1,0 +1,207 @@
+package skyline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Model names the LP formulation a fit solves.
+type Model string
+
+const (
+	// Reduced is the rewritten model with lazily added suffix rows (the
+	// default): the same optimum, about K rows instead of 3·N·K.
+	Reduced Model = "reduced"
+	// Textbook is the LP as seed 001 §5 and Hadoop's LpSolver state it.
+	Textbook Model = "textbook"
+)
+
+// Options of a fit. Start from DefaultOptions.
+type Options struct {
+	// Alpha in [0,1] weighs over-allocation against under-allocation debt
+	// (1: only over-allocation counts). Default 0.1, as Hadoop's estimator.
+	Alpha float64
+	// Beta ≥ 0 weighs the regularisation ε. Default 0.1, as Hadoop's
+	// estimator; ignored when BetaAuto.
+	Beta float64
+	// BetaAuto solves once without β·ε and then sets β = 0.1·V, V being
+	// that optimum, as the seed does.
+	BetaAuto bool
+	// StepS is the quantisation step in seconds. Default 60.
+	StepS float64
+	// MinRuns is the fewest runs a fit accepts. Default 2.
+	MinRuns int
+	// Timeout bounds the whole fit (both solves with BetaAuto); 0: none.
+	Timeout time.Duration
+	// Model is the LP formulation: Reduced (default) or Textbook.
+	Model Model
+	// MPS, when set, is a file the textbook model is written to (for an
+	// independent solver); only with Model Textbook.
+	MPS string
+}
+
+// DefaultOptions are Hadoop ResourceEstimator's defaults with a one-minute
+// step (Morpheus' granularity).
+func DefaultOptions() Options {
+	return Options{Alpha: 0.1, Beta: 0.1, StepS: 60, MinRuns: 2, Model: Reduced}
+}
+
+// Fit is the skyline fitted to one recurring job.
+type Fit struct {
+	Job   string  `json:"job"`
+	Runs  int     `json:"runs"`
+	StepS float64 `json:"step_s"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	// Containers is the LP solution per step (the skyline).
+	Containers []float64 `json:"containers"`
+	// Reservation is the integer number of containers to reserve per step:
+	// the skyline rounded up (within 1e-6, to absorb solver round-off).
+	Reservation []int64 `json:"reservation"`
+	// Objective is α·A_o + (1−α)·A_u + β·ε at the solution.
+	Objective float64 `json:"objective"`
+	// OverAllocation (A_o) and UnderAllocation (A_u) are the means over runs,
+	// in container·steps; Epsilon is the mean normalised instantaneous
+	// under-allocation (a fraction of the run's total).
+	OverAllocation  float64  `json:"over_allocation"`
+	UnderAllocation float64  `json:"under_allocation"`
+	Epsilon         float64  `json:"epsilon"`
+	PerRun          []RunFit `json:"per_run"`
+	// ProvisioningRatio is the mean over runs of reserved area / used area.
+	ProvisioningRatio float64  `json:"provisioning_ratio"`
+	SolveS            float64  `json:"solve_s"`
+	Model             Model    `json:"model"`
+	Rounds            int      `json:"lp_rounds"`
+	Rows              int      `json:"lp_rows"`
+	Cols              int      `json:"lp_cols"`
+	Warnings          []string `json:"warnings"`
+}
+
+// RunFit is how the skyline serves one run.
+type RunFit struct {
+	Run string `json:"run"`
+	// OverAllocation is Σ_k (x_k − c_k)⁺ and UnderAllocation the final debt
+	// D_K, both in container·steps.
+	OverAllocation  float64 `json:"over_allocation"`
+	UnderAllocation float64 `json:"under_allocation"`
+	// ProvisioningRatio is Σ reservation / Σ used containers.
+	ProvisioningRatio float64 `json:"provisioning_ratio"`
+	Steps             int     `json:"steps"`
+}
+
+// Solve fits the skyline of one job. Errors: ErrTooFewRuns, ErrEmptyRun,
+// ErrBadSample (bad input, all problems at once), ErrTimeLimit,
+// ErrInfeasible, ErrSolverFault (the solve), or the context's error.
+func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if len(job.Runs) < opts.MinRuns || len(job.Runs) == 0 {
+		return nil, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", job.ID, ErrTooFewRuns, len(job.Runs), max(opts.MinRuns, 1))
+	}
+	c, err := Quantise(job.Runs, opts.StepS)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", job.ID, err)
+	}
+	start := time.Now()
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = start.Add(opts.Timeout)
+	}
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	p := &problem{c: c, total: make([]float64, len(c)), alpha: opts.Alpha, beta: opts.Beta}
+	for i, ci := range c {
+		for _, v := range ci {
+			p.total[i] += v
+		}
+	}
+	var warnings []string
+	if opts.BetaAuto {
+		p.beta = 0
+		first, err := p.solve(ctx, opts, deadline)
+		if err != nil {
+			return nil, fmt.Errorf("job %s: %w", job.ID, err)
+		}
+		p.beta = 0.1 * first.objective
+		if p.beta <= 0 {
+			warnings = append(warnings, "beta auto: the fit without regularisation costs nothing, so beta = 0")
+		}
+	}
+	res, err := p.solve(ctx, opts, deadline)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %w", job.ID, err)
+	}
+	f := &Fit{Job: job.ID, Runs: len(c), StepS: opts.StepS, Alpha: p.alpha, Beta: p.beta,
+		Containers: res.x, Model: opts.Model, Rounds: res.rounds, Rows: res.rows, Cols: res.cols,
+		SolveS: time.Since(start).Seconds(), Warnings: warnings}
+	f.finish(job, p)
+	if rel := math.Abs(f.Objective-res.objective) / math.Max(1, math.Abs(f.Objective)); rel > 1e-6 {
+		// The model's optimum and the objective recomputed from its
+		// definition must agree; anything else is a bug worth seeing.
+		f.Warnings = append(f.Warnings, fmt.Sprintf("solver objective %.9g differs from the recomputed %.9g", res.objective, f.Objective))
+	}
+	return f, nil
+}
+
+func (o *Options) validate() error {
+	switch {
+	case !(o.Alpha >= 0 && o.Alpha <= 1):
+		return fmt.Errorf("alpha %g must be in [0,1]", o.Alpha)
+	case !o.BetaAuto && !(o.Beta >= 0) || math.IsInf(o.Beta, 0):
+		return fmt.Errorf("beta %g must be a number ≥ 0 (or auto)", o.Beta)
+	case !(o.StepS > 0) || math.IsInf(o.StepS, 0):
+		return fmt.Errorf("step %g s must be positive", o.StepS)
+	case o.Model != Reduced && o.Model != Textbook:
+		return fmt.Errorf("unknown model %q (reduced or textbook)", o.Model)
+	case o.MPS != "" && o.Model != Textbook:
+		return fmt.Errorf("an MPS file is written only for the textbook model")
+	}
+	return nil
+}
+
+func (p *problem) solve(ctx context.Context, opts Options, deadline time.Time) (*lpResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if opts.Model == Textbook {
+		return p.solveTextbook(deadline, opts.MPS)
+	}
+	return newReduced(p).solveCtx(ctx, deadline)
+}
+
+// finish fills in the reservation and the per-run and mean measures.
+func (f *Fit) finish(job Job, p *problem) {
+	x := f.Containers
+	for k, v := range x {
+		if v < 0 { // solver round-off below the bound
+			x[k] = 0
+		}
+	}
+	f.Reservation = make([]int64, len(x))
+	reserved := 0.0
+	for k, v := range x {
+		f.Reservation[k] = int64(math.Ceil(v - 1e-6*math.Max(1, v)))
+		reserved += float64(f.Reservation[k])
+	}
+	f.Objective, f.OverAllocation, f.UnderAllocation, f.Epsilon = p.cost(x)
+	f.PerRun = make([]RunFit, len(p.c))
+	for i, ci := range p.c {
+		o, d := 0.0, 0.0
+		last := 0
+		for k, v := range ci {
+			o += math.Max(x[k]-v, 0)
+			d = math.Max(d+v-x[k], 0)
+			if v > 0 {
+				last = k + 1
+			}
+		}
+		r := RunFit{Run: job.Runs[i].ID, OverAllocation: o, UnderAllocation: d,
+			ProvisioningRatio: reserved / p.total[i], Steps: last}
+		f.PerRun[i] = r
+		f.ProvisioningRatio += r.ProvisioningRatio / float64(len(p.c))
+	}
+}
