@@ -3,8 +3,10 @@
 # Debian/Ubuntu only (apt-get); run as root or with sudo available.
 #   coinor-libclp-dev  COIN-OR CLP, linked through cgo by github.com/lanl/clp
 #   pkg-config, g++    cgo finds and compiles against CLP with them
+#   glpk-utils         glpsol, the independent LP solver the skyline tests check CLP against
+#   python3-scipy      HiGHS (scipy linprog), the baseline of the skyline benchmark
 set -eu
-need="coinor-libclp-dev pkg-config g++"
+need="coinor-libclp-dev pkg-config g++ glpk-utils python3-scipy"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

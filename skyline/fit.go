@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 )
 
@@ -77,6 +78,9 @@ type Fit struct {
 	Rows              int      `json:"lp_rows"`
 	Cols              int      `json:"lp_cols"`
 	Warnings          []string `json:"warnings"`
+	// AlphaSweep is the over- against under-allocation trade-off, one fit
+	// per α, when one was asked for.
+	AlphaSweep []SweepPoint `json:"alpha_sweep,omitempty"`
 }
 
 // RunFit is how the skyline serves one run.
@@ -95,7 +99,7 @@ type RunFit struct {
 // ErrBadSample (bad input, all problems at once), ErrTimeLimit,
 // ErrInfeasible, ErrSolverFault (the solve), or the context's error.
 func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	if len(job.Runs) < opts.MinRuns || len(job.Runs) == 0 {
@@ -119,7 +123,7 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 			p.total[i] += v
 		}
 	}
-	var warnings []string
+	warnings := lengthWarnings(job, c)
 	if opts.BetaAuto {
 		p.beta = 0
 		first, err := p.solve(ctx, opts, deadline)
@@ -147,7 +151,8 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 	return f, nil
 }
 
-func (o *Options) validate() error {
+// Validate reports an option value out of range.
+func (o *Options) Validate() error {
 	switch {
 	case !(o.Alpha >= 0 && o.Alpha <= 1):
 		return fmt.Errorf("alpha %g must be in [0,1]", o.Alpha)
@@ -204,4 +209,31 @@ func (f *Fit) finish(job Job, p *problem) {
 		f.PerRun[i] = r
 		f.ProvisioningRatio += r.ProvisioningRatio / float64(len(p.c))
 	}
+}
+
+// lengthWarnings notes what makes a fit less trustworthy: a single run, or
+// runs whose lengths differ wildly (the longest more than four times the
+// median), where the skyline's tail rests on few runs.
+func lengthWarnings(job Job, c [][]float64) []string {
+	if len(c) == 1 {
+		return []string{"a single run: the skyline is that run"}
+	}
+	lens := make([]int, len(c))
+	for i, ci := range c {
+		for k, v := range ci {
+			if v > 0 {
+				lens[i] = k + 1
+			}
+		}
+	}
+	sorted := append([]int(nil), lens...)
+	sort.Ints(sorted)
+	med := sorted[len(sorted)/2]
+	var w []string
+	for i, l := range lens {
+		if l > 4*med {
+			w = append(w, fmt.Sprintf("run %s lasts %d steps, more than four times the median %d: the skyline's tail rests on few runs", job.Runs[i].ID, l, med))
+		}
+	}
+	return w
 }

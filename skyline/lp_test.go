@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -44,8 +45,10 @@ func TestReducedMatchesTextbook(t *testing.T) {
 				trial, n, k, opts.Alpha, opts.Beta, opts.BetaAuto, red.Objective, txt.Objective)
 		}
 		for _, f := range []*Fit{red, txt} {
-			if len(f.Warnings) > 0 && !opts.BetaAuto {
-				t.Errorf("trial %d %s: warnings %v", trial, f.Model, f.Warnings)
+			for _, w := range f.Warnings {
+				if strings.Contains(w, "differs") {
+					t.Errorf("trial %d %s: %s", trial, f.Model, w)
+				}
 			}
 		}
 	}

@@ -1,23 +1,197 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/skyline"
+)
+
+type skylineOptions struct {
+	g          *globalOptions
+	Alpha      float64
+	Beta       string
+	Step       time.Duration
+	MinRuns    int
+	Job        string
+	AlphaSweep string
+	Timeout    time.Duration
+	Model      string
+	Workers    int
+}
 
 func newSkylineCmd(g *globalOptions) *cobra.Command {
+	o := &skylineOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "skyline",
 		Short: "Fit reservation skylines to recurring jobs' runs with an LP (COIN-OR CLP)",
-		Long: `Align the runs of each recurring job at their start and solve the Morpheus
-LP (seed 001 §5) for the skyline that balances over- and under-allocation.
+		Long: `Align the runs of each recurring job at their start, quantise them to --step
+(the maximum within a step, as Hadoop's ResourceEstimator does; shorter runs
+are padded with zeros) and solve the Morpheus LP (seed 001 §5) with COIN-OR
+CLP: minimise alpha·A_o + (1−alpha)·A_u + beta·eps, where A_o is the mean
+over-allocation, A_u the mean under-allocation debt left at the end, and eps
+bounds the mean normalised instantaneous under-allocation. --beta auto solves
+once without the eps term and then uses beta = 0.1·V, V being that optimum.
+
+Runs come from the skylines table (ingest re-native, yarn-rm, spark-eventlog
+or skyline-csv). Every job with at least --min-runs runs is fitted, in
+parallel; jobs with fewer are listed as skipped. Containers, over- and
+under-allocation are in containers and container·steps; the reservation is
+the skyline rounded up to whole containers.
 ` + exitStatusHelp,
-		Example: "  wlprof skyline -d ds\n  wlprof skyline -d ds --job etl-daily --alpha 0.1 --beta auto -o json",
-		Args:    args(cobra.NoArgs),
-		RunE:    notBuilt(5),
+		Example: `  wlprof skyline -d ds
+  wlprof skyline -d ds --job tpch_q12 --step 5s -o json
+  wlprof skyline -d ds --beta auto --alpha-sweep 0.01,0.1,0.5,0.9`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSkyline(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
-	f.Float64("alpha", 0.1, "weight of over-allocation against under-allocation")
-	f.String("beta", "0.1", "weight of the regularisation term, or auto")
-	f.Duration("step", 60e9, "time step")
-	f.Int("min-runs", 2, "fewest runs a job needs")
-	f.String("job", "", "fit only this job")
+	f.Float64Var(&o.Alpha, "alpha", 0.1, "weight of over-allocation against under-allocation, in [0,1]")
+	f.StringVar(&o.Beta, "beta", "0.1", "weight of the regularisation term (≥ 0), or auto")
+	f.DurationVar(&o.Step, "step", time.Minute, "time step the runs are quantised to")
+	f.IntVar(&o.MinRuns, "min-runs", 2, "fewest runs a job needs to be fitted")
+	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
+	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
+	f.DurationVar(&o.Timeout, "timeout", 0, "give up on a job's fit after this long (0: no limit)")
+	f.StringVar(&o.Model, "model", "reduced", "LP formulation: reduced (fast, same optimum) or textbook")
+	f.IntVar(&o.Workers, "workers", 0, "jobs fitted at once (0: one per core)")
+	_ = cmd.RegisterFlagCompletionFunc("model", cobra.FixedCompletions([]string{"reduced", "textbook"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// skylineOpts turns the flags into the stage's options.
+func (o *skylineOptions) skylineOpts() (skyline.Options, []float64, error) {
+	opts := skyline.DefaultOptions()
+	opts.Alpha = o.Alpha
+	if o.Beta == "auto" {
+		opts.BetaAuto = true
+	} else {
+		b, err := strconv.ParseFloat(o.Beta, 64)
+		if err != nil {
+			return opts, nil, usagef("--beta %q: want a number ≥ 0 or auto", o.Beta)
+		}
+		opts.Beta = b
+	}
+	opts.StepS = o.Step.Seconds()
+	opts.MinRuns = o.MinRuns
+	opts.Timeout = o.Timeout
+	opts.Model = skyline.Model(o.Model)
+	var sweep []float64
+	if o.AlphaSweep != "" {
+		for _, s := range strings.Split(o.AlphaSweep, ",") {
+			a, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || a < 0 || a > 1 {
+				return opts, nil, usagef("--alpha-sweep: %q is not an alpha in [0,1]", s)
+			}
+			sweep = append(sweep, a)
+		}
+	}
+	if o.MinRuns < 1 {
+		return opts, nil, usagef("--min-runs %d: want at least 1", o.MinRuns)
+	}
+	if o.Workers < 0 {
+		return opts, nil, usagef("--workers %d: want 0 or more", o.Workers)
+	}
+	return opts, sweep, nil
+}
+
+type skylineReport struct {
+	Version int               `json:"version"`
+	Jobs    []*skyline.Fit    `json:"jobs"`
+	Skipped []skyline.Skipped `json:"skipped"`
+}
+
+func runSkyline(ctx context.Context, o *skylineOptions) error {
+	opts, sweep, err := o.skylineOpts()
+	if err != nil {
+		return err
+	}
+	if err := opts.Validate(); err != nil {
+		return usageError{err}
+	}
+	ds, err := dataset.Open(o.g.Dataset)
+	if err != nil {
+		return err
+	}
+	jobs, err := skyline.Load(ctx, ds, o.Job)
+	if err != nil {
+		return err
+	}
+	if o.Job != "" {
+		if len(jobs) == 0 {
+			return fmt.Errorf("job %q has no skylines in %s", o.Job, o.g.Dataset)
+		}
+		if n := len(jobs[0].Runs); n < o.MinRuns {
+			return fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", o.Job, skyline.ErrTooFewRuns, n, o.MinRuns)
+		}
+	}
+	res, err := skyline.FitAll(ctx, jobs, opts, sweep, o.Workers)
+	if err != nil {
+		return err
+	}
+	rep := skylineReport{Version: 1, Jobs: res.Jobs, Skipped: res.Skipped}
+	switch o.g.Output {
+	case "json":
+		return writeJSON(o.g.io.Out, rep)
+	case "csv":
+		return skylineCSV(o.g, rep)
+	}
+	return skylineText(o.g, rep)
+}
+
+func skylineText(g *globalOptions, rep skylineReport) error {
+	w := tabwriter.NewWriter(g.io.Out, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "job\truns\tsteps\tstep_s\tpeak\tobjective\tover\tunder\tprovisioning\tsolve_s\t")
+	for _, f := range rep.Jobs {
+		peak := int64(0)
+		for _, v := range f.Reservation {
+			peak = max(peak, v)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%g\t%d\t%.6g\t%.6g\t%.6g\t%.3f\t%.3f\t\n", f.Job, f.Runs, len(f.Containers), f.StepS,
+			peak, f.Objective, f.OverAllocation, f.UnderAllocation, f.ProvisioningRatio, f.SolveS)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, f := range rep.Jobs {
+		if len(f.AlphaSweep) > 0 {
+			fmt.Fprintf(g.io.Out, "\n%s: alpha trade-off (over- against under-allocation, container·steps)\n", f.Job)
+			w := tabwriter.NewWriter(g.io.Out, 2, 4, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "alpha\tover\tunder\tprovisioning\tpeak\tobjective\t")
+			for _, p := range f.AlphaSweep {
+				fmt.Fprintf(w, "%g\t%.6g\t%.6g\t%.3f\t%d\t%.6g\t\n", p.Alpha, p.OverAllocation, p.UnderAllocation, p.ProvisioningRatio, p.PeakReservation, p.Objective)
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		for _, warn := range f.Warnings {
+			fmt.Fprintf(g.io.Out, "warning: %s: %s\n", f.Job, warn)
+		}
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(g.io.Out, "skipped: %s: %s\n", s.Job, s.Reason)
+	}
+	return nil
+}
+
+// skylineCSV writes one row per job and step: the skyline in long form.
+func skylineCSV(g *globalOptions, rep skylineReport) error {
+	w := csv.NewWriter(g.io.Out)
+	_ = w.Write([]string{"job", "step", "offset_s", "containers", "reservation"})
+	for _, f := range rep.Jobs {
+		for k, v := range f.Containers {
+			_ = w.Write([]string{f.Job, strconv.Itoa(k), strconv.FormatFloat(float64(k)*f.StepS, 'g', -1, 64),
+				strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatInt(f.Reservation[k], 10)})
+		}
+	}
+	w.Flush()
+	return w.Error()
 }

@@ -1,0 +1,132 @@
+package skyline_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/skyline"
+)
+
+// loadFixture ingests a ResourceEstimator native-format fixture into a
+// fresh dataset and returns its one job.
+func loadFixture(t *testing.T, name string) skyline.Job {
+	t.Helper()
+	dir := t.TempDir()
+	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Run(context.Background(), tx, "re-native", []string{filepath.Join("..", "testdata", "resourceestimator", name)}, ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejected != 0 {
+		t.Fatalf("%s: %d lines rejected", name, res.Rejected)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := skyline.Load(context.Background(), ds, "")
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("%s: %d jobs, err %v; want one", name, len(jobs), err)
+	}
+	return jobs[0]
+}
+
+// hadoopOptions are the settings of Hadoop's TestLpSolver
+// (src/test/resources/resourceestimator-config.xml): α = β = 0.1, a 5 s
+// interval, at least 2 runs.
+func hadoopOptions() skyline.Options {
+	o := skyline.DefaultOptions()
+	o.Alpha, o.Beta, o.StepS, o.MinRuns = 0.1, 0.1, 5, 2
+	return o
+}
+
+var glpsolObjective = regexp.MustCompile(`(?m)^Objective:\s+\S+\s*=\s*(\S+)`)
+
+// glpsol solves an MPS file with GLPK, an LP solver independent of CLP
+// (installed by make test through scripts/deps.sh), and returns the optimum.
+func glpsol(t *testing.T, mps string) float64 {
+	t.Helper()
+	out := filepath.Join(filepath.Dir(mps), "glpsol.txt")
+	cmd := exec.Command("glpsol", "--mps", mps, "--min", "-o", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("glpsol: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := glpsolObjective.FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no objective in glpsol's report:\n%s", b)
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestHadoopReference fits the two LP fixtures of Apache Hadoop's
+// ResourceEstimator with its settings and checks the optimum three ways:
+// the textbook model, written as MPS, solved by GLPK; the same model solved
+// by CLP; and the reduced model (the default) solved by CLP. All three must
+// agree to 1e-6 relative. The optimum need not be unique, so skylines are
+// compared with Hadoop's own expectation only for tpch_q12 (answer.txt of
+// TestLpSolver, within the 10% tolerance that test allows).
+func TestHadoopReference(t *testing.T) {
+	// Hadoop's src/test/resources/lp/answer.txt: the containers its LpSolver
+	// (ojAlgo) reserves for tpch_q12 in each 5 s interval.
+	answer := []float64{1, 1, 1738, 2535, 2484, 2478, 2468}
+	for _, name := range []string{"tinySample.txt", "tpch_q12.txt"} {
+		t.Run(name, func(t *testing.T) {
+			job := loadFixture(t, name)
+			red, err := skyline.Solve(context.Background(), job, hadoopOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := hadoopOptions()
+			o.Model = skyline.Textbook
+			o.MPS = filepath.Join(t.TempDir(), "textbook.mps")
+			txt, err := skyline.Solve(context.Background(), job, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			glpk := glpsol(t, o.MPS)
+			for _, got := range []struct {
+				what string
+				v    float64
+			}{{"reduced (CLP)", red.Objective}, {"textbook (CLP)", txt.Objective}} {
+				if rel := math.Abs(got.v-glpk) / math.Abs(glpk); rel > 1e-6 {
+					t.Errorf("%s objective %.10g, GLPK %.10g (relative difference %.2g)", got.what, got.v, glpk, rel)
+				}
+			}
+			if name != "tpch_q12.txt" {
+				return
+			}
+			for _, f := range []*skyline.Fit{red, txt} {
+				if len(f.Containers) != len(answer) {
+					t.Fatalf("%s: %d steps, Hadoop's answer has %d", f.Model, len(f.Containers), len(answer))
+				}
+				for k, want := range answer {
+					if math.Abs(f.Containers[k]-want) > 0.1*want {
+						t.Errorf("%s step %d: %g containers, Hadoop answers %g (±10%%)", f.Model, k, f.Containers[k], want)
+					}
+				}
+			}
+		})
+	}
+}
