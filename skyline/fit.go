@@ -41,6 +41,10 @@ type Options struct {
 	// MPS, when set, is a file the textbook model is written to (for an
 	// independent solver); only with Model Textbook.
 	MPS string
+	// Previous, when set, is an earlier fit of the same job (say, before a
+	// new run arrived): the suffix rows that bound then seed this fit, so
+	// the refit starts warm. It never changes the optimum.
+	Previous *Fit
 }
 
 // DefaultOptions are Hadoop ResourceEstimator's defaults with a one-minute
@@ -81,6 +85,14 @@ type Fit struct {
 	// AlphaSweep is the over- against under-allocation trade-off, one fit
 	// per α, when one was asked for.
 	AlphaSweep []SweepPoint `json:"alpha_sweep,omitempty"`
+
+	cuts []runCut // the reduced model's suffix rows, for a warm refit
+}
+
+// runCut is a suffix row of the reduced model by run ID.
+type runCut struct {
+	run  string
+	step int
 }
 
 // RunFit is how the skyline serves one run.
@@ -118,6 +130,9 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 		deadline = d
 	}
 	p := &problem{c: c, total: make([]float64, len(c)), alpha: opts.Alpha, beta: opts.Beta}
+	for _, r := range job.Runs {
+		p.ids = append(p.ids, r.ID)
+	}
 	for i, ci := range c {
 		for _, v := range ci {
 			p.total[i] += v
@@ -131,6 +146,9 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 			return nil, fmt.Errorf("job %s: %w", job.ID, err)
 		}
 		p.beta = 0.1 * first.objective
+		if opts.Previous == nil { // the rows that bound without β seed the second solve
+			opts.Previous = &Fit{cuts: first.cuts}
+		}
 		if p.beta <= 0 {
 			warnings = append(warnings, "beta auto: the fit without regularisation costs nothing, so beta = 0")
 		}
@@ -141,7 +159,7 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 	}
 	f := &Fit{Job: job.ID, Runs: len(c), StepS: opts.StepS, Alpha: p.alpha, Beta: p.beta,
 		Containers: res.x, Model: opts.Model, Rounds: res.rounds, Rows: res.rows, Cols: res.cols,
-		SolveS: time.Since(start).Seconds(), Warnings: warnings}
+		SolveS: time.Since(start).Seconds(), Warnings: warnings, cuts: res.cuts}
 	f.finish(job, p)
 	if rel := math.Abs(f.Objective-res.objective) / math.Max(1, math.Abs(f.Objective)); rel > 1e-6 {
 		// The model's optimum and the objective recomputed from its
@@ -175,7 +193,26 @@ func (p *problem) solve(ctx context.Context, opts Options, deadline time.Time) (
 	if opts.Model == Textbook {
 		return p.solveTextbook(deadline, opts.MPS)
 	}
-	return newReduced(p).solveCtx(ctx, deadline)
+	r := newReduced(p)
+	if opts.Previous != nil {
+		index := map[string]int{}
+		for i, id := range p.ids {
+			index[id] = i
+		}
+		for _, c := range opts.Previous.cuts {
+			if i, ok := index[c.run]; ok && c.step < p.steps() {
+				r.addCut(cut{i, c.step})
+			}
+		}
+	}
+	res, err := r.solveCtx(ctx, deadline)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range r.order {
+		res.cuts = append(res.cuts, runCut{p.ids[c.run], c.step})
+	}
+	return res, nil
 }
 
 // finish fills in the reservation and the per-run and mean measures.

@@ -13,6 +13,7 @@ import (
 // α·A_o + (1−α)·A_u + β·ε.
 type problem struct {
 	c     [][]float64 // c[i][k]: containers of run i in step k
+	ids   []string    // run IDs, as c
 	total []float64   // C_i = Σ_k c[i][k] > 0
 	alpha float64
 	beta  float64
@@ -28,6 +29,7 @@ type lpResult struct {
 	rounds    int       // solves (cutting-plane rounds) it took
 	rows      int       // rows of the last model solved
 	cols      int       // columns of the last model solved
+	cuts      []runCut  // suffix rows of the reduced model
 }
 
 // cost evaluates the objective of the seed's LP at x directly, from its

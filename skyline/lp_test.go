@@ -53,3 +53,30 @@ func TestReducedMatchesTextbook(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmRefit: a refit seeded with the rows of an earlier fit (one run
+// fewer) reaches the optimum of a cold fit (speed is BenchmarkRefit's).
+func TestWarmRefit(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		job := genJob(seed, 12, 200, 60)
+		opts := DefaultOptions()
+		before := job
+		before.Runs = job.Runs[:len(job.Runs)-1]
+		prev, err := Solve(context.Background(), before, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold, err := Solve(context.Background(), job, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Previous = prev
+		warm, err := Solve(context.Background(), job, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(warm.Objective-cold.Objective) > 1e-7*math.Abs(cold.Objective) {
+			t.Errorf("seed %d: warm objective %.12g, cold %.12g", seed, warm.Objective, cold.Objective)
+		}
+	}
+}
