@@ -52,18 +52,24 @@ the skyline rounded up to whole containers.
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSkyline(cmd.Context(), o) },
 	}
+	o.bindFitFlags(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
+	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
+	f.IntVar(&o.Workers, "workers", 0, "jobs fitted at once (0: one per core)")
+	return cmd
+}
+
+// bindFitFlags declares the flags of one fit, shared with export.
+func (o *skylineOptions) bindFitFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.Float64Var(&o.Alpha, "alpha", 0.1, "weight of over-allocation against under-allocation, in [0,1]")
 	f.StringVar(&o.Beta, "beta", "0.1", "weight of the regularisation term (≥ 0), or auto")
 	f.DurationVar(&o.Step, "step", time.Minute, "time step the runs are quantised to")
 	f.IntVar(&o.MinRuns, "min-runs", 2, "fewest runs a job needs to be fitted")
-	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
-	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
 	f.DurationVar(&o.Timeout, "timeout", 0, "give up on a job's fit after this long (0: no limit)")
 	f.StringVar(&o.Model, "model", "reduced", "LP formulation: reduced (fast, same optimum) or textbook")
-	f.IntVar(&o.Workers, "workers", 0, "jobs fitted at once (0: one per core)")
 	_ = cmd.RegisterFlagCompletionFunc("model", cobra.FixedCompletions([]string{"reduced", "textbook"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 // skylineOpts turns the flags into the stage's options.

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// timing masks what varies from run to run in skyline outputs: solve times.
+var (
+	jsonSolveS = regexp.MustCompile(`"solve_s": [0-9.e+-]+`)
+	textSolveS = regexp.MustCompile(`(?m)^(  tpch_q12 .*  )[0-9]+\.[0-9]{3}$`)
+)
+
+// skylineDataset ingests Hadoop's tpch_q12 fixture (13 runs, native
+// format) into a fresh dataset.
+func skylineDataset(t *testing.T) string {
+	t.Helper()
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, stderr, code := wlprof(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	return ds
+}
+
+func TestSkylineGolden(t *testing.T) {
+	ds := skylineDataset(t)
+	out, stderr, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "skyline-tpch_q12.json", jsonSolveS.ReplaceAllString(out, `"solve_s": 0`))
+	var doc struct {
+		Version int `json:"version"`
+		Jobs    []struct {
+			Job         string    `json:"job"`
+			Containers  []float64 `json:"containers"`
+			Reservation []int64   `json:"reservation"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Version != 1 || len(doc.Jobs) != 1 {
+		t.Fatalf("bad document (%v): %s", err, out)
+	}
+	out, _, code = wlprof(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0.01,0.1,0.5,0.9")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "skyline-tpch_q12.txt", textSolveS.ReplaceAllString(out, "${1}X.XXX"))
+	out, _, code = wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "skyline-tpch_q12.csv", out)
+}
+
+// TestSkylineAlphaTradeOff: raising α must not raise over-allocation nor
+// lower under-allocation (Morpheus Fig. 9b/9c); a property of any optimum.
+func TestSkylineAlphaTradeOff(t *testing.T) {
+	ds := skylineDataset(t)
+	out, _, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0,0.01,0.1,0.5,0.9,1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		Jobs []struct {
+			Sweep []struct {
+				Alpha float64 `json:"alpha"`
+				Over  float64 `json:"over_allocation"`
+				Under float64 `json:"under_allocation"`
+			} `json:"alpha_sweep"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Jobs) != 1 || len(doc.Jobs[0].Sweep) != 6 {
+		t.Fatalf("bad document (%v): %s", err, out)
+	}
+	s := doc.Jobs[0].Sweep
+	for i := 1; i < len(s); i++ {
+		if s[i].Over > s[i-1].Over+1e-6 || s[i].Under < s[i-1].Under-1e-6 {
+			t.Errorf("alpha %g → %g: over %g → %g, under %g → %g", s[i-1].Alpha, s[i].Alpha, s[i-1].Over, s[i].Over, s[i-1].Under, s[i].Under)
+		}
+	}
+}
+
+func TestExportYARNGolden(t *testing.T) {
+	ds := skylineDataset(t)
+	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "export-yarn-tpch_q12.json", out)
+}
+
+// TestSkylineErrors: bad flags are usage errors (2); data that cannot be
+// fitted is an error (1) with a reason and nothing on stdout.
+func TestSkylineErrors(t *testing.T) {
+	ds := skylineDataset(t)
+	for _, c := range []struct {
+		argv []string
+		code int
+		msg  string
+	}{
+		{[]string{"skyline", "--beta", "lots"}, 2, "--beta"},
+		{[]string{"skyline", "--alpha", "1.5"}, 2, "alpha"},
+		{[]string{"skyline", "--step", "0s"}, 2, "step"},
+		{[]string{"skyline", "--alpha-sweep", "0.1,x"}, 2, "alpha-sweep"},
+		{[]string{"skyline", "--job", "nope"}, 1, "no skylines"},
+		{[]string{"skyline", "--job", "tpch_q12", "--min-runs", "14"}, 1, "too few runs"},
+		{[]string{"skyline", "--step", "1ms"}, 1, "coarser --step"},
+		{[]string{"skyline", "--timeout", "1ns"}, 1, "time limit"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12"}, 2, "--queue"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s"}, 1, "set one with --period"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "7m"}, 1, "does not divide"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "1h", "--arrival", "1000", "--deadline", "2000"}, 1, "shorter than the skyline"},
+	} {
+		out, stderr, code := wlprof(t, append(c.argv, "-d", ds)...)
+		if code != c.code || !strings.Contains(stderr, c.msg) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want exit %d mentioning %q and no output", c.argv, code, stderr, len(out), c.code, c.msg)
+		}
+	}
+}
