@@ -21,6 +21,13 @@ status=$?
 set -e
 [ "$status" -eq 3 ] || { echo "demo: expected exit status 3 for rejected rows, got $status" >&2; exit 1; }
 
+echo "== skylines: Hadoop ResourceEstimator's tpch_q12 runs (native format), fitted with CLP"
+"$bin" ingest re-native testdata/resourceestimator/tpch_q12.txt -d "$ds" -q
+"$bin" skyline -d "$ds" --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
+"$bin" skyline -d "$ds" --step 5s -o json >"$out/skylines.json"
+"$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
+echo "   wrote $out/skylines.json and $out/yarn-reservation-tpch_q12.json"
+
 echo "== the dataset"
 "$bin" version
 sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|format)"' | head -30

@@ -1,9 +1,58 @@
 // Package skyline fits reservation skylines to the runs of recurring jobs:
-// the skyline stage of the pipeline (seed 001, Morpheus, §5). It will read
-// the skylines table, align runs at their start, and solve the LP that
-// trades over-allocation against under-allocation debt with COIN-OR CLP
-// (github.com/lanl/clp), matching Apache Hadoop's ResourceEstimator.
+// the skyline stage of the pipeline (seed 001, Morpheus, §5; Apache Hadoop's
+// ResourceEstimator implements the same model). It reads the skylines table
+// (Load), and for each job (Solve, or FitAll for many in parallel):
 //
-// Not built yet: issue 5. The cgo link to CLP is already exercised by
-// clp_test.go so the toolchain set-up is proven on every machine.
+//   - aligns the runs at their start and quantises them to a step (Options.StepS,
+//     default 60 s): the containers of step k are the maximum of the run's step
+//     function over [kΔ, (k+1)Δ), as Hadoop's getDiscreteSkyline takes it; shorter
+//     runs are padded with zeros (Quantise);
+//   - solves the LP: minimise α·A_o + (1−α)·A_u + β·ε, where A_o is the mean
+//     over runs of Σ_k (x_k − c_ik)⁺, A_u the mean final debt D_iK with
+//     D_ik = max(D_i,k−1 + c_ik − x_k, 0), and ε ≥ the mean of
+//     Σ_k (c_ik − x_k)⁺ / Σ_k c_ik. β is fixed or "auto" (solve with β = 0,
+//     then β = 0.1·V);
+//   - reports the skyline x (containers per step, floats), the reservation
+//     (x rounded up to whole containers: Hadoop truncates instead, which can
+//     under-reserve by up to one container per step), A_o, A_u and the
+//     provisioning ratio (reserved area / used area) per run and on average.
+//
+// Units: containers; A_o and A_u in container·steps (multiply by step_s for
+// container·seconds); ε a fraction.
+//
+// # Solving at real sizes
+//
+// The textbook model (Model Textbook, built as Hadoop's LpSolver does) has
+// ~3·N·K rows: 130 k for N = 30 runs of K = 1,440 one-minute steps, which CLP
+// and HiGHS take 30–40 s on. The default Model Reduced has the same optimum
+// and is solved in well under a second (BenchmarkSkylineVsHiGHS):
+//
+//   - ε is tight at the optimum, so per step the over-allocation and the
+//     normalised under-allocation are one convex piecewise-linear cost of x_k
+//     with breakpoints at the runs' values: bounded segment variables, no rows.
+//     x_k starts at the minimiser of that cost (raising x_k to it lowers the
+//     cost and no debt), which halves the segments;
+//   - the final debt of run i is its largest suffix shortfall,
+//     D_i = max(0, max_j Σ_{t≥j} (c_it − x_t)); with suffix sums Z_j (one link
+//     row per step) each candidate is a two-element row D_i + Z_j ≥ S_ij − M_j.
+//     Most are slack at the optimum, so they are added lazily: solve, add for
+//     each run the suffixes its debt really comes from, solve again, until no
+//     row is violated — the optimum of the full model;
+//   - re-solves restart CLP's dual simplex from the previous basis: rows are
+//     added to the solved model through a two-function C++ shim (clpwarm.cxx),
+//     since github.com/lanl/clp does not expose ClpModel::addRows. The shim
+//     reaches the ClpSimplex inside lanl/clp's Simplex by its first field
+//     (lanl/clp v1.2.0, pinned); TestCLPModelPointer fails if that changes.
+//
+// Options.Previous seeds a refit with the rows of an earlier fit (a warm refit
+// after a new run arrives); β auto seeds its second solve from the first.
+// Both models are checked against each other on random jobs, and against
+// GLPK (glpsol on the textbook model written as MPS) on Hadoop's fixtures.
+//
+// lanl/clp frees CLP's memory only in finalizers, so FitAll runs the garbage
+// collector every few million LP cells to keep RSS flat over thousands of
+// jobs.
+//
+// Reservation turns a fit into the ReservationSubmissionRequest of YARN's
+// ResourceManager REST API.
 package skyline
