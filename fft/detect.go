@@ -208,6 +208,10 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 			if !ok || r < o.MinStrength || lag > maxLag {
 				continue
 			}
+			// The autocorrelation's hill is flat for smooth cycles; the
+			// folded profile is sharp (a period error drifts the phase
+			// over every cycle), so it places the period within the bin.
+			lag = w.refine(y, lag, max(lag-lo, hi-lag), 1)
 			confirmed = append(confirmed, per{lag, r, w.foldR2(y, lag)})
 		}
 		if len(confirmed) == 0 {
@@ -349,13 +353,19 @@ func (w *workspace) foldFit(y []float64, lag int) float64 {
 // far sharper than the autocorrelation at a single lag, whose peak is flat
 // for smooth cycles.
 func (w *workspace) refine(x []float64, start, radius, smooth int) int {
+	// Only where the centred moving average had its whole window: its
+	// truncated ends distort the first and last half cycle and pull the
+	// optimum off the period.
 	e := append([]float64(nil), w.delevel(x, start)...)
+	if h := start / 2; len(e)-2*h >= 4*start { // unless too few cycles would be left
+		e = e[h : len(e)-h]
+	}
 	if smooth > 1 {
 		// Box-smooth over the detection step: noise would otherwise be
 		// fitted differently at every lag and blur the optimum.
 		copy(e, boxSmooth(e, smooth, w))
 	}
-	lo, hi := max(2, start-radius), min(len(x)-2, start+radius)
+	lo, hi := max(2, start-radius), min(len(e)-2, start+radius)
 	best, bf := start, math.Inf(-1)
 	for lag := lo; lag <= hi; lag++ {
 		// Plain R² (the residual sum of squares): neighbouring lags spend
