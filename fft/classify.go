@@ -400,11 +400,38 @@ func meanPeak(v []float64) (mean, peak float64) {
 	return mean / float64(len(obs)), quantile(obs, 0.99)
 }
 
-// quantile sorts v and returns its q-quantile (nearest rank).
+// quantile returns the q-quantile (nearest rank) of v, reordering v. It
+// selects in linear time: sorting 21,600 slots per tenant was a third of
+// classify's time.
 func quantile(v []float64, q float64) float64 {
-	sort.Float64s(v)
-	i := int(math.Ceil(q*float64(len(v)))) - 1
-	return v[min(max(i, 0), len(v)-1)]
+	k := min(max(int(math.Ceil(q*float64(len(v))))-1, 0), len(v)-1)
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		pivot := v[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }

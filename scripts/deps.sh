@@ -3,8 +3,11 @@
 # Debian/Ubuntu only (apt-get); run as root or with sudo available.
 #   coinor-libclp-dev  COIN-OR CLP, linked through cgo by github.com/lanl/clp
 #   pkg-config, g++    cgo finds and compiles against CLP with them
+#   python3-numpy, python3-pandas  the pandas + numpy baseline that the classify
+#                      benchmark (fft/bench_test.go) runs side by side with wlprof
 set -eu
 need="coinor-libclp-dev pkg-config g++"
+need="$need python3-numpy python3-pandas"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
