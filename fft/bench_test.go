@@ -107,7 +107,7 @@ func BenchmarkClassifyEndToEnd(b *testing.B) {
 		ingestT, ingestRSS, _ := run(b, bin, "ingest", "csv", csvPath, "-d", ds, "-q")
 		classT, classRSS, _ := run(b, bin, "classify", "-d", ds, "-o", "json", "-q")
 		cachedT, cachedRSS, _ := run(b, bin, "classify", "-d", ds, "-o", "json", "-q")
-		pyT, pyRSS, pyOut := run(b, "python3", "testdata/classify_pandas.py", csvPath)
+		pyT, pyRSS, pyOut := run(b, python(), "testdata/classify_pandas.py", csvPath)
 		var py struct {
 			Tenants  int            `json:"tenants"`
 			Patterns map[string]int `json:"patterns"`
@@ -155,4 +155,14 @@ func BenchmarkClassifyStage(b *testing.B) {
 		b.ReportMetric(time.Since(start).Seconds()-read.Seconds(), "classify_s")
 		b.ReportMetric(float64(len(res.Tenants)), "tenants")
 	}
+}
+
+// python is the interpreter of the Debian python3-numpy/python3-pandas
+// packages that scripts/deps.sh installs (a pyenv python3 earlier on PATH
+// would not see them).
+func python() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3"
+	}
+	return "python3"
 }
