@@ -31,7 +31,8 @@
 // is a fraction of one server in [0,1].
 //
 //	usage       tenant, server, time, cpu, memory (null when unknown)
-//	series      tenant, start, step_s, values (list; null = gap)
+//	series      tenant, start, step_s, values (list; null = gap), servers
+//	            (rebuilt whole by classify: Tx.Replace)
 //	runs        job, run, name, user, queue, status, submit, start, end, source
 //	skylines    job, run, offset_s, containers, memory_bytes, vcores
 //	provenance  time, op, path, dst, user, job, run, attribution

@@ -21,6 +21,7 @@ type Series struct {
 	StartMs int64     // instant of Values[0]
 	StepS   float64   // grid step in seconds
 	Values  []float64 // fraction of one server; NaN marks a gap
+	Servers int32     // distinct servers averaged into the series
 }
 
 // Run is one run of a (possibly recurring) job, from a scheduler log.

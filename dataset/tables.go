@@ -41,6 +41,7 @@ var (
 		timeCol("start", func(r *Series) *int64 { return &r.StartMs }),
 		float64Col("step_s", false, func(r *Series) *float64 { return &r.StepS }),
 		float64ListCol("values", func(r *Series) *[]float64 { return &r.Values }),
+		int32Col("servers", func(r *Series) *int32 { return &r.Servers }),
 	)
 	RunsTable = newTable("runs",
 		stringCol("job", true, func(r *Run) *string { return &r.Job }),

@@ -21,6 +21,7 @@ type Tx struct {
 	writers map[string]stagedWriter
 	order   []string
 	sources []Source
+	replace map[string]bool
 	done    bool
 }
 
@@ -84,6 +85,17 @@ func WriterFor[T any](tx *Tx, t *Table[T]) *Writer[T] {
 	return w
 }
 
+// Replace makes the commit drop the table's current files, so the rows
+// written in this transaction become the whole table: for derived tables
+// such as series, which are rebuilt rather than appended to. The dropped
+// files are deleted after the manifest no longer lists them.
+func (tx *Tx) Replace(table string) {
+	if tx.replace == nil {
+		tx.replace = map[string]bool{}
+	}
+	tx.replace[table] = true
+}
+
 // Typed shorthands for WriterFor.
 func (tx *Tx) Usage() *Writer[Usage]            { return WriterFor(tx, UsageTable) }
 func (tx *Tx) Series() *Writer[Series]          { return WriterFor(tx, SeriesTable) }
@@ -105,6 +117,13 @@ func (tx *Tx) Commit() (err error) {
 		}
 	}()
 	m := tx.ds.m.clone()
+	var dropped []string
+	for name := range tx.replace {
+		for _, f := range m.Tables[name].Files {
+			dropped = append(dropped, filepath.Join(tx.ds.Dir, f.Path))
+		}
+		m.Tables[name] = TableInfo{Files: []FileInfo{}}
+	}
 	type move struct{ from, to string }
 	var moves []move
 	for _, name := range tx.order {
@@ -158,6 +177,9 @@ func (tx *Tx) Commit() (err error) {
 	}
 	tx.ds.m = m
 	tx.finish()
+	for _, p := range dropped { // unlisted now; the next Begin's cleanup retries any left
+		os.Remove(p)
+	}
 	return nil
 }
 

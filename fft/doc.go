@@ -1,10 +1,20 @@
 // Package fft classifies tenants by the shape of their utilisation: the
 // classify stage of the pipeline (seed 000, Zhang et al., OSDI 2016, §3 and
-// §4.1). It reads the usage and series tables of the dataset and will build
-// each tenant's average-server series on a fixed grid, classify it as
-// periodic, constant or unpredictable with gonum's FFT, cluster each pattern
-// into classes with K-Means, and compute each class's headroom for short,
-// medium and long jobs.
+// §4.1). It reads the dataset's usage table (or the series table it wrote
+// before) and returns, per tenant, a pattern, period and strength, and per
+// K-Means class its mean, peak, current utilisation and headroom.
 //
-// Not built yet: issue 3.
+// Input side: SeriesBuilder / BuildSeries turn usage samples into each
+// tenant's average-server series on a grid anchored at the Unix epoch
+// (step 2 minutes, or the data's interval when coarser); SeriesFromDataset
+// reuses or rebuilds the series table. Entry point: Classify(ctx, Input,
+// Options) → *Result; Options documents every default.
+//
+// Decision per tenant (classify.go, detect.go): insufficient (too short or
+// too sparse, with the reason); constant (noise-corrected spread of hourly
+// means ≤ max(5% of the mean, 0.01)); periodic (a periodogram peak that
+// beats shuffled copies, harmonics followed to their fundamental, confirmed
+// by the de-levelled autocorrelation, placed by the folded profile); else
+// unpredictable. Units: utilisation is a fraction of one server in [0,1];
+// periods and steps are seconds (_s); instants are Unix milliseconds (Ms).
 package fft

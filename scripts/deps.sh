@@ -5,8 +5,13 @@
 #   pkg-config, g++    cgo finds and compiles against CLP with them
 #   glpk-utils         glpsol, the independent LP solver the skyline tests check CLP against
 #   python3-scipy      HiGHS (scipy linprog), the baseline of the skyline benchmark
+#   python3-numpy, python3-pandas  the pandas + numpy baseline that the classify
+#                      benchmark (fft/bench_test.go) runs side by side with wlprof
+# The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
 set -eu
-need="coinor-libclp-dev pkg-config g++ glpk-utils python3-scipy"
+need="coinor-libclp-dev pkg-config g++"
+need="$need glpk-utils python3-scipy"
+need="$need python3-numpy python3-pandas"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

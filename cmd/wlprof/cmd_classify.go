@@ -1,8 +1,40 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+)
+
+type classifyOptions struct {
+	g    *globalOptions
+	Step time.Duration
+	K    int
+	At   string
+}
+
+// classifyReport is the JSON document of `wlprof classify -o json`.
+type classifyReport struct {
+	Version      int                      `json:"version"`
+	StepS        float64                  `json:"step_s"`
+	At           string                   `json:"at"` // the "current" instant of the headroom, RFC 3339
+	SeriesSource string                   `json:"series_source"`
+	Patterns     map[fft.Pattern]int      `json:"patterns"` // tenants per pattern
+	Ranking      map[string][]fft.Pattern `json:"ranking"`  // class preference per job type, first = most preferred
+	Tenants      []fft.Tenant             `json:"tenants"`
+	Classes      []fft.Class              `json:"classes"`
+	Warnings     []string                 `json:"warnings"`
+}
 
 func newClassifyCmd(g *globalOptions) *cobra.Command {
+	o := &classifyOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "classify",
 		Short: "Classify tenants as periodic, constant or unpredictable; classes and headroom",
@@ -10,13 +42,114 @@ func newClassifyCmd(g *globalOptions) *cobra.Command {
 classify it with the FFT as periodic, constant or unpredictable, cluster the
 tenants of each pattern into classes with K-Means, and compute each class's
 headroom for short, medium and long jobs (seed 000 §3, §4.1).
+
+The series are built from the usage table and stored in the series table;
+later runs reuse them until more usage is ingested or --step changes.
+Tenants with less than 3 days of history, or samples in less than half of
+their slots, are "insufficient" with the reason.
 ` + exitStatusHelp,
-		Example: "  wlprof classify -d ds\n  wlprof classify -d ds --step 5m -o json",
+		Example: "  wlprof classify -d ds\n  wlprof classify -d ds --step 5m -o json\n  wlprof classify -d ds --k 3 --at 2024-01-14T12:00:00Z",
 		Args:    args(cobra.NoArgs),
-		RunE:    notBuilt(3),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runClassify(cmd.Context(), o) },
 	}
-	cmd.Flags().Duration("step", 0, "grid step (default 2m, coarser when the data is)")
-	cmd.Flags().Int("k", 0, "classes per pattern (default: chosen from the data)")
-	cmd.Flags().String("at", "", "instant that is \"current\" for headroom (default: the last slot)")
+	cmd.Flags().DurationVar(&o.Step, "step", 0, "grid step (default 2m, coarser when the data is)")
+	cmd.Flags().IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
+	cmd.Flags().StringVar(&o.At, "at", "", "instant that is \"current\" for headroom, RFC 3339 or epoch seconds (default: the last slot)")
 	return cmd
+}
+
+func runClassify(ctx context.Context, o *classifyOptions) error {
+	if o.Step < 0 || (o.Step > 0 && o.Step < time.Second) {
+		return usagef("classify: --step must be at least 1s")
+	}
+	if o.K < 0 {
+		return usagef("classify: --k must be positive")
+	}
+	at := dataset.NoTime
+	if o.At != "" {
+		if ts, err := time.Parse(time.RFC3339, o.At); err == nil {
+			at = ts.UnixMilli()
+		} else if sec, err := strconv.ParseInt(o.At, 10, 64); err == nil {
+			at = sec * 1000
+		} else {
+			return usagef("classify: --at %q: want RFC 3339 (2024-01-14T12:00:00Z) or epoch seconds", o.At)
+		}
+	}
+	ds, err := dataset.Open(o.g.Dataset)
+	if err != nil {
+		return err
+	}
+	series, built, err := fft.SeriesFromDataset(ctx, ds, fft.SeriesOptions{Step: o.Step})
+	if err != nil {
+		return err
+	}
+	source := "series table"
+	if built {
+		source = "built from usage"
+		o.g.progressf("built %d tenant series from %d usage rows\n", len(series), ds.Rows(dataset.UsageTable.Name))
+	}
+	res, err := fft.Classify(ctx, fft.Input{Series: series}, fft.Options{K: o.K, AtMs: at})
+	if err != nil {
+		return err
+	}
+	rep := classifyReport{Version: 1, StepS: res.StepS, At: time.UnixMilli(res.AtMs).UTC().Format(time.RFC3339),
+		SeriesSource: source, Patterns: map[fft.Pattern]int{}, Ranking: fft.Ranking,
+		Tenants: res.Tenants, Classes: res.Classes, Warnings: res.Warnings}
+	for _, p := range []fft.Pattern{fft.Periodic, fft.Constant, fft.Unpredictable, fft.Insufficient} {
+		rep.Patterns[p] = 0
+	}
+	for _, t := range res.Tenants {
+		rep.Patterns[t.Pattern]++
+	}
+	switch o.g.Output {
+	case "json":
+		return writeJSON(o.g.io.Out, rep)
+	case "csv":
+		return writeClassifyCSV(o, &rep)
+	}
+	return writeClassifyText(o, &rep)
+}
+
+func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
+	w := tabwriter.NewWriter(o.g.io.Out, 2, 8, 2, ' ', 0)
+	fmt.Fprintf(w, "%d tenants: %d periodic, %d constant, %d unpredictable, %d insufficient (step %gs, current = %s)\n\n",
+		len(rep.Tenants), rep.Patterns[fft.Periodic], rep.Patterns[fft.Constant], rep.Patterns[fft.Unpredictable],
+		rep.Patterns[fft.Insufficient], rep.StepS, rep.At)
+	fmt.Fprintln(w, "CLASS\tPATTERN\tTENANTS\tSERVERS\tMEAN\tPEAK\tCURRENT\tHEADROOM SHORT\tMEDIUM\tLONG")
+	for _, c := range rep.Classes {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", c.Class, c.Pattern, c.Tenants, c.Servers,
+			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	var tw int
+	for _, t := range rep.Tenants {
+		if len(t.Warnings) > 0 {
+			tw++
+		}
+	}
+	for _, s := range rep.Warnings {
+		fmt.Fprintf(o.g.io.Err, "warning: %s\n", s)
+	}
+	if tw > 0 {
+		fmt.Fprintf(o.g.io.Err, "warning: %d tenant(s) have warnings (gaps); see -o json\n", tw)
+	}
+	return nil
+}
+
+func writeClassifyCSV(o *classifyOptions, rep *classifyReport) error {
+	w := csv.NewWriter(o.g.io.Out)
+	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	for _, t := range rep.Tenants {
+		period := ""
+		if t.PeriodS != nil {
+			period = f(*t.PeriodS)
+		}
+		w.Write([]string{t.Tenant, string(t.Pattern), period, f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
+			strconv.Itoa(t.Servers), t.Reason})
+	}
+	w.Flush()
+	return w.Error()
 }

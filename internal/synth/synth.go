@@ -48,6 +48,10 @@ type Options struct {
 	Seed       uint64
 	Start      time.Time
 	Compact    bool // short tenant and server names (t0001, t0001s2), for benchmarks
+	// Shifts is the probability that a periodic or random tenant's level
+	// jumps once, at a random instant in the middle 80% of the trace, by
+	// 0.1–0.25 up or down: the pattern (and its truth) stays the same.
+	Shifts float64
 }
 
 // Default is a small world: 25 tenants, two weeks at 2-minute steps.
@@ -73,6 +77,8 @@ type tenant struct {
 	phase float64
 	state float64 // AR(1) state of random tenants
 	burst int     // remaining steps of a burst
+	// level shift: from shiftAt seconds on, shiftBy is added
+	shiftAt, shiftBy float64
 }
 
 // Generate writes the world's CSV to w and returns the ground truth and the
@@ -127,6 +133,16 @@ func Generate(w io.Writer, o Options) ([]Truth, int64, error) {
 		case RandomProcess:
 			t.Pattern = Unpredictable
 		}
+		t.shiftAt = math.Inf(1)
+		if o.Shifts > 0 && k != Flat && rng.Float64() < o.Shifts {
+			// Drawn only when asked for, so worlds without shifts keep
+			// their bytes.
+			t.shiftAt = (0.1 + 0.8*rng.Float64()) * o.Days * 86400
+			t.shiftBy = 0.1 + 0.15*rng.Float64()
+			if t.Level > 0.5 || (t.Level > 0.25 && rng.Float64() < 0.5) {
+				t.shiftBy = -t.shiftBy
+			}
+		}
 		for s := 0; s < t.Servers; s++ {
 			if o.Compact {
 				t.names = append(t.names, fmt.Sprintf("%ss%d", t.Tenant, s))
@@ -151,6 +167,9 @@ func Generate(w io.Writer, o Options) ([]Truth, int64, error) {
 		tod := float64(k) * stepS
 		for _, t := range ts {
 			v := t.value(tod, stepS, rng)
+			if tod >= t.shiftAt {
+				v += t.shiftBy
+			}
 			for _, name := range t.names {
 				if o.Missing > 0 && rng.Float64() < o.Missing {
 					continue

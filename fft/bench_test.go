@@ -1,0 +1,168 @@
+package fft
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/synth"
+)
+
+// The benchmark world is the issue's: 10,000 tenants × 30 days at 2-minute
+// samples, one server each (216 M samples, ~7 GB of CSV). The CSV is
+// written once under the temporary directory and reused by later runs.
+// WLPROF_BENCH_TENANTS and WLPROF_BENCH_DAYS shrink it for quick runs.
+func benchSize() (tenants int, days float64) {
+	tenants, days = 10_000, 30
+	if n, err := strconv.Atoi(os.Getenv("WLPROF_BENCH_TENANTS")); err == nil && n > 0 {
+		tenants = n
+	}
+	if d, err := strconv.ParseFloat(os.Getenv("WLPROF_BENCH_DAYS"), 64); err == nil && d > 0 {
+		days = d
+	}
+	return
+}
+
+var (
+	benchOnce sync.Once
+	benchCSV  string
+	benchBin  string
+	benchErr  error
+)
+
+func benchSetup(b *testing.B) (csvPath, bin string) {
+	benchOnce.Do(func() {
+		tenants, days := benchSize()
+		dir := filepath.Join(os.TempDir(), "wlprof-classify-bench-"+strconv.Itoa(tenants)+"x"+strconv.FormatFloat(days, 'g', -1, 64))
+		if benchErr = os.MkdirAll(dir, 0o755); benchErr != nil {
+			return
+		}
+		benchCSV = filepath.Join(dir, "usage.csv")
+		if _, err := os.Stat(benchCSV); err != nil {
+			tmp := benchCSV + ".tmp"
+			f, err := os.Create(tmp)
+			if err != nil {
+				benchErr = err
+				return
+			}
+			o := synth.Default()
+			o.Tenants, o.Days, o.MinServers, o.MaxServers, o.Compact, o.Seed = tenants, days, 1, 1, true, 5
+			if _, _, benchErr = synth.Generate(f, o); benchErr != nil {
+				f.Close()
+				return
+			}
+			f.Close()
+			if benchErr = os.Rename(tmp, benchCSV); benchErr != nil {
+				return
+			}
+		}
+		benchBin = filepath.Join(dir, "wlprof")
+		out, err := exec.Command("go", "build", "-o", benchBin, "../cmd/wlprof").CombinedOutput()
+		if err != nil {
+			benchErr = &buildError{string(out)}
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchCSV, benchBin
+}
+
+type buildError struct{ out string }
+
+func (e *buildError) Error() string { return "go build: " + e.out }
+
+// run runs a command and returns its wall time and peak RSS in bytes.
+func run(b *testing.B, name string, args ...string) (time.Duration, int64, []byte) {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	el := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s %v: %v", name, args, err)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return el, ru.Maxrss * 1024, out
+}
+
+// BenchmarkClassifyEndToEnd is CSV → `wlprof ingest csv` → `wlprof
+// classify` against the pandas + numpy baseline (testdata/
+// classify_pandas.py: the same resampling, rfft and decision rule) on the
+// same CSV, in one run. Reported: each side's seconds and peak RSS, the
+// ratio, and classify alone on the stored series (second run).
+func BenchmarkClassifyEndToEnd(b *testing.B) {
+	csvPath, bin := benchSetup(b)
+	for i := 0; i < b.N; i++ {
+		ds := filepath.Join(b.TempDir(), "ds")
+		ingestT, ingestRSS, _ := run(b, bin, "ingest", "csv", csvPath, "-d", ds, "-q")
+		classT, classRSS, _ := run(b, bin, "classify", "-d", ds, "-o", "json", "-q")
+		cachedT, cachedRSS, _ := run(b, bin, "classify", "-d", ds, "-o", "json", "-q")
+		pyT, pyRSS, pyOut := run(b, python(), "testdata/classify_pandas.py", csvPath)
+		var py struct {
+			Tenants  int            `json:"tenants"`
+			Patterns map[string]int `json:"patterns"`
+		}
+		if err := json.Unmarshal(pyOut, &py); err != nil {
+			b.Fatalf("pandas output %q: %v", pyOut, err)
+		}
+		wl := ingestT + classT
+		b.ReportMetric(ingestT.Seconds(), "ingest_s")
+		b.ReportMetric(classT.Seconds(), "classify_s")
+		b.ReportMetric(cachedT.Seconds(), "classify_from_series_s")
+		b.ReportMetric(wl.Seconds(), "wlprof_s")
+		b.ReportMetric(pyT.Seconds(), "pandas_s")
+		b.ReportMetric(pyT.Seconds()/wl.Seconds(), "speedup_x")
+		b.ReportMetric(float64(max(ingestRSS, classRSS, cachedRSS))/(1<<20), "wlprof_peak_rss_MB")
+		b.ReportMetric(float64(pyRSS)/(1<<20), "pandas_peak_rss_MB")
+		b.Logf("pandas patterns %v", py.Patterns)
+	}
+}
+
+// BenchmarkClassifyStage is fft.Classify alone on series read from a
+// dataset's series table (the read is timed too, as read_s).
+func BenchmarkClassifyStage(b *testing.B) {
+	csvPath, bin := benchSetup(b)
+	ds := filepath.Join(b.TempDir(), "ds")
+	run(b, bin, "ingest", "csv", csvPath, "-d", ds, "-q")
+	run(b, bin, "classify", "-d", ds, "-q") // builds the series table
+	d, err := dataset.Open(ds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		series, err := dataset.ReadAll(context.Background(), d, dataset.SeriesTable)
+		if err != nil {
+			b.Fatal(err)
+		}
+		read := time.Since(start)
+		res, err := Classify(context.Background(), Input{Series: series}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(read.Seconds(), "read_s")
+		b.ReportMetric(time.Since(start).Seconds()-read.Seconds(), "classify_s")
+		b.ReportMetric(float64(len(res.Tenants)), "tenants")
+	}
+}
+
+// python is the interpreter of the Debian python3-numpy/python3-pandas
+// packages that scripts/deps.sh installs (a pyenv python3 earlier on PATH
+// would not see them).
+func python() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3"
+	}
+	return "python3"
+}

@@ -1,0 +1,396 @@
+package fft
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// workspace holds what one worker reuses from tenant to tenant: one FFT
+// object per length (creating one costs up to milliseconds) and scratch
+// slices.
+type workspace struct {
+	ffts   map[int]*fourier.FFT
+	coef   []complex128
+	power  []float64
+	shuf   []float64
+	e      []float64
+	prefix []float64
+	prof   []float64
+	cnt    []float64
+	// lastSSR is the residual sum of squares of the last foldR2.
+	lastSSR float64
+}
+
+func newWorkspace() *workspace { return &workspace{ffts: map[int]*fourier.FFT{}} }
+
+func (w *workspace) fft(n int) *fourier.FFT {
+	f, ok := w.ffts[n]
+	if !ok {
+		f = fourier.NewFFT(n)
+		w.ffts[n] = f
+	}
+	return f
+}
+
+// periodogram writes |X_k|² for k = 0..n/2 of x into w.power.
+func (w *workspace) periodogram(x []float64) []float64 {
+	n := len(x)
+	w.coef = grow(w.coef, n/2+1)
+	w.coef = w.fft(n).Coefficients(w.coef, x)
+	w.power = growF(w.power, len(w.coef))
+	for k, c := range w.coef {
+		w.power[k] = real(c)*real(c) + imag(c)*imag(c)
+	}
+	return w.power
+}
+
+func grow(s []complex128, n int) []complex128 {
+	if cap(s) < n {
+		return make([]complex128, n)
+	}
+	return s[:n]
+}
+
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// smoothLen returns the largest n' ≤ n whose prime factors are all ≤ 7:
+// gonum's FFT is fast at such lengths and hundreds of times slower at
+// large primes.
+func smoothLen(n int) int {
+	for m := n; m > 1; m-- {
+		r := m
+		for _, p := range []int{2, 3, 5, 7} {
+			for r%p == 0 {
+				r /= p
+			}
+		}
+		if r == 1 {
+			return m
+		}
+	}
+	return n
+}
+
+// detrendLinear subtracts the least-squares line from x in place: a trend
+// would otherwise put its power at the lowest frequencies.
+func detrendLinear(x []float64) {
+	n := float64(len(x))
+	if n < 2 {
+		return
+	}
+	var st, sx, stt, stx float64
+	for i, v := range x {
+		t := float64(i)
+		st += t
+		sx += v
+		stt += t * t
+		stx += t * v
+	}
+	den := n*stt - st*st
+	b := (n*stx - st*sx) / den
+	a := (sx - b*st) / n
+	for i := range x {
+		x[i] -= a + b*float64(i)
+	}
+}
+
+// detectResult is the outcome of the periodicity test on one series.
+type detectResult struct {
+	periodic bool
+	lag      int     // period in samples of the series given to refine
+	strength float64 // autocorrelation of the de-levelled series at the period
+	// best is the strength of the best candidate even when it was
+	// rejected (0 when no spectral peak beat the shuffles).
+	best float64
+}
+
+// detect decides whether y (gap-free, on a grid) is periodic. y is
+// modified (detrended). The rule, after AutoPeriod (Vlachos et al., SDM
+// 2005) and Crane's harmonic handling:
+//
+//  1. candidate frequencies are local maxima of the periodogram with at
+//     least MinCycles cycles in the window whose power beats the largest
+//     power of every one of opts.Shuffles shuffled copies (a shuffle keeps
+//     the values and destroys any order, so its spectrum is what the
+//     series' noise alone produces);
+//  2. harmonics: for a candidate at bin k, the multiples m·(n/k) whose own
+//     fundamental bin k/m also stands out (above FundamentalShare of the
+//     shuffle threshold: the family is already known not to be noise, its
+//     fundamental only has to be a line) are candidate periods too (a spike
+//     train or a weekly+daily mix has its strongest line at a harmonic);
+//  3. each candidate period is refined on the autocorrelation of the series
+//     minus its moving average over that period (which removes levels,
+//     level shifts and trends but not the periodic part), by climbing to the
+//     nearest local maximum within the frequency bin's resolution; it is
+//     confirmed when that hill reaches opts.MinStrength;
+//  4. among confirmed periods the shortest whose folded profile explains
+//     (adjusted R²) within HarmonicTolerance of the best is the period:
+//     a daily series folded at a week explains no more than at a day, a
+//     weekly+daily series explains clearly more at a week.
+func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult {
+	n := len(y)
+	detrendLinear(y)
+	var sst float64
+	for _, v := range y {
+		sst += v * v
+	}
+	if sst == 0 {
+		return detectResult{}
+	}
+	// Threshold from shuffled copies.
+	w.shuf = growF(w.shuf, n)
+	var tau float64
+	for r := 0; r < o.Shuffles; r++ {
+		copy(w.shuf, y)
+		rng.Shuffle(n, func(i, j int) { w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i] })
+		p := w.periodogram(w.shuf)
+		for k := 1; k < len(p); k++ {
+			tau = math.Max(tau, p[k])
+		}
+	}
+	p := append([]float64(nil), w.periodogram(y)...)
+	kmin := o.MinCycles
+	type cand struct {
+		k int
+		p float64
+	}
+	var cands []cand
+	for k := max(kmin, 1); k < len(p)-1; k++ {
+		if p[k] > tau && p[k] >= p[k-1] && p[k] >= p[k+1] {
+			cands = append(cands, cand{k, p[k]})
+		}
+	}
+	if len(cands) == 0 {
+		return detectResult{}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		return cands[i].p > cands[j].p || cands[i].p == cands[j].p && cands[i].k < cands[j].k
+	})
+	if len(cands) > o.Candidates {
+		cands = cands[:o.Candidates]
+	}
+	// At least kmin cycles, to within the resolution of bin kmin.
+	maxLag := int(float64(n) / (float64(max(kmin, 2)) - 0.5))
+	var res detectResult
+	for _, c := range cands {
+		type per struct {
+			lag  int
+			r, f float64
+		}
+		var confirmed []per
+		for m := 1; m <= o.MaxHarmonic; m++ {
+			if m > 1 {
+				// The fundamental of a harmonic family must show in the
+				// spectrum itself.
+				kf := float64(c.k) / float64(m)
+				lo, hi := int(math.Floor(kf)), int(math.Ceil(kf))
+				if lo < kmin || math.Max(p[lo], p[hi]) <= o.FundamentalShare*tau {
+					continue
+				}
+			}
+			centre := float64(m) * float64(n) / float64(c.k)
+			lo := int(math.Floor(float64(m) * float64(n) / (float64(c.k) + 0.5)))
+			hi := int(math.Ceil(float64(m) * float64(n) / (float64(c.k) - 0.5)))
+			if lo > maxLag {
+				break
+			}
+			lo, hi = max(lo-1, 2), min(hi+1, n/2)
+			lag, r, ok := w.climb(y, int(math.Round(centre)), lo, hi)
+			res.best = math.Max(res.best, r)
+			if !ok || r < o.MinStrength || lag > maxLag {
+				continue
+			}
+			// The autocorrelation's hill is flat for smooth cycles; the
+			// folded profile is sharp (a period error drifts the phase
+			// over every cycle), so it places the period within the bin.
+			lag = w.refine(y, lag, max(lag-lo, hi-lag), 1)
+			confirmed = append(confirmed, per{lag, r, w.foldR2(y, lag)})
+		}
+		if len(confirmed) == 0 {
+			continue
+		}
+		bestF := math.Inf(-1)
+		for _, q := range confirmed {
+			bestF = math.Max(bestF, q.f)
+		}
+		for _, q := range confirmed { // in increasing lag order
+			if q.f >= bestF-o.HarmonicTolerance {
+				return detectResult{periodic: true, lag: q.lag, strength: q.r, best: math.Max(res.best, q.r)}
+			}
+		}
+	}
+	return res
+}
+
+// climb finds the local maximum of the de-levelled autocorrelation nearest
+// to start within [lo, hi]. The series is de-levelled once, with a moving
+// average over start samples. ok is false when the climb ends on a bound
+// of the range (no hill inside it) or the range is empty.
+func (w *workspace) climb(y []float64, start, lo, hi int) (lag int, r float64, ok bool) {
+	if lo > hi || start < 2 || start >= len(y) {
+		return 0, 0, false
+	}
+	start = min(max(start, lo), hi)
+	e := w.delevel(y, start)
+	lag, r = start, acf(e, start)
+	for dir := -1; dir <= 1; dir += 2 {
+		for {
+			next := lag + dir
+			if next < lo || next > hi {
+				break
+			}
+			rn := acf(e, next)
+			if rn <= r {
+				break
+			}
+			lag, r = next, rn
+		}
+	}
+	return lag, r, lag > lo && lag < hi
+}
+
+// delevel returns y minus its centred moving average over win samples
+// (truncated at the ends). A component with period win averages to a
+// constant over the window, so it survives; levels, level shifts and
+// trends do not.
+func (w *workspace) delevel(y []float64, win int) []float64 {
+	n := len(y)
+	w.prefix = growF(w.prefix, n+1)
+	w.prefix[0] = 0
+	for i, v := range y {
+		w.prefix[i+1] = w.prefix[i] + v
+	}
+	w.e = growF(w.e, n)
+	half := win / 2
+	for i := range y {
+		a, b := max(0, i-half), min(n, i-half+win)
+		w.e[i] = y[i] - (w.prefix[b]-w.prefix[a])/float64(b-a)
+	}
+	return w.e
+}
+
+// acf is the normalised autocorrelation of e at lag over the overlap.
+func acf(e []float64, lag int) float64 {
+	if lag <= 0 || lag >= len(e) {
+		return 0
+	}
+	var sxy, sxx, syy float64
+	a, b := e[:len(e)-lag], e[lag:]
+	for i := range a {
+		x, y := a[i], b[i]
+		sxy += x * y
+		sxx += x * x
+		syy += y * y
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// foldR2 is the adjusted R² of the series' mean profile at period lag
+// (every phase's mean over all cycles): the share of variance a
+// repeating shape explains, corrected for the lag parameters it spends so
+// that longer folds do not win by fitting noise.
+func (w *workspace) foldR2(y []float64, lag int) float64 {
+	n := len(y)
+	if lag >= n-1 {
+		return math.Inf(-1)
+	}
+	w.prof = growF(w.prof, lag)
+	w.cnt = growF(w.cnt, lag)
+	clear(w.prof)
+	clear(w.cnt)
+	var mean float64
+	for c := 0; c < n; c += lag {
+		seg := y[c:min(c+lag, n)]
+		prof, cnt := w.prof[:len(seg)], w.cnt[:len(seg)]
+		for i, v := range seg {
+			prof[i] += v
+			cnt[i]++
+			mean += v
+		}
+	}
+	mean /= float64(n)
+	for i := range w.prof {
+		w.prof[i] /= w.cnt[i]
+	}
+	var ssr, sst float64
+	for c := 0; c < n; c += lag {
+		seg := y[c:min(c+lag, n)]
+		prof := w.prof[:len(seg)]
+		for i, v := range seg {
+			d := v - prof[i]
+			ssr += d * d
+			t := v - mean
+			sst += t * t
+		}
+	}
+	w.lastSSR = ssr
+	if sst == 0 {
+		return 0
+	}
+	return 1 - (ssr/float64(n-lag))/(sst/float64(n-1))
+}
+
+// foldFit is minus the residual sum of squares of folding y at lag.
+func (w *workspace) foldFit(y []float64, lag int) float64 {
+	w.foldR2(y, lag)
+	return -w.lastSSR
+}
+
+// refine returns the lag within ±radius of start whose folded profile
+// explains the de-levelled series best. The fold compares every cycle with
+// the mean cycle, so a period error shows as a phase drift over all cycles:
+// far sharper than the autocorrelation at a single lag, whose peak is flat
+// for smooth cycles.
+func (w *workspace) refine(x []float64, start, radius, smooth int) int {
+	// Only where the centred moving average had its whole window: its
+	// truncated ends distort the first and last half cycle and pull the
+	// optimum off the period.
+	e := append([]float64(nil), w.delevel(x, start)...)
+	if h := start / 2; len(e)-2*h >= 4*start { // unless too few cycles would be left
+		e = e[h : len(e)-h]
+	}
+	if smooth > 1 {
+		// Box-smooth over the detection step: noise would otherwise be
+		// fitted differently at every lag and blur the optimum.
+		copy(e, boxSmooth(e, smooth, w))
+	}
+	lo, hi := max(2, start-radius), min(len(e)-2, start+radius)
+	best, bf := start, math.Inf(-1)
+	for lag := lo; lag <= hi; lag++ {
+		// Plain R² (the residual sum of squares): neighbouring lags spend
+		// almost the same parameters, and the adjustment's 1/(n-lag)
+		// would favour shorter lags.
+		if f := w.foldFit(e, lag); f > bf {
+			best, bf = lag, f
+		}
+	}
+	return best
+}
+
+// boxSmooth returns the centred moving average of x over win samples.
+func boxSmooth(x []float64, win int, w *workspace) []float64 {
+	n := len(x)
+	w.prefix = growF(w.prefix, n+1)
+	w.prefix[0] = 0
+	for i, v := range x {
+		w.prefix[i+1] = w.prefix[i] + v
+	}
+	out := make([]float64, n)
+	half := win / 2
+	for i := range x {
+		a, b := max(0, i-half), min(n, i-half+win)
+		out[i] = (w.prefix[b] - w.prefix[a]) / float64(b-a)
+	}
+	return out
+}
