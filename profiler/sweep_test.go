@@ -1,0 +1,238 @@
+package profiler
+
+import (
+	"context"
+	"errors"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sweepOpts are options for one quick run of a child mode.
+func sweepOpts(t *testing.T, mode string) (Options, string) {
+	t.Helper()
+	pids := t.TempDir()
+	return Options{Job: "t", Repeat: 1, Interval: 20 * time.Millisecond, Grace: 300 * time.Millisecond,
+		SpillDir: t.TempDir(), Env: childEnv(mode, pids), Cap: CapOff}, pids
+}
+
+// checkClean fails when a process of the runs or a spill directory is left.
+func checkClean(t *testing.T, o Options, pids string) {
+	t.Helper()
+	if s := survivors(t, pids); len(s) > 0 {
+		t.Errorf("processes left after the sweep: %v", s)
+	}
+	ents, _ := os.ReadDir(o.SpillDir)
+	if len(ents) > 0 {
+		t.Errorf("spill directories left: %d entries in %s", len(ents), o.SpillDir)
+	}
+}
+
+func one(t *testing.T, o Options, argv ...string) *Run {
+	t.Helper()
+	runs, err := Sweep(context.Background(), argv, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(runs))
+	}
+	return runs[0]
+}
+
+// A child that writes a known number of bytes: the syscall counter equals
+// it, the storage counter is at least it (fsync'd), and the spill directory
+// saw all of it although half of the files were deleted before the end.
+func TestCountersMatchKnownWrites(t *testing.T) {
+	o, pids := sweepOpts(t, "write")
+	const n = 5<<20 + 12345
+	r := one(t, o, childArgv(strconv.Itoa(n), "{spill_dir}")...)
+	rec := r.Record
+	if rec.Outcome != "ok" || rec.ExitCode != 0 {
+		t.Fatalf("outcome %s exit %d: %s", rec.Outcome, rec.ExitCode, r.Tail)
+	}
+	// wchar counts exactly the bytes passed to write(2) by the tree: the
+	// child writes nothing else (its pid file is empty).
+	if rec.WriteSyscallBytes != n {
+		t.Errorf("write_syscall_bytes = %d, want %d", rec.WriteSyscallBytes, n)
+	}
+	if fsOnDisk(o.SpillDir) && rec.WriteBytes < n {
+		t.Errorf("write_bytes = %d, want at least %d (every file was fsync'd)", rec.WriteBytes, n)
+	}
+	if rec.SpilledBytes != n {
+		t.Errorf("spilled_bytes = %d, want %d", rec.SpilledBytes, n)
+	}
+	if rec.SpillPeakBytes <= 0 || rec.SpillPeakBytes > n {
+		t.Errorf("spill_peak_bytes = %d, want in (0, %d]", rec.SpillPeakBytes, n)
+	}
+	checkClean(t, o, pids)
+}
+
+// fsOnDisk reports whether writes under dir reach a block device (tmpfs
+// writes never count in write_bytes).
+func fsOnDisk(dir string) bool {
+	b, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		return false
+	}
+	best, typ := "", ""
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 && strings.HasPrefix(dir, f[1]) && len(f[1]) >= len(best) {
+			best, typ = f[1], f[2]
+		}
+	}
+	return typ != "tmpfs" && typ != "ramfs" && typ != ""
+}
+
+// A child that forks children and a grandchild, all spinning: the CPU time
+// of the whole tree is counted (three processes spinning 0.4 s each on a
+// machine with fewer cores than that still total about 1.2 CPU seconds).
+func TestForkingChildTreeCPU(t *testing.T) {
+	o, pids := sweepOpts(t, "fork")
+	r := one(t, o, childArgv("400ms")...)
+	rec := r.Record
+	if rec.Outcome != "ok" {
+		t.Fatalf("outcome %s: %s", rec.Outcome, r.Tail)
+	}
+	if rec.CPUS < 1.0 || rec.CPUS > 1.2+0.5 {
+		t.Errorf("cpu_s = %.2f, want about 1.2 (three processes spinning 0.4 s)", rec.CPUS)
+	}
+	maxProcs := int32(0)
+	for _, s := range r.Samples {
+		maxProcs = max(maxProcs, s.Procs)
+	}
+	if maxProcs < 4 {
+		t.Errorf("at most %d processes seen at once, want 4 (root, two children, a grandchild)", maxProcs)
+	}
+	last := r.Samples[len(r.Samples)-1]
+	if d := last.CPUS - rec.CPUS; d < -0.1 || d > 0.1 {
+		t.Errorf("last sample cpu_s %.2f differs from the run's %.2f", last.CPUS, rec.CPUS)
+	}
+	checkClean(t, o, pids)
+}
+
+// A daemon left behind in its own session is found, killed and reaped.
+func TestDaemonIsStopped(t *testing.T) {
+	o, pids := sweepOpts(t, "daemon")
+	var warned []string
+	o.Warn = func(s string) { warned = append(warned, s) }
+	r := one(t, o, childArgv()...)
+	if r.Record.Outcome != "ok" {
+		t.Fatalf("outcome %s", r.Record.Outcome)
+	}
+	if len(warned) == 0 || !strings.Contains(strings.Join(warned, "\n"), "outlived the command") {
+		t.Errorf("no warning about the process left behind: %q", warned)
+	}
+	checkClean(t, o, pids)
+}
+
+func TestCrashingChild(t *testing.T) {
+	o, pids := sweepOpts(t, "crash")
+	r := one(t, o, childArgv()...)
+	if r.Record.Outcome != "signaled" || r.Record.ExitCode != -6 {
+		t.Errorf("outcome %s exit %d, want signaled -6 (SIGABRT)", r.Record.Outcome, r.Record.ExitCode)
+	}
+	if !strings.Contains(r.Tail, "goroutine") { // the end of the crash's stack dump
+		t.Errorf("the crash's stack dump is not in the output tail: %q", r.Tail)
+	}
+	checkClean(t, o, pids)
+}
+
+func TestFailingChild(t *testing.T) {
+	o, pids := sweepOpts(t, "exit")
+	r := one(t, o, childArgv("7")...)
+	if r.Record.Outcome != "failed" || r.Record.ExitCode != 7 {
+		t.Errorf("outcome %s exit %d, want failed 7", r.Record.Outcome, r.Record.ExitCode)
+	}
+	checkClean(t, o, pids)
+}
+
+// A hanging child (with a child of its own) is stopped by SIGTERM at the
+// timeout; one that ignores SIGTERM by SIGKILL after the grace period.
+func TestTimeout(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		code int32
+	}{{"hang", -15}, {"stubborn", -9}} {
+		t.Run(c.mode, func(t *testing.T) {
+			o, pids := sweepOpts(t, c.mode)
+			o.Timeout = 300 * time.Millisecond
+			r := one(t, o, childArgv()...)
+			if r.Record.Outcome != "timeout" || r.Record.ExitCode != c.code {
+				t.Errorf("outcome %s exit %d, want timeout %d", r.Record.Outcome, r.Record.ExitCode, c.code)
+			}
+			if r.Record.RuntimeS < 0.3 || r.Record.RuntimeS > 0.3+float64(o.Grace)/1e9+1 {
+				t.Errorf("runtime %.2f s, want the timeout (plus grace for SIGKILL)", r.Record.RuntimeS)
+			}
+			checkClean(t, o, pids)
+		})
+	}
+}
+
+// An interrupt stops the run in progress and keeps those finished before.
+func TestInterruptKeepsFinishedRuns(t *testing.T) {
+	o, pids := sweepOpts(t, "nap")
+	o.Repeat = 10
+	var seen int
+	o.OnRun = func(*Run) error { seen++; return nil }
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	runs, err := Sweep(ctx, childArgv("250ms"), o)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's", err)
+	}
+	if len(runs) < 1 || len(runs) > 3 || seen != len(runs) {
+		t.Errorf("%d runs returned, %d passed to OnRun; want the 1-3 finished before the interrupt", len(runs), seen)
+	}
+	for _, r := range runs {
+		if r.Record.Outcome != "ok" {
+			t.Errorf("finished run %s: %s", r.Record.RunID, r.Record.Outcome)
+		}
+	}
+	checkClean(t, o, pids)
+}
+
+// Slots: K copies at once, each with its own spill directory and {copy}.
+func TestSlotsRunCopiesAtOnce(t *testing.T) {
+	o, pids := sweepOpts(t, "write")
+	o.Slots = []int{3}
+	r := one(t, o, childArgv("1048576", "{spill_dir}")...)
+	rec := r.Record
+	if rec.Slots != 3 || rec.WriteSyscallBytes != 3<<20 || rec.SpilledBytes != 3<<20 {
+		t.Errorf("slots %d write_syscall %d spilled %d, want 3 copies writing 1 MiB each", rec.Slots, rec.WriteSyscallBytes, rec.SpilledBytes)
+	}
+	checkClean(t, o, pids)
+}
+
+func TestPhases(t *testing.T) {
+	o, pids := sweepOpts(t, "phases")
+	o.PhaseRegex = regexp.MustCompile(`^phase: (\w+)`)
+	r := one(t, o, childArgv()...)
+	if len(r.Phases) != 2 || r.Phases[0].Name != "map" || r.Phases[1].Name != "reduce" {
+		t.Fatalf("phases %+v", r.Phases)
+	}
+	if d := r.Phases[0].EndS - r.Phases[0].StartS; d < 0.25 || d > 0.6 {
+		t.Errorf("map phase lasted %.2f s, want about 0.3", d)
+	}
+	tagged := map[string]int{}
+	for _, s := range r.Samples {
+		tagged[s.Phase]++
+	}
+	if tagged["map"] < 5 || tagged["reduce"] < 5 {
+		t.Errorf("samples per phase %v, want several in each", tagged)
+	}
+	checkClean(t, o, pids)
+}
+
+// {mem} without --mem is refused before anything runs.
+func TestMemPlaceholderNeedsMem(t *testing.T) {
+	o, _ := sweepOpts(t, "exit")
+	_, err := Sweep(context.Background(), childArgv("-S", "{mem}"), o)
+	if err == nil || !strings.Contains(err.Error(), "{mem}") {
+		t.Errorf("err = %v, want one naming {mem}", err)
+	}
+}
