@@ -127,9 +127,9 @@ func child(mode string, args []string) int {
 		return int(b[0]) - 1
 	case "phases":
 		fmt.Println("phase: map")
-		spinFor(300 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		fmt.Println("phase: reduce")
-		spinFor(300 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond)
 		return 0
 	}
 	fmt.Fprintln(os.Stderr, "unknown child mode", mode)
