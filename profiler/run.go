@@ -72,7 +72,8 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	capped := host != nil && s.mem > 0
 	note := capNote
 	if capped {
-		note = fmt.Sprintf("capped: cgroup v%d %s per copy", host.version, map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version])
+		note = fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
+			map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], FormatSize(s.mem+o.CapOverhead))
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -103,7 +104,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 		c := &copyProc{}
 		copies[i] = c
 		if capped {
-			if c.cg, err = host.newCgroup(s.mem); err != nil {
+			if c.cg, err = host.newCgroup(s.mem + o.CapOverhead); err != nil {
 				if o.Cap == CapRequire {
 					pw.Close()
 					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
@@ -249,11 +250,11 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	// included) plus what the profiler reaped itself.
 	var cpuS float64
 	io := adopted.io
-	var maxRSS int64
 	for i, c := range copies {
 		if ru, ok := ws[i].SysUsage().(*syscall.Rusage); ok {
+			// ru_maxrss is not used: Linux keeps the high-water mark across
+			// exec, so it holds the profiler's own size at fork time.
 			cpuS += tv(ru.Utime) + tv(ru.Stime)
-			maxRSS = max(maxRSS, ru.Maxrss<<10)
 		} else {
 			cpuS += float64(c.final.ticks) / clockTicks
 		}
@@ -261,9 +262,6 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	}
 	cpuS += float64(adopted.ticks) / clockTicks
 	rec.CPUS = cpuS
-	// A run shorter than the interval may have no sample with its peak;
-	// the largest single process's own peak is then the better bound.
-	rec.PeakRSSBytes = max(rec.PeakRSSBytes, maxRSS)
 	rec.ReadBytes, rec.WriteBytes = io.readBytes, io.writeBytes
 	rec.ReadSyscallBytes, rec.WriteSyscallBytes = io.rchar, io.wchar
 	rec.Capped = capped

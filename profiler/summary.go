@@ -235,7 +235,10 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		a, b := ss[i], ss[end]
 		ph := PhaseShare{Phase: ss[i].Phase, StartS: a.OffsetS, EndS: b.OffsetS}
 		if ph.Phase == "" {
-			ph.Phase = "all"
+			ph.Phase = "all" // no phase regex, or none of its lines yet
+			if i == 0 && j+1 < len(ss) {
+				ph.Phase = "start"
+			}
 		}
 		if d := b.OffsetS - a.OffsetS; d > 0 {
 			ph.CPU = (b.CPUS - a.CPUS) / d / float64(host.CPUs) / k

@@ -56,7 +56,11 @@ type Options struct {
 	SpillDir   string // parent of the per-run spill directories; default os.TempDir()
 	InputBytes int64  // recorded with each run
 	Cap        CapMode
-	PhaseRegex *regexp.Regexp // lines of the command's output that start a phase
+	// CapOverhead is added to the memory setting to make the cgroup limit:
+	// room for the program's code, runtime and page cache beyond the
+	// buffers {mem} sizes (as YARN adds overhead to a container's heap).
+	CapOverhead int64
+	PhaseRegex  *regexp.Regexp // lines of the command's output that start a phase
 
 	Env    []string  // environment of the command; nil: the profiler's own
 	Dir    string    // working directory; "": the profiler's

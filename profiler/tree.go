@@ -103,11 +103,14 @@ func (t *tree) update() ioTotals {
 		changed = false
 		rest := pending[:0]
 		for _, pid := range pending {
-			st, ok := t.r.stat(pid, true)
+			st, ok := t.r.stat(pid, false)
 			if !ok {
 				continue // gone
 			}
 			if t.roots[pid] || inCgroup[pid] || t.pgids[st.pgid] || st.ppid == t.self && pid != t.self || t.members[st.ppid] != nil {
+				if b, ok := t.r.read(pid, "io"); ok {
+					st.io, st.ioOK = parseIO(b)
+				}
 				t.members[pid] = &member{st: st, seen: t.tick}
 				changed = true
 				continue
