@@ -71,6 +71,15 @@ func child(mode string, args []string) int {
 			}
 		}
 		return 0
+	case "churn": // write K files of S bytes in DIR, deleting each as soon as it is closed
+		k, _ := strconv.Atoi(args[0])
+		size, _ := strconv.Atoi(args[1])
+		for i := 0; i < k; i++ {
+			p := filepath.Join(args[2], fmt.Sprintf("tmp-%d", i))
+			os.WriteFile(p, make([]byte, size), 0o644)
+			os.Remove(p)
+		}
+		return 0
 	case "spin": // burn D of CPU time
 		d, _ := time.ParseDuration(args[0])
 		spinFor(d)

@@ -46,6 +46,12 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 		return nil, fmt.Errorf("profiler: spill directory: %w", err)
 	}
 	defer os.RemoveAll(spillRoot)
+	// Paths as the kernel names them, so the walk and fanotify agree.
+	if p, err := filepath.EvalSymlinks(spillRoot); err == nil {
+		if p, err = filepath.Abs(p); err == nil {
+			spillRoot = p
+		}
+	}
 
 	t := newTree()
 	copies := make([]*copyProc, s.slots)

@@ -4,9 +4,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // spillWatch measures a run's spill directory: its size at each sample
@@ -16,10 +20,12 @@ import (
 //
 // The total is the sum over every file ever seen of the largest size it
 // was seen with. Files are seen by the walk at each sample and, between
-// samples, by inotify: each IN_CLOSE_WRITE stats the file at once, so a
-// spill file written, closed and deleted between two samples still counts
-// unless it is deleted before the profiler reads the event. Rewrites of a
-// file in place count once; the number is a lower bound in that case.
+// samples, at each close after writing: with fanotify (root), whose event
+// carries an open descriptor of the file, so its final size is read even
+// when the file was deleted before the profiler got to the event; without
+// it, by inotify's IN_CLOSE_WRITE and a stat by path, which misses a file
+// deleted before the profiler reads the event. Rewrites of a file in place
+// count once, so the number is a lower bound for such workloads.
 type spillWatch struct {
 	root string
 
@@ -31,6 +37,8 @@ type spillWatch struct {
 	wds   map[int32]string
 	done  chan struct{}
 	inErr error
+	fan   int // fanotify descriptor, -1 without
+	fbuf  []byte
 }
 
 type fileKey struct {
@@ -39,7 +47,12 @@ type fileKey struct {
 }
 
 func newSpillWatch(root string) *spillWatch {
-	w := &spillWatch{root: root, max: map[fileKey]int64{}, wds: map[int32]string{}, done: make(chan struct{})}
+	w := &spillWatch{root: root, max: map[fileKey]int64{}, wds: map[int32]string{}, done: make(chan struct{}), fan: -1}
+	if fd, err := unix.FanotifyInit(unix.FAN_CLASS_NOTIF|unix.FAN_CLOEXEC|unix.FAN_NONBLOCK,
+		unix.O_RDONLY|unix.O_LARGEFILE|unix.O_CLOEXEC); err == nil {
+		w.fan = fd
+		w.fbuf = make([]byte, 64<<10)
+	}
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
 	if err != nil {
 		w.inErr = err
@@ -66,6 +79,9 @@ func (w *spillWatch) watchTree(dir string) {
 }
 
 func (w *spillWatch) addWatch(dir string) {
+	if w.fan >= 0 {
+		unix.FanotifyMark(w.fan, unix.FAN_MARK_ADD, unix.FAN_CLOSE_WRITE|unix.FAN_EVENT_ON_CHILD, unix.AT_FDCWD, dir)
+	}
 	wd, err := syscall.InotifyAddWatch(w.fd, dir, spillMask)
 	if err == nil {
 		w.mu.Lock()
@@ -117,8 +133,41 @@ func (w *spillWatch) see(k fileKey, size int64) {
 	w.mu.Unlock()
 }
 
+// drainFanotify reads the queued close-after-write events; each holds the
+// file open, so its size is exact even if it is gone from the directory.
+func (w *spillWatch) drainFanotify() {
+	if w.fan < 0 {
+		return
+	}
+	meta := int(unsafe.Sizeof(unix.FanotifyEventMetadata{}))
+	for {
+		n, err := unix.Read(w.fan, w.fbuf)
+		if err != nil || n <= 0 {
+			return
+		}
+		for off := 0; off+meta <= n; {
+			ev := (*unix.FanotifyEventMetadata)(unsafe.Pointer(&w.fbuf[off]))
+			if ev.Event_len < uint32(meta) {
+				break
+			}
+			off += int(ev.Event_len)
+			if ev.Fd < 0 {
+				continue // queue overflow: the walk and inotify still count
+			}
+			fd := int(ev.Fd)
+			var st unix.Stat_t
+			p, lerr := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+			if unix.Fstat(fd, &st) == nil && lerr == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+				w.see(fileKey{st.Ino, strings.TrimSuffix(p, " (deleted)")}, st.Size)
+			}
+			unix.Close(fd)
+		}
+	}
+}
+
 // sample walks the directory and returns its current size in bytes.
 func (w *spillWatch) sample() int64 {
+	w.drainFanotify()
 	var total int64
 	filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
@@ -142,6 +191,10 @@ func (w *spillWatch) sample() int64 {
 // close stops watching and returns the peak size and the total written.
 func (w *spillWatch) close() (peak, written int64) {
 	w.sample()
+	w.drainFanotify()
+	if w.fan >= 0 {
+		unix.Close(w.fan)
+	}
 	if w.ino != nil {
 		w.ino.Close()
 	}
