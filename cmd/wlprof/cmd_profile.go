@@ -56,7 +56,8 @@ func newProfileCmd(g *globalOptions) *cobra.Command {
 		Long: `Run CMD once per memory setting, slot setting and repetition, sample its
 whole process tree from /proc, and record each run in the dataset (table
 profruns, its samples in profsamples). CMD is executed directly, never
-through a shell (pass one, e.g. sh -c '...', if you need it).
+through a shell (pass one, e.g. sh -c '...', if you need it). wlprof's own
+flags, -o and -d included, go before --; everything after it is CMD.
 
 In the arguments {mem} (e.g. 256M), {mem_mb}, {mem_bytes}, {slots},
 {spill_dir}, {run} and {copy} are replaced; the environment gets
@@ -69,6 +70,7 @@ With --mem, each copy is put in a memory cgroup (v2 memory.max or v1
 memory.limit_in_bytes) capped at the setting (plus --cap-overhead) when the
 machine allows; runs record capped and OOM kills, or why they were not
 capped (with a warning).
+
 A run that exceeds --timeout, or is interrupted, has its whole process tree
 stopped (SIGTERM, then SIGKILL after --grace); no process, cgroup or spill
 file outlives a run, and every run finished before an interrupt is kept.
