@@ -132,9 +132,10 @@ type Profile struct {
 	// fastest configuration minimises.
 	TaskS float64 `json:"task_s"`
 	Run   string  `json:"run"` // the repetition with the median wall time, whose samples give the shares
-	// IOCapacityBytesPerS stands for the node's disk capacity: the highest
-	// average storage I/O rate any run of the job sustained. I/O shares are
-	// fractions of it.
+	// IOCapacityBytesPerS stands for the node's disk capacity, which the
+	// profiler cannot know: the highest storage I/O rate the node was seen
+	// to sustain, over any whole run of the job or any phase of the chosen
+	// run. I/O shares are fractions of it, so they stay in [0,1].
 	IOCapacityBytesPerS float64      `json:"io_capacity_bytes_per_s"`
 	Phases              []PhaseShare `json:"phases"`
 	Warnings            []string     `json:"warnings,omitempty"`
@@ -243,9 +244,7 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		if d := b.OffsetS - a.OffsetS; d > 0 {
 			ph.CPU = (b.CPUS - a.CPUS) / d / float64(host.CPUs) / k
 			ph.IOBytesPerS = float64(b.ReadBytes+b.WriteBytes-a.ReadBytes-a.WriteBytes) / d / k
-			if p.IOCapacityBytesPerS > 0 {
-				ph.IO = ph.IOBytesPerS / p.IOCapacityBytesPerS
-			}
+			p.IOCapacityBytesPerS = max(p.IOCapacityBytesPerS, ph.IOBytesPerS*k)
 		}
 		var rss float64
 		for _, s := range ss[i : j+1] {
@@ -254,6 +253,11 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		ph.Memory = rss / float64(j+1-i) / float64(host.MemTotalBytes) / k
 		p.Phases = append(p.Phases, ph)
 		i = j + 1
+	}
+	for i := range p.Phases {
+		if p.IOCapacityBytesPerS > 0 {
+			p.Phases[i].IO = p.Phases[i].IOBytesPerS / p.IOCapacityBytesPerS
+		}
 	}
 	return p
 }

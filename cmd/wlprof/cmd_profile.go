@@ -346,7 +346,7 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 				bytesText(ph.IOBytesPerS), 100*ph.Memory)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "shares are of the node; I/O capacity taken as the best run average, %s/s\n", bytesText(p.IOCapacityBytesPerS))
+		fmt.Fprintf(w, "shares are of the node; I/O capacity taken as the best rate seen over a run or phase, %s/s\n", bytesText(p.IOCapacityBytesPerS))
 		for _, warn := range p.Warnings {
 			fmt.Fprintf(w, "note: %s\n", warn)
 		}
