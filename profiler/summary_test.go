@@ -3,6 +3,7 @@ package profiler
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -95,4 +96,58 @@ func TestBuildProfileKnownShares(t *testing.T) {
 	if !near(p.IOCapacityBytesPerS, 1e6) || !near(m.IOBytesPerS, 5e5) || !near(m.IO, 0.5) {
 		t.Errorf("io: capacity %.0f, map %.0f B/s (%.2f)", p.IOCapacityBytesPerS, m.IOBytesPerS, m.IO)
 	}
+}
+
+// Seeded property: on random sweeps with monotone counters, the profile
+// picks a setting with the least wall time per task, its phases tile the
+// sampled span, and every share is non-negative with I/O in [0,1].
+func TestBuildProfileProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 200; trial++ {
+		var runs []dataset.ProfRun
+		var ss []dataset.ProfSample
+		best := math.Inf(1)
+		for _, k := range []int32{1, 2, 4} {
+			for rep := int32(1); rep <= 3; rep++ {
+				id := fmt.Sprintf("k%d-r%d", k, rep)
+				wall := 1 + 9*r.Float64()
+				runs = append(runs, dataset.ProfRun{Task: "t", Slots: k, Repetition: rep, RuntimeS: wall, Outcome: "ok", Host: host2,
+					RunID: id, ReadBytes: r.Int64N(1e9), WriteBytes: r.Int64N(1e9)})
+				var s dataset.ProfSample
+				s.Run = id
+				for off := 0.0; off < wall; off += 0.1 {
+					s.OffsetS = off
+					s.CPUS += 0.2 * r.Float64()
+					s.ReadBytes += r.Int64N(1e7)
+					s.WriteBytes += r.Int64N(1e7)
+					s.RSSBytes = r.Int64N(1e5)
+					if r.IntN(20) == 0 {
+						s.Phase = fmt.Sprint("p", r.IntN(3))
+					}
+					ss = append(ss, s)
+				}
+			}
+		}
+		for _, s := range Summarize(sorted(runs)) {
+			best = math.Min(best, s.WallS.Median/float64(s.Slots))
+		}
+		p := BuildProfile("t", runs, ss)
+		if p == nil || math.Abs(p.TaskS-best) > 1e-12 {
+			t.Fatalf("trial %d: profile %+v, best time per task %.3f", trial, p, best)
+		}
+		for i, ph := range p.Phases {
+			if ph.CPU < 0 || ph.Memory < 0 || ph.IO < 0 || ph.IO > 1+1e-12 || ph.EndS < ph.StartS {
+				t.Fatalf("trial %d: phase %+v", trial, ph)
+			}
+			if i > 0 && p.Phases[i-1].EndS != ph.StartS {
+				t.Fatalf("trial %d: phases do not tile: %+v", trial, p.Phases)
+			}
+		}
+	}
+}
+
+func sorted(runs []dataset.ProfRun) []dataset.ProfRun {
+	c := append([]dataset.ProfRun(nil), runs...)
+	SortRuns(c)
+	return c
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -131,5 +135,27 @@ func TestProfileRunCLI(t *testing.T) {
 	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "x", "--repeat", "1", "--", "/no/such/program")
 	if code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing program: exit %d, %q", code, errs)
+	}
+}
+
+// Ctrl-C during a sweep: exit 1, the runs finished before are in the
+// dataset, the one in progress is not.
+func TestProfileRunInterrupted(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"profile", "run", "-d", ds, "--job", "nap", "--repeat", "20", "--grace", "200ms", "--", "sleep", "0.3"},
+		&streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	if code != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	m, err := dataset.Open(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.Rows("profruns")
+	if n < 1 || n >= 20 || !strings.Contains(errb.String(), fmt.Sprintf("the %d run(s) finished before are kept", n)) {
+		t.Errorf("%d runs kept; stderr %q", n, errb.String())
 	}
 }
