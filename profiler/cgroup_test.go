@@ -1,6 +1,8 @@
 package profiler
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,4 +64,28 @@ func TestKeyedValue(t *testing.T) {
 	if keyedValue([]byte(v1), "oom_kill") != 3 || keyedValue([]byte(v2), "oom_kill") != 2 || keyedValue([]byte(v2), "nope") != 0 {
 		t.Error("keyedValue misread memory.oom_control or memory.events")
 	}
+}
+
+// Where no cgroup can be made (played here by replacing the detection),
+// auto runs the command uncapped, records why and warns; require refuses.
+func TestNoCgroupWarnsOrRefuses(t *testing.T) {
+	defer func(d func() (*cgroupHost, string)) { detect = d }(detect)
+	detect = func() (*cgroupHost, string) { return nil, "cgroup v1: no memory controller; cgroup v2: not mounted" }
+	o, pids := sweepOpts(t, "alloc")
+	o.Mems = []int64{64 << 20}
+	o.Cap = CapAuto
+	var warned []string
+	o.Warn = func(s string) { warned = append(warned, s) }
+	r := one(t, o, childArgv("1048576")...)
+	if r.Record.Capped || r.Record.CapNote != "not capped: cgroup v1: no memory controller; cgroup v2: not mounted" || r.Record.Outcome != "ok" {
+		t.Errorf("capped %v, note %q, outcome %s", r.Record.Capped, r.Record.CapNote, r.Record.Outcome)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "not capped") {
+		t.Errorf("warnings %q, want one saying memory is not capped", warned)
+	}
+	o.Cap = CapRequire
+	if _, err := Sweep(context.Background(), childArgv("1"), o); !errors.Is(err, ErrNoCap) {
+		t.Errorf("require without cgroups: err = %v, want ErrNoCap", err)
+	}
+	checkClean(t, o, pids)
 }

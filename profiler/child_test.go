@@ -80,6 +80,19 @@ func child(mode string, args []string) int {
 			os.Remove(p)
 		}
 		return 0
+	case "read": // read FILE to the end in 64 KiB reads
+		f, err := os.Open(args[0])
+		if err != nil {
+			return 3
+		}
+		buf := make([]byte, 64<<10)
+		for {
+			if _, err := f.Read(buf); err != nil {
+				break
+			}
+		}
+		f.Close()
+		return 0
 	case "spin": // burn D of CPU time
 		d, _ := time.ParseDuration(args[0])
 		spinFor(d)

@@ -90,6 +90,9 @@ type Phase struct {
 	EndS   float64 `json:"end_s"`
 }
 
+// detect finds the cgroup host; tests replace it to play a machine without.
+var detect = detectCgroups
+
 // ErrNoCap is returned under CapRequire when memory cannot be capped.
 var ErrNoCap = errors.New("profiler: memory cannot be capped on this machine")
 
@@ -152,7 +155,7 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	capNote := "not capped: no --mem setting"
 	if o.Mems != nil && o.Cap != CapOff {
 		var why string
-		host, why = detectCgroups()
+		host, why = detect()
 		if host == nil {
 			capNote = "not capped: " + why
 			if o.Cap == CapRequire {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,6 +70,26 @@ func TestCountersMatchKnownWrites(t *testing.T) {
 	}
 	if rec.SpillPeakBytes <= 0 || rec.SpillPeakBytes > n {
 		t.Errorf("spill_peak_bytes = %d, want in (0, %d]", rec.SpillPeakBytes, n)
+	}
+	checkClean(t, o, pids)
+}
+
+// A child that reads a known file: rchar counts it. The Go runtime reads a
+// few small files of its own at start (transparent huge page settings), so
+// the count is the file plus at most a few KiB.
+func TestCountersMatchKnownReads(t *testing.T) {
+	o, pids := sweepOpts(t, "read")
+	const n = 3<<20 + 777
+	f := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(f, make([]byte, n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := one(t, o, childArgv(f)...)
+	if got := r.Record.ReadSyscallBytes; got < n || got > n+16<<10 {
+		t.Errorf("read_syscall_bytes = %d, want %d plus the runtime's few KiB", got, n)
+	}
+	if r.Record.WriteSyscallBytes != 0 {
+		t.Errorf("write_syscall_bytes = %d, want 0", r.Record.WriteSyscallBytes)
 	}
 	checkClean(t, o, pids)
 }
