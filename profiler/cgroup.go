@@ -174,9 +174,33 @@ var cgroupSeq struct {
 
 // cgroup is one memory cgroup made for one copy of one run.
 type cgroup struct {
-	host *cgroupHost
-	dir  string
-	fd   int // v2: directory fd for clone into the cgroup; -1 otherwise
+	host  *cgroupHost
+	dir   string
+	fd    int // v2: directory fd for clone into the cgroup; -1 otherwise
+	limit int64
+}
+
+// applyLimit sets a v1 cgroup's limit after the command was placed in it.
+// The kernel refuses (EBUSY) a limit below what it cannot reclaim; the
+// command has then already used more than its setting within moments of
+// starting, and the run fails rather than run uncapped.
+func (c *cgroup) applyLimit() error {
+	lim := strconv.FormatInt(c.limit, 10)
+	var err error
+	for i := 0; i < 20; i++ {
+		if err = c.write("memory.limit_in_bytes", lim); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("setting memory.limit_in_bytes to %s: %w", lim, err)
+	}
+	// Without swap accounting this file is missing; no swap then.
+	if c.exists("memory.memsw.limit_in_bytes") {
+		return c.write("memory.memsw.limit_in_bytes", lim)
+	}
+	return nil
 }
 
 const cgroupPrefix = "wlprof-"
@@ -191,15 +215,14 @@ func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	cg := &cgroup{host: h, dir: dir, fd: -1}
+	cg := &cgroup{host: h, dir: dir, fd: -1, limit: limit}
 	lim := strconv.FormatInt(limit, 10)
 	var err error
 	if h.version == 1 {
-		err = cg.write("memory.limit_in_bytes", lim)
-		// Without swap accounting this file is missing; no swap then.
-		if err == nil && cg.exists("memory.memsw.limit_in_bytes") {
-			err = cg.write("memory.memsw.limit_in_bytes", lim)
-		}
+		// The limit is set by applyLimit once the command is in: v1 places
+		// it by moving the profiler itself in for the fork, and the profiler
+		// must never sit in a cgroup small enough for the OOM killer to
+		// pick it over the command.
 	} else {
 		err = cg.write("memory.max", lim)
 		if err == nil && cg.exists("memory.swap.max") {
@@ -312,7 +335,8 @@ func (c *cgroup) remove() error {
 
 // moveSelf moves the profiler's own process into dir's cgroup (v1 has no
 // clone-into-cgroup: a child is placed by forking while the parent is in
-// the cgroup, then the parent moves back).
+// the cgroup, still without a limit, then the parent moves back and the
+// limit is set).
 func moveSelf(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0)
 }

@@ -302,9 +302,18 @@ func startCopy(cmd *exec.Cmd, cg *cgroup) error {
 	if err := moveSelf(cg.dir); err != nil {
 		return err
 	}
-	err := cmd.Start()
-	if err2 := moveSelf(cg.host.parent); err2 != nil && err == nil {
-		err = err2
+	if err := cmd.Start(); err != nil {
+		moveSelf(cg.host.parent)
+		return err
+	}
+	err := moveSelf(cg.host.parent)
+	if err == nil {
+		err = cg.applyLimit()
+	}
+	if err != nil {
+		// Started but not capped as asked: it must not run on.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
 	}
 	return err
 }
