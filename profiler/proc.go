@@ -2,8 +2,10 @@ package profiler
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"strconv"
+	"syscall"
 )
 
 // clockTicks is USER_HZ, the unit of the times in /proc/PID/stat. It is 100
@@ -41,8 +43,9 @@ func (a *ioCounters) add(b ioCounters) {
 // reader reads small /proc files into one reused buffer: the sampler reads
 // a few files per process per tick, and allocation would dominate its cost.
 type reader struct {
-	buf  []byte
-	path []byte
+	buf   []byte
+	path  []byte
+	dents []byte
 }
 
 func newReader() *reader { return &reader{buf: make([]byte, 4096), path: make([]byte, 0, 64)} }
@@ -186,26 +189,50 @@ func parseIO(b []byte) (ioCounters, bool) {
 	return c, n > 0
 }
 
-// listPids returns the numeric entries of /proc.
-func listPids(dst []int) ([]int, error) {
-	d, err := os.Open("/proc")
+// listPids appends the numeric entries of /proc to dst. It reads the
+// directory with getdents into a reused buffer and parses names in place:
+// the scan runs every tick, and allocating a string per process would make
+// it the sampler's largest cost.
+func (r *reader) listPids(dst []int) ([]int, error) {
+	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return dst, err
 	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
-	if err != nil {
-		return dst, err
+	defer syscall.Close(fd)
+	if len(r.dents) == 0 {
+		r.dents = make([]byte, 32<<10)
 	}
-	for _, n := range names {
-		if n[0] < '0' || n[0] > '9' {
-			continue
+	for {
+		n, err := syscall.Getdents(fd, r.dents)
+		if err != nil {
+			return dst, err
 		}
-		if p, err := strconv.Atoi(n); err == nil {
-			dst = append(dst, p)
+		if n <= 0 {
+			return dst, nil
+		}
+		// linux_dirent64: ino u64, off s64, reclen u16, type u8, name...
+		for off := 0; off+19 < n; {
+			reclen := int(binary.NativeEndian.Uint16(r.dents[off+16:]))
+			if reclen == 0 {
+				break
+			}
+			name := r.dents[off+19 : off+reclen]
+			off += reclen
+			pid := 0
+			for _, c := range name {
+				if c < '0' || c > '9' {
+					if c != 0 {
+						pid = 0
+					}
+					break
+				}
+				pid = pid*10 + int(c-'0')
+			}
+			if pid > 0 {
+				dst = append(dst, pid)
+			}
 		}
 	}
-	return dst, nil
 }
 
 // hostMemBytes reads MemTotal from /proc/meminfo.

@@ -139,6 +139,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 		t.addRoot(c.pid)
 	}
 	pw.Close() // the copies hold the write end now
+	t.cgOnly = len(t.cgs) == len(copies)
 	spill := newSpillWatch(spillRoot)
 
 	exits := make(chan exitEvent, len(copies))

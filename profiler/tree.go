@@ -2,6 +2,7 @@ package profiler
 
 import (
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -31,6 +32,7 @@ type tree struct {
 	tick    uint32
 	adopted ioTotals // final counters of processes the profiler reaped
 	pids    []int
+	cgOnly  bool // every copy has a cgroup: membership is read from them
 }
 
 type member struct {
@@ -61,19 +63,31 @@ func (t *tree) addRoot(pid int) {
 // were re-parented to the profiler and have exited.
 func (t *tree) update() ioTotals {
 	t.tick++
-	var err error
-	t.pids, err = listPids(t.pids[:0])
-	if err != nil {
-		return t.totals()
-	}
 	inCgroup := map[int]bool{}
-	if len(t.cgs) > 0 {
-		var cp []int
+	if t.cgOnly {
+		// Every copy is in a cgroup of its own, and a cgroup holds all
+		// descendants, escapers included: no need to scan /proc.
+		t.pids = t.pids[:0]
 		for _, cg := range t.cgs {
-			cp = cg.procs(cp)
+			t.pids = cg.procs(t.pids)
 		}
-		for _, p := range cp {
+		for pid := range t.members {
+			t.pids = append(t.pids, pid) // zombies leave cgroup.procs
+		}
+		slices.Sort(t.pids)
+		t.pids = slices.Compact(t.pids)
+		for _, p := range t.pids {
 			inCgroup[p] = true
+		}
+	} else {
+		var err error
+		if t.pids, err = t.r.listPids(t.pids[:0]); err != nil {
+			return t.totals()
+		}
+		for _, cg := range t.cgs {
+			for _, p := range cg.procs(nil) {
+				inCgroup[p] = true
+			}
 		}
 	}
 	// Unknown processes are classified in passes, so a child and its own

@@ -88,7 +88,7 @@ func main() {
 
 type stats struct{ spilled, runs, records int64 }
 
-func run(src io.Reader, dst io.Writer, budget int64, spillDir string) (stats, error) {
+func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats, error) {
 	var st stats
 	fmt.Println("phase: read")
 	buf := make([]byte, budget)
@@ -112,6 +112,13 @@ func run(src io.Reader, dst io.Writer, budget int64, spillDir string) (stats, er
 		if err != nil && !last {
 			return st, err
 		}
+		if err == nil {
+			// A buffer filled exactly by the last records is still the end:
+			// such an input fits and must not spill.
+			if _, perr := src.Peek(1); perr == io.EOF {
+				last = true
+			}
+		}
 		if last && len(runs) == 0 {
 			// Everything fitted: the in-memory sort is the answer.
 			return st, writeIdx(dst, buf, idx)
@@ -129,6 +136,9 @@ func run(src io.Reader, dst io.Writer, budget int64, spillDir string) (stats, er
 			break
 		}
 	}
+	// The merge gets the budget the record buffer had: release it first.
+	buf, idx = nil, nil
+	debug.FreeOSMemory()
 	fmt.Println("phase: merge")
 	return st, merge(dst, runs, budget)
 }
@@ -163,7 +173,8 @@ func spillRun(path string, buf []byte, idx []int32) error {
 // merge is one k-way pass over the runs, each read through a buffer that
 // shares the budget.
 func merge(dst io.Writer, runs []string, budget int64) error {
-	per := max(int(budget)/len(runs), 4096)
+	// Buffers beyond 1 MiB do not make sequential reads faster.
+	per := min(max(int(budget)/len(runs), 4096), 1<<20)
 	h := &runHeap{}
 	for _, p := range runs {
 		f, err := os.Open(p)
