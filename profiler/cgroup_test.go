@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The cgroup path, where the machine has one the profiler can use (root
@@ -86,6 +87,34 @@ func TestNoCgroupWarnsOrRefuses(t *testing.T) {
 	o.Cap = CapRequire
 	if _, err := Sweep(context.Background(), childArgv("1"), o); !errors.Is(err, ErrNoCap) {
 		t.Errorf("require without cgroups: err = %v, want ErrNoCap", err)
+	}
+	checkClean(t, o, pids)
+}
+
+// Under a cap the tree is read from the cgroups alone (no /proc scan):
+// a forking child's whole tree is still found and its CPU counted.
+func TestForkingChildUnderCap(t *testing.T) {
+	if host, why := detectCgroups(); host == nil {
+		t.Skipf("no memory cgroup available here: %s", why)
+	}
+	o, pids := sweepOpts(t, "fork")
+	o.Mems = []int64{256 << 20}
+	o.Cap = CapRequire
+	t0 := time.Now()
+	r := one(t, o, childArgv("400ms")...)
+	t.Logf("runtime %.2f s, sweep %.2f s, warnings %q, samples %d", r.Record.RuntimeS, time.Since(t0).Seconds(), r.Warnings, len(r.Samples))
+	if r.Record.Outcome != "ok" || !r.Record.Capped {
+		t.Fatalf("outcome %s capped %v", r.Record.Outcome, r.Record.Capped)
+	}
+	if r.Record.CPUS < 1.0 || r.Record.CPUS > 1.7 {
+		t.Errorf("cpu_s = %.2f, want about 1.2", r.Record.CPUS)
+	}
+	maxProcs := int32(0)
+	for _, s := range r.Samples {
+		maxProcs = max(maxProcs, s.Procs)
+	}
+	if maxProcs < 4 {
+		t.Errorf("at most %d processes seen at once, want 4", maxProcs)
 	}
 	checkClean(t, o, pids)
 }

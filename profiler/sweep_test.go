@@ -118,6 +118,7 @@ func TestForkingChildTreeCPU(t *testing.T) {
 	o, pids := sweepOpts(t, "fork")
 	r := one(t, o, childArgv("400ms")...)
 	rec := r.Record
+	t.Logf("runtime %.2f s, cpu %.2f s", rec.RuntimeS, rec.CPUS)
 	if rec.Outcome != "ok" {
 		t.Fatalf("outcome %s: %s", rec.Outcome, r.Tail)
 	}

@@ -103,8 +103,8 @@ func (t *tree) update() ioTotals {
 					st.io = m.st.io
 				}
 				m.st = st
+				m.seen = t.tick
 			}
-			m.seen = t.tick
 			continue
 		}
 		if _, ok := t.others[pid]; ok {
