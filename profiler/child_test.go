@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -92,6 +93,14 @@ func child(mode string, args []string) int {
 			}
 		}
 		f.Close()
+		return 0
+	case "env": // record the WLPROF_* environment and the arguments
+		var b strings.Builder
+		for _, k := range []string{"WLPROF_MEM_BYTES", "WLPROF_SLOTS", "WLPROF_SPILL_DIR", "WLPROF_RUN", "WLPROF_COPY"} {
+			fmt.Fprintf(&b, "%s=%s\n", k, os.Getenv(k))
+		}
+		fmt.Fprintf(&b, "args=%s\n", strings.Join(args, " "))
+		os.WriteFile(filepath.Join(os.Getenv("WLPROF_TEST_PIDS"), "env-"+os.Getenv("WLPROF_COPY")), []byte(b.String()), 0o644)
 		return 0
 	case "spin": // burn D of CPU time
 		d, _ := time.ParseDuration(args[0])

@@ -287,3 +287,27 @@ func TestSpillChurnCounted(t *testing.T) {
 	}
 	checkClean(t, o, pids)
 }
+
+// Each copy sees its setting in its arguments and environment, and a spill
+// directory of its own.
+func TestCopiesSeeTheirSetting(t *testing.T) {
+	o, pids := sweepOpts(t, "env")
+	o.Slots = []int{2}
+	o.Mems = []int64{64 << 20}
+	one(t, o, childArgv("{mem}", "{mem_mb}", "{slots}", "{copy}", "{run}")...)
+	for _, c := range []string{"1", "2"} {
+		b, err := os.ReadFile(filepath.Join(pids, "env-"+c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(b)
+		for _, want := range []string{"WLPROF_MEM_BYTES=67108864\n", "WLPROF_SLOTS=2\n", "WLPROF_COPY=" + c + "\n",
+			"/c" + c + "\n", "WLPROF_RUN=64M-s2-r1-c" + c + "\n", "args=64M 64 2 " + c + " 64M-s2-r1-c" + c + "\n"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("copy %s: %q lacks %q", c, got, want)
+			}
+		}
+		os.Remove(filepath.Join(pids, "env-"+c))
+	}
+	checkClean(t, o, pids)
+}
