@@ -233,7 +233,9 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	// Processes the copies left behind are part of the run: stop them.
 	t.update()
 	if n := t.alive(); n > 0 {
-		warn(&o, r, fmt.Sprintf("run %s: %d process(es) outlived the command and were killed", rec.RunID, n))
+		if !timedOut && !interrupted { // else they are being stopped already
+			warn(&o, r, fmt.Sprintf("run %s: %d process(es) outlived the command and were killed", rec.RunID, n))
+		}
 		t.signal(syscall.SIGKILL)
 		for i := 0; i < 300 && t.alive() > 0; i++ {
 			time.Sleep(10 * time.Millisecond)
