@@ -205,7 +205,8 @@ func (c *cgroup) applyLimit() error {
 
 const cgroupPrefix = "wlprof-"
 
-// newCgroup creates a cgroup capped at limit bytes.
+// newCgroup creates a cgroup to be capped at limit bytes (v2 at once, v1
+// by applyLimit).
 func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
 	cgroupSeq.Lock()
 	cgroupSeq.n++
@@ -216,21 +217,19 @@ func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
 		return nil, err
 	}
 	cg := &cgroup{host: h, dir: dir, fd: -1, limit: limit}
-	lim := strconv.FormatInt(limit, 10)
-	var err error
 	if h.version == 1 {
 		// The limit is set by applyLimit once the command is in: v1 places
 		// it by moving the profiler itself in for the fork, and the profiler
 		// must never sit in a cgroup small enough for the OOM killer to
 		// pick it over the command.
-	} else {
-		err = cg.write("memory.max", lim)
-		if err == nil && cg.exists("memory.swap.max") {
-			err = cg.write("memory.swap.max", "0")
-		}
-		if err == nil {
-			cg.fd, err = syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		}
+		return cg, nil
+	}
+	err := cg.write("memory.max", strconv.FormatInt(limit, 10))
+	if err == nil && cg.exists("memory.swap.max") {
+		err = cg.write("memory.swap.max", "0")
+	}
+	if err == nil {
+		cg.fd, err = syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		cg.remove()

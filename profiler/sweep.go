@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -224,6 +225,8 @@ func becomeSubreaper() (func(), error) {
 		}
 	}, nil
 }
+
+func uintptrOf(p *int32) uintptr { return uintptr(unsafe.Pointer(p)) }
 
 const (
 	prSetChildSubreaper = 36
