@@ -68,10 +68,15 @@ func (o *output) line(line []byte) {
 	if m == nil {
 		return
 	}
-	// The phase is named by the first capture group, else by the match.
+	// The phase is named by the first capture group that matched, else by
+	// the whole match: alternatives can name different phases, as in
+	// `(map) \d+% reduce 0%|(reduce) [1-9]` over Hadoop's progress lines.
 	name := string(m[0])
-	if len(m) > 1 {
-		name = string(m[1])
+	for _, g := range m[1:] {
+		if len(g) > 0 {
+			name = string(g)
+			break
+		}
 	}
 	if name != o.phase {
 		o.phase = name

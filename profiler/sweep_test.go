@@ -311,3 +311,15 @@ func TestCopiesSeeTheirSetting(t *testing.T) {
 	}
 	checkClean(t, o, pids)
 }
+
+// Phase names come from the first capture group that matched, so one
+// regular expression can tell Hadoop's map and reduce progress apart.
+func TestPhaseNames(t *testing.T) {
+	o := newOutput(regexp.MustCompile(`(map) \d+% reduce 0%|(reduce) [1-9]`), nil, time.Now())
+	for _, l := range []string{"map 0% reduce 0%", "map 50% reduce 0%", "noise", "map 100% reduce 0%", "map 100% reduce 33%", "map 100% reduce 100%"} {
+		o.line([]byte(l + "\n"))
+	}
+	if len(o.phases) != 2 || o.phases[0].name != "map" || o.phases[1].name != "reduce" {
+		t.Errorf("phases %+v, want map then reduce", o.phases)
+	}
+}

@@ -80,7 +80,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 ` + exitStatusHelp,
 		Example: `  wlprof profile run --job sort --mem 64M,256M --repeat 3 -- sort -S {mem} -T {spill_dir} -o /dev/null in.txt
   wlprof profile run --job wc --slots 1,2,4 --timeout 10m -- wc -l big.txt
-  wlprof profile run --job mr --phase-regex 'map (\d+)% reduce' -- hadoop jar job.jar in out-{run}`,
+  wlprof profile run --job mr --phase-regex '(map) \d+% reduce 0%|(reduce) [1-9]' -- hadoop jar job.jar in out-{run}`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, a []string) error {
 			ro.Argv = a
@@ -98,7 +98,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.DurationVar(&ro.Grace, "grace", 5*time.Second, "wait between SIGTERM and SIGKILL when stopping a run")
 	f.StringVar(&ro.SpillDir, "spill-dir", "", "where per-run spill directories are made (default: the temporary directory)")
 	f.Int64Var(&ro.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
-	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by its first group")
+	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
 	f.StringVar(&ro.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
 	f.StringVar(&ro.CapExtra, "cap-overhead", "0", "added to the memory setting to make the cgroup limit, e.g. 16M for code and runtime")
 	f.BoolVar(&ro.ShowOutput, "show-output", false, "copy the command's output to stderr")
