@@ -49,6 +49,9 @@ func spawn(mode string, args ...string) *exec.Cmd {
 }
 
 func child(mode string, args []string) int {
+	if mode == "stubborn" {
+		signal.Ignore(syscall.SIGTERM) // first, to leave the least time unprotected
+	}
 	notePid()
 	switch mode {
 	case "write": // write N bytes in files of 1 MiB to DIR, fsync, close; delete every other file
@@ -137,8 +140,7 @@ func child(mode string, args []string) int {
 		c.Start()
 		time.Sleep(time.Hour)
 		return 0
-	case "stubborn": // ignore SIGTERM: only SIGKILL ends it
-		signal.Ignore(syscall.SIGTERM)
+	case "stubborn": // ignore SIGTERM (above): only SIGKILL ends it
 		time.Sleep(time.Hour)
 		return 0
 	case "sleep":
