@@ -38,7 +38,14 @@
 //	provenance  time, op, path, dst, user, job, run, attribution
 //	profruns    job, task, framework, memory_bytes, slots, repetition, input_bytes,
 //	            runtime_s, cpu_s, peak_rss_bytes, read_bytes, write_bytes,
-//	            spilled_bytes, exit_code, capped, host, config, source
+//	            spilled_bytes, exit_code, capped, host, config, source,
+//	            run_id, start, outcome, read_syscall_bytes, write_syscall_bytes,
+//	            spill_peak_bytes, peak_threads, oom_kills, cap_note
+//	profsamples job, run (= profruns.run_id), offset_s, cpu_s, rss_bytes,
+//	            read_bytes, write_bytes, threads, procs, spill_bytes,
+//	            cgroup_bytes, phase: the sandbox profiler's time series, one
+//	            row per sample of a run's whole process tree; counters are
+//	            cumulative from the run's start, the rest are levels
 //	rejects     ingest, file, line, col, format, reason, record
 //
 // Columns are only ever added; readers match columns by name and give

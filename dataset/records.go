@@ -80,6 +80,34 @@ type ProfRun struct {
 	Host         string // host facts, JSON
 	Config       string // framework configuration that matters, JSON object
 	Source       string // input file or "profile run"
+	// Added for the sandbox profiler (issue 6); zero in rows from history.
+	RunID             string // identifies the run; profsamples rows carry it
+	StartMs           int64  // UTC instant the run started; 0 or NoTime when unknown
+	Outcome           string // ok, failed, signaled, timeout, oom-killed
+	ReadSyscallBytes  int64  // bytes passed to read-like syscalls (rchar), page cache included
+	WriteSyscallBytes int64  // bytes passed to write-like syscalls (wchar)
+	SpillPeakBytes    int64  // largest size the spill directory reached, sampled
+	PeakThreads       int32  // most threads of the process tree at one sample
+	OOMKills          int32  // OOM kills the memory cgroup counted
+	CapNote           string // how memory was capped, or why it was not
+}
+
+// ProfSample is one sample of a profiling run's whole process tree (all
+// copies when several run at once). Counters are cumulative since the run's
+// start; RSSBytes, Threads, Procs and SpillBytes are levels at the instant.
+type ProfSample struct {
+	Job         string
+	Run         string // ProfRun.RunID
+	OffsetS     float64
+	CPUS        float64 // CPU seconds, user + system
+	RSSBytes    int64   // resident set, summed over the tree
+	ReadBytes   int64   // storage-level reads (/proc/PID/io read_bytes)
+	WriteBytes  int64   // storage-level writes (/proc/PID/io write_bytes)
+	Threads     int32
+	Procs       int32
+	SpillBytes  int64  // current size of the spill directory
+	CgroupBytes int64  // memory charged to the run's cgroups (page cache included); 0 without a cap
+	Phase       string // phase named by --phase-regex, "" when none
 }
 
 // Reject is an input record that was not ingested, and why.

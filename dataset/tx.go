@@ -104,6 +104,7 @@ func (tx *Tx) Skylines() *Writer[SkylineSample] { return WriterFor(tx, SkylinesT
 func (tx *Tx) Provenance() *Writer[Provenance]  { return WriterFor(tx, ProvenanceTable) }
 func (tx *Tx) ProfRuns() *Writer[ProfRun]       { return WriterFor(tx, ProfRunsTable) }
 func (tx *Tx) Rejects() *Writer[Reject]         { return WriterFor(tx, RejectsTable) }
+func (tx *Tx) ProfSamples() *Writer[ProfSample] { return WriterFor(tx, ProfSamplesTable) }
 
 // Commit closes the writers, moves their files into the tables and writes
 // the new manifest. On error the dataset is left as it was.

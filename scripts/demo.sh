@@ -32,6 +32,15 @@ echo "== the dataset"
 "$bin" version
 sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|format)"' | head -30
 
+echo "== profile a reference workload that spills (external merge sort, testdata/profiler/spillsort)"
+go build -o "$out/spillsort" ./testdata/profiler/spillsort
+"$bin" profile run -d "$ds" -q --job spillsort --task reduce --mem 2M,64M --slots 1,2 --repeat 2 \
+  --cap-overhead 16M --phase-regex '^phase: (\w+)' -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
+echo "== profile GNU sort -S {mem} -T {spill_dir} over a generated file"
+awk 'BEGIN { srand(1); for (i = 0; i < 200000; i++) printf "%08x %d\n", int(rand() * 4294967295), i }' >"$out/lines.txt"
+LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 --cap-overhead 16M \
+  -- sort -S {mem} -T {spill_dir} -o /dev/null "$out/lines.txt"
+
 cat <<TXT
 
 Dataset written to $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).

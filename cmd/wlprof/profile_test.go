@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// loadSweep writes testdata/profiler/spillsort-sweep.json (a real sweep,
+// see its SOURCES.md) into a fresh dataset.
+func loadSweep(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/profiler/spillsort-sweep.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Runs    []dataset.ProfRun
+		Samples []dataset.ProfSample
+	}
+	if err := json.Unmarshal(b, &fx); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "ds")
+	ds, err := dataset.OpenOrCreate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range fx.Runs {
+		tx.ProfRuns().Append(&fx.Runs[i])
+	}
+	for i := range fx.Samples {
+		tx.ProfSamples().Append(&fx.Samples[i])
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestProfileShowGolden(t *testing.T) {
+	ds := loadSweep(t)
+	out, errs, code := wlprof(t, "profile", "show", "--job", "spillsort", "-d", ds)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "profile-show-spillsort.txt", out)
+	out, errs, code = wlprof(t, "profile", "show", "--job", "spillsort", "-d", ds, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Version int              `json:"version"`
+		Runs    []map[string]any `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Version != 1 || len(doc.Runs) != 8 {
+		t.Fatalf("version %d, %d runs, %v", doc.Version, len(doc.Runs), err)
+	}
+	for _, k := range []string{"job", "task", "mem_bytes", "slots", "repetition", "wall_s", "cpu_s", "peak_rss_bytes",
+		"read_bytes", "write_bytes", "spilled_bytes", "exit_code", "capped"} {
+		if _, ok := doc.Runs[0][k]; !ok {
+			t.Errorf("runs[0] lacks %q", k)
+		}
+	}
+	golden(t, "profile-show-spillsort.json", out)
+}
+
+func TestProfileUsageErrors(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	for _, c := range []struct {
+		argv []string
+		code int
+		err  string
+	}{
+		{[]string{"profile", "run", "-d", ds, "--", "true"}, 2, "--job is required"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--mem", "lots", "--", "true"}, 2, "memory size"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--slots", "0", "--", "true"}, 2, "slots"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--cap", "maybe", "--", "true"}, 2, "cap"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--phase-regex", "(", "--", "true"}, 2, "--phase-regex"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j"}, 2, "requires at least 1 arg"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
+		{[]string{"profile", "show", "-d", ds}, 2, "--job is required"},
+	} {
+		_, errs, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(errs, c.err) {
+			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
+		}
+	}
+}
+
+// profile run end to end through the CLI: runs are committed and show
+// reads them back; a command that does not exist is an error.
+func TestProfileRunCLI(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte(strings.Repeat("b\na\nc\n", 1000)), 0o644)
+	out, errs, code := wlprof(t, "profile", "run", "-d", ds, "-o", "json", "--job", "gsort", "--mem", "1M", "--slots", "1,2",
+		"--repeat", "2", "--interval", "20ms", "--cap-overhead", "16M", "--", "sort", "-S", "{mem}", "-T", "{spill_dir}", "-o", "/dev/null", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Count(errs, "run ") < 4 {
+		t.Errorf("progress lines missing from stderr: %q", errs)
+	}
+	var doc profileReport
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Runs) != 4 || len(doc.Settings) != 2 {
+		t.Fatalf("%d runs %d settings %v\n%s", len(doc.Runs), len(doc.Settings), err, out)
+	}
+	for _, r := range doc.Runs {
+		if r.Outcome != "ok" || r.MemBytes != 1<<20 || r.Framework != "sandbox" {
+			t.Errorf("run %+v", r)
+		}
+	}
+	shown, _, code := wlprof(t, "profile", "show", "-d", ds, "--job", "gsort", "-o", "csv")
+	if code != 0 || strings.Count(shown, "\n") != 5 { // header + 4 runs
+		t.Errorf("show -o csv: exit %d\n%s", code, shown)
+	}
+	m, err := dataset.Open(ds)
+	if err != nil || m.Rows("profruns") != 4 || m.Rows("profsamples") < 8 {
+		t.Errorf("dataset holds %d runs, %d samples (%v)", m.Rows("profruns"), m.Rows("profsamples"), err)
+	}
+	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "x", "--repeat", "1", "--", "/no/such/program")
+	if code != 1 || !strings.Contains(errs, "no such file") {
+		t.Errorf("missing program: exit %d, %q", code, errs)
+	}
+}
+
+// Ctrl-C during a sweep: exit 1, the runs finished before are in the
+// dataset, the one in progress is not.
+func TestProfileRunInterrupted(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"profile", "run", "-d", ds, "--job", "nap", "--repeat", "20", "--grace", "200ms", "--", "sleep", "0.3"},
+		&streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	if code != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	m, err := dataset.Open(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.Rows("profruns")
+	if n < 1 || n >= 20 || !strings.Contains(errb.String(), fmt.Sprintf("the %d run(s) finished before are kept", n)) {
+		t.Errorf("%d runs kept; stderr %q", n, errb.String())
+	}
+}

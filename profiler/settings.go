@@ -1,0 +1,184 @@
+package profiler
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ParseSizes parses a comma-separated list of memory sizes such as
+// "256M,512M,1G". Suffixes K, M, G, T (optionally followed by "i", "B" or
+// "iB", any case) are binary multiples of 1024; a bare number is bytes.
+func ParseSizes(list string) ([]int64, error) {
+	var out []int64
+	var errs []error
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := ParseSize(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, errors.Join(errs...)
+}
+
+// ParseSize parses one memory size (see ParseSizes).
+func ParseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(t, "B")
+	t = strings.TrimSuffix(t, "I")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 || v*float64(mult) >= 1<<62 {
+		return 0, fmt.Errorf("memory size %q: want a positive size such as 512M or 2G", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// FormatSize writes bytes with the largest binary suffix that divides it
+// exactly ("256M", "1G", "1536K"), as GNU sort -S and java -Xmx read it; a
+// size that is no multiple of 1 KiB is written as a bare number of bytes.
+func FormatSize(b int64) string {
+	for _, u := range []struct {
+		s string
+		n int64
+	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if b >= u.n && b%u.n == 0 {
+			return strconv.FormatInt(b/u.n, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(b, 10)
+}
+
+// ParseSlots parses a comma-separated list of positive concurrency levels.
+func ParseSlots(list string) ([]int, error) {
+	var out []int
+	var errs []error
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > 1024 {
+			errs = append(errs, fmt.Errorf("slots %q: want an integer in [1,1024]", f))
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, errors.Join(errs...)
+}
+
+// Placeholders are the names substituted into the command's arguments.
+var Placeholders = []string{"{mem}", "{mem_mb}", "{mem_bytes}", "{slots}", "{spill_dir}", "{run}", "{copy}"}
+
+// vars are the values of the placeholders for one copy of one run.
+type vars struct {
+	mem      int64 // 0: no memory setting
+	slots    int
+	spillDir string
+	run      string
+	copy     int
+}
+
+func (v vars) lookup(name string) (string, error) {
+	switch name {
+	case "{mem}", "{mem_mb}", "{mem_bytes}":
+		if v.mem == 0 {
+			return "", fmt.Errorf("%s is used but no --mem setting was given", name)
+		}
+		switch name {
+		case "{mem}":
+			return FormatSize(v.mem), nil
+		case "{mem_mb}":
+			return strconv.FormatInt(v.mem>>20, 10), nil
+		}
+		return strconv.FormatInt(v.mem, 10), nil
+	case "{slots}":
+		return strconv.Itoa(v.slots), nil
+	case "{spill_dir}":
+		return v.spillDir, nil
+	case "{run}":
+		return v.run, nil
+	case "{copy}":
+		return strconv.Itoa(v.copy), nil
+	}
+	return name, nil
+}
+
+// expand substitutes the placeholders in one argument. Other text in
+// braces is left alone: awk programs and JSON keep their braces.
+func (v vars) expand(arg string) (string, error) {
+	if !strings.Contains(arg, "{") {
+		return arg, nil
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(arg, '{')
+		if i < 0 {
+			b.WriteString(arg)
+			return b.String(), nil
+		}
+		b.WriteString(arg[:i])
+		arg = arg[i:]
+		j := strings.IndexByte(arg, '}')
+		if j < 0 {
+			b.WriteString(arg)
+			return b.String(), nil
+		}
+		val, err := v.lookup(arg[:j+1])
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(val)
+		arg = arg[j+1:]
+	}
+}
+
+// argv substitutes every argument.
+func (v vars) argv(args []string) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		s, err := v.expand(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// env is the WLPROF_* environment of one copy.
+func (v vars) env() []string {
+	e := []string{
+		"WLPROF_SLOTS=" + strconv.Itoa(v.slots),
+		"WLPROF_SPILL_DIR=" + v.spillDir,
+		"WLPROF_RUN=" + v.run,
+		"WLPROF_COPY=" + strconv.Itoa(v.copy),
+	}
+	if v.mem > 0 {
+		e = append(e, "WLPROF_MEM_BYTES="+strconv.FormatInt(v.mem, 10))
+	}
+	return e
+}

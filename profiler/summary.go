@@ -1,0 +1,273 @@
+package profiler
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// Stat summarises one measure over the successful repetitions of a setting.
+type Stat struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	// Spread is (max − min) / median, the relative range of the
+	// repetitions; 0 with one repetition or a zero median.
+	Spread float64 `json:"spread"`
+}
+
+func statOf(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	st := Stat{Median: med, Min: s[0], Max: s[n-1]}
+	if med != 0 {
+		st.Spread = (st.Max - st.Min) / math.Abs(med)
+	}
+	return st
+}
+
+// Setting is the sweep table's row: the repetitions of one task at one
+// memory and slot setting.
+type Setting struct {
+	Task         string         `json:"task"`
+	MemBytes     int64          `json:"mem_bytes"`
+	Slots        int            `json:"slots"`
+	Runs         int            `json:"runs"`
+	OK           int            `json:"ok"` // the statistics are over these
+	Outcomes     map[string]int `json:"outcomes"`
+	Capped       bool           `json:"capped"` // every run was capped
+	WallS        Stat           `json:"wall_s"`
+	CPUS         Stat           `json:"cpu_s"`
+	PeakRSSBytes Stat           `json:"peak_rss_bytes"`
+	ReadBytes    Stat           `json:"read_bytes"`
+	WriteBytes   Stat           `json:"write_bytes"`
+	SpilledBytes Stat           `json:"spilled_bytes"`
+}
+
+// SortRuns orders runs by task, memory, slots, repetition and start.
+func SortRuns(runs []dataset.ProfRun) {
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := &runs[i], &runs[j]
+		switch {
+		case a.Task != b.Task:
+			return a.Task < b.Task
+		case a.MemoryBytes != b.MemoryBytes:
+			return a.MemoryBytes < b.MemoryBytes
+		case a.Slots != b.Slots:
+			return a.Slots < b.Slots
+		case a.Repetition != b.Repetition:
+			return a.Repetition < b.Repetition
+		}
+		return a.StartMs < b.StartMs
+	})
+}
+
+// okRun says whether a run counts in the statistics: it finished with
+// status 0. History rows (no outcome recorded) count.
+func okRun(r *dataset.ProfRun) bool {
+	return r.ExitCode == 0 && (r.Outcome == "" || r.Outcome == "ok")
+}
+
+// Summarize groups runs (sorted by SortRuns) into the sweep table.
+func Summarize(runs []dataset.ProfRun) []Setting {
+	var out []Setting
+	for i := 0; i < len(runs); {
+		j := i
+		for j < len(runs) && runs[j].Task == runs[i].Task && runs[j].MemoryBytes == runs[i].MemoryBytes && runs[j].Slots == runs[i].Slots {
+			j++
+		}
+		g := runs[i:j]
+		s := Setting{Task: g[0].Task, MemBytes: g[0].MemoryBytes, Slots: int(g[0].Slots), Runs: len(g), Outcomes: map[string]int{}, Capped: true}
+		var wall, cpu, rss, rd, wr, sp []float64
+		for k := range g {
+			r := &g[k]
+			oc := r.Outcome
+			if oc == "" {
+				oc = "ok"
+				if r.ExitCode != 0 {
+					oc = "failed"
+				}
+			}
+			s.Outcomes[oc]++
+			s.Capped = s.Capped && r.Capped
+			if !okRun(r) {
+				continue
+			}
+			s.OK++
+			wall = append(wall, r.RuntimeS)
+			cpu = append(cpu, r.CPUS)
+			rss = append(rss, float64(r.PeakRSSBytes))
+			rd = append(rd, float64(r.ReadBytes))
+			wr = append(wr, float64(r.WriteBytes))
+			sp = append(sp, float64(r.SpilledBytes))
+		}
+		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)
+		s.ReadBytes, s.WriteBytes, s.SpilledBytes = statOf(rd), statOf(wr), statOf(sp)
+		out = append(out, s)
+		i = j
+	}
+	return out
+}
+
+// Profile is a job profile in the manner of seed 002 (Polo, §4.2.6 and
+// Table 4.2): the fastest concurrency, and what one task uses of the node
+// in each phase when that many run at once.
+type Profile struct {
+	Task     string `json:"task"`
+	MemBytes int64  `json:"mem_bytes"`
+	Slots    int    `json:"slots"`
+	// TaskS is the wall time per task at that concurrency, median wall
+	// time over the repetitions divided by the slots: the quantity the
+	// fastest configuration minimises.
+	TaskS float64 `json:"task_s"`
+	Run   string  `json:"run"` // the repetition with the median wall time, whose samples give the shares
+	// IOCapacityBytesPerS stands for the node's disk capacity, which the
+	// profiler cannot know: the highest storage I/O rate the node was seen
+	// to sustain, over any whole run of the job or any phase of the chosen
+	// run. I/O shares are fractions of it, so they stay in [0,1].
+	IOCapacityBytesPerS float64      `json:"io_capacity_bytes_per_s"`
+	Phases              []PhaseShare `json:"phases"`
+	Warnings            []string     `json:"warnings,omitempty"`
+}
+
+// PhaseShare is one phase's per-task share of the node.
+type PhaseShare struct {
+	Phase  string  `json:"phase"`
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+	// CPU is the fraction of the node's CPU one task used: CPU seconds of
+	// the tree over the phase, divided by its duration, the node's CPUs and
+	// the slots (seed 002: 100% CPU with 4 tasks → 25% each).
+	CPU float64 `json:"cpu"`
+	// IOBytesPerS is one task's storage read+write rate.
+	IOBytesPerS float64 `json:"io_bytes_per_s"`
+	IO          float64 `json:"io"` // IOBytesPerS over IOCapacityBytesPerS
+	// Memory is one task's mean resident set over the phase as a fraction
+	// of the node's memory.
+	Memory float64 `json:"memory"`
+}
+
+type hostInfo struct {
+	CPUs          int   `json:"cpus"`
+	MemTotalBytes int64 `json:"mem_total_bytes"`
+}
+
+// BuildProfile picks, for task, the setting with the least wall time per
+// task (ties: fewer slots) among those with a successful run, and derives
+// the per-phase shares from the samples of its median repetition. Samples
+// may hold other runs; those of the chosen run are used. It returns nil
+// when no run of task succeeded or none has samples.
+func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSample) *Profile {
+	var best *Setting
+	mine := filterTask(runs, task)
+	SortRuns(mine)
+	settings := Summarize(mine)
+	for i := range settings {
+		s := &settings[i]
+		if s.OK == 0 {
+			continue
+		}
+		if best == nil || s.WallS.Median/float64(s.Slots) < best.WallS.Median/float64(best.Slots) {
+			best = s
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	p := &Profile{Task: task, MemBytes: best.MemBytes, Slots: best.Slots, TaskS: best.WallS.Median / float64(best.Slots)}
+	// The repetition closest to the median wall time.
+	var chosen *dataset.ProfRun
+	for i := range runs {
+		r := &runs[i]
+		if r.Task != task || !okRun(r) {
+			continue
+		}
+		if rate := float64(r.ReadBytes+r.WriteBytes) / r.RuntimeS; r.RuntimeS > 0 && rate > p.IOCapacityBytesPerS {
+			p.IOCapacityBytesPerS = rate
+		}
+		if r.MemoryBytes != best.MemBytes || int(r.Slots) != best.Slots {
+			continue
+		}
+		if chosen == nil || math.Abs(r.RuntimeS-best.WallS.Median) < math.Abs(chosen.RuntimeS-best.WallS.Median) {
+			chosen = r
+		}
+	}
+	p.Run = chosen.RunID
+	var host hostInfo
+	if json.Unmarshal([]byte(chosen.Host), &host) != nil || host.CPUs == 0 || host.MemTotalBytes == 0 {
+		p.Warnings = append(p.Warnings, "the run records no host facts (CPUs, memory): shares cannot be derived")
+		return p
+	}
+	var ss []dataset.ProfSample
+	for _, s := range samples {
+		if s.Run == chosen.RunID {
+			ss = append(ss, s)
+		}
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].OffsetS < ss[j].OffsetS })
+	if len(ss) < 2 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("run %s has %d samples: shares need two", chosen.RunID, len(ss)))
+		return p
+	}
+	// Phases are runs of consecutive samples with the same phase name.
+	k := float64(best.Slots)
+	for i := 0; i < len(ss); {
+		j := i
+		for j+1 < len(ss) && ss[j+1].Phase == ss[i].Phase {
+			j++
+		}
+		// The phase spans from its first sample to the next phase's first
+		// sample (or its own last one at the end of the run).
+		end := j
+		if j+1 < len(ss) {
+			end = j + 1
+		}
+		a, b := ss[i], ss[end]
+		ph := PhaseShare{Phase: ss[i].Phase, StartS: a.OffsetS, EndS: b.OffsetS}
+		if ph.Phase == "" {
+			ph.Phase = "all" // no phase regex, or none of its lines yet
+			if i == 0 && j+1 < len(ss) {
+				ph.Phase = "start"
+			}
+		}
+		if d := b.OffsetS - a.OffsetS; d > 0 {
+			ph.CPU = (b.CPUS - a.CPUS) / d / float64(host.CPUs) / k
+			ph.IOBytesPerS = float64(b.ReadBytes+b.WriteBytes-a.ReadBytes-a.WriteBytes) / d / k
+			p.IOCapacityBytesPerS = max(p.IOCapacityBytesPerS, ph.IOBytesPerS*k)
+		}
+		var rss float64
+		for _, s := range ss[i : j+1] {
+			rss += float64(s.RSSBytes)
+		}
+		ph.Memory = rss / float64(j+1-i) / float64(host.MemTotalBytes) / k
+		p.Phases = append(p.Phases, ph)
+		i = j + 1
+	}
+	for i := range p.Phases {
+		if p.IOCapacityBytesPerS > 0 {
+			p.Phases[i].IO = p.Phases[i].IOBytesPerS / p.IOCapacityBytesPerS
+		}
+	}
+	return p
+}
+
+func filterTask(runs []dataset.ProfRun, task string) []dataset.ProfRun {
+	var out []dataset.ProfRun
+	for _, r := range runs {
+		if r.Task == task {
+			out = append(out, r)
+		}
+	}
+	return out
+}

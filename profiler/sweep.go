@@ -1,0 +1,253 @@
+package profiler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// CapMode says whether runs are put in a memory cgroup.
+type CapMode int
+
+const (
+	// CapAuto caps memory where the machine allows and records why not
+	// elsewhere, with a warning.
+	CapAuto CapMode = iota
+	// CapOff never caps.
+	CapOff
+	// CapRequire fails the sweep when memory cannot be capped.
+	CapRequire
+)
+
+// ParseCapMode reads "auto", "off" or "require".
+func ParseCapMode(s string) (CapMode, error) {
+	switch s {
+	case "auto":
+		return CapAuto, nil
+	case "off":
+		return CapOff, nil
+	case "require":
+		return CapRequire, nil
+	}
+	return 0, fmt.Errorf("cap %q: want auto, off or require", s)
+}
+
+// Options configure a sweep. The zero value of every field but Job is a
+// documented default.
+type Options struct {
+	Job  string
+	Task string // default "task"
+
+	Mems     []int64       // memory settings in bytes; none: one setting with no memory value and no cap
+	Slots    []int         // copies run at once; default {1}
+	Repeat   int           // repetitions of each setting; default 3
+	Interval time.Duration // sampling interval; default 100 ms
+	Timeout  time.Duration // per run; 0: none
+	Grace    time.Duration // SIGTERM to SIGKILL after a timeout or interrupt; default 5 s
+
+	SpillDir   string // parent of the per-run spill directories; default os.TempDir()
+	InputBytes int64  // recorded with each run
+	Cap        CapMode
+	// CapOverhead is added to the memory setting to make the cgroup limit:
+	// room for the program's code, runtime and page cache beyond the
+	// buffers {mem} sizes (as YARN adds overhead to a container's heap).
+	CapOverhead int64
+	PhaseRegex  *regexp.Regexp // lines of the command's output that start a phase
+
+	Env    []string  // environment of the command; nil: the profiler's own
+	Dir    string    // working directory; "": the profiler's
+	Output io.Writer // receives the command's output lines when set
+
+	// OnRun is called after each finished run (in the order they ran); an
+	// error stops the sweep. The command layer commits the run there, so
+	// an interrupted sweep keeps every run finished before it.
+	OnRun func(*Run) error
+	// Warn receives caveats as they arise (also kept in Run.Warnings).
+	Warn func(string)
+}
+
+// Run is one finished run: one setting, one repetition, Slots copies.
+type Run struct {
+	Record   dataset.ProfRun
+	Samples  []dataset.ProfSample
+	Phases   []Phase
+	Tail     string // last output lines, for failures
+	Warnings []string
+}
+
+// Phase is a span of a run named by --phase-regex.
+type Phase struct {
+	Name   string  `json:"name"`
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+}
+
+// detect finds the cgroup host; tests replace it to play a machine without.
+var detect = detectCgroups
+
+// ErrNoCap is returned under CapRequire when memory cannot be capped.
+var ErrNoCap = errors.New("profiler: memory cannot be capped on this machine")
+
+// setting is one point of the sweep.
+type setting struct {
+	mem   int64
+	slots int
+}
+
+func (o *Options) defaults() {
+	if o.Task == "" {
+		o.Task = "task"
+	}
+	if len(o.Slots) == 0 {
+		o.Slots = []int{1}
+	}
+	if o.Repeat <= 0 {
+		o.Repeat = 3
+	}
+	if o.Interval <= 0 {
+		o.Interval = 100 * time.Millisecond
+	}
+	if o.Grace <= 0 {
+		o.Grace = 5 * time.Second
+	}
+	if o.SpillDir == "" {
+		o.SpillDir = os.TempDir()
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+}
+
+// Sweep runs argv once per memory setting, slot setting and repetition.
+// Repetitions are the outer loop, so slow drift of the machine (page
+// cache, thermal, neighbours) spreads over every setting instead of
+// biasing one. It returns the runs it finished; when ctx is cancelled it
+// stops the run in progress (SIGTERM, then SIGKILL after Grace), cleans
+// up, and returns the finished runs with ctx's error.
+func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
+	o.defaults()
+	if len(argv) == 0 {
+		return nil, errors.New("profiler: no command")
+	}
+	mems := o.Mems
+	if len(mems) == 0 {
+		mems = []int64{0}
+	}
+	// Check every substitution before running anything.
+	for _, m := range mems {
+		if _, err := (vars{mem: m, slots: 1}).argv(argv); err != nil {
+			return nil, err
+		}
+	}
+	if fi, err := os.Stat(o.SpillDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("profiler: spill directory parent %q is not a directory", o.SpillDir)
+	}
+
+	var host *cgroupHost
+	capNote := "not capped: no --mem setting"
+	if o.Mems != nil && o.Cap != CapOff {
+		var why string
+		host, why = detect()
+		if host == nil {
+			capNote = "not capped: " + why
+			if o.Cap == CapRequire {
+				return nil, fmt.Errorf("%w: %s", ErrNoCap, why)
+			}
+			warn(&o, nil, "memory is not capped, runs may use more than their setting: "+why)
+		} else {
+			host.removeStale()
+		}
+	} else if o.Cap == CapOff {
+		capNote = "not capped: --cap off"
+	}
+
+	restore, err := becomeSubreaper()
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+
+	facts := hostFacts(host)
+	var runs []*Run
+	seq := 0
+	for rep := 1; rep <= o.Repeat; rep++ {
+		for _, m := range mems {
+			for _, k := range o.Slots {
+				seq++
+				r, err := runOne(ctx, argv, o, setting{m, k}, rep, host, capNote, facts)
+				if err != nil {
+					return runs, err
+				}
+				runs = append(runs, r)
+				if o.OnRun != nil {
+					if err := o.OnRun(r); err != nil {
+						return runs, err
+					}
+				}
+			}
+		}
+	}
+	return runs, nil
+}
+
+func warn(o *Options, r *Run, msg string) {
+	if r != nil {
+		r.Warnings = append(r.Warnings, msg)
+	}
+	if o.Warn != nil {
+		o.Warn(msg)
+	}
+}
+
+// becomeSubreaper makes the profiler the reaper of processes its runs
+// orphan, so they are measured and stopped instead of escaping to init.
+func becomeSubreaper() (func(), error) {
+	var prev int32
+	_, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prGetChildSubreaper, uintptrOf(&prev), 0)
+	if e != 0 {
+		return nil, fmt.Errorf("profiler: prctl: %w", e)
+	}
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+		return nil, fmt.Errorf("profiler: prctl: %w", e)
+	}
+	return func() {
+		if prev == 0 {
+			syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 0, 0)
+		}
+	}, nil
+}
+
+func uintptrOf(p *int32) uintptr { return uintptr(unsafe.Pointer(p)) }
+
+const (
+	prSetChildSubreaper = 36
+	prGetChildSubreaper = 37
+)
+
+func hostFacts(h *cgroupHost) string {
+	var u syscall.Utsname
+	syscall.Uname(&u)
+	rel := make([]byte, 0, len(u.Release))
+	for _, c := range u.Release {
+		if c == 0 {
+			break
+		}
+		rel = append(rel, byte(c))
+	}
+	name, _ := os.Hostname()
+	cg := ""
+	if h != nil {
+		cg = fmt.Sprintf("v%d", h.version)
+	}
+	return fmt.Sprintf(`{"hostname":%q,"cpus":%d,"mem_total_bytes":%d,"kernel":%q,"cgroup":%q}`,
+		name, runtime.NumCPU(), hostMemBytes(), string(rel), cg)
+}
