@@ -1,0 +1,210 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const googleUsageFormat = "google2019-usage"
+
+// googleTraceStart is where we put offset 600 s of a ClusterData2019
+// clock. The v3 schema document counts timestamps in microseconds from 600
+// seconds before the start of the trace window, which covers May 2019; we
+// take the window to start at midnight US Pacific (PDT) on 1 May 2019. The
+// document's exact start instant is an assumption here: --trace-start
+// moves it, and only instants (not periods or patterns) depend on it.
+var googleTraceStart = time.Date(2019, 5, 1, 0, 0, 0, 0, time.FixedZone("PDT", -7*3600))
+
+// googleOffsetUs is the 600 s by which ClusterData timestamps precede the
+// trace window.
+const googleOffsetUs = 600 * 1e6
+
+func init() {
+	register(&Format{
+		Name:        googleUsageFormat,
+		Table:       dataset.UsageTable.Name,
+		Description: "Google ClusterData2019 instance_usage: JSON lines (BigQuery export) or Parquet shards; tenant = collection",
+		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "instance_usage")
+			}
+			line := firstLine(head)
+			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) &&
+				bytes.Contains(line, []byte(`"average_usage"`)) && bytes.Contains(line, []byte(`"start_time"`))
+		},
+		ingest: ingestGoogleUsage,
+	})
+}
+
+var parquetMagic = []byte("PAR1")
+
+func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
+	key, note := tenantKey(googleUsageFormat, s.opts)
+	if note != "" {
+		s.notes = append(s.notes, note)
+	}
+	if key == "user" {
+		return fmt.Errorf("%s: --tenant-key user: instance_usage rows carry no user; the user of a collection is in "+
+			"the collection_events table, which wlprof does not read yet; use --tenant-key collection (default) or machine", in.Path)
+	}
+	g := &googleRows{file: in.Path, key: key, start: traceStartMs(s.opts, googleTraceStart),
+		tenants: strtab.New(), servers: strtab.New()}
+	s.notes = append(s.notes, fmt.Sprintf("time = start_time of the 5-minute window, microseconds from %s - 600 s; "+
+		"tenant = %s_id, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
+		msText(g.start), key))
+	if bytes.HasPrefix(in.Head(4), parquetMagic) {
+		r, err := newGoogleParquet(ctx, in, g)
+		if err != nil {
+			return err
+		}
+		s.notes = append(s.notes, r.notes...)
+		defer r.close()
+		return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+	}
+	r := newLineRecords(in, g.parseJSON)
+	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+}
+
+// googleUsage is the part of an instance_usage row wlprof reads, from JSON
+// or Parquet. A missing (absent or null) field has its has flag false.
+type googleUsage struct {
+	start, end, collection, machine    int64
+	hasStart, hasEnd, hasColl, hasMach bool
+	cpus, memory                       float64
+	hasCPU, hasMem                     bool
+}
+
+// googleRows turns instance_usage rows into usage records.
+type googleRows struct {
+	file    string
+	key     string
+	start   int64
+	tenants *strtab.Table
+	servers *strtab.Table
+	num     []byte
+	row     googleJSON
+}
+
+// record validates u and fills rec.
+func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
+	switch {
+	case !u.hasStart:
+		return errors.New("no start_time")
+	case u.start <= 0 || u.start == math.MaxInt64:
+		return fmt.Errorf("start_time %d is outside the trace window (0 and 2^63-1 mark before/after it)", u.start)
+	case u.hasEnd && u.end <= u.start:
+		return fmt.Errorf("end_time %d is not after start_time %d", u.end, u.start)
+	case !u.hasMach:
+		return errors.New("no machine_id")
+	case g.key == "collection" && !u.hasColl:
+		return errors.New("no collection_id")
+	case !u.hasCPU:
+		return errors.New("no average_usage.cpus")
+	case math.IsNaN(u.cpus) || u.cpus < 0 || u.cpus > 1:
+		return fmt.Errorf("average_usage.cpus %g is outside [0, 1] NCU", u.cpus)
+	case u.hasMem && (math.IsNaN(u.memory) || u.memory < 0 || u.memory > 1):
+		return fmt.Errorf("average_usage.memory %g is outside [0, 1] NMU", u.memory)
+	}
+	g.num = strconv.AppendInt(g.num[:0], u.machine, 10)
+	_, server := g.servers.Bytes(g.num)
+	tenant := server
+	if g.key == "collection" {
+		g.num = strconv.AppendInt(g.num[:0], u.collection, 10)
+		_, tenant = g.tenants.Bytes(g.num)
+	}
+	mem := math.NaN()
+	if u.hasMem {
+		mem = u.memory
+	}
+	// Floor division keeps the ms instant at or before the µs one.
+	us := u.start - googleOffsetUs
+	ms := us / 1000
+	if us%1000 < 0 {
+		ms--
+	}
+	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: g.start + ms, CPU: u.cpus, Memory: mem}
+	return nil
+}
+
+// jsonInt is a JSON INT64 as BigQuery exports it (a string) or as a number.
+type jsonInt struct {
+	v  int64
+	ok bool
+}
+
+func (j *jsonInt) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*j = jsonInt{}
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	v, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a 64-bit integer", b)
+	}
+	*j = jsonInt{v, true}
+	return nil
+}
+
+// jsonFloat is a float that may be null.
+type jsonFloat struct {
+	v  float64
+	ok bool
+}
+
+func (j *jsonFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*j = jsonFloat{}
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' { // tolerated: a quoted number
+		b = b[1 : len(b)-1]
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", b)
+	}
+	*j = jsonFloat{v, true}
+	return nil
+}
+
+type googleJSON struct {
+	StartTime    jsonInt `json:"start_time"`
+	EndTime      jsonInt `json:"end_time"`
+	CollectionID jsonInt `json:"collection_id"`
+	MachineID    jsonInt `json:"machine_id"`
+	AverageUsage *struct {
+		CPUs   jsonFloat `json:"cpus"`
+		Memory jsonFloat `json:"memory"`
+	} `json:"average_usage"`
+}
+
+func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	g.row = googleJSON{}
+	if err := json.Unmarshal(line, &g.row); err != nil {
+		return &ParseError{File: g.file, Line: lineNo, Err: fmt.Errorf("not an instance_usage JSON object: %v", err), Record: recordText(line)}
+	}
+	r := &g.row
+	u := googleUsage{start: r.StartTime.v, hasStart: r.StartTime.ok, end: r.EndTime.v, hasEnd: r.EndTime.ok,
+		collection: r.CollectionID.v, hasColl: r.CollectionID.ok, machine: r.MachineID.v, hasMach: r.MachineID.ok}
+	if a := r.AverageUsage; a != nil {
+		u.cpus, u.hasCPU = a.CPUs.v, a.CPUs.ok
+		u.memory, u.hasMem = a.Memory.v, a.Memory.ok
+	}
+	if err := g.record(&u, rec); err != nil {
+		return &ParseError{File: g.file, Line: lineNo, Err: err, Record: recordText(line)}
+	}
+	return nil
+}
