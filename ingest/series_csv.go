@@ -64,6 +64,7 @@ type seriesItem struct {
 	line int64
 	ms   int64
 	val  float64
+	col  int // of the value
 	text string
 	perr *ParseError
 }
@@ -151,7 +152,7 @@ func newSeriesCSV(in *Input, opts Options) (*seriesCSV, error) {
 			reject(0, fmt.Errorf("%d fields, want 2 (time,value)", len(fields)))
 			continue
 		}
-		it := seriesItem{line: lr.line, text: recordText(line)}
+		it := seriesItem{line: lr.line, col: cols[1], text: recordText(line)}
 		tf := bytes.TrimSpace(fields[0])
 		switch {
 		case offsets:
@@ -220,7 +221,7 @@ func (r *seriesCSV) finish(file string, unit, hint CPUUnit) {
 		unit, why = hint, "from the header name"
 	case n == 0 || maxV <= 1:
 		unit, why = UnitFraction, "detected: no value above 1"
-	case float64(over) > 0.01*float64(n):
+	case 2*over > n: // mostly above 100: counts, not a few bad percentages
 		unit, why = UnitRaw, fmt.Sprintf("detected: %d of %d values above 100 are not utilisation", over, n)
 	default:
 		unit, why = UnitPercent, fmt.Sprintf("detected: values up to %g", maxV)
@@ -267,7 +268,11 @@ func (r *seriesCSV) finish(file string, unit, hint CPUUnit) {
 			}
 		}
 		if bad != nil {
-			it.perr = &ParseError{File: file, Line: it.line, Err: bad, Record: it.text}
+			col := it.col
+			if strings.HasPrefix(bad.Error(), "duplicate") {
+				col = 1
+			}
+			it.perr = &ParseError{File: file, Line: it.line, Col: col, Err: bad, Record: it.text}
 			continue
 		}
 		it.val = math.Min(v, 1)
