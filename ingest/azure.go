@@ -55,6 +55,14 @@ func init() {
 	})
 }
 
+// Published copies of the tables have no header; a first line naming the
+// columns is skipped.
+func azureCPUHeader(line []byte) bool {
+	return bytes.HasPrefix(bytes.ToLower(line), []byte("timestamp,"))
+}
+
+func azureVMTableHeader(line []byte) bool { return bytes.HasPrefix(bytes.ToLower(line), []byte("vmid,")) }
+
 func isNumber(b []byte) bool {
 	_, err := parseFloat(b)
 	return err == nil
@@ -108,7 +116,7 @@ func ingestAzureVMTable(ctx context.Context, in *Input, s *sink) error {
 	var p azureVMTable
 	p.file, p.start = in.Path, start
 	r := newLineRecords(in, p.parse)
-	r.header = func(line []byte) bool { return bytes.HasPrefix(bytes.ToLower(line), []byte("vmid,")) }
+	r.header = azureVMTableHeader
 	before := s.accepted
 	w := s.tx.VMs()
 	for r.Scan() {
@@ -232,7 +240,7 @@ func ingestAzureCPU(ctx context.Context, in *Input, s *sink) error {
 	}
 	s.notes = append(s.notes, "timestamps are seconds from the trace start "+msText(p.start)+"; cpu = avg percent / 100; min and max are not stored")
 	r := newLineRecords(in, p.parse)
-	r.header = func(line []byte) bool { return bytes.HasPrefix(bytes.ToLower(line), []byte("timestamp,")) }
+	r.header = azureCPUHeader
 	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
 }
 

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -63,15 +62,26 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 		"tenant = %s_id, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
 		msText(g.start), key))
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		r, err := newGoogleParquet(ctx, in, g)
-		if err != nil {
-			return err
-		}
-		s.notes = append(s.notes, r.notes...)
-		defer r.close()
-		return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+		return ingestGoogleParquet(ctx, in, s, g)
 	}
 	r := newLineRecords(in, g.parseJSON)
+	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+}
+
+// ingestGoogleParquet reads a shard. The Parquet decoder may panic on a
+// corrupt file; that is the file's error, not a crash.
+func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		}
+	}()
+	r, err := newGoogleParquet(ctx, in, g)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	s.notes = append(s.notes, r.notes...)
 	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
 }
 
@@ -92,7 +102,6 @@ type googleRows struct {
 	tenants *strtab.Table
 	servers *strtab.Table
 	num     []byte
-	row     googleJSON
 }
 
 // record validates u and fills rec.
@@ -136,72 +145,10 @@ func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
 	return nil
 }
 
-// jsonInt is a JSON INT64 as BigQuery exports it (a string) or as a number.
-type jsonInt struct {
-	v  int64
-	ok bool
-}
-
-func (j *jsonInt) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*j = jsonInt{}
-		return nil
-	}
-	if len(b) >= 2 && b[0] == '"' {
-		b = b[1 : len(b)-1]
-	}
-	v, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a 64-bit integer", b)
-	}
-	*j = jsonInt{v, true}
-	return nil
-}
-
-// jsonFloat is a float that may be null.
-type jsonFloat struct {
-	v  float64
-	ok bool
-}
-
-func (j *jsonFloat) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*j = jsonFloat{}
-		return nil
-	}
-	if len(b) >= 2 && b[0] == '"' { // tolerated: a quoted number
-		b = b[1 : len(b)-1]
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a number", b)
-	}
-	*j = jsonFloat{v, true}
-	return nil
-}
-
-type googleJSON struct {
-	StartTime    jsonInt `json:"start_time"`
-	EndTime      jsonInt `json:"end_time"`
-	CollectionID jsonInt `json:"collection_id"`
-	MachineID    jsonInt `json:"machine_id"`
-	AverageUsage *struct {
-		CPUs   jsonFloat `json:"cpus"`
-		Memory jsonFloat `json:"memory"`
-	} `json:"average_usage"`
-}
-
 func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	g.row = googleJSON{}
-	if err := json.Unmarshal(line, &g.row); err != nil {
+	var u googleUsage
+	if err := scanGoogleJSON(line, &u); err != nil {
 		return &ParseError{File: g.file, Line: lineNo, Err: fmt.Errorf("not an instance_usage JSON object: %v", err), Record: recordText(line)}
-	}
-	r := &g.row
-	u := googleUsage{start: r.StartTime.v, hasStart: r.StartTime.ok, end: r.EndTime.v, hasEnd: r.EndTime.ok,
-		collection: r.CollectionID.v, hasColl: r.CollectionID.ok, machine: r.MachineID.v, hasMach: r.MachineID.ok}
-	if a := r.AverageUsage; a != nil {
-		u.cpus, u.hasCPU = a.CPUs.v, a.CPUs.ok
-		u.memory, u.hasMem = a.Memory.v, a.Memory.ok
 	}
 	if err := g.record(&u, rec); err != nil {
 		return &ParseError{File: g.file, Line: lineNo, Err: err, Record: recordText(line)}
