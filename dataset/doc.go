@@ -39,6 +39,14 @@
 //	            runtime_s, cpu_s, peak_rss_bytes, read_bytes, write_bytes,
 //	            spilled_bytes, exit_code, capped, host, config, source
 //	rejects     ingest, file, line, col, format, reason, record
+//	vms         vmid, subscription, deployment, created, deleted, max_cpu, avg_cpu,
+//	            p95_max_cpu, category, cores, memory_gb, source
+//
+// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
+// it is what joins VM utilisation readings in usage to a tenant (the
+// subscription). cores and memory_gb are kept as the trace writes them,
+// numbers in Azure V1 ("8", "1.75") and buckets in V2 (">24", ">64");
+// the cpu statistics are fractions of the VM.
 //
 // Columns are only ever added; readers match columns by name and give
 // missing ones their zero value, so older files keep reading.

@@ -61,7 +61,9 @@ func azureCPUHeader(line []byte) bool {
 	return bytes.HasPrefix(bytes.ToLower(line), []byte("timestamp,"))
 }
 
-func azureVMTableHeader(line []byte) bool { return bytes.HasPrefix(bytes.ToLower(line), []byte("vmid,")) }
+func azureVMTableHeader(line []byte) bool {
+	return bytes.HasPrefix(bytes.ToLower(line), []byte("vmid,"))
+}
 
 func isNumber(b []byte) bool {
 	_, err := parseFloat(b)
