@@ -58,6 +58,17 @@ func detectSeriesCSV(_ string, head []byte) bool {
 	return false
 }
 
+// seriesTimeLike reports whether a first field reads as a time, so that its
+// line is data (perhaps with a bad value), never a header to skip.
+func seriesTimeLike(f []byte) bool {
+	f = bytes.TrimSpace(f)
+	if _, err := parseTimestamp(f, time.UTC); err == nil {
+		return true
+	}
+	_, err := parseFloat(f)
+	return err == nil
+}
+
 // seriesItem is one data line of a single-series file: a parsed sample or
 // the reason it is rejected.
 type seriesItem struct {
@@ -133,7 +144,7 @@ func newSeriesCSV(in *Input, opts Options) (*seriesCSV, error) {
 		}
 		if header {
 			header = false
-			if len(fields) == 2 {
+			if len(fields) == 2 && !seriesTimeLike(fields[0]) {
 				if _, err := parseFloat(fields[1]); err != nil {
 					t := strings.ToLower(strings.TrimSpace(string(fields[0])))
 					v := strings.ToLower(strings.TrimSpace(string(fields[1])))

@@ -315,6 +315,13 @@ func TestSeriesCSVBadInput(t *testing.T) {
 	if got.rejects[0].File != path || got.rejects[0].Format != "series-csv" {
 		t.Errorf("reject %+v", got.rejects[0])
 	}
+	// A first line with a time and a bad value is data, not a header.
+	noHeader := writeFile(t, t.TempDir(), "noheader.csv", []byte("2024-01-01 00:00:00,abc\n2024-01-01 00:05:00,0.5\n"))
+	got = mustRun(t, "series-csv", []string{noHeader}, DefaultOptions())
+	if len(got.usage) != 1 || len(got.rejects) != 1 {
+		t.Fatalf("headerless file: %d rows, %d rejects", len(got.usage), len(got.rejects))
+	}
+	hasReject(t, got.rejects, 1, `value: "abc" is not a number`)
 	// Declared fraction: 50 is then out of range, pointing at --cpu-unit.
 	opts := DefaultOptions()
 	opts.CPUUnit = UnitFraction
