@@ -107,5 +107,5 @@ var (
 var TableNames = []string{
 	UsageTable.Name, SeriesTable.Name, RunsTable.Name, SkylinesTable.Name,
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
-	VMsTable.Name,
+	VMsTable.Name, CollectionsTable.Name,
 }

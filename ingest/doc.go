@@ -71,9 +71,17 @@
 // the trace window (v3 schema document); instant = TraceStart + start_time
 // − 600 s, with TraceStart 2019-05-01T00:00:00-07:00 (midnight US Pacific,
 // an assumption about the trace's first day; --trace-start moves it).
-// tenant = collection_id (default) or machine_id (--tenant-key machine);
-// --tenant-key user is refused with an explanation, because the user is in
-// collection_events, which is not read. server = machine_id; cpu and
+// tenant = collection_id (default), machine_id (--tenant-key machine) or
+// the collection's user (--tenant-key user). The user is not in
+// instance_usage but in collection_events (format
+// google2019-collection-events, JSON lines or Parquet, stored in the
+// collections table): the join uses the collections rows already in the
+// dataset, collection_events inputs of the same command (read first with
+// "auto") and --collection-events files; a usage row whose collection is
+// not among them is rejected ("unknown collection in join"), and without
+// any the ingest stops with an explanation. An event without a user (the
+// first 2019 release left the field empty) or naming another user than an
+// earlier event of its collection is rejected. server = machine_id; cpu and
 // memory are average_usage.cpus and .memory, in NCU/NMU: fractions of the
 // largest machine of the cell, not of the machine the row ran on. Rows are
 // per instance: several instances of one collection on one machine give

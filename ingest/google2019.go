@@ -52,15 +52,23 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 	if note != "" {
 		s.notes = append(s.notes, note)
 	}
-	if key == "user" {
-		return fmt.Errorf("%s: --tenant-key user: instance_usage rows carry no user; the user of a collection is in "+
-			"the collection_events table, which wlprof does not read yet; use --tenant-key collection (default) or machine", in.Path)
-	}
 	g := &googleRows{file: in.Path, key: key, start: traceStartMs(s.opts, googleTraceStart),
 		tenants: strtab.New(), servers: strtab.New()}
+	if key == "user" {
+		ix, err := collectionsOf(ctx, s)
+		if err != nil {
+			return err
+		}
+		if len(ix.users) == 0 {
+			return fmt.Errorf("%s: --tenant-key user: instance_usage rows carry no user; the user of a collection is in "+
+				"collection_events: give --collection-events FILE, or ingest them first (format %s)", in.Path, googleCollectionsFormat)
+		}
+		g.users = ix.users
+		s.notes = append(s.notes, fmt.Sprintf("joined with collection_events (%s): tenant = user", strings.Join(ix.from, ", ")))
+	}
 	s.notes = append(s.notes, fmt.Sprintf("time = start_time of the 5-minute window, microseconds from %s - 600 s; "+
-		"tenant = %s_id, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
-		msText(g.start), key))
+		"tenant = %s, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
+		msText(g.start), map[string]string{"collection": "collection_id", "machine": "machine_id", "user": "the collection's user"}[key]))
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
 		return ingestGoogleParquet(ctx, in, s, g)
 	}
@@ -102,6 +110,7 @@ type googleRows struct {
 	tenants *strtab.Table
 	servers *strtab.Table
 	num     []byte
+	users   map[int64]string // collection → user, for the user key
 }
 
 // record validates u and fills rec.
@@ -115,7 +124,7 @@ func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
 		return fmt.Errorf("end_time %d is not after start_time %d", u.end, u.start)
 	case !u.hasMach:
 		return errors.New("no machine_id")
-	case g.key == "collection" && !u.hasColl:
+	case g.key != "machine" && !u.hasColl:
 		return errors.New("no collection_id")
 	case !u.hasCPU:
 		return errors.New("no average_usage.cpus")
@@ -127,9 +136,16 @@ func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
 	g.num = strconv.AppendInt(g.num[:0], u.machine, 10)
 	_, server := g.servers.Bytes(g.num)
 	tenant := server
-	if g.key == "collection" {
+	switch g.key {
+	case "collection":
 		g.num = strconv.AppendInt(g.num[:0], u.collection, 10)
 		_, tenant = g.tenants.Bytes(g.num)
+	case "user":
+		user, ok := g.users[u.collection]
+		if !ok {
+			return fmt.Errorf("unknown collection in join: collection_id %d is not in the collection_events read", u.collection)
+		}
+		tenant = user
 	}
 	mem := math.NaN()
 	if u.hasMem {

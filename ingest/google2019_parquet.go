@@ -19,17 +19,119 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
+// parquetInput is an opened Parquet input read by record batches, with
+// only the leaf columns a format needs decoded.
+type parquetInput struct {
+	path  string
+	pf    *file.Reader
+	rr    pqarrow.RecordReader
+	tmp   string // decompressed copy of a compressed file, removed on close
+	notes []string
+}
+
+// openParquet opens in and selects the leaf columns named in want (dotted
+// paths); a missing column for which required says true refuses the file.
+func openParquet(ctx context.Context, in *Input, want []string, required func(string) bool, what string) (*parquetInput, error) {
+	p := &parquetInput{path: in.Path}
+	var ra parquet.ReaderAtSeeker
+	if data := in.Mapped(); data != nil {
+		ra = bytes.NewReader(data)
+	} else {
+		// A compressed file is a stream; Parquet needs its footer first.
+		f, err := os.CreateTemp("", "wlprof-parquet-*")
+		if err != nil {
+			return nil, err
+		}
+		p.tmp = f.Name()
+		if _, err := io.Copy(f, in.Reader()); err != nil {
+			f.Close()
+			p.close()
+			return nil, fmt.Errorf("%s: %w", in.Path, err)
+		}
+		ra = f
+		p.notes = append(p.notes, "decompressed to a temporary file to read the Parquet footer")
+	}
+	pf, err := file.NewParquetReader(ra)
+	if err != nil {
+		if c, ok := ra.(io.Closer); ok {
+			c.Close()
+		}
+		p.close()
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", in.Path, err)
+	}
+	p.pf = pf
+	sc := pf.MetaData().Schema
+	found := map[string]int{}
+	for i := 0; i < sc.NumColumns(); i++ {
+		found[sc.Column(i).Path()] = i
+	}
+	var leaves []int
+	for _, name := range want {
+		i, ok := found[name]
+		if !ok && required(name) {
+			p.close()
+			return nil, fmt.Errorf("%s: the Parquet file has no column %s; is it %s?", in.Path, name, what)
+		}
+		if ok {
+			leaves = append(leaves, i)
+		}
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: dataset.ReadBatchRows}, memory.DefaultAllocator)
+	if err != nil {
+		p.close()
+		return nil, fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if p.rr, err = fr.GetRecordReader(ctx, leaves, nil); err != nil {
+		p.close()
+		return nil, fmt.Errorf("%s: %w", in.Path, err)
+	}
+	return p, nil
+}
+
+// next returns the next record batch, or nil at the end.
+func (p *parquetInput) next() (arrow.Record, error) {
+	if p.rr == nil || !p.rr.Next() {
+		if p.rr != nil {
+			if err := p.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%s: %w", p.path, err)
+			}
+		}
+		return nil, nil
+	}
+	return p.rr.Record(), nil
+}
+
+func (p *parquetInput) close() {
+	if p.rr != nil {
+		p.rr.Release()
+		p.rr = nil
+	}
+	if p.pf != nil {
+		p.pf.Close()
+		p.pf = nil
+	}
+	if p.tmp != "" {
+		os.Remove(p.tmp)
+		p.tmp = ""
+	}
+}
+
+// column returns the named top-level column of a batch, or nil.
+func column(rec arrow.Record, name string) arrow.Array {
+	if idx := rec.Schema().FieldIndices(name); len(idx) > 0 {
+		return rec.Column(idx[0])
+	}
+	return nil
+}
+
 // googleParquet reads instance_usage Parquet shards (the BigQuery export:
 // INT64 columns, average_usage a struct of cpus and memory, nulls for
 // absent values). Only the six leaf columns wlprof uses are decoded. Row
 // numbers (1-based, across row groups) stand for line numbers in rejects.
 type googleParquet struct {
-	g     *googleRows
-	file  string
-	pf    *file.Reader
-	rr    pqarrow.RecordReader
-	tmp   string // decompressed copy of a compressed shard, removed on close
-	notes []string
+	*parquetInput
+	g    *googleRows
+	file string
 
 	batch arrow.Record
 	n, i  int
@@ -47,98 +149,39 @@ type googleCols struct {
 	cpus, mem              func(int) (float64, bool)
 }
 
-// googleLeaves are the Parquet leaf paths read; the first four are required
-// (collection_id only with the collection key).
+// googleLeaves are the Parquet leaf paths read.
 var googleLeaves = []string{"start_time", "machine_id", "average_usage.cpus", "collection_id", "end_time", "average_usage.memory"}
 
 func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googleParquet, error) {
-	r := &googleParquet{g: g, file: in.Path}
-	var ra parquet.ReaderAtSeeker
-	if data := in.Mapped(); data != nil {
-		ra = bytes.NewReader(data)
-	} else {
-		// A compressed shard is a stream; Parquet needs its footer first.
-		f, err := os.CreateTemp("", "wlprof-parquet-*")
-		if err != nil {
-			return nil, err
+	required := func(name string) bool {
+		switch name {
+		case "start_time", "machine_id", "average_usage.cpus":
+			return true
+		case "collection_id":
+			return g.key != "machine"
 		}
-		r.tmp = f.Name()
-		if _, err := io.Copy(f, in.Reader()); err != nil {
-			r.close()
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", in.Path, err)
-		}
-		ra = f
-		r.notes = append(r.notes, "decompressed to a temporary file to read the Parquet footer")
-		defer func() {
-			if r.pf == nil {
-				f.Close()
-			}
-		}()
+		return false
 	}
-	pf, err := file.NewParquetReader(ra)
+	p, err := openParquet(ctx, in, googleLeaves, required, "an instance_usage shard")
 	if err != nil {
-		r.close()
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", in.Path, err)
+		return nil, err
 	}
-	r.pf = pf
-	sc := pf.MetaData().Schema
-	found := map[string]int{}
-	for i := 0; i < sc.NumColumns(); i++ {
-		found[sc.Column(i).Path()] = i
-	}
-	var leaves []int
-	for k, name := range googleLeaves {
-		i, ok := found[name]
-		required := k < 3 || (k == 3 && g.key == "collection")
-		if !ok && required {
-			r.close()
-			return nil, fmt.Errorf("%s: the Parquet shard has no column %s; is it an instance_usage shard?", in.Path, name)
-		}
-		if ok {
-			leaves = append(leaves, i)
-		}
-	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: dataset.ReadBatchRows}, memory.DefaultAllocator)
-	if err != nil {
-		r.close()
-		return nil, fmt.Errorf("%s: %w", in.Path, err)
-	}
-	if r.rr, err = fr.GetRecordReader(ctx, leaves, nil); err != nil {
-		r.close()
-		return nil, fmt.Errorf("%s: %w", in.Path, err)
-	}
-	return r, nil
-}
-
-func (r *googleParquet) close() {
-	if r.rr != nil {
-		r.rr.Release()
-		r.rr = nil
-	}
-	if r.pf != nil {
-		r.pf.Close()
-		r.pf = nil
-	}
-	if r.tmp != "" {
-		os.Remove(r.tmp)
-		r.tmp = ""
-	}
+	return &googleParquet{parquetInput: p, g: g, file: in.Path}, nil
 }
 
 func (r *googleParquet) Scan() bool {
 	for r.i >= r.n {
-		if r.err != nil || r.rr == nil || !r.rr.Next() {
-			if r.rr != nil && r.err == nil {
-				if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-					r.err = fmt.Errorf("%s: %w", r.file, err)
-				}
-			}
+		if r.err != nil {
 			return false
 		}
-		r.batch = r.rr.Record()
-		r.n, r.i = int(r.batch.NumRows()), 0
-		if err := r.bind(r.batch); err != nil {
+		batch, err := r.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return false
+		}
+		r.batch = batch
+		r.n, r.i = int(batch.NumRows()), 0
+		if err := r.bind(batch); err != nil {
 			r.err = fmt.Errorf("%s: %w", r.file, err)
 			return false
 		}
@@ -191,13 +234,7 @@ func (u *googleUsage) text() string {
 
 // bind finds the columns of one record batch.
 func (r *googleParquet) bind(rec arrow.Record) error {
-	sch := rec.Schema()
-	col := func(name string) arrow.Array {
-		if idx := sch.FieldIndices(name); len(idx) > 0 {
-			return rec.Column(idx[0])
-		}
-		return nil
-	}
+	col := func(name string) arrow.Array { return column(rec, name) }
 	var err error
 	ints := func(name string) func(int) (int64, bool) {
 		f, e := intAccessor(col(name))

@@ -40,6 +40,9 @@ type Options struct {
 	// VMTables are Azure vmtable files read (format azure-vmtable) before
 	// the inputs, so that azure-cpu readings join with them.
 	VMTables []string
+	// CollectionEvents are Google collection_events files read before the
+	// inputs, so that google2019-usage can use --tenant-key user.
+	CollectionEvents []string
 }
 
 // DefaultOptions: 1000 rejects at most, cpu unit detected, UTC.
@@ -109,15 +112,21 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 		}
 		files, formats = joinTablesFirst(files, formats)
 	}
-	if len(opts.VMTables) > 0 { // the join tables come first
-		vt, err := expand(opts.VMTables)
+	for _, jt := range []struct { // the join tables come first
+		paths  []string
+		format string
+	}{{opts.CollectionEvents, googleCollectionsFormat}, {opts.VMTables, azureVMTableFormat}} {
+		if len(jt.paths) == 0 {
+			continue
+		}
+		vt, err := expand(jt.paths)
 		if err != nil {
 			return nil, err
 		}
 		files = append(vt, files...)
 		formats = append(make([]*Format, len(vt)), formats...)
 		for i := range vt {
-			formats[i] = registry[azureVMTableFormat]
+			formats[i] = registry[jt.format]
 		}
 	}
 	for i, path := range files {

@@ -14,7 +14,8 @@ import (
 // runState is what the inputs of one Run share: the VM table that azure-cpu
 // readings join with, filled by azure-vmtable inputs read before them.
 type runState struct {
-	vms *vmIndex
+	vms   *vmIndex
+	colls *collIndex
 }
 
 // tenantKeys lists, per format, the values --tenant-key accepts; the first
@@ -188,17 +189,18 @@ func detectAll(files []string) ([]*Format, error) {
 	return out, nil
 }
 
-// joinTablesFirst moves inputs that other inputs join with (Azure vmtables)
-// before the rest, keeping the order within each group, so that "auto" on
+// joinTablesFirst moves inputs that other inputs join with (Azure vmtables,
+// Google collection_events) before the rest, keeping the order within each group, so that "auto" on
 // a folder joins readings with the vmtable beside them whatever the names.
 func joinTablesFirst(files []string, formats []*Format) ([]string, []*Format) {
 	idx := make([]int, len(files))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		return formats[idx[a]].Table == dataset.VMsTable.Name && formats[idx[b]].Table != dataset.VMsTable.Name
-	})
+	join := func(f *Format) bool {
+		return f.Table == dataset.VMsTable.Name || f.Table == dataset.CollectionsTable.Name
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return join(formats[idx[a]]) && !join(formats[idx[b]]) })
 	f2, t2 := make([]string, len(files)), make([]*Format, len(files))
 	for k, i := range idx {
 		f2[k], t2[k] = files[i], formats[i]

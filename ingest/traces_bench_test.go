@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
 )
 
 // traceBenchRows is the size of each generated trace benchmark input.
@@ -152,4 +155,49 @@ func BenchmarkGoogleUsageJSONEncodingJSON(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}
+
+// The real collection_events row for 100,000 collections.
+func BenchmarkGoogleCollectionEventsJSON(b *testing.B) {
+	raw, err := os.ReadFile(traceFile("google2019", "collection_events-000000000000.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	row := string(bytes.TrimSpace(raw))
+	const n = traceBenchRows / 2
+	path := benchTrace(b, "collection_events.json", n, func(w *bufio.Writer, i int) {
+		w.WriteString(strings.Replace(row, `"collection_id": 394454435790`, fmt.Sprintf(`"collection_id": %d`, 394454435790+int64(i)), 1))
+		w.WriteByte('\n')
+	})
+	b.SetBytes(fileSizeOf(b, path))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix := &collIndex{users: map[int64]string{}, strs: strtab.New()}
+		r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
+			var e collectionEvent
+			if err := scanCollectionEvent(line, &e); err != nil {
+				return &ParseError{Line: lineNo, Err: err}
+			}
+			if err := ix.record(&e, rec); err != nil {
+				return &ParseError{Line: lineNo, Err: err}
+			}
+			return nil
+		})
+		k := 0
+		for r.Scan() {
+			if _, perr := r.Record(); perr != nil {
+				b.Fatal(perr)
+			}
+			k++
+		}
+		in.Close()
+		if k != n {
+			b.Fatalf("%d rows", k)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }

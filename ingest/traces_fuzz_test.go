@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -319,6 +320,43 @@ func FuzzGoogleUsageParquet(f *testing.F) {
 		}
 		if x == 0 && (len(got.usage) != 3 || len(got.rejects) != 4) {
 			t.Fatalf("unchanged shard: %d records, %d rejects", len(got.usage), len(got.rejects))
+		}
+	})
+}
+
+func FuzzGoogleCollectionEvents(f *testing.F) {
+	for _, name := range []string{"collection_events-000000000000.json", "collection_events_derived_rows.json"} {
+		b, err := os.ReadFile(traceFile("google2019", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, l := range splitLines(b) {
+			f.Add(l)
+		}
+	}
+	f.Add([]byte(`{"collection_id":"7","user":"a\/b\u0041","collection_logical_name":null}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var e collectionEvent
+		err := scanCollectionEvent(line, &e)
+		if err == nil && !json.Valid(line) {
+			t.Fatalf("accepted invalid JSON %q", line)
+		}
+		if err != nil {
+			return
+		}
+		ix := &collIndex{users: map[int64]string{}, strs: strtab.New()}
+		var rec dataset.Collection
+		if err := ix.record(&e, &rec); err == nil {
+			if rec.User == "" || rec.Collection != strconv.FormatInt(e.collection, 10) || ix.users[e.collection] != rec.User {
+				t.Fatalf("event %+v gave %+v", e, rec)
+			}
+			// The user read equals what encoding/json decodes.
+			var m map[string]any
+			if json.Unmarshal(line, &m) == nil {
+				if u, ok := m["user"].(string); ok && u != rec.User {
+					t.Fatalf("user %q, encoding/json %q", rec.User, u)
+				}
+			}
 		}
 	})
 }

@@ -25,6 +25,7 @@ type ingestOptions struct {
 	TenantKey  string
 	TraceStart string
 	VMTables   []string
+	CollEvents []string
 }
 
 func newIngestCmd(g *globalOptions) *cobra.Command {
@@ -52,6 +53,7 @@ FORMATS
   wlprof ingest series-csv --tz America/New_York nab_ec2_cpu_utilization_53ea38.csv -d ds
   wlprof ingest series-csv --cpu-unit raw --tenant taxi nab_nyc_taxi.csv -d ds
   wlprof ingest google2019-usage instance_usage-000000000000.json.gz -d ds
+  wlprof ingest google2019-usage --tenant-key user --collection-events collection_events-000000000000.json.gz instance_usage-000000000000.json.gz -d ds
   wlprof ingest azure-cpu --vmtable vmtable.csv.gz vm_cpu_readings-file-1-of-195.csv.gz -d ds
   wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds`,
 		Args: args(cobra.MinimumNArgs(2)),
@@ -71,9 +73,10 @@ FORMATS
 	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent; raw (series-csv: not utilisation, scaled by the file's maximum)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.StringVar(&o.Tenant, "tenant", "", "tenant of series-csv files (default: the file name) and alibaba2018-machine (default: alibaba)")
-	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine (default: the first)")
+	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine (default: the first)")
 	f.StringVar(&o.TraceStart, "trace-start", "", "RFC 3339 instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
 	f.StringSliceVar(&o.VMTables, "vmtable", nil, "Azure vmtable file(s) to store and join azure-cpu readings with (tenant = subscription); repeatable")
+	f.StringSliceVar(&o.CollEvents, "collection-events", nil, "Google collection_events file(s) to store and join google2019-usage with (--tenant-key user); repeatable")
 	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent", "raw"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("tenant-key", cobra.FixedCompletions(ingest.TenantKeys(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -192,6 +195,6 @@ func traceOptions(o *ingestOptions, opts *ingest.Options) error {
 		}
 		opts.TraceStart = t
 	}
-	opts.Tenant, opts.TenantKey, opts.VMTables = o.Tenant, o.TenantKey, o.VMTables
+	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
 	return nil
 }

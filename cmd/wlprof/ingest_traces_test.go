@@ -34,11 +34,12 @@ func TestIngestTracesAutoGolden(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Version != 1 {
 		t.Fatalf("not a version 1 document: %v\n%s", err, out)
 	}
-	if doc.Files[0].Format != "azure-vmtable" || doc.Tables["vms"] != 10 {
-		t.Errorf("the vmtable is not read first: %+v", doc)
+	// Join tables (collection_events, the vmtable) are read before the rest.
+	if doc.Files[0].Format != "google2019-collection-events" || doc.Files[2].Format != "azure-vmtable" || doc.Tables["vms"] != 10 || doc.Tables["collections"] != 3 {
+		t.Errorf("the join tables are not read first: %+v", doc)
 	}
 	golden(t, "ingest-traces-auto.json", strings.ReplaceAll(out, dir, "$TMP"))
-	if !strings.Contains(errs, "10 input record(s) rejected") {
+	if !strings.Contains(errs, "13 input record(s) rejected") {
 		t.Errorf("stderr lacks the reject count: %s", errs)
 	}
 }
