@@ -3,6 +3,8 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -200,4 +202,65 @@ func BenchmarkGoogleCollectionEventsJSON(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}
+
+// azureBenchTable writes a vmtable of n VMs in the real sample's shape
+// (base64 ids, 100 subscriptions) and returns it with the ids.
+func azureBenchTable(b *testing.B, n int) (string, []string) {
+	ids := make([]string, n)
+	var raw [48]byte
+	for i := range ids {
+		copy(raw[:], fmt.Sprintf("vm%046d", i))
+		ids[i] = base64.StdEncoding.EncodeToString(raw[:])
+	}
+	path := benchTrace(b, "vmtable.csv", n, func(w *bufio.Writer, i int) {
+		fmt.Fprintf(w, "%s,sub%03d,dep%05d,0,2591700,99.369869,3.4240942342446719,10.194309,Delay-insensitive,1,1.75\n", ids[i], i%100, i%5000)
+	})
+	return path, ids
+}
+
+func BenchmarkAzureVMTable(b *testing.B) {
+	path, _ := azureBenchTable(b, traceBenchRows)
+	b.SetBytes(fileSizeOf(b, path))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := &azureVMTable{file: path}
+		r := newLineRecords(in, p.parse)
+		n := 0
+		for r.Scan() {
+			if _, perr := r.Record(); perr != nil {
+				b.Fatal(perr)
+			}
+			n++
+		}
+		in.Close()
+		if n != traceBenchRows {
+			b.Fatalf("%d rows", n)
+		}
+	}
+	b.ReportMetric(float64(traceBenchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}
+
+// BenchmarkIngestAzureJoined is `wlprof ingest azure-cpu --vmtable`: 20,000
+// VMs, 200,000 readings joined to subscriptions, Parquet written, committed.
+func BenchmarkIngestAzureJoined(b *testing.B) {
+	table, ids := azureBenchTable(b, 20_000)
+	readings := benchTrace(b, "readings.csv", traceBenchRows, func(w *bufio.Writer, i int) {
+		fmt.Fprintf(w, "%d,%s,1.5,9.25,%d.5\n", 300*(i/len(ids)), ids[i%len(ids)], i%99)
+	})
+	b.SetBytes(fileSizeOf(b, readings))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		opts := DefaultOptions()
+		opts.VMTables = []string{table}
+		res, err := ingest(b, context.Background(), filepath.Join(b.TempDir(), "ds"), "azure-cpu", []string{readings}, opts)
+		if err != nil || res.Rejected != 0 || res.Accepted != traceBenchRows+20_000 {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+	b.ReportMetric(float64(traceBenchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
