@@ -102,32 +102,9 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
 	st := &runState{}
-	formats := make([]*Format, len(files))
-	for i := range formats {
-		formats[i] = fixed
-	}
-	if fixed == nil {
-		if formats, err = detectAll(files); err != nil {
-			return nil, err
-		}
-		files, formats = joinTablesFirst(files, formats)
-	}
-	for _, jt := range []struct { // the join tables come first
-		paths  []string
-		format string
-	}{{opts.CollectionEvents, googleCollectionsFormat}, {opts.VMTables, azureVMTableFormat}} {
-		if len(jt.paths) == 0 {
-			continue
-		}
-		vt, err := expand(jt.paths)
-		if err != nil {
-			return nil, err
-		}
-		files = append(vt, files...)
-		formats = append(make([]*Format, len(vt)), formats...)
-		for i := range vt {
-			formats[i] = registry[jt.format]
-		}
+	files, formats, err := planInputs(files, fixed, opts)
+	if err != nil {
+		return nil, err
 	}
 	for i, path := range files {
 		if err := ctx.Err(); err != nil {

@@ -207,3 +207,38 @@ func joinTablesFirst(files []string, formats []*Format) ([]string, []*Format) {
 	}
 	return f2, t2
 }
+
+// planInputs gives each input its format (detected when fixed is nil) and
+// puts the join tables first: the --collection-events and --vmtable files,
+// then, with "auto", the inputs detected as join tables.
+func planInputs(files []string, fixed *Format, opts Options) ([]string, []*Format, error) {
+	formats := make([]*Format, len(files))
+	for i := range formats {
+		formats[i] = fixed
+	}
+	if fixed == nil {
+		var err error
+		if formats, err = detectAll(files); err != nil {
+			return nil, nil, err
+		}
+		files, formats = joinTablesFirst(files, formats)
+	}
+	for _, jt := range []struct {
+		paths  []string
+		format string
+	}{{opts.VMTables, azureVMTableFormat}, {opts.CollectionEvents, googleCollectionsFormat}} {
+		if len(jt.paths) == 0 {
+			continue
+		}
+		vt, err := expand(jt.paths)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(vt, files...)
+		formats = append(make([]*Format, len(vt)), formats...)
+		for i := range vt {
+			formats[i] = registry[jt.format]
+		}
+	}
+	return files, formats, nil
+}
