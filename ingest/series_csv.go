@@ -93,7 +93,8 @@ type seriesCSV struct {
 	server string
 }
 
-// seriesColumns are the header names read as offsets from the trace start.
+// seriesOffsetNames are the time column names read as seconds from the
+// trace start.
 var seriesOffsetNames = map[string]bool{"offset": true, "offset_s": true, "offset_seconds": true, "seconds": true}
 
 func newSeriesCSV(in *Input, opts Options) (*seriesCSV, error) {

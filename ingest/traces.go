@@ -93,8 +93,7 @@ type lineRecords[T any] struct {
 	lr     lineReader
 	parse  func(line []byte, lineNo int64, rec *T) *ParseError
 	header func(line []byte) bool // the first non-blank line is a header
-	notes  func() []string
-	seen   bool // a non-blank line was read
+	seen   bool                   // a non-blank line was read
 	rec    T
 	perr   *ParseError
 	err    error
@@ -139,13 +138,6 @@ func (r *lineRecords[T]) Record() (*T, *ParseError) {
 }
 
 func (r *lineRecords[T]) Err() error { return r.err }
-
-func (r *lineRecords[T]) Notes() []string {
-	if r.notes == nil {
-		return nil
-	}
-	return r.notes()
-}
 
 // lastTime remembers each server's previous sample (by its strtab id) so
 // that a sample repeating it (same server, same instant) is rejected as a
