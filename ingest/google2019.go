@@ -38,8 +38,10 @@ func init() {
 				return strings.Contains(name, "instance_usage")
 			}
 			line := firstLine(head)
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) &&
-				bytes.Contains(line, []byte(`"average_usage"`)) && bytes.Contains(line, []byte(`"start_time"`))
+			// average_usage may be absent (omitted) in a row; instance_index
+			// with start_time (not instance_events' time) also tells it.
+			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"start_time"`)) &&
+				(bytes.Contains(line, []byte(`"average_usage"`)) || bytes.Contains(line, []byte(`"instance_index"`)))
 		},
 		ingest: ingestGoogleUsage,
 	})

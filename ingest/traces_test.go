@@ -373,8 +373,9 @@ func TestTraceDetection(t *testing.T) {
 		"time,value\nnot a time,0.5\n": "",
 		"a,b\nc,d\n":                   "",
 		"m_1,10,5,,,,,,\n":             "alibaba2018-machine",
-		"{\"start_time\":\"1\"}\n":     "",
-		"0,vm,1,2\n":                   "",
+		"{\"start_time\":\"1\",\"instance_index\":\"2\"}\n": "google2019-usage",
+		"{\"start_time\":\"1\"}\n":                          "",
+		"0,vm,1,2\n":                                        "",
 	} {
 		p := writeFile(t, t.TempDir(), "head.txt", []byte(head))
 		in, _ := Open(p)
