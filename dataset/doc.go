@@ -47,6 +47,17 @@
 //	            row per sample of a run's whole process tree; counters are
 //	            cumulative from the run's start, the rest are levels
 //	rejects     ingest, file, line, col, format, reason, record
+//	vms         vmid, subscription, deployment, created, deleted, max_cpu, avg_cpu,
+//	            p95_max_cpu, category, cores, memory_gb, source
+//	collections collection, user, logical_name, source
+//
+// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
+// it is what joins VM utilisation readings in usage to a tenant (the
+// subscription). cores and memory_gb are kept as the trace writes them,
+// numbers in Azure V1 ("8", "1.75") and buckets in V2 (">24", ">64");
+// the cpu statistics are fractions of the VM. collections holds one row
+// per Google ClusterData2019 collection event that names a user (format
+// google2019-collection-events): it joins a collection's usage to its user.
 //
 // Columns are only ever added; readers match columns by name and give
 // missing ones their zero value, so older files keep reading.

@@ -131,5 +131,5 @@ var (
 var TableNames = []string{
 	UsageTable.Name, SeriesTable.Name, RunsTable.Name, SkylinesTable.Name,
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
-	ProfSamplesTable.Name,
+	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name,
 }

@@ -20,15 +20,16 @@ const (
 	UnitAuto     CPUUnit = "auto"     // decide from the header name or the values
 	UnitFraction CPUUnit = "fraction" // 0.25 is a quarter of the server
 	UnitPercent  CPUUnit = "percent"  // 25 is a quarter of the server
+	UnitRaw      CPUUnit = "raw"      // not utilisation: series-csv scales by the file's maximum
 )
 
 // ParseCPUUnit checks a --cpu-unit value.
 func ParseCPUUnit(s string) (CPUUnit, error) {
 	switch u := CPUUnit(s); u {
-	case UnitAuto, UnitFraction, UnitPercent:
+	case UnitAuto, UnitFraction, UnitPercent, UnitRaw:
 		return u, nil
 	}
-	return "", fmt.Errorf("cpu unit %q: want auto, fraction or percent", s)
+	return "", fmt.Errorf("cpu unit %q: want auto, fraction or percent (or raw, series-csv only)", s)
 }
 
 // detectRows is how many leading records auto unit detection looks at.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"fmt"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -31,6 +32,9 @@ func init() {
 			return has[0] && has[1] && has[2] && has[3]
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
+			if s.opts.CPUUnit == UnitRaw {
+				return fmt.Errorf("%s: --cpu-unit raw applies to series-csv only (it scales one series by its maximum)", in.Path)
+			}
 			r, err := newUsageCSV(in, s.opts.CPUUnit, s.opts.Location)
 			if err != nil {
 				return err

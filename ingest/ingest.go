@@ -27,6 +27,22 @@ type Options struct {
 	Location *time.Location
 	// Progress, when set, is called after each input with its totals.
 	Progress func(FileResult)
+	// Tenant names the tenant of formats that carry none (series-csv,
+	// alibaba2018-machine); "" keeps each format's default.
+	Tenant string
+	// TenantKey chooses which trace field is the tenant, per format (see
+	// tenantKeys in traces.go); "" keeps each format's default.
+	TenantKey string
+	// TraceStart is the instant that offset 0 of a trace-relative clock maps
+	// to (Azure, Alibaba, Google 2019, offset_seconds series); the zero
+	// value keeps each format's documented default.
+	TraceStart time.Time
+	// VMTables are Azure vmtable files read (format azure-vmtable) before
+	// the inputs, so that azure-cpu readings join with them.
+	VMTables []string
+	// CollectionEvents are Google collection_events files read before the
+	// inputs, so that google2019-usage can use --tenant-key user.
+	CollectionEvents []string
 }
 
 // DefaultOptions: 1000 rejects at most, cpu unit detected, UTC.
@@ -85,11 +101,16 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
-	for _, path := range files {
+	st := &runState{}
+	files, formats, err := planInputs(files, fixed, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, path := range files {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		fr, err := ingestFile(ctx, tx, fixed, path, opts, res)
+		fr, err := ingestFile(ctx, tx, formats[i], path, opts, res, st)
 		if err != nil {
 			return res, err
 		}
@@ -101,7 +122,7 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	return res, nil
 }
 
-func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result) (fr FileResult, err error) {
+func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result, st *runState) (fr FileResult, err error) {
 	in, err := Open(path)
 	if err != nil {
 		return FileResult{}, err
@@ -120,7 +141,7 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 			return FileResult{}, err
 		}
 	}
-	s := &sink{tx: tx, format: f.Name, opts: opts, res: res}
+	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st}
 	if err := f.ingest(ctx, in, s); err != nil {
 		return FileResult{}, err
 	}
@@ -188,6 +209,7 @@ type sink struct {
 	accepted int64
 	rejected int64
 	notes    []string
+	run      *runState // shared by the inputs of one Run (join tables)
 }
 
 // reject records one rejected input record and enforces MaxRejects.

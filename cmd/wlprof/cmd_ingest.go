@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,6 +21,11 @@ type ingestOptions struct {
 	MaxRejects int64
 	CPUUnit    string
 	TZ         string
+	Tenant     string
+	TenantKey  string
+	TraceStart string
+	VMTables   []string
+	CollEvents []string
 }
 
 func newIngestCmd(g *globalOptions) *cobra.Command {
@@ -43,7 +49,13 @@ FORMATS
 ` + formats.String() + exitStatusHelp,
 		Example: `  wlprof ingest csv usage.csv -d ds
   wlprof ingest csv --cpu-unit percent --max-rejects 0 usage.csv.gz -d ds
-  wlprof ingest auto traces/ -d ds -o json`,
+  wlprof ingest auto traces/ -d ds -o json
+  wlprof ingest series-csv --tz America/New_York nab_ec2_cpu_utilization_53ea38.csv -d ds
+  wlprof ingest series-csv --cpu-unit raw --tenant taxi nab_nyc_taxi.csv -d ds
+  wlprof ingest google2019-usage instance_usage-000000000000.json.gz -d ds
+  wlprof ingest google2019-usage --tenant-key user --collection-events collection_events-000000000000.json.gz instance_usage-000000000000.json.gz -d ds
+  wlprof ingest azure-cpu --vmtable vmtable.csv.gz vm_cpu_readings-file-1-of-195.csv.gz -d ds
+  wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds`,
 		Args: args(cobra.MinimumNArgs(2)),
 		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(a) == 0 {
@@ -58,9 +70,15 @@ FORMATS
 	}
 	f := cmd.Flags()
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, leaving the dataset unchanged, after this many rejected records (-1: no limit)")
-	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent")
+	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent; raw (series-csv: not utilisation, scaled by the file's maximum)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
-	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent"}, cobra.ShellCompDirectiveNoFileComp))
+	f.StringVar(&o.Tenant, "tenant", "", "tenant of series-csv files (default: the file name) and alibaba2018-machine (default: alibaba)")
+	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine (default: the first)")
+	f.StringVar(&o.TraceStart, "trace-start", "", "RFC 3339 instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
+	f.StringSliceVar(&o.VMTables, "vmtable", nil, "Azure vmtable file(s) to store and join azure-cpu readings with (tenant = subscription); repeatable")
+	f.StringSliceVar(&o.CollEvents, "collection-events", nil, "Google collection_events file(s) to store and join google2019-usage with (--tenant-key user); repeatable")
+	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent", "raw"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("tenant-key", cobra.FixedCompletions(ingest.TenantKeys(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -85,6 +103,9 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects = o.MaxRejects
+	if err := traceOptions(o, &opts); err != nil {
+		return err
+	}
 	if o.Format != "auto" {
 		if _, err := ingest.Lookup(o.Format); err != nil {
 			return usageError{err}
@@ -160,4 +181,20 @@ func printIngest(g *globalOptions, rep ingestReport) error {
 	}
 	_, err := fmt.Fprintf(g.io.Out, "total: %d accepted, %d rejected\n", rep.Accepted, rep.Rejected)
 	return err
+}
+
+// traceOptions checks and copies the flags of the trace formats.
+func traceOptions(o *ingestOptions, opts *ingest.Options) error {
+	if o.TenantKey != "" && !slices.Contains(ingest.TenantKeys(), o.TenantKey) {
+		return usagef("--tenant-key %q: want one of %s", o.TenantKey, strings.Join(ingest.TenantKeys(), ", "))
+	}
+	if o.TraceStart != "" {
+		t, err := time.Parse(time.RFC3339, o.TraceStart)
+		if err != nil {
+			return usagef("--trace-start %q: want an RFC 3339 instant such as 2019-05-01T00:00:00-07:00", o.TraceStart)
+		}
+		opts.TraceStart = t
+	}
+	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
+	return nil
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `wlprof ingest auto` over the bundled traces of every trace format: the
+// JSON document (formats detected, counts, notes) is pinned by a golden
+// file. The vmtable is named after the readings and still joins first.
+func TestIngestTracesAutoGolden(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	tr := "../../testdata/traces/"
+	out, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-o", "json", "--tz", "America/New_York",
+		tr+"google2019",
+		tr+"azure/v1_vm_cpu_readings_joined_sample.csv",
+		tr+"azure/v1_vmtable_opendc_sample.csv",
+		tr+"alibaba2018",
+		tr+"dst",
+		tr+"timeseries/nab_nyc_taxi.csv")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (some records rejected); stderr %s", code, errs)
+	}
+	var doc struct {
+		Version int `json:"version"`
+		Files   []struct {
+			Format string `json:"format"`
+		} `json:"files"`
+		Tables map[string]int64 `json:"tables"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Version != 1 {
+		t.Fatalf("not a version 1 document: %v\n%s", err, out)
+	}
+	// Join tables (collection_events, the vmtable) are read before the rest.
+	if doc.Files[0].Format != "google2019-collection-events" || doc.Files[2].Format != "azure-vmtable" || doc.Tables["vms"] != 10 || doc.Tables["collections"] != 3 {
+		t.Errorf("the join tables are not read first: %+v", doc)
+	}
+	golden(t, "ingest-traces-auto.json", strings.ReplaceAll(out, dir, "$TMP"))
+	if !strings.Contains(errs, "13 input record(s) rejected") {
+		t.Errorf("stderr lacks the reject count: %s", errs)
+	}
+}
+
+func TestIngestTraceFlags(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	cases := []struct {
+		argv []string
+		code int
+		err  string
+	}{
+		{[]string{"ingest", "google2019-usage", "--tenant-key", "tenant", "x.json", "-d", ds}, 2, "--tenant-key \"tenant\": want one of"},
+		{[]string{"ingest", "google2019-usage", "--trace-start", "May 1", "x.json", "-d", ds}, 2, "--trace-start"},
+		{[]string{"ingest", "google2019-usage", "--tenant-key", "user", "../../testdata/traces/google2019/instance_usage-000000000000.json", "-d", ds}, 1, "collection_events"},
+		{[]string{"ingest", "azure-cpu", "--vmtable", "../../testdata/traces/azure/v1_vmtable_opendc_sample.csv",
+			"../../testdata/traces/azure/v1_vm_cpu_readings_joined_sample.csv", "-d", ds}, 3, "unknown VM in join"},
+		{[]string{"ingest", "series-csv", "--cpu-unit", "raw", "--tenant", "taxi", "../../testdata/traces/timeseries/nab_nyc_taxi.csv", "-d", ds}, 0, ""},
+	}
+	for _, c := range cases {
+		_, errs, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(errs, c.err) {
+			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
+		}
+	}
+}

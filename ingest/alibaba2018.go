@@ -1,0 +1,114 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const alibabaMachineName = "alibaba2018-machine"
+
+// alibabaDefaultTenant is the tenant of every machine when neither --tenant
+// nor --tenant-key machine says otherwise: the trace is one cluster.
+const alibabaDefaultTenant = "alibaba"
+
+func init() {
+	register(&Format{
+		Name:        alibabaMachineName,
+		Table:       dataset.UsageTable.Name,
+		Description: "Alibaba clusterdata 2018 machine_usage.csv: machine_id,time_stamp,cpu_util_percent,mem_util_percent,... (9 columns)",
+		Detect: func(_ string, head []byte) bool {
+			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			if err != nil || len(f) != 9 {
+				return false
+			}
+			_, ok := plainInt(f[1])
+			return ok && len(f[0]) > 0 && !isNumber(f[0]) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))
+		},
+		ingest: func(ctx context.Context, in *Input, s *sink) error {
+			key, note := tenantKey(alibabaMachineName, s.opts)
+			if note != "" {
+				s.notes = append(s.notes, note)
+			}
+			p := &alibabaMachine{file: in.Path, start: traceStartMs(s.opts, unixEpoch), servers: strtab.New()}
+			switch {
+			case key == "machine":
+				s.notes = append(s.notes, "tenant = server = machine_id (--tenant-key machine)")
+			case s.opts.Tenant != "":
+				p.tenant = s.opts.Tenant
+				s.notes = append(s.notes, fmt.Sprintf("tenant %s (--tenant), server = machine_id", p.tenant))
+			default:
+				p.tenant = alibabaDefaultTenant
+				s.notes = append(s.notes, "tenant "+alibabaDefaultTenant+" (the whole cluster; --tenant names it, --tenant-key machine makes each machine a tenant), server = machine_id")
+			}
+			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
+				"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100; the other columns are not stored")
+			r := newLineRecords(in, p.parse)
+			return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+		},
+	})
+}
+
+// alibabaMachine parses machine_usage lines:
+//
+//	machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent
+//
+// mem_gps and mkpi are often empty; only the first four columns are read,
+// but every line must have nine. An empty mem_util_percent is an unknown
+// memory (null), an empty cpu_util_percent a reject.
+type alibabaMachine struct {
+	file    string
+	start   int64
+	tenant  string // "" = the machine
+	fields  [][]byte
+	cols    []int
+	scratch []byte
+	servers *strtab.Table
+	last    lastTime
+}
+
+func (p *alibabaMachine) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	reject := func(col int, err error) *ParseError {
+		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
+	}
+	var err error
+	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
+		return reject(0, err)
+	}
+	f, c := p.fields, p.cols
+	if len(f) != 9 {
+		return reject(0, fmt.Errorf("%d fields, want 9 (machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent)", len(f)))
+	}
+	if len(f[0]) == 0 {
+		return reject(c[0], errors.New("empty machine_id"))
+	}
+	ts, err := parseFloat(f[1])
+	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
+		return reject(c[1], fmt.Errorf("time_stamp %q is not seconds from the trace start", f[1]))
+	}
+	cpu, err := percentField(f[2], "cpu_util_percent")
+	if err != nil {
+		return reject(c[2], err)
+	}
+	mem := math.NaN()
+	if len(f[3]) > 0 {
+		if mem, err = percentField(f[3], "mem_util_percent"); err != nil {
+			return reject(c[3], err)
+		}
+	}
+	id, server := p.servers.Bytes(f[0])
+	ms := p.start + int64(math.Round(ts*1000))
+	if p.last.repeat(id, ms) {
+		return reject(c[1], errors.New("duplicate time_stamp for this machine (repeats its previous sample)"))
+	}
+	tenant := p.tenant
+	if tenant == "" {
+		tenant = server
+	}
+	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ms, CPU: cpu, Memory: mem}
+	return nil
+}

@@ -1,0 +1,175 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const googleUsageFormat = "google2019-usage"
+
+// googleTraceStart is where we put offset 600 s of a ClusterData2019
+// clock. The v3 schema document counts timestamps in microseconds from 600
+// seconds before the start of the trace window, which covers May 2019; we
+// take the window to start at midnight US Pacific (PDT) on 1 May 2019. The
+// document's exact start instant is an assumption here: --trace-start
+// moves it, and only instants (not periods or patterns) depend on it.
+var googleTraceStart = time.Date(2019, 5, 1, 0, 0, 0, 0, time.FixedZone("PDT", -7*3600))
+
+// googleOffsetUs is the 600 s by which ClusterData timestamps precede the
+// trace window.
+const googleOffsetUs = 600 * 1e6
+
+func init() {
+	register(&Format{
+		Name:        googleUsageFormat,
+		Table:       dataset.UsageTable.Name,
+		Description: "Google ClusterData2019 instance_usage: JSON lines (BigQuery export) or Parquet shards; tenant = collection",
+		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "instance_usage")
+			}
+			line := firstLine(head)
+			// average_usage may be absent (omitted) in a row; instance_index
+			// with start_time (not instance_events' time) also tells it.
+			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"start_time"`)) &&
+				(bytes.Contains(line, []byte(`"average_usage"`)) || bytes.Contains(line, []byte(`"instance_index"`)))
+		},
+		ingest: ingestGoogleUsage,
+	})
+}
+
+var parquetMagic = []byte("PAR1")
+
+func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
+	key, note := tenantKey(googleUsageFormat, s.opts)
+	if note != "" {
+		s.notes = append(s.notes, note)
+	}
+	g := &googleRows{file: in.Path, key: key, start: traceStartMs(s.opts, googleTraceStart),
+		tenants: strtab.New(), servers: strtab.New()}
+	if key == "user" {
+		ix, err := collectionsOf(ctx, s)
+		if err != nil {
+			return err
+		}
+		if len(ix.users) == 0 {
+			return fmt.Errorf("%s: --tenant-key user: instance_usage rows carry no user; the user of a collection is in "+
+				"collection_events: give --collection-events FILE, or ingest them first (format %s)", in.Path, googleCollectionsFormat)
+		}
+		g.users = ix.users
+		s.notes = append(s.notes, fmt.Sprintf("joined with collection_events (%s): tenant = user", strings.Join(ix.from, ", ")))
+	}
+	s.notes = append(s.notes, fmt.Sprintf("time = start_time of the 5-minute window, microseconds from %s - 600 s; "+
+		"tenant = %s, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
+		msText(g.start), map[string]string{"collection": "collection_id", "machine": "machine_id", "user": "the collection's user"}[key]))
+	if bytes.HasPrefix(in.Head(4), parquetMagic) {
+		return ingestGoogleParquet(ctx, in, s, g)
+	}
+	r := newLineRecords(in, g.parseJSON)
+	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+}
+
+// ingestGoogleParquet reads a shard. The Parquet decoder may panic on a
+// corrupt file; that is the file's error, not a crash.
+func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		}
+	}()
+	r, err := newGoogleParquet(ctx, in, g)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	s.notes = append(s.notes, r.notes...)
+	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+}
+
+// googleUsage is the part of an instance_usage row wlprof reads, from JSON
+// or Parquet. A missing (absent or null) field has its has flag false.
+type googleUsage struct {
+	start, end, collection, machine    int64
+	hasStart, hasEnd, hasColl, hasMach bool
+	cpus, memory                       float64
+	hasCPU, hasMem                     bool
+}
+
+// googleRows turns instance_usage rows into usage records.
+type googleRows struct {
+	file    string
+	key     string
+	start   int64
+	tenants *strtab.Table
+	servers *strtab.Table
+	num     []byte
+	users   map[int64]string // collection → user, for the user key
+}
+
+// record validates u and fills rec.
+func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
+	switch {
+	case !u.hasStart:
+		return errors.New("no start_time")
+	case u.start <= 0 || u.start == math.MaxInt64:
+		return fmt.Errorf("start_time %d is outside the trace window (0 and 2^63-1 mark before/after it)", u.start)
+	case u.hasEnd && u.end <= u.start:
+		return fmt.Errorf("end_time %d is not after start_time %d", u.end, u.start)
+	case !u.hasMach:
+		return errors.New("no machine_id")
+	case g.key != "machine" && !u.hasColl:
+		return errors.New("no collection_id")
+	case !u.hasCPU:
+		return errors.New("no average_usage.cpus")
+	case math.IsNaN(u.cpus) || u.cpus < 0 || u.cpus > 1:
+		return fmt.Errorf("average_usage.cpus %g is outside [0, 1] NCU", u.cpus)
+	case u.hasMem && (math.IsNaN(u.memory) || u.memory < 0 || u.memory > 1):
+		return fmt.Errorf("average_usage.memory %g is outside [0, 1] NMU", u.memory)
+	}
+	g.num = strconv.AppendInt(g.num[:0], u.machine, 10)
+	_, server := g.servers.Bytes(g.num)
+	tenant := server
+	switch g.key {
+	case "collection":
+		g.num = strconv.AppendInt(g.num[:0], u.collection, 10)
+		_, tenant = g.tenants.Bytes(g.num)
+	case "user":
+		user, ok := g.users[u.collection]
+		if !ok {
+			return fmt.Errorf("unknown collection in join: collection_id %d is not in the collection_events read", u.collection)
+		}
+		tenant = user
+	}
+	mem := math.NaN()
+	if u.hasMem {
+		mem = u.memory
+	}
+	// Floor division keeps the ms instant at or before the µs one.
+	us := u.start - googleOffsetUs
+	ms := us / 1000
+	if us%1000 < 0 {
+		ms--
+	}
+	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: g.start + ms, CPU: u.cpus, Memory: mem}
+	return nil
+}
+
+func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	var u googleUsage
+	if err := scanGoogleJSON(line, &u); err != nil {
+		return &ParseError{File: g.file, Line: lineNo, Err: fmt.Errorf("not an instance_usage JSON object: %v", err), Record: recordText(line)}
+	}
+	if err := g.record(&u, rec); err != nil {
+		return &ParseError{File: g.file, Line: lineNo, Err: err, Record: recordText(line)}
+	}
+	return nil
+}

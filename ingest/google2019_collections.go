@@ -1,0 +1,256 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/arrow/array"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const googleCollectionsFormat = "google2019-collection-events"
+
+func init() {
+	register(&Format{
+		Name:        googleCollectionsFormat,
+		Table:       dataset.CollectionsTable.Name,
+		Description: "Google ClusterData2019 collection_events (JSON lines or Parquet): collection → user, for --tenant-key user",
+		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "collection_events")
+			}
+			line := firstLine(head)
+			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"collection_id"`)) &&
+				bytes.Contains(line, []byte(`"user"`)) && !bytes.Contains(line, []byte(`"instance_index"`)) &&
+				!bytes.Contains(line, []byte(`"average_usage"`))
+		},
+		ingest: ingestGoogleCollections,
+	})
+}
+
+// collIndex maps collection ids to users: the collections rows committed in
+// the dataset, then the collection_events inputs of this ingest.
+type collIndex struct {
+	users map[int64]string
+	strs  *strtab.Table
+	from  []string
+}
+
+func collectionsOf(ctx context.Context, s *sink) (*collIndex, error) {
+	if s.run.colls != nil {
+		return s.run.colls, nil
+	}
+	ix := &collIndex{users: map[int64]string{}, strs: strtab.New()}
+	ds := s.tx.Dataset()
+	if n := ds.Rows(dataset.CollectionsTable.Name); n > 0 {
+		err := dataset.Scan(ctx, ds, dataset.CollectionsTable, func(c *dataset.Collection) error {
+			if id, err := strconv.ParseInt(c.Collection, 10, 64); err == nil {
+				_, ix.users[id] = ix.strs.Bytes([]byte(c.User))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		ix.from = append(ix.from, fmt.Sprintf("%d rows of the dataset's collections table", n))
+	}
+	s.run.colls = ix
+	return ix, nil
+}
+
+// collectionEvent is the part of a collection_events row that is read.
+type collectionEvent struct {
+	collection     int64
+	hasColl        bool
+	user, logical  string
+	hasUser, hasLN bool
+}
+
+// record checks an event against the index and fills rec.
+func (ix *collIndex) record(e *collectionEvent, rec *dataset.Collection) error {
+	switch {
+	case !e.hasColl:
+		return errors.New("no collection_id")
+	case !e.hasUser || e.user == "":
+		return errors.New("no user (the first 2019 release left it empty; the August 2020 update filled it in)")
+	}
+	_, user := ix.strs.Bytes([]byte(e.user))
+	if prev, ok := ix.users[e.collection]; ok && prev != user {
+		return fmt.Errorf("user %q differs from %q of an earlier event of collection %d", user, prev, e.collection)
+	}
+	ix.users[e.collection] = user
+	_, ln := ix.strs.Bytes([]byte(e.logical))
+	*rec = dataset.Collection{Collection: strconv.FormatInt(e.collection, 10), User: user, LogicalName: ln, Source: googleCollectionsFormat}
+	return nil
+}
+
+func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error) {
+	ix, err := collectionsOf(ctx, s)
+	if err != nil {
+		return err
+	}
+	before := s.accepted
+	defer func() {
+		if err == nil {
+			ix.from = append(ix.from, fmt.Sprintf("%d events of %s", s.accepted-before, in.Path))
+			s.notes = append(s.notes, "one row per event that names a user; read for --tenant-key user of google2019-usage")
+		}
+	}()
+	if bytes.HasPrefix(in.Head(4), parquetMagic) {
+		defer func() {
+			if e := recover(); e != nil {
+				err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+			}
+		}()
+		want := []string{"collection_id", "user", "collection_logical_name"}
+		p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" }, "a collection_events shard")
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		s.notes = append(s.notes, p.notes...)
+		return drain[dataset.Collection](ctx, s, &collectionsParquet{parquetInput: p, ix: ix}, s.tx.Collections())
+	}
+	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
+		var e collectionEvent
+		err := scanCollectionEvent(line, &e)
+		if err == nil {
+			err = ix.record(&e, rec)
+		}
+		if err != nil {
+			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
+		}
+		return nil
+	})
+	return drain[dataset.Collection](ctx, s, r, s.tx.Collections())
+}
+
+// stringValue reads a JSON string (escapes decoded) or null.
+func (c *jsonCursor) stringValue(name string) (string, bool, error) {
+	if c.peek() == '"' {
+		start := c.i
+		raw, esc, err := c.str()
+		if err != nil {
+			return "", false, err
+		}
+		if !esc {
+			return string(raw), true, nil
+		}
+		var s string
+		if err := json.Unmarshal(c.b[start:c.i], &s); err != nil {
+			return "", false, fmt.Errorf("%s: %v", name, err)
+		}
+		return s, true, nil
+	}
+	if t := c.token(); string(t) == "null" {
+		return "", false, nil
+	}
+	return "", false, c.fail(name + ": want a string")
+}
+
+func scanCollectionEvent(line []byte, e *collectionEvent) error {
+	c := jsonCursor{b: line}
+	c.ws()
+	if c.peek() != '{' {
+		return c.fail("want a JSON object")
+	}
+	err := c.container(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "collection_id":
+			e.collection, e.hasColl, err = c.int64Value("collection_id")
+		case "user":
+			e.user, e.hasUser, err = c.stringValue("user")
+		case "collection_logical_name":
+			e.logical, e.hasLN, err = c.stringValue("collection_logical_name")
+		default:
+			err = c.skip()
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("not a collection_events JSON object: %v", err)
+	}
+	c.ws()
+	if c.i != len(c.b) {
+		return c.fail("text after the object")
+	}
+	return nil
+}
+
+// collectionsParquet reads collection_events Parquet shards.
+type collectionsParquet struct {
+	*parquetInput
+	ix          *collIndex
+	n, i        int
+	row         int64
+	coll        func(int) (int64, bool)
+	user, lname func(int) (string, bool)
+	rec         dataset.Collection
+	perr        *ParseError
+	err         error
+}
+
+func stringAccessor(a arrow.Array) (func(int) (string, bool), error) {
+	switch a := a.(type) {
+	case nil:
+		return func(int) (string, bool) { return "", false }, nil
+	case *array.String:
+		return func(i int) (string, bool) { return a.Value(i), a.IsValid(i) }, nil
+	case *array.Binary:
+		return func(i int) (string, bool) { return string(a.Value(i)), a.IsValid(i) }, nil
+	}
+	return nil, fmt.Errorf("type %s is not a string", a.DataType())
+}
+
+func (r *collectionsParquet) Scan() bool {
+	for r.i >= r.n {
+		if r.err != nil {
+			return false
+		}
+		batch, err := r.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return false
+		}
+		r.n, r.i = int(batch.NumRows()), 0
+		var e1, e2, e3 error
+		r.coll, e1 = intAccessor(column(batch, "collection_id"))
+		r.user, e2 = stringAccessor(column(batch, "user"))
+		r.lname, e3 = stringAccessor(column(batch, "collection_logical_name"))
+		if err := errors.Join(e1, e2, e3); err != nil {
+			r.err = fmt.Errorf("%s: %w", r.path, err)
+			return false
+		}
+	}
+	i := r.i
+	r.i++
+	r.row++
+	var e collectionEvent
+	e.collection, e.hasColl = r.coll(i)
+	e.user, e.hasUser = r.user(i)
+	e.logical, e.hasLN = r.lname(i)
+	r.perr = nil
+	if err := r.ix.record(&e, &r.rec); err != nil {
+		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
+			Record: fmt.Sprintf("collection_id=%d user=%q collection_logical_name=%q", e.collection, e.user, e.logical)}
+	}
+	return true
+}
+
+func (r *collectionsParquet) Record() (*dataset.Collection, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *collectionsParquet) Err() error { return r.err }

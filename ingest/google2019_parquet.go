@@ -1,0 +1,309 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow/go/v16/parquet"
+	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// parquetInput is an opened Parquet input read by record batches, with
+// only the leaf columns a format needs decoded.
+type parquetInput struct {
+	path  string
+	pf    *file.Reader
+	rr    pqarrow.RecordReader
+	tmp   string // decompressed copy of a compressed file, removed on close
+	notes []string
+}
+
+// openParquet opens in and selects the leaf columns named in want (dotted
+// paths); a missing column for which required says true refuses the file.
+func openParquet(ctx context.Context, in *Input, want []string, required func(string) bool, what string) (*parquetInput, error) {
+	p := &parquetInput{path: in.Path}
+	var ra parquet.ReaderAtSeeker
+	if data := in.Mapped(); data != nil {
+		ra = bytes.NewReader(data)
+	} else {
+		// A compressed file is a stream; Parquet needs its footer first.
+		f, err := os.CreateTemp("", "wlprof-parquet-*")
+		if err != nil {
+			return nil, err
+		}
+		p.tmp = f.Name()
+		if _, err := io.Copy(f, in.Reader()); err != nil {
+			f.Close()
+			p.close()
+			return nil, fmt.Errorf("%s: %w", in.Path, err)
+		}
+		ra = f
+		p.notes = append(p.notes, "decompressed to a temporary file to read the Parquet footer")
+	}
+	pf, err := file.NewParquetReader(ra)
+	if err != nil {
+		if c, ok := ra.(io.Closer); ok {
+			c.Close()
+		}
+		p.close()
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", in.Path, err)
+	}
+	p.pf = pf
+	sc := pf.MetaData().Schema
+	found := map[string]int{}
+	for i := 0; i < sc.NumColumns(); i++ {
+		found[sc.Column(i).Path()] = i
+	}
+	var leaves []int
+	for _, name := range want {
+		i, ok := found[name]
+		if !ok && required(name) {
+			p.close()
+			return nil, fmt.Errorf("%s: the Parquet file has no column %s; is it %s?", in.Path, name, what)
+		}
+		if ok {
+			leaves = append(leaves, i)
+		}
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: dataset.ReadBatchRows}, memory.DefaultAllocator)
+	if err != nil {
+		p.close()
+		return nil, fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if p.rr, err = fr.GetRecordReader(ctx, leaves, nil); err != nil {
+		p.close()
+		return nil, fmt.Errorf("%s: %w", in.Path, err)
+	}
+	return p, nil
+}
+
+// next returns the next record batch, or nil at the end.
+func (p *parquetInput) next() (arrow.Record, error) {
+	if p.rr == nil || !p.rr.Next() {
+		if p.rr != nil {
+			if err := p.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%s: %w", p.path, err)
+			}
+		}
+		return nil, nil
+	}
+	return p.rr.Record(), nil
+}
+
+func (p *parquetInput) close() {
+	if p.rr != nil {
+		p.rr.Release()
+		p.rr = nil
+	}
+	if p.pf != nil {
+		p.pf.Close()
+		p.pf = nil
+	}
+	if p.tmp != "" {
+		os.Remove(p.tmp)
+		p.tmp = ""
+	}
+}
+
+// column returns the named top-level column of a batch, or nil.
+func column(rec arrow.Record, name string) arrow.Array {
+	if idx := rec.Schema().FieldIndices(name); len(idx) > 0 {
+		return rec.Column(idx[0])
+	}
+	return nil
+}
+
+// googleParquet reads instance_usage Parquet shards (the BigQuery export:
+// INT64 columns, average_usage a struct of cpus and memory, nulls for
+// absent values). Only the six leaf columns wlprof uses are decoded. Row
+// numbers (1-based, across row groups) stand for line numbers in rejects.
+type googleParquet struct {
+	*parquetInput
+	g    *googleRows
+	file string
+
+	batch arrow.Record
+	n, i  int
+	row   int64
+	cols  googleCols
+
+	rec  dataset.Usage
+	perr *ParseError
+	err  error
+}
+
+// googleCols are accessors for one record batch's columns.
+type googleCols struct {
+	start, end, coll, mach func(int) (int64, bool)
+	cpus, mem              func(int) (float64, bool)
+}
+
+// googleLeaves are the Parquet leaf paths read.
+var googleLeaves = []string{"start_time", "machine_id", "average_usage.cpus", "collection_id", "end_time", "average_usage.memory"}
+
+func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googleParquet, error) {
+	required := func(name string) bool {
+		switch name {
+		case "start_time", "machine_id", "average_usage.cpus":
+			return true
+		case "collection_id":
+			return g.key != "machine"
+		}
+		return false
+	}
+	p, err := openParquet(ctx, in, googleLeaves, required, "an instance_usage shard")
+	if err != nil {
+		return nil, err
+	}
+	return &googleParquet{parquetInput: p, g: g, file: in.Path}, nil
+}
+
+func (r *googleParquet) Scan() bool {
+	for r.i >= r.n {
+		if r.err != nil {
+			return false
+		}
+		batch, err := r.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return false
+		}
+		r.batch = batch
+		r.n, r.i = int(batch.NumRows()), 0
+		if err := r.bind(batch); err != nil {
+			r.err = fmt.Errorf("%s: %w", r.file, err)
+			return false
+		}
+	}
+	i := r.i
+	r.i++
+	r.row++
+	c := &r.cols
+	var u googleUsage
+	u.start, u.hasStart = c.start(i)
+	u.end, u.hasEnd = c.end(i)
+	u.collection, u.hasColl = c.coll(i)
+	u.machine, u.hasMach = c.mach(i)
+	u.cpus, u.hasCPU = c.cpus(i)
+	u.memory, u.hasMem = c.mem(i)
+	r.perr = nil
+	if err := r.g.record(&u, &r.rec); err != nil {
+		r.perr = &ParseError{File: r.file, Line: r.row, Err: err, Record: u.text()}
+	}
+	return true
+}
+
+func (r *googleParquet) Record() (*dataset.Usage, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *googleParquet) Err() error { return r.err }
+
+// text renders a Parquet row for the rejects table.
+func (u *googleUsage) text() string {
+	f := func(name string, v int64, ok bool) string {
+		if !ok {
+			return name + "=null"
+		}
+		return name + "=" + strconv.FormatInt(v, 10)
+	}
+	g := func(name string, v float64, ok bool) string {
+		if !ok {
+			return name + "=null"
+		}
+		return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return f("start_time", u.start, u.hasStart) + " " + f("end_time", u.end, u.hasEnd) + " " +
+		f("collection_id", u.collection, u.hasColl) + " " + f("machine_id", u.machine, u.hasMach) + " " +
+		g("average_usage.cpus", u.cpus, u.hasCPU) + " " + g("average_usage.memory", u.memory, u.hasMem)
+}
+
+// bind finds the columns of one record batch.
+func (r *googleParquet) bind(rec arrow.Record) error {
+	col := func(name string) arrow.Array { return column(rec, name) }
+	var err error
+	ints := func(name string) func(int) (int64, bool) {
+		f, e := intAccessor(col(name))
+		if e != nil && err == nil {
+			err = fmt.Errorf("column %s: %w", name, e)
+		}
+		return f
+	}
+	c := &r.cols
+	c.start, c.end, c.coll, c.mach = ints("start_time"), ints("end_time"), ints("collection_id"), ints("machine_id")
+	c.cpus, c.mem = absentFloat, absentFloat
+	if a := col("average_usage"); a != nil {
+		st, ok := a.(*array.Struct)
+		if !ok {
+			return fmt.Errorf("column average_usage is %s, want a struct of cpus and memory", a.DataType())
+		}
+		typ := st.DataType().(*arrow.StructType)
+		for _, name := range []string{"cpus", "memory"} {
+			k, ok := typ.FieldIdx(name)
+			if !ok {
+				continue
+			}
+			f, e := floatAccessor(st.Field(k), st)
+			if e != nil {
+				return fmt.Errorf("column average_usage.%s: %w", name, e)
+			}
+			if name == "cpus" {
+				c.cpus = f
+			} else {
+				c.mem = f
+			}
+		}
+	}
+	return err
+}
+
+func absentInt(int) (int64, bool)     { return 0, false }
+func absentFloat(int) (float64, bool) { return 0, false }
+
+// intAccessor reads an integer column of any width, or decimal strings.
+func intAccessor(a arrow.Array) (func(int) (int64, bool), error) {
+	switch a := a.(type) {
+	case nil:
+		return absentInt, nil
+	case *array.Int64:
+		return func(i int) (int64, bool) { return a.Value(i), a.IsValid(i) }, nil
+	case *array.Uint64:
+		return func(i int) (int64, bool) { return int64(a.Value(i)), a.IsValid(i) && a.Value(i) <= 1<<63-1 }, nil
+	case *array.Int32:
+		return func(i int) (int64, bool) { return int64(a.Value(i)), a.IsValid(i) }, nil
+	case *array.String:
+		return func(i int) (int64, bool) {
+			if !a.IsValid(i) {
+				return 0, false
+			}
+			v, err := strconv.ParseInt(a.Value(i), 10, 64)
+			return v, err == nil
+		}, nil
+	}
+	return nil, fmt.Errorf("type %s is not an integer", a.DataType())
+}
+
+// floatAccessor reads a float child of a struct; a null struct is null.
+func floatAccessor(a arrow.Array, parent *array.Struct) (func(int) (float64, bool), error) {
+	switch a := a.(type) {
+	case *array.Float64:
+		return func(i int) (float64, bool) { return a.Value(i), parent.IsValid(i) && a.IsValid(i) }, nil
+	case *array.Float32:
+		return func(i int) (float64, bool) { return float64(a.Value(i)), parent.IsValid(i) && a.IsValid(i) }, nil
+	}
+	return nil, fmt.Errorf("type %s is not a float", a.DataType())
+}
