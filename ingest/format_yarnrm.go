@@ -100,7 +100,7 @@ type yarnRM struct {
 
 	// counts for the notes
 	lines, nonLog, events, unknownApp, noRecurrence, unreleased, backwards, dupStart int64
-	wrapped, plain                                                              int64
+	wrapped, plain                                                                   int64
 }
 
 func newYarnRM(in *Input, loc *time.Location) *yarnRM {

@@ -289,10 +289,10 @@ func TestNormaliseJobName(t *testing.T) {
 		"Test:7":               "Test",
 		"etl-20240131T120000Z": "etl",
 		"load 7f3e2a10-1b2c-4d5e-8f90-a1b2c3d4e5f6 done": "load done",
-		"job_deadbeef1234cafe": "job",
-		"12345":                "12345",
-		"":                     "",
-		"run-3-of-10-copy":     "run-of-copy",
+		"job_deadbeef1234cafe":                           "job",
+		"12345":                                          "12345",
+		"":                                               "",
+		"run-3-of-10-copy":                               "run-of-copy",
 	} {
 		if got := normaliseJobName(in); got != want {
 			t.Errorf("normaliseJobName(%q) = %q, want %q", in, got, want)
