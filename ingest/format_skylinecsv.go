@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -79,10 +80,14 @@ const offsetLimit = 1e9
 
 type skyKey struct{ job, run string }
 
+// skyRow is one accepted row, kept compact: a file's rows stay in memory
+// until its end (40 bytes a row).
 type skyRow struct {
-	t    float64 // offset in s, or epoch ms
-	line int64
-	dataset.SkylineSample
+	t          float64 // offset in s, or epoch ms
+	line       int64
+	containers float64
+	memory     int64
+	vcores     float64
 }
 
 // skylineCSV reads the whole file (skylines are small: runs × steps),
@@ -97,9 +102,13 @@ type skylineCSV struct {
 
 	mode     int // 0 unknown, 1 offsets, 2 timestamps
 	modeLine int64
-	runs     map[skyKey][]skyRow
+	runs     map[skyKey]*[]skyRow
 	keys     []skyKey
 	next     int
+	lastKey  skyKey // the previous row's run: most files are grouped by run
+	lastRows *[]skyRow
+	pending  []*ParseError
+	built    *jobRecord
 
 	fields  [][]byte
 	colsAt  []int
@@ -114,7 +123,7 @@ func newSkylineCSV(in *Input, loc *time.Location) *skylineCSV {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &skylineCSV{lr: newLineReader(in), file: in.Path, loc: loc, ncol: -1, runs: map[skyKey][]skyRow{}}
+	return &skylineCSV{lr: newLineReader(in), file: in.Path, loc: loc, ncol: -1, runs: map[skyKey]*[]skyRow{}}
 }
 
 func (r *skylineCSV) Record() (*jobRecord, *ParseError) {
@@ -157,14 +166,24 @@ func (r *skylineCSV) Scan() bool {
 			return true
 		}
 	}
-	if r.next >= len(r.keys) {
-		return false
+	for {
+		if len(r.pending) > 0 {
+			r.perr, r.pending = r.pending[0], r.pending[1:]
+			return true
+		}
+		if r.built != nil {
+			r.rec, r.built = *r.built, nil
+			return true
+		}
+		if r.next >= len(r.keys) {
+			return false
+		}
+		k := r.keys[r.next]
+		r.next++
+		rec := r.build(k, *r.runs[k])
+		r.built = &rec
+		delete(r.runs, k)
 	}
-	k := r.keys[r.next]
-	r.next++
-	r.rec = r.build(k, r.runs[k])
-	delete(r.runs, k)
-	return true
 }
 
 func (r *skylineCSV) bad(line []byte, col int, err error) *ParseError {
@@ -221,7 +240,7 @@ func (r *skylineCSV) row(line []byte) *ParseError {
 	var s skyRow
 	s.t, s.line = t, r.lr.line
 	cb, cc := field(skyContainers)
-	if s.Containers, err = nonNegative(cb, "containers"); err != nil {
+	if s.containers, err = nonNegative(cb, "containers"); err != nil {
 		return r.bad(line, cc, err)
 	}
 	if b, c := field(skyMemory); len(b) > 0 {
@@ -232,24 +251,24 @@ func (r *skylineCSV) row(line []byte) *ParseError {
 		if err != nil {
 			return r.bad(line, c, err)
 		}
-		s.MemoryBytes = int64(v)
+		s.memory = int64(v)
 	}
 	if b, c := field(skyVCores); len(b) > 0 {
-		if s.VCores, err = nonNegative(b, "vcores"); err != nil {
+		if s.vcores, err = nonNegative(b, "vcores"); err != nil {
 			return r.bad(line, c, err)
 		}
 	}
-	k := skyKey{string(job), string(run)}
-	rows, seen := r.runs[k]
-	if !seen {
-		r.keys = append(r.keys, k)
-	}
-	for _, o := range rows {
-		if o.t == t {
-			return r.bad(line, tc, fmt.Errorf("run %s/%s already has time %s (line %d)", job, run, tb, o.line))
+	if r.lastRows == nil || string(job) != r.lastKey.job || string(run) != r.lastKey.run {
+		k := skyKey{string(job), string(run)}
+		rows := r.runs[k]
+		if rows == nil {
+			rows = new([]skyRow)
+			r.runs[k] = rows
+			r.keys = append(r.keys, k)
 		}
+		r.lastKey, r.lastRows = k, rows
 	}
-	r.runs[k] = append(rows, s)
+	*r.lastRows = append(*r.lastRows, s)
 	return nil
 }
 
@@ -296,9 +315,24 @@ func (r *skylineCSV) sortRuns() {
 }
 
 // build makes the run and its samples: offsets as written, or seconds
-// from the run's earliest timestamp.
+// from the run's earliest timestamp. A second row at the same time of the
+// same run is rejected here (rejects then follow the file's other ones).
 func (r *skylineCSV) build(k skyKey, rows []skyRow) jobRecord {
-	sort.Slice(rows, func(i, j int) bool { return rows[i].t < rows[j].t })
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].t < rows[j].t })
+	kept := rows[:0]
+	for i, s := range rows {
+		if i > 0 && s.t == rows[i-1].t {
+			when := strconv.FormatFloat(s.t, 'g', -1, 64) + " s"
+			if r.mode == 2 {
+				when = time.UnixMilli(int64(s.t)).UTC().Format(time.RFC3339Nano)
+			}
+			r.pending = append(r.pending, &ParseError{File: r.file, Line: s.line,
+				Err: fmt.Errorf("run %s/%s already has time %s (line %d)", k.job, k.run, when, rows[i-1].line)})
+			continue
+		}
+		kept = append(kept, s)
+	}
+	rows = kept
 	run := &dataset.Run{Job: k.job, Run: k.run, Name: k.job, SubmitMs: dataset.NoTime, StartMs: dataset.NoTime,
 		EndMs: dataset.NoTime, Source: "skyline-csv"}
 	origin := 0.0
@@ -308,8 +342,7 @@ func (r *skylineCSV) build(k skyKey, rows []skyRow) jobRecord {
 	}
 	out := make([]dataset.SkylineSample, len(rows))
 	for i, s := range rows {
-		out[i] = s.SkylineSample
-		out[i].Job, out[i].Run = k.job, k.run
+		out[i] = dataset.SkylineSample{Job: k.job, Run: k.run, Containers: s.containers, MemoryBytes: s.memory, VCores: s.vcores}
 		if r.mode == 2 {
 			out[i].OffsetS = (s.t - origin) / 1000
 		} else {

@@ -17,7 +17,9 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// memInput is an Input over bytes, as Open would map them.
+// memInput is an Input over bytes, as Open would map them. Only for
+// inputs under 8 MiB: past that the line reader hands blocks back to the
+// kernel, which a Go slice must not be.
 func memInput(name string, b []byte) *Input {
 	return &Input{Path: name, data: b, raw: &countingHash{h: sha256.New()}}
 }
