@@ -158,7 +158,7 @@ type sparkLog struct {
 	executorSeen bool // any ExecutorAdded: block managers are not used
 	bmExec       map[string]*sparkExec
 	unused       map[string]int64
-	codec        string
+	codecs       []string
 	events       int64
 	removedEarly int64
 	beforeStart  int64
@@ -203,10 +203,10 @@ func (r *sparkLog) openPart() (bool, *ParseError) {
 	switch c := sparkCodec(head); c {
 	case "lz4":
 		r.lr.r = bufio.NewReaderSize(&lz4BlockReader{r: in.Reader()}, ReadBufferSize)
-		r.codec = c
+		r.noteCodec(c, path)
 	case "snappy":
 		r.lr.r = bufio.NewReaderSize(&snappyStreamReader{r: in.Reader()}, ReadBufferSize)
-		r.codec = c
+		r.noteCodec(c, path)
 	case "lzf":
 		return true, &ParseError{File: path, Err: errors.New("Spark event log compressed with lzf: not supported (decompress it, or write event logs with spark.eventLog.compression.codec=zstd)")}
 	default:
@@ -214,6 +214,13 @@ func (r *sparkLog) openPart() (bool, *ParseError) {
 	}
 	r.open = true
 	return true, nil
+}
+
+func (r *sparkLog) noteCodec(c, path string) {
+	if len(r.parts) > 1 {
+		c += " (" + filepath.Base(path) + ")"
+	}
+	r.codecs = append(r.codecs, c)
 }
 
 func (r *sparkLog) Scan() bool {
@@ -511,8 +518,8 @@ func sparkMemoryBytes(s string) int64 {
 // Notes says what the log was and what was counted but not used.
 func (r *sparkLog) Notes() []string {
 	var notes []string
-	if r.codec != "" {
-		notes = append(notes, "Spark compression codec: "+r.codec)
+	if len(r.codecs) > 0 {
+		notes = append(notes, "Spark compression codec: "+strings.Join(r.codecs, ", "))
 	}
 	if r.version != "" {
 		notes = append(notes, "Spark "+r.version)
@@ -524,10 +531,10 @@ func (r *sparkLog) Notes() []string {
 		notes = append(notes, "no executor events: block managers stand for executors")
 	}
 	if r.removedEarly > 0 {
-		notes = append(notes, fmt.Sprintf("%d executor removals without a live executor (ignored)", r.removedEarly))
+		notes = append(notes, fmt.Sprintf("executor removals without a live executor (ignored): %d", r.removedEarly))
 	}
 	if r.beforeStart > 0 {
-		notes = append(notes, fmt.Sprintf("%d executors added before the application started: counted from its start", r.beforeStart))
+		notes = append(notes, fmt.Sprintf("executors added before the application started (counted from its start): %d", r.beforeStart))
 	}
 	if len(r.unused) > 0 {
 		names := make([]string, 0, len(r.unused))

@@ -516,21 +516,19 @@ func looksLikeLogLine(line []byte) bool {
 // Notes says what was counted but not turned into rows.
 func (r *yarnRM) Notes() []string {
 	var notes []string
-	if r.wrapped > 0 {
-		notes = append(notes, fmt.Sprintf("%d event lines in the ResourceEstimator's wrapped layout (time from the second comma field)", r.wrapped))
-	}
-	add := func(n int64, format string) {
+	add := func(n int64, what string) {
 		if n > 0 {
-			notes = append(notes, fmt.Sprintf(format, n))
+			notes = append(notes, fmt.Sprintf("%s: %d", what, n))
 		}
 	}
-	add(r.lines-r.events-r.nonLog, "%d log lines without a run or container event (ignored)")
-	add(r.nonLog, "%d lines that are not log records (continuations, comments; ignored)")
-	add(r.unknownApp, "%d container or attempt events of applications not submitted in this file (ignored, as the estimator does)")
-	add(r.noRecurrence, "%d runs whose name has no pipeline-run recurring id: no skyline (as the estimator), job = normalised name")
-	add(r.unreleased, "%d containers allocated but never released: left out of skylines (as the estimator)")
-	add(r.backwards, "%d containers released before allocated or before submission (log out of order): left out of skylines")
-	add(r.dupStart, "%d containers allocated twice: the later allocation counts (as the estimator)")
+	add(r.wrapped, "event lines in the ResourceEstimator's wrapped layout (time from the second comma field)")
+	add(r.lines-r.events-r.nonLog, "log lines without a run or container event (ignored)")
+	add(r.nonLog, "lines that are not log records (continuations, comments; ignored)")
+	add(r.unknownApp, "container or attempt events of applications not submitted in this file (ignored, as the estimator does)")
+	add(r.noRecurrence, "runs whose name has no pipeline-run recurring id (no skyline, as the estimator; job = normalised name)")
+	add(r.unreleased, "containers allocated but never released (left out of skylines, as the estimator)")
+	add(r.backwards, "containers released before allocated or before submission (log out of order; left out of skylines)")
+	add(r.dupStart, "containers allocated twice (the later allocation counts, as the estimator)")
 	if len(r.apps) > 0 {
 		ids := make([]string, 0, len(r.apps))
 		for id := range r.apps {
@@ -538,7 +536,7 @@ func (r *yarnRM) Notes() []string {
 		}
 		sort.Strings(ids)
 		a := r.apps[ids[0]]
-		notes = append(notes, fmt.Sprintf("%d applications without an ApplicationSummary (still running when the log ends, or finished in another file): no run written (first: %s submitted at %s:%d)",
+		notes = append(notes, fmt.Sprintf("applications without an ApplicationSummary (still running when the log ends, or finished in another file; no run written): %d, first %s submitted at %s:%d",
 			len(ids), ids[0], r.file, a.submitLine))
 	}
 	return notes

@@ -53,7 +53,7 @@ func TestYarnRMResourceEstimatorLog(t *testing.T) {
 	}
 	// The trailing FAILED attempt belongs to an application this file
 	// never submitted: ignored, and said so.
-	if !hasNoteLike(o.res.Files[0].Notes, "1 container or attempt events of applications not submitted") {
+	if !hasNoteLike(o.res.Files[0].Notes, "container or attempt events of applications not submitted in this file (ignored, as the estimator does): 1") {
 		t.Errorf("notes %q", o.res.Files[0].Notes)
 	}
 }
@@ -236,8 +236,8 @@ func TestYarnRMPlainLog(t *testing.T) {
 	}
 	notes := strings.Join(o.res.Files[0].Notes, "\n")
 	for _, n := range []string{
-		"1 applications without an ApplicationSummary", "application_1709251200000_0003 submitted at " + p + ":14",
-		"2 lines that are not log records", "1 runs whose name has no pipeline-run recurring id",
+		"applications without an ApplicationSummary (still running when the log ends, or finished in another file; no run written): 1, first application_1709251200000_0003 submitted at " + p + ":14",
+		"lines that are not log records (continuations, comments; ignored): 2", "runs whose name has no pipeline-run recurring id (no skyline, as the estimator; job = normalised name): 1",
 	} {
 		if !strings.Contains(notes, n) {
 			t.Errorf("notes lack %q:\n%s", n, notes)
