@@ -516,6 +516,9 @@ func looksLikeLogLine(line []byte) bool {
 // Notes says what was counted but not turned into rows.
 func (r *yarnRM) Notes() []string {
 	var notes []string
+	if r.events == 0 && r.lines > 0 {
+		notes = append(notes, "no ResourceManager job events (submit, container, attempt, ApplicationSummary) in this file: is it a ResourceManager log?")
+	}
 	add := func(n int64, what string) {
 		if n > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d", what, n))

@@ -301,3 +301,16 @@ func TestNormaliseJobName(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// TestYarnRMNotALog: a file with no ResourceManager events gives no rows
+// and says so, rather than passing silently.
+func TestYarnRMNotALog(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(p, []byte("hello\n2024-01-01 00:00:00,000 INFO x: started\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := ingestJobs(t, "yarn-rm", []string{p}, DefaultOptions())
+	if len(o.runs)+len(o.sky)+len(o.rejects) != 0 || !hasNoteLike(o.res.Files[0].Notes, "is it a ResourceManager log?") {
+		t.Errorf("%+v", o.res.Files[0])
+	}
+}

@@ -43,7 +43,9 @@ FORMATS
 ` + formats.String() + exitStatusHelp,
 		Example: `  wlprof ingest csv usage.csv -d ds
   wlprof ingest csv --cpu-unit percent --max-rejects 0 usage.csv.gz -d ds
-  wlprof ingest auto traces/ -d ds -o json`,
+  wlprof ingest auto traces/ -d ds -o json
+  wlprof ingest yarn-rm --tz Europe/Berlin yarn-resourcemanager.log -d ds
+  wlprof ingest spark-eventlog spark-history/ -d ds`,
 		Args: args(cobra.MinimumNArgs(2)),
 		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(a) == 0 {
