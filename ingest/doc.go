@@ -91,8 +91,9 @@
 // (App Name, App ID, User, Timestamp as start; no submit time: Spark does
 // not log one) and ApplicationEnd (end, status FINISHED). A log without
 // ApplicationEnd (.inprogress, or cut) is a run without an end: status
-// RUNNING, runs.end null, a note, and its skyline cut at the last
-// timestamped event. Containers are executors: an executor holds a YARN (or
+// RUNNING, runs.end null, a note, and its skyline cut at the last instant
+// the log shows (event timestamps, task launch and finish times, stage and
+// job submission and completion times). Containers are executors: an executor holds a YARN (or
 // Kubernetes) container from ExecutorAdded to ExecutorRemoved (or the end)
 // whether or not tasks run in it, and containers are what a reservation
 // reserves; task concurrency is what the application did with them, not

@@ -310,6 +310,7 @@ func (r *sparkLog) event(line []byte) *ParseError {
 		if !json.Valid(line) {
 			return r.bad(line, fmt.Errorf("%s: truncated or invalid JSON", name))
 		}
+		r.activity(line)
 		return r.unusedEvent(line, name)
 	}
 	var e sparkEvent
@@ -403,6 +404,32 @@ func (r *sparkLog) event(line []byte) *ParseError {
 		}
 	}
 	return nil
+}
+
+// activityKeys are the instants of task, stage and job events: they show
+// an in-progress application still working after its last event with a
+// top-level Timestamp.
+var activityKeys = [...][]byte{[]byte(`"Launch Time":`), []byte(`"Finish Time":`), []byte(`"Submission Time":`), []byte(`"Completion Time":`)}
+
+// activity advances lastMs to the latest instant of these keys in line.
+func (r *sparkLog) activity(line []byte) {
+	for _, k := range activityKeys {
+		rest := line
+		for {
+			i := bytes.Index(rest, k)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(k):]
+			j := 0
+			for j < len(rest) && j < 16 && rest[j] >= '0' && rest[j] <= '9' {
+				j++
+			}
+			if v, ok := plainInt(rest[:j]); ok && v >= epochMsThreshold && v <= 1e15 {
+				r.lastMs = max(r.lastMs, v)
+			}
+		}
+	}
 }
 
 func (r *sparkLog) unusedEvent(line []byte, name string) *ParseError {
@@ -525,7 +552,7 @@ func (r *sparkLog) Notes() []string {
 		notes = append(notes, "Spark "+r.version)
 	}
 	if r.app != nil && !r.hasEnd {
-		notes = append(notes, "in progress: no SparkListenerApplicationEnd, so the run has no end (runs.end is null, status RUNNING) and its skyline is cut at the last timestamped event")
+		notes = append(notes, "in progress: no SparkListenerApplicationEnd, so the run has no end (runs.end is null, status RUNNING) and its skyline is cut at the last instant the log shows (event timestamps, task launch and finish, stage and job times)")
 	}
 	if !r.executorSeen && len(r.bmExec) > 0 {
 		notes = append(notes, "no executor events: block managers stand for executors")

@@ -148,8 +148,9 @@ func TestSparkEventLogCodecs(t *testing.T) {
 }
 
 // TestSparkEventLogInProgress: without ApplicationEnd the run has no end,
-// status RUNNING, and executors alive are cut at the last timestamped event
-// (executor 1's block manager at 1458126399357, +45.021 s).
+// status RUNNING, and executors alive are cut at the last instant the log
+// shows: the JobEnd's Completion Time 1458126409602 (+55.266 s), later than
+// the last top-level Timestamp (a block manager at +45.021 s).
 func TestSparkEventLogInProgress(t *testing.T) {
 	plain, err := os.ReadFile(sparkDir + "drelephant_event_log_1.jsonl")
 	if err != nil {
@@ -169,7 +170,7 @@ func TestSparkEventLogInProgress(t *testing.T) {
 		t.Errorf("runs %+v", o.runs)
 	}
 	wantSky := append([]dataset.SkylineSample{}, drelephantSky...)
-	wantSky[3].OffsetS = 45.021
+	wantSky[3].OffsetS = 55.266
 	if !reflect.DeepEqual(o.sky, wantSky) {
 		t.Errorf("sky %+v", o.sky)
 	}
