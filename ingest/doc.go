@@ -95,8 +95,8 @@
 // the log shows (event timestamps, task launch and finish times, stage and
 // job submission and completion times). Containers are executors: an
 // executor holds a YARN (or Kubernetes) container from ExecutorAdded to
-// ExecutorRemoved (or the end) whether or not tasks run in it, and containers are what a reservation
-// reserves; task concurrency is what the application did with them, not
+// ExecutorRemoved (or the end) whether or not tasks run in it, and
+// containers are what a reservation reserves; task concurrency is what the application did with them, not
 // what it held. The driver is counted only where it is an executor (local
 // mode); on YARN the AM container is not in the event log, so a Spark
 // skyline is one container below the yarn-rm skyline of the same
