@@ -21,6 +21,9 @@ status=$?
 set -e
 [ "$status" -eq 3 ] || { echo "demo: expected exit status 3 for rejected rows, got $status" >&2; exit 1; }
 
+echo "== ingest job runs: a ResourceManager log (Hadoop ResourceEstimator sample) and Spark event logs → runs and skylines"
+"$bin" ingest auto testdata/jobs/resourceestimator/rmLog.txt testdata/jobs/spark -d "$ds"
+
 echo "== the dataset"
 "$bin" version
 sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|format)"' | head -30
