@@ -24,7 +24,7 @@ func init() {
 		Table:       "runs+skylines",
 		Description: "Spark event log (JSON lines; gzip, zstd, lz4, snappy; .inprogress; rolled eventlog_v2_* folders) → a run and its executors over time",
 		Detect: func(name string, head []byte) bool {
-			if rolledPartRe.MatchString(name) || strings.HasPrefix(name, "appstatus_") {
+			if rolledNameRe.MatchString(name) {
 				return true
 			}
 			if sparkCodec(head) != "" {
@@ -41,6 +41,10 @@ func init() {
 // rolledPartRe is an event file of a rolled log (Spark 3
 // spark.eventLog.rolling.enabled): eventlog_v2_<app>/events_<N>_<app>[.codec][.compact].
 var rolledPartRe = regexp.MustCompile(`^events_([0-9]+)_`)
+
+// rolledNameRe is a file of a rolled log, named for a Spark application
+// id (YARN, local, standalone, Kubernetes), for detection by name.
+var rolledNameRe = regexp.MustCompile(`^(events_[0-9]+|appstatus)_(application_|local-|app-|spark-)`)
 
 func ingestSpark(ctx context.Context, in *Input, s *sink) error {
 	name := filepath.Base(in.Path)

@@ -270,3 +270,25 @@ func TestSparkMemoryBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestSparkDetect(t *testing.T) {
+	f, _ := Lookup("spark-eventlog")
+	for _, c := range []struct {
+		name, head string
+		want       bool
+	}{
+		{"app-20240101120000-0001", `{"Event":"SparkListenerLogStart","Spark Version":"3.5.0"}`, true},
+		{"x", "\xef\xbb\xbf\n" + `{"Event":"SparkListenerApplicationStart"}`, true},
+		{"x", `{"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart"}`, true},
+		{"events_1_application_1_0001.lz4", "", true},
+		{"appstatus_spark-0123abcd.inprogress", "", true},
+		{"events_1_export.csv", "a,b\n", false},
+		{"x.lz4", "LZ4Block\x10", true},
+		{"x", `{"eventType":"START"}`, false},
+		{"x", `{"Event":"Other"}`, false},
+	} {
+		if got := f.Detect(c.name, []byte(c.head)); got != c.want {
+			t.Errorf("Detect(%q, %q) = %v", c.name, c.head, got)
+		}
+	}
+}

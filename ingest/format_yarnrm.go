@@ -164,6 +164,7 @@ func (r *yarnRM) line(line []byte) bool {
 	}
 	ms, tail, err := r.frame(line)
 	if err != nil {
+		r.events++
 		r.perr = r.bad(line, err)
 		return true
 	}
