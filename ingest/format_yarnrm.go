@@ -398,9 +398,9 @@ func rmStatus(state, final string) string {
 
 // parseSummary splits an ApplicationSummary body: comma-separated
 // key=value pairs in which ',', '=' and '\' inside values are escaped with
-// '\' (Hadoop StringUtils.escapeString). Keys are trimmed, values
-// unescaped; fields vary across Hadoop versions, so callers look them up
-// by key.
+// '\' (Hadoop StringUtils.escapeString), and newlines written as \n and
+// \r. Keys are trimmed, values unescaped; fields vary across Hadoop
+// versions, so callers look them up by key.
 func parseSummary(b []byte) map[string]string {
 	out := map[string]string{}
 	var key, val []byte
@@ -416,7 +416,12 @@ func parseSummary(b []byte) map[string]string {
 		switch {
 		case c == '\\' && i+1 < len(b):
 			i++
-			c = b[i]
+			switch c = b[i]; c { // newlines were written as \n and \r
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			}
 			if inVal {
 				val = append(val, c)
 			} else {

@@ -274,8 +274,8 @@ func TestYarnRMBadLines(t *testing.T) {
 }
 
 func TestParseSummaryEscapes(t *testing.T) {
-	got := parseSummary([]byte(`appId=a, name=x\,y\=z\\w,empty=,noval,k=v=w,preemptedResources=<memory:0\, vCores:0>`))
-	want := map[string]string{"appId": "a", "name": `x,y=z\w`, "empty": "", "noval": "", "k": "v=w", "preemptedResources": "<memory:0, vCores:0>"}
+	got := parseSummary([]byte(`appId=a, name=x\,y\=z\\w\\n\n,empty=,noval,k=v=w,preemptedResources=<memory:0\, vCores:0>`))
+	want := map[string]string{"appId": "a", "name": "x,y=z\\w\\n\n", "empty": "", "noval": "", "k": "v=w", "preemptedResources": "<memory:0, vCores:0>"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q", got)
 	}
