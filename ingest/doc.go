@@ -76,9 +76,15 @@
 // lack the field the estimator needs are rejects (the estimator logs and
 // skips them); events of applications not submitted in the file, log lines
 // without these events and continuation lines are counted in the notes.
-// State does not cross files: an application submitted in one rolled RM log
-// and finished in the next has no run (noted), as in the estimator, which
-// parses one file at a time.
+// State does not cross files, as in the estimator, which parses one file at
+// a time: an application submitted in one rolled RM log and finished in the
+// next gets its run from the ApplicationSummary (submit = startTime when the
+// summary has no submitTime) but no skyline, and one still running at the
+// end of a file is only noted. The same holds when log4j routes
+// ApplicationSummary to its own file (rm-appsummary.log): merge it with the
+// main log by time (sort -m) to get skylines. The per-container RESOURCE=
+// field of Hadoop 3 audit lines is not used: the estimator sizes every
+// container like the Resource spec line.
 //
 // spark-eventlog reads one application's event log: JSON lines, plain or
 // compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings
