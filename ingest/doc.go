@@ -85,6 +85,14 @@
 // main log by time (sort -m) to get skylines. The per-container RESOURCE=
 // field of Hadoop 3 audit lines is not used: the estimator sizes every
 // container like the Resource spec line.
+// Two deliberate departures, both on logs the RM does not write: a container
+// whose release is timed before its allocation or before the submission (a
+// log out of time order) is left out and counted, where the estimator would
+// make a negative-time or never-ending interval of it; and an application is
+// forgotten after its ApplicationSummary even without a recurring id, where
+// the estimator keeps its record for a second summary that does not come.
+// TestYarnRMMatchesEstimator checks the rest against a line-by-line
+// transcription of the estimator on seeded random logs.
 //
 // spark-eventlog reads one application's event log: JSON lines, plain or
 // compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings

@@ -314,3 +314,32 @@ func TestYarnRMNotALog(t *testing.T) {
 		t.Errorf("%+v", o.res.Files[0])
 	}
 }
+
+// TestYarnRMOutOfOrder: containers released before their allocation or
+// allocated before the submission (a log out of time order) are left out
+// and counted, where the estimator would make a never-ending or
+// negative-time interval of them.
+func TestYarnRMOutOfOrder(t *testing.T) {
+	log := `2024-03-01 02:00:10,000 INFO RMAuditLogger: USER=u	OPERATION=AM Allocated Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000001
+2024-03-01 02:00:20,000 INFO RMAuditLogger: USER=u	OPERATION=Submit Application Request	APPID=application_1_0001
+2024-03-01 02:00:24,000 INFO RMAuditLogger: USER=u	OPERATION=AM Released Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000002
+2024-03-01 02:00:25,000 INFO RMAuditLogger: USER=u	OPERATION=AM Allocated Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000002
+2024-03-01 02:00:21,000 INFO RMAuditLogger: USER=u	OPERATION=AM Allocated Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000003
+2024-03-01 02:00:41,000 INFO RMAuditLogger: USER=u	OPERATION=AM Released Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000003
+2024-03-01 02:01:00,000 INFO RMAppManager$ApplicationSummary: appId=application_1_0001,name=j-1,startTime=1,finishTime=2
+`
+	p := filepath.Join(t.TempDir(), "rm.log")
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := ingestJobs(t, "yarn-rm", []string{p}, DefaultOptions())
+	// Container 1 was allocated before the submit line, so the estimator
+	// never saw it either; container 2's release time (24 s) precedes its
+	// allocation's (25 s): dropped; container 3 holds [1 s, 21 s).
+	if s := steps(o.sky); s != "0:0 1:1 21:0" {
+		t.Errorf("skyline %s", s)
+	}
+	if !hasNoteLike(o.res.Files[0].Notes, "containers released before allocated or before submission (log out of order; left out of skylines): 1") {
+		t.Errorf("notes %q", o.res.Files[0].Notes)
+	}
+}
