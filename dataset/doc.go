@@ -42,8 +42,9 @@
 //
 // A run's skyline rows are the change points of a step function: the
 // containers (memory_bytes, vcores) of a row are held from its offset_s,
-// seconds from the run's start, until the next row of the same job and
-// run; nothing before the first. Ingested skylines start at offset 0 and
+// seconds from the run's start (for yarn-rm, from its submission or last
+// failed attempt, as Hadoop's ResourceEstimator counts), until the next row
+// of the same job and run; nothing before the first. Ingested skylines start at offset 0 and
 // end with a row of 0 when the run's end is known (see package ingest).
 // runs.job is the recurring job's identity (a normalised name), runs.run
 // the run's (a YARN application id, a Spark app id); skylines join runs
