@@ -21,6 +21,9 @@ type jobRecord struct {
 // skylines table, and every rejected record to the rejects table. Accepted
 // counts rows written (runs plus samples).
 func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
+	if c, ok := r.(interface{ Close() }); ok {
+		defer c.Close() // a reader may hold files open (rolled Spark logs)
+	}
 	runs, sky := s.tx.Runs(), s.tx.Skylines()
 	n := 0
 	for r.Scan() {
