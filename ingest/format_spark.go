@@ -493,8 +493,8 @@ func (r *sparkLog) finish() bool {
 	for _, eid := range ids {
 		x := execs[eid]
 		until := x.removeMs
-		if until == dataset.NoTime {
-			until = endMs
+		if until == dataset.NoTime || until > endMs {
+			until = endMs // alive at the end, or removed after it
 		}
 		from := x.addMs
 		if from < startMs {

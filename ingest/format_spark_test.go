@@ -229,7 +229,9 @@ func TestSparkEventLogBadInput(t *testing.T) {
 		`{"Event":"SparkListenerExecutorRemoved","Timestamp":1700000004000,"Executor ID":"9"}`,                                  // never added: counted
 		`{"Event":"SparkListenerApplicationEnd"}`,                                                                               // 13: no Timestamp
 		`{"Event":"SparkListenerExecutorRemoved","Timestamp":1700000005000,"Executor ID":"1"}`,
+		`{"Event":"SparkListenerExecutorAdded","Timestamp":1700000009000,"Executor ID":"4","Executor Info":{"Total Cores":2}}`,
 		`{"Event":"SparkListenerApplicationEnd","Timestamp":1700000010000}`,
+		`{"Event":"SparkListenerExecutorRemoved","Timestamp":1700000020000,"Executor ID":"4"}`,
 		`{"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":0}}`,
 	}, "\n")
 	p := writeFile(t, t.TempDir(), "app-1", []byte(body))
@@ -245,7 +247,8 @@ func TestSparkEventLogBadInput(t *testing.T) {
 	if len(o.runs) != 1 || o.runs[0].Job != "nightly" || o.runs[0].EndMs != 1700000010000 {
 		t.Errorf("runs %+v", o.runs)
 	}
-	if s := steps(o.sky); s != "0:0 1:1 5:0" {
+	// Executor 4 is removed after the end: held until the end.
+	if s := steps(o.sky); s != "0:0 1:1 5:0 9:1 10:0" {
 		t.Errorf("skyline %s", s)
 	}
 	notes := strings.Join(o.res.Files[0].Notes, "\n")
