@@ -317,6 +317,9 @@ func (r *sparkLog) event(line []byte) *ParseError {
 		r.activity(line)
 		return r.unusedEvent(line, name)
 	}
+	if t := bytes.TrimSpace(line); t[0] != '{' {
+		return r.bad(line, errors.New("not a JSON object (a Spark event log has one event object per line)"))
+	}
 	var e sparkEvent
 	if err := json.Unmarshal(line, &e); err != nil {
 		var se *json.SyntaxError

@@ -243,6 +243,9 @@ func TestSparkEventLogBadInput(t *testing.T) {
 		if r.Format != "spark-eventlog" || r.Reason == "" || r.Record == "" {
 			t.Errorf("reject %+v", r)
 		}
+		if r.Line == 8 && !strings.Contains(r.Reason, "not a JSON object") || r.Line == 5 && !strings.Contains(r.Reason, "truncated or invalid JSON") {
+			t.Errorf("reject %+v", r)
+		}
 	}
 	if len(o.runs) != 1 || o.runs[0].Job != "nightly" || o.runs[0].EndMs != 1700000010000 {
 		t.Errorf("runs %+v", o.runs)
