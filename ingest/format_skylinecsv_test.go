@@ -100,3 +100,14 @@ func TestSkylineCSVHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsTwiceInOneIngest: a run read twice in one ingest is written
+// twice, and the second input's notes say so.
+func TestJobsTwiceInOneIngest(t *testing.T) {
+	p := skyDir + "offsets.csv"
+	o := ingestJobs(t, "skyline-csv", []string{p, p}, DefaultOptions())
+	if len(o.runs) != 6 || hasNoteLike(o.res.Files[0].Notes, "written twice") ||
+		!hasNoteLike(o.res.Files[1].Notes, "written twice (an .inprogress log beside its final copy? a file named twice?): 3 (etl_daily/2024-03-01, first read from "+p+")") {
+		t.Errorf("runs %d, notes %q / %q", len(o.runs), o.res.Files[0].Notes, o.res.Files[1].Notes)
+	}
+}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -26,6 +27,7 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 	}
 	runs, sky := s.tx.Runs(), s.tx.Skylines()
 	n := 0
+	dups, firstDup := 0, ""
 	for r.Scan() {
 		rec, perr := r.Record()
 		if perr != nil {
@@ -35,6 +37,11 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 			continue
 		}
 		if rec.Run != nil {
+			if first := s.seenRun(rec.Run); first != "" {
+				if dups++; dups == 1 {
+					firstDup = fmt.Sprintf("%s/%s, first read from %s", rec.Run.Job, rec.Run.Run, first)
+				}
+			}
 			if err := runs.Append(rec.Run); err != nil {
 				return err
 			}
@@ -55,7 +62,24 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 	if nr, ok := r.(Noter); ok {
 		s.notes = append(s.notes, nr.Notes()...)
 	}
+	if dups > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("runs also read from another input of this ingest, written twice (an .inprogress log beside its final copy? a file named twice?): %d (%s)", dups, firstDup))
+	}
 	return r.Err()
+}
+
+// seenRun returns the input that already gave this (job, run) in this
+// ingest, or "" (and remembers this one).
+func (s *sink) seenRun(r *dataset.Run) string {
+	if s.res.jobRuns == nil {
+		s.res.jobRuns = map[[2]string]string{}
+	}
+	k := [2]string{r.Job, r.Run}
+	if first, dup := s.res.jobRuns[k]; dup {
+		return first
+	}
+	s.res.jobRuns[k] = s.file
+	return ""
 }
 
 // stepDelta is a change of held resources at an offset from a run's start.
