@@ -38,6 +38,10 @@
 // start every skyline with a sample at offset 0 and close it with a sample
 // of 0 when the run ends. A run with no resources at all is the single
 // sample (0, 0). Accepted counts rows written: runs plus samples.
+// A (job, run) read from two inputs of one ingest is written twice and the
+// second input's notes say so; ingesting the same input in two ingests
+// duplicates it silently: readers of runs and skylines should keep one copy
+// per (job, run).
 //
 // Job identity (runs.job and skylines.job). yarn-rm uses the recurring id
 // Hadoop's ResourceEstimator derives from the application name
