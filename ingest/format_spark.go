@@ -467,8 +467,11 @@ func (r *sparkLog) finish() bool {
 	if id == "" {
 		id = r.props["spark.app.id"]
 	}
-	if id == "" {
+	if id == "" { // the log's name is the app id, with a codec and .inprogress
 		id = strings.TrimSuffix(filepath.Base(r.parts[0]), ".inprogress")
+		for _, ext := range []string{".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"} {
+			id = strings.TrimSuffix(id, ext)
+		}
 	}
 	run := &dataset.Run{Job: normaliseJobName(name), Run: id, Name: name, User: a.User, Queue: r.props["spark.yarn.queue"],
 		Status: "RUNNING", SubmitMs: dataset.NoTime, StartMs: startMs, EndMs: dataset.NoTime, Source: "spark-eventlog"}
