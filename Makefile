@@ -34,6 +34,9 @@ bench: deps
 
 fuzz: deps
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzUsageCSV -fuzztime 60s
+	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzYarnRM -fuzztime 30s
+	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSparkEventLog -fuzztime 30s
+	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSkylineCSV -fuzztime 30s
 
 clean:
 	rm -rf bin $(OUT) wlprof-data

@@ -59,6 +59,16 @@
 // per Google ClusterData2019 collection event that names a user (format
 // google2019-collection-events): it joins a collection's usage to its user.
 //
+// A run's skyline rows are the change points of a step function: the
+// containers (memory_bytes, vcores) of a row are held from its offset_s,
+// seconds from the run's start (for yarn-rm, from its submission or last
+// failed attempt, as Hadoop's ResourceEstimator counts), until the next row
+// of the same job and run; nothing before the first. Ingested skylines start at offset 0 and
+// end with a row of 0 when the run's end is known (see package ingest).
+// runs.job is the recurring job's identity (a normalised name), runs.run
+// the run's (a YARN application id, a Spark app id); skylines join runs
+// on both.
+//
 // Columns are only ever added; readers match columns by name and give
 // missing ones their zero value, so older files keep reading.
 package dataset

@@ -121,4 +121,114 @@
 // duplicates as above; each with file, line (row number for Parquet),
 // column where known, and the reason. Every parser has a fuzz target and a
 // benchmark (traces_bench_test.go).
+//
+// # Job runs and skylines (formats "yarn-rm", "spark-eventlog", "skyline-csv")
+//
+// These formats write two tables: runs (one row per job run) and skylines
+// (the resources a run held over time). A skyline is the change points of a
+// step function: a sample's containers, memory_bytes and vcores are held
+// from its offset_s (seconds from the run's start) until the next sample of
+// the same run; before the first sample nothing is held. The builders here
+// start every skyline with a sample at offset 0 and close it with a sample
+// of 0 when the run ends. A run with no resources at all is the single
+// sample (0, 0). Accepted counts rows written: runs plus samples.
+// A (job, run) read from two inputs of one ingest is written twice and the
+// second input's notes say so; ingesting the same input in two ingests
+// duplicates it silently: readers of runs and skylines should keep one copy
+// per (job, run).
+//
+// Job identity (runs.job and skylines.job). yarn-rm uses the recurring id
+// Hadoop's ResourceEstimator derives from the application name
+// ("pipeline-run": name=(\w+)-(\w+), the first group) when the name has one;
+// otherwise, and for the other formats, the normalised name: UUIDs are
+// removed anywhere, then every token (a run of letters and digits) that is
+// all digits, a compact date or timestamp (20240131, 20240131T1200Z) or a
+// hex id of 12 or more characters with a digit is dropped with the separator
+// before it; separators left at the ends go too, and a name with nothing
+// left stays as it was. "daily_etl_2024-01-31" → "daily_etl", "load
+// 7f3e2a10-1b2c-4d5e-8f90-a1b2c3d4e5f6 done" → "load done"; "tpch_q12" stays
+// (digits inside a token are identity).
+//
+// yarn-rm reads ResourceManager logs in log4j layout ("yyyy-MM-dd
+// HH:mm:ss,SSS" or "yy/MM/dd HH:mm:ss" prefixes) and in the wrapped layout
+// of the ResourceEstimator's sample logs ("N:e,MM/dd/yyyy HH:mm:ss,...",
+// whose second comma field is the time). Times without an offset are read in
+// Options.Location (--tz). Each ApplicationSummary line (comma-separated
+// key=value with '\' escapes, looked up by key since fields vary by Hadoop
+// version) is a run: appId, name, user, queue; submitTime (else the last
+// Submit Application Request line, else startTime), launchTime (else
+// startTime) as start, finishTime as end (epoch ms; 0 is "not set"); status
+// FAILED or KILLED when state or finalStatus says so, else the state.
+// Skylines follow the estimator's RmSingleLineParser and JobMetaData
+// exactly: the leftmost of "Submit Application Request", "AM Allocated
+// Container", "AM Released Container", "finalState=FAILED",
+// "ApplicationSummary", ", Resource:" decides a line's event; a submit line
+// (re)starts the application's record, so a later one wins; a failed attempt
+// discards what was recorded and restarts the skyline at the failure; a
+// container holds the application's Resource spec (from an attempt or
+// container id line with <memory:N, vCores:N>; 1024 MB and 1 vcore when
+// there is none) over [start, end) in whole seconds from the submission
+// (Java integer division); containers never released are left out; a skyline
+// is kept only for an application whose ApplicationSummary has a
+// pipeline-run name, under the pipeline id. Lines of the six events that
+// lack the field the estimator needs are rejects (the estimator logs and
+// skips them); events of applications not submitted in the file, log lines
+// without these events and continuation lines are counted in the notes.
+// State does not cross files, as in the estimator, which parses one file at
+// a time: an application submitted in one rolled RM log and finished in the
+// next gets its run from the ApplicationSummary (submit = startTime when the
+// summary has no submitTime) but no skyline, and one still running at the
+// end of a file is only noted. The same holds when log4j routes
+// ApplicationSummary to its own file (rm-appsummary.log): merge it with the
+// main log by time (sort -m) to get skylines. The per-container RESOURCE=
+// field of Hadoop 3 audit lines is not used: the estimator sizes every
+// container like the Resource spec line.
+// Two deliberate departures, both on logs the RM does not write: a container
+// whose release is timed before its allocation or before the submission (a
+// log out of time order) is left out and counted, where the estimator would
+// make a negative-time or never-ending interval of it; and an application is
+// forgotten after its ApplicationSummary even without a recurring id, where
+// the estimator keeps its record for a second summary that does not come.
+// TestYarnRMMatchesEstimator checks the rest against a line-by-line
+// transcription of the estimator on seeded random logs.
+//
+// spark-eventlog reads one application's event log: JSON lines, plain or
+// compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings
+// (lz4-java LZ4BlockOutputStream, snappy-java SnappyOutputStream; lz4
+// checksums are not verified); lzf is refused by name as one reject. A
+// rolled log (eventlog_v2_<app>/events_<N>_<app>[.codec]) is read from its
+// lowest-numbered part, all parts in index order, as one application; the
+// other parts and the appstatus_ marker only leave notes (so pass the
+// folder, not a single later part). The run is the ApplicationStart (App
+// Name, App ID, User, Timestamp as start; no submit time: Spark does not log
+// one) and ApplicationEnd (end, status FINISHED). A log without
+// ApplicationEnd (.inprogress, or cut) is a run without an end: status
+// RUNNING, runs.end null, a note, and its skyline cut at the last instant
+// the log shows (event timestamps, task launch and finish times, stage and
+// job submission and completion times). Containers are executors: an
+// executor holds a YARN (or Kubernetes) container from ExecutorAdded to
+// ExecutorRemoved (or the end) whether or not tasks run in it, and
+// containers are what a reservation reserves; task concurrency is what the
+// application did with them, not what it held. The driver is counted only
+// where it is an executor (local mode); on YARN the AM container is not in
+// the event log, so a Spark skyline is one container below the yarn-rm
+// skyline of the same application. memory_bytes is spark.executor.memory
+// (spark.driver.memory for the local driver; Spark's default 1g when unset;
+// YARN's overhead not included) per executor; vcores is the executor's Total
+// Cores. Logs without executor events (Spark < 1.4) use block managers
+// instead. Other legitimate events (any SparkListener* name or a Java class
+// name, as SQL and streaming events are written) are counted in the notes;
+// other "Event" values, invalid or truncated JSON and used events missing a
+// field they need are rejects.
+//
+// skyline-csv reads a header naming job, run, time (or offset_s, timestamp),
+// containers and optionally memory_bytes and vcores. Time is seconds from
+// the run's start when below 1e9, else a timestamp (RFC 3339, epoch seconds
+// or milliseconds): one kind per file, set by its first row. With
+// timestamps, offsets are from each run's earliest timestamp and the run's
+// start and end are its first and last. Rows are samples as above; NaN,
+// infinite or negative amounts, a second row at the same time of a run
+// (found once the file is read, so reported after the others), and empty job
+// or run are rejects. A file's rows are held until its end (40 bytes a row);
+// runs are written sorted by job and run.
 package ingest

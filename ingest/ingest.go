@@ -72,6 +72,9 @@ type Result struct {
 	Rejected int64        `json:"rejected"`
 	// Samples holds the first rejected records, for the summary on stderr.
 	Samples []*ParseError `json:"-"`
+	// jobRuns remembers which input gave each (job, run), so that a run
+	// read twice in one ingest is pointed out (see drainJobs).
+	jobRuns map[[2]string]string
 }
 
 // maxSamples is how many rejects a Result keeps for display.
@@ -141,7 +144,7 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 			return FileResult{}, err
 		}
 	}
-	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st}
+	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st, file: path}
 	if err := f.ingest(ctx, in, s); err != nil {
 		return FileResult{}, err
 	}
@@ -210,6 +213,7 @@ type sink struct {
 	rejected int64
 	notes    []string
 	run      *runState // shared by the inputs of one Run (join tables)
+	file     string    // the input's path
 }
 
 // reject records one rejected input record and enforces MaxRejects.

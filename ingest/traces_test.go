@@ -60,7 +60,7 @@ func mustRun(t testing.TB, format string, paths []string, opts Options) *ingeste
 	return out
 }
 
-func utcMs(s string) int64 {
+func wallUTCMs(s string) int64 {
 	t, err := time.Parse("2006-01-02 15:04:05", s)
 	if err != nil {
 		panic(err)
@@ -99,16 +99,16 @@ func TestSeriesCSVFixtures(t *testing.T) {
 			dataset.Usage{TimeMs: 0, CPU: 0.14582427}, dataset.Usage{TimeMs: 2400900 * 1000, CPU: 0.15015513}},
 		// NAB CloudWatch CPU: values up to 2.656 (> 1) read as percent.
 		{"nab_ec2_cpu_utilization_53ea38.csv", 4032, "cpu unit: percent (detected: values up to 2.656)",
-			dataset.Usage{TimeMs: utcMs("2014-02-14 14:30:00"), CPU: 0.01732}, dataset.Usage{TimeMs: utcMs("2014-02-28 14:25:00"), CPU: 0.01766}},
+			dataset.Usage{TimeMs: wallUTCMs("2014-02-14 14:30:00"), CPU: 0.01732}, dataset.Usage{TimeMs: wallUTCMs("2014-02-28 14:25:00"), CPU: 0.01766}},
 		// 77c1ca starts at 0.068 but peaks at 99.898: percent, so 0.068 is 0.068%.
 		{"nab_ec2_cpu_utilization_77c1ca.csv", 4032, "cpu unit: percent (detected: values up to 99.898)",
-			dataset.Usage{TimeMs: utcMs("2014-04-02 14:25:00"), CPU: 0.00068}, dataset.Usage{TimeMs: utcMs("2014-04-16 14:20:00"), CPU: 0.00102}},
+			dataset.Usage{TimeMs: wallUTCMs("2014-04-02 14:25:00"), CPU: 0.00068}, dataset.Usage{TimeMs: wallUTCMs("2014-04-16 14:20:00"), CPU: 0.00102}},
 		{"nab_rds_cpu_utilization_cc0c53.csv", 4032, "cpu unit: percent (detected: values up to 25.1033)",
-			dataset.Usage{TimeMs: utcMs("2014-02-14 14:30:00"), CPU: 0.06456}, dataset.Usage{TimeMs: utcMs("2014-02-28 14:30:00"), CPU: 0.155567}},
+			dataset.Usage{TimeMs: wallUTCMs("2014-02-14 14:30:00"), CPU: 0.06456}, dataset.Usage{TimeMs: wallUTCMs("2014-02-28 14:30:00"), CPU: 0.155567}},
 		// NYC taxi passenger counts (8 to 39197) are not utilisation: raw,
 		// divided by the maximum 39197 (awk max over the value column).
 		{"nab_nyc_taxi.csv", 10320, "cpu unit: raw (detected: 10308 of 10320 values above 100 are not utilisation; divided by the file's maximum 39197",
-			dataset.Usage{TimeMs: utcMs("2014-07-01 00:00:00"), CPU: 10844.0 / 39197}, dataset.Usage{TimeMs: utcMs("2015-01-31 23:30:00"), CPU: 26288.0 / 39197}},
+			dataset.Usage{TimeMs: wallUTCMs("2014-07-01 00:00:00"), CPU: 10844.0 / 39197}, dataset.Usage{TimeMs: wallUTCMs("2015-01-31 23:30:00"), CPU: 26288.0 / 39197}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestSeriesCSVFallBack(t *testing.T) {
 		t.Fatalf("%d rows, %d rejects: %+v", len(got.usage), got.res.Rejected, got.rejects)
 	}
 	// 00:30 EDT is 04:30Z; then every 15 minutes to 02:00 EST = 07:00Z.
-	start := utcMs("2014-11-02 04:30:00")
+	start := wallUTCMs("2014-11-02 04:30:00")
 	for i, u := range got.usage {
 		if want := start + int64(i)*15*60_000; u.TimeMs != want {
 			t.Errorf("row %d at %s, want %s", i, time.UnixMilli(u.TimeMs).UTC(), time.UnixMilli(want).UTC())
@@ -215,7 +215,7 @@ func TestSeriesCSVSpringGap(t *testing.T) {
 	hasReject(t, got.rejects, 8, "duplicate timestamp: the same instant as line 7")
 	hasReject(t, got.rejects, 9, "duplicate timestamp: the same instant as line 7")
 	// 01:55 EST is 06:55Z and 03:00 EDT is 07:00Z: five minutes apart.
-	if got.usage[2].TimeMs != utcMs("2014-03-09 06:55:00") || got.usage[3].TimeMs != utcMs("2014-03-09 07:00:00") {
+	if got.usage[2].TimeMs != wallUTCMs("2014-03-09 06:55:00") || got.usage[3].TimeMs != wallUTCMs("2014-03-09 07:00:00") {
 		t.Errorf("around the gap: %v %v", got.usage[2].TimeMs, got.usage[3].TimeMs)
 	}
 	if got.rejects[0].Col != 1 {
@@ -235,7 +235,7 @@ func TestSeriesCSVTaxiInNewYork(t *testing.T) {
 		t.Fatalf("%d rows, %d rejected", len(got.usage), got.res.Rejected)
 	}
 	// Lines 5956–5958 of the file (data rows 5954–5956, 0-based 5954..).
-	want := []int64{utcMs("2014-11-02 05:00:00"), utcMs("2014-11-02 05:30:00"), utcMs("2014-11-02 07:00:00")}
+	want := []int64{wallUTCMs("2014-11-02 05:00:00"), wallUTCMs("2014-11-02 05:30:00"), wallUTCMs("2014-11-02 07:00:00")}
 	for i, w := range want {
 		if got := got.usage[5954+i].TimeMs; got != w {
 			t.Errorf("row %d at %s, want %s", 5954+i, time.UnixMilli(got).UTC(), time.UnixMilli(w).UTC())

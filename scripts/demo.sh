@@ -21,6 +21,9 @@ status=$?
 set -e
 [ "$status" -eq 3 ] || { echo "demo: expected exit status 3 for rejected rows, got $status" >&2; exit 1; }
 
+echo "== ingest job runs: a ResourceManager log (Hadoop ResourceEstimator sample) and Spark event logs → runs and skylines"
+"$bin" ingest auto testdata/jobs/resourceestimator/rmLog.txt testdata/jobs/spark -d "$ds"
+
 echo "== skylines: Hadoop ResourceEstimator's tpch_q12 runs (native format), fitted with CLP"
 "$bin" ingest re-native testdata/resourceestimator/tpch_q12.txt -d "$ds" -q
 "$bin" skyline -d "$ds" --step 5s --alpha-sweep 0.01,0.1,0.5,0.9

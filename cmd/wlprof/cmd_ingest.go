@@ -55,7 +55,9 @@ FORMATS
   wlprof ingest google2019-usage instance_usage-000000000000.json.gz -d ds
   wlprof ingest google2019-usage --tenant-key user --collection-events collection_events-000000000000.json.gz instance_usage-000000000000.json.gz -d ds
   wlprof ingest azure-cpu --vmtable vmtable.csv.gz vm_cpu_readings-file-1-of-195.csv.gz -d ds
-  wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds`,
+  wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds
+  wlprof ingest yarn-rm --tz Europe/Berlin yarn-resourcemanager.log -d ds
+  wlprof ingest spark-eventlog spark-history/ -d ds`,
 		Args: args(cobra.MinimumNArgs(2)),
 		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(a) == 0 {

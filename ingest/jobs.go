@@ -1,0 +1,180 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// jobRecord is what the job-run formats (yarn-rm, spark-eventlog,
+// skyline-csv) yield: one run and, when the format knows it, the run's
+// skyline as change points of a step function.
+type jobRecord struct {
+	Run     *dataset.Run // nil: samples only
+	Samples []dataset.SkylineSample
+}
+
+// drainJobs writes every run to the runs table and its samples to the
+// skylines table, and every rejected record to the rejects table. Accepted
+// counts rows written (runs plus samples).
+func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
+	if c, ok := r.(interface{ Close() }); ok {
+		defer c.Close() // a reader may hold files open (rolled Spark logs)
+	}
+	runs, sky := s.tx.Runs(), s.tx.Skylines()
+	n := 0
+	dups, firstDup := 0, ""
+	for r.Scan() {
+		rec, perr := r.Record()
+		if perr != nil {
+			if err := s.reject(perr); err != nil {
+				return err
+			}
+			continue
+		}
+		if rec.Run != nil {
+			if first := s.seenRun(rec.Run); first != "" {
+				if dups++; dups == 1 {
+					firstDup = fmt.Sprintf("%s/%s, first read from %s", rec.Run.Job, rec.Run.Run, first)
+				}
+			}
+			if err := runs.Append(rec.Run); err != nil {
+				return err
+			}
+			s.accepted++
+			s.res.Accepted++
+		}
+		for i := range rec.Samples {
+			if err := sky.Append(&rec.Samples[i]); err != nil {
+				return err
+			}
+			s.accepted++
+			s.res.Accepted++
+		}
+		if n++; n&0xff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if nr, ok := r.(Noter); ok {
+		s.notes = append(s.notes, nr.Notes()...)
+	}
+	if dups > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("runs also read from another input of this ingest, written twice (an .inprogress log beside its final copy? a file named twice?): %d (%s)", dups, firstDup))
+	}
+	return r.Err()
+}
+
+// seenRun returns the input that already gave this (job, run) in this
+// ingest, or "" (and remembers this one).
+func (s *sink) seenRun(r *dataset.Run) string {
+	if s.res.jobRuns == nil {
+		s.res.jobRuns = map[[2]string]string{}
+	}
+	k := [2]string{r.Job, r.Run}
+	if first, dup := s.res.jobRuns[k]; dup {
+		return first
+	}
+	s.res.jobRuns[k] = s.file
+	return ""
+}
+
+// stepDelta is a change of held resources at an offset from a run's start.
+type stepDelta struct {
+	OffsetS     float64
+	Containers  float64
+	MemoryBytes int64
+	VCores      float64
+}
+
+// stepSamples turns deltas into the change points of a step function: one
+// sample per offset where the held resources change, the value holding
+// until the next sample. The first sample is at offset 0 (0 held when
+// nothing starts there) and, when every delta is balanced, the last one
+// is 0 at the moment the last container went. No deltas give the single
+// sample (0, 0): an empty skyline, which is still a run.
+func stepSamples(job, run string, deltas []stepDelta) []dataset.SkylineSample {
+	sort.SliceStable(deltas, func(i, j int) bool { return deltas[i].OffsetS < deltas[j].OffsetS })
+	out := []dataset.SkylineSample{{Job: job, Run: run}}
+	var cur dataset.SkylineSample
+	for i := 0; i < len(deltas); {
+		off := deltas[i].OffsetS
+		for ; i < len(deltas) && deltas[i].OffsetS == off; i++ {
+			cur.Containers += deltas[i].Containers
+			cur.MemoryBytes += deltas[i].MemoryBytes
+			cur.VCores += deltas[i].VCores
+		}
+		last := &out[len(out)-1]
+		if last.Containers == cur.Containers && last.MemoryBytes == cur.MemoryBytes && last.VCores == cur.VCores {
+			continue
+		}
+		if off == last.OffsetS {
+			last.Containers, last.MemoryBytes, last.VCores = cur.Containers, cur.MemoryBytes, cur.VCores
+			continue
+		}
+		out = append(out, dataset.SkylineSample{Job: job, Run: run, OffsetS: off,
+			Containers: cur.Containers, MemoryBytes: cur.MemoryBytes, VCores: cur.VCores})
+	}
+	return out
+}
+
+// Job names carry dates, run numbers and ids that are not part of a
+// recurring job's identity; normaliseJobName strips them (see doc.go).
+var (
+	uuidRe     = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+	stampRe    = regexp.MustCompile(`^[0-9]{8}[Tt]?[0-9]{0,9}[Zz]?$`) // 20240131, 20240131T1200Z
+	hexIDRe    = regexp.MustCompile(`^[0-9a-fA-F]{12,}$`)             // hashes, hex ids
+	digitsOnly = regexp.MustCompile(`^[0-9]+$`)
+)
+
+// normaliseJobName removes UUIDs anywhere, then every token (a run of
+// letters and digits between other characters) that is all digits, a
+// compact date or timestamp (20240131, 20240131T120000Z) or a hex id of
+// 12 or more characters with a digit; the separators before removed tokens
+// go with them, and separators left at either end are trimmed. A name
+// with nothing left is kept as it is. "daily_etl_2024-01-31" becomes
+// "daily_etl", "FraudDetection-1" "FraudDetection", "tpch_q12" stays.
+func normaliseJobName(name string) string {
+	s := uuidRe.ReplaceAllString(name, "0") // then dropped as a number, with its separator
+	var b strings.Builder
+	sep := ""
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && !isAlnum(s[j]) {
+			j++
+		}
+		if j > i {
+			sep += s[i:j]
+		}
+		k := j
+		for k < len(s) && isAlnum(s[k]) {
+			k++
+		}
+		tok := s[j:k]
+		i = k
+		if tok == "" {
+			continue
+		}
+		if digitsOnly.MatchString(tok) || stampRe.MatchString(tok) ||
+			(hexIDRe.MatchString(tok) && strings.ContainsAny(tok, "0123456789")) {
+			sep = "" // the separator before a dropped token goes with it
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(tok)
+		sep = ""
+	}
+	if b.Len() == 0 {
+		return name
+	}
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
