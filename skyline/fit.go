@@ -138,7 +138,7 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 			p.total[i] += v
 		}
 	}
-	warnings := lengthWarnings(job, c)
+	warnings := append(append([]string(nil), job.Warnings...), lengthWarnings(job, c)...)
 	if opts.BetaAuto {
 		p.beta = 0
 		first, err := p.solve(ctx, opts, deadline)

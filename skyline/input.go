@@ -24,6 +24,8 @@ type Run struct {
 type Job struct {
 	ID   string
 	Runs []Run
+	// Warnings about the input (duplicated runs, ...), carried into the fit.
+	Warnings []string
 }
 
 // Data outcomes of a fit, checked with errors.Is.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"sort"
 	"sync"
@@ -12,24 +13,39 @@ import (
 )
 
 // Load reads the skylines table into jobs, sorted by job and run; only the
-// named job when job is not "". Samples of a run keep their order.
+// named job when job is not "".
+//
+// A run's rows are one step function whose offsets increase (each ingest
+// writes them so). When the same run was ingested twice, its rows hold a
+// second sequence starting again from the beginning: an identical copy is
+// dropped, and different sequences of one run (Hadoop's estimator sums the
+// skylines of the jobs of one pipeline run) are added as step functions.
+// Either is said in the job's warnings.
 func Load(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
-	byJob := map[string]map[string]*Run{}
+	type runSeqs struct {
+		seqs [][]Sample
+	}
+	byJob := map[string]map[string]*runSeqs{}
 	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
 		if job != "" && s.Job != job {
 			return nil
 		}
 		runs := byJob[s.Job]
 		if runs == nil {
-			runs = map[string]*Run{}
+			runs = map[string]*runSeqs{}
 			byJob[s.Job] = runs
 		}
 		r := runs[s.Run]
 		if r == nil {
-			r = &Run{ID: s.Run}
+			r = &runSeqs{}
 			runs[s.Run] = r
 		}
-		r.Samples = append(r.Samples, Sample{OffsetS: s.OffsetS, Containers: s.Containers})
+		smp := Sample{OffsetS: s.OffsetS, Containers: s.Containers}
+		if n := len(r.seqs); n == 0 || s.OffsetS <= r.seqs[n-1][len(r.seqs[n-1])-1].OffsetS {
+			r.seqs = append(r.seqs, []Sample{smp})
+		} else {
+			r.seqs[n-1] = append(r.seqs[n-1], smp)
+		}
 		return nil
 	})
 	if err != nil {
@@ -38,14 +54,69 @@ func Load(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
 	jobs := make([]Job, 0, len(byJob))
 	for id, runs := range byJob {
 		j := Job{ID: id}
-		for _, r := range runs {
-			j.Runs = append(j.Runs, *r)
+		for rid, r := range runs {
+			samples, note := combine(r.seqs)
+			if note != "" {
+				j.Warnings = append(j.Warnings, fmt.Sprintf("run %s: %s", rid, note))
+			}
+			j.Runs = append(j.Runs, Run{ID: rid, Samples: samples})
 		}
 		sort.Slice(j.Runs, func(a, b int) bool { return j.Runs[a].ID < j.Runs[b].ID })
+		sort.Strings(j.Warnings)
 		jobs = append(jobs, j)
 	}
 	sort.Slice(jobs, func(a, b int) bool { return jobs[a].ID < jobs[b].ID })
 	return jobs, nil
+}
+
+// combine turns the sample sequences of one run into one step function:
+// identical copies count once, different ones are added.
+func combine(seqs [][]Sample) ([]Sample, string) {
+	if len(seqs) == 1 {
+		return seqs[0], ""
+	}
+	var distinct [][]Sample
+	for _, s := range seqs {
+		dup := false
+		for _, d := range distinct {
+			if reflect.DeepEqual(s, d) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			distinct = append(distinct, s)
+		}
+	}
+	if len(distinct) == 1 {
+		return distinct[0], fmt.Sprintf("ingested %d times; one copy used", len(seqs))
+	}
+	// Sum the step functions at the union of their change points.
+	var times []float64
+	for _, s := range distinct {
+		for _, x := range s {
+			times = append(times, x.OffsetS)
+		}
+	}
+	sort.Float64s(times)
+	var out []Sample
+	pos := make([]int, len(distinct))
+	for q, t := range times {
+		if q > 0 && t == times[q-1] {
+			continue
+		}
+		total := 0.0
+		for i, s := range distinct {
+			for pos[i]+1 < len(s) && s[pos[i]+1].OffsetS <= t {
+				pos[i]++
+			}
+			if s[pos[i]].OffsetS <= t {
+				total += s[pos[i]].Containers
+			}
+		}
+		out = append(out, Sample{OffsetS: t, Containers: total})
+	}
+	return out, fmt.Sprintf("%d different skylines under one run id; added up", len(distinct))
 }
 
 // Skipped is a job that was not fitted because it has too few runs.

@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -128,5 +130,48 @@ func TestHadoopReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoadDuplicates: a run ingested twice counts once (with a warning);
+// two different skylines under one run id (two jobs of one pipeline run, as
+// Hadoop's estimator merges them) are added as step functions.
+func TestLoadDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	two := filepath.Join(dir, "two.txt")
+	// r1 twice with different change points: 2 on [0,5), then 3 on [5,10)
+	// from the second line → 2 on [0,5), 3 on [5,10).
+	if err := os.WriteFile(two, []byte("p 1 0 0 10000 r1 0:0| 2:0|\np 1 0 0 10000 r1 0:0| 3:5|\np 1 0 0 10000 r2 0:0| 1:0|\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // the second ingest duplicates r2 (and r1's pair)
+		tx, err := ds.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ingest.Run(context.Background(), tx, "re-native", []string{two}, ingest.DefaultOptions()); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs, err := skyline.Load(context.Background(), ds, "")
+	if err != nil || len(jobs) != 1 || len(jobs[0].Runs) != 2 {
+		t.Fatalf("jobs %+v, err %v", jobs, err)
+	}
+	c, err := skyline.Quantise(jobs[0].Runs, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]float64{{2, 3}, {1, 0}}; !reflect.DeepEqual(c, want) {
+		t.Errorf("quantised %v, want %v", c, want)
+	}
+	if w := strings.Join(jobs[0].Warnings, "; "); !strings.Contains(w, "run r1: 2 different skylines") || !strings.Contains(w, "run r2: ingested 2 times") {
+		t.Errorf("warnings %q", w)
 	}
 }
