@@ -5,8 +5,9 @@
 #   pkg-config, g++    cgo finds and compiles against CLP with them
 #   glpk-utils         glpsol, the independent LP solver the skyline tests check CLP against
 #   python3-scipy      HiGHS (scipy linprog), the baseline of the skyline benchmark
+#   chromium           headless browser: the report test loads index.html from disk and screenshots it
 set -eu
-need="coinor-libclp-dev pkg-config g++ glpk-utils python3-scipy"
+need="coinor-libclp-dev pkg-config g++ glpk-utils python3-scipy chromium"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

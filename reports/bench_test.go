@@ -1,0 +1,37 @@
+package reports
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// BenchmarkReport writes the report of 10,000 tenants and 1,000 jobs (every
+// stage's sections, 4 figures per job in SVG and PNG). Goal: under 15 s
+// (issue 8). WLPROF_BENCH_JOBS and WLPROF_BENCH_TENANTS shrink it for a
+// quick pass.
+func BenchmarkReport(b *testing.B) {
+	tenants, jobs := envInt("WLPROF_BENCH_TENANTS", 10000), envInt("WLPROF_BENCH_JOBS", 1000)
+	in := synthInput(tenants, jobs, 42)
+	dir := filepath.Join(b.TempDir(), "report")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		idx, err := Write(dir, in, DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(idx.Plots)), "plots")
+	}
+	b.StopTimer()
+	if fi, err := os.Stat(filepath.Join(dir, "index.html")); err == nil {
+		b.ReportMetric(float64(fi.Size())/(1<<20), "html_MiB")
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
