@@ -189,13 +189,16 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 	}
 	unit, div := timeAxis(extent)
 	p := newPlot("Class "+class+": representative tenants", unit, "utilisation (fraction of a server)")
+	ymax := 0.0
 	for i, r := range reps {
 		l := line(decimate(r.Series.Values, 0, r.Series.StepS/div), palette(i), vg.Points(0.8))
 		p.Add(l)
 		p.Legend.Add(r.Tenant, l)
+		ymax = math.Max(ymax, maxY(l.XYs))
 	}
 	p.Y.Min = 0
 	p.Legend.Top = true
+	legendRoom(p, ymax)
 	return p
 }
 
@@ -225,6 +228,27 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 	return p
 }
 
+// legendRoom raises the top of the y axis above ymax, the data's maximum,
+// so the legend, drawn in the top corner, does not hide the data.
+func legendRoom(p *plot.Plot, ymax float64) {
+	if ymax > 0 && !math.IsInf(ymax, 0) {
+		p.Y.Max = ymax * 1.35
+	}
+}
+
+// maxY is the largest Y of the point sets.
+func maxY(sets ...plotter.XYs) float64 {
+	m := math.Inf(-1)
+	for _, s := range sets {
+		for _, pt := range s {
+			if !math.IsNaN(pt.Y) {
+				m = math.Max(m, pt.Y)
+			}
+		}
+	}
+	return m
+}
+
 func palette(i int) color.Color {
 	cs := []color.Color{blue, red, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
 		color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}, color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}}
@@ -244,8 +268,10 @@ func JobSkyline(j *Job) *plot.Plot {
 	}
 	unit, div := timeAxis(extent)
 	p := newPlot("Skyline of "+j.Profile.Job, unit+" since the run's start", "containers")
+	ymax := 0.0
 	for i, r := range j.Runs {
 		l := line(stepXY(r.Values, r.StepS/div), grey, vg.Points(0.6))
+		ymax = math.Max(ymax, maxY(l.XYs))
 		p.Add(l)
 		if i == 0 {
 			p.Legend.Add(fmt.Sprintf("runs (%d)", len(j.Runs)), l)
@@ -263,6 +289,7 @@ func JobSkyline(j *Job) *plot.Plot {
 	p.Legend.Add("reservation", rl)
 	p.Legend.Top = true
 	p.Y.Min = 0
+	legendRoom(p, math.Max(ymax, maxY(rl.XYs, fl.XYs)))
 	return p
 }
 
@@ -370,6 +397,7 @@ func ElasticityCurve(j *Job, m *profile.ElasticityModel) *plot.Plot {
 	p.Legend.Add("ideal", ideal)
 	p.X.Min, p.Y.Min = 0, 0
 	p.Legend.Top = true
+	legendRoom(p, maxY(curve, fit, val, plotter.XYs{{Y: m.IdealRuntimeS}}))
 	return p
 }
 
@@ -414,6 +442,7 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 	}
 	p.Y.Min = 0
 	p.Legend.Top = true
+	legendRoom(p, maxY(all))
 	return p
 }
 

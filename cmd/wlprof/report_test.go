@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+// The report of the bundled tpch_q12 fixture: its JSON index and the
+// profile file are golden (the profile package also checks the golden
+// profile against the published schema).
+func TestReportGolden(t *testing.T) {
+	ds := skylineDataset(t)
+	dir := filepath.Dir(ds)
+	out := filepath.Join(dir, "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "report-tpch_q12.json", strings.ReplaceAll(stdout, dir, "$TMP"))
+	var idx struct {
+		Version  int    `json:"version"`
+		Dir      string `json:"dir"`
+		Profiles []struct{ Job, Path string }
+		Stages   []struct {
+			Stage    string
+			Computed bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || idx.Version != 1 || idx.Dir != out || len(idx.Profiles) != 1 {
+		t.Fatalf("index %+v (%v)", idx, err)
+	}
+	for _, s := range idx.Stages {
+		if s.Computed != (s.Stage == "skyline") {
+			t.Errorf("stage %s computed=%v", s.Stage, s.Computed)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, idx.Profiles[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report/profiles/tpch_q12.json", string(b))
+	j, err := profile.LoadJob(filepath.Join(out, idx.Profiles[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The profile's skyline is what wlprof skyline fits (same flags), and
+	// its stages cover the reservation exactly.
+	sk, _, _ := wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "json")
+	var fit skylineReport
+	if err := json.Unmarshal([]byte(sk), &fit); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := j.Skyline.Reservation, fit.Jobs[0].Reservation; len(got) != len(want) || got[3] != want[3] {
+		t.Errorf("profile reservation %v, skyline %v", got, want)
+	}
+	area := 0.0
+	for _, st := range j.Skyline.Stages {
+		area += float64(st.Containers) * st.DurationS
+	}
+	if area != j.Skyline.ReservedAreaContainerS {
+		t.Errorf("stages cover %g container·s, the reservation %g", area, j.Skyline.ReservedAreaContainerS)
+	}
+	if j.Skyline.UsedAreaContainerS <= 0 || j.Skyline.ReservedAreaContainerS < j.Skyline.UsedAreaContainerS*0.9 {
+		t.Errorf("used %g, reserved %g", j.Skyline.UsedAreaContainerS, j.Skyline.ReservedAreaContainerS)
+	}
+	if len(j.Skyline.AlphaSweep) != 4 {
+		t.Errorf("%d alpha sweep points, want the default 4", len(j.Skyline.AlphaSweep))
+	}
+
+	// Text and CSV outputs name what was written.
+	stdout, _, code = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--alpha-sweep", "")
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "index.html")) || !strings.Contains(stdout, "not computed: classify, slo, elasticity, profiler") {
+		t.Errorf("text output: exit %d\n%s", code, stdout)
+	}
+	stdout, _, _ = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-o", "csv")
+	if !strings.Contains(stdout, "profile,,tpch_q12,profiles/tpch_q12.json") || !strings.Contains(stdout, "svg,skyline,tpch_q12,plots/skyline-tpch_q12.svg") {
+		t.Errorf("csv output:\n%s", stdout)
+	}
+}
+
+// A job named like markup, end to end: ingested from a CSV, fitted, and
+// shown escaped; its profile file has a safe name.
+func TestReportEscapesJobNames(t *testing.T) {
+	dir := t.TempDir()
+	// Hadoop's tpch_q12 runs, renamed: the job id is the first field.
+	src, err := os.ReadFile("../../testdata/resourceestimator/tpch_q12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	for i, l := range lines {
+		lines[i] = "<script>alert(1)</script>" + strings.TrimPrefix(l, "tpch_q12")
+	}
+	nativePath := filepath.Join(dir, "sky.txt")
+	os.WriteFile(nativePath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	ds := filepath.Join(dir, "ds")
+	if _, stderr, code := wlprof(t, "ingest", "re-native", nativePath, "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "report")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if strings.Contains(strings.ToLower(string(html)), "<script") || !strings.Contains(string(html), "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the job name is not escaped in index.html")
+	}
+	if _, err := profile.LoadJob(filepath.Join(out, "profiles", profile.FileName("<script>alert(1)</script>"))); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	ds := skylineDataset(t)
+	notReport := t.TempDir()
+	os.WriteFile(filepath.Join(notReport, "notes.txt"), []byte("mine"), 0o644)
+	for _, c := range []struct {
+		argv []string
+		code int
+		err  string
+	}{
+		{[]string{"report", "-d", ds}, 2, "--out DIR is required"},
+		{[]string{"report", "-d", ds, "--out", notReport}, 1, "not a wlprof report"},
+		{[]string{"report", "-d", ds, "--out", filepath.Join(notReport, "r"), "--alpha-sweep", "2"}, 2, "not an alpha"},
+		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", filepath.Join(notReport, "r")}, 1, ""},
+	} {
+		_, stderr, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(stderr, c.err) {
+			t.Errorf("wlprof %s: exit %d, %q; want %d, %q", strings.Join(c.argv, " "), code, stderr, c.code, c.err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(notReport, "notes.txt")); string(b) != "mine" {
+		t.Error("a directory that is not a report was changed")
+	}
+}
