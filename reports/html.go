@@ -131,7 +131,10 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		}
 	}
 	for _, f := range figs {
-		vf := viewFigure{Title: f.Title, SVG: template.HTML(f.svg), SVGHref: href(f.SVG), PNGHref: href(f.PNG)}
+		vf := viewFigure{Title: f.Title, SVG: template.HTML(f.svg), SVGHref: href(f.SVG)}
+		if f.PNG != "" {
+			vf.PNGHref = href(f.PNG)
+		}
 		if f.Job != "" {
 			byJob[f.Job].Figures = append(byJob[f.Job].Figures, vf)
 		} else {
@@ -233,7 +236,7 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
-{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a> · <a href="{{.PNGHref}}">PNG</a></figcaption></figure>
+{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}{{end}}
 {{if .Tenants}}
 <h3>Ranking of patterns per job type</h3>
@@ -253,7 +256,7 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
-{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a> · <a href="{{.PNGHref}}">PNG</a></figcaption></figure>
+{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}{{end}}
 {{if .SLOJobs}}<table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th>why not / override</th></tr>
 {{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
@@ -298,7 +301,7 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: not computed.</p>{{end}}
 {{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
 {{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}
-{{if .Inline}}{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a> · <a href="{{.PNGHref}}">PNG</a></figcaption></figure>
+{{if .Inline}}{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
 {{if .Warnings}}<ol class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ol>{{end}}
 </section>

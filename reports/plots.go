@@ -446,15 +446,18 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 	return p
 }
 
-// render draws a plot as SVG and PNG. The PNG is deflated at the fastest
-// level: a third of the encoding time for files about a fifth larger,
-// which matters with thousands of figures.
-func render(p *plot.Plot, w, h vg.Length) (svg, pngb []byte, err error) {
+// render draws a plot as SVG and, when withPNG, PNG. The PNG is deflated
+// at the fastest level: a third of the encoding time for files about a
+// fifth larger, which matters with thousands of figures.
+func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err error) {
 	sc := vgsvg.New(w, h)
 	p.Draw(draw.New(sc))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return nil, nil, err
+	}
+	if !withPNG {
+		return sb.Bytes(), nil, nil
 	}
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
 	p.Draw(draw.New(ic))

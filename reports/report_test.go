@@ -52,15 +52,18 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 		t.Error(err)
 	}
 	for _, p := range idx.Plots {
-		want[p.SVG], want[p.PNG] = true, true
+		want[p.SVG], want[p.PNG] = true, p.PNG != ""
+		if p.PNG == "" {
+			t.Errorf("%s has no PNG, but every job is inline", p.Name)
+		}
 	}
 	for f := range files {
 		if !want[f] {
 			t.Errorf("%s written but not in the index", f)
 		}
 	}
-	for f := range want {
-		if files[f] == nil {
+	for f, w := range want {
+		if w && files[f] == nil {
 			t.Errorf("%s in the index but not written", f)
 		}
 	}
@@ -249,6 +252,9 @@ func TestPlotsDrawSomething(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range idx.Plots {
+		if p.PNG == "" {
+			t.Fatalf("%s: no PNG", p.Name)
+		}
 		b, _ := os.ReadFile(filepath.Join(dir, p.PNG))
 		img, err := png.Decode(bytes.NewReader(b))
 		if err != nil {
@@ -256,6 +262,36 @@ func TestPlotsDrawSomething(t *testing.T) {
 		}
 		if f := inkFraction(img); f < 0.01 {
 			t.Errorf("%s: %.4f of the pixels are not background", p.PNG, f)
+		}
+	}
+}
+
+// PNGs are written for the stage figures and the inline jobs, or for all
+// with AllPNG; SVGs always.
+func TestPNGScope(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.InlineJobs, opts.AllPNG = 1, all
+		dir := filepath.Join(t.TempDir(), "r")
+		idx, err := Write(dir, synthInput(20, 4, 10), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withPNG := map[string]bool{}
+		for _, p := range idx.Plots {
+			if _, err := os.Stat(filepath.Join(dir, p.SVG)); err != nil {
+				t.Errorf("%s: %v", p.SVG, err)
+			}
+			_, err := os.Stat(filepath.Join(dir, "plots", p.Name+".png"))
+			if (p.PNG != "") != (err == nil) {
+				t.Errorf("%s: index png %q, file exists %v", p.Name, p.PNG, err == nil)
+			}
+			if p.Job != "" && p.PNG != "" {
+				withPNG[p.Job] = true
+			}
+		}
+		if want := map[bool]int{false: 1, true: 4}[all]; len(withPNG) != want {
+			t.Errorf("AllPNG=%v: %d jobs with PNGs, want %d", all, len(withPNG), want)
 		}
 	}
 }

@@ -30,6 +30,11 @@ type Options struct {
 	MaxPenalty float64
 	// Workers render plots at once; ≤ 0: one per core.
 	Workers int
+	// AllPNG writes every figure as PNG too. By default SVG is written for
+	// every figure and PNG for the stage figures and the inline jobs' ones:
+	// a PNG costs three times an SVG to draw, and a thousand jobs' PNGs
+	// would take most of the report's time.
+	AllPNG bool
 }
 
 // DefaultOptions are the options of `wlprof report`.
@@ -68,7 +73,8 @@ type IndexPlot struct {
 	Job   string `json:"job,omitempty"`
 	Title string `json:"title"`
 	SVG   string `json:"svg"`
-	PNG   string `json:"png"`
+	// PNG is "" when the figure was written as SVG only (Options.AllPNG).
+	PNG string `json:"png"`
 }
 
 // IndexStage says whether a stage's results are in the report.
@@ -223,6 +229,11 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
 	figs := figures(jobs, in.Tenants, inline)
+	for _, f := range figs {
+		if !f.inline && !opts.AllPNG {
+			f.PNG = ""
+		}
+	}
 	if err := renderAll(out, figs, opts.Workers); err != nil {
 		return nil, err
 	}
@@ -357,15 +368,17 @@ func renderOne(out string, f *figure) error {
 	if p == nil {
 		return fmt.Errorf("reports: figure %s has nothing to draw", f.Name)
 	}
-	svg, png, err := render(p, figW, figH)
+	svg, png, err := render(p, figW, figH, f.PNG != "")
 	if err != nil {
 		return fmt.Errorf("figure %s: %w", f.Name, err)
 	}
 	if err := writeFile(filepath.Join(out, f.SVG), svg); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(out, f.PNG), png); err != nil {
-		return err
+	if f.PNG != "" {
+		if err := writeFile(filepath.Join(out, f.PNG), png); err != nil {
+			return err
+		}
 	}
 	if f.inline {
 		f.svg = inlineSVG(svg)

@@ -17,6 +17,7 @@ type reportOptions struct {
 	Title   string
 	Inline  int
 	Workers int
+	AllPNG  bool
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -29,7 +30,8 @@ func newReportCmd(g *globalOptions) *cobra.Command {
   profiles/<job>.json  one profile per recurring job (format and JSON Schema:
                        package github.com/wlprof/wlprof/profile)
   tenants.json         tenant classes, headroom and ranking weights
-  plots/               every figure as SVG and PNG
+  plots/               every figure as SVG; as PNG too for the summary figures
+                       and the --inline-jobs jobs (all with --all-png)
   index.html           the report: self-contained, no network fetches
   index.json           the index of what was written (what -o json prints)
 
@@ -54,6 +56,7 @@ under-allocation trade-off ("" to skip it).
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
 	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
+	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
 	return cmd
 }
@@ -72,7 +75,7 @@ func runReport(ctx context.Context, o *reportOptions) error {
 		return err
 	}
 	ropts := reports.DefaultOptions()
-	ropts.InlineJobs, ropts.Workers = o.Inline, o.Workers
+	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
 	idx, err := reports.Write(o.Out, in, ropts)
 	if err != nil {
 		return err
@@ -121,7 +124,9 @@ func reportCSV(g *globalOptions, idx *reports.Index) error {
 	}
 	for _, p := range idx.Plots {
 		_ = w.Write([]string{"svg", p.Stage, p.Job, p.SVG})
-		_ = w.Write([]string{"png", p.Stage, p.Job, p.PNG})
+		if p.PNG != "" {
+			_ = w.Write([]string{"png", p.Stage, p.Job, p.PNG})
+		}
 	}
 	w.Flush()
 	return w.Error()
