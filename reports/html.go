@@ -205,7 +205,7 @@ th:first-child,td:first-child{text-align:left;word-break:break-all}th{background
 .nc{color:#8a6d00;background:#fff8e0;padding:.4em .8em;border-left:4px solid #e0b000}
 .warn{color:#8a3000}.cards{display:flex;flex-wrap:wrap;gap:.8em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;min-width:12em}
 .card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
-svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
+svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
 </style>
 </head>
 <body>
@@ -236,8 +236,8 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
-{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
-{{end}}{{end}}
+{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
 {{if .Tenants}}
 <h3>Ranking of patterns per job type</h3>
 <table><tr><th>job type</th><th>patterns, most preferred first</th></tr>
@@ -256,8 +256,8 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
-{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
-{{end}}{{end}}
+{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
 {{if .SLOJobs}}<table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th>why not / override</th></tr>
 {{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
 <td>{{with $s.ArrivalS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
@@ -301,8 +301,8 @@ svg.fig{width:100%;height:auto;max-width:800px;display:block}.muted{color:#777}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: not computed.</p>{{end}}
 {{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
 {{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}
-{{if .Inline}}{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
-{{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
+{{if .Inline}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
 {{if .Warnings}}<ol class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ol>{{end}}
 </section>
 {{end}}

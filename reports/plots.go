@@ -55,6 +55,7 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	p.Add(plotter.NewGrid())
 	return p
 }
@@ -128,16 +129,18 @@ func PatternCounts(t *profile.Tenants) *plot.Plot {
 	}
 	p := newPlot("Tenants per pattern", "", "tenants")
 	var names []string
+	top := 0
 	for i, pat := range patterns {
 		bar, _ := plotter.NewBarChart(plotter.Values{float64(counts[pat])}, vg.Points(40))
 		bar.Color = patternColor[pat]
 		bar.LineStyle.Width = 0
 		bar.XMin = float64(i)
 		p.Add(bar)
-		names = append(names, fmt.Sprintf("%s (%d)", pat, counts[pat]))
+		names = append(names, fmt.Sprintf("%s\n%d", pat, counts[pat]))
+		top = max(top, counts[pat])
 	}
 	p.NominalX(names...)
-	p.Y.Min = 0
+	p.Y.Min, p.Y.Max = 0, math.Max(1, float64(top)*1.1)
 	return p
 }
 
@@ -188,7 +191,7 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 		extent = max(extent, float64(len(r.Series.Values))*r.Series.StepS)
 	}
 	unit, div := timeAxis(extent)
-	p := newPlot("Class "+class+": representative tenants", unit, "utilisation (fraction of a server)")
+	p := newPlot("Class "+class+": representative tenants", unit, "utilisation (of a server)")
 	ymax := 0.0
 	for i, r := range reps {
 		l := line(decimate(r.Series.Values, 0, r.Series.StepS/div), palette(i), vg.Points(0.8))
@@ -208,6 +211,7 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 	p := newPlot("Class "+class+": spectra", "period (hours, log scale)", "power")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	ymax := 0.0
 	for i, r := range reps {
 		var xy plotter.XYs
 		for k, f := range r.Spectrum.FrequencyHz {
@@ -222,9 +226,11 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 		l := line(xy, palette(i), vg.Points(0.8))
 		p.Add(l)
 		p.Legend.Add(r.Tenant, l)
+		ymax = math.Max(ymax, maxY(xy))
 	}
 	p.Y.Min = 0
 	p.Legend.Top = true
+	legendRoom(p, ymax)
 	return p
 }
 
