@@ -138,3 +138,40 @@ func TestReportErrors(t *testing.T) {
 		t.Error("a directory that is not a report was changed")
 	}
 }
+
+// A dataset without skylines still gives a report: every stage says why it
+// is not computed, and no profile is written.
+func TestReportWithoutSkylines(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, _, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds, "-q"); code != 3 {
+		t.Fatalf("ingest: exit %d", code)
+	}
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Profiles []any
+		Stages   []struct {
+			Stage    string
+			Computed bool
+			Notes    []string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || len(idx.Profiles) != 0 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	for _, s := range idx.Stages {
+		if s.Computed || len(s.Notes) == 0 {
+			t.Errorf("stage %s: computed %v, notes %q", s.Stage, s.Computed, s.Notes)
+		}
+		if s.Stage == "skyline" && !strings.Contains(s.Notes[0], "no skylines") {
+			t.Errorf("skyline note %q", s.Notes)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "r", "index.html"))
+	if !strings.Contains(string(html), "No recurring jobs.") {
+		t.Error("index.html does not say there are no jobs")
+	}
+}
