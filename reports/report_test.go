@@ -2,6 +2,8 @@ package reports
 
 import (
 	"bytes"
+	stdhtml "html"
+	"net/url"
 	"encoding/json"
 	"errors"
 	"image/png"
@@ -176,6 +178,29 @@ func TestReportEscapesTraceStrings(t *testing.T) {
 	}
 	if !strings.Contains(string(html), `content="default-src 'none';`) {
 		t.Error("no Content-Security-Policy")
+	}
+	// Every link resolves to a written file, also for the job whose file
+	// names are percent-encoded; every anchor exists.
+	links := regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(string(html), -1)
+	if len(links) < 20 {
+		t.Fatalf("%d links in index.html", len(links))
+	}
+	for _, m := range links {
+		ref := stdhtml.UnescapeString(m[1])
+		if frag, ok := strings.CutPrefix(ref, "#"); ok {
+			if !strings.Contains(string(html), `id="`+frag+`"`) {
+				t.Errorf("link to missing anchor %q", ref)
+			}
+			continue
+		}
+		u, err := url.Parse(ref)
+		if err != nil || u.Scheme != "" || u.Host != "" {
+			t.Errorf("link %q is not a relative path (%v)", ref, err)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(u.Path))); err != nil {
+			t.Errorf("link %q: %v", ref, err)
+		}
 	}
 }
 
