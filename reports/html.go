@@ -218,10 +218,10 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 <section id="summary">
 <h2>Summary</h2>
 <div class="cards">
-<div class="card">Tenants<b>{{.S.Tenants}}</b>{{range .Patterns}}{{.Pattern}}: {{.N}}<br>{{end}}</div>
-<div class="card">Jobs with SLOs<b>{{.S.JobsWithSLO}} / {{.S.Jobs}}</b>{{.S.JobsActionable}} actionable</div>
-<div class="card">Reserved vs used<b>{{ratio .S.ReservedAreaContainerS .S.UsedAreaContainerS}}×</b>{{hours .S.ReservedAreaContainerS}} vs {{hours .S.UsedAreaContainerS}} container·h per run, {{.S.JobsWithSkyline}} jobs</div>
-<div class="card">Elastic savings<b>{{if .S.ElasticSavingsFraction}}{{pct (deref .S.ElasticSavingsFraction)}}{{else}}–{{end}}</b>of ideal memory at ≤ {{pct .S.MaxPenalty}} slower, {{.S.ElasticityModels}} models</div>
+<div class="card">Tenants{{if .Tenants}}<b>{{.S.Tenants}}</b>{{range .Patterns}}{{.Pattern}}: {{.N}}<br>{{end}}{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Jobs with SLOs{{if .S.JobsWithSLO}}<b>{{.S.JobsWithSLO}} / {{.S.Jobs}}</b>{{.S.JobsActionable}} actionable{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Reserved vs used{{if .S.JobsWithSkyline}}<b>{{ratio .S.ReservedAreaContainerS .S.UsedAreaContainerS}}×</b>{{hours .S.ReservedAreaContainerS}} vs {{hours .S.UsedAreaContainerS}} container·h per run, {{.S.JobsWithSkyline}} jobs{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Elastic savings{{if .S.ElasticSavingsFraction}}<b>{{pct (deref .S.ElasticSavingsFraction)}}</b>of ideal memory at ≤ {{pct .S.MaxPenalty}} slower, {{.S.ElasticityModels}} models{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Caveats<b>{{.S.Warnings}}</b><a href="#caveats">see below</a></div>
 </div>
 {{if .Tenants}}
