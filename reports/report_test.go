@@ -2,11 +2,11 @@ package reports
 
 import (
 	"bytes"
-	stdhtml "html"
-	"net/url"
 	"encoding/json"
 	"errors"
+	stdhtml "html"
 	"image/png"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
