@@ -30,6 +30,7 @@ type viewJob struct {
 	ID       string
 	Anchor   string
 	Profile  string // href of its profile file
+	YARN     string // href of its YARN reservation request, or ""
 	P        *profile.Job
 	Figures  []viewFigure
 	Inline   bool
@@ -112,6 +113,9 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		p := jobs[i].Profile
 		vj := &viewJob{ID: p.Job, Anchor: fmt.Sprintf("job-%d", i+1), Profile: href("profiles/" + profile.FileName(p.Job)),
 			P: p, Inline: inline[p.Job], Warnings: p.Warnings}
+		if len(jobs[i].Reservation) > 0 {
+			vj.YARN = href("reservations/" + profile.FileName(p.Job))
+		}
 		byJob[p.Job] = vj
 		v.Jobs = append(v.Jobs, vj)
 		if p.SLO != nil {
@@ -296,7 +300,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 {{if not .Jobs}}<p class="nc">No recurring jobs.</p>{{end}}
 {{range .Jobs}}<section class="job" id="{{.Anchor}}">
 <h3>{{.ID}}</h3>
-<p class="muted"><a href="{{.Profile}}">profile</a>{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
+<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
 {{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: not computed.</p>{{end}}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: not computed.</p>{{end}}
 {{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}

@@ -1,6 +1,10 @@
 package reports
 
-import "github.com/wlprof/wlprof/profile"
+import (
+	"encoding/json"
+
+	"github.com/wlprof/wlprof/profile"
+)
 
 // Input is everything a report shows: the profile documents the stages
 // produced, plus the plain plot data behind them. It is built in cmd/ from
@@ -45,6 +49,9 @@ type Job struct {
 	Measured []Measured
 	// Sweeps are the profiler's sweeps of this job (seed 002 §4.2.6).
 	Sweeps []Sweep
+	// Reservation, when set, is the job's YARN ReservationSubmissionRequest
+	// (JSON), written as reservations/<job>.json.
+	Reservation json.RawMessage
 }
 
 // Series is an evenly spaced series: Values[k] holds from k·StepS seconds.

@@ -53,6 +53,12 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 	if _, err := profile.LoadTenants(filepath.Join(dir, "tenants.json")); err != nil {
 		t.Error(err)
 	}
+	for _, r := range idx.Reservations {
+		want[r.Path] = true
+	}
+	if len(idx.Reservations) != 2 {
+		t.Errorf("%d reservations written, want 2 (jobs 0 and 3)", len(idx.Reservations))
+	}
 	for _, p := range idx.Plots {
 		want[p.SVG], want[p.PNG] = true, p.PNG != ""
 		if p.PNG == "" {

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -25,6 +26,9 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 		// One job in ten was profiled (elasticity, sweeps), as in a cluster
 		// where engineers profile the jobs that matter; small inputs keep
 		// every section.
+		if q%3 == 0 {
+			j.Reservation = json.RawMessage(fmt.Sprintf(`{"queue": "dedicated", "reservation-definition": {"reservation-name": %q}}`, j.Profile.Job))
+		}
 		if jobs > 20 && q%10 != 0 {
 			j.Profile.Elasticity, j.Measured, j.Sweeps, j.Profile.Phases = nil, nil, nil, nil
 		}

@@ -55,7 +55,10 @@ type Index struct {
 	IndexHTML string         `json:"index_html"`
 	Tenants   *string        `json:"tenants"`
 	Profiles  []IndexProfile `json:"profiles"`
-	Plots     []IndexPlot    `json:"plots"`
+	// Reservations are the YARN reservation requests written (a job and
+	// its file, as Profiles).
+	Reservations []IndexProfile `json:"reservations"`
+	Plots        []IndexPlot    `json:"plots"`
 	Stages    []IndexStage   `json:"stages"`
 	Summary   Summary        `json:"summary"`
 }
@@ -191,7 +194,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 		}
 	}
 	idx := &Index{Version: 1, Kind: "report", Dir: ".", IndexHTML: "index.html",
-		Profiles: []IndexProfile{}, Plots: []IndexPlot{}}
+		Profiles: []IndexProfile{}, Reservations: []IndexProfile{}, Plots: []IndexPlot{}}
 	for _, d := range []string{"profiles", "plots"} {
 		if err := os.Mkdir(filepath.Join(out, d), 0o755); err != nil {
 			return nil, err
@@ -210,6 +213,20 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 			return nil, err
 		}
 		idx.Profiles = append(idx.Profiles, IndexProfile{Job: p.Job, Path: rel})
+		if r := jobs[i].Reservation; len(r) > 0 {
+			if !json.Valid(r) {
+				errs = append(errs, fmt.Errorf("reservation of %q is not JSON", p.Job))
+				continue
+			}
+			if err := os.MkdirAll(filepath.Join(out, "reservations"), 0o755); err != nil {
+				return nil, err
+			}
+			rel := "reservations/" + profile.FileName(p.Job)
+			if err := writeFile(filepath.Join(out, rel), r); err != nil {
+				return nil, err
+			}
+			idx.Reservations = append(idx.Reservations, IndexProfile{Job: p.Job, Path: rel})
+		}
 	}
 	if t := in.Tenants; t != nil && t.File != nil {
 		b, err := t.File.Marshal()

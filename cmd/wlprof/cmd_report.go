@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/reports"
@@ -18,6 +19,9 @@ type reportOptions struct {
 	Inline  int
 	Workers int
 	AllPNG  bool
+	// YARNQueue, when set, writes reservations/<job>.json.
+	YARNQueue      string
+	MaxPeriodicity time.Duration
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -34,6 +38,8 @@ func newReportCmd(g *globalOptions) *cobra.Command {
                        and the --inline-jobs jobs (all with --all-png)
   index.html           the report: self-contained, no network fetches
   index.json           the index of what was written (what -o json prints)
+  reservations/        with --yarn-queue: a YARN ReservationSubmissionRequest
+                       per fitted job (as wlprof export yarn-reservation)
 
 The report is written to a temporary directory next to DIR and then
 replaces DIR as a whole: readers see the old report or the new one, never a
@@ -46,7 +52,8 @@ under-allocation trade-off ("" to skip it).
 ` + exitStatusHelp,
 		Example: `  wlprof report -d ds --out report
   wlprof report -d ds --out report --step 5s -o json
-  wlprof report -d ds --out report --alpha-sweep "" --inline-jobs 10`,
+  wlprof report -d ds --out report --alpha-sweep "" --inline-jobs 10
+  wlprof report -d ds --out report --yarn-queue dedicated`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.Context(), o) },
 	}
@@ -56,6 +63,8 @@ under-allocation trade-off ("" to skip it).
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
 	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
+	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
+	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
 	return cmd

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -173,5 +174,48 @@ func TestReportWithoutSkylines(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(dir, "r", "index.html"))
 	if !strings.Contains(string(html), "No recurring jobs.") {
 		t.Error("index.html does not say there are no jobs")
+	}
+}
+
+// With --yarn-queue the report holds each job's YARN reservation request:
+// the same request wlprof export yarn-reservation prints with the same
+// flags. tpch_q12's runs start every 315.709 s (median), so the RM's max
+// periodicity must be a multiple of that for a recurring reservation.
+func TestReportYARNReservationMatchesExport(t *testing.T) {
+	ds := skylineDataset(t)
+	out := filepath.Join(filepath.Dir(ds), "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated",
+		"--max-periodicity", "315709ms", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct{ Reservations []struct{ Job, Path string } }
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || len(idx.Reservations) != 1 {
+		t.Fatalf("reservations %+v (%v)", idx.Reservations, err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, idx.Reservations[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated",
+		"--step", "5s", "--max-periodicity", "315709ms")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	var g, w any
+	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil || !reflect.DeepEqual(g, w) {
+		t.Errorf("report's reservation\n%s\ndiffers from export's\n%s", got, want)
+	}
+	// With the RM's default max periodicity the period does not fit: a
+	// warning, no file.
+	if _, _, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated"); code != 0 {
+		t.Fatal(code)
+	}
+	j, err := profile.LoadJob(filepath.Join(out, "profiles", "tpch_q12.json"))
+	if err != nil || !strings.Contains(strings.Join(j.Warnings, "\n"), "does not divide the RM's max periodicity") {
+		t.Errorf("warnings %q (%v)", j.Warnings, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "reservations")); !os.IsNotExist(err) {
+		t.Errorf("reservations/ written without a reservation: %v", err)
 	}
 }

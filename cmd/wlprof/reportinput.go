@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -48,7 +49,8 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	if err := addSLO(ctx, ds, in, rj); err != nil {
 		return nil, err
 	}
-	if err := addSkyline(ctx, ds, o, in, rj); err != nil {
+	fits, err := addSkyline(ctx, ds, o, in, rj)
+	if err != nil {
 		return nil, err
 	}
 	if err := addElasticity(ctx, ds, in, rj); err != nil {
@@ -59,6 +61,11 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	}
 	if err := addIdentity(ctx, ds, rj); err != nil {
 		return nil, err
+	}
+	if o.YARNQueue != "" {
+		if err := addReservations(ctx, ds, o, rj, fits); err != nil {
+			return nil, err
+		}
 	}
 	ids := make([]string, 0, len(rj.byID))
 	for id := range rj.byID {
@@ -113,26 +120,26 @@ func addProfiler(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *re
 
 // addSkyline fits every job of the skylines table, as wlprof skyline does,
 // and fills in each job's skyline section and its runs for the figure.
-func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *reports.Input, rj *reportJobs) error {
+func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *reports.Input, rj *reportJobs) ([]*skyline.Fit, error) {
 	opts, sweep, err := o.fit.skylineOpts()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := opts.Validate(); err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	jobs, err := skyline.Load(ctx, ds, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(jobs) == 0 {
 		in.Notes[reports.StageSkyline] = append(in.Notes[reports.StageSkyline],
 			"The dataset has no skylines: ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs.")
-		return nil
+		return nil, nil
 	}
 	res, err := skyline.FitAll(ctx, jobs, opts, sweep, o.fit.Workers)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	byID := map[string]skyline.Job{}
 	for _, j := range jobs {
@@ -142,7 +149,7 @@ func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *
 		rep := rj.job(f.Job)
 		sk, runs, err := skylineSection(f, byID[f.Job])
 		if err != nil {
-			return fmt.Errorf("job %s: %w", f.Job, err)
+			return nil, fmt.Errorf("job %s: %w", f.Job, err)
 		}
 		rep.Profile.Skyline, rep.Runs = sk, runs
 		rep.Profile.Warnings = append(rep.Profile.Warnings, f.Warnings...)
@@ -156,7 +163,83 @@ func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *
 		rep.Profile.Identity.Runs = max(rep.Profile.Identity.Runs, s.Runs)
 		in.Skipped = append(in.Skipped, reports.Skipped{Stage: reports.StageSkyline, Job: s.Job, Reason: s.Reason})
 	}
+	return res.Jobs, nil
+}
+
+// addReservations writes, for each fitted job, the YARN reservation request
+// of wlprof export yarn-reservation: recurring every period, arriving one
+// period after the last run started, for the median container size of its
+// skylines. A job whose request cannot be built (no period, a period that
+// does not divide --max-periodicity) gets a warning instead.
+//
+// Seam (slo stage, issue 4): when a job has an actionable SLO, arrival and
+// deadline should be the period start plus slo.arrival_s and
+// slo.deadline_s instead of the defaults used here.
+func addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions, rj *reportJobs, fits []*skyline.Fit) error {
+	caps, err := containerSizes(ctx, ds)
+	if err != nil {
+		return err
+	}
+	for _, f := range fits {
+		j := rj.job(f.Job)
+		p := j.Profile
+		if p.PeriodS == nil || p.Identity.LastStartMs == nil {
+			p.Warnings = append(p.Warnings, "no YARN reservation: the job has no period or run start in the runs table")
+			continue
+		}
+		period := int64(math.Round(p.PeriodS.Value * 1000))
+		c, ok := caps[f.Job]
+		if !ok {
+			c = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
+		}
+		req, err := skyline.Reservation(f, skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job,
+			ArrivalMs: *p.Identity.LastStartMs + period, PeriodMs: period,
+			MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c})
+		if err != nil {
+			p.Warnings = append(p.Warnings, "no YARN reservation: "+err.Error())
+			continue
+		}
+		b, err := json.MarshalIndent(req, "", "  ")
+		if err != nil {
+			return err
+		}
+		j.Reservation = append(b, '\n')
+	}
 	return nil
+}
+
+// containerSizes is, per job, the median memory and vcores per container
+// of its skyline samples (1024 MB and 1 vcore where the samples have none).
+func containerSizes(ctx context.Context, ds *dataset.Dataset) (map[string]skyline.YARNCapability, error) {
+	mem, cores := map[string][]float64{}, map[string][]float64{}
+	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+		if s.Containers > 0 {
+			if s.MemoryBytes > 0 {
+				mem[s.Job] = append(mem[s.Job], float64(s.MemoryBytes)/s.Containers/(1<<20))
+			}
+			if s.VCores > 0 {
+				cores[s.Job] = append(cores[s.Job], s.VCores/s.Containers)
+			}
+		}
+		return nil
+	})
+	median := func(v []float64, def int64) int64 {
+		if len(v) == 0 {
+			return def
+		}
+		sort.Float64s(v)
+		return max(1, int64(v[len(v)/2]+0.5))
+	}
+	out := map[string]skyline.YARNCapability{}
+	for job, v := range mem {
+		out[job] = skyline.YARNCapability{MemoryMB: median(v, 1024), VCores: median(cores[job], 1)}
+	}
+	for job, v := range cores {
+		if _, ok := out[job]; !ok {
+			out[job] = skyline.YARNCapability{MemoryMB: 1024, VCores: median(v, 1)}
+		}
+	}
+	return out, err
 }
 
 // skylineSection turns a fit into the profile's skyline section and the
