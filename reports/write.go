@@ -59,8 +59,8 @@ type Index struct {
 	// its file, as Profiles).
 	Reservations []IndexProfile `json:"reservations"`
 	Plots        []IndexPlot    `json:"plots"`
-	Stages    []IndexStage   `json:"stages"`
-	Summary   Summary        `json:"summary"`
+	Stages       []IndexStage   `json:"stages"`
+	Summary      Summary        `json:"summary"`
 }
 
 // IndexProfile is one written profile file.
