@@ -13,6 +13,7 @@
 //	                      stage and per job, caveats; inline SVG, no script,
 //	                      a Content-Security-Policy that forbids any fetch
 //	index.json            Index: what was written (wlprof report -o json)
+//	reservations/*.json   YARN reservation requests, when the input has them
 //
 // The figures: tenants per pattern and the mean/peak class scatter (seed
 // 000 Fig. 2/3), representative series and spectra per class, the runs'
