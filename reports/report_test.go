@@ -326,3 +326,27 @@ func TestPNGScope(t *testing.T) {
 		}
 	}
 }
+
+// Ids as long as traces allow still give file names the file system takes.
+func TestLongNames(t *testing.T) {
+	in := synthInput(0, 2, 11)
+	long := strings.Repeat("very/long:job-", 40)
+	in.Jobs[0].Profile.Job = long
+	in.Jobs[0].Profile.Elasticity[0].Task = strings.Repeat("task", 80)
+	for i := range in.Jobs[0].Measured {
+		in.Jobs[0].Measured[i].Task = strings.Repeat("task", 80)
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range idx.Plots {
+		if len(filepath.Base(p.SVG)) > 255 {
+			t.Errorf("%s: name longer than 255 bytes", p.SVG)
+		}
+	}
+	if _, err := profile.LoadJob(filepath.Join(dir, "profiles", profile.FileName(long))); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -299,6 +301,7 @@ func inlineJobs(jobs []Job, n int) map[string]bool {
 func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
 	var figs []*figure
 	add := func(stage, job, name, title string, inl bool, b func() *plot.Plot) {
+		name = boundName(name)
 		figs = append(figs, &figure{IndexPlot: IndexPlot{Name: name, Stage: stage, Job: job, Title: title,
 			SVG: "plots/" + name + ".svg", PNG: "plots/" + name + ".png"}, build: b, inline: inl})
 	}
@@ -353,6 +356,18 @@ func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
 		seen[f.Name]++
 	}
 	return figs
+}
+
+// boundName keeps a figure's file name (a prefix and up to two
+// profile.FileName stems) under file systems' 255-byte limit: a long name
+// is cut and ends with a hash of the whole.
+func boundName(name string) string {
+	const limit = 200
+	if len(name) <= limit {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:limit-17] + "~" + hex.EncodeToString(sum[:8])
 }
 
 // renderAll renders the figures on workers goroutines and writes them.
