@@ -83,6 +83,11 @@ func runReport(ctx context.Context, o *reportOptions) error {
 	if err != nil {
 		return err
 	}
+	tenants := 0
+	if in.Tenants != nil && in.Tenants.File != nil {
+		tenants = len(in.Tenants.File.Tenants)
+	}
+	g.progressf("report: %d jobs, %d tenants; writing %s\n", len(in.Jobs), tenants, o.Out)
 	ropts := reports.DefaultOptions()
 	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
 	idx, err := reports.Write(o.Out, in, ropts)
