@@ -1,7 +1,36 @@
 // Package profile is the published format of the files wlprof writes for
-// schedulers: per-job profiles and tenants.json, with Go types, a JSON
-// Schema, Load and Validate. It imports only the standard library so a
-// scheduler can depend on it alone.
+// schedulers: profiles/<job>.json, one per recurring job, and tenants.json.
+// It sits at the bottom of the pipeline (stages and reports import it; it
+// imports only the standard library and wlprof's internal atomic writer), so
+// a scheduler can depend on it alone.
 //
-// Not built yet: issue 8.
+// A job profile (Job) holds the job's identity, its period, its SLO (seed
+// 001 §4) with the provenance of each number (Number.Source: inferred,
+// override, measured, default) and whether a user override applies, the
+// reservation skyline (seed 001 §5) with its stages, one memory elasticity
+// model per task kind (seed 004), the per-phase resource profile (seed 002
+// §4.2.6) and the warnings of every stage. tenants.json (Tenants) holds the
+// tenant classes of seed 000 with pattern, mean, peak, headroom per job type
+// and the ranking weights of Algorithm 1, and the class of every tenant.
+//
+// Units are in the field names: _s seconds, _ms epoch milliseconds, _bytes
+// bytes; utilisation, shares, headroom and weights are fractions in [0,1];
+// containers are counts, over- and under-allocation container·steps.
+//
+// The formats are versioned ("version": 1). Within a major version fields
+// are only added, so readers ignore fields they do not know; DecodeJob and
+// DecodeTenants refuse another major version with ErrVersion, and a file of
+// the other kind with ErrKind. Sections a stage did not compute are null
+// (or empty arrays), never missing: null means unknown, not zero.
+//
+// The JSON Schemas (draft 2020-12) are in schema/ and embedded as JobSchema
+// and TenantsSchema. They are generated from the Go types and their
+// `jsonschema` tags; the tests fail when the files and the types disagree
+// and validate the golden files against them. Validate checks what a schema
+// cannot (finite numbers, reservation at or above the skyline, curves in
+// order, tenant classes consistent) and reports every problem at once.
+//
+// WriteFile writes atomically (temporary file, fsync, rename); FileName
+// turns a job id from the traces into a safe, injective file name. See
+// FORMAT.md for the documents field by field.
 package profile

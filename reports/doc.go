@@ -1,7 +1,36 @@
-// Package reports turns the results of every stage into what people and
-// schedulers read: per-job profile files, tenants.json, plots drawn with
-// gonum.org/v1/plot, a self-contained HTML report and YARN reservation
-// requests. It is the last stage of the pipeline.
+// Package reports is the last stage of the pipeline: it turns the results
+// of every stage into what people and schedulers read. It takes one
+// concrete input (Input: profile documents from package profile plus plain
+// plot data, such as series, spectra, the runs' skylines, measured points)
+// and imports no stage: cmd/wlprof builds the input from the stages.
 //
-// Not built yet: issue 8.
+// Write produces a report directory:
+//
+//	profiles/<job>.json   profile.Job per recurring job (profile.FileName)
+//	tenants.json          profile.Tenants, when the classify stage ran
+//	plots/*.svg, *.png    every figure, drawn with gonum.org/v1/plot
+//	index.html            self-contained report: summary first, a section per
+//	                      stage and per job, caveats; inline SVG, no script,
+//	                      a Content-Security-Policy that forbids any fetch
+//	index.json            Index: what was written (wlprof report -o json)
+//	reservations/*.json   YARN reservation requests, when the input has them
+//
+// The figures: tenants per pattern and the mean/peak class scatter (seed
+// 000 Fig. 2/3), representative series and spectra per class, the runs'
+// skylines under the fitted skyline and the reservation (seed 001 Fig. 5),
+// the α trade-off of over- against under-allocation (seed 001 Fig. 9b/c),
+// the CDF of SLO slack (seed 001 Fig. 9a), elasticity curves with measured
+// points (seed 004 Fig. 1) and profiler sweeps. A stage with no results
+// renders as "not computed" with the notes the caller gives.
+//
+// The directory is built in a temporary sibling, synced with one syncfs,
+// and exchanged with the previous report in one renameat2 (RENAME_EXCHANGE)
+// where Linux allows, so readers never see a half-written report; a
+// directory that is not an earlier report (no index.json of kind report) is
+// never replaced. Every string from the traces is escaped by html/template
+// (and by gonum's SVG writer in figures). Outputs are byte-identical for
+// the same input, whatever the number of workers.
+//
+// Units follow package profile: seconds, bytes, containers, fractions. The
+// time axes of figures pick seconds, minutes, hours or days by extent.
 package reports

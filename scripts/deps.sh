@@ -7,11 +7,13 @@
 #   python3-scipy      HiGHS (scipy linprog), the baseline of the skyline benchmark
 #   python3-numpy, python3-pandas  the pandas + numpy baseline that the classify
 #                      benchmark (fft/bench_test.go) runs side by side with wlprof
+#   chromium           headless browser: the report test loads index.html from disk and screenshots it
 # The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
 set -eu
 need="coinor-libclp-dev pkg-config g++"
 need="$need glpk-utils python3-scipy"
 need="$need python3-numpy python3-pandas"
+need="$need chromium"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

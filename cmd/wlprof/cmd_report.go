@@ -1,16 +1,147 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/reports"
+)
+
+type reportOptions struct {
+	fit     skylineOptions
+	Out     string
+	Title   string
+	Inline  int
+	Workers int
+	AllPNG  bool
+	// YARNQueue, when set, writes reservations/<job>.json.
+	YARNQueue      string
+	MaxPeriodicity time.Duration
+}
 
 func newReportCmd(g *globalOptions) *cobra.Command {
+	o := &reportOptions{fit: skylineOptions{g: g}}
 	cmd := &cobra.Command{
-		Use:     "report",
-		Short:   "Write profile files, plots and the HTML report",
-		Long:    "Write per-job profile files, tenants.json, plots and a self-contained index.html into DIR.\n" + exitStatusHelp,
-		Example: "  wlprof report -d ds --out report\n  wlprof report -d ds --out report -o json",
-		Args:    args(cobra.NoArgs),
-		RunE:    notBuilt(8),
+		Use:   "report",
+		Short: "Write profile files, plots and the HTML report",
+		Long: `Run the analysis stages on the dataset and write, into DIR:
+
+  profiles/<job>.json  one profile per recurring job (format and JSON Schema:
+                       package github.com/wlprof/wlprof/profile)
+  tenants.json         tenant classes, headroom and ranking weights
+  plots/               every figure as SVG; as PNG too for the summary figures
+                       and the --inline-jobs jobs (all with --all-png)
+  index.html           the report: self-contained, no network fetches
+  index.json           the index of what was written (what -o json prints)
+  reservations/        with --yarn-queue: a YARN ReservationSubmissionRequest
+                       per fitted job (as wlprof export yarn-reservation)
+
+The report is written to a temporary directory next to DIR and then
+replaces DIR as a whole: readers see the old report or the new one, never a
+mix. DIR must be missing, empty or an earlier report.
+
+Stages that have no results in the dataset, or are not built yet, are
+shown as "not computed" with the reason. Skylines are fitted here with the
+flags of wlprof skyline; --alpha-sweep draws each job's over- against
+under-allocation trade-off ("" to skip it).
+` + exitStatusHelp,
+		Example: `  wlprof report -d ds --out report
+  wlprof report -d ds --out report --step 5s -o json
+  wlprof report -d ds --out report --alpha-sweep "" --inline-jobs 10
+  wlprof report -d ds --out report --yarn-queue dedicated`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.Context(), o) },
 	}
-	cmd.Flags().String("out", "", "report directory")
+	o.fit.bindFitFlags(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.Out, "out", "", "report directory (required)")
+	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
+	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
+	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
+	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
+	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
+	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
+	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
 	return cmd
+}
+
+func runReport(ctx context.Context, o *reportOptions) error {
+	g := o.fit.g
+	if o.Out == "" {
+		return usagef("--out DIR is required")
+	}
+	if o.Inline < 0 || o.Workers < 0 {
+		return usagef("--inline-jobs and --workers must be 0 or more")
+	}
+	o.fit.Workers = o.Workers
+	in, err := buildReportInput(ctx, o)
+	if err != nil {
+		return err
+	}
+	tenants := 0
+	if in.Tenants != nil && in.Tenants.File != nil {
+		tenants = len(in.Tenants.File.Tenants)
+	}
+	g.progressf("report: %d jobs, %d tenants; writing %s\n", len(in.Jobs), tenants, o.Out)
+	ropts := reports.DefaultOptions()
+	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
+	idx, err := reports.Write(o.Out, in, ropts)
+	if err != nil {
+		return err
+	}
+	switch g.Output {
+	case "json":
+		return writeJSON(g.io.Out, idx)
+	case "csv":
+		return reportCSV(g, idx)
+	}
+	return reportText(g, idx)
+}
+
+func reportText(g *globalOptions, idx *reports.Index) error {
+	w := g.io.Out
+	fmt.Fprintf(w, "%s\n", filepath.Join(idx.Dir, idx.IndexHTML))
+	fmt.Fprintf(w, "  %d profiles, %d plots", len(idx.Profiles), len(idx.Plots))
+	if idx.Tenants != nil {
+		fmt.Fprintf(w, ", %s", *idx.Tenants)
+	}
+	fmt.Fprintln(w)
+	var missing []string
+	for _, s := range idx.Stages {
+		if s.Computed {
+			fmt.Fprintf(w, "  %-10s computed (%d jobs)\n", s.Stage, s.Jobs)
+		} else {
+			missing = append(missing, s.Stage)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "  not computed: %s\n", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// reportCSV lists the written files, one per row.
+func reportCSV(g *globalOptions, idx *reports.Index) error {
+	w := csv.NewWriter(g.io.Out)
+	_ = w.Write([]string{"kind", "stage", "job", "path"})
+	_ = w.Write([]string{"html", "", "", idx.IndexHTML})
+	if idx.Tenants != nil {
+		_ = w.Write([]string{"tenants", "classify", "", *idx.Tenants})
+	}
+	for _, p := range idx.Profiles {
+		_ = w.Write([]string{"profile", "", p.Job, p.Path})
+	}
+	for _, p := range idx.Plots {
+		_ = w.Write([]string{"svg", p.Stage, p.Job, p.SVG})
+		if p.PNG != "" {
+			_ = w.Write([]string{"png", p.Stage, p.Job, p.PNG})
+		}
+	}
+	w.Flush()
+	return w.Error()
 }

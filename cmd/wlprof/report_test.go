@@ -1,0 +1,221 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+// The report of the bundled tpch_q12 fixture: its JSON index and the
+// profile file are golden (the profile package also checks the golden
+// profile against the published schema).
+func TestReportGolden(t *testing.T) {
+	ds := skylineDataset(t)
+	dir := filepath.Dir(ds)
+	out := filepath.Join(dir, "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "report-tpch_q12.json", strings.ReplaceAll(stdout, dir, "$TMP"))
+	var idx struct {
+		Version  int    `json:"version"`
+		Dir      string `json:"dir"`
+		Profiles []struct{ Job, Path string }
+		Stages   []struct {
+			Stage    string
+			Computed bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || idx.Version != 1 || idx.Dir != out || len(idx.Profiles) != 1 {
+		t.Fatalf("index %+v (%v)", idx, err)
+	}
+	for _, s := range idx.Stages {
+		if s.Computed != (s.Stage == "skyline") {
+			t.Errorf("stage %s computed=%v", s.Stage, s.Computed)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, idx.Profiles[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report/profiles/tpch_q12.json", string(b))
+	j, err := profile.LoadJob(filepath.Join(out, idx.Profiles[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The profile's skyline is what wlprof skyline fits (same flags), and
+	// its stages cover the reservation exactly.
+	sk, _, _ := wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "json")
+	var fit skylineReport
+	if err := json.Unmarshal([]byte(sk), &fit); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := j.Skyline.Reservation, fit.Jobs[0].Reservation; len(got) != len(want) || got[3] != want[3] {
+		t.Errorf("profile reservation %v, skyline %v", got, want)
+	}
+	area := 0.0
+	for _, st := range j.Skyline.Stages {
+		area += float64(st.Containers) * st.DurationS
+	}
+	if area != j.Skyline.ReservedAreaContainerS {
+		t.Errorf("stages cover %g container·s, the reservation %g", area, j.Skyline.ReservedAreaContainerS)
+	}
+	if j.Skyline.UsedAreaContainerS <= 0 || j.Skyline.ReservedAreaContainerS < j.Skyline.UsedAreaContainerS*0.9 {
+		t.Errorf("used %g, reserved %g", j.Skyline.UsedAreaContainerS, j.Skyline.ReservedAreaContainerS)
+	}
+	if len(j.Skyline.AlphaSweep) != 4 {
+		t.Errorf("%d alpha sweep points, want the default 4", len(j.Skyline.AlphaSweep))
+	}
+
+	// Text and CSV outputs name what was written.
+	stdout, _, code = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--alpha-sweep", "")
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "index.html")) || !strings.Contains(stdout, "not computed: classify, slo, elasticity, profiler") {
+		t.Errorf("text output: exit %d\n%s", code, stdout)
+	}
+	stdout, _, _ = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-o", "csv")
+	if !strings.Contains(stdout, "profile,,tpch_q12,profiles/tpch_q12.json") || !strings.Contains(stdout, "svg,skyline,tpch_q12,plots/skyline-tpch_q12.svg") {
+		t.Errorf("csv output:\n%s", stdout)
+	}
+}
+
+// A job named like markup, end to end: ingested from a CSV, fitted, and
+// shown escaped; its profile file has a safe name.
+func TestReportEscapesJobNames(t *testing.T) {
+	dir := t.TempDir()
+	// Hadoop's tpch_q12 runs, renamed: the job id is the first field.
+	src, err := os.ReadFile("../../testdata/resourceestimator/tpch_q12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	for i, l := range lines {
+		lines[i] = "<script>alert(1)</script>" + strings.TrimPrefix(l, "tpch_q12")
+	}
+	nativePath := filepath.Join(dir, "sky.txt")
+	os.WriteFile(nativePath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	ds := filepath.Join(dir, "ds")
+	if _, stderr, code := wlprof(t, "ingest", "re-native", nativePath, "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "report")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if strings.Contains(strings.ToLower(string(html)), "<script") || !strings.Contains(string(html), "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the job name is not escaped in index.html")
+	}
+	if _, err := profile.LoadJob(filepath.Join(out, "profiles", profile.FileName("<script>alert(1)</script>"))); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	ds := skylineDataset(t)
+	notReport := t.TempDir()
+	os.WriteFile(filepath.Join(notReport, "notes.txt"), []byte("mine"), 0o644)
+	for _, c := range []struct {
+		argv []string
+		code int
+		err  string
+	}{
+		{[]string{"report", "-d", ds}, 2, "--out DIR is required"},
+		{[]string{"report", "-d", ds, "--out", notReport}, 1, "not a wlprof report"},
+		{[]string{"report", "-d", ds, "--out", filepath.Join(notReport, "r"), "--alpha-sweep", "2"}, 2, "not an alpha"},
+		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", filepath.Join(notReport, "r")}, 1, ""},
+	} {
+		_, stderr, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(stderr, c.err) {
+			t.Errorf("wlprof %s: exit %d, %q; want %d, %q", strings.Join(c.argv, " "), code, stderr, c.code, c.err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(notReport, "notes.txt")); string(b) != "mine" {
+		t.Error("a directory that is not a report was changed")
+	}
+}
+
+// A dataset without skylines still gives a report: every stage says why it
+// is not computed, and no profile is written.
+func TestReportWithoutSkylines(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, _, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds, "-q"); code != 3 {
+		t.Fatalf("ingest: exit %d", code)
+	}
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Profiles []any
+		Stages   []struct {
+			Stage    string
+			Computed bool
+			Notes    []string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || len(idx.Profiles) != 0 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	for _, s := range idx.Stages {
+		if s.Computed || len(s.Notes) == 0 {
+			t.Errorf("stage %s: computed %v, notes %q", s.Stage, s.Computed, s.Notes)
+		}
+		if s.Stage == "skyline" && !strings.Contains(s.Notes[0], "no skylines") {
+			t.Errorf("skyline note %q", s.Notes)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "r", "index.html"))
+	if !strings.Contains(string(html), "No recurring jobs.") {
+		t.Error("index.html does not say there are no jobs")
+	}
+}
+
+// With --yarn-queue the report holds each job's YARN reservation request:
+// the same request wlprof export yarn-reservation prints with the same
+// flags. tpch_q12's runs start every 315.709 s (median), so the RM's max
+// periodicity must be a multiple of that for a recurring reservation.
+func TestReportYARNReservationMatchesExport(t *testing.T) {
+	ds := skylineDataset(t)
+	out := filepath.Join(filepath.Dir(ds), "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated",
+		"--max-periodicity", "315709ms", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct{ Reservations []struct{ Job, Path string } }
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil || len(idx.Reservations) != 1 {
+		t.Fatalf("reservations %+v (%v)", idx.Reservations, err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, idx.Reservations[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated",
+		"--step", "5s", "--max-periodicity", "315709ms")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	var g, w any
+	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil || !reflect.DeepEqual(g, w) {
+		t.Errorf("report's reservation\n%s\ndiffers from export's\n%s", got, want)
+	}
+	// With the RM's default max periodicity the period does not fit: a
+	// warning, no file.
+	if _, _, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated"); code != 0 {
+		t.Fatal(code)
+	}
+	j, err := profile.LoadJob(filepath.Join(out, "profiles", "tpch_q12.json"))
+	if err != nil || !strings.Contains(strings.Join(j.Warnings, "\n"), "does not divide the RM's max periodicity") {
+		t.Errorf("warnings %q (%v)", j.Warnings, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "reservations")); !os.IsNotExist(err) {
+		t.Errorf("reservations/ written without a reservation: %v", err)
+	}
+}

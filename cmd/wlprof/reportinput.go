@@ -1,0 +1,340 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/skyline"
+)
+
+// The report meets every stage here: each stage's result is turned into
+// profile sections and plot data (reports.Input), so reports imports no
+// stage. One function per stage; the stages that are not on main yet have
+// a seam that says "not computed" and what will fill it.
+
+// reportJobs collects the profiles being built, by job id.
+type reportJobs struct {
+	byID map[string]*reports.Job
+}
+
+func (r *reportJobs) job(id string) *reports.Job {
+	j := r.byID[id]
+	if j == nil {
+		j = &reports.Job{Profile: &profile.Job{Job: id}}
+		r.byID[id] = j
+	}
+	return j
+}
+
+func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, error) {
+	g := o.fit.g
+	ds, err := dataset.Open(g.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	in := &reports.Input{Title: o.Title, Notes: map[string][]string{}}
+	if in.Title == "" {
+		in.Title = "wlprof report of " + g.Dataset
+	}
+	rj := &reportJobs{byID: map[string]*reports.Job{}}
+	if err := addClassify(ctx, ds, in); err != nil {
+		return nil, err
+	}
+	if err := addSLO(ctx, ds, in, rj); err != nil {
+		return nil, err
+	}
+	fits, err := addSkyline(ctx, ds, o, in, rj)
+	if err != nil {
+		return nil, err
+	}
+	if err := addElasticity(ctx, ds, in, rj); err != nil {
+		return nil, err
+	}
+	if err := addProfiler(ctx, ds, in, rj); err != nil {
+		return nil, err
+	}
+	if err := addIdentity(ctx, ds, rj); err != nil {
+		return nil, err
+	}
+	if o.YARNQueue != "" {
+		if err := addReservations(ctx, ds, o, rj, fits); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(rj.byID))
+	for id := range rj.byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		in.Jobs = append(in.Jobs, *rj.byID[id])
+	}
+	return in, nil
+}
+
+// addClassify is the seam of the classify stage (package fft, issue 3).
+// When it lands: run it on the series table and set in.Tenants.File to a
+// profile.Tenants (tenants with pattern, period_s, strength, mean, peak and
+// class; classes with headroom and weights; the ranking) and
+// in.Tenants.Representatives to a few tenants per class with their series
+// and spectrum.
+func addClassify(_ context.Context, _ *dataset.Dataset, in *reports.Input) error {
+	in.Notes[reports.StageClassify] = append(in.Notes[reports.StageClassify],
+		"Tenant classification (wlprof classify) is not built yet (issue 3).")
+	return nil
+}
+
+// addSLO is the seam of the slo stage (issue 4). When it lands: for each
+// recurring job set Profile.PeriodS and Profile.SLO (arrival_s and
+// deadline_s with their provenance, slack_ratio, actionable and reason,
+// the override file when one applies).
+func addSLO(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
+	in.Notes[reports.StageSLO] = append(in.Notes[reports.StageSLO],
+		"SLO inference (wlprof slo) is not built yet (issue 4).")
+	return nil
+}
+
+// addElasticity is the seam of the elasticity stage (issue 7). When it
+// lands: per job append Profile.Elasticity (one model per task kind) and
+// Measured (the profiling runs, Fit set on those the model was fitted to).
+func addElasticity(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
+	in.Notes[reports.StageElasticity] = append(in.Notes[reports.StageElasticity],
+		"Memory elasticity models (wlprof elasticity) are not built yet (issue 7).")
+	return nil
+}
+
+// addProfiler is the seam of the profiler (issue 6). When it lands: per job
+// set Sweeps from the profruns table and Profile.Phases from the fastest
+// configuration.
+func addProfiler(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
+	in.Notes[reports.StageProfiler] = append(in.Notes[reports.StageProfiler],
+		"Profiler sweeps (wlprof profile) are not built yet (issue 6).")
+	return nil
+}
+
+// addSkyline fits every job of the skylines table, as wlprof skyline does,
+// and fills in each job's skyline section and its runs for the figure.
+func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *reports.Input, rj *reportJobs) ([]*skyline.Fit, error) {
+	opts, sweep, err := o.fit.skylineOpts()
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	jobs, err := skyline.Load(ctx, ds, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(jobs) == 0 {
+		in.Notes[reports.StageSkyline] = append(in.Notes[reports.StageSkyline],
+			"The dataset has no skylines: ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs.")
+		return nil, nil
+	}
+	res, err := skyline.FitAll(ctx, jobs, opts, sweep, o.fit.Workers)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]skyline.Job{}
+	for _, j := range jobs {
+		byID[j.ID] = j
+	}
+	for _, f := range res.Jobs {
+		rep := rj.job(f.Job)
+		sk, runs, err := skylineSection(f, byID[f.Job])
+		if err != nil {
+			return nil, fmt.Errorf("job %s: %w", f.Job, err)
+		}
+		rep.Profile.Skyline, rep.Runs = sk, runs
+		rep.Profile.Warnings = append(rep.Profile.Warnings, f.Warnings...)
+		rep.Profile.Identity.Sources = append(rep.Profile.Identity.Sources, "skylines")
+		rep.Profile.Identity.Runs = max(rep.Profile.Identity.Runs, f.Runs)
+	}
+	for _, s := range res.Skipped {
+		rep := rj.job(s.Job)
+		rep.Profile.Warnings = append(rep.Profile.Warnings, "skyline not fitted: "+s.Reason)
+		rep.Profile.Identity.Sources = append(rep.Profile.Identity.Sources, "skylines")
+		rep.Profile.Identity.Runs = max(rep.Profile.Identity.Runs, s.Runs)
+		in.Skipped = append(in.Skipped, reports.Skipped{Stage: reports.StageSkyline, Job: s.Job, Reason: s.Reason})
+	}
+	return res.Jobs, nil
+}
+
+// addReservations writes, for each fitted job, the YARN reservation request
+// of wlprof export yarn-reservation: recurring every period, arriving one
+// period after the last run started, for the median container size of its
+// skylines. A job whose request cannot be built (no period, a period that
+// does not divide --max-periodicity) gets a warning instead.
+//
+// Seam (slo stage, issue 4): when a job has an actionable SLO, arrival and
+// deadline should be the period start plus slo.arrival_s and
+// slo.deadline_s instead of the defaults used here.
+func addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions, rj *reportJobs, fits []*skyline.Fit) error {
+	caps, err := containerSizes(ctx, ds)
+	if err != nil {
+		return err
+	}
+	for _, f := range fits {
+		j := rj.job(f.Job)
+		p := j.Profile
+		if p.PeriodS == nil || p.Identity.LastStartMs == nil {
+			p.Warnings = append(p.Warnings, "no YARN reservation: the job has no period or run start in the runs table")
+			continue
+		}
+		period := int64(math.Round(p.PeriodS.Value * 1000))
+		c, ok := caps[f.Job]
+		if !ok {
+			c = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
+		}
+		req, err := skyline.Reservation(f, skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job,
+			ArrivalMs: *p.Identity.LastStartMs + period, PeriodMs: period,
+			MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c})
+		if err != nil {
+			p.Warnings = append(p.Warnings, "no YARN reservation: "+err.Error())
+			continue
+		}
+		b, err := json.MarshalIndent(req, "", "  ")
+		if err != nil {
+			return err
+		}
+		j.Reservation = append(b, '\n')
+	}
+	return nil
+}
+
+// containerSizes is, per job, the median memory and vcores per container
+// of its skyline samples (1024 MB and 1 vcore where the samples have none).
+func containerSizes(ctx context.Context, ds *dataset.Dataset) (map[string]skyline.YARNCapability, error) {
+	mem, cores := map[string][]float64{}, map[string][]float64{}
+	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+		if s.Containers > 0 {
+			if s.MemoryBytes > 0 {
+				mem[s.Job] = append(mem[s.Job], float64(s.MemoryBytes)/s.Containers/(1<<20))
+			}
+			if s.VCores > 0 {
+				cores[s.Job] = append(cores[s.Job], s.VCores/s.Containers)
+			}
+		}
+		return nil
+	})
+	median := func(v []float64, def int64) int64 {
+		if len(v) == 0 {
+			return def
+		}
+		sort.Float64s(v)
+		return max(1, int64(v[len(v)/2]+0.5))
+	}
+	out := map[string]skyline.YARNCapability{}
+	for job, v := range mem {
+		out[job] = skyline.YARNCapability{MemoryMB: median(v, 1024), VCores: median(cores[job], 1)}
+	}
+	for job, v := range cores {
+		if _, ok := out[job]; !ok {
+			out[job] = skyline.YARNCapability{MemoryMB: 1024, VCores: median(v, 1)}
+		}
+	}
+	return out, err
+}
+
+// skylineSection turns a fit into the profile's skyline section and the
+// runs, quantised as the fit saw them, for the figure.
+func skylineSection(f *skyline.Fit, job skyline.Job) (*profile.Skyline, []reports.Series, error) {
+	c, err := skyline.Quantise(job.Runs, f.StepS)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs := make([]reports.Series, len(c))
+	used := 0.0
+	for i, v := range c {
+		runs[i] = reports.Series{Name: job.Runs[i].ID, StepS: f.StepS, Values: v}
+		for _, x := range v {
+			used += x * f.StepS
+		}
+	}
+	if len(c) > 0 {
+		used /= float64(len(c))
+	}
+	sk := &profile.Skyline{Runs: f.Runs, StepS: f.StepS, Alpha: f.Alpha, Beta: f.Beta, Model: string(f.Model),
+		Containers: f.Containers, Reservation: f.Reservation, Objective: f.Objective,
+		OverAllocation: f.OverAllocation, UnderAllocation: f.UnderAllocation,
+		UsedAreaContainerS: used, ProvisioningRatio: f.ProvisioningRatio, Warnings: f.Warnings}
+	for k, r := range f.Reservation {
+		sk.PeakReservation = max(sk.PeakReservation, r)
+		sk.ReservedAreaContainerS += float64(r) * f.StepS
+		if r == 0 {
+			continue
+		}
+		if n := len(sk.Stages); n > 0 && sk.Stages[n-1].Containers == r &&
+			math.Abs(sk.Stages[n-1].OffsetS+sk.Stages[n-1].DurationS-float64(k)*f.StepS) < 1e-9 {
+			sk.Stages[n-1].DurationS += f.StepS
+			continue
+		}
+		sk.Stages = append(sk.Stages, profile.Stage{OffsetS: float64(k) * f.StepS, DurationS: f.StepS, Containers: r})
+	}
+	for _, p := range f.AlphaSweep {
+		sk.AlphaSweep = append(sk.AlphaSweep, profile.SweepPoint{Alpha: p.Alpha, OverAllocation: p.OverAllocation,
+			UnderAllocation: p.UnderAllocation, ProvisioningRatio: p.ProvisioningRatio, PeakReservation: p.PeakReservation})
+	}
+	return sk, runs, nil
+}
+
+// addIdentity fills in, for the jobs being profiled, the raw names, the
+// first and last run start and the period (the median spacing of the run
+// starts, until the slo stage infers one) from the runs table.
+func addIdentity(ctx context.Context, ds *dataset.Dataset, rj *reportJobs) error {
+	starts := map[string][]int64{}
+	names := map[string]map[string]bool{}
+	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
+		if rj.byID[r.Job] == nil {
+			return nil
+		}
+		if r.StartMs != dataset.NoTime {
+			starts[r.Job] = append(starts[r.Job], r.StartMs)
+		}
+		if r.Name != "" {
+			if names[r.Job] == nil {
+				names[r.Job] = map[string]bool{}
+			}
+			names[r.Job][r.Name] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id, j := range rj.byID {
+		p := j.Profile
+		var ns []string
+		for n := range names[id] {
+			ns = append(ns, n)
+		}
+		sort.Strings(ns)
+		p.Identity.Names = ns[:min(len(ns), 5)]
+		s := starts[id]
+		sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+		if len(s) > 0 {
+			p.Identity.FirstStartMs, p.Identity.LastStartMs = &s[0], &s[len(s)-1]
+			p.Identity.Sources = append(p.Identity.Sources, "runs")
+			p.Identity.Runs = max(p.Identity.Runs, len(s))
+		}
+		if p.PeriodS == nil && len(s) >= 2 {
+			gaps := make([]int64, len(s)-1)
+			for i := range gaps {
+				gaps[i] = s[i+1] - s[i]
+			}
+			sort.Slice(gaps, func(a, b int) bool { return gaps[a] < gaps[b] })
+			if med := gaps[len(gaps)/2]; med > 0 {
+				p.PeriodS = &profile.Number{Value: float64(med) / 1000, Source: profile.SourceInferred,
+					Detail: fmt.Sprintf("median spacing of %d run starts (runs table)", len(s))}
+			}
+		}
+		sort.Strings(p.Identity.Sources)
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package profile
+
+// Job is the profile of one recurring job: the file profiles/<job>.json
+// (see FileName). Sections a stage did not compute are null (SLO, Skyline,
+// PeriodS) or empty arrays (Elasticity, Phases); a scheduler must treat a
+// null section as "unknown", never as zero.
+type Job struct {
+	// Version is the major version of the format: 1.
+	Version int `json:"version" jsonschema:"const=1"`
+	// Kind says which document this is: "job".
+	Kind string `json:"kind" jsonschema:"enum=job"`
+	// Job is the recurring job's identity, normalised (dates and run numbers
+	// are not part of it). A string from the traces: escape it.
+	Job      string   `json:"job" jsonschema:"minLength=1"`
+	Identity Identity `json:"identity"`
+	// PeriodS is the job's recurrence period in seconds, null when unknown.
+	PeriodS *Number `json:"period_s"`
+	// SLO is the inferred (or overridden) arrival and deadline; null when
+	// the slo stage did not run for this job.
+	SLO *SLO `json:"slo"`
+	// Skyline is the fitted reservation skyline; null when not fitted.
+	Skyline *Skyline `json:"skyline"`
+	// Elasticity holds one memory elasticity model per task kind.
+	Elasticity []ElasticityModel `json:"elasticity"`
+	// Phases is the per-phase resource profile of the fastest profiled
+	// configuration (seed 002 §4.2.6).
+	Phases []Phase `json:"phases"`
+	// Warnings are the caveats of every stage about this job.
+	Warnings []string `json:"warnings"`
+}
+
+// Identity says what runs the profile was built from.
+type Identity struct {
+	// Names are the raw job names (up to a few) that normalise to Job.
+	Names []string `json:"names"`
+	// Runs is the number of runs seen, over every stage's input.
+	Runs int `json:"runs" jsonschema:"minimum=0"`
+	// FirstStartMs and LastStartMs are the first and last run starts, epoch
+	// milliseconds UTC; null when no run has a start time.
+	FirstStartMs *int64 `json:"first_start_ms"`
+	LastStartMs  *int64 `json:"last_start_ms"`
+	// Sources are the dataset tables the profile was built from (runs,
+	// skylines, provenance, profruns).
+	Sources []string `json:"sources"`
+}
+
+// Number is a value with its provenance: where it came from and how.
+type Number struct {
+	Value float64 `json:"value"`
+	// Source is inferred (computed from history), override (a user's SLO
+	// file), measured (a profiling run) or default (an option's value).
+	Source string `json:"source" jsonschema:"enum=inferred|override|measured|default"`
+	// Detail says how: "p95 of T_inAvail over 30 runs", the override file.
+	Detail string `json:"detail"`
+}
+
+// Number sources.
+const (
+	SourceInferred = "inferred"
+	SourceOverride = "override"
+	SourceMeasured = "measured"
+	SourceDefault  = "default"
+)
+
+// SLO is a recurring job's service-level objective (seed 001 §4): offsets
+// in seconds from the start of its period.
+type SLO struct {
+	// Actionable is true when the deadline is stable and the slack large
+	// enough to act on; Reason says why not otherwise.
+	Actionable bool   `json:"actionable"`
+	Reason     string `json:"reason"`
+	// Runs is the number of runs the SLO was inferred from.
+	Runs int `json:"runs" jsonschema:"minimum=0"`
+	// ArrivalS is when the inputs are available (p95 of T_inAvail);
+	// DeadlineS when the outputs are first read (p50 of T_outRead). Null
+	// when they could not be inferred.
+	ArrivalS  *Number `json:"arrival_s"`
+	DeadlineS *Number `json:"deadline_s"`
+	// SlackRatio is median(T_outRead − T_end) / (T_end − T_start); null when
+	// unknown.
+	SlackRatio *float64 `json:"slack_ratio"`
+	Override   Override `json:"override"`
+	Warnings   []string `json:"warnings"`
+}
+
+// Override says whether a user's SLO file applies to the job.
+type Override struct {
+	Applies bool `json:"applies"`
+	// File is the override file, Fields the SLO fields it sets.
+	File   string   `json:"file"`
+	Fields []string `json:"fields"`
+}
+
+// Skyline is the reservation skyline fitted to the job's runs (seed 001 §5).
+// Containers and container·steps as in `wlprof skyline -o json`.
+type Skyline struct {
+	Runs  int     `json:"runs" jsonschema:"minimum=1"`
+	StepS float64 `json:"step_s" jsonschema:"exclusiveMinimum=0"`
+	Alpha float64 `json:"alpha" jsonschema:"minimum=0,maximum=1"`
+	Beta  float64 `json:"beta" jsonschema:"minimum=0"`
+	Model string  `json:"model"`
+	// Containers is the LP solution per step; Reservation the whole
+	// containers to reserve per step (Containers rounded up). Same length.
+	Containers  []float64 `json:"containers"`
+	Reservation []int64   `json:"reservation"`
+	// Stages are the reservation as runs of equal height: what a
+	// reservation system takes.
+	Stages          []Stage `json:"stages"`
+	PeakReservation int64   `json:"peak_reservation" jsonschema:"minimum=0"`
+	Objective       float64 `json:"objective"`
+	// OverAllocation and UnderAllocation are means over runs in
+	// container·steps.
+	OverAllocation  float64 `json:"over_allocation" jsonschema:"minimum=0"`
+	UnderAllocation float64 `json:"under_allocation" jsonschema:"minimum=0"`
+	// ReservedAreaContainerS is Σ reservation · step; UsedAreaContainerS
+	// the mean over runs of Σ used containers · step.
+	ReservedAreaContainerS float64 `json:"reserved_area_container_s" jsonschema:"minimum=0"`
+	UsedAreaContainerS     float64 `json:"used_area_container_s" jsonschema:"minimum=0"`
+	// ProvisioningRatio is the mean over runs of reserved / used area.
+	ProvisioningRatio float64 `json:"provisioning_ratio" jsonschema:"minimum=0"`
+	// AlphaSweep is the over- against under-allocation trade-off, when
+	// asked for.
+	AlphaSweep []SweepPoint `json:"alpha_sweep"`
+	Warnings   []string     `json:"warnings"`
+}
+
+// Stage is a run of steps with the same reservation.
+type Stage struct {
+	OffsetS    float64 `json:"offset_s" jsonschema:"minimum=0"`
+	DurationS  float64 `json:"duration_s" jsonschema:"exclusiveMinimum=0"`
+	Containers int64   `json:"containers" jsonschema:"minimum=0"`
+}
+
+// SweepPoint is the fit at one α (seed 001 Fig. 9b/9c).
+type SweepPoint struct {
+	Alpha             float64 `json:"alpha" jsonschema:"minimum=0,maximum=1"`
+	OverAllocation    float64 `json:"over_allocation" jsonschema:"minimum=0"`
+	UnderAllocation   float64 `json:"under_allocation" jsonschema:"minimum=0"`
+	ProvisioningRatio float64 `json:"provisioning_ratio" jsonschema:"minimum=0"`
+	PeakReservation   int64   `json:"peak_reservation" jsonschema:"minimum=0"`
+}
+
+// ElasticityModel is the memory elasticity of one task kind (seed 004):
+// runtime as a function of the memory given to the task.
+type ElasticityModel struct {
+	Task      string `json:"task" jsonschema:"minLength=1"`
+	Framework string `json:"framework"`
+	// Kind is the model: step (mappers) or spill-rate (reducers).
+	Kind             string  `json:"kind" jsonschema:"minLength=1"`
+	IdealMemoryBytes float64 `json:"ideal_memory_bytes" jsonschema:"exclusiveMinimum=0"`
+	IdealRuntimeS    float64 `json:"ideal_runtime_s" jsonschema:"minimum=0"`
+	// Params are the model's fitted parameters (disk_rate_bytes_per_s,
+	// expansion_factor, ...), by name.
+	Params map[string]float64 `json:"params"`
+	// Curve is the predicted runtime from 10% to 100% of the ideal memory,
+	// by increasing memory; Penalty is runtime / ideal runtime − 1.
+	Curve      []CurvePoint `json:"curve"`
+	Validation *Validation  `json:"validation"`
+	Warnings   []string     `json:"warnings"`
+}
+
+// CurvePoint is one point of an elasticity curve.
+type CurvePoint struct {
+	MemoryBytes float64 `json:"memory_bytes" jsonschema:"exclusiveMinimum=0"`
+	RuntimeS    float64 `json:"runtime_s" jsonschema:"minimum=0"`
+	Penalty     float64 `json:"penalty"`
+}
+
+// Validation is how the model predicts runs that were not used to fit it.
+type Validation struct {
+	Runs int `json:"runs" jsonschema:"minimum=0"`
+	// MeanAbsError and MaxAbsError are |predicted − measured| / measured.
+	MeanAbsError float64 `json:"mean_abs_error" jsonschema:"minimum=0"`
+	MaxAbsError  float64 `json:"max_abs_error" jsonschema:"minimum=0"`
+}
+
+// Phase is the resource profile of one phase of the job (map, shuffle,
+// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it.
+type Phase struct {
+	Phase string `json:"phase" jsonschema:"minLength=1"`
+	// Tasks and TaskRuntimeS are the tasks of the phase and their median
+	// runtime at the fastest configuration.
+	Tasks        int     `json:"tasks" jsonschema:"minimum=0"`
+	TaskRuntimeS float64 `json:"task_runtime_s" jsonschema:"minimum=0"`
+	// CPUShare and IOShare are the fractions of the phase's wall time spent
+	// on CPU and waiting on IO.
+	CPUShare    float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
+	IOShare     float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	MemoryBytes float64 `json:"memory_bytes" jsonschema:"minimum=0"`
+	// Slots is the concurrency of the fastest configuration.
+	Slots int `json:"slots" jsonschema:"minimum=0"`
+}

@@ -1,0 +1,279 @@
+package profile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and the published schemas")
+
+func goldenFile(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./profile -update writes it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from what the code produces (go test ./profile -update rewrites it; check the diff):\n%s", path, got)
+	}
+}
+
+func TestSchemaFilesMatchTypes(t *testing.T) {
+	goldenFile(t, "schema/job.schema.json", schemaJSON(genSchema(Job{},
+		"https://github.com/wlprof/wlprof/profile/schema/job.schema.json", "wlprof job profile (profiles/<job>.json)")))
+	goldenFile(t, "schema/tenants.schema.json", schemaJSON(genSchema(Tenants{},
+		"https://github.com/wlprof/wlprof/profile/schema/tenants.schema.json", "wlprof tenant classes (tenants.json)")))
+}
+
+func TestGoldenProfiles(t *testing.T) {
+	j, err := sampleJob().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFile(t, "testdata/job.json", j)
+	ts, err := sampleTenants().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFile(t, "testdata/tenants.json", ts)
+}
+
+func decodeAny(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func schemaOf(t *testing.T, b []byte) map[string]any {
+	return decodeAny(t, b).(map[string]any)
+}
+
+// Every profile this repository publishes as an example or golden file
+// passes the published schema: the package's goldens and the report
+// goldens of the CLI (written from the bundled tpch_q12 fixture).
+func TestGoldenFilesPassSchema(t *testing.T) {
+	jobs, _ := filepath.Glob("../cmd/wlprof/testdata/golden/report/profiles/*.json")
+	jobs = append(jobs, "testdata/job.json", "testdata/minimal-job.json")
+	tenants, _ := filepath.Glob("../cmd/wlprof/testdata/golden/report/tenants.json")
+	tenants = append(tenants, "testdata/tenants.json")
+	for _, c := range []struct {
+		schema []byte
+		files  []string
+	}{{JobSchema, jobs}, {TenantsSchema, tenants}} {
+		s := schemaOf(t, c.schema)
+		for _, f := range c.files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := validateSchema(s, decodeAny(t, b)); len(errs) > 0 {
+				t.Errorf("%s fails the schema:\n%s", f, strings.Join(errs, "\n"))
+			}
+		}
+	}
+	if len(jobs) < 3 {
+		t.Errorf("found %d job profiles; the CLI's report goldens are missing", len(jobs))
+	}
+}
+
+// The schema checker is not vacuous: broken documents fail it, each with
+// the problem named.
+func TestSchemaRejectsBrokenDocuments(t *testing.T) {
+	s := schemaOf(t, JobSchema)
+	good, _ := sampleJob().Marshal()
+	cases := []struct {
+		name   string
+		mutate func(m map[string]any)
+		want   string
+	}{
+		{"missing job", func(m map[string]any) { delete(m, "job") }, `required property "job"`},
+		{"wrong version", func(m map[string]any) { m["version"] = 2.0 }, "$.version: 2, want 1"},
+		{"alpha above 1", func(m map[string]any) { m["skyline"].(map[string]any)["alpha"] = 1.5 }, "$.skyline.alpha: 1.5 violates maximum"},
+		{"source unknown", func(m map[string]any) { m["period_s"].(map[string]any)["source"] = "guess" }, "$.period_s.source"},
+		{"reservation floats", func(m map[string]any) { m["skyline"].(map[string]any)["reservation"] = []any{1.5} }, "$.skyline.reservation[0]: is number, want integer"},
+		{"slo a string", func(m map[string]any) { m["slo"] = "tight" }, "matches none of anyOf"},
+		{"empty job", func(m map[string]any) { m["job"] = "" }, "$.job"},
+	}
+	for _, c := range cases {
+		m := decodeAny(t, good).(map[string]any)
+		c.mutate(m)
+		errs := validateSchema(s, m)
+		if !strings.Contains(strings.Join(errs, "\n"), c.want) {
+			t.Errorf("%s: errors %q, want one containing %q", c.name, errs, c.want)
+		}
+	}
+	if errs := validateSchema(s, decodeAny(t, good)); len(errs) > 0 {
+		t.Fatalf("the sample fails: %v", errs)
+	}
+}
+
+func TestDecodeRefusesOtherVersions(t *testing.T) {
+	good, _ := sampleJob().Marshal()
+	for _, c := range []struct {
+		doc  string
+		want error
+		msg  string
+	}{
+		{strings.Replace(string(good), `"version": 1`, `"version": 2`, 1), ErrVersion, "the file is version 2, this reader knows version 1"},
+		{strings.Replace(string(good), `"version": 1,`, ``, 1), ErrVersion, `no "version" field`},
+		{strings.Replace(string(good), `"kind": "job"`, `"kind": "tenants"`, 1), ErrKind, `"tenants", want "job"`},
+	} {
+		_, err := DecodeJob(strings.NewReader(c.doc))
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("error %v, want %v with %q", err, c.want, c.msg)
+		}
+	}
+	if _, err := DecodeTenants(bytes.NewReader(good)); !errors.Is(err, ErrKind) {
+		t.Errorf("a job profile read as tenants: %v", err)
+	}
+}
+
+// A reader of version 1 ignores fields added later within version 1.
+func TestDecodeIgnoresAddedFields(t *testing.T) {
+	good, _ := sampleJob().Marshal()
+	doc := strings.Replace(string(good), `"kind": "job",`, `"kind": "job", "added_in_1_5": {"x": 1},`, 1)
+	j, err := DecodeJob(strings.NewReader(doc))
+	if err != nil || j.Job != "etl/daily_orders" {
+		t.Fatalf("%v %v", j, err)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, v := range []interface{ Marshal() ([]byte, error) }{sampleJob(), sampleTenants()} {
+		b, err := v.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back interface{ Marshal() ([]byte, error) }
+		switch v.(type) {
+		case *Job:
+			back, err = DecodeJob(bytes.NewReader(b))
+		default:
+			back, err = DecodeTenants(bytes.NewReader(b))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(v, back) {
+			t.Errorf("round trip changed the document:\n%+v\n%+v", v, back)
+		}
+	}
+}
+
+// Validate reports every problem at once, each with its path.
+func TestValidateReportsEveryProblem(t *testing.T) {
+	j := sampleJob()
+	j.Skyline.Reservation[1] = 3 // below the skyline's 10
+	j.Skyline.Alpha = math.NaN()
+	j.SLO.Actionable, j.SLO.Reason = false, ""
+	j.Elasticity[0].Curve[2].MemoryBytes = 1
+	j.Phases[0].CPUShare = 1.5
+	_, err := j.Marshal()
+	want := []string{"skyline.reservation[1]: 3 is below the skyline 10", "skyline.alpha: NaN is not a finite number",
+		"slo.reason: empty", "elasticity[0].curve[2].memory_bytes", "phases[0].cpu_share: 1.5"}
+	for _, w := range want {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+	ts := sampleTenants()
+	ts.Tenants[0].Class = "constant-0"
+	ts.Classes[1].Mean = 0.9
+	_, err = ts.Marshal()
+	for _, w := range []string{`tenants[0].class: "constant-0" is a constant class, the tenant is periodic`,
+		"classes[1]: mean 0.9 above peak 0.8", `classes[0].tenants: 1, but 2 tenants name class "constant-0"`} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+}
+
+// A profile with no stage results is valid: sections are null or empty,
+// never left out.
+func TestMinimalProfile(t *testing.T) {
+	j := &Job{Job: "j"}
+	b, err := j.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFile(t, "testdata/minimal-job.json", b)
+	for _, w := range []string{`"slo": null`, `"skyline": null`, `"elasticity": []`, `"names": []`} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("minimal profile lacks %s:\n%s", w, b)
+		}
+	}
+}
+
+func TestWriteFileIsAtomicAndLoads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName("etl/daily_orders"))
+	if err := sampleJob().WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	bad := sampleJob()
+	bad.Skyline.StepS = -1
+	if err := bad.WriteFile(path); err == nil {
+		t.Fatal("an invalid profile was written")
+	}
+	j, err := LoadJob(path)
+	if err != nil || j.Skyline.StepS != 60 {
+		t.Fatalf("the earlier file did not survive a refused write: %v %v", j, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d entries in the directory, want only the profile", len(entries))
+	}
+	if err := sampleTenants().WriteFile(filepath.Join(dir, "tenants.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadTenants(filepath.Join(dir, "tenants.json")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FileName is safe (one path element, no leading dot, short enough) and
+// injective, on random ids full of separators and non-ASCII bytes.
+func TestFileNameSafeAndInjective(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	alphabet := []byte("ab/.%~\\<>:*?\"| \x00\xff-_Z9")
+	seen := map[string]string{}
+	ids := []string{"", ".", "..", "../etc/passwd", "<script>alert(1)</script>", strings.Repeat("x", 400), strings.Repeat("x", 401)}
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, 1+r.IntN(12))
+		for k := range b {
+			b[k] = alphabet[r.IntN(len(alphabet))]
+		}
+		ids = append(ids, string(b))
+	}
+	for _, id := range ids {
+		n := FileName(id)
+		if strings.ContainsAny(n, "/\\\x00") || strings.HasPrefix(n, ".") || len(n) > 255 || !strings.HasSuffix(n, ".json") {
+			t.Fatalf("FileName(%q) = %q is not a safe file name", id, n)
+		}
+		if prev, ok := seen[n]; ok && prev != id {
+			t.Fatalf("FileName(%q) = FileName(%q) = %q", id, prev, n)
+		}
+		seen[n] = id
+	}
+	if got := FileName("tpch_q12"); got != "tpch_q12.json" {
+		t.Errorf("FileName(tpch_q12) = %q", got)
+	}
+}

@@ -1,0 +1,82 @@
+package profile
+
+// Tenants is the file tenants.json: the classes of primary tenants, their
+// headroom per job type, the ranking weights of seed 000's class selection
+// (Algorithm 1), and the class of every tenant. Utilisation is a fraction
+// of one server in [0,1].
+type Tenants struct {
+	Version int    `json:"version" jsonschema:"const=1"`
+	Kind    string `json:"kind" jsonschema:"enum=tenants"`
+	// StepS is the grid the tenants' series were put on.
+	StepS float64 `json:"step_s" jsonschema:"minimum=0"`
+	// Ranking is, per job type, the patterns from most to least preferred.
+	Ranking Ranking `json:"ranking"`
+	// Classes by pattern, then class id.
+	Classes []Class `json:"classes"`
+	// Tenants sorted by tenant.
+	Tenants  []Tenant `json:"tenants"`
+	Warnings []string `json:"warnings"`
+}
+
+// Ranking orders the patterns per job type (seed 000 §4).
+type Ranking struct {
+	Short  []string `json:"short"`
+	Medium []string `json:"medium"`
+	Long   []string `json:"long"`
+}
+
+// JobTypes holds one number per job length: short, medium, long.
+type JobTypes struct {
+	Short  float64 `json:"short" jsonschema:"minimum=0,maximum=1"`
+	Medium float64 `json:"medium" jsonschema:"minimum=0,maximum=1"`
+	Long   float64 `json:"long" jsonschema:"minimum=0,maximum=1"`
+}
+
+// Class is a K-Means class of tenants within one pattern.
+type Class struct {
+	Class   string `json:"class" jsonschema:"minLength=1"`
+	Pattern string `json:"pattern" jsonschema:"enum=periodic|constant|unpredictable"`
+	Tenants int    `json:"tenants" jsonschema:"minimum=0"`
+	// Mean and Peak are the class's average and peak utilisation.
+	Mean float64 `json:"mean" jsonschema:"minimum=0,maximum=1"`
+	Peak float64 `json:"peak" jsonschema:"minimum=0,maximum=1"`
+	// PeriodS is the class's dominant period, null unless periodic.
+	PeriodS *float64 `json:"period_s"`
+	// Headroom is the spare fraction of a server a job of each type can
+	// count on: short 1 − current, medium 1 − max(average, current), long
+	// 1 − max(peak, current), with current taken as the mean.
+	Headroom JobTypes `json:"headroom"`
+	// Weights are W[type, class] of Algorithm 1: higher ranks first.
+	Weights JobTypes `json:"weights"`
+}
+
+// Tenant is one primary tenant's classification.
+type Tenant struct {
+	Tenant string `json:"tenant" jsonschema:"minLength=1"`
+	// Class is "" when the tenant was not clustered (insufficient data).
+	Class   string `json:"class"`
+	Pattern string `json:"pattern" jsonschema:"enum=periodic|constant|unpredictable|insufficient"`
+	// PeriodS is null unless periodic; Strength in [0,1] is how clearly the
+	// pattern was detected.
+	PeriodS  *float64 `json:"period_s"`
+	Strength float64  `json:"strength" jsonschema:"minimum=0,maximum=1"`
+	Mean     float64  `json:"mean" jsonschema:"minimum=0,maximum=1"`
+	Peak     float64  `json:"peak" jsonschema:"minimum=0,maximum=1"`
+}
+
+// Patterns, as the classify stage names them.
+const (
+	Periodic      = "periodic"
+	Constant      = "constant"
+	Unpredictable = "unpredictable"
+	Insufficient  = "insufficient"
+)
+
+// DefaultRanking is seed 000's ranking of patterns per job type.
+func DefaultRanking() Ranking {
+	return Ranking{
+		Short:  []string{Unpredictable, Periodic, Constant},
+		Medium: []string{Periodic, Constant, Unpredictable},
+		Long:   []string{Constant, Periodic, Unpredictable},
+	}
+}

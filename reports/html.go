@@ -1,0 +1,326 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+// index.html is rendered with html/template: every string from the input
+// (job, tenant, class and task names, warnings, reasons) is escaped for
+// the context it lands in. The only unescaped content is the SVG of the
+// figures, which vgsvg writes with its text escaped. A Content-Security-
+// Policy forbids scripts and every fetch, so the page works from a mail
+// attachment and nothing in it can call out.
+
+type viewFigure struct {
+	Title   string
+	SVG     template.HTML
+	SVGHref string
+	PNGHref string
+}
+
+type viewJob struct {
+	ID       string
+	Anchor   string
+	Profile  string // href of its profile file
+	YARN     string // href of its YARN reservation request, or ""
+	P        *profile.Job
+	Figures  []viewFigure
+	Inline   bool
+	Warnings []string
+}
+
+type viewStage struct {
+	Name     string
+	Title    string
+	Computed bool
+	Notes    []string
+	Figures  []viewFigure
+}
+
+type viewWarning struct {
+	Where, Anchor, Text string
+}
+
+type view struct {
+	Title       string
+	S           Summary
+	Patterns    []patternCount
+	Stages      map[string]*viewStage
+	Order       []*viewStage
+	Tenants     *profile.Tenants
+	TenantRows  []profile.Tenant
+	MoreTenants int
+	Jobs        []*viewJob
+	SLOJobs     []*viewJob
+	SkyJobs     []*viewJob
+	ElastJobs   []*viewJob
+	SweepJobs   []*viewJob
+	Warnings    []viewWarning
+	Skipped     []Skipped
+	InlineJobs  int
+}
+
+type patternCount struct {
+	Pattern string
+	N       int
+}
+
+func href(rel string) string {
+	dir, file, _ := strings.Cut(rel, "/")
+	return dir + "/" + url.PathEscape(file)
+}
+
+var stageTitles = map[string]string{
+	StageClassify:   "Tenant classes",
+	StageSLO:        "Inferred SLOs",
+	StageSkyline:    "Reservation skylines",
+	StageElasticity: "Memory elasticity",
+	StageProfiler:   "Profiler sweeps",
+}
+
+func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
+	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs}
+	if v.Title == "" {
+		v.Title = "wlprof report"
+	}
+	for _, st := range idx.Stages {
+		vs := &viewStage{Name: st.Stage, Title: stageTitles[st.Stage], Computed: st.Computed, Notes: st.Notes}
+		v.Stages[st.Stage] = vs
+		v.Order = append(v.Order, vs)
+	}
+	for _, p := range patterns {
+		v.Patterns = append(v.Patterns, patternCount{p, idx.Summary.TenantsByPattern[p]})
+	}
+	if in.Tenants != nil && in.Tenants.File != nil {
+		t := in.Tenants.File
+		v.Tenants = t
+		n := min(len(t.Tenants), opts.InlineTenants)
+		v.TenantRows, v.MoreTenants = t.Tenants[:n], len(t.Tenants)-n
+		for _, w := range t.Warnings {
+			v.Warnings = append(v.Warnings, viewWarning{Where: "classify", Anchor: "classify", Text: w})
+		}
+	}
+	byJob := map[string]*viewJob{}
+	for i := range jobs {
+		p := jobs[i].Profile
+		vj := &viewJob{ID: p.Job, Anchor: fmt.Sprintf("job-%d", i+1), Profile: href("profiles/" + profile.FileName(p.Job)),
+			P: p, Inline: inline[p.Job], Warnings: p.Warnings}
+		if len(jobs[i].Reservation) > 0 {
+			vj.YARN = href("reservations/" + profile.FileName(p.Job))
+		}
+		byJob[p.Job] = vj
+		v.Jobs = append(v.Jobs, vj)
+		if p.SLO != nil {
+			v.SLOJobs = append(v.SLOJobs, vj)
+		}
+		if p.Skyline != nil {
+			v.SkyJobs = append(v.SkyJobs, vj)
+		}
+		if len(p.Elasticity) > 0 {
+			v.ElastJobs = append(v.ElastJobs, vj)
+		}
+		if len(jobs[i].Sweeps) > 0 {
+			v.SweepJobs = append(v.SweepJobs, vj)
+		}
+		for _, w := range p.Warnings {
+			v.Warnings = append(v.Warnings, viewWarning{Where: p.Job, Anchor: vj.Anchor, Text: w})
+		}
+	}
+	for _, f := range figs {
+		vf := viewFigure{Title: f.Title, SVG: template.HTML(f.svg), SVGHref: href(f.SVG)}
+		if f.PNG != "" {
+			vf.PNGHref = href(f.PNG)
+		}
+		if f.Job != "" {
+			byJob[f.Job].Figures = append(byJob[f.Job].Figures, vf)
+		} else {
+			v.Stages[f.Stage].Figures = append(v.Stages[f.Stage].Figures, vf)
+		}
+	}
+	var b bytes.Buffer
+	if err := page.Execute(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var funcs = template.FuncMap{
+	"num": func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Sprint(x)
+		}
+		return fmt.Sprintf("%.4g", x)
+	},
+	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	"gib": func(x float64) string { return fmt.Sprintf("%.2f GiB", x/(1<<30)) },
+	"dur": func(s float64) string {
+		switch {
+		case s >= 86400 && math.Mod(s, 3600) == 0:
+			return fmt.Sprintf("%gd", s/86400)
+		case s >= 3600:
+			return fmt.Sprintf("%.4gh", s/3600)
+		case s >= 60:
+			return fmt.Sprintf("%.4gmin", s/60)
+		}
+		return fmt.Sprintf("%.4gs", s)
+	},
+	"hours": func(s float64) string { return fmt.Sprintf("%.4g", s/3600) },
+	"ratio": func(a, b float64) string {
+		if b == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", a/b)
+	},
+	"deref": func(p *float64) float64 { return *p },
+	"stage": func(m map[string]*viewStage, s string) *viewStage { return m[s] },
+	"sorted": func(m map[string]float64) []string {
+		k := make([]string, 0, len(m))
+		for n := range m {
+			k = append(k, n)
+		}
+		sort.Strings(k)
+		return k
+	},
+}
+
+var page = template.Must(template.New("index").Funcs(funcs).Parse(pageHTML))
+
+const pageHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;max-width:1100px;margin:0 auto;padding:0 1.2em 4em;background:#fff}
+h1{margin:.8em 0 .2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}h3{margin:1.6em 0 .4em;word-break:break-all}
+nav a{margin-right:1em}table{border-collapse:collapse;margin:.6em 0;font-size:14px}
+th,td{border-bottom:1px solid #e4e4e4;padding:.25em .6em;text-align:right;vertical-align:top}
+th:first-child,td:first-child{text-align:left;word-break:break-all}th{background:#f6f6f6}
+.nc{color:#8a6d00;background:#fff8e0;padding:.4em .8em;border-left:4px solid #e0b000}
+.warn{color:#8a3000}.cards{display:flex;flex-wrap:wrap;gap:.8em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;min-width:12em}
+.card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
+svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<p class="muted">wlprof report: {{.S.Tenants}} tenants, {{.S.Jobs}} recurring jobs. Profiles for schedulers are in <code>profiles/</code> and <code>tenants.json</code>; every figure is also in <code>plots/</code> as SVG and PNG.</p>
+<nav><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#jobs">Jobs</a><a href="#caveats">Caveats ({{.S.Warnings}})</a></nav>
+</header>
+
+<section id="summary">
+<h2>Summary</h2>
+<div class="cards">
+<div class="card">Tenants{{if .Tenants}}<b>{{.S.Tenants}}</b>{{range .Patterns}}{{.Pattern}}: {{.N}}<br>{{end}}{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Jobs with SLOs{{if .S.JobsWithSLO}}<b>{{.S.JobsWithSLO}} / {{.S.Jobs}}</b>{{.S.JobsActionable}} actionable{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Reserved vs used{{if .S.JobsWithSkyline}}<b>{{ratio .S.ReservedAreaContainerS .S.UsedAreaContainerS}}×</b>{{hours .S.ReservedAreaContainerS}} vs {{hours .S.UsedAreaContainerS}} container·h per run, {{.S.JobsWithSkyline}} jobs{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Elastic savings{{if .S.ElasticSavingsFraction}}<b>{{pct (deref .S.ElasticSavingsFraction)}}</b>of ideal memory at ≤ {{pct .S.MaxPenalty}} slower, {{.S.ElasticityModels}} models{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Caveats<b>{{.S.Warnings}}</b><a href="#caveats">see below</a></div>
+</div>
+{{if .Tenants}}
+<h3>Headroom by class</h3>
+<table><tr><th>class</th><th>pattern</th><th>tenants</th><th>mean</th><th>peak</th><th>short</th><th>medium</th><th>long</th></tr>
+{{range .Tenants.Classes}}<tr><td>{{.Class}}</td><td>{{.Pattern}}</td><td>{{.Tenants}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td><td>{{num .Headroom.Short}}</td><td>{{num .Headroom.Medium}}</td><td>{{num .Headroom.Long}}</td></tr>
+{{end}}</table>
+{{else}}<p class="nc">Headroom by class: not computed (no classify results).</p>{{end}}
+</section>
+
+{{with stage .Stages "classify"}}<section id="classify">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
+{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
+{{if .Tenants}}
+<h3>Ranking of patterns per job type</h3>
+<table><tr><th>job type</th><th>patterns, most preferred first</th></tr>
+<tr><td>short</td><td>{{range .Tenants.Ranking.Short}}{{.}} {{end}}</td></tr>
+<tr><td>medium</td><td>{{range .Tenants.Ranking.Medium}}{{.}} {{end}}</td></tr>
+<tr><td>long</td><td>{{range .Tenants.Ranking.Long}}{{.}} {{end}}</td></tr></table>
+<h3>Tenants</h3>
+<table><tr><th>tenant</th><th>pattern</th><th>class</th><th>period</th><th>strength</th><th>mean</th><th>peak</th></tr>
+{{range .TenantRows}}<tr><td>{{.Tenant}}</td><td>{{.Pattern}}</td><td>{{.Class}}</td><td>{{if .PeriodS}}{{dur (deref .PeriodS)}}{{else}}–{{end}}</td><td>{{num .Strength}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td></tr>
+{{end}}</table>
+{{if .MoreTenants}}<p class="muted">{{.MoreTenants}} more tenants in <a href="tenants.json">tenants.json</a>.</p>{{end}}
+{{end}}
+</section>
+
+{{with stage .Stages "slo"}}<section id="slo">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
+{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
+{{if .SLOJobs}}<table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th>why not / override</th></tr>
+{{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
+<td>{{with $s.ArrivalS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
+<td>{{if $s.SlackRatio}}{{num (deref $s.SlackRatio)}}{{else}}–{{end}}</td><td>{{if $s.Actionable}}yes{{else}}no{{end}}</td><td>{{$s.Reason}}{{if $s.Override.Applies}} override: {{$s.Override.File}}{{end}}</td></tr>
+{{end}}</table>{{end}}
+</section>
+
+{{with stage .Stages "skyline"}}<section id="skyline">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
+{{if .SkyJobs}}<p class="muted">Reserved and used areas in container·hours per run; over- and under-allocation in container·steps, means over runs. Figures of the {{.InlineJobs}} largest reservations are shown with their job below; all are in plots/.</p>
+<table><tr><th>job</th><th>runs</th><th>step</th><th>peak</th><th>reserved</th><th>used</th><th>ratio</th><th>over</th><th>under</th></tr>
+{{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
+{{end}}</table>{{end}}
+</section>
+
+{{with stage .Stages "elasticity"}}<section id="elasticity">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
+{{if .ElastJobs}}<table><tr><th>job</th><th>task</th><th>framework</th><th>model</th><th>ideal memory</th><th>ideal runtime</th><th>validation error (mean / max)</th></tr>
+{{range .ElastJobs}}{{$j := .}}{{range .P.Elasticity}}<tr><td><a href="#{{$j.Anchor}}">{{$j.ID}}</a></td><td>{{.Task}}</td><td>{{.Framework}}</td><td>{{.Kind}}</td><td>{{gib .IdealMemoryBytes}}</td><td>{{dur .IdealRuntimeS}}</td><td>{{with .Validation}}{{pct .MeanAbsError}} / {{pct .MaxAbsError}} ({{.Runs}} runs){{else}}–{{end}}</td></tr>
+{{end}}{{end}}</table>{{end}}
+</section>
+
+{{with stage .Stages "profiler"}}<section id="profiler">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
+{{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{.ID}}</a></li>{{end}}</ul>{{end}}
+</section>
+
+<section id="jobs">
+<h2>Jobs</h2>
+{{if not .Jobs}}<p class="nc">No recurring jobs.</p>{{end}}
+{{range .Jobs}}<section class="job" id="{{.Anchor}}">
+<h3>{{.ID}}</h3>
+<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
+{{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: not computed.</p>{{end}}
+{{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: not computed.</p>{{end}}
+{{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
+{{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}
+{{if .Inline}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
+{{if .Warnings}}<ol class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ol>{{end}}
+</section>
+{{end}}
+</section>
+
+<section id="caveats">
+<h2>Caveats</h2>
+{{if not .Warnings}}{{if not .Skipped}}<p>No warnings.</p>{{end}}{{end}}
+{{if .Warnings}}<ol class="warn">{{range .Warnings}}<li><a href="#{{.Anchor}}">{{.Where}}</a>: {{.Text}}</li>
+{{end}}</ol>{{end}}
+{{if .Skipped}}<h3>Skipped</h3><table><tr><th>job</th><th>stage</th><th>reason</th></tr>
+{{range .Skipped}}<tr><td>{{.Job}}</td><td>{{.Stage}}</td><td>{{.Reason}}</td></tr>
+{{end}}</table>{{end}}
+</section>
+</body>
+</html>
+`

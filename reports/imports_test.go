@@ -1,0 +1,21 @@
+package reports
+
+import (
+	gobuild "go/build"
+	"strings"
+	"testing"
+)
+
+// Stages never import each other (DESIGN.md): the report takes profile
+// types and plain data, and cmd/ builds them from the stages.
+func TestImportsNoStage(t *testing.T) {
+	pkg, err := gobuild.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if rest, ok := strings.CutPrefix(imp, "github.com/wlprof/wlprof/"); ok && rest != "profile" && rest != "internal/atomicfile" {
+			t.Errorf("reports imports %s", imp)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package reports
+
+import (
+	"encoding/json"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Input is everything a report shows: the profile documents the stages
+// produced, plus the plain plot data behind them. It is built in cmd/ from
+// the stages' results; this package imports no stage. A nil or empty part
+// renders as "not computed" with the reason in Notes.
+type Input struct {
+	// Title heads the report; "" gives "wlprof report".
+	Title string
+	// Jobs are the recurring jobs, one profile each (written as
+	// profiles/<job>.json). Order does not matter: the report sorts by id.
+	Jobs []Job
+	// Tenants is the classify stage's result; nil when it did not run.
+	Tenants *Tenants
+	// Skipped are jobs a stage left out, with the reason (too few runs).
+	Skipped []Skipped
+	// Notes say, per stage (classify, slo, skyline, elasticity,
+	// profiler), why it was not computed or what to keep in mind; shown at
+	// the top of the stage's section.
+	Notes map[string][]string
+}
+
+// Stage names, as sections and Notes use them.
+const (
+	StageClassify   = "classify"
+	StageSLO        = "slo"
+	StageSkyline    = "skyline"
+	StageElasticity = "elasticity"
+	StageProfiler   = "profiler"
+)
+
+// Stages in report order.
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StageElasticity, StageProfiler}
+
+// Job is one recurring job: its profile and the data of its plots.
+type Job struct {
+	Profile *profile.Job
+	// Runs are the job's runs as the skyline fit saw them: containers per
+	// step of Profile.Skyline.StepS, aligned at the run's start.
+	Runs []Series
+	// Measured are the profiling runs behind the elasticity models, drawn
+	// as points over each model's curve (matched by task).
+	Measured []Measured
+	// Sweeps are the profiler's sweeps of this job (seed 002 §4.2.6).
+	Sweeps []Sweep
+	// Reservation, when set, is the job's YARN ReservationSubmissionRequest
+	// (JSON), written as reservations/<job>.json.
+	Reservation json.RawMessage
+}
+
+// Series is an evenly spaced series: Values[k] holds from k·StepS seconds.
+type Series struct {
+	Name   string
+	StepS  float64
+	Values []float64
+}
+
+// Spectrum is the power of a series by frequency.
+type Spectrum struct {
+	FrequencyHz []float64
+	Power       []float64
+}
+
+// Tenants is the classify stage's result: the published tenants.json plus
+// representative series of each class.
+type Tenants struct {
+	File *profile.Tenants
+	// Representatives are a few tenants per class (the closest to the
+	// class centroid), with their series and spectrum.
+	Representatives []Representative
+}
+
+// Representative is one tenant drawn for its class.
+type Representative struct {
+	Class    string
+	Tenant   string
+	Series   Series // utilisation, a fraction of a server
+	Spectrum Spectrum
+}
+
+// Measured is one profiling run of a task: memory given, runtime taken.
+type Measured struct {
+	Task        string
+	MemoryBytes float64
+	RuntimeS    float64
+	// Fit says whether the run was used to fit the model (else it
+	// validated it).
+	Fit bool
+}
+
+// Sweep is one profiler sweep: a task run under several settings.
+type Sweep struct {
+	Task string
+	// Setting names what was varied: memory_bytes or slots.
+	Setting string
+	Points  []SweepPoint
+}
+
+// SweepPoint is one run of a sweep.
+type SweepPoint struct {
+	Setting      float64
+	RuntimeS     float64
+	PeakRSSBytes float64
+}
+
+// Skipped is a job a stage did not process.
+type Skipped struct {
+	Stage, Job, Reason string
+}

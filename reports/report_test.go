@@ -1,0 +1,352 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	stdhtml "html"
+	"image/png"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Every file the index names exists, loads with the profile package, and
+// the report holds nothing else.
+func TestWriteReportMatchesIndex(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	idx, err := Write(dir, synthInput(200, 6, 1), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, dir)
+	want := map[string]bool{"index.html": true, "index.json": true, "tenants.json": true}
+	for _, p := range idx.Profiles {
+		want[p.Path] = true
+		if _, err := profile.LoadJob(filepath.Join(dir, p.Path)); err != nil {
+			t.Errorf("profile %s: %v", p.Path, err)
+		}
+	}
+	if _, err := profile.LoadTenants(filepath.Join(dir, "tenants.json")); err != nil {
+		t.Error(err)
+	}
+	for _, r := range idx.Reservations {
+		want[r.Path] = true
+	}
+	if len(idx.Reservations) != 2 {
+		t.Errorf("%d reservations written, want 2 (jobs 0 and 3)", len(idx.Reservations))
+	}
+	for _, p := range idx.Plots {
+		want[p.SVG], want[p.PNG] = true, p.PNG != ""
+		if p.PNG == "" {
+			t.Errorf("%s has no PNG, but every job is inline", p.Name)
+		}
+	}
+	for f := range files {
+		if !want[f] {
+			t.Errorf("%s written but not in the index", f)
+		}
+	}
+	for f, w := range want {
+		if w && files[f] == nil {
+			t.Errorf("%s in the index but not written", f)
+		}
+	}
+	// 4 classify figures per pattern class set, the CDF, and per job:
+	// skyline, α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+4*6)
+	}
+	var back Index
+	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
+		t.Errorf("index.json does not hold the index: %v", err)
+	}
+	for _, s := range idx.Stages {
+		if !s.Computed {
+			t.Errorf("stage %s not computed on a full input", s.Stage)
+		}
+	}
+	if idx.Summary.Tenants != 200 || idx.Summary.Jobs != 6 || idx.Summary.ElasticSavingsFraction == nil {
+		t.Errorf("summary %+v", idx.Summary)
+	}
+	// The synthetic curve has penalty 0.8·(1−f): ≤ 0.1 from f = 0.875, so
+	// the smallest curve point within it is f = 0.9: 10% of memory saved.
+	if f := *idx.Summary.ElasticSavingsFraction; f < 0.0999 || f > 0.1001 {
+		t.Errorf("elastic savings %g, want 0.1", f)
+	}
+}
+
+// Stages without results say "not computed", with the notes given.
+func TestMissingStagesSayNotComputed(t *testing.T) {
+	in := synthInput(0, 2, 2)
+	for i := range in.Jobs {
+		in.Jobs[i].Profile.SLO = nil
+		in.Jobs[i].Profile.Elasticity = nil
+		in.Jobs[i].Sweeps = nil
+	}
+	in.Notes = map[string][]string{StageClassify: {"classify: not built yet (issue 3)"}}
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	computed := map[string]bool{}
+	for _, s := range idx.Stages {
+		computed[s.Stage] = s.Computed
+	}
+	if computed[StageClassify] || computed[StageSLO] || !computed[StageSkyline] || computed[StageElasticity] || computed[StageProfiler] {
+		t.Errorf("stages %+v", idx.Stages)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, w := range []string{"classify: not built yet (issue 3)", "Headroom by class: not computed", "SLO: not computed."} {
+		if !strings.Contains(string(html), w) {
+			t.Errorf("index.html lacks %q", w)
+		}
+	}
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 4 {
+		t.Errorf("%d sections say not computed, want 4 (classify, slo, elasticity, profiler)", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("tenants.json written without classify results")
+	}
+}
+
+const xss = `<script>alert(1)</script>`
+
+// Every string from the traces is escaped: a job, a tenant, a class, a
+// task and a warning that are HTML do not become markup anywhere.
+func TestReportEscapesTraceStrings(t *testing.T) {
+	in := synthInput(30, 3, 3)
+	in.Jobs[0].Profile.Job = xss
+	in.Jobs[0].Profile.Identity.Names = []string{xss}
+	in.Jobs[0].Profile.Warnings = []string{`run "</style><img src=x onerror=alert(2)>" is odd`}
+	in.Jobs[0].Profile.Elasticity[0].Task = `<b onmouseover=alert(3)>`
+	in.Jobs[0].Measured[0].Task = `<b onmouseover=alert(3)>`
+	in.Tenants.File.Tenants[0].Tenant = `<svg onload=alert(4)>`
+	in.Tenants.Representatives[0].Tenant = `<svg onload=alert(5)>`
+	in.Skipped = []Skipped{{Stage: StageSkyline, Job: `"><script>alert(6)</script>`, Reason: "1 run"}}
+	opts := DefaultOptions()
+	opts.InlineJobs = 10
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	lower := strings.ToLower(string(html))
+	for _, bad := range []string{"<script", "<img", "<b ", "onerror=alert(2)>", "<svg onload"} {
+		if strings.Contains(lower, bad) {
+			i := strings.Index(lower, bad)
+			t.Errorf("index.html contains %q: …%s…", bad, html[max(0, i-80):min(len(html), i+80)])
+		}
+	}
+	if !strings.Contains(string(html), "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the job's name is not shown, escaped")
+	}
+	for _, p := range idx.Plots {
+		b, _ := os.ReadFile(filepath.Join(dir, p.SVG))
+		if strings.Contains(strings.ToLower(string(b)), "<script") || strings.Contains(string(b), "<b ") {
+			t.Errorf("%s holds markup from a trace string", p.SVG)
+		}
+	}
+	// The profile keeps the name as data, in a file with a safe name.
+	j, err := profile.LoadJob(filepath.Join(dir, "profiles", profile.FileName(xss)))
+	if err != nil || j.Job != xss {
+		t.Errorf("profile of the script-named job: %v", err)
+	}
+	// No fetch can leave the page: no src or url(...) attribute at all,
+	// and the CSP forbids them.
+	if m := regexp.MustCompile(`(?i)<[^>]*\ssrc=|<[^>]*\shref="?(https?:|//)|url\(|@import`).Find(html); m != nil {
+		t.Errorf("index.html refers to an external resource: %s", m)
+	}
+	if !strings.Contains(string(html), `content="default-src 'none';`) {
+		t.Error("no Content-Security-Policy")
+	}
+	// Every link resolves to a written file, also for the job whose file
+	// names are percent-encoded; every anchor exists.
+	links := regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(string(html), -1)
+	if len(links) < 20 {
+		t.Fatalf("%d links in index.html", len(links))
+	}
+	for _, m := range links {
+		ref := stdhtml.UnescapeString(m[1])
+		if frag, ok := strings.CutPrefix(ref, "#"); ok {
+			if !strings.Contains(string(html), `id="`+frag+`"`) {
+				t.Errorf("link to missing anchor %q", ref)
+			}
+			continue
+		}
+		u, err := url.Parse(ref)
+		if err != nil || u.Scheme != "" || u.Host != "" {
+			t.Errorf("link %q is not a relative path (%v)", ref, err)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(u.Path))); err != nil {
+			t.Errorf("link %q: %v", ref, err)
+		}
+	}
+}
+
+// A report replaces the previous one as a whole; a directory that is not
+// a report is never touched; a failed write leaves the previous report.
+func TestReportReplacesWholeDirectory(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "r")
+	if _, err := Write(dir, synthInput(20, 3, 4), DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	small := synthInput(0, 1, 5)
+	if _, err := Write(dir, small, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, dir)
+	if files["tenants.json"] != nil || files["profiles/job-0002.json"] != nil {
+		t.Error("files of the previous report survived the new one")
+	}
+	before := readTree(t, dir)
+	bad := synthInput(0, 2, 6)
+	bad.Jobs[1].Profile.Skyline.StepS = -1
+	if _, err := Write(dir, bad, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "skyline.step_s") {
+		t.Fatalf("an invalid profile was not refused: %v", err)
+	}
+	after := readTree(t, dir)
+	if len(before) != len(after) {
+		t.Fatalf("a failed write changed the report: %d files before, %d after", len(before), len(after))
+	}
+	for f, b := range before {
+		if !bytes.Equal(after[f], b) {
+			t.Errorf("%s changed", f)
+		}
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 1 {
+		t.Errorf("temporary directories left behind: %d entries", len(entries))
+	}
+	foreign := filepath.Join(base, "home")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "thesis.tex"), []byte("x"), 0o644)
+	if _, err := Write(foreign, small, DefaultOptions()); !errors.Is(err, ErrNotReport) {
+		t.Fatalf("wrote over a directory that is not a report: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(foreign, "thesis.tex")); string(b) != "x" {
+		t.Fatal("a foreign file was touched")
+	}
+}
+
+// The same input gives byte-identical reports.
+func TestReportDeterministic(t *testing.T) {
+	var trees [2]map[string][]byte
+	for i := range trees {
+		dir := filepath.Join(t.TempDir(), "r")
+		opts := DefaultOptions()
+		opts.Workers = 1 + i*3
+		if _, err := Write(dir, synthInput(50, 3, 7), opts); err != nil {
+			t.Fatal(err)
+		}
+		trees[i] = readTree(t, dir)
+	}
+	for f, b := range trees[0] {
+		if !bytes.Equal(trees[1][f], b) {
+			t.Errorf("%s differs between two runs", f)
+		}
+	}
+}
+
+// The PNGs decode and are not blank.
+func TestPlotsDrawSomething(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, synthInput(100, 2, 8), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range idx.Plots {
+		if p.PNG == "" {
+			t.Fatalf("%s: no PNG", p.Name)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, p.PNG))
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", p.PNG, err)
+		}
+		if f := inkFraction(img); f < 0.01 {
+			t.Errorf("%s: %.4f of the pixels are not background", p.PNG, f)
+		}
+	}
+}
+
+// PNGs are written for the stage figures and the inline jobs, or for all
+// with AllPNG; SVGs always.
+func TestPNGScope(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.InlineJobs, opts.AllPNG = 1, all
+		dir := filepath.Join(t.TempDir(), "r")
+		idx, err := Write(dir, synthInput(20, 4, 10), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withPNG := map[string]bool{}
+		for _, p := range idx.Plots {
+			if _, err := os.Stat(filepath.Join(dir, p.SVG)); err != nil {
+				t.Errorf("%s: %v", p.SVG, err)
+			}
+			_, err := os.Stat(filepath.Join(dir, "plots", p.Name+".png"))
+			if (p.PNG != "") != (err == nil) {
+				t.Errorf("%s: index png %q, file exists %v", p.Name, p.PNG, err == nil)
+			}
+			if p.Job != "" && p.PNG != "" {
+				withPNG[p.Job] = true
+			}
+		}
+		if want := map[bool]int{false: 1, true: 4}[all]; len(withPNG) != want {
+			t.Errorf("AllPNG=%v: %d jobs with PNGs, want %d", all, len(withPNG), want)
+		}
+	}
+}
+
+// Ids as long as traces allow still give file names the file system takes.
+func TestLongNames(t *testing.T) {
+	in := synthInput(0, 2, 11)
+	long := strings.Repeat("very/long:job-", 40)
+	in.Jobs[0].Profile.Job = long
+	in.Jobs[0].Profile.Elasticity[0].Task = strings.Repeat("task", 80)
+	for i := range in.Jobs[0].Measured {
+		in.Jobs[0].Measured[i].Task = strings.Repeat("task", 80)
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range idx.Plots {
+		if len(filepath.Base(p.SVG)) > 255 {
+			t.Errorf("%s: name longer than 255 bytes", p.SVG)
+		}
+	}
+	if _, err := profile.LoadJob(filepath.Join(dir, "profiles", profile.FileName(long))); err != nil {
+		t.Error(err)
+	}
+}
