@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
@@ -78,16 +79,101 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	return in, nil
 }
 
-// addClassify is the seam of the classify stage (package fft, issue 3).
-// When it lands: run it on the series table and set in.Tenants.File to a
-// profile.Tenants (tenants with pattern, period_s, strength, mean, peak and
-// class; classes with headroom and weights; the ranking) and
-// in.Tenants.Representatives to a few tenants per class with their series
-// and spectrum.
-func addClassify(_ context.Context, _ *dataset.Dataset, in *reports.Input) error {
-	in.Notes[reports.StageClassify] = append(in.Notes[reports.StageClassify],
-		"Tenant classification (wlprof classify) is not built yet (issue 3).")
+// addClassify runs the classify stage (package fft) on the series table
+// (built from usage when stale) and turns its result into tenants.json and
+// the class figures: per class the tenants closest to its centre, with
+// their series and spectrum.
+func addClassify(ctx context.Context, ds *dataset.Dataset, in *reports.Input) error {
+	if ds.Rows(dataset.UsageTable.Name) == 0 && ds.Rows(dataset.SeriesTable.Name) == 0 {
+		in.Notes[reports.StageClassify] = append(in.Notes[reports.StageClassify],
+			"No utilisation data in the dataset: ingest a trace (csv, series-csv, google2019-usage, azure-cpu, alibaba2018-machine) to classify tenants.")
+		return nil
+	}
+	series, _, err := fft.SeriesFromDataset(ctx, ds, fft.SeriesOptions{})
+	if err != nil {
+		return err
+	}
+	res, err := fft.Classify(ctx, fft.Input{Series: series}, fft.Options{})
+	if err != nil {
+		return err
+	}
+	file := &profile.Tenants{Version: profile.Version, Kind: "tenants", StepS: res.StepS,
+		Ranking: profile.DefaultRanking(), Classes: []profile.Class{}, Tenants: []profile.Tenant{},
+		Warnings: append([]string{}, res.Warnings...)}
+	topWeight := 1.0
+	for _, c := range res.Classes {
+		topWeight = math.Max(topWeight, math.Max(c.Weights.Short, math.Max(c.Weights.Medium, c.Weights.Long)))
+	}
+	periods := map[string]map[float64]int{}
+	for _, t := range res.Tenants {
+		file.Tenants = append(file.Tenants, profile.Tenant{Tenant: t.Tenant, Class: t.Class, Pattern: string(t.Pattern),
+			PeriodS: t.PeriodS, Strength: t.Strength, Mean: t.Mean, Peak: t.Peak})
+		if t.PeriodS != nil && t.Class != "" {
+			if periods[t.Class] == nil {
+				periods[t.Class] = map[float64]int{}
+			}
+			periods[t.Class][*t.PeriodS]++
+		}
+	}
+	sort.Slice(file.Tenants, func(a, b int) bool { return file.Tenants[a].Tenant < file.Tenants[b].Tenant })
+	for _, c := range res.Classes {
+		pc := profile.Class{Class: c.Class, Pattern: string(c.Pattern), Tenants: c.Tenants, Mean: c.Mean, Peak: c.Peak,
+			Headroom: profile.JobTypes{Short: c.Headroom.Short, Medium: c.Headroom.Medium, Long: c.Headroom.Long},
+			// fft ranks patterns 3/2/1 per job type; the profile format
+			// keeps weights in [0,1], so they are divided by the top rank.
+			Weights: profile.JobTypes{Short: c.Weights.Short / topWeight, Medium: c.Weights.Medium / topWeight, Long: c.Weights.Long / topWeight}}
+		// The class's period: the one most of its periodic tenants have
+		// (the shorter on a tie).
+		best, bestN := 0.0, 0
+		for p, n := range periods[c.Class] {
+			if n > bestN || (n == bestN && p < best) {
+				best, bestN = p, n
+			}
+		}
+		if bestN > 0 {
+			pc.PeriodS = &best
+		}
+		file.Classes = append(file.Classes, pc)
+	}
+	in.Tenants = &reports.Tenants{File: file, Representatives: representatives(res, series, 2)}
 	return nil
+}
+
+// representatives picks, per class, up to n tenants closest to the class's
+// (mean, peak), with their series and spectrum.
+func representatives(res *fft.Result, series []dataset.Series, n int) []reports.Representative {
+	byTenant := map[string]*dataset.Series{}
+	for i := range series {
+		byTenant[series[i].Tenant] = &series[i]
+	}
+	var out []reports.Representative
+	for _, c := range res.Classes {
+		var members []fft.Tenant
+		for _, t := range res.Tenants {
+			if t.Class == c.Class {
+				members = append(members, t)
+			}
+		}
+		dist := func(t fft.Tenant) float64 { return math.Hypot(t.Mean-c.Mean, t.Peak-c.Peak) }
+		sort.SliceStable(members, func(a, b int) bool {
+			da, db := dist(members[a]), dist(members[b])
+			if da != db {
+				return da < db
+			}
+			return members[a].Tenant < members[b].Tenant
+		})
+		for _, t := range members[:min(n, len(members))] {
+			s := byTenant[t.Tenant]
+			if s == nil {
+				continue
+			}
+			f, p := fft.Spectrum(s.Values, s.StepS)
+			out = append(out, reports.Representative{Class: c.Class, Tenant: t.Tenant,
+				Series:   reports.Series{Name: t.Tenant, StepS: s.StepS, Values: s.Values},
+				Spectrum: reports.Spectrum{FrequencyHz: f, Power: p}})
+		}
+	}
+	return out
 }
 
 // addSLO is the seam of the slo stage (issue 4). When it lands: for each
