@@ -37,7 +37,10 @@
 //	provenance  time, op, path, dst, user, job, run, attribution
 //	profruns    job, task, framework, memory_bytes, slots, repetition, input_bytes,
 //	            runtime_s, cpu_s, peak_rss_bytes, read_bytes, write_bytes,
-//	            spilled_bytes, exit_code, capped, host, config, source
+//	            spilled_bytes, exit_code, capped, host, config, source,
+//	            memory_spilled_bytes, spilled_records, output_bytes,
+//	            output_records, input_records (issue 7: the counters elasticity
+//	            models read from job history; 0 when the source does not say)
 //	rejects     ingest, file, line, col, format, reason, record
 //
 // Columns are only ever added; readers match columns by name and give

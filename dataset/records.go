@@ -79,6 +79,12 @@ type ProfRun struct {
 	Host         string // host facts, JSON
 	Config       string // framework configuration that matters, JSON object
 	Source       string // input file or "profile run"
+	// Added for elasticity models (issue 7); zero when the source does not say.
+	MemorySpilledBytes int64 // in-memory (deserialised) size of what was spilled: Spark's memoryBytesSpilled
+	SpilledRecords     int64 // records written to local disk by spills and merges: Hadoop's SPILLED_RECORDS
+	OutputBytes        int64 // bytes put into the sort buffer: Hadoop's MAP_OUTPUT_BYTES
+	OutputRecords      int64 // records put into the sort buffer: Hadoop's MAP_OUTPUT_RECORDS
+	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
 }
 
 // Reject is an input record that was not ingested, and why.

@@ -91,6 +91,11 @@ var (
 		stringCol("host", true, func(r *ProfRun) *string { return &r.Host }),
 		stringCol("config", true, func(r *ProfRun) *string { return &r.Config }),
 		stringCol("source", true, func(r *ProfRun) *string { return &r.Source }),
+		int64Col("memory_spilled_bytes", func(r *ProfRun) *int64 { return &r.MemorySpilledBytes }),
+		int64Col("spilled_records", func(r *ProfRun) *int64 { return &r.SpilledRecords }),
+		int64Col("output_bytes", func(r *ProfRun) *int64 { return &r.OutputBytes }),
+		int64Col("output_records", func(r *ProfRun) *int64 { return &r.OutputRecords }),
+		int64Col("input_records", func(r *ProfRun) *int64 { return &r.InputRecords }),
 	)
 	RejectsTable = newTable("rejects",
 		int32Col("ingest", func(r *Reject) *int32 { return &r.Ingest }),
