@@ -165,24 +165,77 @@ func sumOf(xs []float64) float64 {
 // bytes written by intermediate passes, until at most factor segments are
 // left for the final pass, which feeds the consumer and writes nothing.
 func mergePasses(inMem, disk []float64, factor int) (float64, int) {
-	segs := append(append([]float64{}, inMem...), disk...)
 	nMem := len(inMem)
-	written, passes := 0.0, 0
-	for pass := 1; ; pass++ {
-		f := passFactor(factor, pass, len(segs)-nMem)
-		if pass == 1 {
-			f += nMem
+	n := nMem + len(disk)
+	f := passFactor(factor, 1, len(disk)) + nMem
+	if n <= f {
+		return 0, 0
+	}
+	// Pass 1 takes the in-memory segments and the smallest disk ones; every
+	// later pass the factor smallest of what is left, so a min-heap of the
+	// remaining sizes replays Merger's sorted list.
+	h := floatHeap(append([]float64(nil), disk[f-nMem:]...))
+	h.init()
+	first := sumOf(inMem) + sumOf(disk[:f-nMem])
+	h.push(first)
+	written, passes := first, 1
+	for len(h) > factor {
+		sum := 0.0
+		for i := 0; i < factor; i++ {
+			sum += h.pop()
 		}
-		if len(segs) <= f {
-			return written, passes
-		}
-		sum := sumOf(segs[:f])
-		segs = append(segs[:0:0], segs[f:]...)
-		segs = append(segs, sum)
-		sort.Float64s(segs)
+		h.push(sum)
 		written += sum
 		passes++
 	}
+	return written, passes
+}
+
+// floatHeap is a min-heap of sizes.
+type floatHeap []float64
+
+func (h floatHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h floatHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			l = r
+		}
+		if h[i] <= h[l] {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+}
+
+func (h *floatHeap) push(x float64) {
+	*h = append(*h, x)
+	for i := len(*h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if (*h)[p] <= (*h)[i] {
+			break
+		}
+		(*h)[p], (*h)[i] = (*h)[i], (*h)[p]
+		i = p
+	}
+}
+
+func (h *floatHeap) pop() float64 {
+	old := *h
+	x := old[0]
+	old[0] = old[len(old)-1]
+	*h = old[:len(old)-1]
+	h.down(0)
+	return x
 }
 
 // passFactor is Merger's first-pass rule: merge just enough segments that
@@ -223,7 +276,7 @@ func (m *mapSort) spilled(memBytes float64) float64 {
 	if total <= soft {
 		return m.outputBytes
 	}
-	n := int(math.Min(math.Ceil(total/soft), 1e6))
+	n := int(math.Min(math.Ceil(total/soft), 1e5))
 	segs := make([]float64, n)
 	for i := range segs {
 		segs[i] = m.outputBytes / float64(n)

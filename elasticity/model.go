@@ -328,6 +328,9 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		kind = "step"
 	}
 	ctx := fmt.Sprintf("simulated ideal memory %s", fmtBytes(ideal))
+	if floor > 0 && !isMapTask(k.task) {
+		ctx += fmt.Sprintf("; the simulation writes %s to disk even there", fmtBytes(floor))
+	}
 	if len(settings) < 2 {
 		role := "under-sized (it spills)"
 		if len(well) == 1 {
@@ -335,6 +338,10 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		}
 		return nil, fmt.Sprintf("not enough information: %d run(s) at one memory setting (%s), which is %s; a %s model needs an under-sized and a well-sized run (%s)",
 			len(runs), fmtBytes(float64(settings[0].MemoryBytes)), role, kind, ctx)
+	}
+	if len(under) == 0 && floor > 0 {
+		return nil, fmt.Sprintf("no run spills more than the %s that every memory writes: all %d settings (smallest %s) are at or above the memory below which extra merge passes start (%s); profile below it to see the penalty",
+			fmtBytes(floor), len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
 	}
 	if len(under) == 0 {
 		return nil, fmt.Sprintf("never spills: all %d settings (smallest %s) are at or above ideal memory (%s); profile below it to see the penalty",

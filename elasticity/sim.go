@@ -13,6 +13,7 @@ type spillSim struct {
 	spilled func(memBytes float64) float64
 	params  *paramSet
 	notes   []string
+	exact   float64 // ideal memory in closed form, when the simulator knows it
 }
 
 // groupStats are the facts of a group's runs that a simulator needs.
@@ -151,6 +152,7 @@ func newSim(framework, task string, c Conf, gs groupStats) *spillSim {
 		}
 		return in
 	}
+	s.exact = math.Max(in*e, 1)
 	return s
 }
 
@@ -191,6 +193,9 @@ func segmentCount(p *paramSet, key string, input float64, notes *[]string) int {
 func (s *spillSim) idealMemory() (ideal, floor float64, ok bool) {
 	const hi0 = float64(1 << 50)
 	floor = s.spilled(hi0)
+	if s.exact > 0 {
+		return s.exact, floor, true
+	}
 	at := func(m float64) bool { return s.spilled(m) <= floor*(1+1e-9)+1 }
 	lo, hi := float64(mib), hi0
 	if at(lo) {
@@ -199,7 +204,7 @@ func (s *spillSim) idealMemory() (ideal, floor float64, ok bool) {
 	if !at(hi) {
 		return 0, floor, false
 	}
-	for hi-lo > float64(mib)/16 {
+	for hi-lo > math.Max(4096, hi*1e-6) {
 		mid := (lo + hi) / 2
 		if at(mid) {
 			hi = mid
