@@ -292,22 +292,39 @@ func findConf(path, jobID string) string {
 }
 
 func ingestJhist(ctx context.Context, in *Input, s *sink) error {
-	base := filepath.Base(in.Path)
-	if strings.HasSuffix(base, "_conf.xml") {
-		// A companion, read with its job history file: no records of its own.
-		s.notes = append(s.notes, "configuration of a job history file: read with the .jhist beside it")
-		return nil
-	}
-	lr := newLineReader(in)
-	p, err := parseJhist(in.Path, &lr, ctx)
+	runs, rejects, notes, err := readJhist(ctx, in)
 	if err != nil {
 		return err
 	}
-	for _, r := range p.rejects {
+	s.notes = append(s.notes, notes...)
+	for _, r := range rejects {
 		if err := s.reject(r); err != nil {
 			return err
 		}
 	}
+	w := s.tx.ProfRuns()
+	for i := range runs {
+		if err := w.Append(&runs[i]); err != nil {
+			return err
+		}
+		s.accepted++
+		s.res.Accepted++
+	}
+	return nil
+}
+
+// readJhist reads one job history input (or its _conf.xml companion, which
+// has no records of its own) into runs and rejects.
+func readJhist(ctx context.Context, in *Input) (runs []dataset.ProfRun, rejects []*ParseError, notes []string, err error) {
+	if strings.HasSuffix(filepath.Base(in.Path), "_conf.xml") {
+		return nil, nil, []string{"configuration of a job history file: read with the .jhist beside it"}, nil
+	}
+	lr := newLineReader(in)
+	p, err := parseJhist(in.Path, &lr, ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rejects = p.rejects
 	conf := map[string]string{}
 	if c := findConf(in.Path, p.jobID); c != "" {
 		data, err := os.ReadFile(c)
@@ -315,36 +332,27 @@ func ingestJhist(ctx context.Context, in *Input, s *sink) error {
 			conf, err = readHadoopConf(data)
 		}
 		if err != nil {
-			if rerr := s.reject(&ParseError{File: c, Err: fmt.Errorf("job configuration unreadable, history read without it: %v", err)}); rerr != nil {
-				return rerr
-			}
+			rejects = append(rejects, &ParseError{File: c, Err: fmt.Errorf("job configuration unreadable, history read without it: %v", err)})
 			conf = map[string]string{}
 		} else {
-			s.notes = append(s.notes, "configuration from "+filepath.Base(c))
+			notes = append(notes, "configuration from "+filepath.Base(c))
 		}
 	} else if len(p.attempts) > 0 {
-		s.notes = append(s.notes, "no <jobid>_conf.xml beside it: memory is Hadoop's default mapreduce.*.memory.mb=1024 and the merge keys their defaults")
+		notes = append(notes, "no <jobid>_conf.xml beside it: memory is Hadoop's default mapreduce.*.memory.mb=1024 and the merge keys their defaults")
 	}
 	job := p.jobName
 	if job == "" {
 		job = p.jobID
 	}
-	w := s.tx.ProfRuns()
 	for _, a := range p.attempts {
 		rec, perr := jhistRun(in.Path, job, p.jobID, a, conf)
 		if perr != nil {
-			if err := s.reject(perr); err != nil {
-				return err
-			}
+			rejects = append(rejects, perr)
 			continue
 		}
-		if err := w.Append(rec); err != nil {
-			return err
-		}
-		s.accepted++
-		s.res.Accepted++
+		runs = append(runs, *rec)
 	}
-	return nil
+	return runs, rejects, notes, nil
 }
 
 // jhistRun turns one attempt into a profiling run.

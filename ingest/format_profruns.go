@@ -47,8 +47,9 @@ func init() {
 
 // profrunsHeader maps each column to what it fills.
 type profrunsHeader struct {
-	names []string // lower-case column names
-	set   []func(r *dataset.ProfRun, v []byte) error
+	names    []string // lower-case column names
+	required []bool
+	set      []func(r *dataset.ProfRun, v []byte) error
 }
 
 // parseProfrunsHeader reads the header line.
@@ -70,6 +71,11 @@ func parseProfrunsHeader(line []byte) (*profrunsHeader, error) {
 		seen[name] = true
 		h.names = append(h.names, name)
 		h.set = append(h.set, profrunsSetter(name))
+		req := false
+		for _, n := range profrunsRequired {
+			req = req || n == name
+		}
+		h.required = append(h.required, req)
 	}
 	var missing []string
 	for _, n := range profrunsRequired {
@@ -300,6 +306,9 @@ func (r *profrunsCSV) parse(line []byte) {
 	var config map[string]any
 	for i, f := range r.fields {
 		if set := r.hdr.set[i]; set != nil {
+			if !r.hdr.required[i] && len(bytes.TrimSpace(f)) == 0 {
+				continue // an optional column left empty: not measured
+			}
 			if err := set(&r.rec, f); err != nil {
 				fail(r.cols[i], err)
 				return
