@@ -276,7 +276,7 @@ func (m *mapSort) spilled(memBytes float64) float64 {
 	if total <= soft {
 		return m.outputBytes
 	}
-	n := int(math.Min(math.Ceil(total/soft), 1e5))
+	n := int(math.Min(math.Ceil(total/soft), 1e4)) // more spills than this is not a task worth modelling
 	segs := make([]float64, n)
 	for i := range segs {
 		segs[i] = m.outputBytes / float64(n)

@@ -29,7 +29,12 @@ func DefaultOptions() Options { return Options{GridBytes: 100 * mib} }
 // ErrNoRuns is returned by Build when no profiling run matches.
 var ErrNoRuns = errors.New("no profiling runs")
 
-const minCurvePoints = 5
+// minCurvePoints and maxCurvePoints bound the curve's length: the grid
+// step gives way to ideal/10 or ideal/1000 outside them.
+const (
+	minCurvePoints = 5
+	maxCurvePoints = 1000
+)
 
 // Result is every model Build could fit, and every group it could not.
 type Result struct {
@@ -291,9 +296,9 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	// below some memory; where the runs disagree with its guess (input ×
 	// expansion), the runs place the threshold.
 	if sim.name == "all-or-nothing" {
-		if t, found := measuredThreshold(settings); found && (t != ideal || !ok) {
+		if t, lastSpill, found := measuredThreshold(settings); found && (!ok || ideal <= lastSpill || ideal > t) {
 			if ok {
-				warnings = append(warnings, fmt.Sprintf("the runs stop spilling at %s, not at input × expansion = %s: ideal memory taken from the runs", fmtBytes(t), fmtBytes(ideal)))
+				warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", fmtBytes(lastSpill), fmtBytes(t), fmtBytes(ideal)))
 			}
 			in := gs.inputBytes
 			sim.spilled = func(m float64) float64 {
@@ -467,8 +472,9 @@ func settingsOf(runs []dataset.ProfRun) []Setting {
 }
 
 // measuredThreshold is the smallest setting that measured no spill and
-// above which no setting spilled, when the runs show both kinds.
-func measuredThreshold(s []Setting) (float64, bool) {
+// above which no setting spilled, and the largest that spilled, when the
+// runs show both kinds.
+func measuredThreshold(s []Setting) (threshold, lastSpill float64, ok bool) {
 	last := -1
 	for i, x := range s {
 		if x.SpilledBytes > 0 {
@@ -476,9 +482,9 @@ func measuredThreshold(s []Setting) (float64, bool) {
 		}
 	}
 	if last < 0 || last == len(s)-1 {
-		return 0, false
+		return 0, 0, false
 	}
-	return float64(s[last+1].MemoryBytes), true
+	return float64(s[last+1].MemoryBytes), float64(s[last].MemoryBytes), true
 }
 
 // spillMismatch says where measured spill disagrees with the simulation.
@@ -557,6 +563,12 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 		g = math.Max(math.Ceil(ideal/10), 1)
 		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s holds fewer than %d grid steps of %s: the curve uses steps of ideal/10 (%s)",
 			fmtBytes(ideal), minCurvePoints, fmtBytes(float64(grid)), fmtBytes(g)))
+	}
+	if ideal/g > maxCurvePoints {
+		old := g
+		g = math.Ceil(ideal / maxCurvePoints)
+		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s is over %d grid steps of %s: the curve uses steps of %s",
+			fmtBytes(ideal), maxCurvePoints, fmtBytes(old), fmtBytes(g)))
 	}
 	var mems []float64
 	for x := math.Ceil(0.1*ideal/g) * g; x < ideal; x += g {

@@ -27,4 +27,15 @@
 //
 // Big uncompressed inputs are parsed in parallel chunks cut at newlines and
 // delivered in input order; see BenchmarkIngestCSV.
+//
+// # Profiling runs (formats "profruns-csv" and "jhist"; SparkProfRuns)
+//
+// These fill the profruns table that the elasticity stage reads (issue 7).
+// profruns-csv is a header and one run per line (format_profruns.go: the
+// seven required columns, the optional ones, and any other column as a
+// configuration key). jhist reads a MapReduce job history in Avro-JSON and
+// its <jobid>_conf.xml from the same folder into one run per task attempt
+// (format_jhist.go; binary Avro is rejected by name). SparkProfRuns turns
+// a Spark event log's task metrics into runs (spark_profruns.go); it is
+// not a format of its own but is fed by the spark-eventlog format.
 package ingest
