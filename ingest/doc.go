@@ -35,7 +35,8 @@
 // seven required columns, the optional ones, and any other column as a
 // configuration key). jhist reads a MapReduce job history in Avro-JSON and
 // its <jobid>_conf.xml from the same folder into one run per task attempt
-// (format_jhist.go; binary Avro is rejected by name). SparkProfRuns turns
+// (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
+// it carries, avro.go). SparkProfRuns turns
 // a Spark event log's task metrics into runs (spark_profruns.go); it is
 // not a format of its own but is fed by the spark-eventlog format.
 package ingest

@@ -35,8 +35,10 @@ import (
 //	config        the sort, shuffle, merge and memory keys of the conf, JSON
 //
 // Failed and killed attempts are runs too, with exit_code 1 and their
-// status in Config. Binary Avro job history ("Obj\x01" container) is
-// rejected by name: convert it to Avro-JSON first.
+// status in Config. Binary job history is
+// decoded with the schema on its second line ("Avro-Binary"); an Avro
+// object container ("Obj\x01"), which Hadoop does not write, is rejected
+// by name.
 
 // jhistConfKeys are the configuration keys an elasticity model reads, by
 // exact name or (ending in ".") by prefix.
@@ -67,9 +69,9 @@ func init() {
 	register(&Format{
 		Name:        "jhist",
 		Table:       dataset.ProfRunsTable.Name,
-		Description: "MapReduce job history (.jhist, Avro-JSON) with its _conf.xml beside it: one profiling run per task attempt",
+		Description: "MapReduce job history (.jhist, Avro-JSON or Avro-Binary) with its _conf.xml beside it: one profiling run per task attempt",
 		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, []byte("Avro-Json")) || strings.HasSuffix(name, ".jhist") {
+			if bytes.HasPrefix(head, []byte("Avro-Json")) || bytes.HasPrefix(head, []byte("Avro-Binary")) || strings.HasSuffix(name, ".jhist") {
 				return true
 			}
 			return strings.HasSuffix(name, "_conf.xml") && bytes.Contains(head, []byte("<configuration")) &&
@@ -129,23 +131,44 @@ func (c *jhCounters) get(group, name string) (int64, bool) {
 	return 0, false
 }
 
+// jhCountersField reads JhCounters, bare or as the non-null branch of a
+// ["null", "JhCounters"] union ({"org.apache...JhCounters": {...}}).
+type jhCountersField struct{ c *jhCounters }
+
+func (f *jhCountersField) UnmarshalJSON(b []byte) error {
+	var c jhCounters
+	if err := json.Unmarshal(b, &c); err != nil {
+		return err
+	}
+	if c.Groups == nil {
+		var u map[string]jhCounters
+		if json.Unmarshal(b, &u) == nil && len(u) == 1 {
+			for _, v := range u {
+				c = v
+			}
+		}
+	}
+	f.c = &c
+	return nil
+}
+
 // jhEvent holds the fields of the events we read (the union of their records).
 type jhEvent struct {
-	JobID        string      `json:"jobid"`
-	JobName      string      `json:"jobName"`
-	TaskID       string      `json:"taskid"`
-	AttemptID    string      `json:"attemptId"`
-	TaskType     string      `json:"taskType"`
-	StartTime    *int64      `json:"startTime"`
-	FinishTime   *int64      `json:"finishTime"`
-	TaskStatus   string      `json:"taskStatus"`
-	Status       string      `json:"status"`
-	Hostname     string      `json:"hostname"`
-	TrackerName  string      `json:"trackerName"`
-	Counters     *jhCounters `json:"counters"`
-	ShuffleDone  *int64      `json:"shuffleFinishTime"`
-	SortDone     *int64      `json:"sortFinishTime"`
-	MapFinishDon *int64      `json:"mapFinishTime"`
+	JobID        string          `json:"jobid"`
+	JobName      string          `json:"jobName"`
+	TaskID       string          `json:"taskid"`
+	AttemptID    string          `json:"attemptId"`
+	TaskType     string          `json:"taskType"`
+	StartTime    *int64          `json:"startTime"`
+	FinishTime   *int64          `json:"finishTime"`
+	TaskStatus   string          `json:"taskStatus"`
+	Status       string          `json:"status"`
+	Hostname     string          `json:"hostname"`
+	TrackerName  string          `json:"trackerName"`
+	Counters     jhCountersField `json:"counters"`
+	ShuffleDone  *int64          `json:"shuffleFinishTime"`
+	SortDone     *int64          `json:"sortFinishTime"`
+	MapFinishDon *int64          `json:"mapFinishTime"`
 }
 
 // jhAttempt is one task attempt being assembled.
@@ -159,29 +182,43 @@ type jhAttempt struct {
 	failed         bool
 }
 
-// jhistParse reads an Avro-JSON job history: the job's name and id, and its
-// attempts in order of first appearance, or rejects for bad lines.
+// jhistParse reads a job history: the job's name and id, and its attempts
+// in order of first appearance, or rejects for bad events.
 type jhistParse struct {
+	path           string
 	jobName, jobID string
 	attempts       []*jhAttempt
+	byID           map[string]*jhAttempt
 	rejects        []*ParseError
 }
 
-func parseJhist(path string, lr *lineReader, ctx context.Context) (*jhistParse, error) {
-	p := &jhistParse{}
-	byID := map[string]*jhAttempt{}
-	get := func(id string) *jhAttempt {
-		a := byID[id]
-		if a == nil {
-			a = &jhAttempt{id: id, startMs: dataset.NoTime}
-			byID[id] = a
-			p.attempts = append(p.attempts, a)
-		}
-		return a
+func (p *jhistParse) attempt(id string) *jhAttempt {
+	a := p.byID[id]
+	if a == nil {
+		a = &jhAttempt{id: id, startMs: dataset.NoTime}
+		p.byID[id] = a
+		p.attempts = append(p.attempts, a)
 	}
-	reject := func(line []byte, err error) {
-		p.rejects = append(p.rejects, &ParseError{File: path, Line: lr.line, Err: err, Record: recordText(line)})
+	return a
+}
+
+func (p *jhistParse) reject(line int64, rec []byte, err error) {
+	p.rejects = append(p.rejects, &ParseError{File: p.path, Line: line, Err: err, Record: recordText(rec)})
+}
+
+// parseJhist reads an Avro-JSON job history line by line, or hands a
+// binary one ("Avro-Binary") to parseJhistBinary.
+func parseJhist(path string, in *Input, ctx context.Context) (*jhistParse, error) {
+	p := &jhistParse{path: path, byID: map[string]*jhAttempt{}}
+	head := in.Head(64)
+	switch {
+	case bytes.HasPrefix(head, avroBinaryMagic):
+		p.reject(1, nil, errors.New("Avro object container file (Obj\\x01): not a job history as Hadoop writes it (\"Avro-Json\" or \"Avro-Binary\" and its schema); convert it with avro-tools tojson"))
+		return p, nil
+	case bytes.HasPrefix(head, []byte("Avro-Binary")):
+		return p, parseJhistBinary(p, in, ctx)
 	}
+	lr := newLineReader(in)
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -194,7 +231,7 @@ func parseJhist(path string, lr *lineReader, ctx context.Context) (*jhistParse, 
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if err != nil {
-			reject(line, err)
+			p.reject(lr.line, line, err)
 			continue
 		}
 		t := bytes.TrimSpace(line)
@@ -202,76 +239,119 @@ func parseJhist(path string, lr *lineReader, ctx context.Context) (*jhistParse, 
 			continue
 		}
 		if lr.line == 1 {
-			if bytes.HasPrefix(t, avroBinaryMagic) {
-				reject(nil, errors.New("binary Avro job history (Obj\\x01 container) is not read by this build; convert it to Avro-JSON (avro-tools tojson, or the JobHistoryServer's default Avro-JSON writer)"))
-				return p, nil
-			}
 			if string(t) != "Avro-Json" {
-				reject(line, errors.New(`first line is not "Avro-Json": not an Avro-JSON job history file`))
+				p.reject(lr.line, line, errors.New(`first line is neither "Avro-Json" nor "Avro-Binary": not a job history file`))
 				return p, nil
 			}
 			continue
 		}
-		var ev struct {
-			Type  string                     `json:"type"`
-			Event map[string]json.RawMessage `json:"event"`
-			Name  string                     `json:"name"` // the schema line
-		}
-		if err := json.Unmarshal(t, &ev); err != nil {
-			reject(line, fmt.Errorf("not a JSON event: %v", err))
-			continue
-		}
-		if ev.Type == "record" && ev.Name == "Event" {
-			continue // the Avro schema
-		}
-		if ev.Type == "" || len(ev.Event) != 1 {
-			reject(line, errors.New(`want {"type": ..., "event": {"<record name>": {...}}}`))
-			continue
-		}
-		var body jhEvent
-		for _, raw := range ev.Event {
-			if err := json.Unmarshal(raw, &body); err != nil {
-				reject(line, fmt.Errorf("%s: %v", ev.Type, err))
-				body.AttemptID = "\x00"
-			}
-		}
-		if body.AttemptID == "\x00" {
-			continue
-		}
-		kind := ""
-		switch {
-		case strings.HasPrefix(ev.Type, "MAP_ATTEMPT_"):
-			kind = "map"
-		case strings.HasPrefix(ev.Type, "REDUCE_ATTEMPT_"):
-			kind = "reduce"
-		}
-		switch {
-		case ev.Type == "JOB_SUBMITTED":
-			p.jobName, p.jobID = body.JobName, body.JobID
-		case kind != "" && body.AttemptID == "":
-			reject(line, fmt.Errorf("%s without an attemptId", ev.Type))
-		case kind != "" && strings.HasSuffix(ev.Type, "_STARTED"):
-			a := get(body.AttemptID)
-			if body.StartTime == nil {
-				reject(line, fmt.Errorf("%s without a startTime", ev.Type))
-				continue
-			}
-			a.kind, a.task, a.startMs, a.startLine, a.host = kind, body.TaskID, *body.StartTime, lr.line, body.TrackerName
-		case kind != "":
-			a := get(body.AttemptID)
-			if body.FinishTime == nil {
-				reject(line, fmt.Errorf("%s without a finishTime", ev.Type))
-				continue
-			}
-			a.kind, a.task = kind, body.TaskID
-			a.end, a.endLine = &body, lr.line
-			a.failed = !strings.HasSuffix(ev.Type, "_FINISHED")
-			if body.Hostname != "" {
-				a.host = body.Hostname
-			}
-		}
+		p.event(lr.line, t)
 	}
 	return p, nil
+}
+
+// parseJhistBinary decodes the records after the header and schema lines.
+// Binary Avro has no sync markers: after a bad record nothing more can be
+// read, and one reject says how much was left.
+func parseJhistBinary(p *jhistParse, in *Input, ctx context.Context) error {
+	data := in.Mapped()
+	if data == nil {
+		var err error
+		if data, err = io.ReadAll(in.Reader()); err != nil {
+			return fmt.Errorf("%s: %w", p.path, err)
+		}
+	}
+	_, rest, ok1 := bytes.Cut(data, []byte("\n"))
+	schema, body, ok2 := bytes.Cut(rest, []byte("\n"))
+	if !ok1 || !ok2 {
+		p.reject(1, nil, errors.New("Avro-Binary job history without its schema line"))
+		return nil
+	}
+	typ, err := parseAvroSchema(schema)
+	if err != nil {
+		p.reject(2, schema, fmt.Errorf("schema: %v", err))
+		return nil
+	}
+	d := &avroDecoder{buf: body}
+	for n := int64(1); d.off < len(d.buf); n++ {
+		if n&0xfff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		start := d.off
+		d.budget = 1024 + 8*(len(d.buf)-d.off)
+		v, err := d.value(typ, 0)
+		if err != nil {
+			p.reject(n, nil, fmt.Errorf("binary record %d at byte %d after the schema: %v; the remaining %d bytes cannot be read", n, start, err, len(d.buf)-start))
+			return nil
+		}
+		js, err := json.Marshal(v)
+		if err != nil {
+			p.reject(n, nil, fmt.Errorf("binary record %d: %v", n, err))
+			continue
+		}
+		p.event(n, js)
+	}
+	return nil
+}
+
+// event reads one event in Avro's JSON encoding; line is its line (JSON)
+// or record number (binary).
+func (p *jhistParse) event(line int64, t []byte) {
+	var ev struct {
+		Type  string                     `json:"type"`
+		Event map[string]json.RawMessage `json:"event"`
+		Name  string                     `json:"name"` // the schema line
+	}
+	if err := json.Unmarshal(t, &ev); err != nil {
+		p.reject(line, t, fmt.Errorf("not a JSON event: %v", err))
+		return
+	}
+	if ev.Type == "record" && ev.Name == "Event" {
+		return // the Avro schema
+	}
+	if ev.Type == "" || len(ev.Event) != 1 {
+		p.reject(line, t, errors.New(`want {"type": ..., "event": {"<record name>": {...}}}`))
+		return
+	}
+	var body jhEvent
+	for _, raw := range ev.Event {
+		if err := json.Unmarshal(raw, &body); err != nil {
+			p.reject(line, t, fmt.Errorf("%s: %v", ev.Type, err))
+			return
+		}
+	}
+	kind := ""
+	switch {
+	case strings.HasPrefix(ev.Type, "MAP_ATTEMPT_"):
+		kind = "map"
+	case strings.HasPrefix(ev.Type, "REDUCE_ATTEMPT_"):
+		kind = "reduce"
+	}
+	switch {
+	case ev.Type == "JOB_SUBMITTED":
+		p.jobName, p.jobID = body.JobName, body.JobID
+	case kind != "" && body.AttemptID == "":
+		p.reject(line, t, fmt.Errorf("%s without an attemptId", ev.Type))
+	case kind != "" && strings.HasSuffix(ev.Type, "_STARTED"):
+		if body.StartTime == nil {
+			p.reject(line, t, fmt.Errorf("%s without a startTime", ev.Type))
+			return
+		}
+		a := p.attempt(body.AttemptID)
+		a.kind, a.task, a.startMs, a.startLine, a.host = kind, body.TaskID, *body.StartTime, line, body.TrackerName
+	case kind != "":
+		if body.FinishTime == nil {
+			p.reject(line, t, fmt.Errorf("%s without a finishTime", ev.Type))
+			return
+		}
+		a := p.attempt(body.AttemptID)
+		a.kind, a.task = kind, body.TaskID
+		a.end, a.endLine = &body, line
+		a.failed = !strings.HasSuffix(ev.Type, "_FINISHED")
+		if body.Hostname != "" {
+			a.host = body.Hostname
+		}
+	}
 }
 
 // findConf returns the _conf.xml of job jobID beside path, or "".
@@ -319,8 +399,7 @@ func readJhist(ctx context.Context, in *Input) (runs []dataset.ProfRun, rejects 
 	if strings.HasSuffix(filepath.Base(in.Path), "_conf.xml") {
 		return nil, nil, []string{"configuration of a job history file: read with the .jhist beside it"}, nil
 	}
-	lr := newLineReader(in)
-	p, err := parseJhist(in.Path, &lr, ctx)
+	p, err := parseJhist(in.Path, in, ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -371,7 +450,7 @@ func jhistRun(path, job, jobID string, a *jhAttempt, conf map[string]string) (*d
 	case *a.end.FinishTime < a.startMs:
 		return nil, &ParseError{File: path, Line: a.endLine, Err: fmt.Errorf("attempt %s finishes (%d) before it starts (%d)", a.id, *a.end.FinishTime, a.startMs)}
 	}
-	c := a.end.Counters
+	c := a.end.Counters.c
 	r := &dataset.ProfRun{Job: job, Task: a.kind, Framework: "mapreduce", Source: path,
 		RuntimeS: float64(*a.end.FinishTime-a.startMs) / 1000}
 	if r.RuntimeS == 0 {

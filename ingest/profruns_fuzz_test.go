@@ -66,6 +66,8 @@ func FuzzJhist(f *testing.F) {
 	f.Add([]byte("Avro-Json\n{\"type\":\"MAP_ATTEMPT_STARTED\",\"event\":{\"r\":{\"attemptId\":\"a\",\"taskid\":\"t\",\"startTime\":5}}}\n" +
 		"{\"type\":\"MAP_ATTEMPT_FINISHED\",\"event\":{\"r\":{\"attemptId\":\"a\",\"finishTime\":4}}}\n"))
 	f.Add([]byte("Obj\x01"))
+	f.Add(binaryJhist(f))
+	f.Add([]byte("Avro-Binary\n{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"type\",\"type\":\"string\"}]}\n\x06abc\x02"))
 	f.Add([]byte("Avro-Json\n{\"type\":\"JOB_SUBMITTED\",\"event\":{\"r\":{\"jobid\":\"job_1\",\"jobName\":\"x\"}}}\n{\"type\":\"REDUCE_ATTEMPT_FAILED\",\"event\":{\"r\":{\"attemptId\":\"b\",\"finishTime\":9,\"counters\":null}}}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		path := filepath.Join(t.TempDir(), "f.jhist")

@@ -201,7 +201,7 @@ func TestJhistRejects(t *testing.T) {
 	}
 	bin := writeFile(t, dir, "b.jhist", []byte("Obj\x01\x04\x14avro.codec"))
 	runs, rejects, _ = readJhistFile(t, bin)
-	if len(runs) != 0 || len(rejects) != 1 || !strings.Contains(rejects[0].Err.Error(), "binary Avro") {
+	if len(runs) != 0 || len(rejects) != 1 || !strings.Contains(rejects[0].Err.Error(), "object container") {
 		t.Fatalf("binary Avro: runs %v rejects %v", runs, rejects)
 	}
 }
