@@ -42,6 +42,13 @@ the smallest well-sized one) and validated on the others; with more than
 two memory settings the same model is also fitted by least squares, and a
 measured curve (monotone interpolation) is validated as a baseline.
 
+The simulations read their keys (mapreduce.*, spark.*, tez.*) from the
+runs' configuration, with Hadoop's, Spark's and Tez's defaults; wlprof's own
+keys fill what history does not record: wlprof.heap.fraction,
+wlprof.sort.buffer.fraction, wlprof.map.outputs (Tez),
+wlprof.local.fetch.fraction (Tez), wlprof.expansion.factor. --set overrides
+any of them for every run. The output lists each value and its source.
+
 The curve runs from 10% to 100% of ideal memory in --grid steps, with the
 penalty (runtime / ideal runtime) and the disk bandwidth the task needs.
 Groups that cannot be modelled are listed with the reason.
