@@ -29,8 +29,9 @@
 // the task writes to local disk at memory m beyond what it writes at ideal
 // memory, and diskRate = extra(u) / (T(u) − T) learnt from one under-sized
 // run u (the one nearest half of ideal memory, as the paper's 52%).
-// When the under-sized run is not slower, no rate can be learnt: the curve
-// is flat and a warning says the measurements are non-monotone.
+// When the under-sized run is not slower, no rate can be learnt: the step
+// model is used instead (it describes what was measured) and a warning
+// says the measurements are non-monotone.
 //
 // With more than two memory settings the same model is also fitted by
 // least squares over every run (step: the two means; spill-rate: ordinary

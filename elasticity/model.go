@@ -374,6 +374,17 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		T, Tu := settings[w].RuntimeS, settings[u].RuntimeS
 		mu := float64(settings[u].MemoryBytes)
 		m.IdealRuntimeS = T
+		if kind == "spill-rate" && Tu <= T {
+			// No disk rate can be learnt from a run that spilling did not
+			// slow down; the step model still describes what was measured.
+			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, so the step model is used",
+				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+			kind = "step"
+			m.Kind = kind
+		} else if kind == "step" && Tu < T {
+			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
+				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+		}
 		if kind == "step" {
 			sim.params.set("under_runtime_s", Tu, "learnt")
 			m.predict = func(x float64) float64 {
@@ -382,18 +393,10 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 				}
 				return Tu
 			}
-			if Tu < T {
-				warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
-					fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
-			}
-		} else if Tu > T {
+		} else {
 			rate := extra(mu) / (Tu - T)
 			sim.params.set("disk_rate_bytes_per_s", rate, "learnt")
 			m.predict = func(x float64) float64 { return T + extra(x)/rate }
-		} else {
-			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, the curve is flat",
-				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
-			m.predict = func(float64) float64 { return T }
 		}
 		m.Validation = validate(runs, m.predict, func(r dataset.ProfRun) bool {
 			return r.MemoryBytes != settings[u].MemoryBytes && r.MemoryBytes != settings[w].MemoryBytes
