@@ -40,7 +40,10 @@
 //	            runtime_s, cpu_s, peak_rss_bytes, read_bytes, write_bytes,
 //	            spilled_bytes, exit_code, capped, host, config, source,
 //	            run_id, start, outcome, read_syscall_bytes, write_syscall_bytes,
-//	            spill_peak_bytes, peak_threads, oom_kills, cap_note
+//	            spill_peak_bytes, peak_threads, oom_kills, cap_note,
+//	            memory_spilled_bytes, spilled_records, output_bytes,
+//	            output_records, input_records (issue 7: the counters elasticity
+//	            models read from job history; 0 when the source does not say)
 //	profsamples job, run (= profruns.run_id), offset_s, cpu_s, rss_bytes,
 //	            read_bytes, write_bytes, threads, procs, spill_bytes,
 //	            cgroup_bytes, phase: the sandbox profiler's time series, one

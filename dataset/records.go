@@ -90,6 +90,12 @@ type ProfRun struct {
 	PeakThreads       int32  // most threads of the process tree at one sample
 	OOMKills          int32  // OOM kills the memory cgroup counted
 	CapNote           string // how memory was capped, or why it was not
+	// Added for elasticity models (issue 7); zero when the source does not say.
+	MemorySpilledBytes int64 // in-memory (deserialised) size of what was spilled: Spark's memoryBytesSpilled
+	SpilledRecords     int64 // records written to local disk by spills and merges: Hadoop's SPILLED_RECORDS
+	OutputBytes        int64 // bytes put into the sort buffer: Hadoop's MAP_OUTPUT_BYTES
+	OutputRecords      int64 // records put into the sort buffer: Hadoop's MAP_OUTPUT_RECORDS
+	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
 }
 
 // ProfSample is one sample of a profiling run's whole process tree (all

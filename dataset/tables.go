@@ -101,6 +101,11 @@ var (
 		int32Col("peak_threads", func(r *ProfRun) *int32 { return &r.PeakThreads }),
 		int32Col("oom_kills", func(r *ProfRun) *int32 { return &r.OOMKills }),
 		stringCol("cap_note", true, func(r *ProfRun) *string { return &r.CapNote }),
+		int64Col("memory_spilled_bytes", func(r *ProfRun) *int64 { return &r.MemorySpilledBytes }),
+		int64Col("spilled_records", func(r *ProfRun) *int64 { return &r.SpilledRecords }),
+		int64Col("output_bytes", func(r *ProfRun) *int64 { return &r.OutputBytes }),
+		int64Col("output_records", func(r *ProfRun) *int64 { return &r.OutputRecords }),
+		int64Col("input_records", func(r *ProfRun) *int64 { return &r.InputRecords }),
 	)
 	ProfSamplesTable = newTable("profsamples",
 		stringCol("job", true, func(r *ProfSample) *string { return &r.Job }),

@@ -1,8 +1,126 @@
 // Package elasticity builds memory elasticity models from profiling runs:
 // the elasticity stage of the pipeline (seed 004, Iorgulescu et al., "Don't
-// cry over spilled records", ATC 2017, §2). It will fit step models for
-// mappers and spill-rate models T(m) = T + spilledBytes(m)/diskRate for
-// reducers, with a simulation of the framework's spill and merge logic.
+// cry over spilled records", ATC 2017, §2). It reads dataset.ProfRun rows
+// (from wlprof profile run, profruns-csv, jhist or Spark event logs) and
+// returns one Model per job, task, framework and slot count, or a Skipped
+// entry that says why not. It imports dataset only.
 //
-// Not built yet: issue 7.
+// Units: memory and spilled data in bytes, runtimes in seconds, disk rates
+// in bytes per second, penalties as runtime / ideal runtime (≥ 1 when the
+// runs behave), errors as fractions ((predicted − measured) / measured).
+//
+// # Models (seed 004 §2.2–2.4)
+//
+// Ideal memory is the smallest memory at which the task does not spill:
+// found by a simulation of the framework's spill logic from the task's
+// input and configuration (see below), or, for a program the profiler ran
+// in its sandbox, the smallest measured setting that stopped spilling when
+// the runs contradict input × expansion.
+//
+// Map tasks get the step model of §2.2: two runs, an under-sized and a
+// well-sized one; below ideal memory the runtime is the under-sized run's,
+// at or above it the well-sized run's.
+//
+// Other tasks get the spill-rate model of §2.3:
+//
+//	T(m) = T + extra(m) / diskRate
+//
+// where T is the well-sized runtime, extra(m) the bytes the simulation says
+// the task writes to local disk at memory m beyond what it writes at ideal
+// memory, and diskRate = extra(u) / (T(u) − T) learnt from one under-sized
+// run u (the one nearest half of ideal memory, as the paper's 52%).
+// When the under-sized run is not slower, no rate can be learnt: the step
+// model is used instead (it describes what was measured) and a warning
+// says the measurements are non-monotone.
+//
+// With more than two memory settings the same model is also fitted by
+// least squares over every run (step: the two means; spill-rate: ordinary
+// least squares of runtime on extra(m) with a non-negative slope), with its
+// residuals and a leave-one-setting-out validation. When no run is
+// well-sized, the least-squares fit over the under-sized runs is the model
+// (the ideal runtime is then extrapolated, and a warning says so). A
+// measured-curve baseline (the settings' median runtimes made
+// non-increasing by pooling adjacent violators, joined by a Fritsch–Carlson
+// monotone cubic) is validated the same way, to compare against.
+//
+// The curve runs from 10% to 100% of ideal memory in Options.GridBytes
+// steps (100 MiB, like seed 004's simulator; ideal/10 when ideal memory
+// holds fewer than 5 steps, ideal/1000 past 1000), each point with its
+// penalty, simulated spilled bytes and disk_bytes_per_s = extra(m)/T(m), the
+// average disk bandwidth the task needs at that memory; the model's
+// disk_bandwidth_bytes_per_s is the largest of these, the figure to hold
+// against a disk's bandwidth when several under-sized tasks share it
+// (seed 004 §2.6). Validation reports the errors on the runs not used to fit.
+//
+// # Simulations (hadoop.go, sim.go)
+//
+// Hadoop reducers replay MergeManagerImpl: memoryLimit = heap ×
+// mapreduce.reduce.shuffle.input.buffer.percent (0.70); a map output larger
+// than memoryLimit × ...shuffle.memory.limit.percent (0.25) is shuffled
+// straight to disk; in-memory outputs are merged to disk when their total
+// reaches memoryLimit × ...shuffle.merge.percent (0.66); 2·factor−1 files on
+// disk trigger an on-disk merge of the factor smallest
+// (mapreduce.task.io.sort.factor, 10); at the end, in-memory outputs beyond
+// memoryLimit × mapreduce.reduce.input.buffer.percent (0.0) are written to
+// disk (or kept for the final merge when factor or more files are on disk),
+// and Merger's final merge writes every intermediate pass (its first-pass
+// factor rule included). The heap is -Xmx of mapreduce.reduce.java.opts over
+// mapreduce.reduce.memory.mb when both are set, else
+// mapreduce.job.heap.memory-mb.ratio (0.8) of the task memory. The input is
+// mapreduce.job.maps equal map outputs (100 when unknown, with a warning).
+// The simulation is sequential: outputs arrive one by one and a merge ends
+// before the next arrives, where Hadoop overlaps fetches and merges.
+//
+// Hadoop mappers replay the sort buffer: records take their bytes plus 16
+// bytes of metadata; a spill starts at mapreduce.map.sort.spill.percent
+// (0.80) of mapreduce.task.io.sort.mb; one spill is the final output, more
+// spills cost every spill, the merge passes and the merged output again.
+// The buffer is taken to scale with the task memory (io.sort.mb / heap from
+// the configuration, or wlprof.sort.buffer.fraction), capped at 2047 MB.
+//
+// Spark tasks: the execution memory a task gets is (executor memory − 300
+// MB) × spark.memory.fraction (0.6) / concurrent tasks, or for the legacy
+// manager memory × spark.shuffle.memoryFraction × spark.shuffle.safetyFraction
+// / tasks; the data takes input × expansion in memory, the expansion
+// factor (memory bytes spilled / disk bytes spilled) learnt from the runs
+// that spilled; the collection spills each time it fills execution memory.
+//
+// Tez reducers use the same merge manager with Tez's keys and defaults
+// (tez.runtime.shuffle.fetch.buffer.percent 0.90, ...merge.percent 0.90,
+// tez.runtime.io.sort.factor 100, ...post-merge.buffer.percent 0), and with
+// tez.runtime.optimize.local.fetch map outputs on the reducer's own node
+// (the share wlprof.local.fetch.fraction) are read from disk where the map
+// wrote them: they never enter shuffle memory nor count as spilled.
+//
+// Any other framework (the sandbox profiler's programs) is all-or-nothing:
+// below input × wlprof.expansion.factor (1) the task spills its input.
+//
+// Every key is read from the runs' Config JSON (a job's _conf.xml, Spark
+// properties, profruns-csv columns) with Options.Overrides on top; params
+// and param_sources in the output say what was used and where it came from.
+//
+// # The sawtooth of Fig. 1b, and when there is none
+//
+// Spilled bytes fall and rise as memory shrinks because spills happen in
+// whole merge-threshold units: just below a multiple of the threshold
+// almost all the input is spilled, a little less memory spills one unit
+// fewer. The simulation reproduces this whenever the reducer may keep map
+// outputs in memory for the reduce, i.e. mapreduce.reduce.input.buffer.percent
+// (Tez: ...post-merge.buffer.percent) is above 0 (TestSawtooth), and for
+// Spark whenever the data is a few times the execution memory. With
+// Hadoop's default of 0.0 there is no sawtooth: finalMerge writes every
+// in-memory output to disk before the reduce, so every memory spills the
+// whole input and the penalty only grows where extra merge passes start
+// (many on-disk files at small memory). Ideal memory is then where those
+// passes stop, the model says so in a warning, and "well-sized" means "no
+// more than the input written once". The all-or-nothing model of a sandbox
+// program has no sawtooth either: its curve is a step.
+//
+// # Not enough information
+//
+// A group is skipped with the reason when it has no run with input bytes,
+// runs at a single memory (typical of history: a jhist or Spark log holds
+// one configuration), no run below ideal memory ("never spills"), or no
+// well-sized run and too few under-sized ones to fit by least squares.
+// Failed runs (exit code ≠ 0) are left out and counted in a warning.
 package elasticity

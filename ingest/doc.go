@@ -231,4 +231,16 @@
 // (found once the file is read, so reported after the others), and empty job
 // or run are rejects. A file's rows are held until its end (40 bytes a row);
 // runs are written sorted by job and run.
+//
+// # Profiling runs (formats "profruns-csv" and "jhist"; SparkProfRuns)
+//
+// These fill the profruns table that the elasticity stage reads (issue 7).
+// profruns-csv is a header and one run per line (format_profruns.go: the
+// seven required columns, the optional ones, and any other column as a
+// configuration key). jhist reads a MapReduce job history in Avro-JSON and
+// its <jobid>_conf.xml from the same folder into one run per task attempt
+// (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
+// it carries, avro.go). SparkProfRuns turns
+// a Spark event log's task metrics into runs (spark_profruns.go); it is
+// not a format of its own but is fed by the spark-eventlog format.
 package ingest

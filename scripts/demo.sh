@@ -31,6 +31,13 @@ echo "== skylines: Hadoop ResourceEstimator's tpch_q12 runs (native format), fit
 "$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
 echo "   wrote $out/skylines.json and $out/yarn-reservation-tpch_q12.json"
 
+echo "== elasticity: synthetic profiling sweeps (Hadoop, Spark, Tez, sandbox) and a real MapReduce job history"
+"$bin" ingest profruns-csv testdata/elasticity/profruns.csv -d "$ds" -q
+"$bin" ingest jhist testdata/elasticity/hadoop -d "$ds" -q
+"$bin" elasticity -d "$ds" --job wordcount
+"$bin" elasticity -d "$ds" -o json >"$out/elasticity.json"
+echo "   wrote $out/elasticity.json"
+
 echo "== the report: profiles for schedulers, plots, index.html (stages not built yet show as not computed)"
 "$bin" report -d "$ds" --out "$out/report" --step 5s
 

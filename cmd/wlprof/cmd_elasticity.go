@@ -1,19 +1,229 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/elasticity"
+)
+
+type elasticityOptions struct {
+	g    *globalOptions
+	Job  string
+	Grid string
+	Set  []string
+}
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
+	o := &elasticityOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "elasticity",
 		Short: "Build step and spill-rate memory elasticity models from profiling runs",
-		Long: `Fit memory elasticity models to profiling runs: a step model for mappers and
-a spill-rate model for reducers, with a simulation of the framework's spill
-logic (seed 004 §2).
+		Long: `Fit memory elasticity models (seed 004 §2) to the profiling runs of the
+dataset (ingest profruns-csv, jhist or spark-eventlog, or wlprof profile run):
+one model per job, task, framework and slot count.
+
+Map tasks get a step model: the well-sized runtime at or above ideal memory,
+the under-sized runtime below it. Other tasks get a spill-rate model,
+T(m) = T + spilledBytes(m)/diskRate, where spilledBytes(m) comes from a
+simulation of the framework's spill logic (Hadoop's MergeManagerImpl and
+sort buffer, Spark's execution memory with the expansion factor learnt from
+the runs, Tez's local fetch, or all-or-nothing for a sandbox program) read
+from the runs' configuration, and diskRate from one under-sized run. Both
+are fitted on two runs (an under-sized one near half of ideal memory and
+the smallest well-sized one) and validated on the others; with more than
+two memory settings the same model is also fitted by least squares, and a
+measured curve (monotone interpolation) is validated as a baseline.
+
+The simulations read their keys (mapreduce.*, spark.*, tez.*) from the
+runs' configuration, with Hadoop's, Spark's and Tez's defaults; wlprof's own
+keys fill what history does not record: wlprof.heap.fraction,
+wlprof.sort.buffer.fraction, wlprof.map.outputs (Tez),
+wlprof.local.fetch.fraction (Tez), wlprof.expansion.factor. --set overrides
+any of them for every run. The output lists each value and its source.
+
+The curve runs from 10% to 100% of ideal memory in --grid steps, with the
+penalty (runtime / ideal runtime) and the disk bandwidth the task needs.
+Groups that cannot be modelled are listed with the reason.
 ` + exitStatusHelp,
-		Example: "  wlprof elasticity -d ds\n  wlprof elasticity -d ds --job sort -o json",
-		Args:    args(cobra.NoArgs),
-		RunE:    notBuilt(7),
+		Example: `  wlprof elasticity -d ds
+  wlprof elasticity -d ds --job sort -o json
+  wlprof elasticity -d ds --grid 256M --set mapreduce.job.maps=400 -o csv`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runElasticity(cmd.Context(), o) },
 	}
-	cmd.Flags().String("job", "", "model only this job")
+	f := cmd.Flags()
+	f.StringVar(&o.Job, "job", "", "model only this job")
+	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
+	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	return cmd
+}
+
+// parseGridSize reads 100M, 1.5G, 4096 (bytes; K, M, G, T are powers of 1024).
+func parseGridSize(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult != 1 {
+			t = t[:n-1]
+		}
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(x*mult >= 1) || x*mult > 1<<50 {
+		return 0, fmt.Errorf("%q is not a size of at least 1 byte", s)
+	}
+	return int64(x * mult), nil
+}
+
+func runElasticity(ctx context.Context, o *elasticityOptions) error {
+	opts := elasticity.DefaultOptions()
+	opts.Job = o.Job
+	grid, err := parseGridSize(o.Grid)
+	if err != nil {
+		return usagef("--grid: %v", err)
+	}
+	opts.GridBytes = grid
+	if len(o.Set) > 0 {
+		opts.Overrides = elasticity.Conf{}
+		for _, kv := range o.Set {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || strings.TrimSpace(k) == "" {
+				return usagef("--set %q: want KEY=VALUE", kv)
+			}
+			opts.Overrides[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	ds, err := dataset.Open(o.g.Dataset)
+	if err != nil {
+		return err
+	}
+	runs, err := dataset.ReadAll(ctx, ds, dataset.ProfRunsTable)
+	if err != nil {
+		return err
+	}
+	res, err := elasticity.Build(runs, opts)
+	if errors.Is(err, elasticity.ErrNoRuns) {
+		return fmt.Errorf("%w in %s (ingest profruns-csv, jhist or spark-eventlog, or run wlprof profile run)", err, o.g.Dataset)
+	}
+	if err != nil {
+		return err
+	}
+	rep := elasticityReport{Version: 1, Models: res.Models, Skipped: res.Skipped}
+	switch o.g.Output {
+	case "json":
+		return writeJSON(o.g.io.Out, rep)
+	case "csv":
+		return elasticityCSV(o.g, rep)
+	}
+	return elasticityText(o.g, rep)
+}
+
+type elasticityReport struct {
+	Version int                  `json:"version"`
+	Models  []*elasticity.Model  `json:"models"`
+	Skipped []elasticity.Skipped `json:"skipped"`
+}
+
+func mibText(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 0, 64) }
+
+func pctText(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+// maxTextCurve is how many curve points the text output shows at most.
+const maxTextCurve = 20
+
+// elasticityText prints a summary table, then each model's curve.
+func elasticityText(g *globalOptions, rep elasticityReport) error {
+	w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_PENALTY\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
+	for _, m := range rep.Models {
+		maxPen := 0.0
+		for _, p := range m.Curve {
+			maxPen = max(maxPen, p.Penalty)
+		}
+		rate := "-"
+		if r, ok := m.Params["disk_rate_bytes_per_s"]; ok {
+			rate = strconv.FormatFloat(r/(1<<20), 'f', 1, 64)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%.3f\t%s\t%.2fx\t%s\t%s\t%s\n", m.Job, m.Task, m.Framework, m.Slots, m.Kind, m.Runs,
+			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, maxPen, valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, m := range rep.Models {
+		fmt.Fprintf(g.io.Out, "\n%s / %s (%s, %s simulation): curve\n", m.Job, m.Task, m.Kind, m.Simulator)
+		w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tPENALTY\tSPILLED_MIB\tDISK_MIB_S")
+		step := (len(m.Curve) + maxTextCurve - 1) / maxTextCurve
+		for i, p := range m.Curve {
+			if i%step != 0 && i != len(m.Curve)-1 {
+				continue
+			}
+			fmt.Fprintf(w, "  %s\t%s\t%.3f\t%.3fx\t%s\t%.1f\n", mibText(p.MemoryBytes), pctText(float64(p.MemoryBytes)/float64(m.IdealMemoryBytes)),
+				p.RuntimeS, p.Penalty, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if step > 1 {
+			fmt.Fprintf(g.io.Out, "  (one point in %d of %d shown; -o json or -o csv for all)\n", step, len(m.Curve))
+		}
+		for _, s := range m.Warnings {
+			fmt.Fprintf(g.io.Out, "  note: %s\n", s)
+		}
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintln(g.io.Out, "\nnot modelled:")
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(g.io.Out, "  %s / %s (%s, %d slots, %d runs): %s\n", s.Job, s.Task, s.Framework, s.Slots, s.Runs, s.Reason)
+		}
+	}
+	return nil
+}
+
+func valText(v elasticity.Validation) string {
+	if v.Runs == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s median of %d", pctText(v.MedianAbsError), v.Runs)
+}
+
+func lsqText(l *elasticity.LeastSquares) string {
+	if l == nil {
+		return "-"
+	}
+	return valText(l.Validation)
+}
+
+// elasticityCSV writes every model's curve, one row per point.
+func elasticityCSV(g *globalOptions, rep elasticityReport) error {
+	w := csv.NewWriter(g.io.Out)
+	_ = w.Write([]string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, m := range rep.Models {
+		for _, p := range m.Curve {
+			_ = w.Write([]string{m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
+				f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS)})
+		}
+	}
+	w.Flush()
+	return w.Error()
 }

@@ -140,8 +140,8 @@ func TestReportErrors(t *testing.T) {
 	}
 }
 
-// A dataset without skylines still gives a report: every stage says why it
-// is not computed, and no profile is written.
+// A dataset without skylines still gives a report: every stage but classify
+// (which has usage rows) says why it is not computed, and no profile is written.
 func TestReportWithoutSkylines(t *testing.T) {
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
@@ -164,6 +164,9 @@ func TestReportWithoutSkylines(t *testing.T) {
 		t.Fatalf("%v: %s", err, stdout)
 	}
 	for _, s := range idx.Stages {
+		if s.Stage == "classify" {
+			continue // it runs on the six usage rows: every tenant is insufficient
+		}
 		if s.Computed || len(s.Notes) == 0 {
 			t.Errorf("stage %s: computed %v, notes %q", s.Stage, s.Computed, s.Notes)
 		}

@@ -1,0 +1,597 @@
+package elasticity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// Options control Build. Start from DefaultOptions.
+type Options struct {
+	// Job restricts Build to one job; "" models every job.
+	Job string
+	// GridBytes is the step of the curve (seed 004's simulator assigns
+	// memory in 100 MB steps). When ideal memory holds fewer than
+	// minCurvePoints steps the curve uses ideal/10 instead, and says so.
+	GridBytes int64
+	// Overrides are configuration keys applied on top of every run's
+	// Config (e.g. mapreduce.job.maps=400, wlprof.local.fetch.fraction=0.25).
+	Overrides Conf
+}
+
+// DefaultOptions: every job, a 100 MiB grid, no overrides.
+func DefaultOptions() Options { return Options{GridBytes: 100 * mib} }
+
+// ErrNoRuns is returned by Build when no profiling run matches.
+var ErrNoRuns = errors.New("no profiling runs")
+
+// minCurvePoints and maxCurvePoints bound the curve's length: the grid
+// step gives way to ideal/10 or ideal/1000 outside them.
+const (
+	minCurvePoints = 5
+	maxCurvePoints = 1000
+)
+
+// Result is every model Build could fit, and every group it could not.
+type Result struct {
+	Models  []*Model  `json:"models"`
+	Skipped []Skipped `json:"skipped"`
+}
+
+// Skipped is a group of runs that gave no model, and why.
+type Skipped struct {
+	Job       string `json:"job"`
+	Task      string `json:"task"`
+	Framework string `json:"framework"`
+	Slots     int32  `json:"slots"`
+	Runs      int    `json:"runs"`
+	Reason    string `json:"reason"`
+}
+
+// Point is one memory on a model's curve.
+type Point struct {
+	MemoryBytes  int64   `json:"memory_bytes"`
+	RuntimeS     float64 `json:"runtime_s"`
+	Penalty      float64 `json:"penalty"`          // runtime / ideal runtime
+	SpilledBytes int64   `json:"spilled_bytes"`    // simulated bytes written to local disk
+	DiskBytesPS  float64 `json:"disk_bytes_per_s"` // extra disk bytes over the runtime: the bandwidth it needs
+}
+
+// Setting is the runs at one memory.
+type Setting struct {
+	MemoryBytes        int64   `json:"memory_bytes"`
+	Runs               int     `json:"runs"`
+	RuntimeS           float64 `json:"runtime_s"` // median
+	SpreadS            float64 `json:"spread_s"`  // max − min
+	SpilledBytes       int64   `json:"spilled_bytes"`
+	SimulatedSpilledBy int64   `json:"simulated_spilled_bytes"`
+	Role               string  `json:"role"` // under-sized, well-sized
+	UsedToFit          bool    `json:"used_to_fit"`
+}
+
+// Check is one run predicted by a model.
+type Check struct {
+	MemoryBytes int64   `json:"memory_bytes"`
+	Repetition  int32   `json:"repetition"`
+	MeasuredS   float64 `json:"measured_s"`
+	PredictedS  float64 `json:"predicted_s"`
+	Error       float64 `json:"error"` // (predicted − measured) / measured
+}
+
+// Validation sums a model's errors on runs it was not fitted to.
+type Validation struct {
+	Runs           int     `json:"runs"`
+	MedianAbsError float64 `json:"median_abs_error"`
+	MeanAbsError   float64 `json:"mean_abs_error"`
+	MaxAbsError    float64 `json:"max_abs_error"`
+	Checks         []Check `json:"checks"`
+	Note           string  `json:"note,omitempty"`
+}
+
+// LeastSquares is the same model fitted to every run.
+type LeastSquares struct {
+	IdealRuntimeS     float64    `json:"ideal_runtime_s"`
+	UnderRuntimeS     float64    `json:"under_runtime_s,omitempty"`       // step
+	DiskRateBytesPerS float64    `json:"disk_rate_bytes_per_s,omitempty"` // spill-rate; 0 = no penalty
+	RMSES             float64    `json:"rmse_s"`
+	Residuals         []Check    `json:"residuals"`
+	Validation        Validation `json:"validation"` // leave one memory setting out
+}
+
+// Baseline is the measured-curve model's validation, for comparison.
+type Baseline struct {
+	Kind       string     `json:"kind"`
+	Validation Validation `json:"validation"` // leave one memory setting out
+}
+
+// Model is one task's memory elasticity model.
+type Model struct {
+	Job                    string             `json:"job"`
+	Task                   string             `json:"task"`
+	Framework              string             `json:"framework"`
+	Slots                  int32              `json:"slots"`
+	Kind                   string             `json:"kind"` // step, spill-rate
+	Simulator              string             `json:"simulator"`
+	Runs                   int                `json:"runs"`
+	IdealMemoryBytes       int64              `json:"ideal_memory_bytes"`
+	IdealRuntimeS          float64            `json:"ideal_runtime_s"`
+	Params                 map[string]float64 `json:"params"`
+	ParamSources           map[string]string  `json:"param_sources"`
+	FitMemoryBytes         []int64            `json:"fit_memory_bytes"` // under-sized, well-sized
+	Curve                  []Point            `json:"curve"`
+	DiskBandwidthBytesPerS float64            `json:"disk_bandwidth_bytes_per_s"`
+	Validation             Validation         `json:"validation"`
+	LeastSquares           *LeastSquares      `json:"least_squares,omitempty"`
+	Baseline               Baseline           `json:"baseline"`
+	Settings               []Setting          `json:"settings"`
+	Warnings               []string           `json:"warnings"`
+
+	predict func(m float64) float64
+}
+
+// Predict is the model's runtime at a memory, in seconds.
+func (m *Model) Predict(memBytes int64) float64 { return m.predict(float64(memBytes)) }
+
+type groupKey struct {
+	job, task, framework string
+	slots                int32
+}
+
+// Build fits a model per job, task, framework and slot count.
+func Build(runs []dataset.ProfRun, opts Options) (*Result, error) {
+	if opts.GridBytes <= 0 {
+		return nil, fmt.Errorf("elasticity: grid %d bytes: want more than 0", opts.GridBytes)
+	}
+	groups := map[groupKey][]dataset.ProfRun{}
+	failed := map[groupKey]int{}
+	for _, r := range runs {
+		if opts.Job != "" && r.Job != opts.Job {
+			continue
+		}
+		k := groupKey{r.Job, r.Task, r.Framework, r.Slots}
+		if r.ExitCode != 0 {
+			failed[k]++
+			continue
+		}
+		groups[k] = append(groups[k], r)
+	}
+	for k := range failed {
+		if _, ok := groups[k]; !ok {
+			groups[k] = nil
+		}
+	}
+	if len(groups) == 0 {
+		if opts.Job != "" {
+			return nil, fmt.Errorf("%w for job %q", ErrNoRuns, opts.Job)
+		}
+		return nil, ErrNoRuns
+	}
+	keys := make([]groupKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.job != b.job {
+			return a.job < b.job
+		}
+		if a.task != b.task {
+			return a.task < b.task
+		}
+		if a.framework != b.framework {
+			return a.framework < b.framework
+		}
+		return a.slots < b.slots
+	})
+	res := &Result{Models: []*Model{}, Skipped: []Skipped{}}
+	for _, k := range keys {
+		m, reason := buildModel(k, groups[k], opts)
+		if f := failed[k]; f > 0 {
+			w := fmt.Sprintf("%d failed run(s) (exit code ≠ 0) left out", f)
+			if m != nil {
+				m.Warnings = append(m.Warnings, w)
+			} else {
+				reason += "; " + w
+			}
+		}
+		if m == nil {
+			res.Skipped = append(res.Skipped, Skipped{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots,
+				Runs: len(groups[k]), Reason: reason})
+			continue
+		}
+		res.Models = append(res.Models, m)
+	}
+	return res, nil
+}
+
+// fmtBytes writes a size for people.
+func fmtBytes(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.3g MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.3g KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+// buildModel fits one group, or says why it cannot.
+func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, string) {
+	if len(runs) == 0 {
+		return nil, "no successful run"
+	}
+	var warnings []string
+	var kept []dataset.ProfRun
+	for _, r := range runs {
+		if r.InputBytes > 0 && r.MemoryBytes > 0 && r.RuntimeS > 0 && !math.IsInf(r.RuntimeS, 0) {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Sprintf("input_bytes is 0 in all %d run(s): the spill simulation needs the task's input size", len(runs))
+	}
+	if d := len(runs) - len(kept); d > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d run(s) with 0 input_bytes or memory_bytes left out", d))
+	}
+	runs = kept
+
+	// Configuration: the first value each key has in the runs, then overrides.
+	conf := Conf{}
+	for _, r := range runs {
+		c, err := parseConf(r.Config)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("a run's config is not a JSON object (%v); ignored", err))
+		}
+		for key, v := range c {
+			if old, ok := conf[key]; !ok {
+				conf[key] = v
+			} else if old != v && (strings.HasPrefix(key, "mapreduce.") || strings.HasPrefix(key, "spark.") || strings.HasPrefix(key, "tez.")) {
+				warnings = append(warnings, fmt.Sprintf("runs differ in %s (%q, %q); used %q", key, old, v, old))
+			}
+		}
+	}
+	for key, v := range opts.Overrides {
+		conf[key] = v
+	}
+
+	gs := groupStats{slots: float64(max(k.slots, 1))}
+	var in, ob, or, exp []float64
+	for _, r := range runs {
+		in = append(in, float64(r.InputBytes))
+		ob = append(ob, float64(r.OutputBytes))
+		or = append(or, float64(r.OutputRecords))
+		if r.MemorySpilledBytes > 0 && r.SpilledBytes > 0 {
+			exp = append(exp, float64(r.MemorySpilledBytes)/float64(r.SpilledBytes))
+		}
+	}
+	gs.inputBytes, gs.outputBytes, gs.outputRecords = median(in), median(ob), median(or)
+	if gs.outputBytes <= 0 && isMapTask(k.task) {
+		gs.outputBytes = gs.inputBytes // no map output counter: assume output ≈ input
+		warnings = append(warnings, "no map output bytes in the runs: taken equal to the input bytes")
+	}
+	gs.expansion, gs.expansionRuns = median(exp), len(exp)
+	sim := newSim(k.framework, k.task, conf, gs)
+	warnings = append(warnings, sim.notes...)
+	warnings = append(warnings, sim.params.notes...)
+	if s := spread(in); s > 0.1 {
+		warnings = append(warnings, fmt.Sprintf("input bytes vary by %.0f%% across runs; the simulation uses their median %s", 100*s, fmtBytes(gs.inputBytes)))
+	}
+
+	settings := settingsOf(runs)
+	ideal, floor, ok := sim.idealMemory()
+	// The generic simulator only knows that the task spills everything
+	// below some memory; where the runs disagree with its guess (input ×
+	// expansion), the runs place the threshold.
+	if sim.name == "all-or-nothing" {
+		if t, lastSpill, found := measuredThreshold(settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+			if ok {
+				warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", fmtBytes(lastSpill), fmtBytes(t), fmtBytes(ideal)))
+			}
+			in := gs.inputBytes
+			sim.spilled = func(m float64) float64 {
+				if m >= t {
+					return 0
+				}
+				return in
+			}
+			ideal, floor, ok = t, 0, true
+			sim.params.set("wlprof.expansion.factor", t/in, "learnt")
+		}
+	}
+	if !ok {
+		return nil, fmt.Sprintf("the %s simulation finds no memory up to 1 PiB at which the task stops spilling (input %s)", sim.name, fmtBytes(gs.inputBytes))
+	}
+	extra := func(m float64) float64 { return math.Max(sim.spilled(m)-floor, 0) }
+	var under, well []int
+	for i := range settings {
+		s := &settings[i]
+		s.SimulatedSpilledBy = int64(finite(sim.spilled(float64(s.MemoryBytes))))
+		if extra(float64(s.MemoryBytes)) > 0 {
+			s.Role = "under-sized"
+			under = append(under, i)
+		} else {
+			s.Role = "well-sized"
+			well = append(well, i)
+		}
+	}
+	warnings = append(warnings, spillMismatch(sim.name, settings, floor)...)
+	kind := "spill-rate"
+	if isMapTask(k.task) {
+		kind = "step"
+	}
+	ctx := fmt.Sprintf("simulated ideal memory %s", fmtBytes(ideal))
+	if floor > 0 && !isMapTask(k.task) {
+		ctx += fmt.Sprintf("; the simulation writes %s to disk even there", fmtBytes(floor))
+	}
+	if len(settings) < 2 {
+		role := "under-sized (it spills)"
+		if len(well) == 1 {
+			role = "well-sized"
+		}
+		return nil, fmt.Sprintf("not enough information: %d run(s) at one memory setting (%s), which is %s; a %s model needs an under-sized and a well-sized run (%s)",
+			len(runs), fmtBytes(float64(settings[0].MemoryBytes)), role, kind, ctx)
+	}
+	if len(under) == 0 && floor > 0 {
+		return nil, fmt.Sprintf("no run spills more than the %s that every memory writes: all %d settings (smallest %s) are at or above the memory below which extra merge passes start (%s); profile below it to see the penalty",
+			fmtBytes(floor), len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+	}
+	if len(under) == 0 {
+		return nil, fmt.Sprintf("never spills: all %d settings (smallest %s) are at or above ideal memory (%s); profile below it to see the penalty",
+			len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+	}
+	if len(well) == 0 && (kind == "step" || len(under) < 2) {
+		return nil, fmt.Sprintf("not enough information: no well-sized run, all %d settings spill (%s); add a run at or above it", len(settings), ctx)
+	}
+
+	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: kind, Simulator: sim.name,
+		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(ideal))}
+	sim.params.set("spilled_bytes_at_ideal", floor, "simulated")
+	var u, w int
+	if len(well) > 0 {
+		w = well[0]
+		u = under[0]
+		for _, i := range under { // the under-sized run nearest 50% of ideal, as seed 004's 52%
+			if math.Abs(math.Log(float64(settings[i].MemoryBytes)/(0.5*ideal))) <
+				math.Abs(math.Log(float64(settings[u].MemoryBytes)/(0.5*ideal))) {
+				u = i
+			}
+		}
+		settings[u].UsedToFit, settings[w].UsedToFit = true, true
+		m.FitMemoryBytes = []int64{settings[u].MemoryBytes, settings[w].MemoryBytes}
+		T, Tu := settings[w].RuntimeS, settings[u].RuntimeS
+		mu := float64(settings[u].MemoryBytes)
+		m.IdealRuntimeS = T
+		if kind == "spill-rate" && Tu <= T {
+			// No disk rate can be learnt from a run that spilling did not
+			// slow down; the step model still describes what was measured.
+			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, so the step model is used",
+				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+			kind = "step"
+			m.Kind = kind
+		} else if kind == "step" && Tu < T {
+			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
+				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+		}
+		if kind == "step" {
+			sim.params.set("under_runtime_s", Tu, "learnt")
+			m.predict = func(x float64) float64 {
+				if x >= ideal {
+					return T
+				}
+				return Tu
+			}
+		} else {
+			rate := extra(mu) / (Tu - T)
+			sim.params.set("disk_rate_bytes_per_s", rate, "learnt")
+			m.predict = func(x float64) float64 { return T + extra(x)/rate }
+		}
+		m.Validation = validate(runs, m.predict, func(r dataset.ProfRun) bool {
+			return r.MemoryBytes != settings[u].MemoryBytes && r.MemoryBytes != settings[w].MemoryBytes
+		})
+		if m.Validation.Runs == 0 {
+			m.Validation.Note = "every run was used to fit: profile a third memory setting to validate"
+		}
+	}
+	if ls := leastSquares(kind, runs, settings, ideal, extra); ls != nil {
+		m.LeastSquares = ls
+		if m.predict == nil { // no well-sized run: the fit over the under-sized ones is the model
+			m.IdealRuntimeS = ls.IdealRuntimeS
+			T, rate := ls.IdealRuntimeS, ls.DiskRateBytesPerS
+			if rate > 0 {
+				m.predict = func(x float64) float64 { return T + extra(x)/rate }
+				sim.params.set("disk_rate_bytes_per_s", rate, "least-squares")
+			} else {
+				m.predict = func(float64) float64 { return T }
+			}
+			m.Validation = ls.Validation
+			warnings = append(warnings, "no well-sized run: ideal runtime extrapolated by least squares over the under-sized runs")
+		}
+	} else if m.predict == nil {
+		return nil, fmt.Sprintf("not enough information: no well-sized run and the under-sized runs do not differ in simulated spill (%s)", ctx)
+	}
+	warnings = append(warnings, monotoneWarnings(settings, extra)...)
+	m.Baseline = Baseline{Kind: "measured-curve", Validation: baselineValidation(runs, settings)}
+	m.Curve, m.DiskBandwidthBytesPerS = curve(m, ideal, opts.GridBytes, sim.spilled, extra, &warnings)
+	m.Params, m.ParamSources = sim.params.values()
+	for key, v := range m.Params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			delete(m.Params, key)
+			delete(m.ParamSources, key)
+		}
+	}
+	m.Settings = settings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	m.Warnings = warnings
+	return m, ""
+}
+
+// spread is (max − min) / median.
+func spread(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	y := sortFloats(x)
+	md := median(y)
+	if md == 0 {
+		return 0
+	}
+	return (y[len(y)-1] - y[0]) / md
+}
+
+// settingsOf groups runs by memory, in increasing memory.
+func settingsOf(runs []dataset.ProfRun) []Setting {
+	by := map[int64][]dataset.ProfRun{}
+	for _, r := range runs {
+		by[r.MemoryBytes] = append(by[r.MemoryBytes], r)
+	}
+	var out []Setting
+	for mem, rs := range by {
+		var t, sp []float64
+		for _, r := range rs {
+			t = append(t, r.RuntimeS)
+			sp = append(sp, float64(r.SpilledBytes))
+		}
+		ts := sortFloats(t)
+		out = append(out, Setting{MemoryBytes: mem, Runs: len(rs), RuntimeS: median(t), SpreadS: ts[len(ts)-1] - ts[0],
+			SpilledBytes: int64(median(sp))})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].MemoryBytes < out[j].MemoryBytes })
+	return out
+}
+
+// measuredThreshold is the smallest setting that measured no spill and
+// above which no setting spilled, and the largest that spilled, when the
+// runs show both kinds.
+func measuredThreshold(s []Setting) (threshold, lastSpill float64, ok bool) {
+	last := -1
+	for i, x := range s {
+		if x.SpilledBytes > 0 {
+			last = i
+		}
+	}
+	if last < 0 || last == len(s)-1 {
+		return 0, 0, false
+	}
+	return float64(s[last+1].MemoryBytes), float64(s[last].MemoryBytes), true
+}
+
+// spillMismatch says where measured spill disagrees with the simulation.
+func spillMismatch(sim string, s []Setting, floor float64) []string {
+	var out []string
+	for _, x := range s {
+		if x.SpilledBytes == 0 {
+			continue // the source did not measure spill, or nothing spilled
+		}
+		meas, simd := float64(x.SpilledBytes), float64(x.SimulatedSpilledBy)
+		if x.Role == "well-sized" && floor == 0 && meas > 0 {
+			out = append(out, fmt.Sprintf("at %s the runs spilled %s but the %s simulation says nothing spills: check the configuration or the input size",
+				fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), sim))
+		} else if simd > 0 && math.Abs(meas-simd)/math.Max(meas, simd) > 0.5 && sim != "all-or-nothing" {
+			out = append(out, fmt.Sprintf("at %s the runs spilled %s, the simulation %s", fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), fmtBytes(simd)))
+		}
+	}
+	return out
+}
+
+// monotoneWarnings flags settings where more memory made the task slower
+// by over 10% although the simulation spills no less there.
+func monotoneWarnings(s []Setting, extra func(float64) float64) []string {
+	var out []string
+	for i := 1; i < len(s); i++ {
+		a, b := s[i-1], s[i]
+		noise := math.Max(a.SpreadS, b.SpreadS)
+		if b.RuntimeS > 1.1*a.RuntimeS+noise && extra(float64(b.MemoryBytes)) <= extra(float64(a.MemoryBytes)) {
+			out = append(out, fmt.Sprintf("non-monotone measurements: %.3g s at %s but %.3g s at the smaller %s, and the simulation spills no less at the smaller one",
+				b.RuntimeS, fmtBytes(float64(b.MemoryBytes)), a.RuntimeS, fmtBytes(float64(a.MemoryBytes))))
+		}
+	}
+	return out
+}
+
+// validate predicts the runs that use selects.
+func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(dataset.ProfRun) bool) Validation {
+	v := Validation{Checks: []Check{}}
+	var errs []float64
+	for _, r := range runs {
+		if !use(r) {
+			continue
+		}
+		p := finite(predict(float64(r.MemoryBytes)))
+		e := (p - r.RuntimeS) / r.RuntimeS
+		v.Checks = append(v.Checks, Check{MemoryBytes: r.MemoryBytes, Repetition: r.Repetition, MeasuredS: r.RuntimeS, PredictedS: p, Error: finite(e)})
+		errs = append(errs, math.Abs(finite(e)))
+	}
+	sortChecks(v.Checks)
+	v.Runs = len(errs)
+	if len(errs) > 0 {
+		v.MedianAbsError = median(errs)
+		s, mx := 0.0, 0.0
+		for _, e := range errs {
+			s += e
+			mx = math.Max(mx, e)
+		}
+		v.MeanAbsError, v.MaxAbsError = s/float64(len(errs)), mx
+	}
+	return v
+}
+
+func sortChecks(c []Check) {
+	sort.SliceStable(c, func(i, j int) bool {
+		if c[i].MemoryBytes != c[j].MemoryBytes {
+			return c[i].MemoryBytes < c[j].MemoryBytes
+		}
+		return c[i].Repetition < c[j].Repetition
+	})
+}
+
+// curve samples the model from 10% to 100% of ideal memory.
+func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) float64, warnings *[]string) ([]Point, float64) {
+	g := float64(grid)
+	if ideal/g < minCurvePoints {
+		g = math.Max(math.Ceil(ideal/10), 1)
+		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s holds fewer than %d grid steps of %s: the curve uses steps of ideal/10 (%s)",
+			fmtBytes(ideal), minCurvePoints, fmtBytes(float64(grid)), fmtBytes(g)))
+	}
+	if ideal/g > maxCurvePoints {
+		old := g
+		g = math.Ceil(ideal / maxCurvePoints)
+		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s is over %d grid steps of %s: the curve uses steps of %s",
+			fmtBytes(ideal), maxCurvePoints, fmtBytes(old), fmtBytes(g)))
+	}
+	var mems []float64
+	for x := math.Ceil(0.1*ideal/g) * g; x < ideal; x += g {
+		mems = append(mems, x)
+	}
+	mems = append(mems, math.Ceil(ideal))
+	T := m.IdealRuntimeS
+	pts := make([]Point, 0, len(mems))
+	bw := 0.0
+	for _, x := range mems {
+		rt := finite(m.predict(x))
+		p := Point{MemoryBytes: int64(x), RuntimeS: rt, SpilledBytes: int64(finite(spilled(x)))}
+		if T > 0 {
+			p.Penalty = finite(rt / T)
+		}
+		if rt > 0 && rt > T {
+			p.DiskBytesPS = finite(extra(x) / rt)
+		}
+		bw = math.Max(bw, p.DiskBytesPS)
+		pts = append(pts, p)
+	}
+	return pts, bw
+}

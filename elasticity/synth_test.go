@@ -1,0 +1,161 @@
+package elasticity
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// reducer is a synthetic Hadoop reducer with known truth: its runtime at
+// memory m is idealS + spilled(m)/diskRate, times seeded noise.
+type reducer struct {
+	input     float64
+	maps      int
+	reduceIn  float64 // mapreduce.reduce.input.buffer.percent
+	idealS    float64
+	diskRate  float64
+	noise     float64 // relative standard deviation
+	heapRatio float64
+}
+
+func (rd reducer) conf() string {
+	b, _ := json.Marshal(map[string]string{
+		"mapreduce.job.maps":                    strconv.Itoa(rd.maps),
+		"mapreduce.reduce.input.buffer.percent": strconv.FormatFloat(rd.reduceIn, 'g', -1, 64),
+		"mapreduce.job.heap.memory-mb.ratio":    strconv.FormatFloat(rd.heapRatio, 'g', -1, 64),
+	})
+	return string(b)
+}
+
+func (rd reducer) sim() *reduceMerge {
+	return &reduceMerge{inputBytes: rd.input, segments: rd.maps, heapFraction: rd.heapRatio, inBufPct: 0.70, limitPct: 0.25,
+		mergePct: 0.66, reduceInPct: rd.reduceIn, factor: 10, capSingle: true}
+}
+
+// closedFormIdeal is the smallest memory at which a reducer with equal map
+// outputs spills nothing, worked out by hand from MergeManagerImpl: the
+// shuffle never reaches the merge threshold (input < memoryLimit ×
+// merge.percent), what is left fits reduce.input.buffer.percent, and each
+// output fits the single-shuffle limit.
+func (rd reducer) closedFormIdeal() float64 {
+	per := rd.heapRatio * 0.70
+	need := rd.input / (per * math.Min(0.66, rd.reduceIn))
+	return math.Max(need, rd.input/float64(rd.maps)/(per*0.25))
+}
+
+// runs sweeps the reducer over fractions of its ideal memory.
+func (rd reducer) runs(rng *rand.Rand, fractions []float64, reps int) []dataset.ProfRun {
+	ideal := rd.closedFormIdeal()
+	s := rd.sim()
+	base := s.spilled(1 << 50)
+	var out []dataset.ProfRun
+	for _, f := range fractions {
+		m := math.Round(f * ideal)
+		sp := s.spilled(m)
+		for r := 1; r <= reps; r++ {
+			t := (rd.idealS + (sp-base)/rd.diskRate) * (1 + rd.noise*rng.NormFloat64())
+			out = append(out, dataset.ProfRun{Job: "synth", Task: "reduce", Framework: "mapreduce", MemoryBytes: int64(m),
+				Slots: 1, Repetition: int32(r), InputBytes: int64(rd.input), RuntimeS: t, SpilledBytes: int64(sp), Config: rd.conf()})
+		}
+	}
+	return out
+}
+
+// Simulated reducers: the two-run model recovers the disk rate and the
+// ideal memory, and predicts the other runs within a few percent.
+func TestRecoverSimulatedReducers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 4))
+	fractions := []float64{0.1, 0.2, 0.3, 0.4, 0.52, 0.6, 0.7, 0.83, 0.9, 1.0, 1.2}
+	t.Logf("%-10s %-6s %-8s %-14s %-14s %-12s %-12s %-12s %-8s", "input", "maps", "p", "ideal_true", "ideal_fit", "rate_true", "rate_fit", "rate_lsq", "val_med")
+	for i := 0; i < 12; i++ {
+		rd := reducer{input: float64(int64(2+rng.IntN(16)) << 30), maps: 50 + rng.IntN(400), reduceIn: []float64{1.0, 0.7, 0.9}[i%3],
+			idealS: 60 + 240*rng.Float64(), diskRate: float64(int64(40+rng.IntN(160)) << 20), noise: 0.01, heapRatio: 0.8}
+		res, err := Build(rd.runs(rng, fractions, 3), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Models) != 1 {
+			t.Fatalf("reducer %d: %d models, skipped %+v", i, len(res.Models), res.Skipped)
+		}
+		m := res.Models[0]
+		trueIdeal := rd.closedFormIdeal()
+		if rel := math.Abs(float64(m.IdealMemoryBytes)-trueIdeal) / trueIdeal; rel > 0.001 {
+			t.Errorf("reducer %d: ideal memory %d, closed form %.0f (%.2g%% off)", i, m.IdealMemoryBytes, trueIdeal, 100*rel)
+		}
+		// The disk rate comes from the penalty Tu − T of two medians of
+		// three noisy runs: its relative error is about the runtime noise
+		// over the relative penalty; allow four standard deviations.
+		rate := m.Params["disk_rate_bytes_per_s"]
+		tu := m.Predict(m.FitMemoryBytes[0])
+		tol := 0.01 + 4*rd.noise*tu/(tu-m.IdealRuntimeS)
+		if rel := math.Abs(rate-rd.diskRate) / rd.diskRate; rel > tol {
+			t.Errorf("reducer %d: disk rate %.4g, true %.4g (%.2g%% off, tolerance %.2g%%)", i, rate, rd.diskRate, 100*rel, 100*tol)
+		}
+		if m.Validation.MedianAbsError > 0.05 {
+			t.Errorf("reducer %d: median validation error %.3g > 5%%", i, m.Validation.MedianAbsError)
+		}
+		if m.LeastSquares == nil || math.Abs(m.LeastSquares.DiskRateBytesPerS-rd.diskRate)/rd.diskRate > tol {
+			t.Errorf("reducer %d: least-squares disk rate, true rate %.4g", i, rd.diskRate)
+		}
+		t.Logf("%-10s %-6d %-8.2g %-14.0f %-14d %-12.4g %-12.4g %-12.4g %-8.3g", fmtBytes(rd.input), rd.maps, rd.reduceIn, trueIdeal,
+			m.IdealMemoryBytes, rd.diskRate, rate, m.LeastSquares.DiskRateBytesPerS, m.Validation.MedianAbsError)
+		assertFinite(t, m)
+	}
+}
+
+// assertFinite fails on any NaN or infinity in a model (JSON cannot hold them).
+func assertFinite(t *testing.T, m *Model) {
+	t.Helper()
+	if _, err := json.Marshal(m); err != nil {
+		t.Fatalf("%s/%s: %v", m.Job, m.Task, err)
+	}
+}
+
+// The sawtooth of seed 004 Fig. 1b: with reduce.input.buffer.percent > 0
+// the spilled bytes, and so the penalty, rise and fall as memory shrinks;
+// with the default 0 every memory writes the whole input.
+func TestSawtooth(t *testing.T) {
+	rd := reducer{input: 10 << 30, maps: 400, reduceIn: 1.0, heapRatio: 0.8}
+	s := rd.sim()
+	ideal := rd.closedFormIdeal()
+	var peaks int
+	prev, rising := -1.0, false
+	for f := 0.10; f <= 1.0; f += 0.01 {
+		sp := s.spilled(f * ideal)
+		if prev >= 0 {
+			if sp < prev && rising {
+				peaks++
+			}
+			rising = sp > prev
+		}
+		prev = sp
+	}
+	if peaks < 2 {
+		t.Errorf("reduce.input.buffer.percent=1: %d peaks in spilled bytes between 10%% and 100%% of ideal memory, want a sawtooth", peaks)
+	}
+	// Seed 004's example: an input just above a multiple of the merge
+	// threshold spills almost all of it; a bit less memory spills less.
+	rd0 := reducer{input: 10 << 30, maps: 400, reduceIn: 0.0, heapRatio: 0.8}
+	s0 := rd0.sim()
+	for f := 0.3; f <= 2; f += 0.1 {
+		if sp := s0.spilled(f * ideal); sp < rd0.input*(1-1e-12) {
+			t.Errorf("reduce.input.buffer.percent=0: spilled %.4g < input %.4g at %.0f%% of ideal", sp, rd0.input, 100*f)
+		}
+	}
+}
+
+func ExampleBuild() {
+	rd := reducer{input: 4 << 30, maps: 100, reduceIn: 1.0, idealS: 100, diskRate: 100 << 20, heapRatio: 0.8}
+	runs := rd.runs(rand.New(rand.NewPCG(1, 1)), []float64{0.3, 0.52, 0.8, 1.0}, 1)
+	res, _ := Build(runs, DefaultOptions())
+	m := res.Models[0]
+	fmt.Printf("%s %s: ideal %s, %.0f s; disk rate %.0f MiB/s\n", m.Kind, m.Simulator, fmtBytes(float64(m.IdealMemoryBytes)),
+		m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"]/(1<<20))
+	// Output:
+	// spill-rate hadoop-merge-manager: ideal 10.8 GiB, 100 s; disk rate 100 MiB/s
+}

@@ -1,0 +1,276 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// SparkProfRuns turns the task metrics of a Spark event log into profiling
+// runs, one per finished task attempt, for the elasticity models (seed 004
+// §2.4: Spark's expansion factor is memory bytes spilled over disk bytes
+// spilled; the execution memory a task can get depends on
+// spark.memory.fraction and how many tasks share the executor).
+//
+// It is not a format of its own: the spark-eventlog format feeds it every
+// decoded event line (Line) and, at the end of the log, appends Runs to the
+// profruns table. A run's fields:
+//
+//	job           the application's name (else its id)
+//	task          "stage <id>: <stage name>"
+//	framework     spark
+//	memory_bytes  the executor's memory (spark.executor.memory; the driver's
+//	              spark.driver.memory in local mode; Spark's default 1g when
+//	              unset, which Config records)
+//	slots         tasks the executor runs at once: its cores / spark.task.cpus
+//	input_bytes   shuffle bytes read (remote + local) + input bytes read
+//	runtime_s     finish − launch of the attempt
+//	spilled_bytes Disk Bytes Spilled; memory_spilled_bytes Memory Bytes Spilled
+//	exit_code     0 for Success, 1 otherwise (the reason goes to Config)
+//	config        the memory keys of the Spark properties, JSON
+type SparkProfRuns struct {
+	path     string
+	appName  string
+	appID    string
+	props    map[string]string
+	cores    map[string]int // executor id → total cores
+	stages   map[int]string // stage id → name
+	pending  []sparkTask
+	rejected int
+}
+
+type sparkTask struct {
+	line      int64
+	stage     int
+	attempt   int
+	index     int
+	executor  string
+	host      string
+	reason    string
+	launchMs  int64
+	finishMs  int64
+	input     int64
+	diskSpill int64
+	memSpill  int64
+	cpuNs     int64
+	records   int64
+}
+
+// sparkConfKeys are the Spark properties the models read.
+var sparkConfKeys = []string{
+	"spark.executor.memory", "spark.driver.memory", "spark.executor.cores", "spark.task.cpus",
+	"spark.memory.fraction", "spark.memory.storageFraction", "spark.memory.useLegacyMode",
+	"spark.shuffle.memoryFraction", "spark.shuffle.safetyFraction", "spark.storage.memoryFraction",
+	"spark.shuffle.spill.numElementsForceSpillThreshold", "spark.master", "spark.executor.memoryOverhead",
+}
+
+// NewSparkProfRuns starts reading the event log at path.
+func NewSparkProfRuns(path string) *SparkProfRuns {
+	return &SparkProfRuns{path: path, props: map[string]string{}, cores: map[string]int{}, stages: map[int]string{}}
+}
+
+// Line reads one event line (1-based lineNo). It returns a *ParseError for
+// a task-end event it cannot use; other events it does not need are
+// ignored, as are lines that are not events of interest.
+func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || !bytes.Contains(line, []byte(`"Event"`)) {
+		return nil
+	}
+	fail := func(err error) *ParseError {
+		s.rejected++
+		return &ParseError{File: s.path, Line: lineNo, Err: err, Record: recordText(line)}
+	}
+	var head struct {
+		Event string `json:"Event"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		if bytes.Contains(line, []byte("SparkListenerTaskEnd")) {
+			return fail(fmt.Errorf("task end event is not JSON: %v", err))
+		}
+		return nil
+	}
+	switch head.Event {
+	case "SparkListenerApplicationStart":
+		var e struct {
+			Name string `json:"App Name"`
+			ID   string `json:"App ID"`
+		}
+		if json.Unmarshal(line, &e) == nil {
+			s.appName, s.appID = e.Name, e.ID
+		}
+	case "SparkListenerEnvironmentUpdate":
+		var e struct {
+			Props map[string]string `json:"Spark Properties"`
+		}
+		if json.Unmarshal(line, &e) == nil {
+			for k, v := range e.Props {
+				s.props[k] = v
+			}
+		}
+	case "SparkListenerExecutorAdded":
+		var e struct {
+			ID   string `json:"Executor ID"`
+			Info struct {
+				Cores int `json:"Total Cores"`
+			} `json:"Executor Info"`
+		}
+		if json.Unmarshal(line, &e) == nil {
+			s.cores[e.ID] = e.Info.Cores
+		}
+	case "SparkListenerStageSubmitted", "SparkListenerStageCompleted":
+		var e struct {
+			Info struct {
+				ID   int    `json:"Stage ID"`
+				Name string `json:"Stage Name"`
+			} `json:"Stage Info"`
+		}
+		if json.Unmarshal(line, &e) == nil {
+			s.stages[e.Info.ID] = e.Info.Name
+		}
+	case "SparkListenerTaskEnd":
+		var e struct {
+			Stage  *int `json:"Stage ID"`
+			Reason struct {
+				Reason string `json:"Reason"`
+			} `json:"Task End Reason"`
+			Info *struct {
+				Attempt  int    `json:"Attempt"`
+				Index    int    `json:"Index"`
+				Executor string `json:"Executor ID"`
+				Host     string `json:"Host"`
+				Launch   *int64 `json:"Launch Time"`
+				Finish   *int64 `json:"Finish Time"`
+			} `json:"Task Info"`
+			Metrics *struct {
+				MemSpill  int64 `json:"Memory Bytes Spilled"`
+				DiskSpill int64 `json:"Disk Bytes Spilled"`
+				CPUNs     int64 `json:"Executor CPU Time"`
+				Shuffle   *struct {
+					Remote  int64 `json:"Remote Bytes Read"`
+					Local   int64 `json:"Local Bytes Read"`
+					Records int64 `json:"Total Records Read"`
+				} `json:"Shuffle Read Metrics"`
+				Input *struct {
+					Bytes   int64 `json:"Bytes Read"`
+					Records int64 `json:"Records Read"`
+				} `json:"Input Metrics"`
+			} `json:"Task Metrics"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			return fail(fmt.Errorf("task end event: %v", err))
+		}
+		switch {
+		case e.Stage == nil || e.Info == nil:
+			return fail(errors.New(`task end event without "Stage ID" or "Task Info"`))
+		case e.Info.Launch == nil || e.Info.Finish == nil || *e.Info.Finish < *e.Info.Launch:
+			return fail(errors.New("task end event without a launch and a later finish time"))
+		case e.Metrics == nil:
+			return fail(errors.New(`task end event without "Task Metrics" (the task spilled nothing we can know)`))
+		}
+		m := e.Metrics
+		if m.MemSpill < 0 || m.DiskSpill < 0 {
+			return fail(errors.New("negative spill bytes"))
+		}
+		t := sparkTask{line: lineNo, stage: *e.Stage, attempt: e.Info.Attempt, index: e.Info.Index, executor: e.Info.Executor,
+			host: e.Info.Host, reason: e.Reason.Reason, launchMs: *e.Info.Launch, finishMs: *e.Info.Finish,
+			diskSpill: m.DiskSpill, memSpill: m.MemSpill, cpuNs: m.CPUNs}
+		if m.Shuffle != nil {
+			t.input += m.Shuffle.Remote + m.Shuffle.Local
+			t.records += m.Shuffle.Records
+		}
+		if m.Input != nil {
+			t.input += m.Input.Bytes
+			t.records += m.Input.Records
+		}
+		s.pending = append(s.pending, t)
+	}
+	return nil
+}
+
+// parseSparkSize reads a Spark memory size ("1g", "512m", "2048k", bytes).
+func parseSparkSize(v string) (int64, bool) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	mult := int64(1 << 20) // a bare number of spark.executor.memory is MiB
+	for _, u := range []struct {
+		s string
+		m int64
+	}{{"tb", 1 << 40}, {"gb", 1 << 30}, {"mb", 1 << 20}, {"kb", 1 << 10}, {"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"b", 1}} {
+		if strings.HasSuffix(v, u.s) {
+			v, mult = strings.TrimSuffix(v, u.s), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+// Runs returns the runs read so far, in log order, valid once the whole log
+// was fed (executor cores and properties may come after a task's end).
+func (s *SparkProfRuns) Runs() []dataset.ProfRun {
+	job := s.appName
+	if job == "" {
+		job = s.appID
+	}
+	if job == "" {
+		job = "spark-app"
+	}
+	cfg := map[string]any{}
+	for _, k := range sparkConfKeys {
+		if v, ok := s.props[k]; ok {
+			cfg[k] = v
+		}
+	}
+	local := strings.HasPrefix(s.props["spark.master"], "local")
+	memKey := "spark.executor.memory"
+	if local {
+		memKey = "spark.driver.memory" // local mode runs tasks in the driver
+	}
+	mem, ok := parseSparkSize(s.props[memKey])
+	if !ok {
+		mem = 1 << 30
+		cfg["memory_source"] = "default " + memKey + "=1g"
+	}
+	taskCPUs := 1
+	if n, err := strconv.Atoi(s.props["spark.task.cpus"]); err == nil && n > 0 {
+		taskCPUs = n
+	}
+	out := make([]dataset.ProfRun, 0, len(s.pending))
+	for _, t := range s.pending {
+		c := map[string]any{}
+		for k, v := range cfg {
+			c[k] = v
+		}
+		c["stage_attempt_index"] = fmt.Sprintf("%d.%d", t.stage, t.index)
+		c["executor"] = t.executor
+		slots := int32(0)
+		if n := s.cores[t.executor]; n > 0 {
+			slots = int32(max(1, n/taskCPUs))
+		} else if n, err := strconv.Atoi(s.props["spark.executor.cores"]); err == nil && n > 0 {
+			slots = int32(max(1, n/taskCPUs))
+		}
+		r := dataset.ProfRun{Job: job, Task: fmt.Sprintf("stage %d: %s", t.stage, s.stages[t.stage]), Framework: "spark",
+			MemoryBytes: mem, Slots: slots, Repetition: int32(t.attempt), InputBytes: t.input,
+			RuntimeS: float64(t.finishMs-t.launchMs) / 1000, CPUS: float64(t.cpuNs) / 1e9,
+			SpilledBytes: t.diskSpill, MemorySpilledBytes: t.memSpill, InputRecords: t.records, Source: s.path}
+		if r.RuntimeS == 0 {
+			r.RuntimeS = 0.001
+		}
+		if t.reason != "Success" {
+			r.ExitCode = 1
+			c["reason"] = t.reason
+		}
+		b, _ := json.Marshal(c)
+		r.Config = string(b)
+		out = append(out, r)
+	}
+	return out
+}
