@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/profiler"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
 )
@@ -54,10 +57,14 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	if err != nil {
 		return nil, err
 	}
-	if err := addElasticity(ctx, ds, in, rj); err != nil {
+	profruns, err := dataset.ReadAll(ctx, ds, dataset.ProfRunsTable)
+	if err != nil {
 		return nil, err
 	}
-	if err := addProfiler(ctx, ds, in, rj); err != nil {
+	if err := addElasticity(ctx, ds, in, rj, profruns); err != nil {
+		return nil, err
+	}
+	if err := addProfiler(ctx, ds, in, rj, profruns); err != nil {
 		return nil, err
 	}
 	if err := addIdentity(ctx, ds, rj); err != nil {
@@ -186,23 +193,136 @@ func addSLO(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJ
 	return nil
 }
 
-// addElasticity is the seam of the elasticity stage (issue 7). When it
-// lands: per job append Profile.Elasticity (one model per task kind) and
-// Measured (the profiling runs, Fit set on those the model was fitted to).
-func addElasticity(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
-	in.Notes[reports.StageElasticity] = append(in.Notes[reports.StageElasticity],
-		"Memory elasticity models (wlprof elasticity) are not built yet (issue 7).")
+// addElasticity runs the elasticity stage on the profruns table: per job a
+// model per task kind (with its curve, penalty and validation) and the
+// measured runs drawn over it; groups without a model become caveats.
+func addElasticity(_ context.Context, ds *dataset.Dataset, in *reports.Input, rj *reportJobs, runs []dataset.ProfRun) error {
+	if len(runs) == 0 {
+		in.Notes[reports.StageElasticity] = append(in.Notes[reports.StageElasticity],
+			"No profiling runs in the dataset: run wlprof profile run, or ingest profruns-csv, jhist or Spark event logs.")
+		return nil
+	}
+	res, err := elasticity.Build(runs, elasticity.DefaultOptions())
+	if errors.Is(err, elasticity.ErrNoRuns) {
+		in.Notes[reports.StageElasticity] = append(in.Notes[reports.StageElasticity], err.Error())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, m := range res.Models {
+		j := rj.job(m.Job)
+		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind,
+			IdealMemoryBytes: float64(m.IdealMemoryBytes), IdealRuntimeS: m.IdealRuntimeS,
+			Params: m.Params, Curve: []profile.CurvePoint{}, Warnings: append([]string{}, m.Warnings...)}
+		if em.Params == nil {
+			em.Params = map[string]float64{}
+		}
+		for _, pt := range m.Curve {
+			// elasticity's penalty is runtime / ideal; the profile's is that − 1.
+			em.Curve = append(em.Curve, profile.CurvePoint{MemoryBytes: float64(pt.MemoryBytes), RuntimeS: pt.RuntimeS, Penalty: pt.Penalty - 1})
+		}
+		if m.Validation.Runs > 0 {
+			em.Validation = &profile.Validation{Runs: m.Validation.Runs, MeanAbsError: m.Validation.MeanAbsError, MaxAbsError: m.Validation.MaxAbsError}
+		}
+		j.Profile.Elasticity = append(j.Profile.Elasticity, em)
+		for _, st := range m.Settings {
+			j.Measured = append(j.Measured, reports.Measured{Task: m.Task, MemoryBytes: float64(st.MemoryBytes), RuntimeS: st.RuntimeS, Fit: st.UsedToFit})
+		}
+		for _, w := range m.Warnings {
+			j.Profile.Warnings = append(j.Profile.Warnings, "elasticity "+m.Task+": "+w)
+		}
+	}
+	for _, sk := range res.Skipped {
+		in.Skipped = append(in.Skipped, reports.Skipped{Stage: reports.StageElasticity, Job: sk.Job,
+			Reason: fmt.Sprintf("task %s (%s, %d slots, %d runs): %s", sk.Task, sk.Framework, sk.Slots, sk.Runs, sk.Reason)})
+	}
 	return nil
 }
 
-// addProfiler is the seam of the profiler (issue 6). When it lands: per job
-// set Sweeps from the profruns table and Profile.Phases from the fastest
-// configuration.
-func addProfiler(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
-	in.Notes[reports.StageProfiler] = append(in.Notes[reports.StageProfiler],
-		"Profiler sweeps (wlprof profile) are not built yet (issue 6).")
+// addProfiler turns the sandbox profiler's runs (framework "sandbox") into
+// each job's sweeps (runtime and peak RSS per memory or slot setting) and
+// the per-phase profile of its fastest configuration (seed 002 §4.2.6).
+func addProfiler(ctx context.Context, ds *dataset.Dataset, in *reports.Input, rj *reportJobs, runs []dataset.ProfRun) error {
+	byJob := map[string][]dataset.ProfRun{}
+	for _, r := range runs {
+		if r.Framework == "sandbox" {
+			byJob[r.Job] = append(byJob[r.Job], r)
+		}
+	}
+	if len(byJob) == 0 {
+		in.Notes[reports.StageProfiler] = append(in.Notes[reports.StageProfiler],
+			"No sandbox profiling runs in the dataset: wlprof profile run -- CMD records them.")
+		return nil
+	}
+	samples, err := dataset.ReadAll(ctx, ds, dataset.ProfSamplesTable)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(byJob))
+	for id := range byJob {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		jr := byJob[id]
+		profiler.SortRuns(jr)
+		j := rj.job(id)
+		tasks := map[string]bool{}
+		for _, r := range jr {
+			tasks[r.Task] = true
+		}
+		taskList := make([]string, 0, len(tasks))
+		for t := range tasks {
+			taskList = append(taskList, t)
+		}
+		sort.Strings(taskList)
+		for _, task := range taskList {
+			var mine []dataset.ProfRun
+			slots := map[int32]bool{}
+			mems := map[int64]bool{}
+			for _, r := range jr {
+				if r.Task == task {
+					mine = append(mine, r)
+					slots[r.Slots] = true
+					mems[r.MemoryBytes] = true
+				}
+			}
+			sw := reports.Sweep{Task: task, Setting: "memory_bytes"}
+			if len(mems) == 1 && len(slots) > 1 {
+				sw.Setting = "slots"
+			}
+			for _, st := range profiler.Summarize(mine) {
+				if st.OK == 0 {
+					continue
+				}
+				x := float64(st.MemBytes)
+				if sw.Setting == "slots" {
+					x = float64(st.Slots)
+				}
+				sw.Points = append(sw.Points, reports.SweepPoint{Setting: x, RuntimeS: st.WallS.Median, PeakRSSBytes: st.PeakRSSBytes.Median})
+			}
+			j.Sweeps = append(j.Sweeps, sw)
+			if pr := profiler.BuildProfile(task, mine, samples); pr != nil {
+				var host struct {
+					MemTotalBytes float64 `json:"mem_total_bytes"`
+				}
+				_ = json.Unmarshal([]byte(mine[0].Host), &host) // no host facts: memory stays 0
+				for _, ph := range pr.Phases {
+					j.Profile.Phases = append(j.Profile.Phases, profile.Phase{Phase: task + "/" + ph.Phase, Tasks: pr.Slots,
+						TaskRuntimeS: ph.EndS - ph.StartS, CPUShare: clamp01(ph.CPU), IOShare: clamp01(ph.IO),
+						MemoryBytes: ph.Memory * host.MemTotalBytes, Slots: pr.Slots})
+				}
+				for _, w := range pr.Warnings {
+					j.Profile.Warnings = append(j.Profile.Warnings, "profiler "+task+": "+w)
+				}
+			}
+		}
+	}
 	return nil
 }
+
+func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 
 // addSkyline fits every job of the skylines table, as wlprof skyline does,
 // and fills in each job's skyline section and its runs for the figure.
