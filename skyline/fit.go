@@ -41,6 +41,10 @@ type Options struct {
 	// MPS, when set, is a file the textbook model is written to (for an
 	// independent solver); only with Model Textbook.
 	MPS string
+	// SkipBadJobs makes FitAll list jobs whose runs cannot be fitted (a run
+	// with no resources, a bad sample) as skipped instead of failing: for
+	// reports over mixed inputs, where one broken log must not hide the rest.
+	SkipBadJobs bool
 	// Previous, when set, is an earlier fit of the same job (say, before a
 	// new run arrived): the suffix rows that bound then seed this fit, so
 	// the refit starts warm. It never changes the optimum.

@@ -146,8 +146,9 @@ type Result struct {
 // FitAll fits every job with at least opts.MinRuns runs, in parallel on
 // workers goroutines (GOMAXPROCS when ≤ 0), and, when sweep is not empty,
 // refits each at every α of sweep. Jobs with too few runs are skipped with
-// the reason; any other failure fails the whole call with every job's error
-// (no partial result).
+// the reason, and so are jobs whose runs cannot be fitted (ErrEmptyRun,
+// ErrBadSample) when opts.SkipBadJobs is set; any other failure fails the
+// whole call with every job's error (no partial result).
 func FitAll(ctx context.Context, jobs []Job, opts Options, sweep []float64, workers int) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -204,13 +205,26 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var keep []*Fit
+	for q, err := range errs {
+		if err != nil && opts.SkipBadJobs && (errors.Is(err, ErrEmptyRun) || errors.Is(err, ErrBadSample)) {
+			res.Skipped = append(res.Skipped, Skipped{Job: todo[q].ID, Runs: len(todo[q].Runs), Reason: err.Error()})
+			errs[q] = nil
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	for q, f := range fits {
-		f.AlphaSweep = sweeps[q]
+		if f != nil {
+			f.AlphaSweep = sweeps[q]
+			keep = append(keep, f)
+		}
 	}
-	res.Jobs = fits
+	if keep != nil {
+		res.Jobs = keep
+	}
+	sort.SliceStable(res.Skipped, func(a, b int) bool { return res.Skipped[a].Job < res.Skipped[b].Job })
 	return res, nil
 }
 

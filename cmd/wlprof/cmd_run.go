@@ -1,16 +1,192 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/reports"
+)
+
+type runOptions struct {
+	report     reportOptions
+	Out        string
+	Paths      []string
+	TZ         string
+	MaxRejects int64
+	// datasetSet: -d was given, so inputs are added to that dataset instead
+	// of a fresh one inside DIR.
+	datasetSet bool
+}
 
 func newRunCmd(g *globalOptions) *cobra.Command {
+	o := &runOptions{report: reportOptions{fit: skylineOptions{g: g}}}
 	cmd := &cobra.Command{
-		Use:     "run --out DIR PATH...",
-		Short:   "Run the whole pipeline: detect formats, ingest, every stage, report",
-		Long:    "Detect each input's format, ingest into a dataset (default inside DIR), run every stage that has inputs and write the report.\n" + exitStatusHelp,
-		Example: "  wlprof run --out report traces/ logs/",
-		Args:    args(cobra.MinimumNArgs(1)),
-		RunE:    notBuilt(8),
+		Use:   "run --out DIR PATH...",
+		Short: "Run the whole pipeline: detect formats, ingest, every stage, report",
+		Long: `Run the whole pipeline in one command:
+
+  1. detect the format of every input (directories stand for the files below
+     them; files no format recognises, such as README or SOURCES.md, are
+     listed and left out);
+  2. ingest them into a fresh dataset, DIR/dataset (with -d: add them to that
+     dataset instead);
+  3. run every stage that has inputs — classify (utilisation traces), slo
+     (provenance and runs), skyline (run skylines), elasticity and the
+     profiler's sweeps (profiling runs) — and write the report to DIR/report
+     (profiles/, tenants.json, plots/, index.html), as wlprof report does.
+
+It ends with a short summary and the path of index.html. A fresh dataset is
+built beside the old one and replaces it only when the ingest succeeded.
+` + exitStatusHelp,
+		Example: `  wlprof run --out out traces/ logs/
+  wlprof run --out out --step 5s testdata/resourceestimator/tpch_q12.txt
+  wlprof run --out out -d ds -q -o json new-logs/`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, a []string) error {
+			o.Paths = a
+			o.datasetSet = cmd.Flags().Changed("dataset")
+			return runRun(cmd.Context(), o)
+		},
 	}
-	cmd.Flags().String("out", "", "report directory")
+	o.report.fit.bindFitFlags(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.Out, "out", "", "output directory: DIR/dataset and DIR/report (required)")
+	f.StringVar(&o.report.Title, "title", "", "title of index.html")
+	f.StringVar(&o.report.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure (\"\": none)")
+	f.StringVar(&o.report.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
+	f.DurationVar(&o.report.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
+	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
+	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, changing nothing, after this many rejected records (-1: no limit)")
 	return cmd
+}
+
+type pipelineReport struct {
+	Version    int                 `json:"version"`
+	Dataset    string              `json:"dataset"`
+	Files      []ingest.FileResult `json:"files"`
+	Undetected []ingest.Undetected `json:"undetected"`
+	Accepted   int64               `json:"accepted"`
+	Rejected   int64               `json:"rejected"`
+	Report     *reports.Index      `json:"report"`
+}
+
+func runRun(ctx context.Context, o *runOptions) error {
+	g := o.report.fit.g
+	if o.Out == "" {
+		return usagef("--out DIR is required")
+	}
+	opts := ingest.DefaultOptions()
+	var err error
+	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
+		return usagef("--tz %q: %v", o.TZ, err)
+	}
+	opts.MaxRejects = o.MaxRejects
+	if _, _, err := o.report.fit.skylineOpts(); err != nil {
+		return err
+	}
+	known, unknown, err := ingest.Survey(o.Paths)
+	if err != nil {
+		return err
+	}
+	for _, u := range unknown {
+		g.progressf("  left out %s: no known format\n", u.Path)
+	}
+	if len(known) == 0 {
+		return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	dsDir := g.Dataset
+	final := ""
+	if !o.datasetSet {
+		final = filepath.Join(o.Out, "dataset")
+		dsDir = filepath.Join(o.Out, ".dataset-new")
+		if err := os.RemoveAll(dsDir); err != nil {
+			return err
+		}
+	}
+	g.progressf("ingesting %d file(s) into %s\n", len(known), firstNonEmpty(final, dsDir))
+	res, err := ingestInto(ctx, dsDir, known, opts)
+	if err != nil {
+		if final != "" {
+			os.RemoveAll(dsDir)
+		}
+		return err
+	}
+	if final != "" {
+		if err := os.RemoveAll(final); err != nil {
+			return err
+		}
+		if err := os.Rename(dsDir, final); err != nil {
+			return err
+		}
+		dsDir = final
+	}
+	g.progressf("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
+	g.Dataset = dsDir
+	o.report.Out = filepath.Join(o.Out, "report")
+	in, err := buildReportInput(ctx, &o.report)
+	if err != nil {
+		return err
+	}
+	idx, err := reports.Write(o.report.Out, in, reports.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	rep := pipelineReport{Version: 1, Dataset: dsDir, Files: res.Files, Undetected: unknown,
+		Accepted: res.Accepted, Rejected: res.Rejected, Report: idx}
+	if rep.Undetected == nil {
+		rep.Undetected = []ingest.Undetected{}
+	}
+	switch g.Output {
+	case "json":
+		err = writeJSON(g.io.Out, rep)
+	default:
+		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", dsDir, len(res.Files), res.Accepted, res.Rejected)
+		err = reportText(g, idx)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Rejected > 0 {
+		return rejectedError{res.Rejected}
+	}
+	return nil
+}
+
+// ingestInto ingests files (formats detected) into the dataset at dir in
+// one transaction.
+func ingestInto(ctx context.Context, dir string, files []string, opts ingest.Options) (*ingest.Result, error) {
+	ds, err := dataset.OpenOrCreate(dir)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	res, err := ingest.Run(ctx, tx, "auto", files, opts)
+	if err != nil {
+		if errors.Is(err, ingest.ErrTooManyRejects) {
+			return nil, fmt.Errorf("%w (nothing was written)", err)
+		}
+		return nil, err
+	}
+	return res, tx.Commit()
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

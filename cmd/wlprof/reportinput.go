@@ -343,6 +343,7 @@ func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *
 			"The dataset has no skylines: ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs.")
 		return nil, nil
 	}
+	opts.SkipBadJobs = true // a broken log is a caveat of the report, not its end
 	res, err := skyline.FitAll(ctx, jobs, opts, sweep, o.fit.Workers)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunPipeline: wlprof run detects formats (leaving out what no format
+// reads), ingests into DIR/dataset, writes DIR/report and exits 3 when
+// records were rejected; a second run replaces the dataset instead of
+// adding to it; a failed run leaves the previous dataset and report as
+// they were.
+func TestRunPipeline(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"../../testdata/resourceestimator/tpch_q12.txt", "../../testdata/usage_with_rejects.csv", "../../testdata/resourceestimator/SOURCES.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(in, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	run := func(extra ...string) (pipelineReport, string, int) {
+		stdout, stderr, code := wlprof(t, append([]string{"run", "--out", out, "--step", "5s", "-o", "json", "-q", in}, extra...)...)
+		var rep pipelineReport
+		if code == 0 || code == 3 {
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatalf("bad JSON (%v): %s", err, stdout)
+			}
+		}
+		return rep, stderr, code
+	}
+	rep, stderr, code := run()
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (rejected rows): %s", code, stderr)
+	}
+	if len(rep.Undetected) != 1 || !strings.HasSuffix(rep.Undetected[0].Path, "SOURCES.md") {
+		t.Errorf("undetected %+v, want SOURCES.md", rep.Undetected)
+	}
+	if rep.Accepted != 13+6 || rep.Rejected != 5 || len(rep.Files) != 2 {
+		t.Errorf("accepted %d rejected %d files %d; want 19, 5, 2", rep.Accepted, rep.Rejected, len(rep.Files))
+	}
+	if _, err := os.Stat(filepath.Join(out, "report", "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Report == nil || len(rep.Report.Profiles) != 1 {
+		t.Fatalf("report index %+v, want one profile (tpch_q12)", rep.Report)
+	}
+	manifest := func() string {
+		b, err := os.ReadFile(filepath.Join(out, "dataset", "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	rep, _, code = run()
+	if code != 3 || rep.Accepted != 19 || strings.Count(manifest(), `"format": "re-native"`) != 1 {
+		t.Errorf("second run: exit %d, accepted %d; the dataset must be rebuilt, not appended to", code, rep.Accepted)
+	}
+	before := manifest()
+	if _, stderr, code := run("--max-rejects", "0"); code != 1 || !strings.Contains(stderr, "too many rejected") {
+		t.Fatalf("--max-rejects 0: exit %d, %s", code, stderr)
+	}
+	if manifest() != before {
+		t.Errorf("a failed run changed the dataset")
+	}
+	if _, err := os.Stat(filepath.Join(out, ".dataset-new")); !os.IsNotExist(err) {
+		t.Errorf("a failed run left its staging dataset behind")
+	}
+}
