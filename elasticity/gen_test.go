@@ -105,7 +105,7 @@ func sweeps() []sweep {
 		{job: "join", task: "reduce", framework: "tez", slots: 1, input: gib(2), idealS: 90, rate: 100 << 20, noise: 0.01,
 			mems: grid(0.2*tezIdeal, 1.2*tezIdeal, 0.2*tezIdeal), reps: 1, spilled: tez.spilled,
 			config: []string{"wlprof.local.fetch.fraction=0.25", "tez.runtime.task.input.post-merge.buffer.percent=1.0", "wlprof.map.outputs=100"}},
-		{job: "spillsort", task: "reduce", framework: "sandbox", slots: 1, input: sortIn, idealS: 0.5, rate: 64 << 20, noise: 0.03,
+		{job: "spillsort-sim", task: "reduce", framework: "sandbox", slots: 1, input: sortIn, idealS: 0.5, rate: 64 << 20, noise: 0.03,
 			mems: []float64{2 << 20, 4 << 20, 6 << 20, 8 << 20, 12 << 20, 16 << 20, 24 << 20, 32 << 20}, reps: 3, spilled: allOrNothing},
 		// Bad inputs: one run; never spills; faster when under-sized; no input size.
 		{job: "single", task: "reduce", framework: "mapreduce", slots: 1, input: gib(1), idealS: 50, rate: 100 << 20,
@@ -214,7 +214,7 @@ func TestBundledSweeps(t *testing.T) {
 		{"join/reduce", "spill-rate", 100 << 20, gib(2) * 0.75 / (0.8 * 0.9 * 0.9), 90, 0.05},
 		// The shape of issue 7's accuracy bar on the profiler's reference
 		// workload: 8 memory settings × 3 repetitions, median error ≤ 5%.
-		{"spillsort/reduce", "spill-rate", 0, 16 << 20, 0.5, 0.05},
+		{"spillsort-sim/reduce", "spill-rate", 0, 16 << 20, 0.5, 0.05},
 		{"pagerank/reduce", "spill-rate", 150 << 20, 0, 200, 0.05},
 	} {
 		m := byJob[c.key]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The pipeline on bundled and synthetic data, as far as it is built.
+# The whole pipeline on bundled fixtures and synthetic data, every stage.
 # Usage: scripts/demo.sh BIN OUT
 set -eu
 bin=$1
@@ -8,55 +8,39 @@ rm -rf "$out"
 mkdir -p "$out"
 ds="$out/dataset"
 
-echo "== synthetic world: 25 tenants, 14 days at 2-minute steps, known patterns"
+echo "== 1. a synthetic world: 25 tenants, 14 days at 2-minute steps, known patterns (truth.json beside it)"
 "$bin" synth --out "$out/world" --tenants 25 --days 14 --seed 1
 
-echo "== ingest the world (generic utilisation CSV)"
-"$bin" ingest csv "$out/world/usage.csv" -d "$ds"
-
-echo "== ingest a bundled file with bad rows: they are kept in the rejects table, exit status 3"
-set +e
-"$bin" ingest auto testdata/usage_with_rejects.csv -d "$ds"
-status=$?
-set -e
-[ "$status" -eq 3 ] || { echo "demo: expected exit status 3 for rejected rows, got $status" >&2; exit 1; }
-
-echo "== ingest job runs: a ResourceManager log (Hadoop ResourceEstimator sample) and Spark event logs → runs and skylines"
-"$bin" ingest auto testdata/jobs/resourceestimator/rmLog.txt testdata/jobs/spark -d "$ds"
-
-echo "== skylines: Hadoop ResourceEstimator's tpch_q12 runs (native format), fitted with CLP"
-"$bin" ingest re-native testdata/resourceestimator/tpch_q12.txt -d "$ds" -q
-"$bin" skyline -d "$ds" --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
-"$bin" skyline -d "$ds" --step 5s -o json >"$out/skylines.json"
-"$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
-echo "   wrote $out/skylines.json and $out/yarn-reservation-tpch_q12.json"
-
-echo "== elasticity: synthetic profiling sweeps (Hadoop, Spark, Tez, sandbox) and a real MapReduce job history"
-"$bin" ingest profruns-csv testdata/elasticity/profruns.csv -d "$ds" -q
-"$bin" ingest jhist testdata/elasticity/hadoop -d "$ds" -q
-"$bin" elasticity -d "$ds" --job wordcount
-"$bin" elasticity -d "$ds" -o json >"$out/elasticity.json"
-echo "   wrote $out/elasticity.json"
-
-echo "== the report: profiles for schedulers, plots, index.html (stages not built yet show as not computed)"
-"$bin" report -d "$ds" --out "$out/report" --step 5s
-
-echo "== the dataset"
-"$bin" version
-sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|format)"' | head -30
-
-echo "== profile a reference workload that spills (external merge sort, testdata/profiler/spillsort)"
+echo "== 2. profile a reference workload that spills (external merge sort, testdata/profiler/spillsort)"
 go build -o "$out/spillsort" ./testdata/profiler/spillsort
 "$bin" profile run -d "$ds" -q --job spillsort --task reduce --mem 2M,64M --slots 1,2 --repeat 2 \
   --cap-overhead 16M --phase-regex '^phase: (\w+)' -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
-echo "== profile GNU sort -S {mem} -T {spill_dir} over a generated file"
+
+echo "== 3. profile GNU sort -S {mem} -T {spill_dir} over a generated file"
 awk 'BEGIN { srand(1); for (i = 0; i < 200000; i++) printf "%08x %d\n", int(rand() * 4294967295), i }' >"$out/lines.txt"
 LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 --cap-overhead 16M \
   -- sort -S {mem} -T {spill_dir} -o /dev/null "$out/lines.txt"
 
+echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
+echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
+set +e
+"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated \
+  "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
+  testdata/resourceestimator testdata/jobs testdata/elasticity
+status=$?
+set -e
+[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }
+
+echo "== 5. the stages one by one, on the same dataset"
+"$bin" classify -d "$ds" | head -20
+"$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
+"$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
+"$bin" elasticity -d "$ds" --job wordcount
+"$bin" profile show -d "$ds" --job spillsort
+
 cat <<TXT
 
-Dataset written to $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).
-Open $out/report/index.html in a browser. The classify, slo, elasticity and profiler stages
-are not built yet; the report shows them as not computed until they are.
+Dataset: $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).
+Report:  open $out/report/index.html in a browser (self-contained; profiles/ and tenants.json
+         beside it are what schedulers load; reservations/ holds YARN reservation requests).
 TXT

@@ -65,7 +65,7 @@ func TestElasticityGolden(t *testing.T) {
 		t.Fatalf("text: exit %d", code)
 	}
 	golden(t, "elasticity-profruns.txt", out)
-	out, _, code = wlprof(t, "elasticity", "-d", ds, "--job", "spillsort", "-o", "csv")
+	out, _, code = wlprof(t, "elasticity", "-d", ds, "--job", "spillsort-sim", "-o", "csv")
 	if code != 0 {
 		t.Fatalf("csv: exit %d", code)
 	}
