@@ -6,6 +6,7 @@ require (
 	github.com/apache/arrow/go/v16 v16.1.0
 	github.com/klauspost/compress v1.17.7
 	github.com/spf13/cobra v1.10.2
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -1,0 +1,428 @@
+package slo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// Options of Infer. Start from DefaultOptions; doc.go says why each
+// default is what it is.
+type Options struct {
+	MinRuns            int     // fewer runs: not actionable (default 5)
+	MaxPeriodCV        float64 // submission spacing CV above this: irregular (default 0.2)
+	SnapTolerance      float64 // relative distance to a natural period to snap to it (default 0.1)
+	MaxReadCV          float64 // CV of T_outRead above this: unstable reads (default 0.1)
+	MinSlack           float64 // median slack ratio below this: no slack (default 0.5)
+	ArrivalPercentile  float64 // of T_inAvail (default 95)
+	DeadlinePercentile float64 // of T_outRead (default 50)
+	WindowGraceS       float64 // user-window attribution: slack around a run's [start, end] (default 60 s)
+	HorizonS           float64 // file state untouched this long is dropped (default 8 days)
+	Overrides          *Overrides
+}
+
+// DefaultOptions returns the documented defaults.
+func DefaultOptions() Options {
+	return Options{MinRuns: 5, MaxPeriodCV: 0.2, SnapTolerance: 0.1, MaxReadCV: 0.1, MinSlack: 0.5,
+		ArrivalPercentile: 95, DeadlinePercentile: 50, WindowGraceS: 60, HorizonS: 8 * 86400}
+}
+
+// Input is what Infer reads: every run (from the runs table) and a stream
+// of provenance rows, in time order (the order audit logs are written in;
+// rows more than a minute out of order are counted in Graph.OutOfOrder).
+type Input struct {
+	Runs []dataset.Run
+	// Provenance calls fn with every row; the row may be reused between
+	// calls. Nil: no provenance.
+	Provenance func(fn func(*dataset.Provenance) error) error
+}
+
+// ErrNoRuns: there is nothing to infer from.
+var ErrNoRuns = errors.New("slo: no runs (ingest scheduler logs such as yarn-rm or openlineage first)")
+
+// run is one merged run.
+type run struct {
+	id                 string
+	job                int32
+	user               string
+	ok                 bool // finished successfully
+	submit, start, end int64
+	inAvail, outRead   int64
+}
+
+// jobAcc accumulates one job's edges while provenance streams by.
+type jobAcc struct {
+	name          string
+	runs          []int32
+	consumers     map[int32]bool // consumer job indices; -1 = egress
+	producers     map[int32]bool // producer job indices; -1 = ingress
+	attribution   map[string]int64
+	readBeforeEnd int64
+	skew          int64
+}
+
+type fileState struct {
+	t, touch int64 // last write (NoTime: before the log) and last event
+	w        int32 // writer run, -1 when no known run
+	flags    uint8
+}
+
+const (
+	readByJob uint8 = 1 << iota
+	readByUser
+)
+
+type inferer struct {
+	opts       Options
+	runs       []run
+	byID       map[string]int32
+	jobs       []*jobAcc
+	byUser     map[string][]int32 // runs sorted by start
+	maxDur     map[string]int64
+	files      map[string]fileState
+	graph      Graph
+	maxT       int64
+	unknownCtx int64
+}
+
+// Infer builds the provenance graph, finds recurring jobs and their
+// periods, and infers each job's arrival and deadline.
+func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if len(in.Runs) == 0 {
+		return nil, ErrNoRuns
+	}
+	f := &inferer{opts: opts, byID: map[string]int32{}, byUser: map[string][]int32{}, maxDur: map[string]int64{},
+		files: map[string]fileState{}, maxT: math.MinInt64}
+	f.graph.Ignored = map[string]int64{}
+	f.graph.Attribution = map[string]int64{}
+	f.mergeRuns(in.Runs)
+	if in.Provenance != nil {
+		n := 0
+		err := in.Provenance(func(p *dataset.Provenance) error {
+			if n++; n&0xffff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if n&0xfffff == 0 {
+					f.evict()
+				}
+			}
+			f.event(p)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for k, st := range f.files {
+		f.finish(st)
+		delete(f.files, k)
+	}
+	return f.result(), nil
+}
+
+func isSuccess(status string) bool {
+	switch strings.ToUpper(status) {
+	case "", "FINISHED", "SUCCEEDED", "SUCCESS", "COMPLETE", "COMPLETED", "SUCCESSFUL":
+		return true
+	}
+	return false
+}
+
+func isTerminal(status string) bool {
+	switch strings.ToUpper(status) {
+	case "", "RUNNING", "UNKNOWN", "NEW", "SUBMITTED", "ACCEPTED", "START":
+		return false
+	}
+	return true
+}
+
+func minTime(a, b int64) int64 {
+	if a == dataset.NoTime || (b != dataset.NoTime && b < a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b int64) int64 {
+	if a == dataset.NoTime || (b != dataset.NoTime && b > a) {
+		return b
+	}
+	return a
+}
+
+// mergeRuns merges rows of one run id (OpenLineage writes one per event),
+// groups runs into jobs by normalised name and indexes them by user.
+func (f *inferer) mergeRuns(rows []dataset.Run) {
+	jobIdx := map[string]int32{}
+	status := map[int32]string{}
+	for _, r := range rows {
+		id := r.Run
+		if id == "" {
+			id = fmt.Sprintf("%s@%d", r.Name, r.SubmitMs)
+		}
+		i, ok := f.byID[id]
+		if !ok {
+			name := r.Job
+			if name == "" {
+				name = r.Name
+			}
+			key := Normalise(name)
+			j, ok := jobIdx[key]
+			if !ok {
+				j = int32(len(f.jobs))
+				jobIdx[key] = j
+				f.jobs = append(f.jobs, &jobAcc{name: key, consumers: map[int32]bool{}, producers: map[int32]bool{}, attribution: map[string]int64{}})
+			}
+			i = int32(len(f.runs))
+			f.byID[id] = i
+			f.runs = append(f.runs, run{id: id, job: j, submit: dataset.NoTime, start: dataset.NoTime, end: dataset.NoTime,
+				inAvail: dataset.NoTime, outRead: dataset.NoTime})
+			f.jobs[j].runs = append(f.jobs[j].runs, i)
+		}
+		ru := &f.runs[i]
+		if ru.user == "" {
+			ru.user = r.User
+		}
+		ru.submit = minTime(ru.submit, r.SubmitMs)
+		ru.start = minTime(ru.start, r.StartMs)
+		ru.end = maxTime(ru.end, r.EndMs)
+		if s, seen := status[i]; !seen || !isTerminal(s) {
+			status[i] = r.Status
+		}
+	}
+	for i := range f.runs {
+		ru := &f.runs[i]
+		if ru.submit == dataset.NoTime {
+			ru.submit = ru.start
+		}
+		if ru.start == dataset.NoTime {
+			ru.start = ru.submit
+		}
+		if ru.submit == dataset.NoTime && ru.end != dataset.NoTime {
+			ru.submit, ru.start = ru.end, ru.end // an end-only lineage event: a point run
+		}
+		ru.ok = isSuccess(status[int32(i)]) && ru.end != dataset.NoTime
+		if ru.user != "" && ru.start != dataset.NoTime && ru.end != dataset.NoTime {
+			f.byUser[ru.user] = append(f.byUser[ru.user], int32(i))
+			if d := ru.end - ru.start; d > f.maxDur[ru.user] {
+				f.maxDur[ru.user] = d
+			}
+		}
+	}
+	for _, rs := range f.byUser {
+		sort.Slice(rs, func(a, b int) bool { return f.runs[rs[a]].start < f.runs[rs[b]].start })
+	}
+	f.graph.Runs = len(f.runs)
+	f.graph.Jobs = len(f.jobs)
+}
+
+// attribute finds the run that performed p and says how: the run its
+// callerContext, trackingId or lineage event names; else the one run of
+// that user whose [start, end] (widened by WindowGraceS) holds the time
+// ("user-window"), the most recently started of several
+// ("user-window-ambiguous"); else none (-1).
+func (f *inferer) attribute(p *dataset.Provenance) (int32, string) {
+	if p.Run != "" {
+		if i, ok := f.byID[p.Run]; ok {
+			how := p.Attribution
+			if how == "" {
+				how = "run"
+			}
+			return i, how
+		}
+		f.unknownCtx++
+	}
+	rs := f.byUser[p.User]
+	if len(rs) == 0 {
+		return -1, "none"
+	}
+	grace := int64(f.opts.WindowGraceS * 1000)
+	t := p.TimeMs
+	k := sort.Search(len(rs), func(i int) bool { return f.runs[rs[i]].start > t+grace })
+	best, n := int32(-1), 0
+	lo := t - f.maxDur[p.User] - grace
+	for i := k - 1; i >= 0; i-- {
+		ru := &f.runs[rs[i]]
+		if ru.start < lo {
+			break
+		}
+		if t <= ru.end+grace {
+			n++
+			if best < 0 {
+				best = rs[i]
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return -1, "none"
+	case 1:
+		return best, "user-window"
+	}
+	return best, "user-window-ambiguous"
+}
+
+func (f *inferer) countEdge(r int32, how string) {
+	f.graph.Attribution[how]++
+	if r >= 0 {
+		f.jobs[f.runs[r].job].attribution[how]++
+	}
+}
+
+func (f *inferer) event(p *dataset.Provenance) {
+	f.graph.Events++
+	t := p.TimeMs
+	if f.maxT != math.MinInt64 && t < f.maxT-60_000 {
+		f.graph.OutOfOrder++
+	}
+	if t > f.maxT {
+		f.maxT = t
+	}
+	switch p.Op {
+	case "write":
+		r, how := f.attribute(p)
+		f.countEdge(r, how)
+		f.setWrite(p.Path, t, r)
+	case "rename":
+		if p.Dst == "" {
+			f.graph.Ignored["rename without dst"]++
+			return
+		}
+		r, how := f.attribute(p)
+		if st, ok := f.files[p.Path]; ok {
+			if r < 0 {
+				r = st.w // a loader or user moved a job's output into place
+			}
+			f.finish(st)
+			delete(f.files, p.Path)
+		}
+		f.countEdge(r, how)
+		f.setWrite(p.Dst, t, r)
+	case "delete":
+		if st, ok := f.files[p.Path]; ok {
+			f.finish(st)
+			delete(f.files, p.Path)
+		}
+	case "read":
+		f.read(p)
+	default:
+		f.graph.Ignored[p.Op]++
+	}
+}
+
+func (f *inferer) setWrite(path string, t int64, r int32) {
+	if st, ok := f.files[path]; ok {
+		f.finish(st)
+		st.t, st.touch, st.w, st.flags = t, t, r, 0
+		f.files[path] = st
+		return
+	}
+	f.graph.Files++
+	f.files[strings.Clone(path)] = fileState{t: t, touch: t, w: r}
+}
+
+// lookup finds the state of path or of its nearest ancestor (a read of a
+// file below a directory that was renamed into place).
+func (f *inferer) lookup(path string) (string, fileState, bool) {
+	for p := path; p != ""; {
+		if st, ok := f.files[p]; ok {
+			return p, st, true
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i <= 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return "", fileState{}, false
+}
+
+func (f *inferer) read(p *dataset.Provenance) {
+	t := p.TimeMs
+	r, how := f.attribute(p)
+	key, st, ok := f.lookup(p.Path)
+	if !ok {
+		key = strings.Clone(p.Path)
+		st = fileState{t: dataset.NoTime, w: -1}
+		f.graph.Files++
+	}
+	st.touch = t
+	defer func() { f.files[key] = st }()
+	if r >= 0 && r == st.w {
+		return // a run reading its own output
+	}
+	f.countEdge(r, how)
+	if st.t != dataset.NoTime && t < st.t {
+		if r >= 0 {
+			f.jobs[f.runs[r].job].skew++
+		}
+		return
+	}
+	if r >= 0 {
+		st.flags |= readByJob
+		ru := &f.runs[r]
+		prod := int32(-1)
+		if st.w >= 0 {
+			prod = f.runs[st.w].job
+		}
+		// A job reading its own earlier output (an incremental job) does
+		// not wait for it: that is neither an input arrival nor a producer.
+		if prod != ru.job {
+			f.jobs[ru.job].producers[prod] = true
+			if st.t != dataset.NoTime {
+				ru.inAvail = maxTime(ru.inAvail, st.t)
+			}
+		}
+	} else {
+		st.flags |= readByUser
+	}
+	if st.w < 0 {
+		return
+	}
+	w := &f.runs[st.w]
+	if w.end == dataset.NoTime || t < w.end {
+		f.jobs[w.job].readBeforeEnd++
+		f.graph.ReadBeforeEnd++
+		return
+	}
+	cons := int32(-1)
+	if r >= 0 {
+		cons = f.runs[r].job
+	}
+	if cons == w.job {
+		return // the next run of the same job reading the previous output is not a consumer
+	}
+	w.outRead = minTime(w.outRead, t)
+	f.jobs[w.job].consumers[cons] = true
+}
+
+// finish classifies a file version that is replaced, deleted or dropped.
+func (f *inferer) finish(st fileState) {
+	switch {
+	case st.w >= 0 && st.flags&readByJob == 0:
+		f.graph.EgressFiles++
+	case st.w < 0 && st.flags&readByJob != 0:
+		f.graph.IngressFiles++
+	}
+}
+
+// evict drops file state untouched for HorizonS, which bounds memory by
+// the horizon rather than by the length of the log.
+func (f *inferer) evict() {
+	if len(f.files) < 1<<16 {
+		return
+	}
+	cut := f.maxT - int64(f.opts.HorizonS*1000)
+	for k, st := range f.files {
+		if st.touch < cut {
+			f.finish(st)
+			delete(f.files, k)
+		}
+	}
+}
