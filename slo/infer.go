@@ -59,7 +59,7 @@ type run struct {
 type jobAcc struct {
 	name          string
 	runs          []int32
-	consumers     map[int32]bool // consumer job indices; -1 = egress
+	consumers     map[int32]int64 // consumer job index (-1 = egress) → reads after the end
 	producers     map[int32]bool // producer job indices; -1 = ingress
 	attribution   map[string]int64
 	readBeforeEnd int64
@@ -88,6 +88,9 @@ type inferer struct {
 	graph      Graph
 	maxT       int64
 	unknownCtx int64
+	affRead    map[string]map[int32]int32 // stem → job → unambiguous reads
+	affWrite   map[string]map[int32]int32 // stem → job → unambiguous writes
+	cands      []int32
 }
 
 // Infer builds the provenance graph, finds recurring jobs and their
@@ -97,7 +100,8 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, ErrNoRuns
 	}
 	f := &inferer{opts: opts, byID: map[string]int32{}, byUser: map[string][]int32{}, maxDur: map[string]int64{},
-		files: map[string]fileState{}, maxT: math.MinInt64}
+		files: map[string]fileState{}, maxT: math.MinInt64,
+		affRead: map[string]map[int32]int32{}, affWrite: map[string]map[int32]int32{}}
 	f.graph.Ignored = map[string]int64{}
 	f.graph.Attribution = map[string]int64{}
 	f.mergeRuns(in.Runs)
@@ -177,7 +181,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 			if !ok {
 				j = int32(len(f.jobs))
 				jobIdx[key] = j
-				f.jobs = append(f.jobs, &jobAcc{name: key, consumers: map[int32]bool{}, producers: map[int32]bool{}, attribution: map[string]int64{}})
+				f.jobs = append(f.jobs, &jobAcc{name: key, consumers: map[int32]int64{}, producers: map[int32]bool{}, attribution: map[string]int64{}})
 			}
 			i = int32(len(f.runs))
 			f.byID[id] = i
@@ -225,15 +229,21 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 // attribute finds the run that performed p and says how: the run its
 // callerContext, trackingId or lineage event names; else the one run of
 // that user whose [start, end] (widened by WindowGraceS) holds the time
-// ("user-window"), the most recently started of several
-// ("user-window-ambiguous"); else none (-1).
-func (f *inferer) attribute(p *dataset.Provenance) (int32, string) {
+// ("user-window"); else, among several such runs, the one whose job most
+// often touched the same directory stem in this role before, ties to the
+// most recently started ("user-window-ambiguous"); else none (-1).
+func (f *inferer) attribute(p *dataset.Provenance, write bool) (int32, string) {
+	aff := f.affRead
+	if write {
+		aff = f.affWrite
+	}
 	if p.Run != "" {
 		if i, ok := f.byID[p.Run]; ok {
 			how := p.Attribution
 			if how == "" {
 				how = "run"
 			}
+			f.learn(aff, p.Path, i)
 			return i, how
 		}
 		f.unknownCtx++
@@ -245,7 +255,7 @@ func (f *inferer) attribute(p *dataset.Provenance) (int32, string) {
 	grace := int64(f.opts.WindowGraceS * 1000)
 	t := p.TimeMs
 	k := sort.Search(len(rs), func(i int) bool { return f.runs[rs[i]].start > t+grace })
-	best, n := int32(-1), 0
+	cands := f.cands[:0]
 	lo := t - f.maxDur[p.User] - grace
 	for i := k - 1; i >= 0; i-- {
 		ru := &f.runs[rs[i]]
@@ -253,19 +263,71 @@ func (f *inferer) attribute(p *dataset.Provenance) (int32, string) {
 			break
 		}
 		if t <= ru.end+grace {
-			n++
-			if best < 0 {
-				best = rs[i]
-			}
+			cands = append(cands, rs[i])
 		}
 	}
-	switch n {
+	f.cands = cands
+	switch len(cands) {
 	case 0:
 		return -1, "none"
 	case 1:
-		return best, "user-window"
+		f.learn(aff, p.Path, cands[0])
+		return cands[0], "user-window"
+	}
+	best, bestN := cands[0], int32(-1)
+	if m := aff[stem(p.Path)]; m != nil {
+		for _, c := range cands { // most recently started first
+			if n := m[f.runs[c].job]; n > bestN {
+				best, bestN = c, n
+			}
+		}
 	}
 	return best, "user-window-ambiguous"
+}
+
+// learn counts that run r's job touched the stem of path.
+func (f *inferer) learn(aff map[string]map[int32]int32, path string, r int32) {
+	st := stem(path)
+	m := aff[st]
+	if m == nil {
+		m = map[int32]int32{}
+		aff[strings.Clone(st)] = m
+	}
+	m[f.runs[r].job]++
+}
+
+// stem is the part of a path that stays the same from run to run: the
+// components before the first that looks per-run (holds four or more
+// digits, as dates, hours, part numbers and application ids do, or starts
+// with "_" or "." as temporary and staging directories do).
+// "/data/sales/2024-01-31/part-00000" → "/data/sales".
+func stem(path string) string {
+	end := len(path)
+	for i := 1; i < len(path); {
+		j := strings.IndexByte(path[i:], '/')
+		comp := path[i:]
+		if j >= 0 {
+			comp = path[i : i+j]
+		}
+		digits := 0
+		for k := 0; k < len(comp); k++ {
+			if comp[k] >= '0' && comp[k] <= '9' {
+				digits++
+			}
+		}
+		if digits >= 4 || (len(comp) > 0 && (comp[0] == '_' || comp[0] == '.')) {
+			end = i - 1
+			break
+		}
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	if end <= 0 {
+		return path
+	}
+	return path[:end]
 }
 
 func (f *inferer) countEdge(r int32, how string) {
@@ -286,7 +348,7 @@ func (f *inferer) event(p *dataset.Provenance) {
 	}
 	switch p.Op {
 	case "write":
-		r, how := f.attribute(p)
+		r, how := f.attribute(p, true)
 		f.countEdge(r, how)
 		f.setWrite(p.Path, t, r)
 	case "rename":
@@ -294,7 +356,7 @@ func (f *inferer) event(p *dataset.Provenance) {
 			f.graph.Ignored["rename without dst"]++
 			return
 		}
-		r, how := f.attribute(p)
+		r, how := f.attribute(p, true)
 		if st, ok := f.files[p.Path]; ok {
 			if r < 0 {
 				r = st.w // a loader or user moved a job's output into place
@@ -345,7 +407,7 @@ func (f *inferer) lookup(path string) (string, fileState, bool) {
 
 func (f *inferer) read(p *dataset.Provenance) {
 	t := p.TimeMs
-	r, how := f.attribute(p)
+	r, how := f.attribute(p, false)
 	key, st, ok := f.lookup(p.Path)
 	if !ok {
 		key = strings.Clone(p.Path)
@@ -399,7 +461,7 @@ func (f *inferer) read(p *dataset.Provenance) {
 		return // the next run of the same job reading the previous output is not a consumer
 	}
 	w.outRead = minTime(w.outRead, t)
-	f.jobs[w.job].consumers[cons] = true
+	f.jobs[w.job].consumers[cons]++
 }
 
 // finish classifies a file version that is replaced, deleted or dropped.

@@ -78,7 +78,7 @@ func (f *inferer) result() *Result {
 	return res
 }
 
-func names(f *inferer, set map[int32]bool, none string) []string {
+func names[V any](f *inferer, set map[int32]V, none string) []string {
 	out := []string{}
 	for j := range set {
 		if j < 0 {
@@ -137,9 +137,15 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 	// Footnote 5: when the consumers run less often than the job, the
 	// deadline is forced into the job's own (smaller) period; the period a
 	// deadline refers to is the smallest of the job's and its consumers'.
+	// Consumers with under a tenth of the reads (stray reads, edges
+	// attributed to the wrong run) do not decide.
+	var total int64
+	for _, n := range acc.consumers {
+		total += n
+	}
 	minCons := math.Inf(1)
-	for c := range acc.consumers {
-		if c >= 0 && c != j && periods[c].Regular && periods[c].PeriodS > 0 {
+	for c, n := range acc.consumers {
+		if c >= 0 && c != j && 10*n >= total && periods[c].Regular && periods[c].PeriodS > 0 {
 			minCons = math.Min(minCons, periods[c].PeriodS)
 		}
 	}
