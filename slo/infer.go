@@ -18,6 +18,7 @@ type Options struct {
 	MaxPeriodCV        float64 // submission spacing CV above this: irregular (default 0.2)
 	SnapTolerance      float64 // relative distance to a natural period to snap to it (default 0.1)
 	MaxReadCV          float64 // CV of T_outRead above this: unstable reads (default 0.1)
+	MaxReadSpread      float64 // MAD of T_outRead over the period above this: unstable reads (default 0.05)
 	MinSlack           float64 // median slack ratio below this: no slack (default 0.5)
 	ArrivalPercentile  float64 // of T_inAvail (default 95)
 	DeadlinePercentile float64 // of T_outRead (default 50)
@@ -28,13 +29,14 @@ type Options struct {
 
 // DefaultOptions returns the documented defaults.
 func DefaultOptions() Options {
-	return Options{MinRuns: 5, MaxPeriodCV: 0.2, SnapTolerance: 0.1, MaxReadCV: 0.1, MinSlack: 0.5,
+	return Options{MinRuns: 5, MaxPeriodCV: 0.2, SnapTolerance: 0.1, MaxReadCV: 0.1, MaxReadSpread: 0.05, MinSlack: 0.5,
 		ArrivalPercentile: 95, DeadlinePercentile: 50, WindowGraceS: 60, HorizonS: 8 * 86400}
 }
 
 // Input is what Infer reads: every run (from the runs table) and a stream
 // of provenance rows, in time order (the order audit logs are written in;
 // rows more than a minute out of order are counted in Graph.OutOfOrder).
+// The stream is read twice.
 type Input struct {
 	Runs []dataset.Run
 	// Provenance calls fn with every row; the row may be reused between
@@ -52,6 +54,7 @@ type run struct {
 	user               string
 	ok                 bool // finished successfully
 	submit, start, end int64
+	winEnd             int64 // end, or start + the job's median duration when the end is unknown
 	inAvail, outRead   int64
 }
 
@@ -60,7 +63,7 @@ type jobAcc struct {
 	name          string
 	runs          []int32
 	consumers     map[int32]int64 // consumer job index (-1 = egress) → reads after the end
-	producers     map[int32]bool // producer job indices; -1 = ingress
+	producers     map[int32]bool  // producer job indices; -1 = ingress
 	attribution   map[string]int64
 	readBeforeEnd int64
 	skew          int64
@@ -91,6 +94,7 @@ type inferer struct {
 	affRead    map[string]map[int32]int32 // stem → job → unambiguous reads
 	affWrite   map[string]map[int32]int32 // stem → job → unambiguous writes
 	cands      []int32
+	learning   bool // pass 1: attribute only to learn affinities
 }
 
 // Infer builds the provenance graph, finds recurring jobs and their
@@ -106,8 +110,25 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 	f.graph.Attribution = map[string]int64{}
 	f.mergeRuns(in.Runs)
 	if in.Provenance != nil {
-		n := 0
+		// Pass 1 only learns which jobs touch which directories, from
+		// edges whose run is certain, so that pass 2 can resolve
+		// ambiguous ones from the first day of the log on.
+		f.learning = true
 		err := in.Provenance(func(p *dataset.Provenance) error {
+			switch p.Op {
+			case "write", "rename":
+				f.attribute(p, true, -1)
+			case "read":
+				f.attribute(p, false, -1)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		f.learning = false
+		n := 0
+		err = in.Provenance(func(p *dataset.Provenance) error {
 			if n++; n&0xffff == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
@@ -212,9 +233,32 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 			ru.submit, ru.start = ru.end, ru.end // an end-only lineage event: a point run
 		}
 		ru.ok = isSuccess(status[int32(i)]) && ru.end != dataset.NoTime
-		if ru.user != "" && ru.start != dataset.NoTime && ru.end != dataset.NoTime {
+		ru.winEnd = ru.end
+	}
+	// A run whose end is not in the logs still ran: for attribution it
+	// lasts as long as its job's median run.
+	for _, acc := range f.jobs {
+		var d []float64
+		for _, r := range acc.runs {
+			if ru := &f.runs[r]; ru.end != dataset.NoTime && ru.start != dataset.NoTime {
+				d = append(d, float64(ru.end-ru.start))
+			}
+		}
+		if len(d) == 0 {
+			continue
+		}
+		m := int64(median(d))
+		for _, r := range acc.runs {
+			if ru := &f.runs[r]; ru.end == dataset.NoTime && ru.start != dataset.NoTime {
+				ru.winEnd = ru.start + m
+			}
+		}
+	}
+	for i := range f.runs {
+		ru := &f.runs[i]
+		if ru.user != "" && ru.start != dataset.NoTime && ru.winEnd != dataset.NoTime {
 			f.byUser[ru.user] = append(f.byUser[ru.user], int32(i))
-			if d := ru.end - ru.start; d > f.maxDur[ru.user] {
+			if d := ru.winEnd - ru.start; d > f.maxDur[ru.user] {
 				f.maxDur[ru.user] = d
 			}
 		}
@@ -232,7 +276,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 // ("user-window"); else, among several such runs, the one whose job most
 // often touched the same directory stem in this role before, ties to the
 // most recently started ("user-window-ambiguous"); else none (-1).
-func (f *inferer) attribute(p *dataset.Provenance, write bool) (int32, string) {
+func (f *inferer) attribute(p *dataset.Provenance, write bool, hint int32) (int32, string) {
 	aff := f.affRead
 	if write {
 		aff = f.affWrite
@@ -246,7 +290,17 @@ func (f *inferer) attribute(p *dataset.Provenance, write bool) (int32, string) {
 			f.learn(aff, p.Path, i)
 			return i, how
 		}
-		f.unknownCtx++
+		if !f.learning {
+			f.unknownCtx++
+		}
+	}
+	// MapReduce and Spark name their scratch directories after the
+	// application (_temporary/attempt_..., .sparkStaging/application_...).
+	if app := appInPath(p.Path); app != "" {
+		if i, ok := f.byID[app]; ok {
+			f.learn(aff, p.Path, i)
+			return i, "path"
+		}
 	}
 	rs := f.byUser[p.User]
 	if len(rs) == 0 {
@@ -262,7 +316,7 @@ func (f *inferer) attribute(p *dataset.Provenance, write bool) (int32, string) {
 		if ru.start < lo {
 			break
 		}
-		if t <= ru.end+grace {
+		if t <= ru.winEnd+grace {
 			cands = append(cands, rs[i])
 		}
 	}
@@ -271,8 +325,19 @@ func (f *inferer) attribute(p *dataset.Provenance, write bool) (int32, string) {
 	case 0:
 		return -1, "none"
 	case 1:
+		// The only run in the window is still not the reader when the
+		// directory is known to be touched by other jobs and never by this
+		// one (its true reader may be missing from the runs table).
+		if m := aff[stem(p.Path)]; m != nil && m[f.runs[cands[0]].job] == 0 && !f.learning {
+			return -1, "none"
+		}
 		f.learn(aff, p.Path, cands[0])
 		return cands[0], "user-window"
+	}
+	for _, c := range cands {
+		if c == hint {
+			return c, "user-window-ambiguous" // the run that wrote what is read: reading its own output
+		}
 	}
 	best, bestN := cands[0], int32(-1)
 	if m := aff[stem(p.Path)]; m != nil {
@@ -298,9 +363,11 @@ func (f *inferer) learn(aff map[string]map[int32]int32, path string, r int32) {
 
 // stem is the part of a path that stays the same from run to run: the
 // components before the first that looks per-run (holds four or more
-// digits, as dates, hours, part numbers and application ids do, or starts
-// with "_" or "." as temporary and staging directories do).
-// "/data/sales/2024-01-31/part-00000" → "/data/sales".
+// digits, as dates, hours, part numbers and application ids do), or up to
+// and including the first that starts with "_" or "." as temporary and
+// staging directories do.
+// "/data/sales/2024-01-31/part-00000" → "/data/sales";
+// "/data/sales/_temporary/0/part-0" → "/data/sales/_temporary".
 func stem(path string) string {
 	end := len(path)
 	for i := 1; i < len(path); {
@@ -315,8 +382,12 @@ func stem(path string) string {
 				digits++
 			}
 		}
-		if digits >= 4 || (len(comp) > 0 && (comp[0] == '_' || comp[0] == '.')) {
+		if digits >= 4 {
 			end = i - 1
+			break
+		}
+		if len(comp) > 0 && (comp[0] == '_' || comp[0] == '.') {
+			end = i + len(comp) // keep "_temporary": a job's own scratch is not its output
 			break
 		}
 		if j < 0 {
@@ -348,7 +419,7 @@ func (f *inferer) event(p *dataset.Provenance) {
 	}
 	switch p.Op {
 	case "write":
-		r, how := f.attribute(p, true)
+		r, how := f.attribute(p, true, -1)
 		f.countEdge(r, how)
 		f.setWrite(p.Path, t, r)
 	case "rename":
@@ -356,7 +427,7 @@ func (f *inferer) event(p *dataset.Provenance) {
 			f.graph.Ignored["rename without dst"]++
 			return
 		}
-		r, how := f.attribute(p, true)
+		r, how := f.attribute(p, true, -1)
 		if st, ok := f.files[p.Path]; ok {
 			if r < 0 {
 				r = st.w // a loader or user moved a job's output into place
@@ -407,8 +478,12 @@ func (f *inferer) lookup(path string) (string, fileState, bool) {
 
 func (f *inferer) read(p *dataset.Provenance) {
 	t := p.TimeMs
-	r, how := f.attribute(p, false)
 	key, st, ok := f.lookup(p.Path)
+	hint := int32(-1)
+	if ok {
+		hint = st.w
+	}
+	r, how := f.attribute(p, false, hint)
 	if !ok {
 		key = strings.Clone(p.Path)
 		st = fileState{t: dataset.NoTime, w: -1}
@@ -487,4 +562,35 @@ func (f *inferer) evict() {
 			delete(f.files, k)
 		}
 	}
+}
+
+// appInPath returns the YARN application id a path names
+// (".../_temporary/attempt_1700000000000_0042_m_000001_0/...",
+// ".sparkStaging/application_1700000000000_0042"), else "".
+func appInPath(path string) string {
+	for _, pre := range [...]string{"application_", "attempt_", "job_"} {
+		i := strings.Index(path, pre)
+		if i < 0 {
+			continue
+		}
+		rest := path[i+len(pre):]
+		a := digitsPrefix(rest)
+		if len(a) < 9 || len(rest) <= len(a) || rest[len(a)] != '_' {
+			continue
+		}
+		b := digitsPrefix(rest[len(a)+1:])
+		if len(b) < 4 {
+			continue
+		}
+		return "application_" + a + "_" + b
+	}
+	return ""
+}
+
+func digitsPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }

@@ -98,6 +98,7 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 	out := Job{Job: acc.name, Runs: len(acc.runs), Consumers: names(f, acc.consumers, "egress"),
 		Producers: names(f, acc.producers, "ingress"), Attribution: acc.attribution, Warnings: []string{}}
 	out.PeriodCV = ptr(p.CV)
+	out.PhaseSpread = ptr(p.PhaseSpread)
 	if len(submits) >= 3 {
 		out.Periodic = p.Regular
 	}
@@ -211,17 +212,23 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 		out.ArrivalFrom = "submit"
 	}
 
-	readCV := math.Inf(1)
+	readCV, readMAD := math.Inf(1), math.Inf(1)
 	if out.ReadCV != nil {
 		readCV = *out.ReadCV
+	}
+	if len(reads) > 0 {
+		readMAD = mad(reads)
+		out.ReadMADS = ptr(readMAD)
 	}
 	switch {
 	case len(acc.runs) < o.MinRuns:
 		out.Reason = fmt.Sprintf("too few runs (%d, need %d)", len(acc.runs), o.MinRuns)
 	case len(submits) < 3:
 		out.Reason = fmt.Sprintf("too few submissions with a time to find a period (%d)", len(submits))
-	case !out.Periodic:
+	case !out.Periodic && p.CV > o.MaxPeriodCV:
 		out.Reason = fmt.Sprintf("irregular period (submission spacing CV %.2f > %.2f)", p.CV, o.MaxPeriodCV)
+	case !out.Periodic:
+		out.Reason = fmt.Sprintf("irregular period (submission phase spread %.2f of the period > %.2f)", p.PhaseSpread, o.MaxPeriodCV)
 	case len(ok) < o.MinRuns:
 		out.Reason = fmt.Sprintf("too few successful runs with an end (%d, need %d)", len(ok), o.MinRuns)
 	case len(reads) == 0:
@@ -230,6 +237,8 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 		out.Reason = fmt.Sprintf("no consumer for most runs (%d of %d outputs read)", len(reads), len(ok))
 	case readCV > o.MaxReadCV:
 		out.Reason = fmt.Sprintf("unstable reads (CV of T_outRead %.3f > %.3f)", readCV, o.MaxReadCV)
+	case readMAD > o.MaxReadSpread*p.PeriodS:
+		out.Reason = fmt.Sprintf("unstable reads (MAD of T_outRead %.0f s > %.2f of the period)", readMAD, o.MaxReadSpread)
 	case out.SlackRatio == nil || *out.SlackRatio < o.MinSlack:
 		s := math.NaN()
 		if out.SlackRatio != nil {

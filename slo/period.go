@@ -15,11 +15,16 @@ var NaturalPeriodsS = []float64{
 
 // Period is what the submission times of a job say about its recurrence.
 type Period struct {
-	PeriodS  float64 // snapped or measured period; 0 when there are too few runs
-	CV       float64 // MAD / median of the submission spacing
-	Snapped  bool    // PeriodS is a natural period the median spacing was close to
-	Regular  bool    // CV ≤ the threshold
-	AnchorMs int64   // instant of some period start: period k starts at AnchorMs + k·PeriodS
+	PeriodS float64 // snapped or measured period; 0 when there are too few runs
+	CV      float64 // MAD / median of the submission spacing
+	Snapped bool    // PeriodS is a natural period the median spacing was close to
+	Regular bool    // CV and PhaseSpread ≤ the threshold
+	// PhaseSpread is the MAD of the submissions' offsets from their usual
+	// phase in the period, as a fraction of the period: a cron job keeps
+	// its phase, submissions at random times do not, even when their
+	// spacing happens to look regular over a few runs.
+	PhaseSpread float64
+	AnchorMs    int64 // instant of some period start: period k starts at AnchorMs + k·PeriodS
 }
 
 // mondayMs is 1970-01-05T00:00Z, a Monday: weekly periods start on Mondays.
@@ -56,7 +61,37 @@ func findPeriod(submits []int64, maxCV, snapTol float64) Period {
 		p.PeriodS = math.Round(m)
 	}
 	p.AnchorMs = anchor(submits, p)
+	p.PhaseSpread = p.phaseSpread(submits)
+	p.Regular = p.Regular && p.PhaseSpread <= maxCV
 	return p
+}
+
+// phaseSpread is the MAD of the submissions' circular distance from their
+// mean phase, over the period.
+func (p Period) phaseSpread(submits []int64) float64 {
+	periodMs := int64(p.PeriodS * 1000)
+	if periodMs <= 0 {
+		return 0
+	}
+	starts := p.runPeriodStarts(submits)
+	var sx, sy float64
+	for i, s := range submits {
+		a := 2 * math.Pi * float64(s-starts[i]) / float64(periodMs)
+		sx += math.Cos(a)
+		sy += math.Sin(a)
+	}
+	mean := math.Atan2(sy, sx) / (2 * math.Pi) * float64(periodMs)
+	d := make([]float64, len(submits))
+	for i, s := range submits {
+		x := math.Mod(float64(s-starts[i])-mean, float64(periodMs))
+		if x > float64(periodMs)/2 {
+			x -= float64(periodMs)
+		} else if x < -float64(periodMs)/2 {
+			x += float64(periodMs)
+		}
+		d[i] = math.Abs(x)
+	}
+	return median(d) / float64(periodMs)
 }
 
 // anchor returns a period start for period p given the submissions.

@@ -149,6 +149,9 @@ func TestWorldAccuracy(t *testing.T) {
 			s := scoreWorld(t, w, res)
 			fmt.Fprintf(&table, "%-9s %5d %5d %6d %9.3f %6.3f %8.3f %13.1f %13.1f\n", nz.Name, seed, s.jobs, s.truePos+s.falseNeg,
 				s.precision(), s.recall(), s.withinFrac(), s.worstArrS, s.worstDlS)
+			if len(s.misses) > 0 {
+				t.Logf("noise %s seed %d misses:\n  %s", nz.Name, seed, strings.Join(s.misses, "\n  "))
+			}
 			if s.precision() < 0.95 || s.recall() < 0.95 || s.withinFrac() < 0.95 {
 				t.Errorf("noise %s seed %d: precision %.3f recall %.3f within one minute %.3f; misses:\n  %s",
 					nz.Name, seed, s.precision(), s.recall(), s.withinFrac(), strings.Join(s.misses, "\n  "))

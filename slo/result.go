@@ -31,6 +31,8 @@ type Job struct {
 	DeadlineRule    string           `json:"deadline_rule,omitempty"` // "consumer-period-longer" when footnote 5 applied
 	RunsMeasured    int              `json:"runs_measured"`           // successful runs whose output a consumer read
 	ReadCV          *float64         `json:"read_cv"`                 // MAD / median of T_outRead
+	ReadMADS        *float64         `json:"read_mad_s"`              // MAD of T_outRead
+	PhaseSpread     *float64         `json:"phase_spread"`            // MAD of submission phase / period
 	StartS          *float64         `json:"start_s"`                 // median T_start
 	EndS            *float64         `json:"end_s"`                   // median T_end
 	ArrivalFrom     string           `json:"arrival_from,omitempty"`  // input-writes, or submit when no input write was seen

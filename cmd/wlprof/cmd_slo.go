@@ -56,6 +56,7 @@ off, corrects or rejects inferred SLOs; see the slo package documentation.
 	f.Float64Var(&o.opts.MaxPeriodCV, "max-period-cv", o.opts.MaxPeriodCV, "submission spacing CV (MAD/median) above which a job is irregular")
 	f.Float64Var(&o.opts.SnapTolerance, "snap", o.opts.SnapTolerance, "relative distance within which a period snaps to a natural one (hour, day, ...)")
 	f.Float64Var(&o.opts.MaxReadCV, "max-read-cv", o.opts.MaxReadCV, "CV (MAD/median) of T_outRead above which reads are unstable")
+	f.Float64Var(&o.opts.MaxReadSpread, "max-read-spread", o.opts.MaxReadSpread, "MAD of T_outRead, as a fraction of the period, above which reads are unstable")
 	f.Float64Var(&o.opts.MinSlack, "min-slack", o.opts.MinSlack, "median slack ratio below which a deadline is not actionable")
 	f.Float64Var(&o.opts.WindowGraceS, "window-grace", o.opts.WindowGraceS, "seconds around a run's [start, end] for user-window attribution")
 	return cmd
@@ -78,6 +79,7 @@ type sloReportOptions struct {
 	MinRuns            int     `json:"min_runs"`
 	MaxPeriodCV        float64 `json:"max_period_cv"`
 	MaxReadCV          float64 `json:"max_read_cv"`
+	MaxReadSpread      float64 `json:"max_read_spread"`
 	MinSlack           float64 `json:"min_slack"`
 	Overrides          string  `json:"overrides,omitempty"`
 }
@@ -169,7 +171,7 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	case "json":
 		return writeJSON(o.g.io.Out, sloReport{Version: 1, Result: *res, Options: sloReportOptions{
 			ArrivalPercentile: o.opts.ArrivalPercentile, DeadlinePercentile: o.opts.DeadlinePercentile,
-			MinRuns: o.opts.MinRuns, MaxPeriodCV: o.opts.MaxPeriodCV, MaxReadCV: o.opts.MaxReadCV,
+			MinRuns: o.opts.MinRuns, MaxPeriodCV: o.opts.MaxPeriodCV, MaxReadCV: o.opts.MaxReadCV, MaxReadSpread: o.opts.MaxReadSpread,
 			MinSlack: o.opts.MinSlack, Overrides: o.Overrides}})
 	case "csv":
 		return printSLOCSV(o.g, res)
