@@ -88,3 +88,27 @@ func BenchmarkIngestOpenLineage(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkIngestHDFSAudit measures the whole ingest (parse, encode,
+// write Parquet) of an audit log.
+func BenchmarkIngestHDFSAudit(b *testing.B) {
+	const n = 200_000
+	path := writeFile(b, b.TempDir(), "audit.log", benchAudit(n))
+	b.SetBytes(fileSize(b, path))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ds, err := dataset.OpenOrCreate(filepath.Join(b.TempDir(), "ds"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx, _ := ds.Begin()
+		res, err := Run(context.Background(), tx, "hdfs-audit", []string{path}, DefaultOptions())
+		if err != nil || res.Accepted != n {
+			b.Fatal(err, res.Accepted)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
