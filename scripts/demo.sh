@@ -21,6 +21,11 @@ status=$?
 set -e
 [ "$status" -eq 3 ] || { echo "demo: expected exit status 3 for rejected rows, got $status" >&2; exit 1; }
 
+echo "== provenance: an HDFS audit log and its runs (OpenLineage events), then inferred SLOs"
+"$bin" ingest auto testdata/provenance/world -d "$out/slo-dataset"
+"$bin" slo -d "$out/slo-dataset" --overrides testdata/provenance/overrides.yaml
+"$bin" slo -d "$out/slo-dataset" -o json > "$out/slo.json"
+
 echo "== the dataset"
 "$bin" version
 sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|format)"' | head -30
