@@ -193,6 +193,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 		}
 		i, ok := f.byID[id]
 		if !ok {
+			id = strings.Clone(id)
 			name := r.Job
 			if name == "" {
 				name = r.Name
@@ -212,7 +213,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 		}
 		ru := &f.runs[i]
 		if ru.user == "" {
-			ru.user = r.User
+			ru.user = strings.Clone(r.User)
 		}
 		ru.submit = minTime(ru.submit, r.SubmitMs)
 		ru.start = minTime(ru.start, r.StartMs)
@@ -401,7 +402,19 @@ func stem(path string) string {
 	return path[:end]
 }
 
+// intern returns s from m's keys, adding a copy when new: strings read
+// from the dataset point into whole Arrow batches, which a map key would
+// keep alive.
+func intern(m map[string]int64, s string) string {
+	if _, ok := m[s]; !ok {
+		s = strings.Clone(s)
+		m[s] = 0
+	}
+	return s
+}
+
 func (f *inferer) countEdge(r int32, how string) {
+	how = intern(f.graph.Attribution, how)
 	f.graph.Attribution[how]++
 	if r >= 0 {
 		f.jobs[f.runs[r].job].attribution[how]++
@@ -445,7 +458,7 @@ func (f *inferer) event(p *dataset.Provenance) {
 	case "read":
 		f.read(p)
 	default:
-		f.graph.Ignored[p.Op]++
+		f.graph.Ignored[intern(f.graph.Ignored, p.Op)]++
 	}
 }
 
@@ -460,12 +473,17 @@ func (f *inferer) setWrite(path string, t int64, r int32) {
 	f.files[strings.Clone(path)] = fileState{t: t, touch: t, w: r}
 }
 
-// lookup finds the state of path or of its nearest ancestor (a read of a
-// file below a directory that was renamed into place).
+// lookup finds the newest version of path among the path itself and its
+// ancestors (a read of a file below a directory that was renamed into
+// place reads that directory's version; an older state of the exact path,
+// such as an earlier read of a file not yet written, must not shadow it).
 func (f *inferer) lookup(path string) (string, fileState, bool) {
+	var key string
+	var best fileState
+	found := false
 	for p := path; p != ""; {
-		if st, ok := f.files[p]; ok {
-			return p, st, true
+		if st, ok := f.files[p]; ok && (!found || st.t != dataset.NoTime && (best.t == dataset.NoTime || st.t > best.t)) {
+			key, best, found = p, st, true
 		}
 		i := strings.LastIndexByte(p, '/')
 		if i <= 0 {
@@ -473,7 +491,7 @@ func (f *inferer) lookup(path string) (string, fileState, bool) {
 		}
 		p = p[:i]
 	}
-	return "", fileState{}, false
+	return key, best, found
 }
 
 func (f *inferer) read(p *dataset.Provenance) {
@@ -523,7 +541,10 @@ func (f *inferer) read(p *dataset.Provenance) {
 		return
 	}
 	w := &f.runs[st.w]
-	if w.end == dataset.NoTime || t < w.end {
+	if w.end == dataset.NoTime {
+		return // not measured; the run is reported as without an end
+	}
+	if t < w.end {
 		f.jobs[w.job].readBeforeEnd++
 		f.graph.ReadBeforeEnd++
 		return

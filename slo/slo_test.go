@@ -261,3 +261,66 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("unknown YAML field: %v", err)
 	}
 }
+
+// Bad input: a run without an end, a read of an output before its run
+// ended, a read logged before the write it reads, rows out of order. Each
+// is a warning with a count, never a crash, and the SLO is still found
+// from the good runs.
+func TestBadInputWarnings(t *testing.T) {
+	in := handWorld()
+	in.Runs[0].EndMs = dataset.NoTime
+	day1 := in.Runs[1].StartMs - 3*3_600_000
+	var rows []dataset.Provenance
+	in.Provenance(func(p *dataset.Provenance) error { rows = append(rows, *p); return nil })
+	extra := []dataset.Provenance{
+		// day 1: a user reads the output before the run ends (03:29:55 < 03:30),
+		// and someone opens a file of it before it exists
+		{TimeMs: day1 + 3*3_600_000 + 1_795_000, Op: "read", Path: "/data/sales_rollup/2024-03-02/part-0", User: "auditor"},
+	}
+	early := dataset.Provenance{TimeMs: day1 + 3*3_600_000 + 20_000, Op: "read", Path: "/data/sales_rollup/2024-03-02/part-0", User: "auditor"}
+	// day 2's input, read by its run, logged an hour before the file was
+	// renamed into place (the NameNode clock of that line was off)
+	day2 := in.Runs[2].StartMs - 3*3_600_000
+	skewed := dataset.Provenance{TimeMs: day2 + 3*3_600_000 + 20_000, Op: "read", Path: "/landing/sales/2024-03-03/data.csv", User: "etl",
+		Run: in.Runs[2].Run, Attribution: "callerContext"}
+	var out []dataset.Provenance
+	for _, p := range rows {
+		out = append(out, p)
+		if p.Op == "rename" && p.Dst == "/landing/sales/2024-03-03/data.csv" {
+			out = append(out, dataset.Provenance{TimeMs: p.TimeMs - 3_600_000, Op: skewed.Op, Path: skewed.Path, User: "etl", Run: skewed.Run, Attribution: "callerContext"})
+		}
+		if p.TimeMs == day1+3*3_600_000+10_000 {
+			out = append(out, early)
+		}
+		if p.Op == "rename" && p.Dst == "/data/sales_rollup/2024-03-02" {
+			out = append(out, extra...)
+		}
+	}
+	in.Provenance = func(fn func(*dataset.Provenance) error) error {
+		for i := range out {
+			if err := fn(&out[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	o := DefaultOptions()
+	o.MinRuns = 5
+	res, err := Infer(context.Background(), in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := res.Jobs[0]
+	w := strings.Join(j.Warnings, "; ")
+	for _, want := range []string{"1 runs without an end", "1 reads of its output before the run ended", "1 reads earlier than the write they read"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings %q lack %q", w, want)
+		}
+	}
+	if res.Graph.OutOfOrder != 1 || !strings.Contains(strings.Join(res.Warnings, ";"), "earlier than rows before them") {
+		t.Errorf("out of order %d, warnings %v", res.Graph.OutOfOrder, res.Warnings)
+	}
+	if !j.Actionable || *j.DeadlineS != 32400 || j.RunsMeasured != 6 {
+		t.Errorf("SLO from the six good runs: %+v", j)
+	}
+}
