@@ -35,12 +35,13 @@ func envInt(name string, def int) int {
 // NameNode (getfileinfo and listStatus are most of a real audit log).
 var benchNoise = func() noise { n := noiseLevels[1]; n.ChatterLines = 60; return n }()
 
+// scaleMetrics is what one child phase reports.
 type scaleMetrics struct {
 	Lines        int64   `json:"lines"`
 	Jobs         int     `json:"jobs"`
 	Actionable   int     `json:"actionable"`
-	IngestS      float64 `json:"ingest_s"`
-	InferS       float64 `json:"infer_s"`
+	WallS        float64 `json:"wall_s"`
+	CPUS         float64 `json:"cpu_s"` // user + system: the machine may be shared
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	InputBytes   int64   `json:"input_bytes"`
 	DatasetBytes int64   `json:"dataset_bytes"`
@@ -77,38 +78,48 @@ func scaleFiles(b *testing.B, groups, days int) (string, int64) {
 	return dir, w.lines
 }
 
+// runChild runs one phase (ingest or infer) in a fresh process.
+func runChild(b *testing.B, dir, phase string) scaleMetrics {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSLOScaleChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "WLPROF_SLO_SCALE_DIR="+dir, "WLPROF_SLO_SCALE_PHASE="+phase)
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("child %s: %v\n%s", phase, err, out)
+	}
+	for _, l := range splitLines(string(out)) {
+		var m scaleMetrics
+		if len(l) > 0 && l[0] == '{' && json.Unmarshal([]byte(l), &m) == nil {
+			return m
+		}
+	}
+	b.Fatalf("child %s printed no metrics:\n%s", phase, out)
+	return scaleMetrics{}
+}
+
 func BenchmarkSLOScale(b *testing.B) {
 	jobs, days := envInt("WLPROF_SLO_BENCH_JOBS", 1000), envInt("WLPROF_SLO_BENCH_DAYS", 30)
 	groups := jobs * 7 / 10 // a group adds 1.4 jobs on average
 	dir, lines := scaleFiles(b, groups, days)
 	b.ResetTimer()
-	var m scaleMetrics
+	var in, inf scaleMetrics
 	for i := 0; i < b.N; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestSLOScaleChild$", "-test.v")
-		cmd.Env = append(os.Environ(), "WLPROF_SLO_SCALE_DIR="+dir)
-		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("child: %v\n%s", err, out)
+		in = runChild(b, dir, "ingest")
+		if in.Lines != lines {
+			b.Fatalf("child ingested %d lines, the log has %d", in.Lines, lines)
 		}
-		var found bool
-		for _, l := range splitLines(string(out)) {
-			if len(l) > 0 && l[0] == '{' && json.Unmarshal([]byte(l), &m) == nil {
-				found = true
-			}
-		}
-		if !found {
-			b.Fatalf("child printed no metrics:\n%s", out)
-		}
-		if m.Lines != lines {
-			b.Fatalf("child ingested %d lines, the log has %d", m.Lines, lines)
-		}
+		inf = runChild(b, dir, "infer")
 	}
-	b.ReportMetric(float64(m.Lines), "lines")
-	b.ReportMetric(float64(m.Jobs), "jobs")
-	b.ReportMetric(float64(m.Lines)/m.IngestS, "ingest-lines/s")
-	b.ReportMetric(float64(m.Lines)/m.InferS, "infer-lines/s")
-	b.ReportMetric(float64(m.PeakRSSBytes)/(1<<20), "peak-RSS-MiB")
-	b.ReportMetric(float64(m.InputBytes)/(1<<20), "log-MiB")
+	b.ReportMetric(float64(lines), "lines")
+	b.ReportMetric(float64(inf.Jobs), "jobs")
+	b.ReportMetric(float64(inf.Actionable), "actionable")
+	b.ReportMetric(float64(in.InputBytes)/(1<<20), "log-MiB")
+	b.ReportMetric(float64(lines)/in.WallS, "ingest-lines/s")
+	b.ReportMetric(float64(lines)/in.CPUS, "ingest-lines/cpu-s")
+	b.ReportMetric(float64(in.PeakRSSBytes)/(1<<20), "ingest-peak-RSS-MiB")
+	b.ReportMetric(float64(lines)/inf.WallS, "infer-lines/s")
+	b.ReportMetric(float64(lines)/inf.CPUS, "infer-lines/cpu-s")
+	b.ReportMetric(float64(inf.PeakRSSBytes)/(1<<20), "infer-peak-RSS-MiB")
+	b.ReportMetric(float64(in.DatasetBytes)/(1<<20), "dataset-MiB")
 }
 
 func splitLines(s string) []string {
@@ -127,78 +138,96 @@ func splitLines(s string) []string {
 	return out
 }
 
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Maxrss * 1024
+}
+
 // TestSLOScaleChild is the benchmark's child process; it does nothing
-// unless the benchmark started it.
+// unless the benchmark started it. Phase ingest builds dir/ds from the log
+// and the runs; phase infer reads it.
 func TestSLOScaleChild(t *testing.T) {
 	dir := os.Getenv("WLPROF_SLO_SCALE_DIR")
 	if dir == "" {
 		return // only run as the benchmark's child
 	}
-	var runs []dataset.Run
-	rf, err := os.Open(filepath.Join(dir, "runs.gob"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := gob.NewDecoder(rf).Decode(&runs); err != nil {
-		t.Fatal(err)
-	}
-	rf.Close()
-	dsDir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	logPath := filepath.Join(dir, "hdfs-audit.log")
-	st, _ := os.Stat(logPath)
-	t0 := time.Now()
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ingest.Run(ctx, tx, "hdfs-audit", []string{logPath}, ingest.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range runs {
-		if err := tx.Runs().Append(&runs[i]); err != nil {
+	dsDir := filepath.Join(dir, "ds")
+	var m scaleMetrics
+	t0, c0 := time.Now(), cpuSeconds()
+	switch os.Getenv("WLPROF_SLO_SCALE_PHASE") {
+	case "ingest":
+		var runs []dataset.Run
+		rf, err := os.Open(filepath.Join(dir, "runs.gob"))
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ingestS := time.Since(t0).Seconds()
-	runs = nil
-	t1 := time.Now()
-	rows, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := slo.Infer(ctx, slo.Input{Runs: rows, Provenance: func(fn func(*dataset.Provenance) error) error {
-		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
-	}}, slo.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	inferS := time.Since(t1).Seconds()
-	act := 0
-	for _, j := range out.Jobs {
-		if j.Actionable {
-			act++
+		if err := gob.NewDecoder(rf).Decode(&runs); err != nil {
+			t.Fatal(err)
 		}
-	}
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	var dsBytes int64
-	filepath.Walk(dsDir, func(_ string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			dsBytes += info.Size()
+		rf.Close()
+		os.RemoveAll(dsDir)
+		ds, err := dataset.OpenOrCreate(dsDir)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	m := scaleMetrics{Lines: res.Accepted + res.Rejected, Jobs: len(out.Jobs), Actionable: act, IngestS: ingestS, InferS: inferS,
-		PeakRSSBytes: ru.Maxrss * 1024, InputBytes: st.Size(), DatasetBytes: dsBytes}
+		logPath := filepath.Join(dir, "hdfs-audit.log")
+		st, _ := os.Stat(logPath)
+		tx, err := ds.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ingest.Run(ctx, tx, "hdfs-audit", []string{logPath}, ingest.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range runs {
+			if err := tx.Runs().Append(&runs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		m.Lines, m.InputBytes = res.Accepted+res.Rejected, st.Size()
+		filepath.Walk(dsDir, func(_ string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				m.DatasetBytes += info.Size()
+			}
+			return nil
+		})
+	case "infer":
+		ds, err := dataset.Open(dsDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := slo.Infer(ctx, slo.Input{Runs: rows, Provenance: func(fn func(*dataset.Provenance) error) error {
+			return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
+		}}, slo.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Jobs, m.Lines = len(out.Jobs), out.Graph.Events
+		for _, j := range out.Jobs {
+			if j.Actionable {
+				m.Actionable++
+			}
+		}
+	default:
+		t.Fatal("WLPROF_SLO_SCALE_PHASE: want ingest or infer")
+	}
+	m.WallS, m.CPUS, m.PeakRSSBytes = time.Since(t0).Seconds(), cpuSeconds()-c0, peakRSS()
 	b, _ := json.Marshal(m)
 	fmt.Println(string(b))
 }
