@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -106,6 +107,11 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 	f := &inferer{opts: opts, byID: map[string]int32{}, byUser: map[string][]int32{}, maxDur: map[string]int64{},
 		files: map[string]fileState{}, maxT: math.MinInt64,
 		affRead: map[string]map[int32]int32{}, affWrite: map[string]map[int32]int32{}}
+	// Most of the heap is Arrow read buffers that are dropped batch after
+	// batch; a soft limit makes the collector reclaim them before resident
+	// memory doubles (ingest does the same). The state kept across the
+	// stream is bounded by HorizonS.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	f.graph.Ignored = map[string]int64{}
 	f.graph.Attribution = map[string]int64{}
 	f.mergeRuns(in.Runs)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"testing"
@@ -212,8 +214,20 @@ func TestSLOScaleChild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// WLPROF_SLO_HEAP=FILE writes a heap profile near the end of the
+		// second pass, to see what inference keeps.
+		var seen int64
+		heapAt := 2*ds.Rows(dataset.ProvenanceTable.Name) - 1000
 		out, err := slo.Infer(ctx, slo.Input{Runs: rows, Provenance: func(fn func(*dataset.Provenance) error) error {
-			return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
+			return dataset.Scan(ctx, ds, dataset.ProvenanceTable, func(p *dataset.Provenance) error {
+				if seen++; seen == heapAt && os.Getenv("WLPROF_SLO_HEAP") != "" {
+					f, _ := os.Create(os.Getenv("WLPROF_SLO_HEAP"))
+					runtime.GC()
+					pprof.WriteHeapProfile(f)
+					f.Close()
+				}
+				return fn(p)
+			})
 		}}, slo.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
