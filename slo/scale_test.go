@@ -23,8 +23,10 @@ import (
 // The scale benchmark: 30 days of audit log for about 1,000 recurring jobs
 // (the size), ingested and inferred in a child process so that
 // its peak RSS is that of ingest + inference alone. WLPROF_SLO_BENCH_JOBS
-// and WLPROF_SLO_BENCH_DAYS make it smaller for a quick pass. The log is
-// written once per size under the system temp directory and reused.
+// and WLPROF_SLO_BENCH_DAYS make it smaller for a quick pass. The log (4.4
+// GiB at full size) is written under the system temp directory and removed
+// afterwards unless WLPROF_SLO_BENCH_KEEP is set, in which case the next
+// run of the same size reuses it.
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -102,6 +104,9 @@ func BenchmarkSLOScale(b *testing.B) {
 	jobs, days := envInt("WLPROF_SLO_BENCH_JOBS", 1000), envInt("WLPROF_SLO_BENCH_DAYS", 30)
 	groups := jobs * 7 / 10 // a group adds 1.4 jobs on average
 	dir, lines := scaleFiles(b, groups, days)
+	if os.Getenv("WLPROF_SLO_BENCH_KEEP") == "" {
+		b.Cleanup(func() { os.RemoveAll(dir) })
+	}
 	b.ResetTimer()
 	var in, inf scaleMetrics
 	for i := 0; i < b.N; i++ {
