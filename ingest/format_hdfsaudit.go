@@ -139,6 +139,7 @@ type hdfsAudit struct {
 	err     error
 	strs    *strtab.Table
 	unknown map[string]int64
+	stamp   []byte // scratch for a timestamp with a +hhmm offset
 	denied  int64
 }
 
@@ -218,7 +219,21 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 	if len(line) > 23 && (line[19] == ',' || line[19] == '.') {
 		end = 23
 	}
-	ts, err := parseRFC3339(line[:end], r.loc)
+	stamp := line[:end]
+	// log4j's ISO8601 patterns may carry an offset: Z, +hh:mm or +hhmm.
+	// Then it is honoured; without one the time is in --tz.
+	if rest := line[end:k]; len(rest) > 0 {
+		switch {
+		case rest[0] == 'Z':
+			stamp = line[:end+1]
+		case (rest[0] == '+' || rest[0] == '-') && len(rest) >= 6 && rest[3] == ':':
+			stamp = line[:end+6]
+		case (rest[0] == '+' || rest[0] == '-') && len(rest) >= 5 && isDigits(rest[1:5]):
+			r.stamp = append(append(append(append(r.stamp[:0], line[:end]...), rest[:3]...), ':'), rest[3:5]...)
+			stamp = r.stamp
+		}
+	}
+	ts, err := parseRFC3339(stamp, r.loc)
 	if err != nil {
 		return 1, err
 	}
@@ -359,4 +374,13 @@ func countList(m map[string]int64) string {
 		fmt.Fprintf(&b, "%q (%d)", k, m[k])
 	}
 	return b.String()
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }

@@ -102,6 +102,8 @@ func TestHDFSAuditProxyContextTZAndRejects(t *testing.T) {
 		auditLine("2024-03-10 03:34:00,000", "maybe", "bob", "open", "/data/b", "null", ""),
 		"",
 		auditLine("2024-03-10 03:35:00,000", "true", "bob", "rename (options=[TO_TRASH])", "/data/b", "/user/bob/.Trash/b", ""),
+		auditLine("2024-03-10T08:00:00.000+0000", "true", "bob", "open", "/data/c", "null", ""),
+		auditLine("2024-03-10T08:00:00.000Z", "true", "bob", "open", "/data/c", "null", ""),
 	}
 	path := writeFile(t, t.TempDir(), "hdfs-audit.log", []byte(strings.Join(lines, "\n")+"\n"))
 	ny, err := time.LoadLocation("America/New_York")
@@ -119,6 +121,9 @@ func TestHDFSAuditProxyContextTZAndRejects(t *testing.T) {
 		{TimeMs: edt + 60e3, Op: OpDenied, Path: "/data/b", User: "eve", Cmd: "delete"},
 		{TimeMs: edt + 120e3, Op: OpOther, Path: "/data/b", User: "bob", Cmd: "frobnicate"},
 		{TimeMs: edt + 300e3, Op: OpRename, Path: "/data/b", Dst: "/user/bob/.Trash/b", User: "bob", Cmd: "rename (options=[TO_TRASH])"},
+		// an explicit offset wins over --tz
+		{TimeMs: edt + 1800e3, Op: OpRead, Path: "/data/c", User: "bob", Cmd: "open"},
+		{TimeMs: edt + 1800e3, Op: OpRead, Path: "/data/c", User: "bob", Cmd: "open"},
 	}
 	if len(got.prov) != len(want) {
 		t.Fatalf("got %d rows, want %d: %+v", len(got.prov), len(want), got.prov)

@@ -120,7 +120,13 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 		// edges whose run is certain, so that pass 2 can resolve
 		// ambiguous ones from the first day of the log on.
 		f.learning = true
+		n := 0
 		err := in.Provenance(func(p *dataset.Provenance) error {
+			if n++; n&0xffff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			switch p.Op {
 			case "write", "rename":
 				f.attribute(p, true, -1)
@@ -133,7 +139,7 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 			return nil, err
 		}
 		f.learning = false
-		n := 0
+		n = 0
 		err = in.Provenance(func(p *dataset.Provenance) error {
 			if n++; n&0xffff == 0 {
 				if err := ctx.Err(); err != nil {
