@@ -2,6 +2,7 @@ package slo
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -323,4 +324,19 @@ func TestBadInputWarnings(t *testing.T) {
 	if !j.Actionable || *j.DeadlineS != 32400 || j.RunsMeasured != 6 {
 		t.Errorf("SLO from the six good runs: %+v", j)
 	}
+}
+
+// A daily job whose input lands at about 02:00, that runs 03:00–03:30,
+// and whose output a dashboard reads at 09:00.
+func ExampleInfer() {
+	res, err := Infer(context.Background(), handWorld(), DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
+	for _, j := range res.Jobs {
+		fmt.Printf("%s: period %.0f s, actionable %v, arrival %.0f s, deadline %.0f s, slack %.1f\n",
+			j.Job, *j.PeriodS, j.Actionable, *j.ArrivalS, *j.DeadlineS, *j.SlackRatio)
+	}
+	// Output:
+	// sales_rollup <date>: period 86400 s, actionable true, arrival 7542 s, deadline 32400 s, slack 11.0
 }
