@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,6 +117,18 @@ func BenchmarkSLOScale(b *testing.B) {
 		}
 		inf = runChild(b, dir, "infer")
 	}
+	b.StopTimer()
+	// Score the inferred SLOs against the world's truth, regenerated from
+	// the same seed (the log is not needed again).
+	var jobsOut []slo.Job
+	if data, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
+		json.Unmarshal(data, &jobsOut)
+	}
+	w := genWorld(99, groups, days, benchNoise, time.UTC, io.Discard)
+	s := scoreWorld(b, w, &slo.Result{Jobs: jobsOut})
+	b.ReportMetric(s.precision(), "precision")
+	b.ReportMetric(s.recall(), "recall")
+	b.ReportMetric(s.withinFrac(), "within-1m")
 	b.ReportMetric(float64(lines), "lines")
 	b.ReportMetric(float64(inf.Jobs), "jobs")
 	b.ReportMetric(float64(inf.Actionable), "actionable")
@@ -238,6 +251,10 @@ func TestSLOScaleChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.Jobs, m.Lines = len(out.Jobs), out.Graph.Events
+		data, _ := json.Marshal(out.Jobs)
+		if err := os.WriteFile(filepath.Join(dir, "result.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		for _, j := range out.Jobs {
 			if j.Actionable {
 				m.Actionable++
