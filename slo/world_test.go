@@ -29,12 +29,16 @@ type noise struct {
 	NoEndRate    float64       // runs whose end is missing from the RM log
 	ChatterLines int           // metadata lines per run (getfileinfo, listStatus, ...)
 	SkewRate     float64       // consumer reads logged before the producer's end (clock skew): must be ignored
+	NoPathIDs    bool          // scratch directories do not carry the application id (Hive-style staging)
+	Reported     bool          // beyond the bar: in the table, not asserted
 }
 
 var noiseLevels = []noise{
 	{Name: "clean", NoContext: 0, LandJitter: 2 * time.Minute, ReadJitter: 10 * time.Second, ChatterLines: 2},
 	{Name: "moderate", NoContext: 0.3, LandJitter: 10 * time.Minute, ReadJitter: 30 * time.Second, FailRate: 0.01, NoEndRate: 0.01, ChatterLines: 6, SkewRate: 0.01},
 	{Name: "heavy", NoContext: 0.7, LandJitter: 25 * time.Minute, ReadJitter: 60 * time.Second, FailRate: 0.03, NoEndRate: 0.03, ChatterLines: 12, SkewRate: 0.03},
+	{Name: "hostile", NoContext: 0.9, LandJitter: 25 * time.Minute, ReadJitter: 60 * time.Second, FailRate: 0.03, NoEndRate: 0.03, ChatterLines: 12, SkewRate: 0.03,
+		NoPathIDs: true, Reported: true},
 }
 
 // consumer kinds
@@ -365,6 +369,9 @@ func (g *gen) period(j *wJob, n int, ps int64) {
 		return
 	}
 	tmp := "/data/" + j.base + "/_temporary/" + r.app
+	if g.nz.NoPathIDs {
+		tmp = fmt.Sprintf("/data/%s/.staging_%08x", j.base, g.rng.Uint32())
+	}
 	for k := 0; k < 2; k++ {
 		t := r.start + dur*int64(30+g.rng.IntN(60))/100
 		part := fmt.Sprintf("%s/part-%05d", tmp, k)
