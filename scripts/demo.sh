@@ -33,6 +33,6 @@ sed -n '1,200p' "$ds/manifest.json" | grep -E '"(rows|path|accepted|rejected|for
 cat <<TXT
 
 Dataset written to $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).
-The analysis stages (classify, slo, skyline, elasticity) and the HTML report are not built
+The analysis stages classify, skyline, elasticity and the HTML report are not built
 yet; when they are, this demo runs them and prints the path of $out/index.html.
 TXT
