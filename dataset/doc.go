@@ -35,7 +35,7 @@
 //	            (rebuilt whole by classify: Tx.Replace)
 //	runs        job, run, name, user, queue, status, submit, start, end, source
 //	skylines    job, run, offset_s, containers, memory_bytes, vcores
-//	provenance  time, op, path, dst, user, job, run, attribution
+//	provenance  time, op, path, dst, user, job, run, attribution, cmd
 //	profruns    job, task, framework, memory_bytes, slots, repetition, input_bytes,
 //	            runtime_s, cpu_s, peak_rss_bytes, read_bytes, write_bytes,
 //	            spilled_bytes, exit_code, capped, host, config, source,

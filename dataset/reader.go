@@ -14,10 +14,14 @@ import (
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 )
 
-// ReadBatchRows is the Arrow record size used when reading tables. It
-// equals the writers' row-group size: with smaller batches arrow/go v16's
-// DELTA_BINARY_PACKED decoder panics on the time column of large tables
-// (TestReadAcrossBatches).
+// ReadBatchRows is the Arrow record size used when reading tables. It is
+// a whole row group (BatchRows): arrow/go v16's DeltaBitPackInt64Decoder.
+// DecodeSpaced has a value receiver and loses its position when a page of a
+// nullable delta-encoded column (every time column) is decoded in more than
+// one call, which happens when a batch boundary falls inside a page: reads
+// past the first batch then panicked ("slice bounds out of range") or
+// returned wrong times (apache/arrow#43276, fixed after v16). Reading a row
+// group in one batch decodes each page in one call.
 const ReadBatchRows = BatchRows
 
 // ScanRecords calls fn with every Arrow record of a table, file by file in

@@ -58,6 +58,7 @@ type Provenance struct {
 	Job         string // job that performed it, "" when unattributed
 	Run         string
 	Attribution string // how Job/Run were found: callerContext, trackingId, lineage, user-window, none
+	Cmd         string // the command as logged (hdfs-audit cmd=, OpenLineage eventType), for ops "other"/"meta"
 }
 
 // ProfRun is one profiling run: a task executed at one memory (or slot) setting.

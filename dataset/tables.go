@@ -72,6 +72,7 @@ var (
 		stringCol("job", true, func(r *Provenance) *string { return &r.Job }),
 		stringCol("run", true, func(r *Provenance) *string { return &r.Run }),
 		stringCol("attribution", true, func(r *Provenance) *string { return &r.Attribution }),
+		stringCol("cmd", true, func(r *Provenance) *string { return &r.Cmd }),
 	)
 	ProfRunsTable = newTable("profruns",
 		stringCol("job", true, func(r *ProfRun) *string { return &r.Job }),

@@ -31,7 +31,12 @@ status=$?
 set -e
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }
 
-echo "== 5. the stages one by one, on the same dataset"
+echo "== 5. provenance: an HDFS audit log and its runs (OpenLineage events) → inferred SLOs, with user overrides"
+"$bin" ingest auto testdata/provenance/world -d "$out/slo-dataset" -q
+"$bin" slo -d "$out/slo-dataset" --overrides testdata/provenance/overrides.yaml
+"$bin" slo -d "$out/slo-dataset" -o json > "$out/slo.json"
+
+echo "== 6. the stages one by one, on the same dataset"
 "$bin" classify -d "$ds" | head -20
 "$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
 "$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"

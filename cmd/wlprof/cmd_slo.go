@@ -1,20 +1,264 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/slo"
+)
+
+type sloOptions struct {
+	g           *globalOptions
+	Percentiles string
+	Overrides   string
+	Job         string
+	opts        slo.Options
+}
 
 func newSLOCmd(g *globalOptions) *cobra.Command {
+	o := &sloOptions{g: g, opts: slo.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "slo",
 		Short: "Infer deadlines (SLOs) of recurring jobs from data provenance",
 		Long: `Build the provenance graph of jobs and files, find recurring jobs and their
 period, and infer each job's arrival and deadline from when its inputs appear
 and when consumers read its outputs (Morpheus, seed 001 §4).
+
+Reads the runs table (yarn-rm, openlineage) and the provenance table
+(hdfs-audit, openlineage). Offsets (arrival, deadline, start, end) are from
+the start of the job's period: UTC midnight for daily jobs, the top of the
+hour for hourly ones. A job is actionable when its output is read at a
+stable time (CV = MAD/median of T_outRead ≤ --max-read-cv) with enough slack
+(median (T_outRead − T_end)/(T_end − T_start) ≥ --min-slack); the reason
+says why not otherwise. An overrides file (JSON, or YAML by extension) signs
+off, corrects or rejects inferred SLOs; see the slo package documentation.
 ` + exitStatusHelp,
-		Example: "  wlprof slo -d ds\n  wlprof slo -d ds --percentiles 95,50 -o json",
+		Example: "  wlprof slo -d ds\n  wlprof slo -d ds --percentiles 95,50 -o json\n  wlprof slo -d ds --overrides signoff.yaml --job 'daily_sales <date>'",
 		Args:    args(cobra.NoArgs),
-		RunE:    notBuilt(4),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runSLO(cmd.Context(), o)
+		},
 	}
-	cmd.Flags().String("percentiles", "95,50", "arrival and deadline percentiles")
-	cmd.Flags().String("overrides", "", "YAML or JSON file of user sign-offs and overrides")
+	f := cmd.Flags()
+	f.StringVar(&o.Percentiles, "percentiles", "95,50", "arrival and deadline percentiles (of T_inAvail and T_outRead)")
+	f.StringVar(&o.Overrides, "overrides", "", "YAML or JSON file of user sign-offs and overrides")
+	f.StringVar(&o.Job, "job", "", "only this job (normalised name, as listed)")
+	f.IntVar(&o.opts.MinRuns, "min-runs", o.opts.MinRuns, "fewest runs for an SLO")
+	f.Float64Var(&o.opts.MaxPeriodCV, "max-period-cv", o.opts.MaxPeriodCV, "submission spacing CV (MAD/median) above which a job is irregular")
+	f.Float64Var(&o.opts.SnapTolerance, "snap", o.opts.SnapTolerance, "relative distance within which a period snaps to a natural one (hour, day, ...)")
+	f.Float64Var(&o.opts.MaxReadCV, "max-read-cv", o.opts.MaxReadCV, "CV (MAD/median) of T_outRead above which reads are unstable")
+	f.Float64Var(&o.opts.MaxReadSpread, "max-read-spread", o.opts.MaxReadSpread, "MAD of T_outRead, as a fraction of the period, above which reads are unstable")
+	f.Float64Var(&o.opts.MinSlack, "min-slack", o.opts.MinSlack, "median slack ratio below which a deadline is not actionable")
+	f.Float64Var(&o.opts.WindowGraceS, "window-grace", o.opts.WindowGraceS, "seconds around a run's [start, end] for user-window attribution")
 	return cmd
+}
+
+// sloSortRows is the largest provenance table sorted by time before
+// inference (about 200 MB of rows).
+const sloSortRows = 1 << 21
+
+// sloReport is the -o json document.
+type sloReport struct {
+	Version int `json:"version"`
+	slo.Result
+	Options sloReportOptions `json:"options"`
+}
+
+type sloReportOptions struct {
+	ArrivalPercentile  float64 `json:"arrival_percentile"`
+	DeadlinePercentile float64 `json:"deadline_percentile"`
+	MinRuns            int     `json:"min_runs"`
+	MaxPeriodCV        float64 `json:"max_period_cv"`
+	MaxReadCV          float64 `json:"max_read_cv"`
+	MaxReadSpread      float64 `json:"max_read_spread"`
+	MinSlack           float64 `json:"min_slack"`
+	Overrides          string  `json:"overrides,omitempty"`
+}
+
+func parsePercentiles(s string) (float64, float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return 0, 0, fmt.Errorf("--percentiles %q: want ARRIVAL,DEADLINE such as 95,50", s)
+	}
+	var v [2]float64
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || x < 0 || x > 100 || math.IsNaN(x) {
+			return 0, 0, fmt.Errorf("--percentiles %q: %q is not a percentile in [0,100]", s, p)
+		}
+		v[i] = x
+	}
+	return v[0], v[1], nil
+}
+
+func runSLO(ctx context.Context, o *sloOptions) error {
+	var err error
+	if o.opts.ArrivalPercentile, o.opts.DeadlinePercentile, err = parsePercentiles(o.Percentiles); err != nil {
+		return usageError{err}
+	}
+	if o.opts.MinRuns < 2 || o.opts.MaxPeriodCV < 0 || o.opts.MaxReadCV < 0 || o.opts.SnapTolerance < 0 || o.opts.WindowGraceS < 0 {
+		return usagef("--min-runs must be ≥ 2 and the thresholds ≥ 0")
+	}
+	if o.Overrides != "" {
+		if o.opts.Overrides, err = slo.LoadOverrides(o.Overrides); err != nil {
+			return err
+		}
+	}
+	ds, err := dataset.Open(o.g.Dataset)
+	if err != nil {
+		return err
+	}
+	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
+	if err != nil {
+		return err
+	}
+	in := slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
+		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
+	}}
+	// Inputs ingested out of time order (lineage events one file each,
+	// several NameNodes) are sorted when they fit comfortably in memory;
+	// larger tables stream in ingest order, which for audit logs is time
+	// order, and out-of-order rows are counted in the result.
+	if n := ds.Rows(dataset.ProvenanceTable.Name); n > 0 && n <= sloSortRows {
+		rows, err := dataset.ReadAll(ctx, ds, dataset.ProvenanceTable)
+		if err != nil {
+			return err
+		}
+		sort.SliceStable(rows, func(a, b int) bool { return rows[a].TimeMs < rows[b].TimeMs })
+		in.Provenance = func(fn func(*dataset.Provenance) error) error {
+			for i := range rows {
+				if err := fn(&rows[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	res, err := slo.Infer(ctx, in, o.opts)
+	if errors.Is(err, slo.ErrNoRuns) {
+		return fmt.Errorf("%s: %w", o.g.Dataset, err)
+	}
+	if err != nil {
+		return err
+	}
+	if o.Job != "" {
+		var keep []slo.Job
+		for _, j := range res.Jobs {
+			if j.Job == o.Job {
+				keep = append(keep, j)
+			}
+		}
+		if keep == nil {
+			return usagef("--job %q: no such job in %s", o.Job, o.g.Dataset)
+		}
+		res.Jobs = keep
+	}
+	if !o.g.Quiet {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(o.g.io.Err, "warning: %s\n", w)
+		}
+	}
+	switch o.g.Output {
+	case "json":
+		return writeJSON(o.g.io.Out, sloReport{Version: 1, Result: *res, Options: sloReportOptions{
+			ArrivalPercentile: o.opts.ArrivalPercentile, DeadlinePercentile: o.opts.DeadlinePercentile,
+			MinRuns: o.opts.MinRuns, MaxPeriodCV: o.opts.MaxPeriodCV, MaxReadCV: o.opts.MaxReadCV, MaxReadSpread: o.opts.MaxReadSpread,
+			MinSlack: o.opts.MinSlack, Overrides: o.Overrides}})
+	case "csv":
+		return printSLOCSV(o.g, res)
+	}
+	return printSLOText(o.g, res)
+}
+
+// offset formats seconds from a period start as [-][Nd+]HH:MM:SS.
+func offset(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	s := int64(math.Round(*v))
+	sign := ""
+	if s < 0 {
+		sign, s = "-", -s
+	}
+	d, h, m, sec := s/86400, s/3600%24, s/60%60, s%60
+	if d > 0 {
+		return fmt.Sprintf("%s%dd+%02d:%02d:%02d", sign, d, h, m, sec)
+	}
+	return fmt.Sprintf("%s%02d:%02d:%02d", sign, h, m, sec)
+}
+
+// period formats a period compactly: 1h, 1d, 7d, 90m, 37s.
+func period(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	s := int64(math.Round(*v))
+	switch {
+	case s%86400 == 0:
+		return fmt.Sprintf("%dd", s/86400)
+	case s%3600 == 0:
+		return fmt.Sprintf("%dh", s/3600)
+	case s%60 == 0:
+		return fmt.Sprintf("%dm", s/60)
+	}
+	return fmt.Sprintf("%ds", s)
+}
+
+func ratio(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+func printSLOText(g *globalOptions, res *slo.Result) error {
+	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tPERIOD\tRUNS\tACTIONABLE\tARRIVAL\tDEADLINE\tSLACK\tREASON")
+	var act int
+	for _, j := range res.Jobs {
+		yes := "no"
+		if j.Actionable {
+			yes, act = "yes", act+1
+		}
+		reason := j.Reason
+		if j.Override != nil {
+			reason = strings.TrimSpace(reason + " [override]")
+		}
+		if reason == "" {
+			reason = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, period(j.PeriodS), j.Runs, yes,
+			offset(j.ArrivalS), offset(j.DeadlineS), ratio(j.SlackRatio), reason)
+	}
+	tw.Flush()
+	gr := res.Graph
+	_, err := fmt.Fprintf(g.io.Out, "%d jobs, %d actionable; graph: %d runs, %d files (%d ingress, %d egress), %d job edges, %d events\n",
+		len(res.Jobs), act, gr.Runs, gr.Files, gr.IngressFiles, gr.EgressFiles, gr.JobEdges, gr.Events)
+	return err
+}
+
+func printSLOCSV(g *globalOptions, res *slo.Result) error {
+	w := csv.NewWriter(g.io.Out)
+	num := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'f', -1, 64)
+	}
+	w.Write([]string{"job", "period_s", "runs", "actionable", "arrival_s", "deadline_s", "slack_ratio", "reason"})
+	for _, j := range res.Jobs {
+		w.Write([]string{j.Job, num(j.PeriodS), strconv.Itoa(j.Runs), strconv.FormatBool(j.Actionable),
+			num(j.ArrivalS), num(j.DeadlineS), num(j.SlackRatio), j.Reason})
+	}
+	w.Flush()
+	return w.Error()
 }
