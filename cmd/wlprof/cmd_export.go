@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -35,6 +37,7 @@ type exportYARNOptions struct {
 	MaxPeriodicity time.Duration
 	MemoryMB       int64
 	VCores         int64
+	Overrides      string
 }
 
 func newExportYARNCmd(g *globalOptions) *cobra.Command {
@@ -48,11 +51,14 @@ takes (POST /ws/v1/cluster/reservation/submit): steps of equal reservation
 become stages of min-concurrency = num-containers, in order
 (R_ORDER_NO_GAP, or R_ORDER when the skyline has a gap).
 
-Arrival and deadline are epoch milliseconds. Without --arrival the request
-arrives one period after the job's last run started (runs table); without
---deadline it ends when the skyline does. The period (--period, else the
-median spacing of the runs' starts) becomes the recurrence-expression and
-must divide --max-periodicity (the RM's
+Arrival and deadline are epoch milliseconds. Without --arrival they come
+from the job's SLO when the slo stage infers an actionable one on a natural
+period (or --overrides sets it): the next period after the last run, from
+its arrival to its deadline. Otherwise the request arrives one period after
+the job's last run started and, without --deadline, ends when the skyline
+does. The period (--period, else the slo stage's, else the median spacing
+of the runs' starts) becomes the recurrence-expression and must divide
+--max-periodicity (the RM's
 yarn.resourcemanager.reservation-system.max-periodicity) and exceed the
 window. The output is exactly the request body, always JSON.
 ` + exitStatusHelp,
@@ -71,6 +77,7 @@ window. The output is exactly the request body, always JSON.
 	f.StringVar(&o.Deadline, "deadline", "", "latest end, RFC 3339 or epoch ms (default: arrival + the skyline's length)")
 	f.DurationVar(&o.Period, "period", 0, "recurrence period (default: median spacing of the runs' starts; 0s with --arrival: one-off)")
 	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity")
+	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.Int64Var(&o.MemoryMB, "container-memory", 0, "container memory in MB (default: from the skylines, else 1024)")
 	f.Int64Var(&o.VCores, "container-vcores", 0, "container vcores (default: from the skylines, else 1)")
 	return cmd
@@ -125,7 +132,13 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if len(jobs) == 0 {
 		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
 	}
-	if o.Arrival == "" || o.Period == 0 {
+	fromSLO := false
+	if o.Arrival == "" {
+		if fromSLO, err = scheduleFromSLO(ctx, ds, o, &spec); err != nil {
+			return err
+		}
+	}
+	if !fromSLO && (o.Arrival == "" || o.Period == 0) {
 		if err := scheduleFromRuns(ctx, ds, o, &spec); err != nil {
 			return err
 		}
@@ -146,6 +159,39 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 		return err
 	}
 	return writeJSON(g.io.Out, req)
+}
+
+// scheduleFromSLO places the reservation as the report does: the slo
+// stage's period (unless --period), and with an actionable SLO on a natural
+// period, the next period's arrival and deadline. It reports false when
+// the slo stage finds no period for the job.
+func scheduleFromSLO(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) (bool, error) {
+	if ds.Rows(dataset.RunsTable.Name) == 0 {
+		return false, nil
+	}
+	rj := &reportJobs{byID: map[string]*reports.Job{}, aligned: map[string]bool{}}
+	if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
+		return false, err
+	}
+	if err := addIdentity(ctx, ds, rj); err != nil {
+		return false, err
+	}
+	j := rj.byID[o.fit.Job]
+	if j == nil || j.Profile.PeriodS == nil || j.Profile.Identity.LastStartMs == nil {
+		return false, nil
+	}
+	p := j.Profile
+	if o.Period > 0 {
+		p.PeriodS = &profile.Number{Value: o.Period.Seconds(), Source: profile.SourceOverride}
+	}
+	if o.Deadline != "" {
+		deadline := spec.DeadlineMs
+		spec.ArrivalMs, _, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, false)
+		spec.DeadlineMs = deadline
+		return true, nil
+	}
+	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, rj.aligned[o.fit.Job])
+	return true, nil
 }
 
 // scheduleFromRuns fills in the period (median spacing of the job's run

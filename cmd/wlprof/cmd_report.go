@@ -20,7 +20,9 @@ type reportOptions struct {
 	Workers int
 	AllPNG  bool
 	// YARNQueue, when set, writes reservations/<job>.json.
-	YARNQueue      string
+	YARNQueue string
+	// SLOOverrides is the slo stage's overrides file (user sign-offs).
+	SLOOverrides   string
 	MaxPeriodicity time.Duration
 }
 
@@ -64,6 +66,7 @@ under-allocation trade-off ("" to skip it).
 	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
 	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
+	f.StringVar(&o.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
 	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")

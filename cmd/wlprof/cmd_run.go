@@ -61,6 +61,7 @@ built beside the old one and replaces it only when the ingest succeeded.
 	f.StringVar(&o.report.Title, "title", "", "title of index.html")
 	f.StringVar(&o.report.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure (\"\": none)")
 	f.StringVar(&o.report.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
+	f.StringVar(&o.report.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
 	f.DurationVar(&o.report.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, changing nothing, after this many rejected records (-1: no limit)")

@@ -117,33 +117,7 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	if err != nil {
 		return err
 	}
-	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
-	if err != nil {
-		return err
-	}
-	in := slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
-		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
-	}}
-	// Inputs ingested out of time order (lineage events one file each,
-	// several NameNodes) are sorted when they fit comfortably in memory;
-	// larger tables stream in ingest order, which for audit logs is time
-	// order, and out-of-order rows are counted in the result.
-	if n := ds.Rows(dataset.ProvenanceTable.Name); n > 0 && n <= sloSortRows {
-		rows, err := dataset.ReadAll(ctx, ds, dataset.ProvenanceTable)
-		if err != nil {
-			return err
-		}
-		sort.SliceStable(rows, func(a, b int) bool { return rows[a].TimeMs < rows[b].TimeMs })
-		in.Provenance = func(fn func(*dataset.Provenance) error) error {
-			for i := range rows {
-				if err := fn(&rows[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	res, err := slo.Infer(ctx, in, o.opts)
+	res, err := inferSLO(ctx, ds, o.opts)
 	if errors.Is(err, slo.ErrNoRuns) {
 		return fmt.Errorf("%s: %w", o.g.Dataset, err)
 	}
@@ -261,4 +235,35 @@ func printSLOCSV(g *globalOptions, res *slo.Result) error {
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// inferSLO runs the slo stage on a dataset's runs and provenance tables.
+func inferSLO(ctx context.Context, ds *dataset.Dataset, opts slo.Options) (*slo.Result, error) {
+	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
+	if err != nil {
+		return nil, err
+	}
+	in := slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
+		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
+	}}
+	// Inputs ingested out of time order (lineage events one file each,
+	// several NameNodes) are sorted when they fit comfortably in memory;
+	// larger tables stream in ingest order, which for audit logs is time
+	// order, and out-of-order rows are counted in the result.
+	if n := ds.Rows(dataset.ProvenanceTable.Name); n > 0 && n <= sloSortRows {
+		rows, err := dataset.ReadAll(ctx, ds, dataset.ProvenanceTable)
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(rows, func(a, b int) bool { return rows[a].TimeMs < rows[b].TimeMs })
+		in.Provenance = func(fn func(*dataset.Provenance) error) error {
+			for i := range rows {
+				if err := fn(&rows[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return slo.Infer(ctx, in, opts)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/wlprof/wlprof/profiler"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
+	"github.com/wlprof/wlprof/slo"
 )
 
 // The report meets every stage here: each stage's result is turned into
@@ -25,6 +26,9 @@ import (
 // reportJobs collects the profiles being built, by job id.
 type reportJobs struct {
 	byID map[string]*reports.Job
+	// aligned: the job's SLO offsets count from UTC-aligned period starts
+	// (a natural period, or one the user set), so they place a reservation.
+	aligned map[string]bool
 }
 
 func (r *reportJobs) job(id string) *reports.Job {
@@ -46,11 +50,11 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	if in.Title == "" {
 		in.Title = "wlprof report of " + g.Dataset
 	}
-	rj := &reportJobs{byID: map[string]*reports.Job{}}
+	rj := &reportJobs{byID: map[string]*reports.Job{}, aligned: map[string]bool{}}
 	if err := addClassify(ctx, ds, in); err != nil {
 		return nil, err
 	}
-	if err := addSLO(ctx, ds, in, rj); err != nil {
+	if err := addSLO(ctx, ds, in, rj, o.SLOOverrides); err != nil {
 		return nil, err
 	}
 	fits, err := addSkyline(ctx, ds, o, in, rj)
@@ -183,14 +187,100 @@ func representatives(res *fft.Result, series []dataset.Series, n int) []reports.
 	return out
 }
 
-// addSLO is the seam of the slo stage (issue 4). When it lands: for each
-// recurring job set Profile.PeriodS and Profile.SLO (arrival_s and
-// deadline_s with their provenance, slack_ratio, actionable and reason,
-// the override file when one applies).
-func addSLO(_ context.Context, _ *dataset.Dataset, in *reports.Input, _ *reportJobs) error {
-	in.Notes[reports.StageSLO] = append(in.Notes[reports.StageSLO],
-		"SLO inference (wlprof slo) is not built yet (issue 4).")
+// addSLO runs the slo stage on the runs and provenance tables and sets
+// each recurring job's period and SLO, every number with where it came
+// from (inferred, or the user's overrides file).
+func addSLO(ctx context.Context, ds *dataset.Dataset, in *reports.Input, rj *reportJobs, overrides string) error {
+	if ds.Rows(dataset.RunsTable.Name) == 0 {
+		in.Notes[reports.StageSLO] = append(in.Notes[reports.StageSLO],
+			"No job runs in the dataset: ingest YARN ResourceManager logs, OpenLineage events or Spark event logs (and HDFS audit logs for provenance) to infer SLOs.")
+		return nil
+	}
+	opts := slo.DefaultOptions()
+	if overrides != "" {
+		ov, err := slo.LoadOverrides(overrides)
+		if err != nil {
+			return err
+		}
+		opts.Overrides = ov
+	}
+	res, err := inferSLO(ctx, ds, opts)
+	if errors.Is(err, slo.ErrNoRuns) {
+		in.Notes[reports.StageSLO] = append(in.Notes[reports.StageSLO], err.Error())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		in.Notes[reports.StageSLO] = append(in.Notes[reports.StageSLO], w)
+	}
+	for _, sj := range res.Jobs {
+		j := rj.job(sj.Job)
+		ov := sj.Override
+		source := func(set bool) string {
+			if set {
+				return profile.SourceOverride
+			}
+			return profile.SourceInferred
+		}
+		if sj.PeriodS != nil {
+			detail := fmt.Sprintf("median spacing of %d submissions", sj.Runs)
+			if sj.PeriodSnapped {
+				detail += ", snapped to a natural period"
+			}
+			set := ov != nil && ov.PeriodS != nil
+			if set {
+				detail = "overrides file " + overrides
+			}
+			j.Profile.PeriodS = &profile.Number{Value: *sj.PeriodS, Source: source(set), Detail: detail}
+		}
+		p := &profile.SLO{Actionable: sj.Actionable, Reason: sj.Reason, Runs: sj.Runs, SlackRatio: sj.SlackRatio,
+			Override: profile.Override{Fields: []string{}}, Warnings: append([]string{}, sj.Warnings...)}
+		if ov != nil {
+			p.Override = profile.Override{Applies: true, File: overrides, Fields: overrideFields(ov)}
+		}
+		if sj.ArrivalS != nil {
+			set := ov != nil && ov.ArrivalS != nil
+			detail := fmt.Sprintf("p%g of T_inAvail (last write of an input) over %d runs", opts.ArrivalPercentile, sj.Runs)
+			if set {
+				detail = "overrides file " + overrides
+			}
+			p.ArrivalS = &profile.Number{Value: *sj.ArrivalS, Source: source(set), Detail: detail}
+		}
+		if sj.DeadlineS != nil {
+			set := ov != nil && ov.DeadlineS != nil
+			detail := fmt.Sprintf("p%g of T_outRead (first read of an output) over %d runs", opts.DeadlinePercentile, sj.RunsMeasured)
+			if set {
+				detail = "overrides file " + overrides
+			}
+			p.DeadlineS = &profile.Number{Value: *sj.DeadlineS, Source: source(set), Detail: detail}
+		}
+		j.Profile.SLO = p
+		rj.aligned[sj.Job] = sj.PeriodSnapped || (ov != nil && ov.PeriodS != nil)
+	}
 	return nil
+}
+
+// overrideFields names the SLO fields an override sets.
+func overrideFields(ov *slo.Override) []string {
+	f := []string{}
+	if ov.PeriodS != nil {
+		f = append(f, "period_s")
+	}
+	if ov.ArrivalS != nil {
+		f = append(f, "arrival_s")
+	}
+	if ov.DeadlineS != nil {
+		f = append(f, "deadline_s")
+	}
+	if ov.Accept {
+		f = append(f, "accept")
+	}
+	if ov.Reject {
+		f = append(f, "reject")
+	}
+	return f
 }
 
 // addElasticity runs the elasticity stage on the profruns table: per job a
@@ -394,14 +484,13 @@ func addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions,
 			p.Warnings = append(p.Warnings, "no YARN reservation: the job has no period or run start in the runs table")
 			continue
 		}
-		period := int64(math.Round(p.PeriodS.Value * 1000))
 		c, ok := caps[f.Job]
 		if !ok {
 			c = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
 		}
-		req, err := skyline.Reservation(f, skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job,
-			ArrivalMs: *p.Identity.LastStartMs + period, PeriodMs: period,
-			MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c})
+		spec := skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c}
+		spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, rj.aligned[f.Job])
+		req, err := skyline.Reservation(f, spec)
 		if err != nil {
 			p.Warnings = append(p.Warnings, "no YARN reservation: "+err.Error())
 			continue
@@ -544,4 +633,17 @@ func addIdentity(ctx context.Context, ds *dataset.Dataset, rj *reportJobs) error
 		sort.Strings(p.Identity.Sources)
 	}
 	return nil
+}
+
+// reservationWindow places a job's next reservation: with an actionable SLO
+// whose offsets count from UTC-aligned period starts, the next period after
+// the last run, from its arrival to its deadline; otherwise one period
+// after the last run started, for as long as the skyline (deadline 0).
+func reservationWindow(p *profile.Job, lastStartMs int64, aligned bool) (arrivalMs, deadlineMs, periodMs int64) {
+	periodMs = int64(math.Round(p.PeriodS.Value * 1000))
+	if s := p.SLO; s != nil && s.Actionable && s.ArrivalS != nil && s.DeadlineS != nil && aligned && periodMs > 0 {
+		next := (lastStartMs/periodMs + 1) * periodMs
+		return next + int64(math.Round(s.ArrivalS.Value*1000)), next + int64(math.Round(s.DeadlineS.Value*1000)), periodMs
+	}
+	return lastStartMs + periodMs, 0, periodMs
 }

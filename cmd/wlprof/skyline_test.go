@@ -110,7 +110,7 @@ func TestSkylineErrors(t *testing.T) {
 		{[]string{"skyline", "--step", "1ms"}, 1, "coarser --step"},
 		{[]string{"skyline", "--timeout", "1ns"}, 1, "time limit"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12"}, 2, "--queue"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s"}, 1, "set one with --period"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--max-periodicity", "7m"}, 1, "does not divide"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "7m"}, 1, "does not divide"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "1h", "--arrival", "1000", "--deadline", "2000"}, 1, "shorter than the skyline"},
 	} {
