@@ -24,17 +24,16 @@ LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 -
 echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
 set +e
-"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated \
+"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/provenance/overrides.yaml \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
-  testdata/resourceestimator testdata/jobs testdata/elasticity
+  testdata/resourceestimator testdata/jobs testdata/elasticity testdata/provenance
 status=$?
 set -e
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }
 
-echo "== 5. provenance: an HDFS audit log and its runs (OpenLineage events) → inferred SLOs, with user overrides"
-"$bin" ingest auto testdata/provenance/world -d "$out/slo-dataset" -q
-"$bin" slo -d "$out/slo-dataset" --overrides testdata/provenance/overrides.yaml
-"$bin" slo -d "$out/slo-dataset" -o json > "$out/slo.json"
+echo "== 5. SLOs inferred from provenance (HDFS audit log + OpenLineage runs of testdata/provenance), with user overrides"
+"$bin" slo -d "$ds" --overrides testdata/provenance/overrides.yaml
+"$bin" slo -d "$ds" --overrides testdata/provenance/overrides.yaml -o json > "$out/slo.json"
 
 echo "== 6. the stages one by one, on the same dataset"
 "$bin" classify -d "$ds" | head -20
