@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/profiler"
 )
 
 type elasticityOptions struct {
@@ -66,37 +67,11 @@ Groups that cannot be modelled are listed with the reason.
 	return cmd
 }
 
-// parseGridSize reads 100M, 1.5G, 4096 (bytes; K, M, G, T are powers of 1024).
-func parseGridSize(s string) (int64, error) {
-	t := strings.TrimSpace(strings.ToUpper(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mult := 1.0
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult != 1 {
-			t = t[:n-1]
-		}
-	}
-	x, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(x*mult >= 1) || x*mult > 1<<50 {
-		return 0, fmt.Errorf("%q is not a size of at least 1 byte", s)
-	}
-	return int64(x * mult), nil
-}
 
 func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
-	grid, err := parseGridSize(o.Grid)
+	grid, err := profiler.ParseSize(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)
 	}
