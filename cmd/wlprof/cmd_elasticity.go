@@ -67,7 +67,6 @@ Groups that cannot be modelled are listed with the reason.
 	return cmd
 }
 
-
 func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
