@@ -12,6 +12,8 @@ type Table[T any] struct {
 	Name   string
 	cols   []column[T]
 	schema *arrow.Schema
+	// groupRows is the rows per Parquet row group; 0 means BatchRows.
+	groupRows int
 }
 
 func newTable[T any](name string, cols ...column[T]) *Table[T] {
@@ -22,6 +24,14 @@ func newTable[T any](name string, cols ...column[T]) *Table[T] {
 	md := arrow.NewMetadata([]string{"wlprof.table", "wlprof.schema_version"},
 		[]string{name, fmt.Sprint(SchemaVersion)})
 	return &Table[T]{Name: name, cols: cols, schema: arrow.NewSchema(fields, &md)}
+}
+
+// withGroupRows sets the rows per row group of a table whose rows are
+// large (a series row holds a month of samples): row groups are the unit
+// of parallel reading, and a writer buffers one in memory.
+func withGroupRows[T any](t *Table[T], n int) *Table[T] {
+	t.groupRows = n
+	return t
 }
 
 // Schema is the table's Arrow schema.
@@ -36,13 +46,13 @@ var (
 		withDict(float64Col("cpu", false, func(r *Usage) *float64 { return &r.CPU })),
 		withDict(float64Col("memory", true, func(r *Usage) *float64 { return &r.Memory })),
 	)
-	SeriesTable = newTable("series",
+	SeriesTable = withGroupRows(newTable("series",
 		stringCol("tenant", false, func(r *Series) *string { return &r.Tenant }),
 		timeCol("start", func(r *Series) *int64 { return &r.StartMs }),
 		float64Col("step_s", false, func(r *Series) *float64 { return &r.StepS }),
 		float64ListCol("values", func(r *Series) *[]float64 { return &r.Values }),
 		int32Col("servers", func(r *Series) *int32 { return &r.Servers }),
-	)
+	), SeriesGroupRows)
 	RunsTable = newTable("runs",
 		stringCol("job", true, func(r *Run) *string { return &r.Job }),
 		stringCol("run", false, func(r *Run) *string { return &r.Run }),

@@ -41,8 +41,12 @@ type Writer[T any] struct {
 }
 
 func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
+	batch := BatchRows
+	if t.groupRows > 0 {
+		batch = t.groupRows
+	}
 	return &Writer[T]{
-		tbl: t, dir: staging, ingest: ingest, batch: BatchRows,
+		tbl: t, dir: staging, ingest: ingest, batch: batch,
 		rel: fmt.Sprintf("%s/part-%06d.parquet", t.Name, ingest),
 	}
 }

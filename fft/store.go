@@ -15,7 +15,7 @@ import (
 // says which happened.
 func SeriesFromDataset(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (series []dataset.Series, built bool, err error) {
 	if seriesFresh(ds, opts) {
-		series, err = dataset.ReadAll(ctx, ds, dataset.SeriesTable)
+		series, err = dataset.ReadSeries(ctx, ds)
 		if err == nil && (opts.Step <= 0 || len(series) == 0 || stepMatches(series[0].StepS, opts.Step)) {
 			return series, false, nil
 		}
