@@ -2,8 +2,8 @@ package fft
 
 import (
 	"context"
-	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,7 +34,8 @@ type SeriesOptions struct {
 // nothing on time-ordered data and a little weight on the rest).
 //
 // Memory is 8 bytes per tenant-slot between the first and last sample of
-// each tenant.
+// each tenant, held in chunks of chunkSlots slots so that growing a
+// tenant never copies or over-allocates more than a chunk.
 type SeriesBuilder struct {
 	stepMs  int64
 	tenants map[string]int32
@@ -48,10 +49,20 @@ type SeriesBuilder struct {
 
 type tenantAcc struct {
 	name    string
-	base    int64 // slot of sum[0]
-	sum     []float32
-	cnt     []uint32
+	first   int64    // chunk number (slot / chunkSlots) of chunks[0]
+	chunks  []*chunk // nil where no sample fell
 	servers int32
+}
+
+// chunkSlots is the grid slots per accumulator chunk (1.4 days at 2
+// minutes, 8 KB).
+const chunkSlots = 1024
+
+// chunk holds per-slot sums (float32 halves the memory of 216 M slots; the
+// series round to 1e-6 anyway) and server counts.
+type chunk struct {
+	sum [chunkSlots]float32
+	cnt [chunkSlots]uint32
 }
 
 type serverAcc struct {
@@ -62,9 +73,6 @@ type serverAcc struct {
 }
 
 const noSlot = math.MinInt64
-
-// errEnough stops the scan that samples the data's sampling interval.
-var errEnough = errors.New("fft: enough samples")
 
 // NewSeriesBuilder returns a builder with the given (already decided) step.
 func NewSeriesBuilder(step time.Duration) *SeriesBuilder {
@@ -113,12 +121,23 @@ func (b *SeriesBuilder) add(s int32, timeMs int64, cpu float64) {
 	if timeMs == dataset.NoTime || !(cpu >= 0 && cpu <= 1) {
 		return
 	}
-	slot := floorDiv(timeMs, b.stepMs)
 	sa := &b.srv[s]
-	if sa.slot == slot {
-		sa.sum += cpu
-		sa.n++
-		return
+	var slot int64
+	if sa.slot != noSlot {
+		// Most samples fall in their server's current or next slot:
+		// no division for them.
+		switch d := timeMs - sa.slot*b.stepMs; {
+		case d >= 0 && d < b.stepMs:
+			sa.sum += cpu
+			sa.n++
+			return
+		case d >= b.stepMs && d < 2*b.stepMs:
+			slot = sa.slot + 1
+		default:
+			slot = floorDiv(timeMs, b.stepMs)
+		}
+	} else {
+		slot = floorDiv(timeMs, b.stepMs)
 	}
 	b.flush(sa)
 	sa.slot, sa.sum, sa.n = slot, cpu, 1
@@ -130,45 +149,55 @@ func (b *SeriesBuilder) flush(sa *serverAcc) {
 		return
 	}
 	a := b.accs[sa.tenant]
-	i := a.index(sa.slot)
-	a.sum[i] += float32(sa.sum / float64(sa.n))
-	a.cnt[i]++
+	c := a.chunk(sa.slot >> chunkShift)
+	i := sa.slot & (chunkSlots - 1)
+	c.sum[i] += float32(sa.sum / float64(sa.n))
+	c.cnt[i]++
 	sa.n = 0
 }
 
-// index returns the position of slot in the tenant's arrays, growing them
-// (at either end) when needed.
-func (a *tenantAcc) index(slot int64) int {
-	if len(a.sum) == 0 {
-		a.base = slot
-		a.sum = make([]float32, 1, 1024)
-		a.cnt = make([]uint32, 1, 1024)
-		return 0
+const chunkShift = 10 // log2(chunkSlots)
+
+// chunk returns the tenant's chunk number k, allocating it (and widening
+// the chunk list at either end) when needed.
+func (a *tenantAcc) chunk(k int64) *chunk {
+	if len(a.chunks) == 0 {
+		a.first = k
+		a.chunks = append(a.chunks, nil)
 	}
-	if slot < a.base {
-		grow := int(a.base - slot)
-		sum := make([]float32, grow+len(a.sum), grow+cap(a.sum))
-		cnt := make([]uint32, grow+len(a.cnt), grow+cap(a.cnt))
-		copy(sum[grow:], a.sum)
-		copy(cnt[grow:], a.cnt)
-		a.sum, a.cnt, a.base = sum, cnt, slot
-		return 0
+	if k < a.first {
+		grow := int(a.first - k)
+		a.chunks = append(make([]*chunk, grow, grow+len(a.chunks)), a.chunks...)
+		a.first = k
 	}
-	i := int(slot - a.base)
-	if i >= len(a.sum) {
-		if i < cap(a.sum) {
-			a.sum = a.sum[:i+1]
-			a.cnt = a.cnt[:i+1]
-		} else {
-			n := max(i+1, 2*cap(a.sum))
-			sum := make([]float32, i+1, n)
-			cnt := make([]uint32, i+1, n)
-			copy(sum, a.sum)
-			copy(cnt, a.cnt)
-			a.sum, a.cnt = sum, cnt
+	i := int(k - a.first)
+	for i >= len(a.chunks) {
+		a.chunks = append(a.chunks, nil)
+	}
+	c := a.chunks[i]
+	if c == nil {
+		c = new(chunk)
+		a.chunks[i] = c
+	}
+	return c
+}
+
+// span returns the first and last slot holding a sample (ok false when
+// none does).
+func (a *tenantAcc) span() (lo, hi int64, ok bool) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for ci, c := range a.chunks {
+		if c == nil {
+			continue
+		}
+		for j := range c.cnt {
+			if c.cnt[j] != 0 {
+				s := (a.first+int64(ci))<<chunkShift + int64(j)
+				lo, hi = min(lo, s), max(hi, s)
+			}
 		}
 	}
-	return i
+	return lo, hi, lo <= hi
 }
 
 // AddBatch adds a column-wise batch of usage rows; dictionaries equal to
@@ -229,22 +258,26 @@ func (b *SeriesBuilder) Series() []dataset.Series {
 	}
 	out := make([]dataset.Series, 0, len(b.accs))
 	for _, a := range b.accs {
-		if len(a.sum) == 0 {
+		lo, hi, ok := a.span()
+		if !ok {
 			continue
 		}
-		vals := make([]float64, len(a.sum))
-		for i, c := range a.cnt {
-			if c == 0 {
-				vals[i] = math.NaN()
+		vals := make([]float64, hi-lo+1)
+		for k := range vals {
+			slot := lo + int64(k)
+			c := a.chunks[slot>>chunkShift-a.first]
+			j := slot & (chunkSlots - 1)
+			if c == nil || c.cnt[j] == 0 {
+				vals[k] = math.NaN()
 			} else {
-				// Sums are float32 to halve the memory of 216 M slots;
-				// round away their last digits (1e-7 of a server).
-				vals[i] = math.Round(float64(a.sum[i])/float64(c)*1e6) / 1e6
+				// Round away the float32 sums' last digits (1e-7 of a
+				// server).
+				vals[k] = math.Round(float64(c.sum[j])/float64(c.cnt[j])*1e6) / 1e6
 			}
 		}
-		out = append(out, dataset.Series{Tenant: a.name, StartMs: a.base * b.stepMs,
+		out = append(out, dataset.Series{Tenant: a.name, StartMs: lo * b.stepMs,
 			StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers})
-		a.sum, a.cnt = nil, nil
+		a.chunks = nil
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
 	return out
@@ -261,14 +294,14 @@ func floorDiv(a, b int64) int64 {
 // sampleStep returns the typical sampling interval of a stream of samples:
 // the median gap between consecutive samples of the same server. Zero when
 // there are too few to say.
-type stepSampler struct {
-	last map[string]int64
+type stepSampler[K comparable] struct {
+	last map[K]int64
 	gaps []int64
 }
 
-func (s *stepSampler) add(key string, timeMs int64) {
+func (s *stepSampler[K]) add(key K, timeMs int64) {
 	if s.last == nil {
-		s.last = map[string]int64{}
+		s.last = map[K]int64{}
 	}
 	if prev, ok := s.last[key]; ok {
 		if d := timeMs - prev; d > 0 {
@@ -280,11 +313,11 @@ func (s *stepSampler) add(key string, timeMs int64) {
 	s.last[key] = timeMs
 }
 
-func (s *stepSampler) median() int64 {
+func (s *stepSampler[K]) median() int64 {
 	if len(s.gaps) < 8 {
 		return 0
 	}
-	sort.Slice(s.gaps, func(i, j int) bool { return s.gaps[i] < s.gaps[j] })
+	slices.Sort(s.gaps)
 	return s.gaps[len(s.gaps)/2]
 }
 
@@ -297,28 +330,29 @@ func BuildSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (
 	if step <= 0 {
 		step = DefaultStep
 	}
-	var ss stepSampler
+	// One scan: the first batch sets the step, then joins the series.
+	var b *SeriesBuilder
 	err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
-		for i := 0; i < ub.Len; i++ {
-			if ub.TimeMs[i] != dataset.NoTime {
-				ss.add(ub.Tenants[ub.TenantIdx[i]]+"\x00"+ub.Servers[ub.ServerIdx[i]], ub.TimeMs[i])
+		if b == nil {
+			var ss stepSampler[int64] // key: the batch's tenant and server ids
+			for i := 0; i < ub.Len; i++ {
+				if ub.TimeMs[i] != dataset.NoTime {
+					ss.add(int64(ub.TenantIdx[i])<<32|int64(uint32(ub.ServerIdx[i])), ub.TimeMs[i])
+				}
 			}
+			if data := time.Duration(ss.median()) * time.Millisecond; data > step {
+				step = data.Round(time.Second)
+			}
+			b = NewSeriesBuilder(step)
 		}
-		return errEnough
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return nil, 0, err
-	}
-	if data := time.Duration(ss.median()) * time.Millisecond; data > step {
-		step = data.Round(time.Second)
-	}
-	b := NewSeriesBuilder(step)
-	err = dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
 		b.AddBatch(ub)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
+	}
+	if b == nil {
+		b = NewSeriesBuilder(step)
 	}
 	return b.Series(), step, nil
 }
