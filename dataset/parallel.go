@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"math/bits"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/memory"
 	"github.com/apache/arrow/go/v16/parquet/file"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 )
@@ -148,7 +149,7 @@ func openGroupReader(path string, cols, dictCols []string) (*groupReader, error)
 			props.SetReadDict(i, true)
 		}
 	}
-	if g.fr, err = pqarrow.NewFileReader(g.pf, props, memory.DefaultAllocator); err != nil {
+	if g.fr, err = pqarrow.NewFileReader(g.pf, props, &poolAllocator{}); err != nil {
 		g.close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -188,4 +189,67 @@ func readGroup[B any](ctx context.Context, g *groupReader, rg int, decode func([
 		return b, fmt.Errorf("%s: %w", g.path, err)
 	}
 	return decode(recs)
+}
+
+// poolAllocator hands one reader's Arrow buffers back to it: decoding a
+// row group allocates the same large buffers as the one before (growing
+// each by doubling), and fresh memory from the Go heap costs page faults,
+// zeroing and garbage collection. Buffers come in power-of-two sizes
+// (so also 64-byte aligned, as Arrow wants) and are zeroed on reuse, as
+// Go's allocator would. A reader is used by one goroutine; the lock is a
+// guard for records released elsewhere.
+type poolAllocator struct {
+	mu   sync.Mutex
+	free [64][][]byte
+}
+
+// poolKeep bounds the buffers kept per size.
+const poolKeep = 8
+
+func sizeClass(n int) int { return max(bits.Len(uint(n-1)), 6) }
+
+func (p *poolAllocator) Allocate(size int) []byte {
+	if size <= 0 {
+		return []byte{}
+	}
+	c := sizeClass(size)
+	p.mu.Lock()
+	if k := len(p.free[c]); k > 0 {
+		b := p.free[c][k-1]
+		p.free[c] = p.free[c][:k-1]
+		p.mu.Unlock()
+		b = b[:size]
+		clear(b)
+		return b
+	}
+	p.mu.Unlock()
+	return make([]byte, size, 1<<c)
+}
+
+func (p *poolAllocator) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) && cap(b) > 0 {
+		old := len(b)
+		b = b[:size]
+		if size > old {
+			clear(b[old:])
+		}
+		return b
+	}
+	nb := p.Allocate(size)
+	copy(nb, b)
+	p.Free(b)
+	return nb
+}
+
+func (p *poolAllocator) Free(b []byte) {
+	c := cap(b)
+	if c < 64 || c&(c-1) != 0 {
+		return // not one of ours
+	}
+	k := bits.Len(uint(c - 1))
+	p.mu.Lock()
+	if len(p.free[k]) < poolKeep {
+		p.free[k] = append(p.free[k], b[:c])
+	}
+	p.mu.Unlock()
 }

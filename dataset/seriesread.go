@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/apache/arrow/go/v16/arrow"
 	"github.com/apache/arrow/go/v16/arrow/array"
@@ -51,6 +52,11 @@ func decodeSeries(recs []arrow.Record) ([]Series, error) {
 					rd(i, &rows[i])
 				}
 			}
+		}
+		for i := range rows {
+			// The column readers alias Arrow's memory, which the pooled
+			// allocator reuses for the next row group.
+			rows[i].Tenant = strings.Clone(rows[i].Tenant)
 		}
 		if a := col("values"); a != nil {
 			la, ok := a.(*array.List)
