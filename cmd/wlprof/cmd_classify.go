@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -75,6 +76,11 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 			return usagef("classify: --at %q: want RFC 3339 (2024-01-14T12:00:00Z) or epoch seconds", o.At)
 		}
 	}
+	// The live heap is every tenant's series (1.7 GB at 10,000 tenants ×
+	// 30 days): pointer-free float arrays, cheap to mark. Collecting at 25%
+	// growth instead of 100% keeps peak memory near the data's size for
+	// little CPU.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
