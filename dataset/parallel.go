@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -135,7 +135,14 @@ func openGroupReader(path string, cols, dictCols []string) (*groupReader, error)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	sch := g.pf.MetaData().Schema
-	props := pqarrow.ArrowReadProperties{BatchSize: ReadBatchRows}
+	// Batches of the largest row group: one batch per group (see
+	// ReadBatchRows), and no larger, since the reader reserves its buffers
+	// for a whole batch.
+	var groupRows int64
+	for i := 0; i < g.pf.NumRowGroups(); i++ {
+		groupRows = max(groupRows, g.pf.MetaData().RowGroup(i).NumRows())
+	}
+	props := pqarrow.ArrowReadProperties{BatchSize: max(groupRows, 1)}
 	for _, name := range cols {
 		i := sch.ColumnIndexByName(name)
 		if i < 0 {

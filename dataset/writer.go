@@ -62,6 +62,12 @@ func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 		parquet.WithCreatedBy("wlprof"),
 		parquet.WithMaxRowGroupLength(BatchRows),
 	}
+	if t.pageBytes > 0 {
+		opts = append(opts, parquet.WithDataPageSize(t.pageBytes))
+	}
+	for path, codec := range t.codecs {
+		opts = append(opts, parquet.WithCompressionFor(path, codec))
+	}
 	for _, c := range t.cols {
 		if c.dict {
 			// Statistics of a dictionary column cost a hash of every id per
