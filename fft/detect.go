@@ -147,19 +147,29 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	if sst == 0 {
 		return detectResult{}
 	}
+	// The series' own spectrum first: once the shuffles' threshold reaches
+	// its strongest line no candidate can survive (the threshold only
+	// grows), so the remaining shuffles are skipped.
+	w.spec = append(w.spec[:0], w.periodogram(y)...)
+	p := w.spec
+	var top float64
+	for k := max(o.MinCycles, 1); k < len(p)-1; k++ {
+		top = math.Max(top, p[k])
+	}
 	// Threshold from shuffled copies.
 	w.shuf = growF(w.shuf, n)
 	var tau float64
 	for r := 0; r < o.Shuffles; r++ {
 		copy(w.shuf, y)
 		rng.Shuffle(n, func(i, j int) { w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i] })
-		p := w.periodogram(w.shuf)
-		for k := 1; k < len(p); k++ {
-			tau = math.Max(tau, p[k])
+		ps := w.periodogram(w.shuf)
+		for k := 1; k < len(ps); k++ {
+			tau = math.Max(tau, ps[k])
+		}
+		if tau >= top {
+			return detectResult{}
 		}
 	}
-	w.spec = append(w.spec[:0], w.periodogram(y)...)
-	p := w.spec
 	kmin := o.MinCycles
 	type cand struct {
 		k int
