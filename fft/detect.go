@@ -24,9 +24,19 @@ type workspace struct {
 	spec   []float64 // the series' own periodogram, kept while shuffles reuse power
 	obs    []float64 // analyse's scratch: observed values, filled series, detection series
 	x, y   []float64
+	tried  map[[3]int]tried // detect's searches of the current series
 }
 
-func newWorkspace() *workspace { return &workspace{ffts: map[int]*fourier.FFT{}} }
+// tried is the outcome of one period search in detect.
+type tried struct {
+	lag       int
+	r, f      float64
+	confirmed bool
+}
+
+func newWorkspace() *workspace {
+	return &workspace{ffts: map[int]*fourier.FFT{}, tried: map[[3]int]tried{}}
+}
 
 func (w *workspace) fft(n int) *fourier.FFT {
 	f, ok := w.ffts[n]
@@ -139,6 +149,7 @@ type detectResult struct {
 //     weekly+daily series explains clearly more at a week.
 func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult {
 	n := len(y)
+	clear(w.tried)
 	detrendLinear(y)
 	var sst float64
 	for _, v := range y {
@@ -216,16 +227,30 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 				break
 			}
 			lo, hi = max(lo-1, 2), min(hi+1, n/2)
-			lag, r, ok := w.climb(y, int(math.Round(centre)), lo, hi)
-			res.best = math.Max(res.best, r)
-			if !ok || r < o.MinStrength || lag > maxLag {
+			// Harmonic families overlap (a daily series' lines at 30 and
+			// 60 cycles both lead to the day), so the same search recurs:
+			// it is a function of (centre, lo, hi) alone, and remembered.
+			key := [3]int{int(math.Round(centre)), lo, hi}
+			t, seen := w.tried[key]
+			if !seen {
+				var ok bool
+				t.lag, t.r, ok = w.climb(y, key[0], lo, hi)
+				t.confirmed = ok && t.r >= o.MinStrength && t.lag <= maxLag
+				if t.confirmed {
+					// The autocorrelation's hill is flat for smooth
+					// cycles; the folded profile is sharp (a period error
+					// drifts the phase over every cycle), so it places the
+					// period within the bin.
+					t.lag = w.refine(y, t.lag, max(t.lag-lo, hi-t.lag), 1)
+					t.f = w.foldR2(y, t.lag)
+				}
+				w.tried[key] = t
+			}
+			res.best = math.Max(res.best, t.r)
+			if !t.confirmed {
 				continue
 			}
-			// The autocorrelation's hill is flat for smooth cycles; the
-			// folded profile is sharp (a period error drifts the phase
-			// over every cycle), so it places the period within the bin.
-			lag = w.refine(y, lag, max(lag-lo, hi-lag), 1)
-			confirmed = append(confirmed, per{lag, r, w.foldR2(y, lag)})
+			confirmed = append(confirmed, per{t.lag, t.r, t.f})
 		}
 		if len(confirmed) == 0 {
 			continue
