@@ -85,7 +85,8 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	series, built, err := fft.SeriesFromDataset(ctx, ds, fft.SeriesOptions{Step: o.Step})
+	// Built series are stored while they are classified.
+	series, built, store, err := fft.LoadSeries(ctx, ds, fft.SeriesOptions{Step: o.Step})
 	if err != nil {
 		return err
 	}
@@ -95,6 +96,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 		o.g.progressf("built %d tenant series from %d usage rows\n", len(series), ds.Rows(dataset.UsageTable.Name))
 	}
 	res, err := fft.Classify(ctx, fft.Input{Series: series}, fft.Options{K: o.K, AtMs: at})
+	if serr := store(); serr != nil {
+		return serr
+	}
 	if err != nil {
 		return err
 	}
