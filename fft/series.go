@@ -3,8 +3,10 @@ package fft
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"strings"
 	"time"
 
@@ -45,6 +47,11 @@ type SeriesBuilder struct {
 	// per-batch dictionary caches
 	prevT, prevS []string
 	mapT, mapS   []int32
+	// AddBatch folds rows in parallel, each worker owning the servers
+	// (and tenants) of one part; part is per server id, sid per row.
+	parts int
+	part  []uint8
+	sid   []int32
 }
 
 type tenantAcc struct {
@@ -84,7 +91,8 @@ func NewSeriesBuilder(step time.Duration) *SeriesBuilder {
 	if step <= 0 {
 		step = DefaultStep
 	}
-	return &SeriesBuilder{stepMs: step.Milliseconds(), tenants: map[string]int32{}, servers: map[string]int32{}}
+	return &SeriesBuilder{stepMs: step.Milliseconds(), tenants: map[string]int32{}, servers: map[string]int32{},
+		parts: min(runtime.GOMAXPROCS(0), 256)}
 }
 
 // Step returns the builder's grid step.
@@ -117,6 +125,9 @@ func (b *SeriesBuilder) serverID(t int32, server string) int32 {
 		id = int32(len(b.srv))
 		b.servers[key] = id
 		b.srv = append(b.srv, serverAcc{tenant: t, slot: noSlot})
+		// Blocks of 64 tenants per part keep neighbouring serverAccs in
+		// one part (no false sharing between workers).
+		b.part = append(b.part, uint8(int(t>>6)%max(b.parts, 1)))
 		b.accs[t].servers++
 	}
 	return id
@@ -225,7 +236,8 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 		}
 		b.prevS = cloneStrings(ub.Servers)
 	}
-	for i := 0; i < ub.Len; i++ {
+	b.sid = slices.Grow(b.sid[:0], ub.Len)[:ub.Len]
+	for i := range b.sid {
 		t := b.mapT[ub.TenantIdx[i]]
 		si := ub.ServerIdx[i]
 		s := b.mapS[si]
@@ -233,8 +245,29 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 			s = b.serverID(t, ub.Servers[si])
 			b.mapS[si] = s
 		}
-		b.add(s, ub.TimeMs[i], ub.CPU[i])
+		b.sid[i] = s
 	}
+	if b.parts <= 1 || ub.Len < 1<<14 {
+		for i, s := range b.sid {
+			b.add(s, ub.TimeMs[i], ub.CPU[i])
+		}
+		return
+	}
+	// Each part's rows in table order, so results do not depend on the
+	// number of parts.
+	var wg sync.WaitGroup
+	for k := 0; k < b.parts; k++ {
+		wg.Add(1)
+		go func(k uint8) {
+			defer wg.Done()
+			for i, s := range b.sid {
+				if b.part[s] == k {
+					b.add(s, ub.TimeMs[i], ub.CPU[i])
+				}
+			}
+		}(uint8(k))
+	}
+	wg.Wait()
 }
 
 func equalStrings(a, b []string) bool {
