@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
