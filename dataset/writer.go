@@ -41,8 +41,12 @@ type Writer[T any] struct {
 }
 
 func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
+	batch := BatchRows
+	if t.groupRows > 0 {
+		batch = t.groupRows
+	}
 	return &Writer[T]{
-		tbl: t, dir: staging, ingest: ingest, batch: BatchRows,
+		tbl: t, dir: staging, ingest: ingest, batch: batch,
 		rel: fmt.Sprintf("%s/part-%06d.parquet", t.Name, ingest),
 	}
 }
@@ -57,6 +61,12 @@ func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 		parquet.WithMaxRowGroupLength(BatchRows),
+	}
+	if t.pageBytes > 0 {
+		opts = append(opts, parquet.WithDataPageSize(t.pageBytes))
+	}
+	for path, codec := range t.codecs {
+		opts = append(opts, parquet.WithCompressionFor(path, codec))
 	}
 	for _, c := range t.cols {
 		if c.dict {

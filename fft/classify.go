@@ -271,7 +271,8 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	v = v[first : last+1]
 	t.Slots = len(v)
 	t.Coverage = float64(observed) / float64(len(v))
-	t.Mean, t.Peak = meanPeak(v)
+	ws.obs = growF(ws.obs, len(v))
+	t.Mean, t.Peak = meanPeak(v, ws.obs[:0])
 	stepS := s.StepS
 	span := time.Duration(float64(len(v)) * stepS * float64(time.Second))
 	if span < o.MinHistory {
@@ -282,7 +283,8 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 		t.Reason = fmt.Sprintf("samples in %.0f%% of slots, need at least %.0f%%", 100*t.Coverage, 100*o.MinCoverage)
 		return t
 	}
-	x := make([]float64, len(v))
+	ws.x = growF(ws.x, len(v))
+	x := ws.x
 	copy(x, v)
 	long, longest := fillGaps(x, int(o.MaxGap.Seconds()/stepS))
 	if long > 0 {
@@ -300,7 +302,8 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	f := (len(x) + o.DetectLen - 1) / o.DetectLen
 	nd := len(x) / f
 	n := smoothLen(nd)
-	y := make([]float64, n)
+	ws.y = growF(ws.y, n)
+	y := ws.y
 	off := len(x) - n*f
 	for i := range y {
 		var sum float64
@@ -385,9 +388,9 @@ func signalSpread(x []float64, w int) float64 {
 	return math.Sqrt(math.Max(v, 0))
 }
 
-// meanPeak returns the mean and the 99th percentile of the non-NaN values.
-func meanPeak(v []float64) (mean, peak float64) {
-	obs := make([]float64, 0, len(v))
+// meanPeak returns the mean and the 99th percentile of the non-NaN
+// values, using obs (empty, with room for v) as scratch.
+func meanPeak(v, obs []float64) (mean, peak float64) {
 	for _, x := range v {
 		if !math.IsNaN(x) {
 			obs = append(obs, x)

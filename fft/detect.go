@@ -19,12 +19,24 @@ type workspace struct {
 	e      []float64
 	prefix []float64
 	prof   []float64
-	cnt    []float64
-	// lastSSR is the residual sum of squares of the last foldR2.
-	lastSSR float64
+	e2     []float64
+	smooth []float64
+	spec   []float64 // the series' own periodogram, kept while shuffles reuse power
+	obs    []float64 // analyse's scratch: observed values, filled series, detection series
+	x, y   []float64
+	tried  map[[3]int]tried // detect's searches of the current series
 }
 
-func newWorkspace() *workspace { return &workspace{ffts: map[int]*fourier.FFT{}} }
+// tried is the outcome of one period search in detect.
+type tried struct {
+	lag       int
+	r, f      float64
+	confirmed bool
+}
+
+func newWorkspace() *workspace {
+	return &workspace{ffts: map[int]*fourier.FFT{}, tried: map[[3]int]tried{}}
+}
 
 func (w *workspace) fft(n int) *fourier.FFT {
 	f, ok := w.ffts[n]
@@ -137,6 +149,7 @@ type detectResult struct {
 //     weekly+daily series explains clearly more at a week.
 func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult {
 	n := len(y)
+	clear(w.tried)
 	detrendLinear(y)
 	var sst float64
 	for _, v := range y {
@@ -145,18 +158,29 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	if sst == 0 {
 		return detectResult{}
 	}
+	// The series' own spectrum first: once the shuffles' threshold reaches
+	// its strongest line no candidate can survive (the threshold only
+	// grows), so the remaining shuffles are skipped.
+	w.spec = append(w.spec[:0], w.periodogram(y)...)
+	p := w.spec
+	var top float64
+	for k := max(o.MinCycles, 1); k < len(p)-1; k++ {
+		top = math.Max(top, p[k])
+	}
 	// Threshold from shuffled copies.
 	w.shuf = growF(w.shuf, n)
 	var tau float64
 	for r := 0; r < o.Shuffles; r++ {
 		copy(w.shuf, y)
 		rng.Shuffle(n, func(i, j int) { w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i] })
-		p := w.periodogram(w.shuf)
-		for k := 1; k < len(p); k++ {
-			tau = math.Max(tau, p[k])
+		ps := w.periodogram(w.shuf)
+		for k := 1; k < len(ps); k++ {
+			tau = math.Max(tau, ps[k])
+		}
+		if tau >= top {
+			return detectResult{}
 		}
 	}
-	p := append([]float64(nil), w.periodogram(y)...)
 	kmin := o.MinCycles
 	type cand struct {
 		k int
@@ -203,16 +227,30 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 				break
 			}
 			lo, hi = max(lo-1, 2), min(hi+1, n/2)
-			lag, r, ok := w.climb(y, int(math.Round(centre)), lo, hi)
-			res.best = math.Max(res.best, r)
-			if !ok || r < o.MinStrength || lag > maxLag {
+			// Harmonic families overlap (a daily series' lines at 30 and
+			// 60 cycles both lead to the day), so the same search recurs:
+			// it is a function of (centre, lo, hi) alone, and remembered.
+			key := [3]int{int(math.Round(centre)), lo, hi}
+			t, seen := w.tried[key]
+			if !seen {
+				var ok bool
+				t.lag, t.r, ok = w.climb(y, key[0], lo, hi)
+				t.confirmed = ok && t.r >= o.MinStrength && t.lag <= maxLag
+				if t.confirmed {
+					// The autocorrelation's hill is flat for smooth
+					// cycles; the folded profile is sharp (a period error
+					// drifts the phase over every cycle), so it places the
+					// period within the bin.
+					t.lag = w.refine(y, t.lag, max(t.lag-lo, hi-t.lag), 1)
+					t.f = w.foldR2(y, t.lag)
+				}
+				w.tried[key] = t
+			}
+			res.best = math.Max(res.best, t.r)
+			if !t.confirmed {
 				continue
 			}
-			// The autocorrelation's hill is flat for smooth cycles; the
-			// folded profile is sharp (a period error drifts the phase
-			// over every cycle), so it places the period within the bin.
-			lag = w.refine(y, lag, max(lag-lo, hi-lag), 1)
-			confirmed = append(confirmed, per{lag, r, w.foldR2(y, lag)})
+			confirmed = append(confirmed, per{t.lag, t.r, t.f})
 		}
 		if len(confirmed) == 0 {
 			continue
@@ -269,12 +307,24 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 		w.prefix[i+1] = w.prefix[i] + v
 	}
 	w.e = growF(w.e, n)
+	e, p := w.e, w.prefix
 	half := win / 2
-	for i := range y {
-		a, b := max(0, i-half), min(n, i-half+win)
-		w.e[i] = y[i] - (w.prefix[b]-w.prefix[a])/float64(b-a)
+	// Interior points have the whole window (one multiplication each);
+	// only the ends need the truncated one.
+	lo, hi := min(half, n), max(min(n, n-win+half+1), min(half, n))
+	for i := 0; i < lo; i++ {
+		a, b := 0, min(n, i-half+win)
+		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
 	}
-	return w.e
+	inv := 1 / float64(win)
+	for i := lo; i < hi; i++ {
+		e[i] = y[i] - (p[i-half+win]-p[i-half])*inv
+	}
+	for i := hi; i < n; i++ {
+		a, b := max(0, i-half), n
+		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
+	}
+	return e
 }
 
 // acf is the normalised autocorrelation of e at lag over the overlap.
@@ -305,46 +355,53 @@ func (w *workspace) foldR2(y []float64, lag int) float64 {
 	if lag >= n-1 {
 		return math.Inf(-1)
 	}
-	w.prof = growF(w.prof, lag)
-	w.cnt = growF(w.cnt, lag)
-	clear(w.prof)
-	clear(w.cnt)
-	var mean float64
-	for c := 0; c < n; c += lag {
-		seg := y[c:min(c+lag, n)]
-		prof, cnt := w.prof[:len(seg)], w.cnt[:len(seg)]
-		for i, v := range seg {
-			prof[i] += v
-			cnt[i]++
-			mean += v
-		}
+	var sum, sumsq float64
+	for _, v := range y {
+		sum += v
+		sumsq += v * v
 	}
-	mean /= float64(n)
-	for i := range w.prof {
-		w.prof[i] /= w.cnt[i]
-	}
-	var ssr, sst float64
-	for c := 0; c < n; c += lag {
-		seg := y[c:min(c+lag, n)]
-		prof := w.prof[:len(seg)]
-		for i, v := range seg {
-			d := v - prof[i]
-			ssr += d * d
-			t := v - mean
-			sst += t * t
-		}
-	}
-	w.lastSSR = ssr
+	mean := sum / float64(n)
+	ssr := math.Max(sumsq-w.foldExplained(y, lag), 0)
+	sst := math.Max(sumsq-float64(n)*mean*mean, 0)
 	if sst == 0 {
 		return 0
 	}
 	return 1 - (ssr/float64(n-lag))/(sst/float64(n-1))
 }
 
-// foldFit is minus the residual sum of squares of folding y at lag.
-func (w *workspace) foldFit(y []float64, lag int) float64 {
-	w.foldR2(y, lag)
-	return -w.lastSSR
+// foldExplained is Σ_phase S²/c over the fold of y at lag, where S is the
+// phase's sum over all cycles and c its count: the residual sum of squares
+// of the mean profile is Σy² minus this. One pass over y (the counts are
+// known: the first n mod lag phases have one cycle more), where the
+// residuals themselves would take a second: the refinement folds at up to
+// hundreds of lags per tenant.
+func (w *workspace) foldExplained(y []float64, lag int) float64 {
+	n := len(y)
+	w.prof = growF(w.prof, lag)
+	prof := w.prof
+	clear(prof)
+	c := 0
+	for ; c+lag <= n; c += lag {
+		seg := y[c : c+lag]
+		for i, v := range seg {
+			prof[i] += v
+		}
+	}
+	for i, v := range y[c:] {
+		prof[i] += v
+	}
+	full, rem := n/lag, n%lag
+	var a, b float64
+	for _, s := range prof[:rem] {
+		a += s * s
+	}
+	for _, s := range prof[rem:] {
+		b += s * s
+	}
+	if full == 0 {
+		return a
+	}
+	return a/float64(full+1) + b/float64(full)
 }
 
 // refine returns the lag within ±radius of start whose folded profile
@@ -356,7 +413,8 @@ func (w *workspace) refine(x []float64, start, radius, smooth int) int {
 	// Only where the centred moving average had its whole window: its
 	// truncated ends distort the first and last half cycle and pull the
 	// optimum off the period.
-	e := append([]float64(nil), w.delevel(x, start)...)
+	w.e2 = append(w.e2[:0], w.delevel(x, start)...)
+	e := w.e2
 	if h := start / 2; len(e)-2*h >= 4*start { // unless too few cycles would be left
 		e = e[h : len(e)-h]
 	}
@@ -368,10 +426,14 @@ func (w *workspace) refine(x []float64, start, radius, smooth int) int {
 	lo, hi := max(2, start-radius), min(len(e)-2, start+radius)
 	best, bf := start, math.Inf(-1)
 	for lag := lo; lag <= hi; lag++ {
-		// Plain R² (the residual sum of squares): neighbouring lags spend
-		// almost the same parameters, and the adjustment's 1/(n-lag)
-		// would favour shorter lags.
-		if f := w.foldFit(e, lag); f > bf {
+		// Plain R² (the residual sum of squares, Σe² less what the
+		// profile explains; Σe² is the same at every lag): neighbouring
+		// lags spend almost the same parameters, and the adjustment's
+		// 1/(n-lag) would favour shorter lags.
+		if lag >= len(e)-1 {
+			break
+		}
+		if f := w.foldExplained(e, lag); f > bf {
 			best, bf = lag, f
 		}
 	}
@@ -386,7 +448,8 @@ func boxSmooth(x []float64, win int, w *workspace) []float64 {
 	for i, v := range x {
 		w.prefix[i+1] = w.prefix[i] + v
 	}
-	out := make([]float64, n)
+	w.smooth = growF(w.smooth, n)
+	out := w.smooth
 	half := win / 2
 	for i := range x {
 		a, b := max(0, i-half), min(n, i-half+win)

@@ -15,6 +15,18 @@
 // means ≤ max(5% of the mean, 0.01)); periodic (a periodogram peak that
 // beats shuffled copies, harmonics followed to their fundamental, confirmed
 // by the de-levelled autocorrelation, placed by the folded profile); else
-// unpredictable. Units: utilisation is a fraction of one server in [0,1];
+// unpredictable.
+//
+// Speed (bench_test.go; 10,000 tenants × 30 days at 2 minutes, 216 M
+// samples): BuildSeries reads the usage table row group by row group on
+// every core (tenant and server as dictionary ids, pooled buffers) and
+// folds samples into chunked per-tenant accumulators without a division or
+// map lookup per row; the series table is written in small row groups and
+// pages and read back in parallel (dataset.ReadSeries); per tenant, one
+// workspace per worker keeps the FFT objects and every scratch slice, the
+// fold that places a period costs one pass per lag (Σy² − Σ S²/c), and the
+// 99th percentile is a selection, not a sort.
+//
+// Units: utilisation is a fraction of one server in [0,1];
 // periods and steps are seconds (_s); instants are Unix milliseconds (Ms).
 package fft

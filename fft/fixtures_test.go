@@ -33,7 +33,7 @@ func loadFixture(t *testing.T, name string, scale float64) dataset.Series {
 		ms  int64
 		val float64
 	}
-	var ss stepSampler
+	var ss stepSampler[string]
 	var samples []sample
 	for _, r := range rows[1:] {
 		var ms int64

@@ -2,10 +2,12 @@ package fft
 
 import (
 	"context"
-	"errors"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -34,7 +36,8 @@ type SeriesOptions struct {
 // nothing on time-ordered data and a little weight on the rest).
 //
 // Memory is 8 bytes per tenant-slot between the first and last sample of
-// each tenant.
+// each tenant, held in chunks of chunkSlots slots so that growing a
+// tenant never copies or over-allocates more than a chunk.
 type SeriesBuilder struct {
 	stepMs  int64
 	tenants map[string]int32
@@ -44,34 +47,52 @@ type SeriesBuilder struct {
 	// per-batch dictionary caches
 	prevT, prevS []string
 	mapT, mapS   []int32
+	// AddBatch folds rows in parallel, each worker owning the servers
+	// (and tenants) of one part; part is per server id, sid per row.
+	parts int
+	part  []uint8
+	sid   []int32
 }
 
 type tenantAcc struct {
 	name    string
-	base    int64 // slot of sum[0]
-	sum     []float32
-	cnt     []uint32
+	first   int64    // chunk number (slot / chunkSlots) of chunks[0]
+	chunks  []*chunk // nil where no sample fell
 	servers int32
+}
+
+// chunkSlots is the grid slots per accumulator chunk (1.4 days at 2
+// minutes, 8 KB).
+const chunkSlots = 1024
+
+// chunk holds per-slot sums (float32 halves the memory of 216 M slots; the
+// series round to 1e-6 anyway) and server counts, side by side: on
+// time-ordered data every sample lands in another tenant's chunk, and one
+// cache line per sample is what the build costs at 10,000 tenants.
+type chunk [chunkSlots]struct {
+	sum float32
+	cnt uint32
 }
 
 type serverAcc struct {
 	tenant int32
+	n      int32
 	slot   int64
 	sum    float64
-	n      int32
+	// the tenant's chunk that holds slot, cached: chunkNo is its number
+	chunk   *chunk
+	chunkNo int64
 }
 
 const noSlot = math.MinInt64
-
-// errEnough stops the scan that samples the data's sampling interval.
-var errEnough = errors.New("fft: enough samples")
 
 // NewSeriesBuilder returns a builder with the given (already decided) step.
 func NewSeriesBuilder(step time.Duration) *SeriesBuilder {
 	if step <= 0 {
 		step = DefaultStep
 	}
-	return &SeriesBuilder{stepMs: step.Milliseconds(), tenants: map[string]int32{}, servers: map[string]int32{}}
+	return &SeriesBuilder{stepMs: step.Milliseconds(), tenants: map[string]int32{}, servers: map[string]int32{},
+		parts: min(runtime.GOMAXPROCS(0), 256)}
 }
 
 // Step returns the builder's grid step.
@@ -104,6 +125,9 @@ func (b *SeriesBuilder) serverID(t int32, server string) int32 {
 		id = int32(len(b.srv))
 		b.servers[key] = id
 		b.srv = append(b.srv, serverAcc{tenant: t, slot: noSlot})
+		// Blocks of 64 tenants per part keep neighbouring serverAccs in
+		// one part (no false sharing between workers).
+		b.part = append(b.part, uint8(int(t>>6)%max(b.parts, 1)))
 		b.accs[t].servers++
 	}
 	return id
@@ -113,12 +137,23 @@ func (b *SeriesBuilder) add(s int32, timeMs int64, cpu float64) {
 	if timeMs == dataset.NoTime || !(cpu >= 0 && cpu <= 1) {
 		return
 	}
-	slot := floorDiv(timeMs, b.stepMs)
 	sa := &b.srv[s]
-	if sa.slot == slot {
-		sa.sum += cpu
-		sa.n++
-		return
+	var slot int64
+	if sa.slot != noSlot {
+		// Most samples fall in their server's current or next slot:
+		// no division for them.
+		switch d := timeMs - sa.slot*b.stepMs; {
+		case d >= 0 && d < b.stepMs:
+			sa.sum += cpu
+			sa.n++
+			return
+		case d >= b.stepMs && d < 2*b.stepMs:
+			slot = sa.slot + 1
+		default:
+			slot = floorDiv(timeMs, b.stepMs)
+		}
+	} else {
+		slot = floorDiv(timeMs, b.stepMs)
 	}
 	b.flush(sa)
 	sa.slot, sa.sum, sa.n = slot, cpu, 1
@@ -129,46 +164,58 @@ func (b *SeriesBuilder) flush(sa *serverAcc) {
 	if sa.n == 0 {
 		return
 	}
-	a := b.accs[sa.tenant]
-	i := a.index(sa.slot)
-	a.sum[i] += float32(sa.sum / float64(sa.n))
-	a.cnt[i]++
+	k := sa.slot >> chunkShift
+	if sa.chunk == nil || sa.chunkNo != k {
+		sa.chunk, sa.chunkNo = b.accs[sa.tenant].chunk(k), k
+	}
+	v := &sa.chunk[sa.slot&(chunkSlots-1)]
+	v.sum += float32(sa.sum / float64(sa.n))
+	v.cnt++
 	sa.n = 0
 }
 
-// index returns the position of slot in the tenant's arrays, growing them
-// (at either end) when needed.
-func (a *tenantAcc) index(slot int64) int {
-	if len(a.sum) == 0 {
-		a.base = slot
-		a.sum = make([]float32, 1, 1024)
-		a.cnt = make([]uint32, 1, 1024)
-		return 0
+const chunkShift = 10 // log2(chunkSlots)
+
+// chunk returns the tenant's chunk number k, allocating it (and widening
+// the chunk list at either end) when needed.
+func (a *tenantAcc) chunk(k int64) *chunk {
+	if len(a.chunks) == 0 {
+		a.first = k
+		a.chunks = append(a.chunks, nil)
 	}
-	if slot < a.base {
-		grow := int(a.base - slot)
-		sum := make([]float32, grow+len(a.sum), grow+cap(a.sum))
-		cnt := make([]uint32, grow+len(a.cnt), grow+cap(a.cnt))
-		copy(sum[grow:], a.sum)
-		copy(cnt[grow:], a.cnt)
-		a.sum, a.cnt, a.base = sum, cnt, slot
-		return 0
+	if k < a.first {
+		grow := int(a.first - k)
+		a.chunks = append(make([]*chunk, grow, grow+len(a.chunks)), a.chunks...)
+		a.first = k
 	}
-	i := int(slot - a.base)
-	if i >= len(a.sum) {
-		if i < cap(a.sum) {
-			a.sum = a.sum[:i+1]
-			a.cnt = a.cnt[:i+1]
-		} else {
-			n := max(i+1, 2*cap(a.sum))
-			sum := make([]float32, i+1, n)
-			cnt := make([]uint32, i+1, n)
-			copy(sum, a.sum)
-			copy(cnt, a.cnt)
-			a.sum, a.cnt = sum, cnt
+	i := int(k - a.first)
+	for i >= len(a.chunks) {
+		a.chunks = append(a.chunks, nil)
+	}
+	c := a.chunks[i]
+	if c == nil {
+		c = new(chunk)
+		a.chunks[i] = c
+	}
+	return c
+}
+
+// span returns the first and last slot holding a sample (ok false when
+// none does).
+func (a *tenantAcc) span() (lo, hi int64, ok bool) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for ci, c := range a.chunks {
+		if c == nil {
+			continue
+		}
+		for j := range c {
+			if c[j].cnt != 0 {
+				s := (a.first+int64(ci))<<chunkShift + int64(j)
+				lo, hi = min(lo, s), max(hi, s)
+			}
 		}
 	}
-	return i
+	return lo, hi, lo <= hi
 }
 
 // AddBatch adds a column-wise batch of usage rows; dictionaries equal to
@@ -189,7 +236,8 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 		}
 		b.prevS = cloneStrings(ub.Servers)
 	}
-	for i := 0; i < ub.Len; i++ {
+	b.sid = slices.Grow(b.sid[:0], ub.Len)[:ub.Len]
+	for i := range b.sid {
 		t := b.mapT[ub.TenantIdx[i]]
 		si := ub.ServerIdx[i]
 		s := b.mapS[si]
@@ -197,8 +245,29 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 			s = b.serverID(t, ub.Servers[si])
 			b.mapS[si] = s
 		}
-		b.add(s, ub.TimeMs[i], ub.CPU[i])
+		b.sid[i] = s
 	}
+	if b.parts <= 1 || ub.Len < 1<<14 {
+		for i, s := range b.sid {
+			b.add(s, ub.TimeMs[i], ub.CPU[i])
+		}
+		return
+	}
+	// Each part's rows in table order, so results do not depend on the
+	// number of parts.
+	var wg sync.WaitGroup
+	for k := 0; k < b.parts; k++ {
+		wg.Add(1)
+		go func(k uint8) {
+			defer wg.Done()
+			for i, s := range b.sid {
+				if b.part[s] == k {
+					b.add(s, ub.TimeMs[i], ub.CPU[i])
+				}
+			}
+		}(uint8(k))
+	}
+	wg.Wait()
 }
 
 func equalStrings(a, b []string) bool {
@@ -227,24 +296,29 @@ func (b *SeriesBuilder) Series() []dataset.Series {
 	for i := range b.srv {
 		b.flush(&b.srv[i])
 	}
+	b.srv = nil // its cached chunk pointers would keep every chunk alive
 	out := make([]dataset.Series, 0, len(b.accs))
 	for _, a := range b.accs {
-		if len(a.sum) == 0 {
+		lo, hi, ok := a.span()
+		if !ok {
 			continue
 		}
-		vals := make([]float64, len(a.sum))
-		for i, c := range a.cnt {
-			if c == 0 {
-				vals[i] = math.NaN()
+		vals := make([]float64, hi-lo+1)
+		for k := range vals {
+			slot := lo + int64(k)
+			c := a.chunks[slot>>chunkShift-a.first]
+			j := slot & (chunkSlots - 1)
+			if c == nil || c[j].cnt == 0 {
+				vals[k] = math.NaN()
 			} else {
-				// Sums are float32 to halve the memory of 216 M slots;
-				// round away their last digits (1e-7 of a server).
-				vals[i] = math.Round(float64(a.sum[i])/float64(c)*1e6) / 1e6
+				// Round away the float32 sums' last digits (1e-7 of a
+				// server).
+				vals[k] = math.Round(float64(c[j].sum)/float64(c[j].cnt)*1e6) / 1e6
 			}
 		}
-		out = append(out, dataset.Series{Tenant: a.name, StartMs: a.base * b.stepMs,
+		out = append(out, dataset.Series{Tenant: a.name, StartMs: lo * b.stepMs,
 			StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers})
-		a.sum, a.cnt = nil, nil
+		a.chunks = nil
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
 	return out
@@ -261,14 +335,14 @@ func floorDiv(a, b int64) int64 {
 // sampleStep returns the typical sampling interval of a stream of samples:
 // the median gap between consecutive samples of the same server. Zero when
 // there are too few to say.
-type stepSampler struct {
-	last map[string]int64
+type stepSampler[K comparable] struct {
+	last map[K]int64
 	gaps []int64
 }
 
-func (s *stepSampler) add(key string, timeMs int64) {
+func (s *stepSampler[K]) add(key K, timeMs int64) {
 	if s.last == nil {
-		s.last = map[string]int64{}
+		s.last = map[K]int64{}
 	}
 	if prev, ok := s.last[key]; ok {
 		if d := timeMs - prev; d > 0 {
@@ -280,11 +354,11 @@ func (s *stepSampler) add(key string, timeMs int64) {
 	s.last[key] = timeMs
 }
 
-func (s *stepSampler) median() int64 {
+func (s *stepSampler[K]) median() int64 {
 	if len(s.gaps) < 8 {
 		return 0
 	}
-	sort.Slice(s.gaps, func(i, j int) bool { return s.gaps[i] < s.gaps[j] })
+	slices.Sort(s.gaps)
 	return s.gaps[len(s.gaps)/2]
 }
 
@@ -297,28 +371,29 @@ func BuildSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (
 	if step <= 0 {
 		step = DefaultStep
 	}
-	var ss stepSampler
+	// One scan: the first batch sets the step, then joins the series.
+	var b *SeriesBuilder
 	err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
-		for i := 0; i < ub.Len; i++ {
-			if ub.TimeMs[i] != dataset.NoTime {
-				ss.add(ub.Tenants[ub.TenantIdx[i]]+"\x00"+ub.Servers[ub.ServerIdx[i]], ub.TimeMs[i])
+		if b == nil {
+			var ss stepSampler[int64] // key: the batch's tenant and server ids
+			for i := 0; i < ub.Len; i++ {
+				if ub.TimeMs[i] != dataset.NoTime {
+					ss.add(int64(ub.TenantIdx[i])<<32|int64(uint32(ub.ServerIdx[i])), ub.TimeMs[i])
+				}
 			}
+			if data := time.Duration(ss.median()) * time.Millisecond; data > step {
+				step = data.Round(time.Second)
+			}
+			b = NewSeriesBuilder(step)
 		}
-		return errEnough
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return nil, 0, err
-	}
-	if data := time.Duration(ss.median()) * time.Millisecond; data > step {
-		step = data.Round(time.Second)
-	}
-	b := NewSeriesBuilder(step)
-	err = dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
 		b.AddBatch(ub)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
+	}
+	if b == nil {
+		b = NewSeriesBuilder(step)
 	}
 	return b.Series(), step, nil
 }

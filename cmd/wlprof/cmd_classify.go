@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -75,11 +76,17 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 			return usagef("classify: --at %q: want RFC 3339 (2024-01-14T12:00:00Z) or epoch seconds", o.At)
 		}
 	}
+	// The live heap is every tenant's series (1.7 GB at 10,000 tenants ×
+	// 30 days): pointer-free float arrays, cheap to mark. Collecting at 25%
+	// growth instead of 100% keeps peak memory near the data's size for
+	// little CPU.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
 	}
-	series, built, err := fft.SeriesFromDataset(ctx, ds, fft.SeriesOptions{Step: o.Step})
+	// Built series are stored while they are classified.
+	series, built, store, err := fft.LoadSeries(ctx, ds, fft.SeriesOptions{Step: o.Step})
 	if err != nil {
 		return err
 	}
@@ -89,6 +96,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 		o.g.progressf("built %d tenant series from %d usage rows\n", len(series), ds.Rows(dataset.UsageTable.Name))
 	}
 	res, err := fft.Classify(ctx, fft.Input{Series: series}, fft.Options{K: o.K, AtMs: at})
+	if serr := store(); serr != nil {
+		return serr
+	}
 	if err != nil {
 		return err
 	}

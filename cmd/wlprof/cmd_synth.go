@@ -43,6 +43,7 @@ the same bytes.
 ` + exitStatusHelp,
 		Example: `  wlprof synth --out world
   wlprof synth --out big --tenants 1000 --days 30 --noise 0.05 --seed 7
+  wlprof synth --out shifted --shifts 0.5
   wlprof synth --out world && wlprof ingest csv world/usage.csv -d ds`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSynth(o) },
@@ -58,6 +59,7 @@ the same bytes.
 	f.Float64Var(&o.World.Missing, "missing", o.World.Missing, "probability that a sample is missing")
 	f.Uint64Var(&o.World.Seed, "seed", o.World.Seed, "random seed")
 	f.BoolVar(&o.World.Compact, "compact", false, "short tenant and server names")
+	f.Float64Var(&o.World.Shifts, "shifts", o.World.Shifts, "probability that a periodic or random tenant's level jumps once (by 0.1-0.25); its pattern stays the same")
 	return cmd
 }
 
@@ -65,8 +67,9 @@ func runSynth(o *synthOptions) error {
 	if o.Out == "" {
 		return usagef("synth: --out DIR is required")
 	}
-	if o.World.Tenants <= 0 || o.World.Days <= 0 || o.World.Step <= 0 || o.World.Noise < 0 || o.World.Missing < 0 || o.World.Missing >= 1 {
-		return usagef("synth: --tenants, --days and --step must be positive, --noise ≥ 0, 0 ≤ --missing < 1")
+	if o.World.Tenants <= 0 || o.World.Days <= 0 || o.World.Step <= 0 || o.World.Noise < 0 || o.World.Missing < 0 || o.World.Missing >= 1 ||
+		o.World.Shifts < 0 || o.World.Shifts > 1 {
+		return usagef("synth: --tenants, --days and --step must be positive, --noise ≥ 0, 0 ≤ --missing < 1, 0 ≤ --shifts ≤ 1")
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
@@ -85,7 +88,7 @@ func runSynth(o *synthOptions) error {
 	rep := synthReport{Version: 1, Usage: usage, Truth: filepath.Join(o.Out, "truth.json"), Rows: rows, Tenants: truth,
 		Options: map[string]any{"tenants": o.World.Tenants, "days": o.World.Days, "step_s": o.World.Step.Seconds(),
 			"min_servers": o.World.MinServers, "max_servers": o.World.MaxServers, "noise": o.World.Noise,
-			"missing": o.World.Missing, "seed": o.World.Seed, "start": o.World.Start.Format(time.RFC3339)}}
+			"missing": o.World.Missing, "shifts": o.World.Shifts, "seed": o.World.Seed, "start": o.World.Start.Format(time.RFC3339)}}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err

@@ -224,3 +224,31 @@ func TestSynthDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// --shifts reaches the generator: a world where every periodic or random
+// tenant's level jumps differs from the same world without jumps, and a
+// probability outside [0,1] is a usage error.
+func TestSynthShifts(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string, extra ...string) string {
+		out := filepath.Join(dir, name)
+		args := append([]string{"synth", "--out", out, "--tenants", "6", "--days", "2", "--seed", "5"}, extra...)
+		if _, errs, code := wlprof(t, args...); code != 0 {
+			t.Fatal(errs)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "usage.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if read("plain") == read("shifted", "--shifts", "1") {
+		t.Fatal("--shifts 1 left every series unchanged")
+	}
+	if read("zero", "--shifts", "0") != read("plain2") {
+		t.Fatal("--shifts 0 changed the world")
+	}
+	if _, _, code := wlprof(t, "synth", "--out", filepath.Join(dir, "bad"), "--shifts", "1.5"); code != 2 {
+		t.Fatalf("--shifts 1.5: exit %d, want 2", code)
+	}
+}
