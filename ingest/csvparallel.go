@@ -160,26 +160,43 @@ func (pc *parallelCSV) scan(r *usageCSV) bool {
 				pc.i++
 				return true
 			}
-			pc.base += c.lines
-			r.in.consumed(c.end)
-			pc.cur = nil
-			pc.cut()
+			pc.finish(r, c)
 		}
-		if len(pc.queue) == 0 {
-			pc.close()
-			r.eof = true
-			return false
-		}
-		c := pc.queue[0]
-		pc.queue = pc.queue[1:]
-		<-c.done
-		if c.fault != nil {
-			pc.close()
-			r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+		c, ok := pc.take(r)
+		if !ok {
 			return false
 		}
 		pc.cur, pc.i, pc.j = c, 0, 0
 	}
+}
+
+// take waits for the next chunk in input order. At the end, or when a chunk
+// faulted (r.err is then set), it stops the workers and returns false.
+// Reject lines of the chunk are relative to pc.base until finish.
+func (pc *parallelCSV) take(r *usageCSV) (*csvChunk, bool) {
+	if len(pc.queue) == 0 {
+		pc.close()
+		r.eof = true
+		return nil, false
+	}
+	c := pc.queue[0]
+	pc.queue = pc.queue[1:]
+	<-c.done
+	if c.fault != nil {
+		pc.close()
+		r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+		return nil, false
+	}
+	return c, true
+}
+
+// finish is called when every record and reject of c was consumed: the
+// lines move on, the input may drop its pages, and the next chunk is cut.
+func (pc *parallelCSV) finish(r *usageCSV, c *csvChunk) {
+	pc.base += c.lines
+	r.in.consumed(c.end)
+	pc.cur = nil
+	pc.cut()
 }
 
 // close stops the workers; chunks being parsed are finished first.

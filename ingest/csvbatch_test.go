@@ -1,0 +1,95 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// ingestInto runs a csv ingest of path into a new dataset under dir and
+// returns what the dataset holds afterwards (nothing when Run failed).
+func ingestInto(t *testing.T, dir, path string, opts Options) ([]dataset.Usage, []dataset.Reject, error) {
+	t.Helper()
+	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds-"+filepath.Base(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), tx, "csv", []string{path}, opts); err != nil {
+		tx.Rollback()
+		return nil, nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ds, err = dataset.Open(ds.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := dataset.ReadAll(context.Background(), ds, dataset.UsageTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejects, err := dataset.ReadAll(context.Background(), ds, dataset.RejectsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, rejects, nil
+}
+
+// TestCSVBatchDrain ingests a file big enough for the parallel chunk parser,
+// whose chunks go to the dataset with AppendBatch, and the same content
+// gzip-compressed, which goes record by record: the usage and rejects
+// tables must hold the same rows in the same order (and what bigCSV says),
+// and --max-rejects must stop both at the same reject.
+func TestCSVBatchDrain(t *testing.T) {
+	data, wantRecs, wantRejects := bigCSV(14 << 20)
+	dir := t.TempDir()
+	plain := writeFile(t, dir, "big.csv", data)
+	gz := writeFile(t, dir, "big.csv.gz", gzipBytes(t, data))
+	opts := DefaultOptions()
+	opts.MaxRejects = -1
+	pRecs, pRej, err := ingestInto(t, dir, plain, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sRecs, sRej, err := ingestInto(t, dir, gz, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRecords(t, "batch path vs expected", pRecs, wantRecs)
+	checkRecords(t, "record path vs expected", sRecs, wantRecs)
+	if len(pRej) != len(wantRejects) || len(sRej) != len(wantRejects) {
+		t.Fatalf("%d and %d rejects, want %d", len(pRej), len(sRej), len(wantRejects))
+	}
+	for i, w := range wantRejects {
+		p, s := pRej[i], sRej[i]
+		if p.File != plain || s.File != gz {
+			t.Fatalf("reject %d: files %q, %q", i, p.File, s.File)
+		}
+		p.File, s.File = "", ""
+		if p != s {
+			t.Fatalf("reject %d: batch path %+v, record path %+v", i, p, s)
+		}
+		if p.Line != w.line || int(p.Col) != w.col || !strings.Contains(p.Reason, w.reason) {
+			t.Fatalf("reject %d: %+v, want line %d col %d reason %q", i, p, w.line, w.col, w.reason)
+		}
+	}
+
+	opts.MaxRejects = int64(len(wantRejects) / 2)
+	_, _, perr := ingestInto(t, dir, plain, opts)
+	_, _, serr := ingestInto(t, dir, gz, opts)
+	if !errors.Is(perr, ErrTooManyRejects) || !errors.Is(serr, ErrTooManyRejects) {
+		t.Fatalf("errors %v and %v, want ErrTooManyRejects", perr, serr)
+	}
+	if a, b := strings.ReplaceAll(perr.Error(), plain, "F"), strings.ReplaceAll(serr.Error(), gz, "F"); a != b {
+		t.Fatalf("max-rejects stopped at different records:\n%s\n%s", a, b)
+	}
+}
