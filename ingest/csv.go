@@ -90,6 +90,8 @@ type csvParser struct {
 	scratch []byte
 	tenants *strtab.Table
 	servers *strtab.Table
+	// ids of the last parsed record's tenant and server in the tables
+	tenantID, serverID int32
 }
 
 func (p *csvParser) clone() *csvParser {
@@ -234,7 +236,7 @@ func (r *usageCSV) Scan() bool {
 	}
 	r.pending = nil
 	if r.par == nil && r.lr.data != nil && len(r.lr.data)-r.lr.off > parallelMinBytes {
-		r.par = startParallel(r)
+		r.par = startParallel(r, false)
 	}
 	if r.par != nil {
 		return r.par.scan(r)
@@ -355,8 +357,9 @@ func (p *csvParser) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseE
 			return reject(c[i], errors.New("memory is NaN"))
 		}
 	}
-	_, tenant := p.tenants.Bytes(t)
-	_, server := p.servers.Bytes(s)
+	tenantID, tenant := p.tenants.Bytes(t)
+	serverID, server := p.servers.Bytes(s)
+	p.tenantID, p.serverID = tenantID, serverID
 	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
 	return nil
 }

@@ -59,11 +59,14 @@ func drainChunks(ctx context.Context, s *sink, r *usageCSV, w *dataset.Writer[da
 				return err
 			}
 		}
-		if err := w.AppendBatch(c.recs); err != nil {
+		m := &pc.maps[c.worker]
+		c.cols.TenantMap, c.cols.ServerMap = &m[0], &m[1]
+		if err := dataset.AppendUsageColumns(w, &c.cols); err != nil {
 			return err
 		}
-		s.accepted += int64(len(c.recs))
-		s.res.Accepted += int64(len(c.recs))
+		n := int64(c.cols.Len())
+		s.accepted += n
+		s.res.Accepted += n
 		pc.finish(r, c)
 		if err := ctx.Err(); err != nil {
 			return err
@@ -83,7 +86,7 @@ func (r *usageCSV) batchReady() bool {
 			return false
 		}
 		r.pending = nil
-		r.par = startParallel(r)
+		r.par = startParallel(r, true)
 	}
 	return r.par.cur == nil
 }

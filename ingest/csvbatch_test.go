@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,6 +46,20 @@ func ingestInto(t *testing.T, dir, path string, opts Options) ([]dataset.Usage, 
 	return recs, rejects, nil
 }
 
+// usageFile returns the usage Parquet file that ingestInto wrote for path.
+func usageFile(t *testing.T, dir, path string) []byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "ds-"+filepath.Base(path), "usage", "*.parquet"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("usage files %v (%v)", files, err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestCSVBatchDrain ingests a file big enough for the parallel chunk parser,
 // whose chunks go to the dataset with AppendBatch, and the same content
 // gzip-compressed, which goes record by record: the usage and rejects
@@ -63,6 +79,11 @@ func TestCSVBatchDrain(t *testing.T) {
 	sRecs, sRej, err := ingestInto(t, dir, gz, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The same rows through either path make the same file, byte for byte
+	// (the dictionaries keep the order of first appearance).
+	if a, b := usageFile(t, dir, plain), usageFile(t, dir, gz); !bytes.Equal(a, b) {
+		t.Errorf("the usage files of the two paths differ (%d and %d bytes)", len(a), len(b))
 	}
 	checkRecords(t, "batch path vs expected", pRecs, wantRecs)
 	checkRecords(t, "record path vs expected", sRecs, wantRecs)
