@@ -50,7 +50,7 @@ func (c *sliceCol[T, V]) appendBatch(rs []T) {
 	for i := range rs {
 		v, ok := c.get(&rs[i])
 		if !ok {
-			c.nulls = append(c.nulls, n+i)
+			c.setNull(n + i)
 		}
 		vals[i] = v
 	}

@@ -15,8 +15,9 @@ import (
 
 // usageRows makes n seeded usage rows: a few tenants and servers, some
 // null times and memory, and cpu from a small set of values (distinct ==
-// false) or all different (more than maxFloatDict per batch).
-func usageRows(seed uint64, n int, distinct bool) []Usage {
+// false) or all different (more than maxFloatDict per batch); noMemory:
+// every memory value null, as from a file without the column.
+func usageRows(seed uint64, n int, distinct, noMemory bool) []Usage {
 	r := rand.New(rand.NewPCG(seed, 1))
 	tenants := []string{"a", "b", "c", "acme, inc.", "e", "f", "g"}
 	rows := make([]Usage, n)
@@ -29,7 +30,7 @@ func usageRows(seed uint64, n int, distinct bool) []Usage {
 		if r.IntN(50) == 0 {
 			u.TimeMs = NoTime
 		}
-		if r.IntN(3) > 0 {
+		if r.IntN(3) > 0 && !noMemory {
 			u.Memory = float64(r.IntN(100)) / 100
 		}
 		rows[i] = u
@@ -127,10 +128,10 @@ func sameUsageRow(a, b Usage) bool {
 // plain (by arrow's own fallback) when a batch has too many.
 func TestAppendPaths(t *testing.T) {
 	for _, c := range []struct {
-		n, batch int
-		distinct bool
-	}{{5000, 700, false}, {3 * maxFloatDict, 2 * maxFloatDict, true}} {
-		rows := usageRows(uint64(c.n), c.n, c.distinct)
+		n, batch           int
+		distinct, noMemory bool
+	}{{5000, 700, false, false}, {3000, 1000, false, true}, {3 * maxFloatDict, 2 * maxFloatDict, true, false}} {
+		rows := usageRows(uint64(c.n), c.n, c.distinct, c.noMemory)
 		want, got := writeUsage(t, rows, c.batch, "append", 7)
 		if len(got) != len(rows) {
 			t.Fatalf("read %d rows, wrote %d", len(got), len(rows))

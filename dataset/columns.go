@@ -48,21 +48,32 @@ func newBuilderCol[T any, B array.Builder](b B, app func(B, *T)) colWriter[T] {
 
 // sliceCol is a colWriter for fixed-width values: appending is a slice
 // append, and the batch's slice becomes the Arrow buffer without a copy.
-// Nulls are rare, so only their positions are kept.
+// The validity bitmap is made at the first null (all set before it, and in
+// every byte added later), so a column without nulls has none.
 type sliceCol[T any, V int32 | int64 | float64] struct {
 	typ   arrow.DataType
 	width int
 	get   func(*T) (V, bool) // value, and false for null
 	vals  []V
-	nulls []int
+	valid []byte // nil until the first null
+	nullN int
 }
 
 func (c *sliceCol[T, V]) append(r *T) {
 	v, ok := c.get(r)
 	if !ok {
-		c.nulls = append(c.nulls, len(c.vals))
+		c.setNull(len(c.vals))
 	}
 	c.vals = append(c.vals, v)
+}
+
+// setNull marks row i null.
+func (c *sliceCol[T, V]) setNull(i int) {
+	for len(c.valid) <= i>>3 {
+		c.valid = append(c.valid, 0xff)
+	}
+	bitutil.ClearBit(c.valid, i)
+	c.nullN++
 }
 
 func (c *sliceCol[T, V]) array() arrow.Array {
@@ -72,18 +83,18 @@ func (c *sliceCol[T, V]) array() arrow.Array {
 		raw = unsafe.Slice((*byte)(unsafe.Pointer(&c.vals[0])), n*c.width)
 	}
 	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(raw)}
-	if len(c.nulls) > 0 {
-		bits := make([]byte, bitutil.BytesForBits(int64(n)))
-		bitutil.SetBitsTo(bits, 0, int64(n), true)
-		for _, i := range c.nulls {
-			bitutil.ClearBit(bits, i)
+	nullN := 0
+	if c.nullN > 0 {
+		for len(c.valid) < int(bitutil.BytesForBits(int64(n))) {
+			c.valid = append(c.valid, 0xff)
 		}
-		bufs[0] = memory.NewBufferBytes(bits)
+		bufs[0] = memory.NewBufferBytes(c.valid)
+		nullN = c.nullN
 	}
-	data := array.NewData(c.typ, n, bufs, nil, len(c.nulls), 0)
+	data := array.NewData(c.typ, n, bufs, nil, nullN, 0)
 	defer data.Release()
 	c.vals = make([]V, 0, cap(c.vals)) // the array owns the old slice now
-	c.nulls = nil
+	c.valid, c.nullN = nil, 0
 	return array.MakeFromData(data)
 }
 

@@ -126,7 +126,7 @@ func (c *sliceCol[T, V]) appendValues(vals []V, isNull func(V) bool) {
 	var zero V
 	for i, v := range vals {
 		if isNull(v) {
-			c.nulls = append(c.nulls, n+i)
+			c.setNull(n + i)
 			c.vals[n+i] = zero
 		}
 	}

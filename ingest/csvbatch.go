@@ -67,6 +67,7 @@ func drainChunks(ctx context.Context, s *sink, r *usageCSV, w *dataset.Writer[da
 		n := int64(c.cols.Len())
 		s.accepted += n
 		s.res.Accepted += n
+		pc.recycle(c) // AppendUsageColumns copied the rows
 		pc.finish(r, c)
 		if err := ctx.Err(); err != nil {
 			return err

@@ -36,6 +36,7 @@ type parallelCSV struct {
 	// maps holds each worker's tenant and server IDMaps for the consumer.
 	columnar bool
 	maps     [][2]dataset.IDMap
+	free     sync.Pool // *dataset.UsageColumns whose rows were appended (recycle)
 }
 
 type csvChunk struct {
@@ -118,8 +119,13 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	data := pc.data[c.start:c.end]
 	est := len(data)/32 + 16
 	if pc.columnar {
-		c.cols = dataset.UsageColumns{Tenant: make([]int32, 0, est), Server: make([]int32, 0, est),
-			TimeMs: make([]int64, 0, est), CPU: make([]float64, 0, est), Memory: make([]float64, 0, est)}
+		if old, ok := pc.free.Get().(*dataset.UsageColumns); ok {
+			c.cols = dataset.UsageColumns{Tenant: old.Tenant[:0], Server: old.Server[:0],
+				TimeMs: old.TimeMs[:0], CPU: old.CPU[:0], Memory: old.Memory[:0]}
+		} else {
+			c.cols = dataset.UsageColumns{Tenant: make([]int32, 0, est), Server: make([]int32, 0, est),
+				TimeMs: make([]int64, 0, est), CPU: make([]float64, 0, est), Memory: make([]float64, 0, est)}
+		}
 	} else {
 		c.recs = make([]dataset.Usage, 0, est)
 	}
@@ -221,6 +227,14 @@ func (pc *parallelCSV) take(r *usageCSV) (*csvChunk, bool) {
 		return nil, false
 	}
 	return c, true
+}
+
+// recycle hands the column buffers of a consumed columnar chunk back to
+// the workers; c.cols must not be used afterwards.
+func (pc *parallelCSV) recycle(c *csvChunk) {
+	cols := c.cols
+	c.cols = dataset.UsageColumns{}
+	pc.free.Put(&cols)
 }
 
 // finish is called when every record and reject of c was consumed: the
