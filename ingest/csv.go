@@ -321,14 +321,21 @@ func (r *usageCSV) detect() {
 // parse reads one non-blank line into rec, without unit scaling or range
 // checks (checkRange does those once the unit is known).
 func (p *csvParser) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	var err error
+	p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch)
+	if err != nil {
+		return &ParseError{File: p.file, Line: lineNo, Err: err, Record: recordText(line)}
+	}
+	return p.parseFields(line, lineNo, rec)
+}
+
+// parseFields is parse once p.fields and p.cols hold the fields of line
+// (split by splitCSV, or by splitLine when the line has no quote).
+func (p *csvParser) parseFields(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
 	reject := func(col int, err error) *ParseError {
 		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
 	}
 	var err error
-	p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch)
-	if err != nil {
-		return reject(0, err)
-	}
 	if len(p.fields) != p.nfields {
 		return reject(0, fmt.Errorf("%d fields, the header has %d", len(p.fields), p.nfields))
 	}

@@ -133,15 +133,9 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	var line int64
 	for len(data) > 0 {
 		var l []byte
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			l, data = data[:k], data[k+1:]
-		} else {
-			l, data = data, nil
-		}
+		var simple bool
+		l, data, p.fields, p.cols, simple = splitLine(data, p.fields, p.cols)
 		line++
-		if n := len(l); n > 0 && l[n-1] == '\r' {
-			l = l[:n-1]
-		}
 		if len(l) == 0 {
 			continue
 		}
@@ -155,7 +149,12 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 			c.recs = append(c.recs, dataset.Usage{})
 			rec = &c.recs[len(c.recs)-1]
 		}
-		perr := p.parse(l, line, rec)
+		var perr *ParseError
+		if simple {
+			perr = p.parseFields(l, line, rec)
+		} else {
+			perr = p.parse(l, line, rec)
+		}
 		if perr == nil {
 			if perr = p.checkRange(rec, line, ""); perr != nil {
 				perr.Record = recordText(l)
