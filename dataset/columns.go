@@ -57,6 +57,7 @@ type sliceCol[T any, V int32 | int64 | float64] struct {
 	vals  []V
 	valid []byte // nil until the first null
 	nullN int
+	spare spares[V] // value slices the encoder is done with (recycle.go)
 }
 
 func (c *sliceCol[T, V]) append(r *T) {
@@ -93,7 +94,7 @@ func (c *sliceCol[T, V]) array() arrow.Array {
 	}
 	data := array.NewData(c.typ, n, bufs, nil, nullN, 0)
 	defer data.Release()
-	c.vals = make([]V, 0, cap(c.vals)) // the array owns the old slice now
+	c.vals = c.spare.take(n) // the array owns the old slice now
 	c.valid, c.nullN = nil, 0
 	return array.MakeFromData(data)
 }
@@ -135,11 +136,12 @@ func stringCol[T any](name string, dict bool, get func(*T) *string) column[T] {
 // dictionary. Parquet then writes the ids directly instead of hashing every
 // value again.
 type dictCol[T any] struct {
-	get func(*T) *string
-	typ *arrow.DictionaryType
-	mem memory.Allocator
-	tab *strtab.Table
-	ids []int32
+	get   func(*T) *string
+	typ   *arrow.DictionaryType
+	mem   memory.Allocator
+	tab   *strtab.Table
+	ids   []int32
+	spare spares[int32] // id slices the encoder is done with (recycle.go)
 }
 
 func (c *dictCol[T]) append(r *T) { c.ids = append(c.ids, c.tab.String(*c.get(r))) }
@@ -148,7 +150,7 @@ func (c *dictCol[T]) array() arrow.Array {
 	ids := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.ids),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.ids))}, nil, 0, 0))
 	defer ids.Release()
-	c.ids = make([]int32, 0, cap(c.ids))
+	c.ids = c.spare.take(len(c.ids)) // the next batch is as long, but for the last
 	sb := array.NewStringBuilder(c.mem)
 	defer sb.Release()
 	sb.AppendValues(c.tab.Strings(), nil)

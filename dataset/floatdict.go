@@ -32,9 +32,10 @@ var float64DictType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int3
 type floatDict struct {
 	keys []uint64
 	slot []int32 // id+1 of keys[i]; 0 is an empty slot
+	ids  []int32 // the last batch's ids, reused once it is written
 }
 
-// encode returns a as a dictionary array (ids in order of first
+// encode returns a as a dictionary array, valid until the next encode, (ids in order of first
 // appearance, NaN payloads kept apart by their bits), or nil when a has
 // more than maxFloatDict distinct values or is a slice.
 func (d *floatDict) encode(a *array.Float64) arrow.Array {
@@ -48,12 +49,16 @@ func (d *floatDict) encode(a *array.Float64) arrow.Array {
 		clear(d.slot)
 	}
 	vals := a.Float64Values()
-	ids := make([]int32, len(vals))
+	if cap(d.ids) < len(vals) {
+		d.ids = make([]int32, len(vals))
+	}
+	ids := d.ids[:len(vals)]
 	var dict []float64
 	const mask = 1<<floatDictBits - 1
 	hasNulls := a.NullN() > 0
 	for i, v := range vals {
 		if hasNulls && a.IsNull(i) {
+			ids[i] = 0
 			continue
 		}
 		k := math.Float64bits(v)

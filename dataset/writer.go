@@ -111,13 +111,16 @@ func (w *Writer[T]) start() error {
 		w.cols = append(w.cols, c.writer(memory.DefaultAllocator))
 	}
 	w.fdicts = floatDicts(w.tbl)
+	w.initSpares()
 	w.queue = make(chan arrow.Record, 1)
 	w.done = make(chan error, 1)
 	go func() {
 		var err error
 		for rec := range w.queue {
 			if err == nil {
-				err = w.writeRecord(rec)
+				if err = w.writeRecord(rec); err == nil {
+					w.recycleRecord(rec)
+				}
 			}
 			rec.Release()
 		}
