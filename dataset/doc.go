@@ -11,7 +11,10 @@
 //
 // Files are written with arrow/go v16 pqarrow, zstd-compressed; strings that
 // repeat (tenant, server, job, user, ...) use dictionary pages, times use
-// delta encoding. Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads
+// delta encoding, and utilisation (cpu, memory) uses dictionary pages built
+// per row group with its own float table (floatdict.go), plain pages when a
+// row group has more than 65,536 distinct values. Writer.AppendBatch and
+// AppendUsageColumns add many rows column by column. Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads
 // them as they are; only files the manifest lists belong to the dataset.
 //
 // # Transactions
