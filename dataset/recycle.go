@@ -16,9 +16,9 @@ import (
 // The Parquet encoder copies what it keeps, so nothing refers to a batch's
 // values once it is written.
 
-// spares holds slices to reuse. The zero value is ready (made on first
-// use by the appending side, in newWriter's start, before the encoder
-// runs).
+// spares holds slices to reuse. Writer.start calls init (initSpares)
+// before the encoder goroutine runs; without it, take always makes a new
+// slice and give drops.
 type spares[V any] struct{ ch chan []V }
 
 func (s *spares[V]) init() {
