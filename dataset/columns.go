@@ -48,21 +48,33 @@ func newBuilderCol[T any, B array.Builder](b B, app func(B, *T)) colWriter[T] {
 
 // sliceCol is a colWriter for fixed-width values: appending is a slice
 // append, and the batch's slice becomes the Arrow buffer without a copy.
-// Nulls are rare, so only their positions are kept.
+// The validity bitmap is made at the first null (all set before it, and in
+// every byte added later), so a column without nulls has none.
 type sliceCol[T any, V int32 | int64 | float64] struct {
 	typ   arrow.DataType
 	width int
 	get   func(*T) (V, bool) // value, and false for null
 	vals  []V
-	nulls []int
+	valid []byte // nil until the first null
+	nullN int
+	spare spares[V] // value slices the encoder is done with (recycle.go)
 }
 
 func (c *sliceCol[T, V]) append(r *T) {
 	v, ok := c.get(r)
 	if !ok {
-		c.nulls = append(c.nulls, len(c.vals))
+		c.setNull(len(c.vals))
 	}
 	c.vals = append(c.vals, v)
+}
+
+// setNull marks row i null.
+func (c *sliceCol[T, V]) setNull(i int) {
+	for len(c.valid) <= i>>3 {
+		c.valid = append(c.valid, 0xff)
+	}
+	bitutil.ClearBit(c.valid, i)
+	c.nullN++
 }
 
 func (c *sliceCol[T, V]) array() arrow.Array {
@@ -72,18 +84,18 @@ func (c *sliceCol[T, V]) array() arrow.Array {
 		raw = unsafe.Slice((*byte)(unsafe.Pointer(&c.vals[0])), n*c.width)
 	}
 	bufs := []*memory.Buffer{nil, memory.NewBufferBytes(raw)}
-	if len(c.nulls) > 0 {
-		bits := make([]byte, bitutil.BytesForBits(int64(n)))
-		bitutil.SetBitsTo(bits, 0, int64(n), true)
-		for _, i := range c.nulls {
-			bitutil.ClearBit(bits, i)
+	nullN := 0
+	if c.nullN > 0 {
+		for len(c.valid) < int(bitutil.BytesForBits(int64(n))) {
+			c.valid = append(c.valid, 0xff)
 		}
-		bufs[0] = memory.NewBufferBytes(bits)
+		bufs[0] = memory.NewBufferBytes(c.valid)
+		nullN = c.nullN
 	}
-	data := array.NewData(c.typ, n, bufs, nil, len(c.nulls), 0)
+	data := array.NewData(c.typ, n, bufs, nil, nullN, 0)
 	defer data.Release()
-	c.vals = make([]V, 0, cap(c.vals)) // the array owns the old slice now
-	c.nulls = nil
+	c.vals = c.spare.take(n) // the array owns the old slice now
+	c.valid, c.nullN = nil, 0
 	return array.MakeFromData(data)
 }
 
@@ -124,11 +136,12 @@ func stringCol[T any](name string, dict bool, get func(*T) *string) column[T] {
 // dictionary. Parquet then writes the ids directly instead of hashing every
 // value again.
 type dictCol[T any] struct {
-	get func(*T) *string
-	typ *arrow.DictionaryType
-	mem memory.Allocator
-	tab *strtab.Table
-	ids []int32
+	get   func(*T) *string
+	typ   *arrow.DictionaryType
+	mem   memory.Allocator
+	tab   *strtab.Table
+	ids   []int32
+	spare spares[int32] // id slices the encoder is done with (recycle.go)
 }
 
 func (c *dictCol[T]) append(r *T) { c.ids = append(c.ids, c.tab.String(*c.get(r))) }
@@ -137,7 +150,7 @@ func (c *dictCol[T]) array() arrow.Array {
 	ids := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.ids),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.ids))}, nil, 0, 0))
 	defer ids.Release()
-	c.ids = make([]int32, 0, cap(c.ids))
+	c.ids = c.spare.take(len(c.ids)) // the next batch is as long, but for the last
 	sb := array.NewStringBuilder(c.mem)
 	defer sb.Release()
 	sb.AppendValues(c.tab.Strings(), nil)

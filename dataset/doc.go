@@ -11,12 +11,15 @@
 //
 // Files are written with arrow/go v16 pqarrow, zstd-compressed; strings that
 // repeat (tenant, server, job, user, ...) use dictionary pages, times use
-// delta encoding. The series table is the exception in layout: 64 tenants
-// per row group, 64 KB pages and snappy-compressed values, so that
-// classify writes and reads 216 M values quickly (ReadSeries and
-// ScanUsageBatches decode row groups in parallel). Any Parquet reader
-// (DuckDB, pandas/pyarrow, Spark) reads them as they are; only files the
-// manifest lists belong to the dataset.
+// delta encoding, and utilisation (cpu, memory) uses dictionary pages built
+// per row group with its own float table (floatdict.go), plain pages when a
+// row group has more than 65,536 distinct values. Writer.AppendBatch and
+// AppendUsageColumns add many rows column by column. The series table is
+// the exception in layout: 64 tenants per row group, 64 KB pages and
+// snappy-compressed values, so that classify writes and reads 216 M values
+// quickly (ReadSeries and ScanUsageBatches decode row groups in parallel).
+// Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads them as they
+// are; only files the manifest lists belong to the dataset.
 //
 // # Transactions
 //

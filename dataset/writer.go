@@ -38,6 +38,7 @@ type Writer[T any] struct {
 	done    chan error
 	err     error
 	started bool
+	fdicts  []*floatDict // per column: dictionary building for float columns (floatdict.go)
 }
 
 func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
@@ -77,7 +78,10 @@ func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true), parquet.WithStatsFor(c.field.Name, false))
 		}
 		if c.numDict {
-			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true))
+			// No statistics either: float columns are handed over as
+			// dictionary arrays (floatdict.go), whose statistics arrow
+			// computes with a hash of every id per row group.
+			opts = append(opts, parquet.WithDictionaryFor(c.field.Name, true), parquet.WithStatsFor(c.field.Name, false))
 		}
 		if c.delta {
 			opts = append(opts, parquet.WithEncodingFor(c.field.Name, parquet.Encodings.DeltaBinaryPacked))
@@ -116,13 +120,17 @@ func (w *Writer[T]) start() error {
 	for _, c := range w.tbl.cols {
 		w.cols = append(w.cols, c.writer(memory.DefaultAllocator))
 	}
+	w.fdicts = floatDicts(w.tbl)
+	w.initSpares()
 	w.queue = make(chan arrow.Record, 1)
 	w.done = make(chan error, 1)
 	go func() {
 		var err error
 		for rec := range w.queue {
 			if err == nil {
-				err = w.fw.Write(rec)
+				if err = w.writeRecord(rec); err == nil {
+					w.recycleRecord(rec)
+				}
 			}
 			rec.Release()
 		}

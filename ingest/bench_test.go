@@ -33,27 +33,34 @@ var (
 	benchErr  error
 )
 
-// benchFile writes (once per process) a synthetic world of about benchRows
-// rows: 1000 tenants with 1–4 servers at 2-minute steps, compact names.
+// benchFile writes a synthetic world of about benchRows rows: 1000 tenants
+// with 1–4 servers at 2-minute steps, compact names. The file is named for
+// its options in the temporary directory and reused by later runs (written
+// under another name and renamed, so a reader never sees half of it);
+// a directory per run would leave hundreds of megabytes behind each time.
 func benchFile(b *testing.B) string {
 	benchOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "wlprof-bench-")
-		if err != nil {
-			benchErr = err
-			return
-		}
-		benchPath = filepath.Join(dir, "usage.csv")
-		f, err := os.Create(benchPath)
-		if err != nil {
-			benchErr = err
-			return
-		}
-		defer f.Close()
 		o := synth.Default()
 		o.Tenants, o.Compact, o.Seed = 1000, true, 3
 		perStep := 2.5 * float64(o.Tenants) // mean servers per tenant is 2.5
 		o.Days = float64(benchRows()) / perStep * o.Step.Seconds() / 86400
-		_, _, benchErr = synth.Generate(f, o)
+		benchPath = filepath.Join(os.TempDir(), fmt.Sprintf("wlprof-bench-v1-%d-rows.csv", benchRows()))
+		if _, err := os.Stat(benchPath); err == nil {
+			return
+		}
+		f, err := os.CreateTemp(os.TempDir(), "wlprof-bench-*.tmp")
+		if err != nil {
+			benchErr = err
+			return
+		}
+		defer os.Remove(f.Name()) // after a successful rename, nothing to remove
+		if _, _, benchErr = synth.Generate(f, o); benchErr != nil {
+			f.Close()
+			return
+		}
+		if benchErr = f.Close(); benchErr == nil {
+			benchErr = os.Rename(f.Name(), benchPath)
+		}
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)

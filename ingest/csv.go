@@ -90,6 +90,8 @@ type csvParser struct {
 	scratch []byte
 	tenants *strtab.Table
 	servers *strtab.Table
+	// ids of the last parsed record's tenant and server in the tables
+	tenantID, serverID int32
 }
 
 func (p *csvParser) clone() *csvParser {
@@ -234,7 +236,7 @@ func (r *usageCSV) Scan() bool {
 	}
 	r.pending = nil
 	if r.par == nil && r.lr.data != nil && len(r.lr.data)-r.lr.off > parallelMinBytes {
-		r.par = startParallel(r)
+		r.par = startParallel(r, false)
 	}
 	if r.par != nil {
 		return r.par.scan(r)
@@ -319,14 +321,21 @@ func (r *usageCSV) detect() {
 // parse reads one non-blank line into rec, without unit scaling or range
 // checks (checkRange does those once the unit is known).
 func (p *csvParser) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+	var err error
+	p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch)
+	if err != nil {
+		return &ParseError{File: p.file, Line: lineNo, Err: err, Record: recordText(line)}
+	}
+	return p.parseFields(line, lineNo, rec)
+}
+
+// parseFields is parse once p.fields and p.cols hold the fields of line
+// (split by splitCSV, or by splitLine when the line has no quote).
+func (p *csvParser) parseFields(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
 	reject := func(col int, err error) *ParseError {
 		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
 	}
 	var err error
-	p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch)
-	if err != nil {
-		return reject(0, err)
-	}
 	if len(p.fields) != p.nfields {
 		return reject(0, fmt.Errorf("%d fields, the header has %d", len(p.fields), p.nfields))
 	}
@@ -355,8 +364,9 @@ func (p *csvParser) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseE
 			return reject(c[i], errors.New("memory is NaN"))
 		}
 	}
-	_, tenant := p.tenants.Bytes(t)
-	_, server := p.servers.Bytes(s)
+	tenantID, tenant := p.tenants.Bytes(t)
+	serverID, server := p.servers.Bytes(s)
+	p.tenantID, p.serverID = tenantID, serverID
 	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
 	return nil
 }

@@ -32,6 +32,11 @@ type parallelCSV struct {
 	cur    *csvChunk
 	i, j   int // next record and next reject of cur
 	closed bool
+	// columnar: workers fill csvChunk.cols instead of recs (drainChunks);
+	// maps holds each worker's tenant and server IDMaps for the consumer.
+	columnar bool
+	maps     [][2]dataset.IDMap
+	free     sync.Pool // *dataset.UsageColumns whose rows were appended (recycle)
 }
 
 type csvChunk struct {
@@ -41,6 +46,8 @@ type csvChunk struct {
 	lines      int64
 	fault      any // a memory fault: the file shrank while mapped
 	done       chan struct{}
+	cols       dataset.UsageColumns // columnar mode: the records
+	worker     int                  // columnar mode: whose string tables cols uses
 }
 
 // chunkReject is a rejected line that comes before recs[at].
@@ -49,16 +56,17 @@ type chunkReject struct {
 	perr ParseError
 }
 
-func startParallel(r *usageCSV) *parallelCSV {
+func startParallel(r *usageCSV, columnar bool) *parallelCSV {
 	workers := runtime.GOMAXPROCS(0)
 	inflight := 2 * workers
 	pc := &parallelCSV{data: r.lr.data, next: r.lr.off, base: r.lr.line,
-		work: make(chan *csvChunk, inflight), stop: make(chan struct{})}
+		work: make(chan *csvChunk, inflight), stop: make(chan struct{}),
+		columnar: columnar, maps: make([][2]dataset.IDMap, workers)}
 	r.lr.off = len(r.lr.data) // the line reader is done; chunks take over
 	for w := 0; w < workers; w++ {
 		p := r.p.clone()
 		pc.wg.Add(1)
-		go pc.worker(p)
+		go pc.worker(p, w)
 	}
 	for k := 0; k < inflight; k++ {
 		pc.cut()
@@ -86,12 +94,13 @@ func (pc *parallelCSV) cut() {
 	pc.work <- c
 }
 
-func (pc *parallelCSV) worker(p *csvParser) {
+func (pc *parallelCSV) worker(p *csvParser, w int) {
 	defer pc.wg.Done()
 	for c := range pc.work {
 		select {
 		case <-pc.stop:
 		default:
+			c.worker = w
 			pc.parseChunk(p, c)
 		}
 		close(c.done)
@@ -108,19 +117,25 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 		}
 	}()
 	data := pc.data[c.start:c.end]
-	c.recs = make([]dataset.Usage, 0, len(data)/32+16)
+	est := len(data)/32 + 16
+	if pc.columnar {
+		if old, ok := pc.free.Get().(*dataset.UsageColumns); ok {
+			c.cols = dataset.UsageColumns{Tenant: old.Tenant[:0], Server: old.Server[:0],
+				TimeMs: old.TimeMs[:0], CPU: old.CPU[:0], Memory: old.Memory[:0]}
+		} else {
+			c.cols = dataset.UsageColumns{Tenant: make([]int32, 0, est), Server: make([]int32, 0, est),
+				TimeMs: make([]int64, 0, est), CPU: make([]float64, 0, est), Memory: make([]float64, 0, est)}
+		}
+	} else {
+		c.recs = make([]dataset.Usage, 0, est)
+	}
+	var scratch dataset.Usage
 	var line int64
 	for len(data) > 0 {
 		var l []byte
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			l, data = data[:k], data[k+1:]
-		} else {
-			l, data = data, nil
-		}
+		var simple bool
+		l, data, p.fields, p.cols, simple = splitLine(data, p.fields, p.cols)
 		line++
-		if n := len(l); n > 0 && l[n-1] == '\r' {
-			l = l[:n-1]
-		}
 		if len(l) == 0 {
 			continue
 		}
@@ -129,20 +144,43 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 				perr: ParseError{File: p.file, Line: line, Err: errLineTooLong, Record: recordText(l)}})
 			continue
 		}
-		c.recs = append(c.recs, dataset.Usage{})
-		rec := &c.recs[len(c.recs)-1]
-		perr := p.parse(l, line, rec)
+		rec := &scratch
+		if !pc.columnar {
+			c.recs = append(c.recs, dataset.Usage{})
+			rec = &c.recs[len(c.recs)-1]
+		}
+		var perr *ParseError
+		if simple {
+			perr = p.parseFields(l, line, rec)
+		} else {
+			perr = p.parse(l, line, rec)
+		}
 		if perr == nil {
 			if perr = p.checkRange(rec, line, ""); perr != nil {
 				perr.Record = recordText(l)
 			}
 		}
-		if perr != nil {
+		switch {
+		case perr != nil && pc.columnar:
+			c.rejects = append(c.rejects, chunkReject{at: c.cols.Len(), perr: *perr})
+		case perr != nil:
 			c.recs = c.recs[:len(c.recs)-1]
 			c.rejects = append(c.rejects, chunkReject{at: len(c.recs), perr: *perr})
+		case pc.columnar:
+			cc := &c.cols
+			cc.Tenant = append(cc.Tenant, p.tenantID)
+			cc.Server = append(cc.Server, p.serverID)
+			cc.TimeMs = append(cc.TimeMs, rec.TimeMs)
+			cc.CPU = append(cc.CPU, rec.CPU)
+			cc.Memory = append(cc.Memory, rec.Memory)
 		}
 	}
 	c.lines = line
+	if pc.columnar {
+		// The tables only grow: entries below these lengths never change,
+		// so the consumer may read them while this worker goes on.
+		c.cols.Tenants, c.cols.Servers = p.tenants.Strings(), p.servers.Strings()
+	}
 }
 
 // scan moves r to the next record or reject, in input order.
@@ -160,26 +198,51 @@ func (pc *parallelCSV) scan(r *usageCSV) bool {
 				pc.i++
 				return true
 			}
-			pc.base += c.lines
-			r.in.consumed(c.end)
-			pc.cur = nil
-			pc.cut()
+			pc.finish(r, c)
 		}
-		if len(pc.queue) == 0 {
-			pc.close()
-			r.eof = true
-			return false
-		}
-		c := pc.queue[0]
-		pc.queue = pc.queue[1:]
-		<-c.done
-		if c.fault != nil {
-			pc.close()
-			r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+		c, ok := pc.take(r)
+		if !ok {
 			return false
 		}
 		pc.cur, pc.i, pc.j = c, 0, 0
 	}
+}
+
+// take waits for the next chunk in input order. At the end, or when a chunk
+// faulted (r.err is then set), it stops the workers and returns false.
+// Reject lines of the chunk are relative to pc.base until finish.
+func (pc *parallelCSV) take(r *usageCSV) (*csvChunk, bool) {
+	if len(pc.queue) == 0 {
+		pc.close()
+		r.eof = true
+		return nil, false
+	}
+	c := pc.queue[0]
+	pc.queue = pc.queue[1:]
+	<-c.done
+	if c.fault != nil {
+		pc.close()
+		r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+		return nil, false
+	}
+	return c, true
+}
+
+// recycle hands the column buffers of a consumed columnar chunk back to
+// the workers; c.cols must not be used afterwards.
+func (pc *parallelCSV) recycle(c *csvChunk) {
+	cols := c.cols
+	c.cols = dataset.UsageColumns{}
+	pc.free.Put(&cols)
+}
+
+// finish is called when every record and reject of c was consumed: the
+// lines move on, the input may drop its pages, and the next chunk is cut.
+func (pc *parallelCSV) finish(r *usageCSV, c *csvChunk) {
+	pc.base += c.lines
+	r.in.consumed(c.end)
+	pc.cur = nil
+	pc.cut()
 }
 
 // close stops the workers; chunks being parsed are finished first.

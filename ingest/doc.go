@@ -26,7 +26,10 @@
 // outside [0, 100%], NaN, and malformed rows are rejected.
 //
 // Big uncompressed inputs are parsed in parallel chunks cut at newlines and
-// delivered in input order; see BenchmarkIngestCSV.
+// delivered in input order; see BenchmarkIngestCSV. On ingest, workers parse
+// each chunk into columns with their own string ids, and the single consumer
+// appends whole chunks (dataset.AppendUsageColumns) and writes the chunk's
+// rejects with absolute line numbers (csvbatch.go).
 //
 // # Utilisation traces (issue 3)
 //

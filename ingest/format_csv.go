@@ -39,7 +39,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+			return drainUsageCSV(ctx, s, r, s.tx.Usage())
 		},
 	})
 }

@@ -87,6 +87,13 @@ func parseTimestamp(b []byte, loc *time.Location) (int64, error) {
 	}
 	var f float64
 	if v, ok := plainInt(b); ok { // the common epoch case: no float parse
+		// What the float path below gives for an integer, without it.
+		switch {
+		case v < epochMsThreshold:
+			return v * 1000, nil
+		case v <= 1e15:
+			return v, nil
+		}
 		f = float64(v) // exact below 2^53, far above the 1e15 limit
 	} else {
 		var err error

@@ -1,0 +1,133 @@
+package dataset
+
+// UsageColumns is a run of usage rows held column by column, for producers
+// that parse in parallel (the generic CSV reader): AppendUsageColumns adds
+// them without a record per row. Tenant and Server are ids into the
+// producer's own string tables (Tenants, Servers: first-appearance order,
+// only ever appended to); TenantMap and ServerMap cache the writer's id of
+// each of those strings, so a string is looked up once per producer table
+// rather than once per row.
+type UsageColumns struct {
+	Tenant    []int32
+	Tenants   []string
+	TenantMap *IDMap
+	Server    []int32
+	Servers   []string
+	ServerMap *IDMap
+	TimeMs    []int64   // NoTime: null
+	CPU       []float64 // fraction
+	Memory    []float64 // fraction; NaN: null
+}
+
+// Len is the number of rows.
+func (c *UsageColumns) Len() int { return len(c.TimeMs) }
+
+// IDMap maps the ids of one producer string table to one writer's
+// dictionary ids. Keep one per (writer column, producer table).
+type IDMap struct{ ids []int32 }
+
+// AppendUsageColumns adds the rows of c to w in order, as AppendBatch would
+// with the same records.
+func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !w.started {
+		if w.err = w.start(); w.err != nil {
+			return w.err
+		}
+	}
+	cols, ok := usageColWriters(w)
+	if !ok { // the table's layout is not the one below: go row by row
+		return w.AppendBatch(c.rows())
+	}
+	for lo := 0; lo < c.Len(); {
+		k := min(c.Len()-lo, w.batch-w.n)
+		hi := lo + k
+		cols.tenant.appendMapped(c.Tenant[lo:hi], c.Tenants, c.TenantMap)
+		cols.server.appendMapped(c.Server[lo:hi], c.Servers, c.ServerMap)
+		cols.time.appendValues(c.TimeMs[lo:hi], func(v int64) bool { return v == NoTime })
+		cols.cpu.appendValues(c.CPU[lo:hi], nil)
+		cols.memory.appendValues(c.Memory[lo:hi], func(v float64) bool { return v != v })
+		w.n += k
+		lo = hi
+		if w.n == w.batch {
+			w.flush()
+			if w.err != nil {
+				return w.err
+			}
+		}
+	}
+	return w.err
+}
+
+type usageCols struct {
+	tenant, server *dictCol[Usage]
+	time           *sliceCol[Usage, int64]
+	cpu, memory    *sliceCol[Usage, float64]
+}
+
+// usageColWriters returns w's column writers when they are the usage
+// table's tenant, server, time, cpu, memory in that order.
+func usageColWriters(w *Writer[Usage]) (c usageCols, ok bool) {
+	if len(w.cols) != 5 {
+		return c, false
+	}
+	var ok1, ok2, ok3, ok4, ok5 bool
+	c.tenant, ok1 = w.cols[0].(*dictCol[Usage])
+	c.server, ok2 = w.cols[1].(*dictCol[Usage])
+	c.time, ok3 = w.cols[2].(*sliceCol[Usage, int64])
+	c.cpu, ok4 = w.cols[3].(*sliceCol[Usage, float64])
+	c.memory, ok5 = w.cols[4].(*sliceCol[Usage, float64])
+	return c, ok1 && ok2 && ok3 && ok4 && ok5
+}
+
+// rows turns c back into records.
+func (c *UsageColumns) rows() []Usage {
+	rs := make([]Usage, c.Len())
+	for i := range rs {
+		rs[i] = Usage{Tenant: c.Tenants[c.Tenant[i]], Server: c.Servers[c.Server[i]],
+			TimeMs: c.TimeMs[i], CPU: c.CPU[i], Memory: c.Memory[i]}
+	}
+	return rs
+}
+
+// appendMapped appends the writer ids of local (ids into strs, mapped
+// through m). A string is interned when its first row is appended, so the
+// writer's dictionary keeps the order of first appearance in the rows, as
+// with Append, whichever producer table it came from.
+func (c *dictCol[T]) appendMapped(local []int32, strs []string, m *IDMap) {
+	for len(m.ids) < len(strs) {
+		m.ids = append(m.ids, -1)
+	}
+	ids := m.ids
+	c.ids = growSlice(c.ids, len(local))
+	n := len(c.ids)
+	out := c.ids[n : n+len(local)]
+	for i, id := range local {
+		x := ids[id]
+		if x < 0 {
+			x = c.tab.String(strs[id])
+			ids[id] = x
+		}
+		out[i] = x
+	}
+	c.ids = c.ids[:n+len(local)]
+}
+
+// appendValues appends vals; isNull (nil: never) marks the nulls, which
+// are stored as zero as the column's own getter does.
+func (c *sliceCol[T, V]) appendValues(vals []V, isNull func(V) bool) {
+	n := len(c.vals)
+	c.vals = append(growSlice(c.vals, len(vals)), vals...)
+	if isNull == nil {
+		return
+	}
+	var zero V
+	for i, v := range vals {
+		if isNull(v) {
+			c.setNull(n + i)
+			c.vals[n+i] = zero
+		}
+	}
+}
