@@ -1,10 +1,20 @@
 // Command spillsort is the profiler's reference workload: an external merge
-// sort with a memory budget, the shape of a MapReduce reducer or a Spark
-// sort (seed 004 §2). It sorts fixed-size records (TeraSort's 100 bytes: a
-// 10-byte key and a payload), keeping at most -mem bytes of records in
-// memory; when the buffer fills it sorts it and spills it as a run file to
-// -spill, and at the end merges the runs (one k-way pass) into the output.
-// A budget at least the input's size never spills (a well-sized task).
+// sort with a memory budget, the shape of a MapReduce reducer (seed 004
+// §2.3). It sorts fixed-size records (TeraSort's 100 bytes: a 10-byte key
+// and a payload) in a buffer of -mem bytes that holds each record with 16
+// bytes of sort metadata (as Hadoop's io.sort.mb does), so -mem holds
+// mem/116 records: a budget of at least 1.16 × the input never spills (a
+// well-sized task). When the buffer fills and more records come, it is
+// sorted and spilled as a run file to -spill, synced and dropped from the
+// page cache so that spills cost real disk writes and reads (seed 004 caps
+// the buffer cache or uses direct I/O for the same reason); the last
+// buffer stays in memory and one k-way pass merges it with the runs. It
+// thus spills (⌈1.16·input/mem⌉ − 1) × mem/1.16 bytes: the sawtooth of
+// seed 004 Fig. 1b, which `wlprof elasticity --set wlprof.spill.buffer=true
+// --set wlprof.expansion.factor=1.16` simulates. Sorting is by an 8-byte
+// key prefix held in the metadata, so the in-memory work per record barely
+// depends on the buffer's size; it runs on one thread, as a task on one
+// slot.
 //
 // It prints "phase: read", "phase: merge" (only when it spilled) and a last
 // line "spilled_bytes=N runs=R records=C" to stdout; the sorted records go
@@ -20,22 +30,26 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
+	"cmp"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 const (
-	recSize = 100
-	keySize = 10
+	recSize  = 100
+	keySize  = 10
+	metaSize = 16 // bytes of sort metadata per record in the buffer
 )
 
 func main() {
@@ -79,7 +93,9 @@ func main() {
 	}
 	// The record buffer is the budget; keep the Go heap close to it.
 	debug.SetGCPercent(20)
-	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget-budget%recSize, *spill)
+	// A reducer is one task on one slot: one thread does the work.
+	runtime.GOMAXPROCS(1)
+	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget, *spill)
 	if err != nil {
 		fail("%v", err)
 	}
@@ -88,11 +104,25 @@ func main() {
 
 type stats struct{ spilled, runs, records int64 }
 
+// entry is a record's metadata in the sort buffer: its key's first 8
+// bytes, big-endian (so integer order is byte order), and its offset.
+type entry struct {
+	pfx uint64
+	off uint32
+}
+
 func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats, error) {
 	var st stats
 	fmt.Println("phase: read")
-	buf := make([]byte, budget)
-	idx := make([]int32, 0, budget/recSize)
+	// The budget holds records and their metadata, as Hadoop's io.sort.mb
+	// holds 16 bytes of it per record: a buffer of budget bytes holds
+	// budget/116 records.
+	capRecs := int(budget / (recSize + metaSize))
+	if capRecs < 1 {
+		return st, fmt.Errorf("a budget of %d bytes holds no record and its %d bytes of metadata", budget, metaSize)
+	}
+	buf := make([]byte, capRecs*recSize)
+	idx := make([]entry, 0, capRecs)
 	var runs []string
 	defer func() {
 		for _, r := range runs {
@@ -105,7 +135,7 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats
 		st.records += int64(n / recSize)
 		idx = idx[:0]
 		for off := 0; off < n; off += recSize {
-			idx = append(idx, int32(off))
+			idx = append(idx, entry{binary.BigEndian.Uint64(buf[off:]), uint32(off)})
 		}
 		sortIdx(buf, idx)
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
@@ -113,52 +143,56 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats
 			return st, err
 		}
 		if err == nil {
-			// A buffer filled exactly by the last records is still the end:
-			// such an input fits and must not spill.
+			// A buffer filled exactly by the last records is still the end.
 			if _, perr := src.Peek(1); perr == io.EOF {
 				last = true
 			}
 		}
-		if last && len(runs) == 0 {
-			// Everything fitted: the in-memory sort is the answer.
-			return st, writeIdx(dst, buf, idx)
-		}
-		if n > 0 {
-			p := filepath.Join(spillDir, fmt.Sprintf("run-%06d", len(runs)))
-			if err := spillRun(p, buf, idx); err != nil {
-				return st, err
-			}
-			runs = append(runs, p)
-			st.spilled += int64(n)
-			st.runs++
-		}
 		if last {
 			break
 		}
+		// The buffer is full and more records come: spill it and reuse it.
+		p := filepath.Join(spillDir, fmt.Sprintf("run-%06d", len(runs)))
+		if err := spillRun(p, buf, idx); err != nil {
+			return st, err
+		}
+		runs = append(runs, p)
+		st.spilled += int64(n)
+		st.runs++
 	}
-	// The merge gets the budget the record buffer had: release it first.
-	buf, idx = nil, nil
-	debug.FreeOSMemory()
+	if len(runs) == 0 {
+		// Everything fitted: the in-memory sort is the answer.
+		return st, writeIdx(dst, buf, idx)
+	}
+	// Like an under-sized reducer, the last buffer stays in memory and is
+	// merged with the runs on disk.
 	fmt.Println("phase: merge")
-	return st, merge(dst, runs, budget)
+	return st, merge(dst, runs, buf, idx)
 }
 
-func sortIdx(buf []byte, idx []int32) {
-	sort.Slice(idx, func(i, j int) bool {
-		a, b := idx[i], idx[j]
-		return bytes.Compare(buf[a:a+keySize], buf[b:b+keySize]) < 0
+// sortIdx sorts by key: by the 8-byte prefix, then the remaining bytes.
+func sortIdx(buf []byte, idx []entry) {
+	slices.SortFunc(idx, func(a, b entry) int {
+		if a.pfx != b.pfx {
+			return cmp.Compare(a.pfx, b.pfx)
+		}
+		return bytes.Compare(buf[a.off+8:a.off+keySize], buf[b.off+8:b.off+keySize])
 	})
 }
 
-func writeIdx(w io.Writer, buf []byte, idx []int32) error {
+func writeIdx(w io.Writer, buf []byte, idx []entry) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	for _, off := range idx {
-		bw.Write(buf[off : off+recSize])
+	for _, e := range idx {
+		bw.Write(buf[e.off : e.off+recSize])
 	}
 	return bw.Flush()
 }
 
-func spillRun(path string, buf []byte, idx []int32) error {
+// spillRun writes a sorted run and makes the spill cost what it costs a
+// reducer whose spills reach the drive (seed 004 §2.1 caps the buffer cache
+// or uses direct I/O): the data is synced and then dropped from the page
+// cache, so the merge reads it back from the disk.
+func spillRun(path string, buf []byte, idx []entry) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -167,71 +201,118 @@ func spillRun(path string, buf []byte, idx []int32) error {
 		f.Close()
 		return err
 	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	dropCache(f)
 	return f.Close()
 }
 
-// merge is one k-way pass over the runs, each read through a buffer that
-// shares the budget.
-func merge(dst io.Writer, runs []string, budget int64) error {
-	// Buffers beyond 1 MiB do not make sequential reads faster.
-	per := min(max(int(budget)/len(runs), 4096), 1<<20)
-	h := &runHeap{}
+// dropCache asks the kernel to forget the file's cached pages
+// (posix_fadvise POSIX_FADV_DONTNEED); a failure only leaves them cached.
+func dropCache(f *os.File) {
+	const fadvDontNeed = 4
+	syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, fadvDontNeed, 0, 0)
+}
+
+// source is one sorted input of the merge: a run on disk or the buffer
+// left in memory.
+type source struct {
+	r    *bufio.Reader // nil for the in-memory buffer
+	mem  []byte
+	idx  []entry
+	rec  []byte
+	pfx  uint64
+	rbuf [recSize]byte
+	err  error
+}
+
+func (s *source) next() bool {
+	if s.r == nil {
+		if len(s.idx) == 0 {
+			return false
+		}
+		e := s.idx[0]
+		s.idx = s.idx[1:]
+		s.rec, s.pfx = s.mem[e.off:e.off+recSize], e.pfx
+		return true
+	}
+	if _, err := io.ReadFull(s.r, s.rbuf[:]); err != nil {
+		if err != io.EOF {
+			s.err = err
+		}
+		return false
+	}
+	s.rec, s.pfx = s.rbuf[:], binary.BigEndian.Uint64(s.rbuf[:])
+	return true
+}
+
+func less(a, b *source) bool {
+	if a.pfx != b.pfx {
+		return a.pfx < b.pfx
+	}
+	return bytes.Compare(a.rec[8:keySize], b.rec[8:keySize]) < 0
+}
+
+// merge is one k-way pass over the runs on disk and the buffer in memory,
+// each run read through a 256 KiB buffer (the merge's memory beyond the
+// record buffer, within the cap's overhead for the few runs a sweep makes).
+func merge(dst io.Writer, runs []string, buf []byte, idx []entry) error {
+	var h []*source
+	add := func(s *source) error {
+		if s.next() {
+			h = append(h, s)
+		}
+		return s.err
+	}
 	for _, p := range runs {
 		f, err := os.Open(p)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		r := &runReader{r: bufio.NewReaderSize(f, per)}
-		if r.next() {
-			h.rs = append(h.rs, r)
-		} else if r.err != nil {
-			return r.err
+		if err := add(&source{r: bufio.NewReaderSize(f, 256<<10)}); err != nil {
+			return err
 		}
 	}
-	heap.Init(h)
-	bw := bufio.NewWriterSize(dst, 1<<16)
-	for h.Len() > 0 {
-		r := h.rs[0]
-		bw.Write(r.rec[:])
-		if r.next() {
-			heap.Fix(h, 0)
-		} else {
-			if r.err != nil {
-				return r.err
+	if err := add(&source{mem: buf, idx: idx}); err != nil {
+		return err
+	}
+	// A binary min-heap of the sources by their current record.
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
 			}
-			heap.Pop(h)
+			if c+1 < len(h) && less(h[c+1], h[c]) {
+				c++
+			}
+			if !less(h[c], h[i]) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
 		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	bw := bufio.NewWriterSize(dst, 1<<16)
+	for len(h) > 0 {
+		s := h[0]
+		bw.Write(s.rec)
+		if !s.next() {
+			if s.err != nil {
+				return s.err
+			}
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
 	}
 	return bw.Flush()
-}
-
-type runReader struct {
-	r   *bufio.Reader
-	rec [recSize]byte
-	err error
-}
-
-func (r *runReader) next() bool {
-	_, err := io.ReadFull(r.r, r.rec[:])
-	if err != nil && err != io.EOF {
-		r.err = err
-	}
-	return err == nil
-}
-
-type runHeap struct{ rs []*runReader }
-
-func (h *runHeap) Len() int { return len(h.rs) }
-func (h *runHeap) Less(i, j int) bool {
-	return bytes.Compare(h.rs[i].rec[:keySize], h.rs[j].rec[:keySize]) < 0
-}
-func (h *runHeap) Swap(i, j int) { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
-func (h *runHeap) Push(x any)    { h.rs = append(h.rs, x.(*runReader)) }
-func (h *runHeap) Pop() any {
-	x := h.rs[len(h.rs)-1]
-	h.rs = h.rs[:len(h.rs)-1]
-	return x
 }
 
 // generator yields records with random printable keys, a newline-ended
