@@ -15,10 +15,11 @@ import (
 )
 
 type elasticityOptions struct {
-	g    *globalOptions
-	Job  string
-	Grid string
-	Set  []string
+	g        *globalOptions
+	Job      string
+	Grid     string
+	Set      []string
+	WallTime bool
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -63,6 +64,7 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringVar(&o.Job, "job", "", "model only this job")
 	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
+	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
 	return cmd
 }
 
@@ -96,6 +98,7 @@ func parseGridSize(s string) (int64, error) {
 func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
+	opts.WallTime = o.WallTime
 	grid, err := parseGridSize(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)

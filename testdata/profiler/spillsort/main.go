@@ -44,6 +44,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 const (
@@ -58,6 +59,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of -gen")
 	mem := flag.String("mem", "64M", "memory budget for records, bytes or K/M/G")
 	spill := flag.String("spill", os.TempDir(), "directory for spilled runs")
+	segment := flag.String("segment", "4M", "bytes of records per sorted input segment (a map output)")
 	out := flag.String("out", "", "output file (default: discard)")
 	flag.Parse()
 	budget, err := parseSize(*mem)
@@ -93,9 +95,16 @@ func main() {
 	}
 	// The record buffer is the budget; keep the Go heap close to it.
 	debug.SetGCPercent(20)
-	// A reducer is one task on one slot: one thread does the work.
+	// A reducer is one task on one slot: one thread, the main one, does
+	// the work (so the profiler's cpu_wait_s, read from the main thread,
+	// is the whole of what a shared CPU cost it).
 	runtime.GOMAXPROCS(1)
-	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget, *spill)
+	runtime.LockOSThread()
+	seg, err := parseSize(*segment)
+	if err != nil || seg < recSize {
+		fail("bad -segment %q", *segment)
+	}
+	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget, int(seg/recSize), *spill)
 	if err != nil {
 		fail("%v", err)
 	}
@@ -111,7 +120,7 @@ type entry struct {
 	off uint32
 }
 
-func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats, error) {
+func run(src *bufio.Reader, dst io.Writer, budget int64, segRecs int, spillDir string) (stats, error) {
 	var st stats
 	fmt.Println("phase: read")
 	// The budget holds records and their metadata, as Hadoop's io.sort.mb
@@ -121,9 +130,16 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats
 	if capRecs < 1 {
 		return st, fmt.Errorf("a budget of %d bytes holds no record and its %d bytes of metadata", budget, metaSize)
 	}
-	buf := make([]byte, capRecs*recSize)
-	idx := make([]entry, 0, capRecs)
+	// The buffer and its metadata are one mapping outside the Go heap, in
+	// huge pages where the kernel gives them: the random accesses of the
+	// sort and of writing records in key order then cost about the same
+	// per record whatever the buffer's size (no TLB miss per record).
+	area := hugeAlloc(capRecs * (recSize + metaSize))
+	buf := area[:capRecs*recSize : capRecs*recSize]
+	idx := unsafe.Slice((*entry)(unsafe.Pointer(&area[capRecs*recSize])), capRecs)[:0]
 	var runs []string
+	var segs [][]entry
+	scratch := make([]byte, 0, min(segRecs, capRecs)*recSize)
 	defer func() {
 		for _, r := range runs {
 			os.Remove(r)
@@ -137,7 +153,7 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats
 		for off := 0; off < n; off += recSize {
 			idx = append(idx, entry{binary.BigEndian.Uint64(buf[off:]), uint32(off)})
 		}
-		sortIdx(buf, idx)
+		segs = segments(buf, idx, segRecs, &scratch)
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !last {
 			return st, err
@@ -153,21 +169,63 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, spillDir string) (stats
 		}
 		// The buffer is full and more records come: spill it and reuse it.
 		p := filepath.Join(spillDir, fmt.Sprintf("run-%06d", len(runs)))
-		if err := spillRun(p, buf, idx); err != nil {
+		if err := spillRun(p, buf, segs); err != nil {
 			return st, err
 		}
 		runs = append(runs, p)
 		st.spilled += int64(n)
 		st.runs++
 	}
-	if len(runs) == 0 {
-		// Everything fitted: the in-memory sort is the answer.
-		return st, writeIdx(dst, buf, idx)
+	// Like a reducer, the last buffer's segments stay in memory and are
+	// merged with the runs on disk (if any): the same merge whether the
+	// task spilled or not, only its sources differ.
+	if len(runs) > 0 {
+		fmt.Println("phase: merge")
 	}
-	// Like an under-sized reducer, the last buffer stays in memory and is
-	// merged with the runs on disk.
-	fmt.Println("phase: merge")
-	return st, merge(dst, runs, buf, idx)
+	return st, merge(dst, runs, buf, segs)
+}
+
+// segments sorts idx in segments of segRecs records, the map outputs a
+// reducer receives already sorted, and lays each segment's records out in
+// key order (through scratch, one segment long), so that merges read
+// memory sequentially as they read runs from disk: the work per record
+// then depends neither on the buffer's size nor much on what other
+// processes do to the caches.
+func segments(buf []byte, idx []entry, segRecs int, scratch *[]byte) [][]entry {
+	var segs [][]entry
+	for i := 0; i < len(idx); i += segRecs {
+		seg := idx[i:min(i+segRecs, len(idx))]
+		sortIdx(buf, seg)
+		base := int(idx[i].off) // records of a segment are contiguous
+		for _, e := range seg {
+			base = min(base, int(e.off))
+		}
+		sc := (*scratch)[:0]
+		for _, e := range seg {
+			sc = append(sc, buf[e.off:e.off+recSize]...)
+		}
+		*scratch = sc
+		copy(buf[base:], sc)
+		for j := range seg {
+			seg[j].off = uint32(base + j*recSize)
+		}
+		segs = append(segs, seg)
+	}
+	return segs
+}
+
+// hugeAlloc maps n zeroed bytes, asking for transparent huge pages
+// (MADV_HUGEPAGE); it falls back to the Go heap when mmap fails.
+func hugeAlloc(n int) []byte {
+	const hugePage = 2 << 20
+	size := (n + hugePage - 1) / hugePage * hugePage
+	b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return make([]byte, size)
+	}
+	const madvHugepage = 14
+	syscall.Madvise(b, madvHugepage)
+	return b
 }
 
 // sortIdx sorts by key: by the 8-byte prefix, then the remaining bytes.
@@ -180,40 +238,60 @@ func sortIdx(buf []byte, idx []entry) {
 	})
 }
 
-func writeIdx(w io.Writer, buf []byte, idx []entry) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	for _, e := range idx {
-		bw.Write(buf[e.off : e.off+recSize])
-	}
-	return bw.Flush()
-}
-
 // spillRun writes a sorted run and makes the spill cost what it costs a
 // reducer whose spills reach the drive (seed 004 §2.1 caps the buffer cache
 // or uses direct I/O): the data is synced and then dropped from the page
 // cache, so the merge reads it back from the disk.
-func spillRun(path string, buf []byte, idx []entry) error {
+func spillRun(path string, buf []byte, segs [][]entry) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := writeIdx(f, buf, idx); err != nil {
+	sw := &syncWriter{f: f}
+	if err := merge(sw, nil, buf, segs); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
+	if err := sw.sync(); err != nil {
 		f.Close()
 		return err
 	}
-	dropCache(f)
 	return f.Close()
+}
+
+// syncWriter syncs and drops what it wrote every syncEvery bytes, so the
+// dirty pages of a spill never hold more than that much of the memory cap.
+type syncWriter struct {
+	f       *os.File
+	pending int
+}
+
+const syncEvery = 8 << 20
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if w.pending += n; err == nil && w.pending >= syncEvery {
+		err = w.sync()
+	}
+	return n, err
+}
+
+func (w *syncWriter) sync() error {
+	w.pending = 0
+	if err := w.f.Sync(); err != nil {
+		return err
+	}
+	dropCache(w.f)
+	return nil
 }
 
 // dropCache asks the kernel to forget the file's cached pages
 // (posix_fadvise POSIX_FADV_DONTNEED); a failure only leaves them cached.
-func dropCache(f *os.File) {
-	const fadvDontNeed = 4
-	syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, fadvDontNeed, 0, 0)
+func dropCache(f *os.File) { fadvise(f, 4) }
+
+// fadvise is posix_fadvise over the whole file; advice is best effort.
+func fadvise(f *os.File, advice uintptr) {
+	syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, advice, 0, 0)
 }
 
 // source is one sorted input of the merge: a run on disk or the buffer
@@ -255,10 +333,11 @@ func less(a, b *source) bool {
 	return bytes.Compare(a.rec[8:keySize], b.rec[8:keySize]) < 0
 }
 
-// merge is one k-way pass over the runs on disk and the buffer in memory,
-// each run read through a 256 KiB buffer (the merge's memory beyond the
-// record buffer, within the cap's overhead for the few runs a sweep makes).
-func merge(dst io.Writer, runs []string, buf []byte, idx []entry) error {
+// merge is one k-way pass over the runs on disk and the segments in
+// memory, each run read through a 256 KiB buffer (the merge's memory beyond
+// the record buffer, within the cap's overhead for the few runs a sweep
+// makes). A spill is the same merge of the buffer's segments to a run.
+func merge(dst io.Writer, runs []string, buf []byte, segs [][]entry) error {
 	var h []*source
 	add := func(s *source) error {
 		if s.next() {
@@ -272,12 +351,19 @@ func merge(dst io.Writer, runs []string, buf []byte, idx []entry) error {
 			return err
 		}
 		defer f.Close()
+		// The merge reads through its own buffers (as Hadoop's merger
+		// does), so no kernel read-ahead (POSIX_FADV_RANDOM): with a
+		// large read_ahead_kb and many runs, read-ahead would overflow the
+		// memory cap and be evicted and read again before it is used.
+		fadvise(f, 1)
 		if err := add(&source{r: bufio.NewReaderSize(f, 256<<10)}); err != nil {
 			return err
 		}
 	}
-	if err := add(&source{mem: buf, idx: idx}); err != nil {
-		return err
+	for _, seg := range segs {
+		if err := add(&source{mem: buf, idx: seg}); err != nil {
+			return err
+		}
 	}
 	// A binary min-heap of the sources by their current record.
 	down := func(i int) {
