@@ -135,7 +135,7 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, segRecs int, spillDir s
 	// sort and of writing records in key order then cost about the same
 	// per record whatever the buffer's size (no TLB miss per record).
 	area := hugeAlloc(capRecs * (recSize + metaSize))
-	buf := area[:capRecs*recSize : capRecs*recSize]
+	buf := area[: capRecs*recSize : capRecs*recSize]
 	idx := unsafe.Slice((*entry)(unsafe.Pointer(&area[capRecs*recSize])), capRecs)[:0]
 	var runs []string
 	var segs [][]entry
