@@ -67,6 +67,7 @@ func main() {
 		fail("bad -mem %q", *mem)
 	}
 	var src io.Reader
+	size := int64(-1) // input bytes, when known
 	switch {
 	case *gen != "":
 		n, err := parseSize(*gen)
@@ -74,6 +75,7 @@ func main() {
 			fail("bad -gen %q", *gen)
 		}
 		src = &generator{r: rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)), left: n / recSize}
+		size = n
 	case *in != "":
 		f, err := os.Open(*in)
 		if err != nil {
@@ -81,6 +83,9 @@ func main() {
 		}
 		defer f.Close()
 		src = f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
 	default:
 		fail("give -in FILE or -gen BYTES")
 	}
@@ -104,7 +109,7 @@ func main() {
 	if err != nil || seg < recSize {
 		fail("bad -segment %q", *segment)
 	}
-	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget, int(seg/recSize), *spill)
+	st, err := run(bufio.NewReaderSize(src, 1<<16), dst, budget, size, int(seg/recSize), *spill)
 	if err != nil {
 		fail("%v", err)
 	}
@@ -120,7 +125,7 @@ type entry struct {
 	off uint32
 }
 
-func run(src *bufio.Reader, dst io.Writer, budget int64, segRecs int, spillDir string) (stats, error) {
+func run(src *bufio.Reader, dst io.Writer, budget, size int64, segRecs int, spillDir string) (stats, error) {
 	var st stats
 	fmt.Println("phase: read")
 	// The budget holds records and their metadata, as Hadoop's io.sort.mb
@@ -130,11 +135,15 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, segRecs int, spillDir s
 	if capRecs < 1 {
 		return st, fmt.Errorf("a budget of %d bytes holds no record and its %d bytes of metadata", budget, metaSize)
 	}
-	// The buffer and its metadata are one mapping outside the Go heap, in
-	// huge pages where the kernel gives them: the random accesses of the
-	// sort and of writing records in key order then cost about the same
-	// per record whatever the buffer's size (no TLB miss per record).
-	area := hugeAlloc(capRecs * (recSize + metaSize))
+	if size >= 0 {
+		capRecs = int(min(int64(capRecs), max(size/recSize, 1)))
+	}
+	// The buffer and its metadata are one mapping outside the Go heap (no
+	// garbage collector scans or moves it), no larger than the input needs,
+	// and faulted in at once (MAP_POPULATE): a JVM's heap is there before
+	// the task starts, so the task's own work is the same per record at
+	// every memory setting.
+	area := populatedBuf(capRecs * (recSize + metaSize))
 	buf := area[: capRecs*recSize : capRecs*recSize]
 	idx := unsafe.Slice((*entry)(unsafe.Pointer(&area[capRecs*recSize])), capRecs)[:0]
 	var runs []string
@@ -167,14 +176,18 @@ func run(src *bufio.Reader, dst io.Writer, budget int64, segRecs int, spillDir s
 		if last {
 			break
 		}
-		// The buffer is full and more records come: spill it and reuse it.
-		p := filepath.Join(spillDir, fmt.Sprintf("run-%06d", len(runs)))
-		if err := spillRun(p, buf, segs); err != nil {
-			return st, err
+		// The buffer is full and more records come: spill its segments,
+		// each to a file of its own as they are (sorted already), and
+		// reuse it.
+		for _, seg := range segs {
+			p := filepath.Join(spillDir, fmt.Sprintf("run-%06d", len(runs)))
+			if err := spillRun(p, buf, seg); err != nil {
+				return st, err
+			}
+			runs = append(runs, p)
+			st.runs++
 		}
-		runs = append(runs, p)
 		st.spilled += int64(n)
-		st.runs++
 	}
 	// Like a reducer, the last buffer's segments stay in memory and are
 	// merged with the runs on disk (if any): the same merge whether the
@@ -214,20 +227,6 @@ func segments(buf []byte, idx []entry, segRecs int, scratch *[]byte) [][]entry {
 	return segs
 }
 
-// hugeAlloc maps n zeroed bytes, asking for transparent huge pages
-// (MADV_HUGEPAGE); it falls back to the Go heap when mmap fails.
-func hugeAlloc(n int) []byte {
-	const hugePage = 2 << 20
-	size := (n + hugePage - 1) / hugePage * hugePage
-	b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-	if err != nil {
-		return make([]byte, size)
-	}
-	const madvHugepage = 14
-	syscall.Madvise(b, madvHugepage)
-	return b
-}
-
 // sortIdx sorts by key: by the 8-byte prefix, then the remaining bytes.
 func sortIdx(buf []byte, idx []entry) {
 	slices.SortFunc(idx, func(a, b entry) int {
@@ -238,76 +237,205 @@ func sortIdx(buf []byte, idx []entry) {
 	})
 }
 
-// spillRun writes a sorted run and makes the spill cost what it costs a
-// reducer whose spills reach the drive (seed 004 §2.1 caps the buffer cache
-// or uses direct I/O): the data is synced and then dropped from the page
-// cache, so the merge reads it back from the disk.
-func spillRun(path string, buf []byte, segs [][]entry) error {
-	f, err := os.Create(path)
+// spillRun writes a sorted run so that the spill costs what it costs a
+// reducer whose spills reach the drive (seed 004 §2.1 uses direct I/O or
+// caps the buffer cache for this): with O_DIRECT where the file system
+// allows it, else through the page cache, synced and dropped every 8 MiB.
+func spillRun(path string, buf []byte, seg []entry) error {
+	w, err := createRun(path)
 	if err != nil {
 		return err
 	}
-	sw := &syncWriter{f: f}
-	if err := merge(sw, nil, buf, segs); err != nil {
-		f.Close()
+	// A segment's records lie in key order from its first record on.
+	if _, err := w.Write(buf[seg[0].off : int(seg[0].off)+len(seg)*recSize]); err != nil {
+		w.f.Close()
 		return err
 	}
-	if err := sw.sync(); err != nil {
-		f.Close()
+	if err := w.close(); err != nil {
+		w.f.Close()
 		return err
 	}
-	return f.Close()
+	return w.f.Close()
 }
 
-// syncWriter syncs and drops what it wrote every syncEvery bytes, so the
-// dirty pages of a spill never hold more than that much of the memory cap.
-type syncWriter struct {
+// ioUnit is the size of a direct I/O transfer: a multiple of 4096 (its
+// alignment) and of recSize (a record never straddles two transfers).
+const ioUnit = 102400
+
+// writeBuf is the one buffer of every runWriter (runs are written one at
+// a time).
+var writeBuf []byte
+
+// populatedBuf maps n bytes with their pages faulted in.
+func populatedBuf(n int) []byte {
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_POPULATE)
+	if err != nil {
+		return make([]byte, n)
+	}
+	return b
+}
+
+// alignedBuf maps n bytes: page-aligned, as O_DIRECT needs.
+func alignedBuf(n int) []byte {
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return make([]byte, n) // page-sized Go allocations are page-aligned in practice
+	}
+	return b
+}
+
+// runWriter writes a run in aligned transfers of 10 ioUnits.
+type runWriter struct {
 	f       *os.File
-	pending int
+	buf     []byte
+	n       int
+	direct  bool
+	pending int // bytes written through the page cache since the last sync
+}
+
+func createRun(path string) (*runWriter, error) {
+	if writeBuf == nil {
+		writeBuf = alignedBuf(10 * ioUnit)
+	}
+	w := &runWriter{buf: writeBuf, direct: true}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_DIRECT, 0o644)
+	if err != nil { // a file system without O_DIRECT (tmpfs)
+		w.direct = false
+		if f, err = os.Create(path); err != nil {
+			return nil, err
+		}
+	}
+	w.f = f
+	return w, nil
+}
+
+func (w *runWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	for len(p) > 0 {
+		c := copy(w.buf[w.n:], p)
+		w.n += c
+		p = p[c:]
+		if w.n == len(w.buf) {
+			if err := w.flush(); err != nil {
+				return total - len(p), err
+			}
+		}
+	}
+	return total, nil
+}
+
+func (w *runWriter) flush() error {
+	if w.n == 0 {
+		return nil
+	}
+	if w.direct && w.n%4096 != 0 {
+		// The run's unaligned tail goes through the page cache.
+		if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, w.f.Fd(), syscall.F_SETFL, uintptr(syscall.O_WRONLY)); e != 0 {
+			return e
+		}
+		w.direct = false
+	}
+	_, err := w.f.Write(w.buf[:w.n])
+	if !w.direct {
+		w.pending += w.n
+	}
+	w.n = 0
+	if err == nil && w.pending >= syncEvery {
+		err = w.sync()
+	}
+	return err
+}
+
+// close writes what is left and syncs what went through the page cache.
+func (w *runWriter) close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if w.pending > 0 {
+		return w.sync()
+	}
+	return nil
 }
 
 const syncEvery = 8 << 20
 
-func (w *syncWriter) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	if w.pending += n; err == nil && w.pending >= syncEvery {
-		err = w.sync()
-	}
-	return n, err
-}
-
-func (w *syncWriter) sync() error {
+func (w *runWriter) sync() error {
 	w.pending = 0
 	if err := w.f.Sync(); err != nil {
 		return err
 	}
-	dropCache(w.f)
+	fadvise(w.f, 4) // POSIX_FADV_DONTNEED: read it back from the disk
 	return nil
 }
-
-// dropCache asks the kernel to forget the file's cached pages
-// (posix_fadvise POSIX_FADV_DONTNEED); a failure only leaves them cached.
-func dropCache(f *os.File) { fadvise(f, 4) }
 
 // fadvise is posix_fadvise over the whole file; advice is best effort.
 func fadvise(f *os.File, advice uintptr) {
 	syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, advice, 0, 0)
 }
 
-// source is one sorted input of the merge: a run on disk or the buffer
-// left in memory.
+// runReader reads a run in aligned transfers of one ioUnit, with O_DIRECT
+// where the file system allows it; otherwise without kernel read-ahead
+// (POSIX_FADV_RANDOM): with a large read_ahead_kb and many runs,
+// read-ahead would overflow the memory cap and be evicted and read again
+// before it is used. The merge reads through its own buffers, as Hadoop's
+// merger does.
+type runReader struct {
+	f    *os.File
+	buf  []byte
+	r, n int
+	eof  bool
+}
+
+func openRun(path string) (*runReader, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECT, 0)
+	if err != nil {
+		if f, err = os.Open(path); err != nil {
+			return nil, err
+		}
+		fadvise(f, 1)
+	}
+	return &runReader{f: f, buf: alignedBuf(ioUnit)}, nil
+}
+
+// record returns the next record, valid until the next call.
+func (d *runReader) record() ([]byte, error) {
+	if d.r == d.n {
+		if d.eof {
+			return nil, io.EOF
+		}
+		n, err := io.ReadFull(d.f, d.buf)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			d.eof, err = true, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n%recSize != 0 {
+			return nil, fmt.Errorf("%s: a run of %d-byte records ends in a partial record", d.f.Name(), recSize)
+		}
+		if n == 0 {
+			return nil, io.EOF
+		}
+		d.r, d.n = 0, n
+	}
+	rec := d.buf[d.r : d.r+recSize]
+	d.r += recSize
+	return rec, nil
+}
+
+// source is one sorted input of the merge: a run on disk or a segment in
+// memory.
 type source struct {
-	r    *bufio.Reader // nil for the in-memory buffer
-	mem  []byte
-	idx  []entry
-	rec  []byte
-	pfx  uint64
-	rbuf [recSize]byte
-	err  error
+	d   *runReader // nil for a segment in memory
+	mem []byte
+	idx []entry
+	rec []byte
+	pfx uint64
+	err error
 }
 
 func (s *source) next() bool {
-	if s.r == nil {
+	if s.d == nil {
 		if len(s.idx) == 0 {
 			return false
 		}
@@ -316,13 +444,14 @@ func (s *source) next() bool {
 		s.rec, s.pfx = s.mem[e.off:e.off+recSize], e.pfx
 		return true
 	}
-	if _, err := io.ReadFull(s.r, s.rbuf[:]); err != nil {
+	rec, err := s.d.record()
+	if err != nil {
 		if err != io.EOF {
 			s.err = err
 		}
 		return false
 	}
-	s.rec, s.pfx = s.rbuf[:], binary.BigEndian.Uint64(s.rbuf[:])
+	s.rec, s.pfx = rec, binary.BigEndian.Uint64(rec)
 	return true
 }
 
@@ -333,10 +462,9 @@ func less(a, b *source) bool {
 	return bytes.Compare(a.rec[8:keySize], b.rec[8:keySize]) < 0
 }
 
-// merge is one k-way pass over the runs on disk and the segments in
-// memory, each run read through a 256 KiB buffer (the merge's memory beyond
-// the record buffer, within the cap's overhead for the few runs a sweep
-// makes). A spill is the same merge of the buffer's segments to a run.
+// merge is one k-way pass over the segments, on disk (runs) or in memory:
+// the same merge, of as many sources, whatever the memory; each run is read
+// through a 100 KiB buffer (a few MiB in all, within the cap's overhead).
 func merge(dst io.Writer, runs []string, buf []byte, segs [][]entry) error {
 	var h []*source
 	add := func(s *source) error {
@@ -346,17 +474,12 @@ func merge(dst io.Writer, runs []string, buf []byte, segs [][]entry) error {
 		return s.err
 	}
 	for _, p := range runs {
-		f, err := os.Open(p)
+		d, err := openRun(p)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		// The merge reads through its own buffers (as Hadoop's merger
-		// does), so no kernel read-ahead (POSIX_FADV_RANDOM): with a
-		// large read_ahead_kb and many runs, read-ahead would overflow the
-		// memory cap and be evicted and read again before it is used.
-		fadvise(f, 1)
-		if err := add(&source{r: bufio.NewReaderSize(f, 256<<10)}); err != nil {
+		defer d.f.Close()
+		if err := add(&source{d: d}); err != nil {
 			return err
 		}
 	}
