@@ -98,8 +98,10 @@ func main() {
 		defer f.Close()
 		dst = f
 	}
-	// The record buffer is the budget; keep the Go heap close to it.
-	debug.SetGCPercent(20)
+	// The record buffer and the I/O buffers are mapped outside the Go heap,
+	// which stays a few MiB: no garbage collection, so no collector
+	// threads competing with the task's one thread.
+	debug.SetGCPercent(-1)
 	// A reducer is one task on one slot: one thread, the main one, does
 	// the work (so the profiler's cpu_wait_s, read from the main thread,
 	// is the whole of what a shared CPU cost it).
@@ -148,7 +150,6 @@ func run(src *bufio.Reader, dst io.Writer, budget, size int64, segRecs int, spil
 	idx := unsafe.Slice((*entry)(unsafe.Pointer(&area[capRecs*recSize])), capRecs)[:0]
 	var runs []string
 	var segs [][]entry
-	scratch := make([]byte, 0, min(segRecs, capRecs)*recSize)
 	defer func() {
 		for _, r := range runs {
 			os.Remove(r)
@@ -162,7 +163,7 @@ func run(src *bufio.Reader, dst io.Writer, budget, size int64, segRecs int, spil
 		for off := 0; off < n; off += recSize {
 			idx = append(idx, entry{binary.BigEndian.Uint64(buf[off:]), uint32(off)})
 		}
-		segs = segments(buf, idx, segRecs, &scratch)
+		segs = segments(buf, idx, segRecs)
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !last {
 			return st, err
@@ -200,27 +201,33 @@ func run(src *bufio.Reader, dst io.Writer, budget, size int64, segRecs int, spil
 
 // segments sorts idx in segments of segRecs records, the map outputs a
 // reducer receives already sorted, and lays each segment's records out in
-// key order (through scratch, one segment long), so that merges read
-// memory sequentially as they read runs from disk: the work per record
-// then depends neither on the buffer's size nor much on what other
-// processes do to the caches.
-func segments(buf []byte, idx []entry, segRecs int, scratch *[]byte) [][]entry {
+// key order (in place, cycle by cycle), so that merges read memory
+// sequentially as they read runs from disk: the work per record then
+// depends neither on the buffer's size nor much on what other processes
+// do to the caches.
+func segments(buf []byte, idx []entry, segRecs int) [][]entry {
 	var segs [][]entry
+	var tmp [recSize]byte
 	for i := 0; i < len(idx); i += segRecs {
 		seg := idx[i:min(i+segRecs, len(idx))]
+		base := i * recSize // idx was built in buffer order
 		sortIdx(buf, seg)
-		base := int(idx[i].off) // records of a segment are contiguous
-		for _, e := range seg {
-			base = min(base, int(e.off))
-		}
-		sc := (*scratch)[:0]
-		for _, e := range seg {
-			sc = append(sc, buf[e.off:e.off+recSize]...)
-		}
-		*scratch = sc
-		copy(buf[base:], sc)
+		slot := func(k int) []byte { return buf[base+k*recSize : base+(k+1)*recSize] }
 		for j := range seg {
-			seg[j].off = uint32(base + j*recSize)
+			if int(seg[j].off) == base+j*recSize {
+				continue // in place, or placed by an earlier cycle
+			}
+			copy(tmp[:], slot(j))
+			for k := j; ; {
+				src := int(seg[k].off) // where slot k's record is now
+				seg[k].off = uint32(base + k*recSize)
+				if src == base+j*recSize {
+					copy(slot(k), tmp[:])
+					break
+				}
+				copy(slot(k), buf[src:src+recSize])
+				k = (src - base) / recSize
+			}
 		}
 		segs = append(segs, seg)
 	}
@@ -286,7 +293,7 @@ func alignedBuf(n int) []byte {
 
 // runWriter writes a run in aligned transfers of 10 ioUnits.
 type runWriter struct {
-	f       *os.File
+	f       *rawFile
 	buf     []byte
 	n       int
 	direct  bool
@@ -298,10 +305,10 @@ func createRun(path string) (*runWriter, error) {
 		writeBuf = alignedBuf(10 * ioUnit)
 	}
 	w := &runWriter{buf: writeBuf, direct: true}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_DIRECT, 0o644)
+	f, err := rawOpen(path, syscall.O_CREAT|syscall.O_WRONLY|syscall.O_TRUNC|syscall.O_DIRECT)
 	if err != nil { // a file system without O_DIRECT (tmpfs)
 		w.direct = false
-		if f, err = os.Create(path); err != nil {
+		if f, err = rawOpen(path, syscall.O_CREAT|syscall.O_WRONLY|syscall.O_TRUNC); err != nil {
 			return nil, err
 		}
 	}
@@ -330,12 +337,12 @@ func (w *runWriter) flush() error {
 	}
 	if w.direct && w.n%4096 != 0 {
 		// The run's unaligned tail goes through the page cache.
-		if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, w.f.Fd(), syscall.F_SETFL, uintptr(syscall.O_WRONLY)); e != 0 {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, w.f.Fd(), syscall.F_SETFL, uintptr(syscall.O_WRONLY)); e != 0 {
 			return e
 		}
 		w.direct = false
 	}
-	_, err := w.f.Write(w.buf[:w.n])
+	err := rawWrite(w.f, w.buf[:w.n])
 	if !w.direct {
 		w.pending += w.n
 	}
@@ -368,9 +375,79 @@ func (w *runWriter) sync() error {
 	return nil
 }
 
+// rawWrite and rawRead do the spill I/O without telling the Go scheduler
+// (RawSyscall): the one goroutine on its one thread just waits for the
+// disk, instead of handing its P to another thread at every I/O and
+// waking the runtime's monitor — work that would land on other threads
+// and make the spill's cost depend on how busy the machine is.
+func rawWrite(f *rawFile, p []byte) error {
+	for len(p) > 0 {
+		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, f.Fd(), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return &os.PathError{Op: "write", Path: f.Name(), Err: e}
+		}
+		p = p[n:]
+	}
+	return nil
+}
+
+// rawRead fills p unless the file ends first; n is what it read.
+func rawRead(f *rawFile, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, _, e := syscall.RawSyscall(syscall.SYS_READ, f.Fd(), uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return n, &os.PathError{Op: "read", Path: f.Name(), Err: e}
+		}
+		if m == 0 {
+			return n, io.EOF
+		}
+		n += int(m)
+	}
+	return n, nil
+}
+
 // fadvise is posix_fadvise over the whole file; advice is best effort.
-func fadvise(f *os.File, advice uintptr) {
-	syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, advice, 0, 0)
+func fadvise(f *rawFile, advice uintptr) {
+	syscall.RawSyscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, advice, 0, 0)
+}
+
+// rawFile is a file descriptor used through raw system calls only (see
+// rawWrite): opening, syncing and closing a spill file also stay off the
+// Go scheduler.
+type rawFile struct {
+	fd   int
+	name string
+}
+
+func rawOpen(path string, flags int) (*rawFile, error) {
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return nil, err
+	}
+	const atFdcwd = -100
+	fd, _, e := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(atFdcwd&0xffffffffffffffff), uintptr(unsafe.Pointer(p)), uintptr(flags|syscall.O_CLOEXEC), 0o644, 0, 0)
+	if e != 0 {
+		return nil, &os.PathError{Op: "open", Path: path, Err: e}
+	}
+	return &rawFile{fd: int(fd), name: path}, nil
+}
+
+func (f *rawFile) Fd() uintptr  { return uintptr(f.fd) }
+func (f *rawFile) Name() string { return f.name }
+func (f *rawFile) Close() error { return f.call(syscall.SYS_CLOSE, "close") }
+func (f *rawFile) Sync() error  { return f.call(syscall.SYS_FDATASYNC, "fdatasync") }
+func (f *rawFile) call(nr uintptr, op string) error {
+	if _, _, e := syscall.RawSyscall(nr, uintptr(f.fd), 0, 0); e != 0 {
+		return &os.PathError{Op: op, Path: f.name, Err: e}
+	}
+	return nil
 }
 
 // runReader reads a run in aligned transfers of one ioUnit, with O_DIRECT
@@ -380,16 +457,16 @@ func fadvise(f *os.File, advice uintptr) {
 // before it is used. The merge reads through its own buffers, as Hadoop's
 // merger does.
 type runReader struct {
-	f    *os.File
+	f    *rawFile
 	buf  []byte
 	r, n int
 	eof  bool
 }
 
 func openRun(path string) (*runReader, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECT, 0)
+	f, err := rawOpen(path, syscall.O_RDONLY|syscall.O_DIRECT)
 	if err != nil {
-		if f, err = os.Open(path); err != nil {
+		if f, err = rawOpen(path, syscall.O_RDONLY); err != nil {
 			return nil, err
 		}
 		fadvise(f, 1)
@@ -403,7 +480,7 @@ func (d *runReader) record() ([]byte, error) {
 		if d.eof {
 			return nil, io.EOF
 		}
-		n, err := io.ReadFull(d.f, d.buf)
+		n, err := rawRead(d.f, d.buf)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			d.eof, err = true, nil
 		}
