@@ -17,7 +17,7 @@ go build -o "$out/spillsort" ./testdata/profiler/spillsort
 # 1.16) and merges its last buffer from memory (wlprof.spill.buffer).
 "$out/wlprof" profile run -d "$out/ds" -q --job spillsort --task reduce \
   --mem 32M,64M,96M,128M,160M,192M,224M,256M,320M --repeat 3 --interval 20ms \
-  --cap-overhead 16M --input-bytes 268435400 --spill-dir "$out" \
+  --cap-overhead 32M --input-bytes 268435400 --spill-dir "$out" \
   -- "$out/spillsort" -gen 256M -mem {mem} -spill {spill_dir}
 "$out/wlprof" elasticity -d "$out/ds" --job spillsort --grid 32M \
   --set wlprof.spill.buffer=true --set wlprof.expansion.factor=1.16 -o json >"$out/elasticity.json"

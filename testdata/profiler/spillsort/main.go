@@ -1,27 +1,38 @@
 // Command spillsort is the profiler's reference workload: an external merge
 // sort with a memory budget, the shape of a MapReduce reducer (seed 004
-// §2.3). It sorts fixed-size records (TeraSort's 100 bytes: a 10-byte key
-// and a payload) in a buffer of -mem bytes that holds each record with 16
-// bytes of sort metadata (as Hadoop's io.sort.mb does), so -mem holds
-// mem/116 records: a budget of at least 1.16 × the input never spills (a
-// well-sized task). When the buffer fills and more records come, it is
-// sorted and spilled as a run file to -spill, synced and dropped from the
-// page cache so that spills cost real disk writes and reads (seed 004 caps
-// the buffer cache or uses direct I/O for the same reason); the last
-// buffer stays in memory and one k-way pass merges it with the runs. It
-// thus spills (⌈1.16·input/mem⌉ − 1) × mem/1.16 bytes: the sawtooth of
+// §2.3). Its input arrives as sorted segments of -segment bytes (4M; the
+// map outputs a reducer fetches) of fixed-size records (TeraSort's 100
+// bytes: a 10-byte key and a payload), buffered in -mem bytes that hold
+// each record with 16 bytes of sort metadata (as Hadoop's io.sort.mb does):
+// mem/116 records, so a budget of at least 1.16 × the input never spills (a
+// well-sized task). When the buffer is full and more records come, its
+// segments are spilled as they are, each to a file of -spill, with O_DIRECT
+// (seed 004 uses direct I/O so that spills cost what the disk costs; where
+// the file system refuses it, through the page cache, synced and dropped
+// every 8 MiB). The last buffer stays in memory, and one k-way merge of all
+// segments, on disk or in memory, writes the output: the same merge at
+// every memory, so spilling costs the writes and reads of what it spilled.
+// It thus spills (⌈1.16·input/mem⌉ − 1) × mem/1.16 bytes, the sawtooth of
 // seed 004 Fig. 1b, which `wlprof elasticity --set wlprof.spill.buffer=true
-// --set wlprof.expansion.factor=1.16` simulates. Sorting is by an 8-byte
-// key prefix held in the metadata, so the in-memory work per record barely
-// depends on the buffer's size; it runs on one thread, as a task on one
-// slot.
+// --set wlprof.expansion.factor=1.16` simulates.
+//
+// Its work per record does not depend on the memory: segments are sorted
+// by an 8-byte key prefix and laid out in key order, so merges read memory
+// sequentially; the buffer is mapped outside the Go heap, no larger than
+// the input needs, and faulted in at start (a JVM's heap is there before
+// its task starts). It is one task on one slot: one goroutine locked to
+// the main thread, spill I/O by raw system calls and no garbage collector,
+// so the profiler's cpu_wait_s (read from the main thread) is all that a
+// busy machine's CPUs add to its wall time. Memory beyond -mem is about 8
+// MiB (runtime, one 100 KiB read buffer per spilled segment, a 1 MiB write
+// buffer): profile it with --cap-overhead 32M.
 //
 // It prints "phase: read", "phase: merge" (only when it spilled) and a last
 // line "spilled_bytes=N runs=R records=C" to stdout; the sorted records go
 // to -out (default: discarded). Input is -in FILE, or -gen BYTES of records
 // generated from -seed, so tests and the demo need no data file.
 //
-//	spillsort -gen 64M -mem {mem_bytes} -spill {spill_dir}
+//	spillsort -gen 64M -mem {mem} -spill {spill_dir}
 //
 // It lives under testdata because it is a fixture, not part of wlprof: the
 // profiler's tests and scripts/demo.sh build it with `go build`.
