@@ -50,7 +50,8 @@
 //	            spill_peak_bytes, peak_threads, oom_kills, cap_note,
 //	            memory_spilled_bytes, spilled_records, output_bytes,
 //	            output_records, input_records (issue 7: the counters elasticity
-//	            models read from job history; 0 when the source does not say)
+//	            models read from job history; 0 when the source does not say),
+//	            cpu_wait_s (time runnable but waiting for a CPU, sandbox runs)
 //	profsamples job, run (= profruns.run_id), offset_s, cpu_s, rss_bytes,
 //	            read_bytes, write_bytes, threads, procs, spill_bytes,
 //	            cgroup_bytes, phase: the sandbox profiler's time series, one

@@ -97,6 +97,8 @@ type ProfRun struct {
 	OutputBytes        int64 // bytes put into the sort buffer: Hadoop's MAP_OUTPUT_BYTES
 	OutputRecords      int64 // records put into the sort buffer: Hadoop's MAP_OUTPUT_RECORDS
 	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
+	// Added for the accuracy bar (issue 7) on a shared machine.
+	CPUWaitS float64 // time the main thread of each copy was runnable but waiting for a CPU (schedstat run_delay); 0 when not measured
 }
 
 // ProfSample is one sample of a profiling run's whole process tree (all

@@ -145,6 +145,7 @@ var (
 		int64Col("output_bytes", func(r *ProfRun) *int64 { return &r.OutputBytes }),
 		int64Col("output_records", func(r *ProfRun) *int64 { return &r.OutputRecords }),
 		int64Col("input_records", func(r *ProfRun) *int64 { return &r.InputRecords }),
+		float64Col("cpu_wait_s", false, func(r *ProfRun) *float64 { return &r.CPUWaitS }),
 	)
 	ProfSamplesTable = newTable("profsamples",
 		stringCol("job", true, func(r *ProfSample) *string { return &r.Job }),

@@ -142,10 +142,19 @@ func newSim(framework, task string, c Conf, gs groupStats) *spillSim {
 		}
 		return s
 	}
-	s.name = "all-or-nothing"
 	e := p.float("wlprof.expansion.factor", 1, 1e-3, 1e3)
 	in := gs.inputBytes
 	p.set("input_bytes", in, "runs")
+	if p.bool("wlprof.spill.buffer", false) {
+		// A reducer's shuffle buffer (seed 004 §2.3): the input takes
+		// input × expansion in memory, the buffer spills whole each time it
+		// fills, and the last buffer is merged from memory.
+		s.name = "spill-buffer"
+		s.spilled = func(m float64) float64 { return bufferSpill(in, e, m) }
+		s.exact = math.Max(in*e, 1)
+		return s
+	}
+	s.name = "all-or-nothing"
 	s.spilled = func(m float64) float64 {
 		if in*e <= m {
 			return 0
@@ -154,6 +163,20 @@ func newSim(framework, task string, c Conf, gs groupStats) *spillSim {
 	}
 	s.exact = math.Max(in*e, 1)
 	return s
+}
+
+// bufferSpill is what a buffer of m bytes spills of in bytes that take
+// in × e in memory when it is spilled whole each time it fills and the
+// last (partial or full) buffer stays in memory: (⌈in·e/m⌉ − 1)·m/e.
+func bufferSpill(in, e, m float64) float64 {
+	d := in * e
+	if d <= m || in <= 0 {
+		return 0
+	}
+	if m <= 0 {
+		return in
+	}
+	return (math.Ceil(d/m) - 1) * m / e
 }
 
 // heapFraction is the JVM heap's share of the task memory: -Xmx over

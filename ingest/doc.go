@@ -245,7 +245,12 @@
 // (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
 // it carries, avro.go). SparkProfRuns turns
 // a Spark event log's task metrics into runs (spark_profruns.go); it is
-// not a format of its own but is fed by the spark-eventlog format.
+// not a format of its own but is fed by the spark-eventlog format: every
+// finished task attempt of the log becomes a profruns row (written with the
+// run and its skyline, counted in accepted), and a task end it cannot use
+// (no metrics, a finish before its launch, negative spill) is a reject of
+// its own, with its line; the events it reads (task ends, stage names) are
+// no longer in the "not used" note.
 //
 // # HDFS audit log (format "hdfs-audit")
 //

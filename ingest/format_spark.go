@@ -21,8 +21,8 @@ import (
 func init() {
 	register(&Format{
 		Name:        "spark-eventlog",
-		Table:       "runs+skylines",
-		Description: "Spark event log (JSON lines; gzip, zstd, lz4, snappy; .inprogress; rolled eventlog_v2_* folders) → a run and its executors over time",
+		Table:       "runs+skylines+profruns",
+		Description: "Spark event log (JSON lines; gzip, zstd, lz4, snappy; .inprogress; rolled eventlog_v2_* folders) → a run, its executors over time, and its task attempts as profiling runs",
 		Detect: func(name string, head []byte) bool {
 			if rolledNameRe.MatchString(name) {
 				return true
@@ -72,6 +72,7 @@ func ingestSpark(ctx context.Context, in *Input, s *sink) error {
 	r := &sparkLog{file: in.Path, exec: map[string]*sparkExec{}, unused: map[string]int64{}}
 	r.parts = parts
 	r.first = in
+	r.prof = NewSparkProfRuns(in.Path)
 	return drainJobs(ctx, s, r)
 }
 
@@ -164,6 +165,7 @@ type sparkLog struct {
 	unused       map[string]int64
 	codecs       []string
 	events       int64
+	prof         *SparkProfRuns // task attempts → profruns
 	removedEarly int64
 	beforeStart  int64
 }
@@ -202,6 +204,9 @@ func (r *sparkLog) openPart() (bool, *ParseError) {
 		r.cur = in
 	}
 	r.file = path
+	if r.prof != nil {
+		r.prof.path = path // its rejects name the part they are in
+	}
 	head := in.Head(16)
 	r.lr = lineReader{}
 	switch c := sparkCodec(head); c {
@@ -315,6 +320,10 @@ func (r *sparkLog) event(line []byte) *ParseError {
 			return r.bad(line, fmt.Errorf("%s: truncated or invalid JSON", name))
 		}
 		r.activity(line)
+		if sparkProfUsed[name] {
+			r.events++
+			return r.profLine(line)
+		}
 		return r.unusedEvent(line, name)
 	}
 	if t := bytes.TrimSpace(line); t[0] != '{' {
@@ -329,6 +338,10 @@ func (r *sparkLog) event(line []byte) *ParseError {
 		return r.bad(line, fmt.Errorf("bad event: %v", err))
 	}
 	if !sparkUsed[e.Event] {
+		if sparkProfUsed[e.Event] {
+			r.events++
+			return r.profLine(line)
+		}
 		return r.unusedEvent(line, e.Event)
 	}
 	r.events++
@@ -410,7 +423,26 @@ func (r *sparkLog) event(line []byte) *ParseError {
 			x.removeMs = *e.Timestamp
 		}
 	}
+	if sparkProfUsed[e.Event] {
+		return r.profLine(line)
+	}
 	return nil
+}
+
+// sparkProfUsed are the events SparkProfRuns reads (the application's
+// name, properties, executor cores, stage names and task ends).
+var sparkProfUsed = map[string]bool{
+	"SparkListenerApplicationStart": true, "SparkListenerEnvironmentUpdate": true, "SparkListenerExecutorAdded": true,
+	"SparkListenerStageSubmitted": true, "SparkListenerStageCompleted": true, "SparkListenerTaskEnd": true,
+}
+
+// profLine feeds a line to the profiling runs; a task end it cannot use
+// is a reject of its own (the line still counted for the skyline).
+func (r *sparkLog) profLine(line []byte) *ParseError {
+	if r.prof == nil {
+		return nil
+	}
+	return r.prof.Line(r.lr.line, line)
 }
 
 // activityKeys are the instants of task, stage and job events: they show
@@ -519,6 +551,9 @@ func (r *sparkLog) finish() bool {
 			stepDelta{OffsetS: float64(until-startMs) / 1000, Containers: -1, MemoryBytes: -mem, VCores: -x.cores})
 	}
 	r.rec = jobRecord{Run: run, Samples: stepSamples(run.Job, run.Run, deltas)}
+	if r.prof != nil {
+		r.rec.ProfRuns = r.prof.Runs()
+	}
 	return true
 }
 
@@ -586,7 +621,7 @@ func (r *sparkLog) Notes() []string {
 			}
 			fmt.Fprintf(&b, "%s %d", strings.TrimPrefix(n, "SparkListener"), r.unused[n])
 		}
-		notes = append(notes, "events not used for runs or skylines (counted): "+b.String())
+		notes = append(notes, "events not used for runs, skylines or profiling runs (counted): "+b.String())
 	}
 	return notes
 }

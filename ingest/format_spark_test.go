@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -57,8 +58,56 @@ func TestSparkEventLogFixtures(t *testing.T) {
 	if want := append(append([]dataset.SkylineSample{}, drelephantSky...), sparklensSky...); !reflect.DeepEqual(o.sky, want) {
 		t.Errorf("skylines\n%+v\nwant\n%+v", o.sky, want)
 	}
-	if !hasNoteLike(o.res.Files[0].Notes, "TaskEnd 10, TaskStart 10") || !hasNote(o.res.Files[0].Notes, "Spark 1.5.1") {
+	// Task ends are profiling runs now, no longer counted as unused.
+	if !hasNoteLike(o.res.Files[0].Notes, "JobStart 1, TaskStart 10") || hasNoteLike(o.res.Files[0].Notes, "TaskEnd") ||
+		!hasNote(o.res.Files[0].Notes, "Spark 1.5.1") {
 		t.Errorf("notes %q", o.res.Files[0].Notes)
+	}
+	// Every task end is a profiling run: 10 in drelephant, 8 in sparklens
+	// (their SparkListenerTaskEnd lines), and each file's accepted count is
+	// its run, its skyline samples and its profiling runs.
+	var nd, ns int
+	for _, r := range o.prof {
+		switch r.Job {
+		case "PythonPi":
+			nd++
+		case "Spark shell":
+			ns++
+		default:
+			t.Errorf("profrun of job %q", r.Job)
+		}
+	}
+	if nd != 10 || ns != 8 {
+		t.Fatalf("profruns: %d of PythonPi, %d of Spark shell; want 10 and 8", nd, ns)
+	}
+	for _, f := range o.res.Files {
+		want := int64(1 + len(drelephantSky) + 10)
+		if strings.Contains(f.Path, "sparklens") {
+			want = int64(1 + len(sparklensSky) + 8)
+		}
+		if f.Accepted != want {
+			t.Errorf("%s: accepted %d, want %d", f.Path, f.Accepted, want)
+		}
+	}
+	// drelephant line 16, the first task end: task 1 (index 1) of stage 0
+	// "reduce at pi.py:39" on executor 2 (2 cores, spark.executor.memory
+	// 1g), launched 1458126398726, finished 1458126403558 (4.832 s), no
+	// shuffle or input metrics, nothing spilled.
+	d := o.prof[0]
+	want := dataset.ProfRun{Job: "PythonPi", Task: "stage 0: reduce at pi.py:39", Framework: "spark", MemoryBytes: 1 << 30,
+		Slots: 2, RuntimeS: 4.832, Source: d.Source, Config: d.Config}
+	if !reflect.DeepEqual(d, want) || !strings.HasSuffix(d.Source, "drelephant_event_log_1.jsonl") ||
+		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) {
+		t.Errorf("first drelephant profrun\n%+v\nwant\n%+v", d, want)
+	}
+	// sparklens line 12: task 0 of stage 0 on the driver (local mode, 4
+	// cores, no spark.driver.memory: Spark's default 1g, noted in the
+	// config), 1532512561948 → 1532512562213 (0.265 s), Executor CPU Time
+	// 12929000 ns.
+	s := o.prof[10]
+	if s.Job != "Spark shell" || s.Task != "stage 0: collect at <console>:25" || s.MemoryBytes != 1<<30 || s.Slots != 4 ||
+		math.Abs(s.RuntimeS-0.265) > 1e-9 || math.Abs(s.CPUS-0.012929) > 1e-12 || !strings.Contains(s.Config, "memory_source") {
+		t.Errorf("first sparklens profrun %+v", s)
 	}
 }
 
@@ -233,10 +282,12 @@ func TestSparkEventLogBadInput(t *testing.T) {
 		`{"Event":"SparkListenerApplicationEnd","Timestamp":1700000010000}`,
 		`{"Event":"SparkListenerExecutorRemoved","Timestamp":1700000020000,"Executor ID":"4"}`,
 		`{"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":0}}`,
+		`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Launch Time":1700000002000,"Finish Time":1700000001000},"Task Metrics":{}}`, // 19: ends before it starts
+		`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Executor ID":"1","Launch Time":1700000001000,"Finish Time":1700000003500},"Task Metrics":{"Disk Bytes Spilled":7,"Memory Bytes Spilled":21}}`,
 	}, "\n")
 	p := writeFile(t, t.TempDir(), "app-1", []byte(body))
 	o := ingestJobs(t, "auto", []string{p}, DefaultOptions())
-	if got := rejectLines(o.rejects); !reflect.DeepEqual(got, []int64{4, 5, 6, 8, 9, 10, 11, 13}) {
+	if got := rejectLines(o.rejects); !reflect.DeepEqual(got, []int64{4, 5, 6, 8, 9, 10, 11, 13, 19}) {
 		t.Errorf("rejected lines %v: %+v", got, o.rejects)
 	}
 	for _, r := range o.rejects {
@@ -250,12 +301,20 @@ func TestSparkEventLogBadInput(t *testing.T) {
 	if len(o.runs) != 1 || o.runs[0].Job != "nightly" || o.runs[0].EndMs != 1700000010000 {
 		t.Errorf("runs %+v", o.runs)
 	}
+	// The one good task end is a profiling run; the bad one a reject only.
+	if len(o.prof) != 1 || o.prof[0].RuntimeS != 2.5 || o.prof[0].SpilledBytes != 7 || o.prof[0].MemorySpilledBytes != 21 ||
+		o.prof[0].Slots != 2 || o.prof[0].Job != "nightly-42" {
+		t.Errorf("profruns %+v", o.prof)
+	}
+	if f := o.res.Files[0]; f.Accepted != int64(1+len(o.sky)+1) || f.Rejected != 9 {
+		t.Errorf("accepted %d rejected %d", f.Accepted, f.Rejected)
+	}
 	// Executor 4 is removed after the end: held until the end.
 	if s := steps(o.sky); s != "0:0 1:1 5:0 9:1 10:0" {
 		t.Errorf("skyline %s", s)
 	}
 	notes := strings.Join(o.res.Files[0].Notes, "\n")
-	if !strings.Contains(notes, "StageSubmitted 1, org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart 1") ||
+	if !strings.Contains(notes, "(counted): org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart 1") ||
 		!strings.Contains(notes, "executor removals without a live executor (ignored): 1") {
 		t.Errorf("notes:\n%s", notes)
 	}

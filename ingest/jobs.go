@@ -14,13 +14,15 @@ import (
 // skyline-csv) yield: one run and, when the format knows it, the run's
 // skyline as change points of a step function.
 type jobRecord struct {
-	Run     *dataset.Run // nil: samples only
-	Samples []dataset.SkylineSample
+	Run      *dataset.Run // nil: samples only
+	Samples  []dataset.SkylineSample
+	ProfRuns []dataset.ProfRun // task attempts as profiling runs (Spark)
 }
 
 // drainJobs writes every run to the runs table and its samples to the
-// skylines table, and every rejected record to the rejects table. Accepted
-// counts rows written (runs plus samples).
+// skylines table, its profiling runs to the profruns table, and every
+// rejected record to the rejects table. Accepted counts rows written (runs,
+// samples and profiling runs).
 func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 	if c, ok := r.(interface{ Close() }); ok {
 		defer c.Close() // a reader may hold files open (rolled Spark logs)
@@ -50,6 +52,13 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 		}
 		for i := range rec.Samples {
 			if err := sky.Append(&rec.Samples[i]); err != nil {
+				return err
+			}
+			s.accepted++
+			s.res.Accepted++
+		}
+		for i := range rec.ProfRuns {
+			if err := s.tx.ProfRuns().Append(&rec.ProfRuns[i]); err != nil {
 				return err
 			}
 			s.accepted++

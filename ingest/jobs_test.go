@@ -17,6 +17,7 @@ type jobsOut struct {
 	runs    []dataset.Run
 	sky     []dataset.SkylineSample
 	rejects []dataset.Reject
+	prof    []dataset.ProfRun
 }
 
 func ingestJobs(t *testing.T, format string, paths []string, opts Options) jobsOut {
@@ -35,6 +36,9 @@ func ingestJobs(t *testing.T, format string, paths []string, opts Options) jobsO
 		t.Fatal(err)
 	}
 	if o.rejects, err = dataset.ReadAll(ctx, ds, dataset.RejectsTable); err != nil {
+		t.Fatal(err)
+	}
+	if o.prof, err = dataset.ReadAll(ctx, ds, dataset.ProfRunsTable); err != nil {
 		t.Fatal(err)
 	}
 	return o

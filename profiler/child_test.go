@@ -54,6 +54,8 @@ func child(mode string, args []string) int {
 	}
 	notePid()
 	switch mode {
+	case "contend", "spin0": // cpuwait_test.go
+		return contend(mode)
 	case "write": // write N bytes in files of 1 MiB to DIR, fsync, close; delete every other file
 		n, _ := strconv.ParseInt(args[0], 10, 64)
 		dir := args[1]

@@ -31,7 +31,12 @@
 // spill directory is walked at each sample (growth, spill_peak_bytes) and
 // watched with fanotify or inotify for the total written (spilled_bytes).
 // A sample costs about 0.3 ms of CPU with a few processes: at 100 ms, under
-// 1% of one core (BenchmarkSampleTick, BenchmarkSweepOverhead).
+// 1% of one core (BenchmarkSampleTick, BenchmarkSweepOverhead). Each
+// copy's main thread's schedstat run_delay (time runnable but waiting for
+// a CPU) is read at every sample and at exit, as cpu_wait_s: on a shared
+// machine, wall time minus it is the runtime of a single-threaded task on
+// a core of its own (helper threads are left out: a runtime's monitor
+// thread waits in the run queue without delaying the work).
 //
 // Units: seconds (_s), bytes (_bytes), CPU seconds; shares are fractions of
 // the node in [0,1].

@@ -271,6 +271,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	}
 	cpuS += float64(adopted.ticks) / clockTicks
 	rec.CPUS = cpuS
+	rec.CPUWaitS = t.cpuWaitS()
 	rec.ReadBytes, rec.WriteBytes = io.readBytes, io.writeBytes
 	rec.ReadSyscallBytes, rec.WriteSyscallBytes = io.rchar, io.wchar
 	rec.Capped = capped

@@ -1,6 +1,7 @@
 package profiler
 
 import (
+	"bytes"
 	"os"
 	"slices"
 	"syscall"
@@ -33,6 +34,13 @@ type tree struct {
 	adopted ioTotals // final counters of processes the profiler reaped
 	pids    []int
 	cgOnly  bool // every copy has a cgroup: membership is read from them
+	// waitNs is each root's main thread's schedstat run_delay when last
+	// read: the time it was runnable but waiting for a CPU, read to the
+	// end (a zombie's main thread is still readable). Only main threads:
+	// a helper thread that wakes often (a runtime's monitor) waits in the
+	// run queue without delaying the work, so a sum over all threads
+	// would count time the task did not lose.
+	waitNs map[int]int64
 }
 
 type member struct {
@@ -51,7 +59,32 @@ type ioTotals struct {
 
 func newTree() *tree {
 	return &tree{r: newReader(), self: os.Getpid(), roots: map[int]bool{}, pgids: map[int]bool{},
-		members: map[int]*member{}, others: map[int]uint32{}}
+		members: map[int]*member{}, others: map[int]uint32{}, waitNs: map[int]int64{}}
+}
+
+// readWait reads the run_delay of pid's main thread.
+func (t *tree) readWait(pid int) {
+	b, ok := t.r.read(pid, "schedstat")
+	if !ok {
+		return
+	}
+	// "on-CPU ns, run_delay ns, timeslices"
+	fs := bytes.Fields(b)
+	if len(fs) < 2 {
+		return
+	}
+	if v := atoi(fs[1]); v > t.waitNs[pid] {
+		t.waitNs[pid] = v
+	}
+}
+
+// cpuWaitS is the roots' main threads' CPU wait so far, in seconds.
+func (t *tree) cpuWaitS() float64 {
+	var s int64
+	for _, v := range t.waitNs {
+		s += v
+	}
+	return float64(s) / 1e9
 }
 
 func (t *tree) addRoot(pid int) {
@@ -140,6 +173,9 @@ func (t *tree) update() ioTotals {
 		if m.seen != t.tick {
 			delete(t.members, pid) // reaped by its parent, inside the tree
 			continue
+		}
+		if t.roots[pid] {
+			t.readWait(pid)
 		}
 		if m.st.state == 'Z' && m.st.ppid == t.self && !t.roots[pid] {
 			t.reap(pid, m)

@@ -16,10 +16,11 @@ import (
 )
 
 type elasticityOptions struct {
-	g    *globalOptions
-	Job  string
-	Grid string
-	Set  []string
+	g        *globalOptions
+	Job      string
+	Grid     string
+	Set      []string
+	WallTime bool
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -36,7 +37,9 @@ the under-sized runtime below it. Other tasks get a spill-rate model,
 T(m) = T + spilledBytes(m)/diskRate, where spilledBytes(m) comes from a
 simulation of the framework's spill logic (Hadoop's MergeManagerImpl and
 sort buffer, Spark's execution memory with the expansion factor learnt from
-the runs, Tez's local fetch, or all-or-nothing for a sandbox program) read
+the runs, Tez's local fetch, or for a sandbox program all-or-nothing or,
+with wlprof.spill.buffer=true, a buffer spilled whole each time it fills
+with the last one merged from memory, as a reducer's shuffle buffer) read
 from the runs' configuration, and diskRate from one under-sized run. Both
 are fitted on two runs (an under-sized one near half of ideal memory and
 the smallest well-sized one) and validated on the others; with more than
@@ -47,8 +50,15 @@ The simulations read their keys (mapreduce.*, spark.*, tez.*) from the
 runs' configuration, with Hadoop's, Spark's and Tez's defaults; wlprof's own
 keys fill what history does not record: wlprof.heap.fraction,
 wlprof.sort.buffer.fraction, wlprof.map.outputs (Tez),
-wlprof.local.fetch.fraction (Tez), wlprof.expansion.factor. --set overrides
-any of them for every run. The output lists each value and its source.
+wlprof.local.fetch.fraction (Tez), wlprof.expansion.factor,
+wlprof.spill.buffer (sandbox). --set overrides any of them for every run.
+The output lists each value and its source.
+
+Runs of one copy that measured the time their main thread waited for a CPU
+(cpu_wait_s, wlprof profile run) are modelled by wall time minus that wait:
+their runtime on a core of their own (--wall-time keeps wall time).
+Validation reports the errors of single runs and of each memory setting's
+median over its repetitions.
 
 The curve runs from 10% to 100% of ideal memory in --grid steps, with the
 penalty (runtime / ideal runtime) and the disk bandwidth the task needs.
@@ -64,12 +74,14 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringVar(&o.Job, "job", "", "model only this job")
 	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
+	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
 	return cmd
 }
 
 func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
+	opts.WallTime = o.WallTime
 	grid, err := profiler.ParseSize(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)

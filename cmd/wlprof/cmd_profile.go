@@ -272,6 +272,7 @@ type profRunJSON struct {
 	Capped            bool    `json:"capped"`
 	OOMKills          int32   `json:"oom_kills"`
 	CapNote           string  `json:"cap_note"`
+	CPUWaitS          float64 `json:"cpu_wait_s"` // runnable but waiting for a CPU
 }
 
 type profileReport struct {
@@ -292,7 +293,8 @@ func printProfile(g *globalOptions, job string, runs []dataset.ProfRun, samples 
 			WallS: r.RuntimeS, CPUS: r.CPUS, PeakRSSBytes: r.PeakRSSBytes, ReadBytes: r.ReadBytes, WriteBytes: r.WriteBytes,
 			ReadSyscallBytes: r.ReadSyscallBytes, WriteSyscallBytes: r.WriteSyscallBytes,
 			SpilledBytes: r.SpilledBytes, SpillPeakBytes: r.SpillPeakBytes, PeakThreads: r.PeakThreads,
-			ExitCode: r.ExitCode, Outcome: r.Outcome, Capped: r.Capped, OOMKills: r.OOMKills, CapNote: r.CapNote})
+			ExitCode: r.ExitCode, Outcome: r.Outcome, Capped: r.Capped, OOMKills: r.OOMKills, CapNote: r.CapNote,
+			CPUWaitS: r.CPUWaitS})
 		if len(tasks) == 0 || tasks[len(tasks)-1] != r.Task {
 			tasks = append(tasks, r.Task)
 		}

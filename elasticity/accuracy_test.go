@@ -1,0 +1,183 @@
+package elasticity_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/profiler"
+)
+
+// The accuracy bar of issue 7 on real measurements: the reference spilling
+// workload (testdata/profiler/spillsort, a reducer that merges sorted
+// segments, spills whole buffers of them with O_DIRECT and keeps its last
+// buffer in memory) is profiled in the sandbox, in memory cgroups, at 8
+// memory settings (7 under-sized ones from 11% to 86% of ideal memory and a
+// well-sized one) with 6 repetitions each; the spill-rate model is fitted
+// on two settings (the under-sized one nearest half of ideal memory, as
+// seed 004's 52%, and the well-sized one) and must predict the 6 others
+// within a median absolute error of 5% (seed 004 §2.3: "within 5% for most
+// reducers"). 64 MiB of records keeps the test near 30 s (60 s when the
+// machine is busy).
+//
+// Why the tolerance holds on a loaded 2-core machine:
+//   - the runtime modelled is wall time minus the time the task's thread
+//     sat runnable behind other processes (cpu_wait_s, schedstat
+//     run_delay); spillsort does its work on its main thread only (one
+//     goroutine locked to it, raw system calls for its I/O, no garbage
+//     collector), so that is all a busy CPU adds;
+//   - the spill cost is the disk's (O_DIRECT writes and reads, no page
+//     cache to absorb it) and the merge is the same at every memory, so
+//     the penalty follows the spilled bytes, which the simulation gets
+//     exactly (checked below against what the profiler saw written);
+//   - the cap is the setting plus 32 MiB: with 16 MiB the cgroup's reclaim
+//     slowed the larger settings by a few percent (measured), a cost of
+//     the sandbox, not of spilling;
+//   - what remains is other processes' bursts of CPU and disk use: each
+//     setting's runtime is the median of its 6 repetitions (one per pass
+//     over the settings), and the bar is checked on these medians (the
+//     sweep table's view). The error over single runs is logged with the
+//     table (about 4–8% here: single runs on this machine vary by more
+//     than 5%).
+func TestSandboxAccuracy(t *testing.T) {
+	const gen = "64M"
+	mems := []int64{8 << 20, 16 << 20, 24 << 20, 32 << 20, 36 << 20, 48 << 20, 64 << 20, 80 << 20}
+	res, runs := sweepSpillsort(t, gen, mems, 6)
+	if len(res.Models) != 1 {
+		t.Fatalf("models %+v skipped %+v", res.Models, res.Skipped)
+	}
+	m := res.Models[0]
+	t.Log("\n" + accuracyTable(m))
+	if m.Kind != "spill-rate" || m.Simulator != "spill-buffer" {
+		t.Fatalf("model %s/%s, want spill-rate/spill-buffer; warnings %q", m.Kind, m.Simulator, m.Warnings)
+	}
+	// The simulation spills what the program spilled: (⌈1.16·in/m⌉−1)
+	// buffers of ⌊m/116⌋ records, within the rounding of m to records.
+	for _, s := range m.Settings {
+		sim, meas := float64(s.SimulatedSpilledBy), float64(s.SpilledBytes)
+		if math.Abs(sim-meas) > 0.002*math.Max(meas, 1)+200 {
+			t.Errorf("at %d MiB: simulated %v bytes spilled, the profiler saw %v", s.MemoryBytes>>20, sim, meas)
+		}
+	}
+	if m.Validation.Runs < 18 || m.Validation.Settings < 6 {
+		t.Fatalf("validated on %d runs in %d settings, want every run of the 6 settings not fitted", m.Validation.Runs, m.Validation.Settings)
+	}
+	if e := m.Validation.SettingsMedianAbsError; e > 0.05 || math.IsNaN(e) {
+		t.Errorf("median absolute error %.1f%% over %d settings (medians of their runs), want ≤ 5%%", 100*e, m.Validation.Settings)
+	}
+	for _, r := range runs {
+		if r.Outcome != "ok" || !r.Capped {
+			t.Logf("run %s: %s, capped %v (%s)", r.RunID, r.Outcome, r.Capped, r.CapNote)
+		}
+	}
+}
+
+// BenchmarkSandboxAccuracy is the full-size run of the bar (256 MiB of
+// records, 9 settings from 32 MiB to 320 MiB, 3 repetitions, about two
+// minutes): its table is logged and the median absolute error reported.
+// The same by hand: scripts/elasticity-accuracy.sh.
+func BenchmarkSandboxAccuracy(b *testing.B) {
+	mems := []int64{32 << 20, 64 << 20, 96 << 20, 128 << 20, 160 << 20, 192 << 20, 224 << 20, 256 << 20, 320 << 20}
+	for i := 0; i < b.N; i++ {
+		res, _ := sweepSpillsort(b, "256M", mems, 3)
+		if len(res.Models) != 1 {
+			b.Fatalf("models %+v skipped %+v", res.Models, res.Skipped)
+		}
+		m := res.Models[0]
+		b.Log("\n" + accuracyTable(m))
+		b.ReportMetric(m.Validation.SettingsMedianAbsError, "settings_median_abs_error")
+		b.ReportMetric(m.Validation.MedianAbsError, "runs_median_abs_error")
+	}
+}
+
+// sweepSpillsort builds spillsort, profiles it and fits the model.
+func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int) (*elasticity.Result, []dataset.ProfRun) {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "spillsort")
+	if out, err := exec.Command(goBin, "build", "-o", bin, "../testdata/profiler/spillsort").CombinedOutput(); err != nil {
+		t.Fatalf("building spillsort: %v\n%s", err, out)
+	}
+	n, err := parseMiB(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := n / 100 * 100 // whole 100-byte records
+	o := profiler.Options{Job: "spillsort", Task: "reduce", Mems: mems, Repeat: repeat, Interval: 20 * time.Millisecond,
+		SpillDir: dir, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, Warn: func(string) {}}
+	ps, err := profiler.Sweep(context.Background(), []string{bin, "-gen", gen, "-mem", "{mem}", "-spill", "{spill_dir}"}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []dataset.ProfRun
+	for _, p := range ps {
+		if p.Record.Outcome != "ok" {
+			t.Fatalf("run %s: %s\n%s", p.Record.RunID, p.Record.Outcome, p.Tail)
+		}
+		runs = append(runs, p.Record)
+	}
+	opts := elasticity.DefaultOptions()
+	opts.GridBytes = 8 << 20
+	opts.Overrides = elasticity.Conf{"wlprof.spill.buffer": "true", "wlprof.expansion.factor": "1.16"}
+	res, err := elasticity.Build(runs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, runs
+}
+
+func parseMiB(s string) (int64, error) {
+	var n int64
+	if _, err := fmt.Sscanf(strings.TrimSuffix(s, "M"), "%d", &n); err != nil {
+		return 0, err
+	}
+	return n << 20, nil
+}
+
+// accuracyTable is memory → median measured runtime, prediction, error.
+func accuracyTable(m *elasticity.Model) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "median abs error %.2f%% over %d settings' medians (max %.2f%%), %.2f%% over their %d runs (fit at %v MiB); ideal %.3g s, rate %.3g MB/s\n",
+		100*m.Validation.SettingsMedianAbsError, m.Validation.Settings, 100*m.Validation.SettingsMaxAbsError, 100*m.Validation.MedianAbsError, m.Validation.Runs, []int64{m.FitMemoryBytes[0] >> 20, m.FitMemoryBytes[1] >> 20},
+		m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"]/1e6)
+	fmt.Fprintf(&b, "%8s %10s %12s %12s %12s %8s %s\n", "mem_MiB", "spilled_MB", "sim_spill_MB", "measured_s", "predicted_s", "error", "role")
+	for _, s := range m.Settings {
+		var errs []float64
+		var p float64
+		for _, c := range m.Validation.Checks {
+			if c.MemoryBytes == s.MemoryBytes {
+				errs = append(errs, c.Error)
+				p = c.PredictedS
+			}
+		}
+		e := "fit"
+		if !s.UsedToFit {
+			if p == 0 {
+				e = "-"
+			} else {
+				e = fmt.Sprintf("%+.1f%%", 100*(p-s.RuntimeS)/s.RuntimeS)
+			}
+		}
+		if p == 0 {
+			p = s.RuntimeS
+		}
+		fmt.Fprintf(&b, "%8d %10.1f %12.1f %12.3f %12.3f %8s %s\n", s.MemoryBytes>>20, float64(s.SpilledBytes)/1e6,
+			float64(s.SimulatedSpilledBy)/1e6, s.RuntimeS, p, e, s.Role)
+	}
+	return b.String()
+}
+
+var _ = os.Getenv
