@@ -26,7 +26,7 @@ echo "   (bundled fixtures include malformed records on purpose: they land in th
 set +e
 "$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/provenance/overrides.yaml \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
-  testdata/resourceestimator testdata/jobs testdata/elasticity testdata/provenance
+  testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
 set -e
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }

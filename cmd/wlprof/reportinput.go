@@ -393,7 +393,11 @@ func addProfiler(ctx context.Context, ds *dataset.Dataset, in *reports.Input, rj
 				sw.Points = append(sw.Points, reports.SweepPoint{Setting: x, RuntimeS: st.WallS.Median, PeakRSSBytes: st.PeakRSSBytes.Median})
 			}
 			j.Sweeps = append(j.Sweeps, sw)
-			if pr := profiler.BuildProfile(task, mine, samples); pr != nil {
+			sampled := false // runs from the profiler carry a run id and samples; profruns-csv rows do not
+			for _, r := range mine {
+				sampled = sampled || r.RunID != ""
+			}
+			if pr := profiler.BuildProfile(task, mine, samples); sampled && pr != nil {
 				var host struct {
 					MemTotalBytes float64 `json:"mem_total_bytes"`
 				}
