@@ -252,6 +252,7 @@ func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
 // analyse classifies one tenant.
 func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient}
+	ws.forget() // ws.x and ws.y are about to hold this tenant's series
 	v := s.Values
 	first, last := -1, -1
 	observed := 0
