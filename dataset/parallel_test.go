@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -102,5 +103,44 @@ func TestScanUsageBatchesOrder(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || batches != 3 {
 		t.Fatalf("early stop: err %v after %d batches", err, batches)
+	}
+}
+
+// ReadSeries decodes values in level batches of 64 Ki: long series with
+// NaN runs (nulls) and empty series, in row groups whose values span
+// several batches, read back as ReadAll reads them.
+func TestReadSeriesLongGroups(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	rows := make([]Series, 11)
+	for i := range rows {
+		n := 20000 + r.IntN(30000)
+		if i == 4 {
+			n = 0
+		}
+		vals := make([]float64, n)
+		for j := range vals {
+			vals[j] = r.Float64()
+			if i%3 == 0 && r.IntN(50) == 0 || i == 7 && j < 40000 {
+				vals[j] = math.NaN()
+			}
+		}
+		rows[i] = Series{Tenant: rngStr(r, alpha), StartMs: int64(i) * 1000, StepS: 120, Values: vals, Servers: int32(i)}
+	}
+	ds := writeIngests(t, SeriesTable, rows, 3)
+	want, err := ReadAll(context.Background(), ds, SeriesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadSeries(context.Background(), ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(rows) || len(want) != len(rows) {
+		t.Fatalf("ReadSeries %d rows, ReadAll %d, wrote %d", len(got), len(want), len(rows))
+	}
+	for i := range rows {
+		if !equalNaN(got[i], rows[i]) || !equalNaN(want[i], rows[i]) {
+			t.Fatalf("row %d (%d values) differs", i, len(rows[i].Values))
+		}
 	}
 }

@@ -16,16 +16,11 @@ import (
 const SeriesGroupRows = 64
 
 // ReadSeries returns every row of the series table, like ReadAll, but
-// decodes row groups in parallel and copies each group's values into one
-// allocation (each Series.Values is a capacity-limited window of it). The
-// classify stage reads 216 M values this way.
+// decodes row groups in parallel and decodes each group's values straight
+// into one allocation (each Series.Values is a capacity-limited window of
+// it; seriesdirect.go). The classify stage reads 216 M values this way.
 func ReadSeries(ctx context.Context, d *Dataset) ([]Series, error) {
-	out := make([]Series, 0, d.Rows(SeriesTable.Name))
-	err := scanRowGroups(ctx, d, SeriesTable.Name, nil, nil, decodeSeries, func(s []Series) error {
-		out = append(out, s...)
-		return nil
-	})
-	return out, err
+	return readSeriesDirect(ctx, d)
 }
 
 func decodeSeries(recs []arrow.Record) ([]Series, error) {

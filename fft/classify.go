@@ -252,6 +252,7 @@ func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
 // analyse classifies one tenant.
 func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient}
+	ws.forget() // ws.x and ws.y are about to hold this tenant's series
 	v := s.Values
 	first, last := -1, -1
 	observed := 0
@@ -271,8 +272,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	v = v[first : last+1]
 	t.Slots = len(v)
 	t.Coverage = float64(observed) / float64(len(v))
-	ws.obs = growF(ws.obs, len(v))
-	t.Mean, t.Peak = meanPeak(v, ws.obs[:0])
+	t.Mean, t.Peak = meanPeak(v, observed, ws)
 	stepS := s.StepS
 	span := time.Duration(float64(len(v)) * stepS * float64(time.Second))
 	if span < o.MinHistory {
@@ -388,19 +388,57 @@ func signalSpread(x []float64, w int) float64 {
 	return math.Sqrt(math.Max(v, 0))
 }
 
-// meanPeak returns the mean and the 99th percentile of the non-NaN
-// values, using obs (empty, with room for v) as scratch.
-func meanPeak(v, obs []float64) (mean, peak float64) {
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			obs = append(obs, x)
-			mean += x
-		}
-	}
-	if len(obs) == 0 {
+// meanPeak returns the mean and the 99th percentile (nearest rank) of the
+// observed (non-NaN) values of v, observed of them. The percentile is the
+// smallest of the largest observed−k values (k its rank from below), kept
+// in a min-heap in w.obs: one comparison per value for all but the few
+// that enter the top 1%, where a selection would copy and reorder all of
+// them.
+func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
+	if observed == 0 {
 		return 0, 0
 	}
-	return mean / float64(len(obs)), quantile(obs, 0.99)
+	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
+	m := observed - k
+	w.obs = growF(w.obs, m)
+	h := w.obs[:0]
+	for _, x := range v {
+		if math.IsNaN(x) {
+			continue
+		}
+		mean += x
+		if len(h) < m {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0; { // sift up
+				p := (i - 1) / 2
+				if h[p] <= h[i] {
+					break
+				}
+				h[p], h[i] = h[i], h[p]
+				i = p
+			}
+			continue
+		}
+		if x <= h[0] {
+			continue
+		}
+		h[0] = x
+		for i := 0; ; { // sift down
+			l := 2*i + 1
+			if l >= m {
+				break
+			}
+			if r := l + 1; r < m && h[r] < h[l] {
+				l = r
+			}
+			if h[i] <= h[l] {
+				break
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	return mean / float64(observed), h[0]
 }
 
 // quantile returns the q-quantile (nearest rank) of v, reordering v. It

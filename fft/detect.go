@@ -25,6 +25,13 @@ type workspace struct {
 	obs    []float64 // analyse's scratch: observed values, filled series, detection series
 	x, y   []float64
 	tried  map[[3]int]tried // detect's searches of the current series
+
+	// prefixOf is the series whose running sums prefix holds (nil: none).
+	// delevel reuses them for every window on that series; whoever
+	// changes a series in place, or reuses its buffer for the next
+	// tenant, calls forget.
+	prefixOf []float64
+	sums     []float64 // boxSmooth's running sums
 }
 
 // tried is the outcome of one period search in detect.
@@ -151,6 +158,7 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	n := len(y)
 	clear(w.tried)
 	detrendLinear(y)
+	w.forget()
 	var sst float64
 	for _, v := range y {
 		sst += v * v
@@ -301,10 +309,9 @@ func (w *workspace) climb(y []float64, start, lo, hi int) (lag int, r float64, o
 // trends do not.
 func (w *workspace) delevel(y []float64, win int) []float64 {
 	n := len(y)
-	w.prefix = growF(w.prefix, n+1)
-	w.prefix[0] = 0
-	for i, v := range y {
-		w.prefix[i+1] = w.prefix[i] + v
+	if len(w.prefixOf) != n || n == 0 || &w.prefixOf[0] != &y[0] {
+		w.prefix = runningSums(w.prefix, y)
+		w.prefixOf = y
 	}
 	w.e = growF(w.e, n)
 	e, p := w.e, w.prefix
@@ -325,6 +332,23 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
 	}
 	return e
+}
+
+// forget drops delevel's running sums: the series they belong to is about
+// to change.
+func (w *workspace) forget() { w.prefixOf = nil }
+
+// runningSums returns p (grown to len(y)+1) with p[i] = y[0]+…+y[i-1],
+// added in order (the sum is kept in a register rather than reloaded).
+func runningSums(p, y []float64) []float64 {
+	p = growF(p, len(y)+1)
+	p[0] = 0
+	var s float64
+	for i, v := range y {
+		s += v
+		p[i+1] = s
+	}
+	return p
 }
 
 // acf is the normalised autocorrelation of e at lag over the overlap.
@@ -443,17 +467,13 @@ func (w *workspace) refine(x []float64, start, radius, smooth int) int {
 // boxSmooth returns the centred moving average of x over win samples.
 func boxSmooth(x []float64, win int, w *workspace) []float64 {
 	n := len(x)
-	w.prefix = growF(w.prefix, n+1)
-	w.prefix[0] = 0
-	for i, v := range x {
-		w.prefix[i+1] = w.prefix[i] + v
-	}
+	w.sums = runningSums(w.sums, x)
 	w.smooth = growF(w.smooth, n)
 	out := w.smooth
 	half := win / 2
 	for i := range x {
 		a, b := max(0, i-half), min(n, i-half+win)
-		out[i] = (w.prefix[b] - w.prefix[a]) / float64(b-a)
+		out[i] = (w.sums[b] - w.sums[a]) / float64(b-a)
 	}
 	return out
 }

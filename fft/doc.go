@@ -22,10 +22,15 @@
 // every core (tenant and server as dictionary ids, pooled buffers) and
 // folds samples into chunked per-tenant accumulators without a division or
 // map lookup per row; the series table is written in small row groups and
-// pages and read back in parallel (dataset.ReadSeries); per tenant, one
-// workspace per worker keeps the FFT objects and every scratch slice, the
-// fold that places a period costs one pass per lag (Σy² − Σ S²/c), and the
-// 99th percentile is a selection, not a sort.
+// pages and read back in parallel (dataset.ReadSeries decodes the values
+// straight into their final slices); per tenant, one workspace per worker
+// keeps the FFT objects and every scratch slice, the running sums that
+// de-level a series are computed once for all its windows, the fold that
+// places a period costs one pass per lag (Σy² − Σ S²/c), the 99th
+// percentile is a heap of the top 1%, not a sort, and class headroom is
+// summed class by class on the workers. What is left is mostly serial
+// floating-point sums (autocorrelation, fold, mean) whose order the
+// results' bits depend on, and gonum's FFT (a fifth of the time).
 //
 // Units: utilisation is a fraction of one server in [0,1];
 // periods and steps are seconds (_s); instants are Unix milliseconds (Ms).

@@ -1,9 +1,13 @@
 package fft
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 // The fast forms of delevel (interior windows by one multiplication) and
@@ -52,5 +56,45 @@ func TestDelevelAndFoldMatchDefinitions(t *testing.T) {
 				t.Fatalf("foldR2 n %d lag %d: %g, want %g", n, lag, got, want)
 			}
 		}
+	}
+}
+
+// One workspace carried from tenant to tenant (buffers of the same length
+// at the same address, delevel's cached running sums) classifies every
+// tenant as a fresh workspace does. Weak cycles (a spectral line whose
+// autocorrelation then fails) leave the detection series' sums cached
+// when the next tenant starts, the case a stale cache would get wrong.
+func TestWorkspaceReuseMatchesFresh(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	o := Options{}.withDefaults()
+	shared := newWorkspace()
+	climbedAndFailed := 0
+	for i := 0; i < 16; i++ {
+		v := make([]float64, 7*720)
+		period := []float64{720, 360, 180}[i%3]
+		amp, noise := 0.2, 0.03
+		if i%2 == 1 {
+			amp, noise = 0.04, 0.15
+		}
+		for j := range v {
+			v[j] = 0.4 + 0.01*float64(i) + amp*math.Sin(2*math.Pi*float64(j)/period) + noise*r.NormFloat64()
+			if i%5 == 4 {
+				v[j] = 0.3 + 0.2*r.Float64()
+			}
+			if r.IntN(100) == 0 {
+				v[j] = math.NaN()
+			}
+		}
+		s := dataset.Series{Tenant: fmt.Sprint("t", i), StepS: 120, Values: v, Servers: 1}
+		got, want := analyse(&s, &o, shared), analyse(&s, &o, newWorkspace())
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("tenant %d: shared workspace %+v, fresh %+v", i, got, want)
+		}
+		if got.Pattern == Unpredictable && got.Strength > 0 {
+			climbedAndFailed++
+		}
+	}
+	if climbedAndFailed < 3 {
+		t.Fatalf("only %d tenants had a rejected candidate: the test no longer covers a cached detection series", climbedAndFailed)
 	}
 }
