@@ -181,11 +181,11 @@ func FitAll(ctx context.Context, jobs []Job, opts Options, sweep []float64, work
 			for q := range next {
 				fits[q], sweeps[q], errs[q] = fitOne(ctx, todo[q], opts, sweep)
 				// lanl/clp frees CLP's memory in finalizers only: collect
-				// after every few million cells so RSS stays flat.
+				// after every quarter million cells so RSS stays flat.
 				if fits[q] != nil {
 					cells += fits[q].Runs * len(fits[q].Containers) * (1 + len(sweep))
 				}
-				if cells > 4<<20 {
+				if cells > 1<<18 {
 					runtime.GC()
 					cells = 0
 				}
