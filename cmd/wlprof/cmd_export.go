@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"time"
 
@@ -132,20 +131,24 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if len(jobs) == 0 {
 		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
 	}
-	fromSLO := false
 	if o.Arrival == "" {
-		if fromSLO, err = scheduleFromSLO(ctx, ds, o, &spec); err != nil {
-			return err
-		}
-	}
-	if !fromSLO && (o.Arrival == "" || o.Period == 0) {
 		if err := scheduleFromRuns(ctx, ds, o, &spec); err != nil {
 			return err
 		}
 	}
-	spec.Capability, err = containerSize(ctx, ds, o)
+	caps, err := containerSizes(ctx, ds)
 	if err != nil {
 		return err
+	}
+	var ok bool
+	if spec.Capability, ok = caps[o.fit.Job]; !ok {
+		spec.Capability = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
+	}
+	if o.MemoryMB > 0 {
+		spec.Capability.MemoryMB = o.MemoryMB
+	}
+	if o.VCores > 0 {
+		spec.Capability.VCores = o.VCores
 	}
 	fit, err := skyline.Solve(ctx, jobs[0], opts)
 	if err != nil {
@@ -153,7 +156,7 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	}
 	req, err := skyline.Reservation(fit, spec)
 	if err != nil && o.Period == 0 && o.Arrival == "" {
-		return fmt.Errorf("%w (the period is the median spacing of the runs' starts; set one with --period)", err)
+		return fmt.Errorf("%w (the period is inferred from the runs; set one with --period)", err)
 	}
 	if err != nil {
 		return err
@@ -161,108 +164,36 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	return writeJSON(g.io.Out, req)
 }
 
-// scheduleFromSLO places the reservation as the report does: the slo
-// stage's period (unless --period), and with an actionable SLO on a natural
-// period, the next period's arrival and deadline. It reports false when
-// the slo stage finds no period for the job.
-func scheduleFromSLO(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) (bool, error) {
-	if ds.Rows(dataset.RunsTable.Name) == 0 {
-		return false, nil
-	}
+// scheduleFromRuns places the reservation as the report does (addSLO,
+// addIdentity, reservationWindow): the period is --period, else the slo
+// stage's, else the median spacing of the runs' starts; with an actionable
+// SLO on a natural period the window is the next period's arrival to
+// deadline, otherwise it starts one period after the last run.
+func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
 	rj := &reportJobs{byID: map[string]*reports.Job{}, aligned: map[string]bool{}}
-	if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
-		return false, err
+	if ds.Rows(dataset.RunsTable.Name) > 0 {
+		if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
+			return err
+		}
 	}
+	p := rj.job(o.fit.Job).Profile
 	if err := addIdentity(ctx, ds, rj); err != nil {
-		return false, err
+		return err
 	}
-	j := rj.byID[o.fit.Job]
-	if j == nil || j.Profile.PeriodS == nil || j.Profile.Identity.LastStartMs == nil {
-		return false, nil
-	}
-	p := j.Profile
 	if o.Period > 0 {
 		p.PeriodS = &profile.Number{Value: o.Period.Seconds(), Source: profile.SourceOverride}
 	}
+	switch {
+	case p.Identity.LastStartMs == nil:
+		return fmt.Errorf("job %s: no run starts in the runs table: give --arrival", o.fit.Job)
+	case p.PeriodS == nil:
+		return fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", o.fit.Job, p.Identity.Runs)
+	}
+	aligned := rj.aligned[o.fit.Job] && o.Deadline == ""
+	deadline := spec.DeadlineMs
+	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, aligned)
 	if o.Deadline != "" {
-		deadline := spec.DeadlineMs
-		spec.ArrivalMs, _, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, false)
 		spec.DeadlineMs = deadline
-		return true, nil
-	}
-	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, rj.aligned[o.fit.Job])
-	return true, nil
-}
-
-// scheduleFromRuns fills in the period (median spacing of the job's run
-// starts) and the arrival (one period after the last start) from the runs
-// table, for what the flags left open.
-func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
-	var starts []int64
-	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
-		if r.Job == o.fit.Job && r.StartMs != dataset.NoTime {
-			starts = append(starts, r.StartMs)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	sort.Slice(starts, func(a, b int) bool { return starts[a] < starts[b] })
-	if o.Period == 0 && o.Arrival == "" {
-		if len(starts) < 2 {
-			return fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period and --arrival", o.fit.Job, len(starts))
-		}
-		gaps := make([]int64, len(starts)-1)
-		for i := range gaps {
-			gaps[i] = starts[i+1] - starts[i]
-		}
-		sort.Slice(gaps, func(a, b int) bool { return gaps[a] < gaps[b] })
-		spec.PeriodMs = gaps[len(gaps)/2]
-	}
-	if o.Arrival == "" {
-		if len(starts) == 0 {
-			return fmt.Errorf("job %s: no run starts in the runs table: give --arrival", o.fit.Job)
-		}
-		if spec.PeriodMs <= 0 {
-			return fmt.Errorf("job %s: give --period (or --arrival for a one-off reservation)", o.fit.Job)
-		}
-		spec.ArrivalMs = starts[len(starts)-1] + spec.PeriodMs
 	}
 	return nil
-}
-
-// containerSize is the flags' capability, else the median memory and
-// vcores per container in the job's skylines, else <1024 MB, 1 vcore>.
-func containerSize(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions) (skyline.YARNCapability, error) {
-	var mem, cores []float64
-	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
-		if s.Job == o.fit.Job && s.Containers > 0 {
-			if s.MemoryBytes > 0 {
-				mem = append(mem, float64(s.MemoryBytes)/s.Containers/(1<<20))
-			}
-			if s.VCores > 0 {
-				cores = append(cores, s.VCores/s.Containers)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return skyline.YARNCapability{}, err
-	}
-	median := func(v []float64, def int64) int64 {
-		if len(v) == 0 {
-			return def
-		}
-		sort.Float64s(v)
-		return int64(v[len(v)/2] + 0.5)
-	}
-	c := skyline.YARNCapability{MemoryMB: median(mem, 1024), VCores: median(cores, 1)}
-	if o.MemoryMB > 0 {
-		c.MemoryMB = o.MemoryMB
-	}
-	if o.VCores > 0 {
-		c.VCores = o.VCores
-	}
-	return c, nil
 }
