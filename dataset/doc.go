@@ -16,7 +16,7 @@
 // row group has more than 65,536 distinct values. Writer.AppendBatch and
 // AppendUsageColumns add many rows column by column. The series table is
 // the exception in layout: 64 tenants per row group, 64 KB pages and
-// snappy-compressed values, so that classify writes and reads 216 M values
+// uncompressed values, so that classify writes and reads 216 M values
 // quickly (ReadSeries and ScanUsageBatches decode row groups in parallel).
 // Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads them as they
 // are; only files the manifest lists belong to the dataset.

@@ -323,7 +323,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	}
 	// Refine on the full grid: the detection grid's lag is only good to
 	// within a few of its own steps.
-	lag := ws.refine(x[off:], d.lag*f, f+1, f)
+	lag := ws.refineClimb(x[off:], d.lag*f, f+1, f)
 	r := acf(ws.delevel(x[off:], lag), lag)
 	if r < d.strength {
 		r = d.strength
