@@ -38,6 +38,11 @@
 // a core of its own (helper threads are left out: a runtime's monitor
 // thread waits in the run queue without delaying the work).
 //
+// Before each run the profiler calls sync(2) and waits for it: what the
+// previous run left for the kernel to write (dirty pages, the journal's
+// commit, the trim of deleted spill files on a file system mounted with
+// discard) is done before the next run's clock starts, not during it.
+//
 // Units: seconds (_s), bytes (_bytes), CPU seconds; shares are fractions of
 // the node in [0,1].
 //

@@ -85,6 +85,11 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	if err != nil {
 		return nil, err
 	}
+	// Settle: the previous run's deferred disk work (dirty pages, the
+	// file system journal's commit and, on a file system mounted with
+	// discard, the trim of the spill files it deleted) would otherwise be
+	// done during this run and charged to it.
+	syscall.Sync()
 	start := time.Now()
 	out := newOutput(o.PhaseRegex, o.Output, start)
 	var outWG sync.WaitGroup
