@@ -419,7 +419,9 @@ func readJhist(ctx context.Context, in *Input) (runs []dataset.ProfRun, rejects 
 	} else if len(p.attempts) > 0 {
 		notes = append(notes, "no <jobid>_conf.xml beside it: memory is Hadoop's default mapreduce.*.memory.mb=1024 and the merge keys their defaults")
 	}
-	job := p.jobName
+	// Normalised as yarn-rm and spark-eventlog name a run's job, so the
+	// profiling runs of a recurring job meet its runs in one profile.
+	job := normaliseJobName(p.jobName)
 	if job == "" {
 		job = p.jobID
 	}

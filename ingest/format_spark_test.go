@@ -303,7 +303,7 @@ func TestSparkEventLogBadInput(t *testing.T) {
 	}
 	// The one good task end is a profiling run; the bad one a reject only.
 	if len(o.prof) != 1 || o.prof[0].RuntimeS != 2.5 || o.prof[0].SpilledBytes != 7 || o.prof[0].MemorySpilledBytes != 21 ||
-		o.prof[0].Slots != 2 || o.prof[0].Job != "nightly-42" {
+		o.prof[0].Slots != 2 || o.prof[0].Job != o.runs[0].Job { // one job key in runs and profruns
 		t.Errorf("profruns %+v", o.prof)
 	}
 	if f := o.res.Files[0]; f.Accepted != int64(1+len(o.sky)+1) || f.Rejected != 9 {

@@ -216,7 +216,10 @@ func parseSparkSize(v string) (int64, bool) {
 // Runs returns the runs read so far, in log order, valid once the whole log
 // was fed (executor cores and properties may come after a task's end).
 func (s *SparkProfRuns) Runs() []dataset.ProfRun {
-	job := s.appName
+	// The runs table names the job by its normalised application name;
+	// profiling runs use the same key, so a job's elasticity model, skyline
+	// and SLO meet in one profile.
+	job := normaliseJobName(s.appName)
 	if job == "" {
 		job = s.appID
 	}
