@@ -44,7 +44,7 @@ func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
 			defer wg.Done()
 			var rd *groupReader
 			var vi int
-			var scratch levelScratch
+			scratch := levelScratch{fastOff: !seriesFastPath}
 			defer func() { rd.close() }()
 			for i := w; i < len(tasks); i += workers {
 				if ctx.Err() != nil {
@@ -106,8 +106,17 @@ func openSeriesReader(path string) (*groupReader, int, error) {
 	return g, sch.ColumnIndexByName(seriesValuesPath), nil
 }
 
+// seriesFastPath: values chunks this package wrote are read by
+// fastValues (seriespages.go); tests turn it off to compare with arrow's
+// column reader.
+var seriesFastPath = true
+
 // levelScratch is one worker's definition and repetition level buffers.
-type levelScratch struct{ def, rep []int16 }
+type levelScratch struct {
+	def, rep []int16
+	pages    pageScratch
+	fastOff  bool // read with arrow's column reader only
+}
 
 // seriesLevelBatch is the levels decoded per ReadBatch call.
 const seriesLevelBatch = 1 << 16
@@ -124,6 +133,17 @@ func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelS
 	}
 	if vi < 0 || len(rows) == 0 {
 		return rows, nil
+	}
+	if ls.fastOff {
+		// The arrow path below, for tests that compare the two.
+	} else if ccm, err := g.pf.MetaData().RowGroup(rg).ColumnChunk(vi); err == nil {
+		col := g.pf.MetaData().Schema.Column(vi)
+		if all, starts, ok := fastValues(g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
+			for i := range rows {
+				rows[i].Values = all[starts[i]:starts[i+1]:starts[i+1]]
+			}
+			return rows, nil
+		}
 	}
 	rgr := g.pf.RowGroup(rg)
 	cc, err := rgr.Column(vi)

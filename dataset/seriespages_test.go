@@ -1,0 +1,174 @@
+package dataset
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow/go/v16/parquet/file"
+)
+
+// seriesRows is a seeded mix of what the series table holds: long series,
+// NaN runs (nulls) of every length, scattered NaNs, empty series and
+// all-NaN ones, so the pages carry repeated and bit-packed level runs.
+func seriesRows(seed uint64, n int) []Series {
+	r := rand.New(rand.NewPCG(seed, seed))
+	rows := make([]Series, n)
+	for i := range rows {
+		var vals []float64
+		switch r.IntN(6) {
+		case 0: // empty
+			vals = []float64{}
+		case 1: // short, mostly NaN
+			vals = make([]float64, r.IntN(30))
+			for j := range vals {
+				vals[j] = maybeNaN(r)
+			}
+		default: // long, with runs of NaN
+			vals = make([]float64, 1000+r.IntN(30000))
+			for j := 0; j < len(vals); j++ {
+				vals[j] = math.Round(r.Float64()*1e6) / 1e6
+				if r.IntN(400) == 0 {
+					for k := r.IntN(300); k > 0 && j < len(vals); k-- {
+						vals[j] = math.NaN()
+						j++
+					}
+				}
+			}
+		}
+		rows[i] = Series{Tenant: rngStr(r, alpha), StartMs: int64(i) * 1000, StepS: 120, Values: vals, Servers: int32(i)}
+	}
+	return rows
+}
+
+// withFastPath runs f with the fast path on or off.
+func withFastPath(on bool, f func()) {
+	old := seriesFastPath
+	seriesFastPath = on
+	defer func() { seriesFastPath = old }()
+	f()
+}
+
+// The fast path reads every values chunk this package writes (ok=true),
+// and ReadSeries returns the same rows with it as with arrow's column
+// reader, which is the oracle, over several seeds.
+func TestSeriesFastPathEqualsArrow(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		rows := seriesRows(seed, 40)
+		ds := writeIngests(t, SeriesTable, rows, 1+int(seed)*3)
+		var fast, slow []Series
+		var err error
+		withFastPath(true, func() { fast, err = ReadSeries(context.Background(), ds) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		withFastPath(false, func() { slow, err = ReadSeries(context.Background(), ds) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fast) != len(rows) || len(slow) != len(rows) {
+			t.Fatalf("seed %d: fast %d rows, arrow %d, wrote %d", seed, len(fast), len(slow), len(rows))
+		}
+		for i := range rows {
+			if !equalNaN(fast[i], rows[i]) || !equalNaN(slow[i], rows[i]) {
+				t.Fatalf("seed %d row %d (%d values): fast and arrow paths differ from what was written", seed, i, len(rows[i].Values))
+			}
+		}
+		// Every chunk went the fast way.
+		for _, fi := range ds.Manifest().Tables[SeriesTable.Name].Files {
+			path := filepath.Join(ds.Dir, fi.Path)
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pf, err := file.NewParquetReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vi := pf.MetaData().Schema.ColumnIndexByName(seriesValuesPath)
+			col := pf.MetaData().Schema.Column(vi)
+			var ps pageScratch
+			for rg := 0; rg < pf.NumRowGroups(); rg++ {
+				cc, err := pf.MetaData().RowGroup(rg).ColumnChunk(vi)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := int(pf.MetaData().RowGroup(rg).NumRows())
+				if _, starts, ok := fastValues(f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), n, &ps); !ok || len(starts) != n+1 {
+					t.Errorf("%s row group %d: fast path refused a chunk this package wrote", fi.Path, rg)
+				}
+			}
+			pf.Close()
+		}
+	}
+}
+
+// A damaged values chunk never panics the fast path: each of many
+// seeded corruptions (random bytes overwritten in the chunk) gives either
+// ok=false (the caller falls back to arrow, which reports the damage) or
+// rows that add up.
+func TestSeriesFastPathCorruption(t *testing.T) {
+	rows := seriesRows(9, 12)
+	ds := writeIngests(t, SeriesTable, rows, 12)
+	path := filepath.Join(ds.Dir, ds.Manifest().Tables[SeriesTable.Name].Files[1].Path)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vi := pf.MetaData().Schema.ColumnIndexByName(seriesValuesPath)
+	col := pf.MetaData().Schema.Column(vi)
+	cc, err := pf.MetaData().RowGroup(0).ColumnChunk(vi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nrows := int(pf.MetaData().RowGroup(0).NumRows())
+	off, size := cc.DataPageOffset(), cc.TotalCompressedSize()
+	pf.Close()
+	r := rand.New(rand.NewPCG(7, 7))
+	bad := filepath.Join(t.TempDir(), "bad.parquet")
+	refused := 0
+	for i := 0; i < 400; i++ {
+		b := append([]byte(nil), orig...)
+		for k := 1 + r.IntN(4); k > 0; k-- {
+			// Mostly near page starts, where headers and levels are.
+			at := off + int64(r.IntN(int(size)))
+			if r.IntN(2) == 0 {
+				at = off + int64(r.IntN(64))
+			}
+			b[at] = byte(r.Uint32())
+		}
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ps pageScratch
+		all, starts, ok := fastValues(f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), nrows, &ps)
+		f.Close()
+		if !ok {
+			refused++
+			continue
+		}
+		if len(starts) != nrows+1 || starts[0] != 0 || starts[nrows] != len(all) {
+			t.Fatalf("corruption %d: ok with starts %v for %d values", i, starts, len(all))
+		}
+		for j := 1; j < len(starts); j++ {
+			if starts[j] < starts[j-1] {
+				t.Fatalf("corruption %d: starts go backwards: %v", i, starts)
+			}
+		}
+	}
+	if refused == 0 {
+		t.Errorf("no corruption out of 400 was refused")
+	}
+	t.Logf("%d of 400 corruptions refused (the rest hit value bytes)", refused)
+}
