@@ -4,14 +4,34 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// WLPROF_CPUPROFILE=FILE writes a Go CPU profile of the command (go tool
+	// pprof FILE): how the speed numbers in the issues were broken down.
+	var prof *os.File
+	if path := os.Getenv("WLPROF_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "wlprof: WLPROF_CPUPROFILE: %v\n", err)
+			os.Exit(1)
+		}
+		prof = f
+	}
 	code := run(ctx, os.Args[1:], systemStreams())
 	stop()
+	if prof != nil {
+		pprof.StopCPUProfile()
+		prof.Close()
+	}
 	os.Exit(code)
 }
