@@ -115,8 +115,8 @@
 // shards in one command. The usage rows are written after the last input,
 // sorted by tenant, server and time (string order), so the table does not
 // depend on the order of rows, shards or arguments. The rows are held in
-// memory (64 bytes each) up to 2^21 of them; beyond that, sorted runs are
-// spilled to temporary files (61 bytes a row) and merged at the end, so
+// memory (64 bytes each) up to 2^18 of them; beyond that, sorted runs are
+// spilled to one temporary file (61 bytes a row) and merged at the end, so
 // memory stays bounded (google2019_sum.go). The notes of the last input
 // give the counts. Parquet detection needs "instance_usage" in the file
 // name; JSON lines are read by a scanner that skips the usage histograms
