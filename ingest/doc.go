@@ -86,12 +86,41 @@
 // first 2019 release left the field empty) or naming another user than an
 // earlier event of its collection is rejected. server = machine_id; cpu and
 // memory are average_usage.cpus and .memory, in NCU/NMU: fractions of the
-// largest machine of the cell, not of the machine the row ran on. Rows are
-// per instance: several instances of one collection on one machine give
-// several rows with the same tenant, server and time, which the series
-// builder sums or averages as it documents. Parquet detection needs
-// "instance_usage" in the file name; JSON lines are read by a scanner that
-// skips the usage histograms (checked against encoding/json).
+// largest machine of the cell, not of the machine the row ran on.
+//
+// Rows are per instance; the usage table gets their sums. A tenant's use of
+// a machine is the sum of its instances' use there, and the series builder
+// averages the samples of one server in one slot, so the rows of one
+// tenant (collection, user or machine, as keyed), one machine and one
+// start_time, from every google2019-usage input of the ingest (a window's
+// rows may be anywhere in a file and in any shard), become one usage row:
+// cpu the sum of the rows' cpu, memory the sum of the memory present (null
+// only when no row has one). Each instance row is checked on its own as
+// above (cpu or memory outside [0, 1] is a reject); a sum above 1 is
+// stored as 1 and counted in the notes, since no machine has more than 1
+// NCU (NMU) and such a sum means rows that overlap. A second row of the
+// same instance (collection_id and instance_index) for the same machine
+// and start_time is the same measurement read twice (an input given twice,
+// a shard and its compressed copy) and is rejected as a duplicate; the row
+// with the smaller cpu is kept. Rows without instance_index cannot be told
+// apart and are summed. Partial windows (end_time − start_time below 300
+// s: the instance started or stopped inside the window) are kept as they
+// were before summing existed: the row's own start_time and its average
+// over the partial window, added only to rows that start at the same
+// instant, not folded into the 5-minute window around it. The v3 schema
+// does not say whether an alloc instance's usage includes the tasks
+// running in it; with --tenant-key machine or user both are summed as
+// they come. Summing spans one ingest: rows a later ingest adds for
+// windows already in the dataset are separate rows, so ingest a trace's
+// shards in one command. The usage rows are written after the last input,
+// sorted by tenant, server and time (string order), so the table does not
+// depend on the order of rows, shards or arguments. The rows are held in
+// memory (64 bytes each) up to 2^18 of them; beyond that, sorted runs are
+// spilled to one temporary file (61 bytes a row) and merged at the end, so
+// memory stays bounded (google2019_sum.go). The notes of the last input
+// give the counts. Parquet detection needs "instance_usage" in the file
+// name; JSON lines are read by a scanner that skips the usage histograms
+// (checked against encoding/json).
 //
 // azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
 // (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the

@@ -32,7 +32,7 @@ func init() {
 	register(&Format{
 		Name:        googleUsageFormat,
 		Table:       dataset.UsageTable.Name,
-		Description: "Google ClusterData2019 instance_usage: JSON lines (BigQuery export) or Parquet shards; tenant = collection",
+		Description: "Google ClusterData2019 instance_usage: JSON lines (BigQuery export) or Parquet shards; tenant = collection; instances on one machine summed per window",
 		Detect: func(name string, head []byte) bool {
 			if bytes.HasPrefix(head, parquetMagic) {
 				return strings.Contains(name, "instance_usage")
@@ -54,8 +54,9 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 	if note != "" {
 		s.notes = append(s.notes, note)
 	}
+	sums := s.run.googleSums(s.opts)
 	g := &googleRows{file: in.Path, key: key, start: traceStartMs(s.opts, googleTraceStart),
-		tenants: strtab.New(), servers: strtab.New()}
+		tenants: sums.tenants, servers: sums.servers}
 	if key == "user" {
 		ix, err := collectionsOf(ctx, s)
 		if err != nil {
@@ -69,18 +70,20 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 		s.notes = append(s.notes, fmt.Sprintf("joined with collection_events (%s): tenant = user", strings.Join(ix.from, ", ")))
 	}
 	s.notes = append(s.notes, fmt.Sprintf("time = start_time of the 5-minute window, microseconds from %s - 600 s; "+
-		"tenant = %s, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine)",
+		"tenant = %s, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine), "+
+		"summed over the instance rows of one tenant, machine and start_time in all inputs of this ingest",
 		msText(g.start), map[string]string{"collection": "collection_id", "machine": "machine_id", "user": "the collection's user"}[key]))
+	w := sums.input(in.Path, s.index)
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		return ingestGoogleParquet(ctx, in, s, g)
+		return ingestGoogleParquet(ctx, in, s, g, w)
 	}
 	r := newLineRecords(in, g.parseJSON)
-	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+	return drain[googleSample](ctx, s, r, w)
 }
 
 // ingestGoogleParquet reads a shard. The Parquet decoder may panic on a
 // corrupt file; that is the file's error, not a crash.
-func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows) (err error) {
+func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows, w appender[googleSample]) (err error) {
 	defer func() {
 		if e := recover(); e != nil {
 			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
@@ -92,7 +95,7 @@ func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows)
 	}
 	defer r.close()
 	s.notes = append(s.notes, r.notes...)
-	return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+	return drain[googleSample](ctx, s, r, w)
 }
 
 // googleUsage is the part of an instance_usage row wlprof reads, from JSON
@@ -100,8 +103,23 @@ func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows)
 type googleUsage struct {
 	start, end, collection, machine    int64
 	hasStart, hasEnd, hasColl, hasMach bool
+	instance                           int64
+	hasInst                            bool
 	cpus, memory                       float64
 	hasCPU, hasMem                     bool
+}
+
+// googleSample is one accepted instance row: the usage record it would be
+// on its own, and what summing needs (googleSums).
+type googleSample struct {
+	dataset.Usage
+	tenant, server int32 // ids of Usage.Tenant and Usage.Server in the run's tables
+	// collection and instance identify the instance when ident is true
+	// (both fields present), so that a second row of it for the same
+	// machine and start_time is a duplicate, not another instance.
+	collection, instance int64
+	ident                bool
+	line                 int64 // line, or row number of a Parquet shard
 }
 
 // googleRows turns instance_usage rows into usage records.
@@ -109,14 +127,15 @@ type googleRows struct {
 	file    string
 	key     string
 	start   int64
-	tenants *strtab.Table
+	tenants *strtab.Table // shared by the inputs of a Run (googleSums)
 	servers *strtab.Table
 	num     []byte
 	users   map[int64]string // collection → user, for the user key
 }
 
-// record validates u and fills rec.
-func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
+// record validates u and fills rec. Each instance row is checked on its
+// own, as it comes: cpu and memory within [0, 1] NCU/NMU.
+func (g *googleRows) record(u *googleUsage, rec *googleSample) error {
 	switch {
 	case !u.hasStart:
 		return errors.New("no start_time")
@@ -136,18 +155,21 @@ func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
 		return fmt.Errorf("average_usage.memory %g is outside [0, 1] NMU", u.memory)
 	}
 	g.num = strconv.AppendInt(g.num[:0], u.machine, 10)
-	_, server := g.servers.Bytes(g.num)
-	tenant := server
+	sid, server := g.servers.Bytes(g.num)
+	var tid int32
+	var tenant string
 	switch g.key {
 	case "collection":
 		g.num = strconv.AppendInt(g.num[:0], u.collection, 10)
-		_, tenant = g.tenants.Bytes(g.num)
+		tid, tenant = g.tenants.Bytes(g.num)
 	case "user":
 		user, ok := g.users[u.collection]
 		if !ok {
 			return fmt.Errorf("unknown collection in join: collection_id %d is not in the collection_events read", u.collection)
 		}
-		tenant = user
+		tid, tenant = g.tenants.String(user), user
+	default: // machine
+		tid, tenant = g.tenants.Bytes(g.num)
 	}
 	mem := math.NaN()
 	if u.hasMem {
@@ -159,11 +181,12 @@ func (g *googleRows) record(u *googleUsage, rec *dataset.Usage) error {
 	if us%1000 < 0 {
 		ms--
 	}
-	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: g.start + ms, CPU: u.cpus, Memory: mem}
+	*rec = googleSample{Usage: dataset.Usage{Tenant: tenant, Server: server, TimeMs: g.start + ms, CPU: u.cpus, Memory: mem},
+		tenant: tid, server: sid, collection: u.collection, instance: u.instance, ident: u.hasColl && u.hasInst}
 	return nil
 }
 
-func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
+func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *googleSample) *ParseError {
 	var u googleUsage
 	if err := scanGoogleJSON(line, &u); err != nil {
 		return &ParseError{File: g.file, Line: lineNo, Err: fmt.Errorf("not an instance_usage JSON object: %v", err), Record: recordText(line)}
@@ -171,5 +194,6 @@ func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *dataset.Usage) *P
 	if err := g.record(&u, rec); err != nil {
 		return &ParseError{File: g.file, Line: lineNo, Err: err, Record: recordText(line)}
 	}
+	rec.line = lineNo
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 )
 
-// An instance_usage JSON line is about 1 KB, of which wlprof needs six
+// An instance_usage JSON line is about 1 KB, of which wlprof needs seven
 // values; most of it is two float arrays (the CPU usage histograms).
 // encoding/json decodes it all at ~15 MB/s; this scanner reads the keys it
 // needs and skips the rest without building anything (see
@@ -271,6 +271,8 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 			u.collection, u.hasColl, err = c.int64Value("collection_id")
 		case "machine_id":
 			u.machine, u.hasMach, err = c.int64Value("machine_id")
+		case "instance_index":
+			u.instance, u.hasInst, err = c.int64Value("instance_index")
 		case "average_usage":
 			u.hasCPU, u.hasMem = false, false
 			switch c.peek() {

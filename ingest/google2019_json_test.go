@@ -59,7 +59,8 @@ func oracleGoogleJSON(line []byte) (u googleUsage, ok bool) {
 		return true
 	}
 	if !ints("start_time", &u.start, &u.hasStart) || !ints("end_time", &u.end, &u.hasEnd) ||
-		!ints("collection_id", &u.collection, &u.hasColl) || !ints("machine_id", &u.machine, &u.hasMach) {
+		!ints("collection_id", &u.collection, &u.hasColl) || !ints("machine_id", &u.machine, &u.hasMach) ||
+		!ints("instance_index", &u.instance, &u.hasInst) {
 		return u, false
 	}
 	if raw, found := m["average_usage"]; found && string(raw) != "null" {
@@ -78,6 +79,7 @@ func sameGoogleUsage(a, b googleUsage) bool {
 	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
 	return a.start == b.start && a.hasStart == b.hasStart && a.end == b.end && a.hasEnd == b.hasEnd &&
 		a.collection == b.collection && a.hasColl == b.hasColl && a.machine == b.machine && a.hasMach == b.hasMach &&
+		a.instance == b.instance && a.hasInst == b.hasInst &&
 		eq(a.cpus, b.cpus) && a.hasCPU == b.hasCPU && eq(a.memory, b.memory) && a.hasMem == b.hasMem
 }
 
@@ -119,6 +121,7 @@ func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
 		`{"average_usage":[]}`, `{"a":tru}`, `{"a":-}`, `{"a":1e}`, `{"a":"\x"}`, `{"a":1}x`, ` {"a" : [ ] } `,
 		`{"machine_id":"-5","collection_id":9223372036854775807,"end_time":"9223372036854775808"}`,
 		`{"average_usage":{"cpus":1e-400}}`, `{"average_usage":{"cpus":"nan"}}`, "{\"a\":\"\x01\"}",
+		`{"instance_index":"7","instance_index":0}`, `{"instance_index":null}`, `{"instance_index":"-1"}`, `{"instance_index":2.0}`,
 	} {
 		checkScanner(t, []byte(l))
 	}

@@ -126,7 +126,7 @@ func column(rec arrow.Record, name string) arrow.Array {
 
 // googleParquet reads instance_usage Parquet shards (the BigQuery export:
 // INT64 columns, average_usage a struct of cpus and memory, nulls for
-// absent values). Only the six leaf columns wlprof uses are decoded. Row
+// absent values). Only the seven leaf columns wlprof uses are decoded. Row
 // numbers (1-based, across row groups) stand for line numbers in rejects.
 type googleParquet struct {
 	*parquetInput
@@ -138,19 +138,19 @@ type googleParquet struct {
 	row   int64
 	cols  googleCols
 
-	rec  dataset.Usage
+	rec  googleSample
 	perr *ParseError
 	err  error
 }
 
 // googleCols are accessors for one record batch's columns.
 type googleCols struct {
-	start, end, coll, mach func(int) (int64, bool)
-	cpus, mem              func(int) (float64, bool)
+	start, end, coll, mach, inst func(int) (int64, bool)
+	cpus, mem                    func(int) (float64, bool)
 }
 
 // googleLeaves are the Parquet leaf paths read.
-var googleLeaves = []string{"start_time", "machine_id", "average_usage.cpus", "collection_id", "end_time", "average_usage.memory"}
+var googleLeaves = []string{"start_time", "machine_id", "average_usage.cpus", "collection_id", "end_time", "average_usage.memory", "instance_index"}
 
 func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googleParquet, error) {
 	required := func(name string) bool {
@@ -195,16 +195,18 @@ func (r *googleParquet) Scan() bool {
 	u.end, u.hasEnd = c.end(i)
 	u.collection, u.hasColl = c.coll(i)
 	u.machine, u.hasMach = c.mach(i)
+	u.instance, u.hasInst = c.inst(i)
 	u.cpus, u.hasCPU = c.cpus(i)
 	u.memory, u.hasMem = c.mem(i)
 	r.perr = nil
 	if err := r.g.record(&u, &r.rec); err != nil {
 		r.perr = &ParseError{File: r.file, Line: r.row, Err: err, Record: u.text()}
 	}
+	r.rec.line = r.row
 	return true
 }
 
-func (r *googleParquet) Record() (*dataset.Usage, *ParseError) {
+func (r *googleParquet) Record() (*googleSample, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr
 	}
@@ -228,7 +230,8 @@ func (u *googleUsage) text() string {
 		return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return f("start_time", u.start, u.hasStart) + " " + f("end_time", u.end, u.hasEnd) + " " +
-		f("collection_id", u.collection, u.hasColl) + " " + f("machine_id", u.machine, u.hasMach) + " " +
+		f("collection_id", u.collection, u.hasColl) + " " + f("instance_index", u.instance, u.hasInst) + " " +
+		f("machine_id", u.machine, u.hasMach) + " " +
 		g("average_usage.cpus", u.cpus, u.hasCPU) + " " + g("average_usage.memory", u.memory, u.hasMem)
 }
 
@@ -245,6 +248,7 @@ func (r *googleParquet) bind(rec arrow.Record) error {
 	}
 	c := &r.cols
 	c.start, c.end, c.coll, c.mach = ints("start_time"), ints("end_time"), ints("collection_id"), ints("machine_id")
+	c.inst = ints("instance_index")
 	c.cpus, c.mem = absentFloat, absentFloat
 	if a := col("average_usage"); a != nil {
 		st, ok := a.(*array.Struct)

@@ -59,21 +59,28 @@ func usageEqual(t *testing.T, what string, got, want []dataset.Usage) {
 	}
 }
 
+// The gzipped file is the real row again: the same instance (collection
+// 330587238433, index 111) on the same machine at the same start_time, so
+// it is a duplicate, not a second instance to add.
 func TestGoogleUsageJSON(t *testing.T) {
 	got := mustRun(t, "google2019-usage", []string{
 		traceFile("google2019", "instance_usage-000000000000.json"),
 		traceFile("google2019", "instance_usage-000000000001.json.gz"),
 		traceFile("google2019", "instance_usage_derived_rows.json")}, DefaultOptions())
-	want := append([]dataset.Usage{googleRealRow, googleRealRow}, googleDerivedRows...)
+	want := append([]dataset.Usage{googleRealRow}, googleDerivedRows...)
 	usageEqual(t, "json", got.usage, want)
-	if len(got.rejects) != len(googleDerivedRejects) {
+	if len(got.rejects) != len(googleDerivedRejects)+1 {
 		t.Fatalf("%d rejects: %+v", len(got.rejects), got.rejects)
 	}
 	for _, r := range googleDerivedRejects {
 		hasReject(t, got.rejects, r.line, r.why)
 	}
-	if !noteContains(got.res.Files[1].Notes, "compression: gzip") {
-		t.Errorf("notes %q", got.res.Files[1].Notes)
+	hasReject(t, got.rejects, 1, "duplicate: instance 111 of collection 330587238433 already has a row for machine 23624491139")
+	if f := got.res.Files[1]; !noteContains(f.Notes, "compression: gzip") || f.Accepted != 0 || f.Rejected != 1 {
+		t.Errorf("gzipped copy: %+v", f)
+	}
+	if got.res.Accepted != 3 || !noteContains(got.res.Files[2].Notes, "3 instance rows of 3 google2019-usage input(s) summed into 3 usage rows") {
+		t.Errorf("accepted %d, notes %q", got.res.Accepted, got.res.Files[2].Notes)
 	}
 
 	// --tenant-key machine; --trace-start moves every instant.
@@ -164,6 +171,8 @@ func googleJSONRows(t testing.TB) [][]byte {
 
 // The same real rows as a Parquet shard (integers as numbers, absent values
 // null), plain and gzipped, read back through the format and by detection.
+// The gzipped shard repeats every row of the plain one: its three valid
+// rows are duplicates.
 func TestGoogleUsageParquet(t *testing.T) {
 	dir := t.TempDir()
 	rows := googleJSONRows(t)
@@ -182,14 +191,20 @@ func TestGoogleUsageParquet(t *testing.T) {
 		}
 	}
 	one := append([]dataset.Usage{googleRealRow}, googleDerivedRows...)
-	usageEqual(t, "parquet", got.usage, append(append([]dataset.Usage{}, one...), one...))
+	usageEqual(t, "parquet", got.usage, one)
 	// Rows 4..7 of the shard are the derived rows 3..6: same reasons, row
 	// numbers one later (the real row comes first).
-	if len(got.rejects) != 8 {
+	if len(got.rejects) != 8+3 {
 		t.Fatalf("%d rejects: %+v", len(got.rejects), got.rejects)
 	}
 	for _, r := range googleDerivedRejects[:4] {
 		hasReject(t, got.rejects, r.line+1, r.why)
+	}
+	for row := int64(1); row <= 3; row++ {
+		hasReject(t, got.rejects, row, "duplicate: instance 111 of collection 330587238433")
+	}
+	if f := got.res.Files[1]; f.Accepted != 0 || f.Rejected != 7 {
+		t.Errorf("gzipped shard: %+v", f)
 	}
 	if !strings.Contains(got.rejects[0].Record, "start_time=1838400000000") || !strings.Contains(got.rejects[0].Record, "average_usage.cpus=null") {
 		t.Errorf("reject record %q", got.rejects[0].Record)

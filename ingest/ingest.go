@@ -25,7 +25,9 @@ type Options struct {
 	CPUUnit CPUUnit
 	// Location reads timestamps written without a UTC offset.
 	Location *time.Location
-	// Progress, when set, is called after each input with its totals.
+	// Progress, when set, is called after each input with its totals
+	// (for google2019-usage, before the duplicate instance rows found when
+	// the rows are summed at the end move from accepted to rejected).
 	Progress func(FileResult)
 	// Tenant names the tenant of formats that carry none (series-csv,
 	// alibaba2018-machine); "" keeps each format's default.
@@ -43,6 +45,10 @@ type Options struct {
 	// CollectionEvents are Google collection_events files read before the
 	// inputs, so that google2019-usage can use --tenant-key user.
 	CollectionEvents []string
+	// sumRows is how many google2019-usage rows are held in memory before
+	// they are sorted and spilled to a temporary file; 0 means
+	// googleSumRows. Tests lower it to exercise the spill.
+	sumRows int
 }
 
 // DefaultOptions: 1000 rejects at most, cpu unit detected, UTC.
@@ -105,30 +111,43 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
 	st := &runState{}
+	defer st.close()
 	files, formats, err := planInputs(files, fixed, opts)
 	if err != nil {
 		return nil, err
 	}
+	var srcs []dataset.Source
 	for i, path := range files {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		fr, err := ingestFile(ctx, tx, formats[i], path, opts, res, st)
+		fr, src, err := ingestFile(ctx, tx, formats[i], path, opts, res, st)
 		if err != nil {
 			return res, err
 		}
 		res.Files = append(res.Files, fr)
+		srcs = append(srcs, src)
 		if opts.Progress != nil {
 			opts.Progress(fr)
 		}
 	}
+	// Records held across inputs (google2019-usage sums) are written now;
+	// that can reject some and add notes, so the sources are recorded last.
+	if err := st.finish(ctx, tx, res, opts); err != nil {
+		return res, err
+	}
+	for i := range srcs {
+		fr := &res.Files[i]
+		srcs[i].Accepted, srcs[i].Rejected, srcs[i].Notes = fr.Accepted, fr.Rejected, fr.Notes
+		tx.AddSource(srcs[i])
+	}
 	return res, nil
 }
 
-func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result, st *runState) (fr FileResult, err error) {
+func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opts Options, res *Result, st *runState) (fr FileResult, src dataset.Source, err error) {
 	in, err := Open(path)
 	if err != nil {
-		return FileResult{}, err
+		return FileResult{}, src, err
 	}
 	defer in.Close()
 	// A mapped input that shrinks while it is read faults; that becomes an
@@ -141,24 +160,24 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	}()
 	if f == nil {
 		if f, err = Detect(in); err != nil {
-			return FileResult{}, err
+			return FileResult{}, src, err
 		}
 	}
-	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st, file: path}
+	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st, file: path, index: len(res.Files)}
 	if err := f.ingest(ctx, in, s); err != nil {
-		return FileResult{}, err
+		return FileResult{}, src, err
 	}
 	sum, err := in.SHA256()
 	if err != nil {
-		return FileResult{}, fmt.Errorf("%s: %w", path, err)
+		return FileResult{}, src, fmt.Errorf("%s: %w", path, err)
 	}
 	notes := s.notes
 	if in.Compression != "" {
 		notes = append([]string{"compression: " + in.Compression}, notes...)
 	}
-	tx.AddSource(dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum,
-		Accepted: s.accepted, Rejected: s.rejected, Notes: notes})
-	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, nil
+	src = dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum,
+		Accepted: s.accepted, Rejected: s.rejected, Notes: notes}
+	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, src, nil
 }
 
 // expand turns the arguments into a sorted list of files: a directory
@@ -214,6 +233,7 @@ type sink struct {
 	notes    []string
 	run      *runState // shared by the inputs of one Run (join tables)
 	file     string    // the input's path
+	index    int       // the input's FileResult in res.Files
 }
 
 // reject records one rejected input record and enforces MaxRejects.
@@ -238,9 +258,15 @@ func (s *sink) reject(perr *ParseError) error {
 	return nil
 }
 
+// appender takes the records a format reads: a table's writer, or a stage
+// that holds them before writing (googleSums).
+type appender[T any] interface {
+	Append(*T) error
+}
+
 // drain copies every record of r into w and every rejected record into the
 // rejects table.
-func drain[T any](ctx context.Context, s *sink, r Reader[T], w *dataset.Writer[T]) error {
+func drain[T any](ctx context.Context, s *sink, r Reader[T], w appender[T]) error {
 	if c, ok := r.(interface{ Close() }); ok {
 		defer c.Close() // stop a reader's workers when we give up early
 	}

@@ -16,6 +16,7 @@ import (
 type runState struct {
 	vms   *vmIndex
 	colls *collIndex
+	sums  *googleSums // google2019-usage rows, written when the Run ends
 }
 
 // tenantKeys lists, per format, the values --tenant-key accepts; the first

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -263,4 +264,48 @@ func BenchmarkIngestAzureJoined(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(traceBenchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}
+
+// googleSumBenchRows is n rows in the shape of googleBenchRows, but with
+// two instances of each collection on each machine it uses per window
+// (1,000 rows a window: collection i%100, machine i%250, instance i%1000),
+// so half the rows are added to another.
+func googleSumBenchRows(b *testing.B, n int) [][]byte {
+	rows := googleBenchRows(b, n)
+	for i, r := range rows {
+		s := strings.Replace(string(r), `"machine_id":"`+strconv.FormatInt(23624491139+int64(i%1000), 10)+`"`,
+			`"machine_id":"`+strconv.FormatInt(23624491139+int64(i%250), 10)+`"`, 1)
+		rows[i] = []byte(strings.Replace(s, `"instance_index":"111"`, fmt.Sprintf(`"instance_index":"%d"`, i%1000), 1))
+	}
+	return rows
+}
+
+// BenchmarkGoogleUsageIngest is the whole ingest (parse, sum, write the
+// usage table) of 50,000 rows; "spill" holds 4,096 rows at a time, so 12
+// sorted runs go to disk and are merged.
+func BenchmarkGoogleUsageIngest(b *testing.B) {
+	rows := googleSumBenchRows(b, traceBenchRows/4)
+	jsonPath := benchTrace(b, "instance_usage.json", len(rows), func(w *bufio.Writer, i int) {
+		w.Write(rows[i])
+		w.WriteByte('\n')
+	})
+	pqPath := filepath.Join(b.TempDir(), "instance_usage.parquet")
+	writeGoogleParquet(b, pqPath, rows, 16384)
+	spill := DefaultOptions()
+	spill.sumRows = 4096
+	for _, c := range []struct {
+		name, path string
+		opts       Options
+	}{{"json", jsonPath, DefaultOptions()}, {"parquet", pqPath, DefaultOptions()}, {"parquet-spill", pqPath, spill}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(fileSizeOf(b, c.path))
+			for i := 0; i < b.N; i++ {
+				res, err := ingest(b, context.Background(), filepath.Join(b.TempDir(), "ds"), "google2019-usage", []string{c.path}, c.opts)
+				if err != nil || res.Accepted != int64(len(rows)) || res.Rejected != 0 {
+					b.Fatalf("%v: %d accepted, %d rejected", err, res.Accepted, res.Rejected)
+				}
+			}
+			b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+		})
+	}
 }

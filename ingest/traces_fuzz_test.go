@@ -75,14 +75,35 @@ func usageReader(t testing.TB, format string, in *Input, opts Options) (Reader[d
 		p := &alibabaMachine{file: in.Path, start: start, servers: strtab.New()}
 		return newLineRecords(in, p.parse), nil
 	case "google2019-usage":
+		// The rows one by one, before googleSums adds up instances.
 		g := &googleRows{file: in.Path, key: "collection", start: traceStartMs(opts, googleTraceStart), tenants: strtab.New(), servers: strtab.New()}
 		if bytes.HasPrefix(in.Head(4), parquetMagic) {
-			return newGoogleParquet(context.Background(), in, g)
+			r, err := newGoogleParquet(context.Background(), in, g)
+			if err != nil {
+				return nil, err
+			}
+			return &googleUsageOf{r, r.close}, nil
 		}
-		return newLineRecords(in, g.parseJSON), nil
+		return &googleUsageOf{newLineRecords(in, g.parseJSON), func() {}}, nil
 	}
 	t.Fatalf("no reader for %s", format)
 	return nil, nil
+}
+
+// googleUsageOf reads the usage record of each googleSample.
+type googleUsageOf struct {
+	Reader[googleSample]
+	done func()
+}
+
+func (r *googleUsageOf) close() { r.done() }
+
+func (r *googleUsageOf) Record() (*dataset.Usage, *ParseError) {
+	s, perr := r.Reader.Record()
+	if perr != nil {
+		return nil, perr
+	}
+	return &s.Usage, nil
 }
 
 // nonBlank counts the lines a line reader does not skip.

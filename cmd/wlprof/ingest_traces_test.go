@@ -39,7 +39,7 @@ func TestIngestTracesAutoGolden(t *testing.T) {
 		t.Errorf("the join tables are not read first: %+v", doc)
 	}
 	golden(t, "ingest-traces-auto.json", strings.ReplaceAll(out, dir, "$TMP"))
-	if !strings.Contains(errs, "13 input record(s) rejected") {
+	if !strings.Contains(errs, "14 input record(s) rejected") {
 		t.Errorf("stderr lacks the reject count: %s", errs)
 	}
 }
