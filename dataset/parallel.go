@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io"
 	"math/bits"
 	"os"
@@ -122,6 +123,10 @@ type groupReader struct {
 	pf   *file.Reader
 	fr   *pqarrow.FileReader
 	cols []int // leaf column indexes; nil reads all
+	// mm is the whole file mapped read-only, for the series fast path
+	// (seriespages.go); mmFailed: mapping was tried and refused.
+	mm       []byte
+	mmFailed bool
 }
 
 func openGroupReader(path string, cols, dictCols []string) (*groupReader, error) {
@@ -169,6 +174,10 @@ func (g *groupReader) close() {
 	}
 	if g.pf != nil {
 		g.pf.Close()
+	}
+	if g.mm != nil {
+		unix.Munmap(g.mm)
+		g.mm = nil
 	}
 	g.f.Close()
 }

@@ -138,7 +138,7 @@ func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelS
 		// The arrow path below, for tests that compare the two.
 	} else if ccm, err := g.pf.MetaData().RowGroup(rg).ColumnChunk(vi); err == nil {
 		col := g.pf.MetaData().Schema.Column(vi)
-		if all, starts, ok := fastValues(g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
+		if all, starts, ok := fastValues(g.mapped(), g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
 			for i := range rows {
 				rows[i].Values = all[starts[i]:starts[i+1]:starts[i+1]]
 			}

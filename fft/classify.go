@@ -414,64 +414,65 @@ func signalSpread(x []float64, w int) float64 {
 	return math.Sqrt(math.Max(v, 0))
 }
 
-// meanPeak returns the mean and the 99th percentile (nearest rank) of the
-// observed (non-NaN) values of v, observed of them. The percentile is the
-// smallest of the largest observed−k values (k its rank from below), kept
-// in a min-heap in w.obs: one comparison per value for all but the few
-// that enter the top 1%, where a selection would copy and reorder all of
-// them.
+// meanPeak is the mean and the 99th percentile (nearest rank) of the
+// observed (non-NaN) values of v. The percentile is the m-th largest value
+// (m ≈ 1% of observed). A strided sample gives a threshold that about 2m
+// values exceed; those are gathered in one pass and the m-th largest of
+// them selected; when fewer than m exceed it (an unlucky sample) the
+// threshold is dropped and every observed value is selected from. Either
+// way the result is exact. (A heap of the top m cost more: on a rising
+// series most values enter it.)
 func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 	if observed == 0 {
 		return 0, 0
 	}
-	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
-	m := observed - k
-	w.obs = growF(w.obs, m)
-	h := w.obs[:0]
 	for _, x := range v {
-		if math.IsNaN(x) {
-			continue
-		}
-		mean += x
-		if len(h) < m {
-			h = append(h, x)
-			for i := len(h) - 1; i > 0; { // sift up
-				p := (i - 1) / 2
-				if h[p] <= h[i] {
-					break
-				}
-				h[p], h[i] = h[i], h[p]
-				i = p
-			}
-			continue
-		}
-		if x <= h[0] {
-			continue
-		}
-		h[0] = x
-		for i := 0; ; { // sift down
-			l := 2*i + 1
-			if l >= m {
-				break
-			}
-			if r := l + 1; r < m && h[r] < h[l] {
-				l = r
-			}
-			if h[i] <= h[l] {
-				break
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
+		if x == x { // not NaN
+			mean += x
 		}
 	}
-	return mean / float64(observed), h[0]
+	mean /= float64(observed)
+	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
+	m := observed - k // the peak is the m-th largest
+	thr := math.Inf(-1)
+	if stride := len(v) / 512; stride >= 4 && m >= 8 {
+		w.obs = w.obs[:0]
+		for i := 0; i < len(v); i += stride {
+			if x := v[i]; x == x {
+				w.obs = append(w.obs, x)
+			}
+		}
+		// The sample's value with about 2m/observed of the sample above it.
+		if ns := len(w.obs); ns >= 64 {
+			above := max(1, int(math.Ceil(2*float64(m)*float64(ns)/float64(observed))))
+			if above < ns {
+				thr = quantile(w.obs, 1-float64(above)/float64(ns))
+			}
+		}
+	}
+	w.obs = w.obs[:0]
+	if !math.IsInf(thr, -1) {
+		for _, x := range v {
+			if x > thr { // false for NaN
+				w.obs = append(w.obs, x)
+			}
+		}
+	}
+	if len(w.obs) < m { // no threshold, or too few above it: all of them
+		w.obs = w.obs[:0]
+		for _, x := range v {
+			if x == x {
+				w.obs = append(w.obs, x)
+			}
+		}
+	}
+	// The m-th largest of what was gathered: its (n−m+1)-th smallest.
+	n := len(w.obs)
+	return mean, selectKth(w.obs, n-m)
 }
 
-// quantile returns the q-quantile (nearest rank) of v, reordering v. It
-// selects in linear time: sorting 21,600 slots per tenant was a third of
-// classify's time.
-func quantile(v []float64, q float64) float64 {
-	k := min(max(int(math.Ceil(q*float64(len(v))))-1, 0), len(v)-1)
+// selectKth returns the k-th smallest (0-based) of v, reordering v.
+func selectKth(v []float64, k int) float64 {
 	lo, hi := 0, len(v)-1
 	for lo < hi {
 		pivot := v[lo+(hi-lo)/2]
@@ -499,6 +500,14 @@ func quantile(v []float64, q float64) float64 {
 		}
 	}
 	return v[k]
+}
+
+// quantile returns the q-quantile (nearest rank) of v, reordering v. It
+// selects in linear time: sorting 21,600 slots per tenant was a third of
+// classify's time.
+func quantile(v []float64, q float64) float64 {
+	k := min(max(int(math.Ceil(q*float64(len(v))))-1, 0), len(v)-1)
+	return selectKth(v, k)
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
