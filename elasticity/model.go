@@ -391,9 +391,18 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	if len(well) > 0 {
 		w = well[0]
 		u = under[0]
-		for _, i := range under { // the under-sized run nearest 50% of ideal, as seed 004's 52%
-			if math.Abs(math.Log(float64(settings[i].MemoryBytes)/(0.5*ideal))) <
-				math.Abs(math.Log(float64(settings[u].MemoryBytes)/(0.5*ideal))) {
+		// Step: the under-sized run nearest 50% of ideal, as seed 004's
+		// 52%. Spill-rate: the one the simulation says spills most (ties:
+		// nearest 50%), since the rate is its spill over its penalty and
+		// run-to-run noise disturbs the largest penalty least (see doc.go).
+		half := func(i int) float64 { return math.Abs(math.Log(float64(settings[i].MemoryBytes) / (0.5 * ideal))) }
+		for _, i := range under {
+			if kind == "spill-rate" {
+				ei, eu := extra(float64(settings[i].MemoryBytes)), extra(float64(settings[u].MemoryBytes))
+				if ei > eu || ei == eu && half(i) < half(u) {
+					u = i
+				}
+			} else if half(i) < half(u) {
 				u = i
 			}
 		}

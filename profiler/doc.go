@@ -10,7 +10,9 @@
 // # Running
 //
 // Sweep runs argv once per memory setting × slot setting × repetition,
-// repetitions outermost. The command is executed directly (argv, never a
+// repetitions outermost, every other pass over the settings in reverse
+// order: a machine that slows down or speeds up during the sweep then
+// moves every setting's median alike instead of tilting the curve. The command is executed directly (argv, never a
 // shell). {mem} {mem_mb} {mem_bytes} {slots} {spill_dir} {run} {copy} are
 // substituted in the arguments and WLPROF_MEM_BYTES, WLPROF_SLOTS,
 // WLPROF_SPILL_DIR, WLPROF_RUN, WLPROF_COPY set in the environment. With K

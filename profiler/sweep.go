@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 	"unsafe"
@@ -180,7 +181,12 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	var runs []*Run
 	seq := 0
 	for rep := 1; rep <= o.Repeat; rep++ {
-		for _, m := range mems {
+		order := mems
+		if rep%2 == 0 { // every other pass backwards: see doc.go
+			order = slices.Clone(mems)
+			slices.Reverse(order)
+		}
+		for _, m := range order {
 			for _, k := range o.Slots {
 				seq++
 				r, err := runOne(ctx, argv, o, setting{m, k}, rep, host, capNote, facts)
