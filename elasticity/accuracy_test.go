@@ -57,13 +57,15 @@ import (
 // logged). make test runs this test on its own, after the other packages,
 // so that the project's own tests are not the burst.
 // testAccuracyBound is what make test asserts at 64 MiB. Issue 7's bar (5%)
-// is asserted at full size by BenchmarkSandboxAccuracy (make bench; 2.8%
-// measured): at 64 MiB a run lasts 0.3–0.6 s and its runtime varies by
-// more than 5% even on a quiet machine (two sweeps there: 10.8% and 5.0%),
-// so the test bounds the error at 15%, which still fails a wrong model (a
-// step model, or a spill simulation off by a buffer, is off by 25–40% on
-// these runs).
-const testAccuracyBound = 0.15
+// is asserted at full size by BenchmarkSandboxAccuracy (make bench; 3.6%
+// and 4.2% over the settings, 4.5% and 4.8% over single runs, in two
+// sweeps): at 64 MiB a run lasts 0.3–0.6 s and its runtime varies by more
+// than 5% between identical runs on this shared host. Fitting at the
+// largest spill, two sweeps here gave 5.3% and 3.3%; the test bounds the
+// error at 10% (it was 15% when the rate was learnt at 52% of ideal),
+// which still fails a wrong model (a step model, or a spill simulation off
+// by a buffer, is off by 25–40% on these runs).
+const testAccuracyBound = 0.10
 
 func TestSandboxAccuracy(t *testing.T) {
 	var last string
