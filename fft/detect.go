@@ -32,6 +32,7 @@ type workspace struct {
 	// tenant, calls forget.
 	prefixOf []float64
 	sums     []float64 // boxSmooth's running sums
+	sq       []float64 // climb's running squares of the de-levelled series
 }
 
 // tried is the outcome of one period search in detect.
@@ -290,14 +291,15 @@ func (w *workspace) climb(y []float64, start, lo, hi int) (lag int, r float64, o
 	}
 	start = min(max(start, lo), hi)
 	e := w.delevel(y, start)
-	lag, r = start, acf(e, start)
+	w.sq = runningSquares(w.sq, e)
+	lag, r = start, acfSq(e, w.sq, start)
 	for dir := -1; dir <= 1; dir += 2 {
 		for {
 			next := lag + dir
 			if next < lo || next > hi {
 				break
 			}
-			rn := acf(e, next)
+			rn := acfSq(e, w.sq, next)
 			if rn <= r {
 				break
 			}
@@ -353,6 +355,47 @@ func runningSums(p, y []float64) []float64 {
 		p[i+1] = s
 	}
 	return p
+}
+
+// runningSquares returns q (grown to len(e)+1) with q[i] = e[0]²+…+e[i-1]².
+func runningSquares(q, e []float64) []float64 {
+	q = growF(q, len(e)+1)
+	q[0] = 0
+	var s float64
+	for i, v := range e {
+		s += v * v
+		q[i+1] = s
+	}
+	return q
+}
+
+// acfSq is acf with the two sums of squares taken from e's running squares
+// q, and the cross products summed in four interleaved parts: climb
+// evaluates several lags on one series, and the three dependent sums of
+// acf were its cost. It equals acf to rounding.
+func acfSq(e, q []float64, lag int) float64 {
+	n := len(e)
+	if lag <= 0 || lag >= n {
+		return 0
+	}
+	a, b := e[:n-lag], e[lag:n]
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	sxx, syy := q[n-lag], q[n]-q[lag]
+	if sxx <= 0 || syy <= 0 {
+		return 0
+	}
+	return (s0 + s1 + s2 + s3) / math.Sqrt(sxx*syy)
 }
 
 // acf is the normalised autocorrelation of e at lag over the overlap.
