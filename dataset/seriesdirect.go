@@ -86,6 +86,76 @@ func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
 	return out, nil
 }
 
+// ScanSeries reads the series table group by group (row groups, in table
+// order: group is the index of one, counting over every file) on
+// GOMAXPROCS workers, and calls fn on each group's rows from the worker
+// that decoded it (worker in [0, GOMAXPROCS)); calls from different
+// workers run at once, and their ctx is cancelled when any call or read
+// fails. The rows' values live in a buffer the worker reuses for its
+// next group: fn must not keep them after it returns. Reading this way
+// holds a few groups in memory instead of the whole table (1.7 GB at
+// 10,000 tenants × 30 days) and touches no new memory after the first
+// groups. It returns the number of groups.
+func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, worker, group int, rows []Series) error) (int, error) {
+	var tasks []rowGroupTask
+	for _, fi := range d.m.Tables[SeriesTable.Name].Files {
+		path := filepath.Join(d.Dir, fi.Path)
+		n, err := numRowGroups(path)
+		if err != nil {
+			return 0, err
+		}
+		for rg := 0; rg < n; rg++ {
+			tasks = append(tasks, rowGroupTask{path, rg})
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := min(runtime.GOMAXPROCS(0), len(tasks))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var rd *groupReader
+			var vi int
+			scratch := levelScratch{fastOff: !seriesFastPath}
+			var buf []float64
+			defer func() { rd.close() }()
+			for i := w; i < len(tasks); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
+				if rd == nil || rd.path != tasks[i].path {
+					rd.close()
+					var err error
+					if rd, vi, err = openSeriesReader(tasks[i].path); err != nil {
+						rd, errs[w] = nil, err
+						cancel()
+						return
+					}
+				}
+				rows, err := readSeriesGroupInto(ctx, rd, vi, tasks[i].rg, &scratch, &buf)
+				if err == nil {
+					err = fn(ctx, w, i, rows)
+				}
+				if err != nil {
+					errs[w] = err
+					cancel()
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(tasks), ctx.Err()
+}
+
 // openSeriesReader opens a series file with its small columns selected
 // for pqarrow; vi is the values leaf's column index (−1: no values column).
 func openSeriesReader(path string) (*groupReader, int, error) {
@@ -122,6 +192,13 @@ type levelScratch struct {
 const seriesLevelBatch = 1 << 16
 
 func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelScratch) ([]Series, error) {
+	return readSeriesGroupInto(ctx, g, vi, rg, ls, nil)
+}
+
+// readSeriesGroupInto is readSeriesGroup with the values decoded into
+// *reuse (grown when too small) where the fast path applies: the rows'
+// values then alias that buffer.
+func readSeriesGroupInto(ctx context.Context, g *groupReader, vi, rg int, ls *levelScratch, reuse *[]float64) ([]Series, error) {
 	var rows []Series
 	if len(g.cols) > 0 {
 		var err error
@@ -138,7 +215,14 @@ func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelS
 		// The arrow path below, for tests that compare the two.
 	} else if ccm, err := g.pf.MetaData().RowGroup(rg).ColumnChunk(vi); err == nil {
 		col := g.pf.MetaData().Schema.Column(vi)
-		if all, starts, ok := fastValues(g.mapped(), g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
+		var dst []float64
+		if reuse != nil {
+			dst = *reuse
+		}
+		if all, starts, ok := fastValuesInto(dst, g.mapped(), g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
+			if reuse != nil && cap(all) > cap(*reuse) {
+				*reuse = all[:cap(all)]
+			}
 			for i := range rows {
 				rows[i].Values = all[starts[i]:starts[i+1]:starts[i+1]]
 			}

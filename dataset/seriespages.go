@@ -78,6 +78,12 @@ var littleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(
 // group of rows rows. It returns the elements (nulls as NaN) and each
 // row's start in them (rows+1 entries).
 func fastValues(mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
+	return fastValuesInto(nil, mm, f, cc, maxDef, maxRep, rows, ps)
+}
+
+// fastValuesInto is fastValues decoding into dst when it is large enough
+// (a buffer the caller reuses from group to group), else into a new slice.
+func fastValuesInto(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
 	if !littleEndian || maxDef != 2 || maxRep != 1 || cc.Type() != parquet.Types.Double ||
 		cc.Compression() != compress.Codecs.Uncompressed || cc.HasDictionaryPage() {
 		return nil, nil, false
@@ -101,8 +107,12 @@ func fastValues(mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef,
 			return nil, nil, false
 		}
 	}
-	all = make([]float64, levels)
-	prefault(all)
+	if int64(cap(dst)) >= levels {
+		all = dst[:levels]
+	} else {
+		all = make([]float64, levels)
+		prefault(all)
+	}
 	starts = make([]int, 0, rows+1)
 	pos := 0       // elements written to all
 	var seen int64 // levels consumed

@@ -2,10 +2,13 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow/go/v16/parquet/file"
@@ -171,4 +174,51 @@ func TestSeriesFastPathCorruption(t *testing.T) {
 		t.Errorf("no corruption out of 400 was refused")
 	}
 	t.Logf("%d of 400 corruptions refused (the rest hit value bytes)", refused)
+}
+
+// ScanSeries hands every row group to fn once, with the rows ReadSeries
+// returns (values copied out, since the worker reuses its buffer), and
+// stops with fn's error.
+func TestScanSeriesEqualsReadSeries(t *testing.T) {
+	rows := seriesRows(11, 50)
+	ds := writeIngests(t, SeriesTable, rows, 6)
+	want, err := ReadSeries(context.Background(), ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	groups := map[int][]Series{}
+	n, err := ScanSeries(context.Background(), ds, func(_ context.Context, w, g int, rs []Series) error {
+		cp := make([]Series, len(rs))
+		for i, r := range rs {
+			r.Values = slices.Clone(r.Values)
+			cp[i] = r
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if _, dup := groups[g]; dup {
+			t.Errorf("group %d twice", g)
+		}
+		groups[g] = cp
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Series
+	for g := 0; g < n; g++ {
+		got = append(got, groups[g]...)
+	}
+	if n < 5 || len(got) != len(want) {
+		t.Fatalf("%d groups, %d rows; want ≥ 5 groups and %d rows", n, len(got), len(want))
+	}
+	for i := range want {
+		if !equalNaN(got[i], want[i]) {
+			t.Fatalf("row %d differs", i)
+		}
+	}
+	stop := errors.New("stop")
+	if _, err := ScanSeries(context.Background(), ds, func(context.Context, int, int, []Series) error { return stop }); !errors.Is(err, stop) {
+		t.Fatalf("fn's error: got %v", err)
+	}
 }

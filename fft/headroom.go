@@ -36,28 +36,12 @@ func weight(jobType string, p Pattern) float64 {
 // from its tenants' series (server-weighted slot by slot, on the grid all
 // series share) and returns the "current" instant and any warnings.
 func headroom(res *Result, series []*dataset.Series, o *Options) (int64, []string) {
-	warnings := []string{}
-	stepMs := int64(math.Round(res.StepS * 1000))
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	g := newGrid(res.StepS, o)
 	for _, s := range series {
-		a := floorDiv(s.StartMs, stepMs)
-		lo = min(lo, a)
-		hi = max(hi, a+int64(len(s.Values))-1)
+		g.span(s.StartMs, len(s.Values))
 	}
-	at := hi
-	if o.AtMs != dataset.NoTime {
-		at = floorDiv(o.AtMs, stepMs)
-		if at < lo || at > hi {
-			warnings = append(warnings, fmt.Sprintf("--at %s is outside the data (%s to %s); using the nearest slot",
-				fmtTime(o.AtMs), fmtTime(lo*stepMs), fmtTime(hi*stepMs)))
-			at = min(max(at, lo), hi)
-		}
-	}
-	idx := map[string]int{}
-	for i, c := range res.Classes {
-		idx[c.Class] = i
-	}
-	span := int(hi - lo + 1)
+	warnings := g.place()
+	accs := newClassAccs(res, g)
 	// Classes are independent (each sums its own tenants, in tenant order,
 	// so the result does not depend on the schedule): one pass over every
 	// series, split over the workers class by class.
@@ -69,7 +53,12 @@ func headroom(res *Result, series []*dataset.Series, o *Options) (int64, []strin
 		go func() {
 			defer wg.Done()
 			for ci := range next {
-				classWarnings[ci] = classHeadroom(res, ci, idx, series, span, lo, at, stepMs)
+				for i := range res.Tenants {
+					if accs.class[i] == ci {
+						accs.add(ci, series[i])
+					}
+				}
+				classWarnings[ci] = accs.finish(ci)
 			}
 		}()
 	}
@@ -81,29 +70,94 @@ func headroom(res *Result, series []*dataset.Series, o *Options) (int64, []strin
 	for _, ws := range classWarnings {
 		warnings = append(warnings, ws...)
 	}
-	return at * stepMs, warnings
+	return g.at * g.stepMs, warnings
 }
 
-// classHeadroom fills class ci of res and returns its warnings.
-func classHeadroom(res *Result, ci int, idx map[string]int, series []*dataset.Series, span int, lo, at, stepMs int64) (warnings []string) {
-	c := &res.Classes[ci]
-	sum := make([]float64, span)
-	wt := make([]float64, span)
-	for i, t := range res.Tenants {
-		if idx[t.Class] != ci || t.Class == "" {
-			continue
-		}
-		s := series[i]
-		w := float64(max(s.Servers, 1))
-		c.Servers += int(max(s.Servers, 1))
-		base := int(floorDiv(s.StartMs, stepMs) - lo)
-		for j, v := range s.Values {
-			if !math.IsNaN(v) {
-				sum[base+j] += w * v
-				wt[base+j] += w
-			}
+// grid is the slots every series lies on: lo and hi the first and last
+// (in steps since the epoch) and at the "current" one.
+type grid struct {
+	stepMs, lo, hi, at, atMs int64
+}
+
+func newGrid(stepS float64, o *Options) *grid {
+	return &grid{stepMs: int64(math.Round(stepS * 1000)), lo: math.MaxInt64, hi: math.MinInt64, atMs: o.AtMs}
+}
+
+// span widens the grid to a series of n values from startMs.
+func (g *grid) span(startMs int64, n int) {
+	a := floorDiv(startMs, g.stepMs)
+	g.lo = min(g.lo, a)
+	g.hi = max(g.hi, a+int64(n)-1)
+}
+
+// place sets the current slot: the last one, or --at's, moved into the
+// data with a warning.
+func (g *grid) place() []string {
+	warnings := []string{}
+	g.at = g.hi
+	if g.atMs != dataset.NoTime {
+		g.at = floorDiv(g.atMs, g.stepMs)
+		if g.at < g.lo || g.at > g.hi {
+			warnings = append(warnings, fmt.Sprintf("--at %s is outside the data (%s to %s); using the nearest slot",
+				fmtTime(g.atMs), fmtTime(g.lo*g.stepMs), fmtTime(g.hi*g.stepMs)))
+			g.at = min(max(g.at, g.lo), g.hi)
 		}
 	}
+	return warnings
+}
+
+// classAccs holds each class's server-weighted sums slot by slot while its
+// tenants' series are added (in tenant order: the sums are then the same
+// whoever adds them), and turns them into the class's figures.
+type classAccs struct {
+	res     *Result
+	g       *grid
+	class   []int // tenant (index in res.Tenants) → class index, −1 for none
+	sum, wt [][]float64
+}
+
+func newClassAccs(res *Result, g *grid) *classAccs {
+	idx := map[string]int{}
+	for i, c := range res.Classes {
+		idx[c.Class] = i
+	}
+	a := &classAccs{res: res, g: g, class: make([]int, len(res.Tenants)),
+		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes))}
+	for i, t := range res.Tenants {
+		a.class[i] = -1
+		if ci, ok := idx[t.Class]; ok && t.Class != "" {
+			a.class[i] = ci
+		}
+	}
+	return a
+}
+
+// add adds a tenant's series s to class ci.
+func (a *classAccs) add(ci int, s *dataset.Series) {
+	span := int(a.g.hi - a.g.lo + 1)
+	if a.sum[ci] == nil {
+		a.sum[ci], a.wt[ci] = make([]float64, span), make([]float64, span)
+	}
+	sum, wt := a.sum[ci], a.wt[ci]
+	c := &a.res.Classes[ci]
+	w := float64(max(s.Servers, 1))
+	c.Servers += int(max(s.Servers, 1))
+	base := int(floorDiv(s.StartMs, a.g.stepMs) - a.g.lo)
+	for j, v := range s.Values {
+		if !math.IsNaN(v) {
+			sum[base+j] += w * v
+			wt[base+j] += w
+		}
+	}
+}
+
+// finish fills class ci's mean, peak, current, headroom and weights from
+// its sums and returns its warnings.
+func (a *classAccs) finish(ci int) (warnings []string) {
+	c := &a.res.Classes[ci]
+	sum, wt := a.sum[ci], a.wt[ci]
+	lo, at, stepMs := a.g.lo, a.g.at, a.g.stepMs
+	defer func() { a.sum[ci], a.wt[ci] = nil, nil }()
 	var obs []float64
 	var tot, totW float64
 	for j := range sum {
