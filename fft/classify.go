@@ -290,7 +290,10 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	ws.x = growF(ws.x, len(v))
 	x := ws.x
 	copy(x, v)
-	long, longest := fillGaps(x, int(o.MaxGap.Seconds()/stepS))
+	var long, longest int
+	if observed < len(v) { // gaps to fill
+		long, longest = fillGaps(x, int(o.MaxGap.Seconds()/stepS))
+	}
 	if long > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d gap(s) longer than %s filled by linear interpolation (longest %s)",
 			long, fmtDur(o.MaxGap), fmtDur(time.Duration(float64(longest)*stepS*float64(time.Second)))))
