@@ -29,7 +29,8 @@ func TestQuantileMatchesSort(t *testing.T) {
 }
 
 // meanPeak (a threshold from a strided sample, then selection) gives the
-// same 99th percentile as a selection over every value, and the same mean,
+// same 99th percentile as a selection over every value, and the same mean
+// (to rounding),
 // on seeded inputs up to a month at 2 minutes with ties, NaN gaps, sorted
 // and reversed runs, and spikes placed exactly where the sample looks (so
 // its threshold is too high and the fallback is taken).
@@ -75,7 +76,7 @@ func TestMeanPeakMatchesQuantile(t *testing.T) {
 		mean /= float64(len(obs))
 		want := quantile(obs, 0.99)
 		gotMean, got := meanPeak(v, len(obs), w)
-		if got != want || gotMean != mean {
+		if got != want || math.Abs(gotMean-mean) > 1e-12*math.Max(1, math.Abs(mean)) { // the mean is summed in four parts when nothing is missing
 			t.Fatalf("trial %d n=%d: got (%g, %g), want (%g, %g)", trial, n, gotMean, got, mean, want)
 		}
 	}
