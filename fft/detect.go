@@ -19,7 +19,6 @@ type workspace struct {
 	e      []float64
 	prefix []float64
 	prof   []float64
-	e2     []float64
 	smooth []float64
 	spec   []float64 // the series' own periodogram, kept while shuffles reuse power
 	obs    []float64 // analyse's scratch: observed values, filled series, detection series
@@ -31,8 +30,11 @@ type workspace struct {
 	// changes a series in place, or reuses its buffer for the next
 	// tenant, calls forget.
 	prefixOf []float64
-	sums     []float64 // boxSmooth's running sums
-	sq       []float64 // climb's running squares of the de-levelled series
+	// eWin: e holds the prefixOf series de-levelled over eWin samples
+	// (0: e holds nothing reusable).
+	eWin int
+	sums []float64 // boxSmooth's running sums
+	sq   []float64 // climb's running squares of the de-levelled series
 }
 
 // tried is the outcome of one period search in detect.
@@ -318,7 +320,12 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 	if len(w.prefixOf) != n || n == 0 || &w.prefixOf[0] != &y[0] {
 		w.prefix = runningSums(w.prefix, y)
 		w.prefixOf = y
+		w.eWin = 0
 	}
+	if w.eWin == win && len(w.e) == n {
+		return w.e // y de-levelled over win already (the final refinement's lag, often)
+	}
+	w.eWin = 0
 	w.e = growF(w.e, n)
 	e, p := w.e, w.prefix
 	half := win / 2
@@ -337,12 +344,13 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 		a, b := max(0, i-half), n
 		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
 	}
+	w.eWin = win
 	return e
 }
 
 // forget drops delevel's running sums: the series they belong to is about
 // to change.
-func (w *workspace) forget() { w.prefixOf = nil }
+func (w *workspace) forget() { w.prefixOf, w.eWin = nil, 0 }
 
 // runningSums returns p (grown to len(y)+1) with p[i] = y[0]+…+y[i-1],
 // added in order (the sum is kept in a register rather than reloaded).
@@ -454,8 +462,9 @@ func (w *workspace) foldExplained(y []float64, lag int) float64 {
 	c := 0
 	for ; c+lag <= n; c += lag {
 		seg := y[c : c+lag]
+		p := prof[:len(seg)] // same length: no bounds check in the loop
 		for i, v := range seg {
-			prof[i] += v
+			p[i] += v
 		}
 	}
 	for i, v := range y[c:] {
@@ -491,15 +500,16 @@ func (w *workspace) refineSeries(x []float64, start, smooth int) []float64 {
 	// Only where the centred moving average had its whole window: its
 	// truncated ends distort the first and last half cycle and pull the
 	// optimum off the period.
-	w.e2 = append(w.e2[:0], w.delevel(x, start)...)
-	e := w.e2
+	// The result aliases w.e (or w.smooth): the caller folds it before
+	// anything de-levels again.
+	e := w.delevel(x, start)
 	if h := start / 2; len(e)-2*h >= 4*start { // unless too few cycles would be left
 		e = e[h : len(e)-h]
 	}
 	if smooth > 1 {
 		// Box-smooth over the detection step: noise would otherwise be
 		// fitted differently at every lag and blur the optimum.
-		copy(e, boxSmooth(e, smooth, w))
+		return boxSmooth(e, smooth, w)
 	}
 	return e
 }
