@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"sync"
 	"syscall"
@@ -105,7 +106,8 @@ func run(b *testing.B, cpu *time.Duration, name string, args ...string) (time.Du
 // classify` against the pandas + numpy baseline (testdata/
 // classify_pandas.py: the same resampling, rfft and decision rule) on the
 // same CSV, in one run. Reported: each side's seconds and peak RSS, the
-// ratio, and classify alone on the stored series (second run).
+// ratio, and classify alone on the stored series (the median of three
+// runs after the first).
 func BenchmarkClassifyEndToEnd(b *testing.B) {
 	csvPath, bin := benchSetup(b)
 	for i := 0; i < b.N; i++ {
@@ -113,7 +115,25 @@ func BenchmarkClassifyEndToEnd(b *testing.B) {
 		var wlCPU, cachedCPU, pyCPU time.Duration
 		ingestT, ingestRSS, _ := run(b, &wlCPU, bin, "ingest", "csv", csvPath, "-d", ds, "-q")
 		classT, classRSS, _ := run(b, &wlCPU, bin, "classify", "-d", ds, "-o", "json", "-q")
-		cachedT, cachedRSS, _ := run(b, &cachedCPU, bin, "classify", "-d", ds, "-o", "json", "-q")
+		// Classify alone: the median of three runs on the stored series,
+		// after sync(2), so that the writeback of the series table the
+		// first classify just wrote (1.7 GB) is not charged to them.
+		syscall.Sync()
+		var cachedT time.Duration
+		var cachedRSS int64
+		{
+			var ts []time.Duration
+			var cpus []time.Duration
+			for k := 0; k < 3; k++ {
+				var c time.Duration
+				t, rss, _ := run(b, &c, bin, "classify", "-d", ds, "-o", "json", "-q")
+				ts, cpus = append(ts, t), append(cpus, c)
+				cachedRSS = max(cachedRSS, rss)
+			}
+			order := []int{0, 1, 2}
+			sort.Slice(order, func(i, j int) bool { return ts[order[i]] < ts[order[j]] })
+			cachedT, cachedCPU = ts[order[1]], cpus[order[1]]
+		}
 		pyT, pyRSS, pyOut := run(b, &pyCPU, python(), "testdata/classify_pandas.py", csvPath)
 		var py struct {
 			Tenants  int            `json:"tenants"`
