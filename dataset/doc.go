@@ -17,7 +17,9 @@
 // AppendUsageColumns add many rows column by column. The series table is
 // the exception in layout: 64 tenants per row group, 64 KB pages and
 // uncompressed values, so that classify writes and reads 216 M values
-// quickly (ReadSeries and ScanUsageBatches decode row groups in parallel).
+// quickly (ReadSeries, ScanSeries and ScanUsageBatches decode row groups in
+// parallel; the series values this package wrote are read straight from
+// their pages, seriespages.go).
 // Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads them as they
 // are; only files the manifest lists belong to the dataset.
 //

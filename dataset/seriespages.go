@@ -149,7 +149,7 @@ func fastValuesInto(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChu
 	if seen != levels || len(starts) != rows {
 		return nil, nil, false
 	}
-	return all[:pos:pos], append(starts, pos), true
+	return all[:pos], append(starts, pos), true // capacity kept: ScanSeries reuses the buffer
 }
 
 // decodePage decodes one version 1 data page of n levels into all[pos:],

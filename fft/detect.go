@@ -185,7 +185,12 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	var tau float64
 	for r := 0; r < o.Shuffles; r++ {
 		copy(w.shuf, y)
-		rng.Shuffle(n, func(i, j int) { w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i] })
+		// rand.Shuffle's own loop, without a call per swap: the same
+		// permutation from the same draws.
+		for i := n - 1; i > 0; i-- {
+			j := int(rng.Uint64N(uint64(i + 1)))
+			w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i]
+		}
 		ps := w.periodogram(w.shuf)
 		for _, v := range ps[1:] {
 			if v > tau {

@@ -55,7 +55,7 @@ func headroom(res *Result, series []*dataset.Series, o *Options) (int64, []strin
 			for ci := range next {
 				for i := range res.Tenants {
 					if accs.class[i] == ci {
-						accs.add(ci, series[i])
+						accs.add(ci, &res.Tenants[i], series[i])
 					}
 				}
 				classWarnings[ci] = accs.finish(ci)
@@ -114,6 +114,7 @@ type classAccs struct {
 	g       *grid
 	class   []int // tenant (index in res.Tenants) → class index, −1 for none
 	sum, wt [][]float64
+	wtRun   [][]float64 // weights added to whole spans: +w at the start, −w past the end
 }
 
 func newClassAccs(res *Result, g *grid) *classAccs {
@@ -122,7 +123,7 @@ func newClassAccs(res *Result, g *grid) *classAccs {
 		idx[c.Class] = i
 	}
 	a := &classAccs{res: res, g: g, class: make([]int, len(res.Tenants)),
-		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes))}
+		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes)), wtRun: make([][]float64, len(res.Classes))}
 	for i, t := range res.Tenants {
 		a.class[i] = -1
 		if ci, ok := idx[t.Class]; ok && t.Class != "" {
@@ -132,17 +133,29 @@ func newClassAccs(res *Result, g *grid) *classAccs {
 	return a
 }
 
-// add adds a tenant's series s to class ci.
-func (a *classAccs) add(ci int, s *dataset.Series) {
+// add adds tenant t's series s to class ci. The weights are whole server
+// counts, whose float sums are exact in any order, so a series without a
+// missing slot adds its weight to its whole span at once (wtRun, summed
+// into wt by finish); the values are added slot by slot in tenant order.
+func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 	span := int(a.g.hi - a.g.lo + 1)
 	if a.sum[ci] == nil {
-		a.sum[ci], a.wt[ci] = make([]float64, span), make([]float64, span)
+		a.sum[ci], a.wt[ci], a.wtRun[ci] = make([]float64, span), make([]float64, span), make([]float64, span+1)
 	}
 	sum, wt := a.sum[ci], a.wt[ci]
 	c := &a.res.Classes[ci]
 	w := float64(max(s.Servers, 1))
 	c.Servers += int(max(s.Servers, 1))
 	base := int(floorDiv(s.StartMs, a.g.stepMs) - a.g.lo)
+	if t.Slots == len(s.Values) && t.Coverage == 1 { // no NaN
+		vs := sum[base : base+len(s.Values)]
+		for j, v := range s.Values {
+			vs[j] += w * v
+		}
+		a.wtRun[ci][base] += w
+		a.wtRun[ci][base+len(s.Values)] -= w
+		return
+	}
 	for j, v := range s.Values {
 		if !math.IsNaN(v) {
 			sum[base+j] += w * v
@@ -157,7 +170,12 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 	c := &a.res.Classes[ci]
 	sum, wt := a.sum[ci], a.wt[ci]
 	lo, at, stepMs := a.g.lo, a.g.at, a.g.stepMs
-	defer func() { a.sum[ci], a.wt[ci] = nil, nil }()
+	defer func() { a.sum[ci], a.wt[ci], a.wtRun[ci] = nil, nil, nil }()
+	var run float64
+	for j := range wt {
+		run += a.wtRun[ci][j]
+		wt[j] += run
+	}
 	var obs []float64
 	var tot, totW float64
 	for j := range sum {

@@ -145,7 +145,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 				return fmt.Errorf("fft: the series table changed while it was read")
 			}
 			if ci := accs.class[t]; ci >= 0 {
-				accs.add(ci, &rows[i])
+				accs.add(ci, &tenants[t], &rows[i])
 			}
 		}
 		close(turn[g+1])
