@@ -443,7 +443,8 @@ func signalSpread(x []float64, w int) float64 {
 // meanPeak is the mean and the 99th percentile (nearest rank) of the
 // observed (non-NaN) values of v. The percentile is the m-th largest value
 // (m ≈ 1% of observed). A strided sample gives a threshold that about 2m
-// values exceed; those are gathered in one pass and the m-th largest of
+// values exceed; those are gathered in the pass that sums the mean (in
+// four interleaved parts, NaN as 0), and the m-th largest of
 // them selected; when fewer than m exceed it (an unlucky sample) the
 // threshold is dropped and every observed value is selected from. Either
 // way the result is exact. (A heap of the top m cost more: on a rising
@@ -452,16 +453,6 @@ func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 	if observed == 0 {
 		return 0, 0
 	}
-	if observed == len(v) {
-		mean = sum4(v)
-	} else {
-		for _, x := range v {
-			if x == x { // not NaN
-				mean += x
-			}
-		}
-	}
-	mean /= float64(observed)
 	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
 	m := observed - k // the peak is the m-th largest
 	thr := math.Inf(-1)
@@ -480,15 +471,38 @@ func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 			}
 		}
 	}
+	// One pass: the values above the threshold (all of them without one),
+	// and the sum in four interleaved parts (NaN counts as 0).
 	w.obs = w.obs[:0]
-	if !math.IsInf(thr, -1) {
-		for _, x := range v {
-			if x > thr { // false for NaN
-				w.obs = append(w.obs, x)
-			}
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		a, b, c, d := v[i], v[i+1], v[i+2], v[i+3]
+		if a > thr { // false for NaN
+			w.obs = append(w.obs, a)
 		}
+		if b > thr {
+			w.obs = append(w.obs, b)
+		}
+		if c > thr {
+			w.obs = append(w.obs, c)
+		}
+		if d > thr {
+			w.obs = append(w.obs, d)
+		}
+		s0 += nanZero(a)
+		s1 += nanZero(b)
+		s2 += nanZero(c)
+		s3 += nanZero(d)
 	}
-	if len(w.obs) < m { // no threshold, or too few above it: all of them
+	for ; i < len(v); i++ {
+		if x := v[i]; x > thr {
+			w.obs = append(w.obs, x)
+		}
+		s0 += nanZero(v[i])
+	}
+	mean = ((s0 + s1) + (s2 + s3)) / float64(observed)
+	if len(w.obs) < m { // too few above the threshold: all of them
 		w.obs = w.obs[:0]
 		for _, x := range v {
 			if x == x {
@@ -499,6 +513,14 @@ func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 	// The m-th largest of what was gathered: its (n−m+1)-th smallest.
 	n := len(w.obs)
 	return mean, selectKth(w.obs, n-m)
+}
+
+// nanZero is x, or 0 for NaN.
+func nanZero(x float64) float64 {
+	if x != x {
+		return 0
+	}
+	return x
 }
 
 // selectKth returns the k-th smallest (0-based) of v, reordering v.
