@@ -14,74 +14,33 @@ import (
 // seriesValuesPath is the Parquet leaf of the series table's values.
 const seriesValuesPath = "values.list.element"
 
-// readSeriesDirect is ReadSeries: row groups decoded on GOMAXPROCS workers,
-// results in table order. The small columns go through pqarrow
-// (decodeSeries); the values, 99.9% of the bytes, are decoded by the
-// Parquet column reader straight into each group's final allocation. The
-// Arrow path grew its buffers by doubling while pages arrived and was
-// then copied out again: three copies of 1.7 GB at 10,000 tenants.
+// readSeriesDirect is ReadSeries: row groups decoded on GOMAXPROCS workers
+// (scanSeries, each group into its own allocation), results in table
+// order. The small columns go through pqarrow (decodeSeries); the values,
+// 99.9% of the bytes, are decoded straight from the pages into each
+// group's final allocation (seriespages.go; arrow's column reader where
+// that does not apply). The Arrow path grew its buffers by doubling while
+// pages arrived and was then copied out again: three copies of 1.7 GB at
+// 10,000 tenants.
 func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
-	var tasks []rowGroupTask
-	for _, fi := range d.m.Tables[SeriesTable.Name].Files {
-		path := filepath.Join(d.Dir, fi.Path)
-		n, err := numRowGroups(path)
-		if err != nil {
-			return nil, err
-		}
-		for rg := 0; rg < n; rg++ {
-			tasks = append(tasks, rowGroupTask{path, rg})
-		}
-	}
-	groups := make([][]Series, len(tasks))
-	errs := make([]error, len(tasks))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(tasks))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			var rd *groupReader
-			var vi int
-			scratch := levelScratch{fastOff: !seriesFastPath}
-			defer func() { rd.close() }()
-			for i := w; i < len(tasks); i += workers {
-				if ctx.Err() != nil {
-					errs[i] = ctx.Err()
-					return
-				}
-				if rd == nil || rd.path != tasks[i].path {
-					rd.close()
-					var err error
-					if rd, vi, err = openSeriesReader(tasks[i].path); err != nil {
-						rd, errs[i] = nil, err
-						cancel()
-						return
-					}
-				}
-				groups[i], errs[i] = readSeriesGroup(ctx, rd, vi, tasks[i].rg, &scratch)
-				if errs[i] != nil {
-					cancel()
-					return
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	total := 0
-	for i := range tasks {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		total += len(groups[i])
-	}
-	if err := ctx.Err(); err != nil {
+	var mu sync.Mutex
+	groups := map[int][]Series{}
+	n, err := scanSeries(ctx, d, false, func(_ context.Context, _, g int, rows []Series) error {
+		mu.Lock()
+		groups[g] = rows
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	out := make([]Series, 0, total)
+	total := 0
 	for _, g := range groups {
-		out = append(out, g...)
+		total += len(g)
+	}
+	out := make([]Series, 0, total)
+	for g := 0; g < n; g++ {
+		out = append(out, groups[g]...)
 	}
 	return out, nil
 }
@@ -97,6 +56,12 @@ func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
 // 10,000 tenants × 30 days) and touches no new memory after the first
 // groups. It returns the number of groups.
 func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, worker, group int, rows []Series) error) (int, error) {
+	return scanSeries(ctx, d, true, fn)
+}
+
+// scanSeries is ScanSeries; with reuse false every group's values get an
+// allocation of their own, which fn may keep.
+func scanSeries(ctx context.Context, d *Dataset, reuse bool, fn func(ctx context.Context, worker, group int, rows []Series) error) (int, error) {
 	var tasks []rowGroupTask
 	for _, fi := range d.m.Tables[SeriesTable.Name].Files {
 		path := filepath.Join(d.Dir, fi.Path)
@@ -120,7 +85,10 @@ func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, wo
 			var rd *groupReader
 			var vi int
 			scratch := levelScratch{fastOff: !seriesFastPath}
-			var buf []float64
+			var buf *[]float64
+			if reuse {
+				buf = new([]float64)
+			}
 			defer func() { rd.close() }()
 			for i := w; i < len(tasks); i += workers {
 				if ctx.Err() != nil {
@@ -135,7 +103,7 @@ func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, wo
 						return
 					}
 				}
-				rows, err := readSeriesGroupInto(ctx, rd, vi, tasks[i].rg, &scratch, &buf)
+				rows, err := readSeriesGroup(ctx, rd, vi, tasks[i].rg, &scratch, buf)
 				if err == nil {
 					err = fn(ctx, w, i, rows)
 				}
@@ -191,14 +159,10 @@ type levelScratch struct {
 // seriesLevelBatch is the levels decoded per ReadBatch call.
 const seriesLevelBatch = 1 << 16
 
-func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelScratch) ([]Series, error) {
-	return readSeriesGroupInto(ctx, g, vi, rg, ls, nil)
-}
-
-// readSeriesGroupInto is readSeriesGroup with the values decoded into
-// *reuse (grown when too small) where the fast path applies: the rows'
-// values then alias that buffer.
-func readSeriesGroupInto(ctx context.Context, g *groupReader, vi, rg int, ls *levelScratch, reuse *[]float64) ([]Series, error) {
+// readSeriesGroup decodes row group rg. With reuse, the values are decoded
+// into *reuse (grown when too small) where the fast path applies, and the
+// rows' values alias that buffer.
+func readSeriesGroup(ctx context.Context, g *groupReader, vi, rg int, ls *levelScratch, reuse *[]float64) ([]Series, error) {
 	var rows []Series
 	if len(g.cols) > 0 {
 		var err error
@@ -219,7 +183,7 @@ func readSeriesGroupInto(ctx context.Context, g *groupReader, vi, rg int, ls *le
 		if reuse != nil {
 			dst = *reuse
 		}
-		if all, starts, ok := fastValuesInto(dst, g.mapped(), g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
+		if all, starts, ok := fastValues(dst, g.mapped(), g.f, ccm, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), len(rows), &ls.pages); ok {
 			if reuse != nil && cap(all) > cap(*reuse) {
 				*reuse = all[:cap(all)]
 			}

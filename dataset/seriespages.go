@@ -76,14 +76,11 @@ var littleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(
 // fastValues reads the values chunk cc (leaf with maximum definition
 // level 2 and repetition level 1: optional doubles in a list) of a row
 // group of rows rows. It returns the elements (nulls as NaN) and each
-// row's start in them (rows+1 entries).
-func fastValues(mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
-	return fastValuesInto(nil, mm, f, cc, maxDef, maxRep, rows, ps)
-}
-
-// fastValuesInto is fastValues decoding into dst when it is large enough
-// (a buffer the caller reuses from group to group), else into a new slice.
-func fastValuesInto(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
+// row's start in them (rows+1 entries). The elements go into dst when it
+// is large enough (a buffer the caller reuses from group to group), else
+// into a new slice. The chunk is read from mm (the file mapped) or, when
+// mm is nil, from f.
+func fastValues(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
 	if !littleEndian || maxDef != 2 || maxRep != 1 || cc.Type() != parquet.Types.Double ||
 		cc.Compression() != compress.Codecs.Uncompressed || cc.HasDictionaryPage() {
 		return nil, nil, false

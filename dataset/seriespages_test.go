@@ -100,7 +100,7 @@ func TestSeriesFastPathEqualsArrow(t *testing.T) {
 					t.Fatal(err)
 				}
 				n := int(pf.MetaData().RowGroup(rg).NumRows())
-				if _, starts, ok := fastValues(nil, f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), n, &ps); !ok || len(starts) != n+1 {
+				if _, starts, ok := fastValues(nil, nil, f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), n, &ps); !ok || len(starts) != n+1 {
 					t.Errorf("%s row group %d: fast path refused a chunk this package wrote", fi.Path, rg)
 				}
 			}
@@ -155,7 +155,7 @@ func TestSeriesFastPathCorruption(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ps pageScratch
-		all, starts, ok := fastValues(nil, f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), nrows, &ps)
+		all, starts, ok := fastValues(nil, nil, f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), nrows, &ps)
 		f.Close()
 		if !ok {
 			refused++

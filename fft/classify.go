@@ -209,7 +209,7 @@ func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
 	step := in.Series[0].StepS
 	for _, s := range in.Series {
 		if s.StepS != step || step <= 0 {
-			return nil, fmt.Errorf("fft: series of %q has step %gs, others %gs: every series must share one grid", s.Tenant, s.StepS, step)
+			return nil, errStep(s.Tenant, s.StepS, step)
 		}
 	}
 	res := &Result{StepS: step, Tenants: make([]Tenant, len(in.Series)), Warnings: []string{}}
@@ -245,12 +245,22 @@ func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
 	sort.SliceStable(series, func(i, j int) bool { return series[i].Tenant < series[j].Tenant })
 	for i := 1; i < len(series); i++ {
 		if series[i].Tenant == series[i-1].Tenant {
-			return nil, fmt.Errorf("fft: tenant %q has more than one series", series[i].Tenant)
+			return nil, errDuplicate(series[i].Tenant)
 		}
 	}
 	res.Classes = cluster(res.Tenants, &o)
 	res.AtMs, res.Warnings = headroom(res, series, &o)
 	return res, nil
+}
+
+// errStep and errDuplicate are Classify's input errors, shared with
+// classifyStored.
+func errStep(tenant string, s, step float64) error {
+	return fmt.Errorf("fft: series of %q has step %gs, others %gs: every series must share one grid", tenant, s, step)
+}
+
+func errDuplicate(tenant string) error {
+	return fmt.Errorf("fft: tenant %q has more than one series", tenant)
 }
 
 // analyse classifies one tenant.

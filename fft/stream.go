@@ -100,7 +100,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 	for g := 0; g < ngroups; g++ {
 		for i, s := range groups[g].steps {
 			if s != step || step <= 0 {
-				return nil, fmt.Errorf("fft: series of %q has step %gs, others %gs: every series must share one grid", groups[g].tenants[i].Tenant, s, step)
+				return nil, errStep(groups[g].tenants[i].Tenant, s, step)
 			}
 		}
 	}
@@ -110,7 +110,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 	for i := 1; i < len(tenants); i++ {
 		switch a, b := tenants[i-1].Tenant, tenants[i].Tenant; {
 		case a == b:
-			return nil, fmt.Errorf("fft: tenant %q has more than one series", b)
+			return nil, errDuplicate(b)
 		case a > b:
 			return nil, errRebuild // not in tenant order: not a table writeSeries wrote
 		}
