@@ -9,9 +9,10 @@ import (
 )
 
 // workspace holds what one worker reuses from tenant to tenant: one FFT
-// object per length (creating one costs up to milliseconds) and scratch
+// plan per length (creating one costs up to milliseconds) and scratch
 // slices.
 type workspace struct {
+	plans  map[int]*realFFT // nil: a length realFFT does not take
 	ffts   map[int]*fourier.FFT
 	coef   []complex128
 	power  []float64
@@ -45,7 +46,7 @@ type tried struct {
 }
 
 func newWorkspace() *workspace {
-	return &workspace{ffts: map[int]*fourier.FFT{}, tried: map[[3]int]tried{}}
+	return &workspace{plans: map[int]*realFFT{}, ffts: map[int]*fourier.FFT{}, tried: map[[3]int]tried{}}
 }
 
 func (w *workspace) fft(n int) *fourier.FFT {
@@ -57,9 +58,20 @@ func (w *workspace) fft(n int) *fourier.FFT {
 	return f
 }
 
-// periodogram writes |X_k|² for k = 0..n/2 of x into w.power.
+// periodogram writes |X_k|² for k = 0..n/2 of x into w.power: with the
+// workspace's own plan (rfft.go) where n's prime factors are 2, 3 and 5,
+// else (smoothLen also admits 7) with gonum.
 func (w *workspace) periodogram(x []float64) []float64 {
 	n := len(x)
+	p, ok := w.plans[n]
+	if !ok {
+		p = newRealFFT(n)
+		w.plans[n] = p
+	}
+	if p != nil {
+		w.power = p.power(w.power, x)
+		return w.power
+	}
 	w.coef = grow(w.coef, n/2+1)
 	w.coef = w.fft(n).Coefficients(w.coef, x)
 	w.power = growF(w.power, len(w.coef))
@@ -571,16 +583,32 @@ func (w *workspace) refineClimb(x []float64, start, radius, smooth int) int {
 	return best
 }
 
-// boxSmooth returns the centred moving average of x over win samples.
+// boxSmooth returns the centred moving average of x over win samples
+// (truncated at the ends). As in delevel, interior points, which have the
+// whole window, take one multiplication each instead of a division.
 func boxSmooth(x []float64, win int, w *workspace) []float64 {
 	n := len(x)
 	w.sums = runningSums(w.sums, x)
 	w.smooth = growF(w.smooth, n)
-	out := w.smooth
+	out, p := w.smooth, w.sums
 	half := win / 2
-	for i := range x {
-		a, b := max(0, i-half), min(n, i-half+win)
-		out[i] = (w.sums[b] - w.sums[a]) / float64(b-a)
+	lo, hi := min(half, n), max(min(n, n-win+half+1), min(half, n))
+	for i := 0; i < lo; i++ {
+		a, b := 0, min(n, i-half+win)
+		out[i] = (p[b] - p[a]) / float64(b-a)
+	}
+	inv := 1 / float64(win)
+	if lo < hi {
+		lead, tail := p[lo-half:hi-half], p[lo-half+win:hi-half+win]
+		o := out[lo:hi]
+		tail, o = tail[:len(lead)], o[:len(lead)]
+		for i := range lead {
+			o[i] = (tail[i] - lead[i]) * inv
+		}
+	}
+	for i := hi; i < n; i++ {
+		a, b := max(0, i-half), n
+		out[i] = (p[b] - p[a]) / float64(b-a)
 	}
 	return out
 }

@@ -10,9 +10,10 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// The fast forms of delevel (interior windows by one multiplication) and
-// of the fold (Σy² less Σ S²/c in one pass) agree with their definitions,
-// computed naively, on seeded random series of every small length.
+// The fast forms of delevel and boxSmooth (interior windows by one
+// multiplication) and of the fold (Σy² less Σ S²/c in one pass) agree with
+// their definitions, computed naively, on seeded random series of every
+// small length.
 func TestDelevelAndFoldMatchDefinitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	w := newWorkspace()
@@ -32,6 +33,17 @@ func TestDelevelAndFoldMatchDefinitions(t *testing.T) {
 				}
 				if want := y[i] - s/float64(b-a); math.Abs(e[i]-want) > 1e-12 {
 					t.Fatalf("delevel n %d win %d i %d: %g, want %g", n, win, i, e[i], want)
+				}
+			}
+			sm := boxSmooth(y, win, w)
+			for i := range y {
+				a, b := max(0, i-half), min(n, i-half+win)
+				var s float64
+				for _, v := range y[a:b] {
+					s += v
+				}
+				if want := s / float64(b-a); math.Abs(sm[i]-want) > 1e-12 {
+					t.Fatalf("boxSmooth n %d win %d i %d: %g, want %g", n, win, i, sm[i], want)
 				}
 			}
 		}
