@@ -471,15 +471,29 @@ func (w *workspace) foldR2(y []float64, lag int) float64 {
 // known: the first n mod lag phases have one cycle more), where the
 // residuals themselves would take a second: the refinement folds at up to
 // hundreds of lags per tenant.
+//
+// Four cycles are added into the profile at a time (one load and store
+// of the profile per four samples), and the squares are summed in four
+// interleaved parts (sumSq4): the sums differ from cycle-by-cycle ones
+// only in rounding.
 func (w *workspace) foldExplained(y []float64, lag int) float64 {
 	n := len(y)
 	w.prof = growF(w.prof, lag)
 	prof := w.prof
 	clear(prof)
 	c := 0
+	for ; c+4*lag <= n; c += 4 * lag {
+		a := y[c : c+lag]
+		b, d, e := y[c+lag:c+2*lag], y[c+2*lag:c+3*lag], y[c+3*lag:c+4*lag]
+		p := prof[:len(a)] // same lengths: no bounds checks in the loop
+		b, d, e = b[:len(a)], d[:len(a)], e[:len(a)]
+		for i := range a {
+			p[i] += (a[i] + b[i]) + (d[i] + e[i])
+		}
+	}
 	for ; c+lag <= n; c += lag {
 		seg := y[c : c+lag]
-		p := prof[:len(seg)] // same length: no bounds check in the loop
+		p := prof[:len(seg)]
 		for i, v := range seg {
 			p[i] += v
 		}
@@ -488,17 +502,27 @@ func (w *workspace) foldExplained(y []float64, lag int) float64 {
 		prof[i] += v
 	}
 	full, rem := n/lag, n%lag
-	var a, b float64
-	for _, s := range prof[:rem] {
-		a += s * s
-	}
-	for _, s := range prof[rem:] {
-		b += s * s
-	}
+	a, b := sumSq4(prof[:rem]), sumSq4(prof[rem:])
 	if full == 0 {
 		return a
 	}
 	return a/float64(full+1) + b/float64(full)
+}
+
+// sumSq4 is Σv², summed in four interleaved parts.
+func sumSq4(v []float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		s0 += v[i] * v[i]
+		s1 += v[i+1] * v[i+1]
+		s2 += v[i+2] * v[i+2]
+		s3 += v[i+3] * v[i+3]
+	}
+	for ; i < len(v); i++ {
+		s0 += v[i] * v[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // refine returns the lag within ±radius of start whose folded profile
