@@ -68,10 +68,12 @@
 // (the BigQuery export: INT64 as JSON strings, absent fields omitted; plain,
 // gzip or zstd) or Parquet shards (integers as numbers, absent = null; a
 // compressed shard is decompressed to a temporary file first, as Parquet
-// needs its footer). A row is one instance's 5-minute window
-// [start_time, end_time); the stored time is start_time, so a sample stands
-// for the window that follows it. Times are microseconds from 600 s before
-// the trace window (v3 schema document); instant = TraceStart + start_time
+// needs its footer). A row is one instance's measurement window
+// [start_time, end_time), typically 5 minutes and shorter where the
+// instance started or stopped; the stored time is the start of an aligned
+// 5-minute window (k·300 s of the trace clock), so a sample stands for the
+// window that follows it. Times are microseconds from 600 s before the
+// trace window (v3 schema document); instant = TraceStart + window start
 // − 600 s, with TraceStart 2019-05-01T00:00:00-07:00 (midnight US Pacific,
 // an assumption about the trace's first day; --trace-start moves it).
 // tenant = collection_id (default), machine_id (--tenant-key machine) or
@@ -92,35 +94,43 @@
 // a machine is the sum of its instances' use there, and the series builder
 // averages the samples of one server in one slot, so the rows of one
 // tenant (collection, user or machine, as keyed), one machine and one
-// start_time, from every google2019-usage input of the ingest (a window's
-// rows may be anywhere in a file and in any shard), become one usage row:
-// cpu the sum of the rows' cpu, memory the sum of the memory present (null
-// only when no row has one). Each instance row is checked on its own as
-// above (cpu or memory outside [0, 1] is a reject); a sum above 1 is
-// stored as 1 and counted in the notes, since no machine has more than 1
-// NCU (NMU) and such a sum means rows that overlap. A second row of the
-// same instance (collection_id and instance_index) for the same machine
-// and start_time is the same measurement read twice (an input given twice,
-// a shard and its compressed copy) and is rejected as a duplicate; the row
-// with the smaller cpu is kept. Rows without instance_index cannot be told
-// apart and are summed. Partial windows (end_time − start_time below 300
-// s: the instance started or stopped inside the window) are kept as they
-// were before summing existed: the row's own start_time and its average
-// over the partial window, added only to rows that start at the same
-// instant, not folded into the 5-minute window around it. The v3 schema
-// does not say whether an alloc instance's usage includes the tasks
-// running in it; with --tenant-key machine or user both are summed as
-// they come. Summing spans one ingest: rows a later ingest adds for
-// windows already in the dataset are separate rows, so ingest a trace's
-// shards in one command. The usage rows are written after the last input,
-// sorted by tenant, server and time (string order), so the table does not
-// depend on the order of rows, shards or arguments. The rows are held in
-// memory (64 bytes each) up to 2^18 of them; beyond that, sorted runs are
-// spilled to one temporary file (61 bytes a row) and merged at the end, so
-// memory stays bounded (google2019_sum.go). The notes of the last input
-// give the counts. Parquet detection needs "instance_usage" in the file
-// name; JSON lines are read by a scanner that skips the usage histograms
-// (checked against encoding/json).
+// aligned 5-minute window, from every google2019-usage input of the ingest
+// (a window's rows may be anywhere in a file and in any shard), become one
+// usage row, as Google's analysis colab groups them (FLOOR(start_time /
+// 300 s)). Each row adds to each aligned window its [start_time, end_time)
+// overlaps its average × overlap / 300 s, so the sum is the time-weighted
+// average over the window: a full aligned row its value unchanged, a
+// partial row (an instance that started 120 s into the window) its
+// average × its duration / 300 s, a row across a boundary a share on each
+// side; a row without end_time stands for its start's whole window. The
+// colab drops partial rows instead, losing the usage of instances where
+// they start or stop; weighting keeps it. cpu is the sum of the shares,
+// memory the sum of the shares present (null only when no row in the
+// window has one). Each instance row is checked on its own as above (cpu
+// or memory outside [0, 1] is a reject; so is a row longer than an hour,
+// which no measurement window is); a sum above 1 is stored as 1 and
+// counted in the notes, since no machine has more than 1 NCU (NMU) and
+// such a sum means rows that overlap. One instance (collection_id and
+// instance_index) may have several rows in a window if they do not
+// overlap in time (it stopped and started again); a row that overlaps an
+// earlier row of the same instance on the same machine is the same time
+// measured again (an input given twice, a shard and its compressed copy)
+// and is rejected whole as a duplicate; of rows over the same time, the
+// one with the smaller cpu is kept. Rows without instance_index cannot be
+// told apart and are summed. The v3 schema does not say whether an alloc
+// instance's usage includes the tasks running in it; with --tenant-key
+// machine or user both are summed as they come. Summing spans
+// one ingest: rows a later ingest adds for windows already in the dataset
+// are separate rows, so ingest a trace's shards in one command. The usage
+// rows are written after the last input, sorted by tenant, server and
+// time (string order), so the table does not depend on the order of rows,
+// shards or arguments. A row's share of each window is held in memory (80
+// bytes) up to 2^18 of them; beyond that, sorted runs are spilled to one
+// temporary file (73 bytes a share) and merged at the end, so memory stays
+// bounded (google2019_sum.go). The notes of the last input give the
+// counts. Parquet detection needs "instance_usage" in the file name; JSON
+// lines are read by a scanner that skips the usage histograms (checked
+// against encoding/json).
 //
 // azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
 // (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the

@@ -28,6 +28,24 @@ var googleTraceStart = time.Date(2019, 5, 1, 0, 0, 0, 0, time.FixedZone("PDT", -
 // trace window.
 const googleOffsetUs = 600 * 1e6
 
+// googleWindowUs is the 5-minute measurement window of instance_usage. The
+// usage table's time is the start of an aligned window [k·300 s,
+// (k+1)·300 s) of the trace clock, as Google's analysis colab groups rows
+// (FLOOR(start_time / 300 s)); googleOffsetUs is a multiple of it, so the
+// windows are aligned on the trace window's start too.
+const googleWindowUs = 300 * 1e6
+
+// googleMaxSpanUs bounds end_time − start_time. The v3 schema's windows are
+// at most 300 s ("typically 300s, but may be shorter"); a longer row is
+// split over the windows it covers, and one longer than an hour is not a
+// measurement window at all: it is rejected rather than spread (which
+// would also let one bad row add millions of rows to sum).
+const googleMaxSpanUs = 3600 * 1e6
+
+// googleLastUs is the latest start_time read: 2^63-1 marks "after the
+// trace window", and windows past it would overflow.
+const googleLastUs = math.MaxInt64 - googleMaxSpanUs - 2*googleWindowUs
+
 func init() {
 	register(&Format{
 		Name:        googleUsageFormat,
@@ -69,9 +87,11 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 		g.users = ix.users
 		s.notes = append(s.notes, fmt.Sprintf("joined with collection_events (%s): tenant = user", strings.Join(ix.from, ", ")))
 	}
-	s.notes = append(s.notes, fmt.Sprintf("time = start_time of the 5-minute window, microseconds from %s - 600 s; "+
-		"tenant = %s, server = machine_id; cpu and memory are average_usage in NCU (fractions of the largest machine), "+
-		"summed over the instance rows of one tenant, machine and start_time in all inputs of this ingest",
+	s.notes = append(s.notes, fmt.Sprintf("time = start of the aligned 5-minute window (a multiple of 300 s of the trace clock, "+
+		"microseconds from %s - 600 s); tenant = %s, server = machine_id; cpu and memory are average_usage in NCU "+
+		"(fractions of the largest machine), each row weighted by the part of each window its [start_time, end_time) covers "+
+		"(partial windows are kept, not dropped), summed over the instance rows of one tenant, machine and window "+
+		"in all inputs of this ingest",
 		msText(g.start), map[string]string{"collection": "collection_id", "machine": "machine_id", "user": "the collection's user"}[key]))
 	w := sums.input(in.Path, s.index)
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
@@ -110,13 +130,19 @@ type googleUsage struct {
 }
 
 // googleSample is one accepted instance row: the usage record it would be
-// on its own, and what summing needs (googleSums).
+// on its own (at the start of the first window it covers, unweighted), and
+// what summing needs (googleSums).
 type googleSample struct {
 	dataset.Usage
 	tenant, server int32 // ids of Usage.Tenant and Usage.Server in the run's tables
+	// start is start_time (µs of the trace clock); dur is end_time −
+	// start_time, or 0 when end_time is absent (the row then stands for
+	// the whole aligned window that holds start_time).
+	start int64
+	dur   uint32
 	// collection and instance identify the instance when ident is true
-	// (both fields present), so that a second row of it for the same
-	// machine and start_time is a duplicate, not another instance.
+	// (both fields present), so that a second row of it on the same
+	// machine over the same time is a duplicate, not another instance.
 	collection, instance int64
 	ident                bool
 	line                 int64 // line, or row number of a Parquet shard
@@ -134,15 +160,19 @@ type googleRows struct {
 }
 
 // record validates u and fills rec. Each instance row is checked on its
-// own, as it comes: cpu and memory within [0, 1] NCU/NMU.
+// own, as it comes: cpu and memory within [0, 1] NCU/NMU, a window of at
+// most an hour.
 func (g *googleRows) record(u *googleUsage, rec *googleSample) error {
 	switch {
 	case !u.hasStart:
 		return errors.New("no start_time")
-	case u.start <= 0 || u.start == math.MaxInt64:
+	case u.start <= 0 || u.start > googleLastUs:
 		return fmt.Errorf("start_time %d is outside the trace window (0 and 2^63-1 mark before/after it)", u.start)
 	case u.hasEnd && u.end <= u.start:
 		return fmt.Errorf("end_time %d is not after start_time %d", u.end, u.start)
+	case u.hasEnd && u.end-u.start > googleMaxSpanUs:
+		return fmt.Errorf("end_time %d is %d s after start_time %d: instance_usage windows are at most 300 s, and more than an hour is not one",
+			u.end, (u.end-u.start)/1e6, u.start)
 	case !u.hasMach:
 		return errors.New("no machine_id")
 	case g.key != "machine" && !u.hasColl:
@@ -175,15 +205,21 @@ func (g *googleRows) record(u *googleUsage, rec *googleSample) error {
 	if u.hasMem {
 		mem = u.memory
 	}
-	// Floor division keeps the ms instant at or before the µs one.
-	us := u.start - googleOffsetUs
-	ms := us / 1000
-	if us%1000 < 0 {
-		ms--
+	var dur uint32
+	if u.hasEnd {
+		dur = uint32(u.end - u.start) // in (0, googleMaxSpanUs], which fits
 	}
-	*rec = googleSample{Usage: dataset.Usage{Tenant: tenant, Server: server, TimeMs: g.start + ms, CPU: u.cpus, Memory: mem},
-		tenant: tid, server: sid, collection: u.collection, instance: u.instance, ident: u.hasColl && u.hasInst}
+	*rec = googleSample{Usage: dataset.Usage{Tenant: tenant, Server: server, TimeMs: googleWindowMs(g.start, u.start), CPU: u.cpus, Memory: mem},
+		tenant: tid, server: sid, start: u.start, dur: dur, collection: u.collection, instance: u.instance, ident: u.hasColl && u.hasInst}
 	return nil
+}
+
+// googleWindowMs is the usage time of the aligned window that holds us (a
+// positive instant of the trace clock): its start, in ms from the epoch
+// when the trace window starts at startMs. Window starts and the offset
+// are whole seconds, so the division is exact.
+func googleWindowMs(startMs, us int64) int64 {
+	return startMs + (us-us%googleWindowUs-googleOffsetUs)/1000
 }
 
 func (g *googleRows) parseJSON(line []byte, lineNo int64, rec *googleSample) *ParseError {

@@ -11,8 +11,8 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
@@ -20,93 +20,148 @@ import (
 
 // Summing instance rows (google2019-usage).
 //
-// instance_usage has one row per instance and window; the usage table has
-// one row per tenant, server and time, because the series builder averages
-// the samples of one server in one slot: several instances of a tenant on
-// a machine must reach it as their sum, which is the tenant's use of that
-// machine. The rows of one window are anywhere in a file and in any shard,
-// so every google2019-usage input of a Run feeds one googleSums, which
-// writes the usage rows when the Run ends (runState.finish), sorted by
-// tenant, server and time (string order), so that the table does not
-// depend on the order of rows or inputs.
+// instance_usage has one row per instance and measurement window; the
+// usage table has one row per tenant, server and time, because the series
+// builder averages the samples of one server in one slot: several
+// instances of a tenant on a machine must reach it as their sum, which is
+// the tenant's use of that machine. The time is an aligned 5-minute window
+// [k·300 s, (k+1)·300 s) of the trace clock, as in Google's analysis colab
+// (query_machine_usage groups by FLOOR(start_time / 300 s)): an instance
+// that starts or stops inside a window has a shorter row whose start_time
+// is not on the grid, and keyed by its own start_time it would be a
+// separate sample that the series builder averages with the window's sum
+// instead of adding to it.
 //
-// Memory: a row is held in 64 bytes, plus a 24-byte sort key while the
-// rows are sorted. Past Options.sumRows rows (default googleSumRows, 16
-// MiB of rows: small enough that, with Run's GOGC of 400, peak RSS stays
-// near what the rest of the ingest takes) the rows are sorted and appended
-// as one run to a temporary file (61 bytes a row; unlinked at once where
-// the system allows, so nothing is left behind). The end merges the runs
-// with what is left in memory, reading each run through its own buffer
-// (32 MiB in all, at most 64 KiB a run). One file holds every run, so a
-// trace of any size needs one file descriptor. Memory is thus bounded
-// whatever the trace size; disk is 61 bytes for each row spilled.
+// A window's sum is the machine's (tenant's) time-weighted average usage
+// over the window, so each row adds to each aligned window its
+// [start_time, end_time) overlaps its average_usage × overlap / 300 s: a
+// full aligned row its value unchanged (bit for bit; we multiply only when
+// the overlap is not the whole window), a partial row its average × its
+// duration / 300 s, a row that crosses a boundary (or is longer than 300
+// s) a share in each window. A row without end_time stands for the whole
+// aligned window that holds its start_time. The colab instead drops
+// partial rows (end_time − start_time < 300 s), which loses the usage of
+// every instance in the windows where it starts or stops; weighting keeps
+// it. The rows of one window are anywhere in a file and in any shard, so
+// every google2019-usage input of a Run feeds one googleSums, which writes
+// the usage rows when the Run ends (runState.finish), sorted by tenant,
+// server and time (string order), so that the table does not depend on
+// the order of rows or inputs.
+//
+// Memory: a row's share of one window is held in 80 bytes, plus a 24-byte
+// sort key while the rows are sorted. Past Options.sumRows of them
+// (default googleSumRows, 20 MiB: small enough that, with Run's GOGC of
+// 400, peak RSS stays near what the rest of the ingest takes) they are
+// sorted and appended as one run to a temporary file (73 bytes each;
+// unlinked at once where the system allows, so nothing is left behind).
+// The end merges the runs with what is left in memory, reading each run
+// through its own buffer (32 MiB in all, at most 64 KiB a run). One file
+// holds every run, so a trace of any size needs one file descriptor.
+// Memory is thus bounded whatever the trace size; disk is 73 bytes for
+// each share spilled. A real trace's rows are almost all one aligned
+// window each, so shares and rows are nearly the same count.
 //
 // Measured on 2 shared cores, wlprof ingest of a 3.1 GB JSON file of 3 M
 // rows (11 runs, 168 MB spilled), against the same ingest without
 // summing: 0.4 to 1.4 s more on about 10 s when no two rows share a group
 // (3 M usage rows written either way), no slower when every group has two
-// rows (half the rows to write); peak RSS 250-320 MB against 280 MB.
-// BenchmarkGoogleUsageIngest (50,000 rows): about +10% for JSON and +35%
-// for Parquet, whose parsing is cheaper (0.2 µs a row).
+// rows (half the rows to write); peak RSS 250-320 MB against 280 MB. That
+// was with 64-byte rows keyed by start_time; the aligned, weighted shares
+// (80 bytes, a span computed where an instance's rows tie) measured within
+// the noise of it in BenchmarkGoogleUsageIngest (50,000 rows; medians
+// +4% JSON, +4 to 9% Parquet, best runs +1% to +2%).
 
-// googleSumRows is the default number of rows held before a spill.
+// googleSumRows is the default number of shares held before a spill.
 const googleSumRows = 1 << 18
 
-// gsRow is one accepted instance row, as held until the end of a Run.
+// gsRow is one accepted instance row's share of one aligned window, as
+// held until the end of a Run. It keeps the row's own values (unweighted)
+// and times, from which the share (gsRow.share) and the rejects' text are
+// computed.
 type gsRow struct {
-	time                 int64 // ms, the usage row's time
-	cpu, mem             float64
+	win                  int64   // the window's start, µs of the trace clock
+	start                int64   // start_time, µs
+	cpu, mem             float64 // average_usage; mem NaN when absent
 	collection, instance int64
 	line                 int64
-	tenant, server       int32 // ids in googleSums' tables
-	src                  int32 // index in googleSums.inputs
-	ident                bool  // collection and instance identify the instance
+	tenant, server       int32  // ids in googleSums' tables
+	src                  int32  // index in googleSums.inputs
+	dur                  uint32 // end_time − start_time, µs; 0 when end_time is absent
+	ident                bool   // collection and instance identify the instance
 }
 
-const gsRowBytes = 6*8 + 3*4 + 1
+const gsRowBytes = 7*8 + 4*4 + 1
 
 func (r *gsRow) encode(b []byte) {
 	le := binary.LittleEndian
-	le.PutUint64(b[0:], uint64(r.time))
-	le.PutUint64(b[8:], math.Float64bits(r.cpu))
-	le.PutUint64(b[16:], math.Float64bits(r.mem))
-	le.PutUint64(b[24:], uint64(r.collection))
-	le.PutUint64(b[32:], uint64(r.instance))
-	le.PutUint64(b[40:], uint64(r.line))
-	le.PutUint32(b[48:], uint32(r.tenant))
-	le.PutUint32(b[52:], uint32(r.server))
-	le.PutUint32(b[56:], uint32(r.src))
-	b[60] = 0
+	le.PutUint64(b[0:], uint64(r.win))
+	le.PutUint64(b[8:], uint64(r.start))
+	le.PutUint64(b[16:], math.Float64bits(r.cpu))
+	le.PutUint64(b[24:], math.Float64bits(r.mem))
+	le.PutUint64(b[32:], uint64(r.collection))
+	le.PutUint64(b[40:], uint64(r.instance))
+	le.PutUint64(b[48:], uint64(r.line))
+	le.PutUint32(b[56:], uint32(r.tenant))
+	le.PutUint32(b[60:], uint32(r.server))
+	le.PutUint32(b[64:], uint32(r.src))
+	le.PutUint32(b[68:], r.dur)
+	b[72] = 0
 	if r.ident {
-		b[60] = 1
+		b[72] = 1
 	}
 }
 
 func (r *gsRow) decode(b []byte) {
 	le := binary.LittleEndian
-	r.time = int64(le.Uint64(b[0:]))
-	r.cpu = math.Float64frombits(le.Uint64(b[8:]))
-	r.mem = math.Float64frombits(le.Uint64(b[16:]))
-	r.collection = int64(le.Uint64(b[24:]))
-	r.instance = int64(le.Uint64(b[32:]))
-	r.line = int64(le.Uint64(b[40:]))
-	r.tenant = int32(le.Uint32(b[48:]))
-	r.server = int32(le.Uint32(b[52:]))
-	r.src = int32(le.Uint32(b[56:]))
-	r.ident = b[60] == 1
+	r.win = int64(le.Uint64(b[0:]))
+	r.start = int64(le.Uint64(b[8:]))
+	r.cpu = math.Float64frombits(le.Uint64(b[16:]))
+	r.mem = math.Float64frombits(le.Uint64(b[24:]))
+	r.collection = int64(le.Uint64(b[32:]))
+	r.instance = int64(le.Uint64(b[40:]))
+	r.line = int64(le.Uint64(b[48:]))
+	r.tenant = int32(le.Uint32(b[56:]))
+	r.server = int32(le.Uint32(b[60:]))
+	r.src = int32(le.Uint32(b[64:]))
+	r.dur = le.Uint32(b[68:])
+	r.ident = b[72] == 1
+}
+
+// span is the time the row covers, [s, e) in µs of the trace clock: its
+// own [start_time, end_time), or without end_time the aligned window that
+// holds start_time (start_time is positive, so % floors).
+func (r *gsRow) span() (s, e int64) {
+	if r.dur == 0 {
+		s = r.start - r.start%googleWindowUs
+		return s, s + googleWindowUs
+	}
+	return r.start, r.start + int64(r.dur)
+}
+
+// share is what a row's value v adds to its window: v when the row covers
+// the whole window, else v × overlap / 300 s (the time-weighted part of
+// the window's average). A null memory (NaN) stays null.
+func (r *gsRow) share(v float64) float64 {
+	s, e := r.span()
+	o := min(e, r.win+googleWindowUs) - max(s, r.win)
+	if o == googleWindowUs {
+		return v
+	}
+	return v * float64(o) / googleWindowUs
 }
 
 // googleSums holds the instance rows of a Run's google2019-usage inputs.
 type googleSums struct {
 	tenants, servers *strtab.Table
+	startMs          int64 // where the trace window starts (googleWindowMs)
 	inputs           []gsInput
 	buf              []gsRow
 	keys             []gsKey // sortBuf's, kept between spills
 	maxRows          int
 	spill            *os.File // the runs spilled, one after another
 	runs             []gsSpan // where each run is in spill
-	spilled          int64    // rows in runs
-	rows             int64    // rows added
+	spilled          int64    // shares in runs
+	rows             int64    // instance rows added
 }
 
 // gsSpan is one sorted run of a spill file: n rows from row off.
@@ -125,7 +180,8 @@ func (st *runState) googleSums(opts Options) *googleSums {
 		if n <= 0 {
 			n = googleSumRows
 		}
-		st.sums = &googleSums{tenants: strtab.New(), servers: strtab.New(), maxRows: n}
+		st.sums = &googleSums{tenants: strtab.New(), servers: strtab.New(), maxRows: n,
+			startMs: traceStartMs(opts, googleTraceStart)}
 	}
 	return st.sums
 }
@@ -155,8 +211,23 @@ type gsAppender struct {
 	src int32
 }
 
+// Append holds the row's share of each aligned window it overlaps (one for
+// almost every row; at most 13 for the hour googleRows.record allows).
 func (a *gsAppender) Append(s *googleSample) error {
 	g := a.g
+	g.rows++
+	r := gsRow{start: s.start, dur: s.dur, cpu: s.CPU, mem: s.Memory, collection: s.collection, instance: s.instance,
+		line: s.line, tenant: s.tenant, server: s.server, src: a.src, ident: s.ident}
+	st, en := r.span()
+	for r.win = st - st%googleWindowUs; r.win < en; r.win += googleWindowUs {
+		if err := g.hold(&r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *googleSums) hold(r *gsRow) error {
 	if len(g.buf) == cap(g.buf) {
 		if len(g.buf) >= g.maxRows {
 			if err := g.spillBuf(); err != nil {
@@ -170,18 +241,18 @@ func (a *gsAppender) Append(s *googleSample) error {
 			g.buf = nb
 		}
 	}
-	g.buf = append(g.buf, gsRow{time: s.TimeMs, cpu: s.CPU, mem: s.Memory, collection: s.collection, instance: s.instance,
-		line: s.line, tenant: s.tenant, server: s.server, src: a.src, ident: s.ident})
-	g.rows++
+	g.buf = append(g.buf, *r)
 	return nil
 }
 
-// compare orders rows by tenant, server and time (tr and sr rank the ids
-// in string order), then, within one group, rows that identify their
-// instance first and by instance, so that a repeated instance row follows
-// the row it repeats; then by value, so that a group is summed in the same
-// order whatever the input order (floating-point addition is not
-// associative). Input and line only break ties between equal rows.
+// compare orders shares by tenant, server and window (tr and sr rank the
+// ids in string order), then, within one window, those that identify
+// their instance first and by instance, each instance's by the time they
+// cover (start, then end), so that the overlap check in flush sees an
+// instance's rows in time order, a row that began in an earlier window
+// first; then by value, so that a group is summed in the same order
+// whatever the input order (floating-point addition is not associative).
+// Input and line only break ties between equal rows.
 func (r *gsRow) compare(o *gsRow, tr, sr []int32) int {
 	if c := cmp.Compare(tr[r.tenant], tr[o.tenant]); c != 0 {
 		return c
@@ -189,7 +260,7 @@ func (r *gsRow) compare(o *gsRow, tr, sr []int32) int {
 	if c := cmp.Compare(sr[r.server], sr[o.server]); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(r.time, o.time); c != 0 {
+	if c := cmp.Compare(r.win, o.win); c != 0 {
 		return c
 	}
 	if r.ident != o.ident {
@@ -204,10 +275,21 @@ func (r *gsRow) compare(o *gsRow, tr, sr []int32) int {
 	if c := cmp.Compare(r.instance, o.instance); c != 0 {
 		return c
 	}
+	rs, re := r.span()
+	ps, pe := o.span()
+	if c := cmp.Compare(rs, ps); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(re, pe); c != 0 {
+		return c
+	}
 	if c := cmp.Compare(r.cpu, o.cpu); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(r.mem, o.mem); c != 0 { // NaN (null) first
+		return c
+	}
+	if c := cmp.Compare(r.start, o.start); c != 0 { // rows without end_time
 		return c
 	}
 	if c := cmp.Compare(r.src, o.src); c != 0 {
@@ -217,7 +299,7 @@ func (r *gsRow) compare(o *gsRow, tr, sr []int32) int {
 }
 
 func sameGroup(a, b *gsRow) bool {
-	return a.tenant == b.tenant && a.server == b.server && a.time == b.time
+	return a.tenant == b.tenant && a.server == b.server && a.win == b.win
 }
 
 // stringRanks returns rank[id], the position of strs[id] in string order
@@ -252,12 +334,12 @@ func (g *googleSums) sortBuf(all bool) (tr, sr []int32) {
 		}
 		tr, sr = stringRanks(ts, ut), stringRanks(ss, us)
 	}
-	// Sort small keys (the ranks and the time decide almost every
-	// comparison) rather than the 64-byte rows, then move each row once.
+	// Sort small keys (the ranks and the window decide almost every
+	// comparison) rather than the 80-byte rows, then move each row once.
 	keys := slices.Grow(g.keys[:0], len(g.buf))[:len(g.buf)]
 	for i := range g.buf {
 		r := &g.buf[i]
-		keys[i] = gsKey{uint64(tr[r.tenant])<<32 | uint64(sr[r.server]), r.time, int32(i)}
+		keys[i] = gsKey{uint64(tr[r.tenant])<<32 | uint64(sr[r.server]), r.win, int32(i)}
 	}
 	slices.SortFunc(keys, func(a, b gsKey) int {
 		if a.ts != b.ts {
@@ -274,7 +356,7 @@ func (g *googleSums) sortBuf(all bool) (tr, sr []int32) {
 }
 
 // gsKey is a row's place in the sort: its tenant and server ranks packed,
-// its time, its index.
+// its window, its index.
 type gsKey struct {
 	ts   uint64
 	time int64
@@ -380,22 +462,33 @@ func (h *gsHeap) Pop() any {
 	return x
 }
 
-// flush merges every row held, sums each group of one tenant, server and
-// time, writes one usage row per group and rejects repeated instance rows.
+// flush merges every share held, sums each group of one tenant, server and
+// window, writes one usage row per group and rejects repeated instance
+// rows.
 //
 // The rule: every instance row was checked on its own (cpu and memory in
-// [0, 1]); a group's cpu is the sum of its rows' cpu, its memory the sum of
-// the memory present (null when no row has one). A sum above 1 is stored
-// as 1 and counted in the notes: 1 NCU (NMU) is the largest machine of the
-// cell, so no machine's instances can use more, and more means rows that
-// overlap; storing it as is would put a value the dataset does not allow
-// (fractions of a server in [0, 1]) where the series builder drops it. A
-// second row of the same instance (collection_id and instance_index) for
-// the same machine and start_time is not another instance but the same
-// measurement read twice (an input given twice, or a shard and its
-// compressed copy): it is rejected as a duplicate, and the row kept is the
-// first in the order above (for equal rows, the one from the earlier
-// input).
+// [0, 1]); a group's cpu is the sum of its shares of cpu (gsRow.share),
+// its memory the sum of the shares of memory present (null when no row
+// has one). A sum above 1 is stored as 1 and counted in the notes: 1 NCU
+// (NMU) is the largest machine of the cell, so no machine's instances can
+// use more, and more means rows that overlap; storing it as is would put a
+// value the dataset does not allow (fractions of a server in [0, 1]) where
+// the series builder drops it.
+//
+// Duplicates: one instance (collection_id and instance_index) may have
+// several rows in one window, when they do not overlap in time (it
+// stopped and started again: [0, 120 s) and [120 s, 300 s)). A row that
+// overlaps an earlier row of the same instance on the same machine is not
+// more usage but the same time measured again (an input given twice, a
+// shard and its compressed copy, or a bad row): it is rejected as a
+// duplicate. "Earlier" is the order above (start, end, then the smaller
+// cpu; for equal rows the earlier input), and a row is judged once, in
+// its first window: its shares in later windows follow that judgement, so
+// a row is kept or rejected whole. This is consistent because an
+// instance's shares in a window come in time order, those of rows begun
+// in earlier windows (already judged) first: a kept row that overlaps a
+// row's start has a share in that row's first window, before it. Rows
+// without instance_index cannot be told apart and are summed.
 func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opts Options) error {
 	defer g.close()
 	tr, sr := g.sortBuf(true)
@@ -423,17 +516,25 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 	w := tx.Usage()
 	ts, ss := g.tenants.Strings(), g.servers.Strings()
 	var (
-		have             bool
-		first, kept      gsRow
+		open             bool  // a group is being summed
+		first            gsRow // its first share: tenant, server, window
 		cpu, mem         float64
 		parts            int
+		inst             gsRow // the instance being read in the group
+		instOpen         bool
+		keptEnd          int64 // the latest end of inst's kept rows seen in the group
+		keptBy           gsRow // the kept row that ends there
 		out, multi, dups int64
+		weighted         int64
 		overCPU, overMem int64
 		maxCPU, maxMem   float64
 		u                dataset.Usage
 	)
+	// dropped holds the rejected rows (input, line) that have shares in
+	// windows still to come; a row leaves it at its last share.
+	dropped := map[[2]int64]bool{}
 	emit := func() error {
-		if !have {
+		if parts == 0 { // every share of the group was a rejected row's
 			return nil
 		}
 		if cpu > 1 {
@@ -450,7 +551,7 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 			multi++
 		}
 		out++
-		u = dataset.Usage{Tenant: ts[first.tenant], Server: ss[first.server], TimeMs: first.time, CPU: cpu, Memory: mem}
+		u = dataset.Usage{Tenant: ts[first.tenant], Server: ss[first.server], TimeMs: googleWindowMs(g.startMs, first.win), CPU: cpu, Memory: mem}
 		return w.Append(&u)
 	}
 	for n := 0; h.Len() > 0; n++ {
@@ -468,24 +569,46 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 		} else {
 			heap.Pop(h)
 		}
-		if have && sameGroup(&r, &first) {
-			if r.ident && kept.ident && r.collection == kept.collection && r.instance == kept.instance {
-				if err := g.reject(tx, res, opts, &r, &kept, ss[r.server]); err != nil {
+		if !open || !sameGroup(&r, &first) {
+			if err := emit(); err != nil {
+				return err
+			}
+			// cpu from 0 (0 + v is v, bit for bit); memory from null.
+			open, first, cpu, mem, parts, instOpen = true, r, 0, math.NaN(), 0, false
+		}
+		s, e := r.span()
+		head := s >= r.win // the row's first window
+		if r.ident {
+			if !instOpen || r.collection != inst.collection || r.instance != inst.instance {
+				inst, instOpen, keptEnd = r, true, math.MinInt64
+			}
+			id := [2]int64{int64(r.src), r.line}
+			switch {
+			case !head && dropped[id]:
+				if e <= r.win+googleWindowUs {
+					delete(dropped, id)
+				}
+				continue
+			case head && s < keptEnd:
+				if err := g.reject(tx, res, opts, &r, &keptBy, ss[r.server]); err != nil {
 					return err
 				}
 				dups++
+				if e > r.win+googleWindowUs {
+					dropped[id] = true
+				}
 				continue
 			}
-			cpu += r.cpu
-			mem = addMemory(mem, r.mem)
-			parts++
-			kept = r
-			continue
+			if e > keptEnd {
+				keptEnd, keptBy = e, r
+			}
 		}
-		if err := emit(); err != nil {
-			return err
+		if head && (s != r.win || e-s != googleWindowUs) {
+			weighted++
 		}
-		have, first, kept, cpu, mem, parts = true, r, r, r.cpu, r.mem, 1
+		cpu += r.share(r.cpu)
+		mem = addMemory(mem, r.share(r.mem))
+		parts++
 	}
 	if err := emit(); err != nil {
 		return err
@@ -494,8 +617,13 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 	if len(g.inputs) == 0 {
 		return nil
 	}
-	notes := []string{fmt.Sprintf("%d instance rows of %d google2019-usage input(s) summed into %d usage rows, one per tenant, machine and start_time "+
+	notes := []string{fmt.Sprintf("%d instance rows of %d google2019-usage input(s) summed into %d usage rows, one per tenant, machine and aligned 5-minute window "+
 		"(%d of them the sum of two or more rows)", g.rows-dups, len(g.inputs), out, multi)}
+	if weighted > 0 {
+		notes = append(notes, fmt.Sprintf("%d of those rows cover part of a window or more than one (an instance that started or stopped inside it, "+
+			"or a row across a window boundary): each window got the row's average times the part of its 300 s the row covers; "+
+			"partial windows are kept, not dropped as in Google's analysis colab", weighted))
+	}
 	if overCPU > 0 {
 		notes = append(notes, fmt.Sprintf("%d cpu sums above 1 NCU (largest %.6g) stored as 1: no machine has more than 1 NCU, so their rows overlap", overCPU, maxCPU))
 	}
@@ -503,7 +631,7 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 		notes = append(notes, fmt.Sprintf("%d memory sums above 1 NMU (largest %.6g) stored as 1: no machine has more than 1 NMU, so their rows overlap", overMem, maxMem))
 	}
 	if len(g.runs) > 0 {
-		notes = append(notes, fmt.Sprintf("%d rows were held on temporary disk, in %d sorted run(s) of at most %d (%d MB), to sum them",
+		notes = append(notes, fmt.Sprintf("%d window shares of rows were held on temporary disk, in %d sorted run(s) of at most %d (%d MB), to sum them",
 			g.spilled, len(g.runs), g.maxRows, (g.spilled*gsRowBytes+(1<<20)-1)>>20))
 	}
 	last := &res.Files[g.inputs[len(g.inputs)-1].index]
@@ -522,20 +650,24 @@ func addMemory(a, b float64) float64 {
 	return a + b
 }
 
-// reject records r, a repeat of kept's instance, as a rejected record of
-// its input: the input's accepted count goes down by one.
+// reject records r, a row that overlaps kept's (the same instance), as a
+// rejected record of its input: the input's accepted count goes down by
+// one. The record shows the row as read, not its share of the window.
 func (g *googleSums) reject(tx *dataset.Tx, res *Result, opts Options, r, kept *gsRow, machine string) error {
 	in, by := g.inputs[r.src], g.inputs[kept.src]
 	s := &sink{tx: tx, format: googleUsageFormat, opts: opts, res: res, file: in.path, index: in.index}
-	mem := "null"
+	mem, end := "null", "null"
 	if !math.IsNaN(r.mem) {
 		mem = fmt.Sprint(r.mem)
 	}
+	if r.dur != 0 {
+		end = strconv.FormatInt(r.start+int64(r.dur), 10)
+	}
 	perr := &ParseError{File: in.path, Line: r.line,
-		Err: fmt.Errorf("duplicate: instance %d of collection %d already has a row for machine %s at this start_time (%s:%d)",
+		Err: fmt.Errorf("duplicate: instance %d of collection %d already has a row for machine %s that overlaps this one in time (%s:%d)",
 			r.instance, r.collection, machine, by.path, kept.line),
-		Record: fmt.Sprintf("collection_id=%d instance_index=%d machine_id=%s time=%s average_usage.cpus=%v average_usage.memory=%s",
-			r.collection, r.instance, machine, time.UnixMilli(r.time).UTC().Format(time.RFC3339Nano), r.cpu, mem)}
+		Record: fmt.Sprintf("collection_id=%d instance_index=%d machine_id=%s start_time=%d end_time=%s average_usage.cpus=%v average_usage.memory=%s",
+			r.collection, r.instance, machine, r.start, end, r.cpu, mem)}
 	fr := &res.Files[in.index]
 	fr.Accepted--
 	fr.Rejected++

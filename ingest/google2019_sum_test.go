@@ -22,12 +22,13 @@ import (
 //	collection 330587238435 instance 0   on machine 23624491139: cpu 0.0625, memory 0.125
 //
 // and instance 203 of 330587238433 on 23624491139 in a partial window that
-// starts 120 s into T (cpu 0.03125, memory 0.03125). The values are
-// binary fractions, so the sums below are exact.
+// starts 120 s into T (cpu 0.03125, memory 0.03125): 180 s of T's 300, so
+// it adds 0.6 of its average to T.
 var (
-	googleT  = googleRealRow.TimeMs
-	googleM1 = "23624491139"
-	googleM2 = "23624491140"
+	googleT       = googleRealRow.TimeMs
+	googleM1      = "23624491139"
+	googleM2      = "23624491140"
+	googlePartial = 0.03125 * 180 / 300 // instance 203's share of T
 )
 
 func TestGoogleUsageSumsInstances(t *testing.T) {
@@ -36,28 +37,29 @@ func TestGoogleUsageSumsInstances(t *testing.T) {
 	// Collection key: instances 200 and 201 are one collection on one
 	// machine in one window: their sum, 0.375 (the old code wrote two rows
 	// that the series builder averaged to 0.1875). Memory is the sum of
-	// what is present: 0.0625. Instance 202 on the other machine and the
-	// other collection stay their own rows; the partial window keeps its
-	// own start_time, so it is not added to T's row.
+	// what is present. Instance 203's partial row adds its share to T's
+	// row (keyed by its own start_time it used to be a row of its own,
+	// averaged with T's by the series builder). Instance 202 on the other
+	// machine and the other collection stay their own rows.
 	got := mustRun(t, "google2019-usage", []string{file}, DefaultOptions())
-	usageEqual(t, "collection", got.usage, []dataset.Usage{
-		{Tenant: "330587238433", Server: googleM1, TimeMs: googleT, CPU: 0.375, Memory: 0.0625},
-		{Tenant: "330587238433", Server: googleM1, TimeMs: googleT + 120_000, CPU: 0.03125, Memory: 0.03125},
+	usageNear(t, "collection", got.usage, []dataset.Usage{
+		{Tenant: "330587238433", Server: googleM1, TimeMs: googleT, CPU: 0.375 + googlePartial, Memory: 0.0625 + googlePartial},
 		{Tenant: "330587238433", Server: googleM2, TimeMs: googleT, CPU: 0.5, Memory: nan},
 		{Tenant: "330587238435", Server: googleM1, TimeMs: googleT, CPU: 0.0625, Memory: 0.125},
 	})
+	notes := got.res.Files[0].Notes
 	if got.res.Accepted != 5 || len(got.rejects) != 0 ||
-		!noteContains(got.res.Files[0].Notes, "5 instance rows of 1 google2019-usage input(s) summed into 4 usage rows, one per tenant, machine and start_time (1 of them the sum of two or more rows)") {
-		t.Errorf("accepted %d, rejects %+v, notes %q", got.res.Accepted, got.rejects, got.res.Files[0].Notes)
+		!noteContains(notes, "5 instance rows of 1 google2019-usage input(s) summed into 3 usage rows, one per tenant, machine and aligned 5-minute window (1 of them the sum of two or more rows)") ||
+		!noteContains(notes, "1 of those rows cover part of a window or more than one") {
+		t.Errorf("accepted %d, rejects %+v, notes %q", got.res.Accepted, got.rejects, notes)
 	}
 
 	// Machine key: every collection on the machine adds up.
 	opts := DefaultOptions()
 	opts.TenantKey = "machine"
 	got = mustRun(t, "google2019-usage", []string{file}, opts)
-	usageEqual(t, "machine", got.usage, []dataset.Usage{
-		{Tenant: googleM1, Server: googleM1, TimeMs: googleT, CPU: 0.4375, Memory: 0.1875},
-		{Tenant: googleM1, Server: googleM1, TimeMs: googleT + 120_000, CPU: 0.03125, Memory: 0.03125},
+	usageNear(t, "machine", got.usage, []dataset.Usage{
+		{Tenant: googleM1, Server: googleM1, TimeMs: googleT, CPU: 0.4375 + googlePartial, Memory: 0.1875 + googlePartial},
 		{Tenant: googleM2, Server: googleM2, TimeMs: googleT, CPU: 0.5, Memory: nan},
 	})
 
@@ -69,27 +71,52 @@ func TestGoogleUsageSumsInstances(t *testing.T) {
 	opts.TenantKey = "user"
 	opts.CollectionEvents = []string{events}
 	got = mustRun(t, "google2019-usage", []string{file}, opts)
-	usageEqual(t, "user", got.usage, []dataset.Usage{
-		{Tenant: googleRealUser, Server: googleM1, TimeMs: googleT, CPU: 0.4375, Memory: 0.1875},
-		{Tenant: googleRealUser, Server: googleM1, TimeMs: googleT + 120_000, CPU: 0.03125, Memory: 0.03125},
+	usageNear(t, "user", got.usage, []dataset.Usage{
+		{Tenant: googleRealUser, Server: googleM1, TimeMs: googleT, CPU: 0.4375 + googlePartial, Memory: 0.1875 + googlePartial},
 		{Tenant: googleRealUser, Server: googleM2, TimeMs: googleT, CPU: 0.5, Memory: nan},
 	})
 
 	// Rows of one window in two inputs of one ingest add up as well: the
 	// real row (instance 111, cpu 0.008392333984375) joins T's group.
 	got = mustRun(t, "google2019-usage", []string{file, traceFile("google2019", "instance_usage-000000000000.json")}, DefaultOptions())
-	if u := got.usage[0]; u.CPU != 0.375+googleRealRow.CPU || u.Memory != 0.0625+googleRealRow.Memory || len(got.usage) != 4 {
+	if u := got.usage[0]; math.Abs(u.CPU-(0.375+googlePartial+googleRealRow.CPU)) > 1e-15 ||
+		math.Abs(u.Memory-(0.0625+googlePartial+googleRealRow.Memory)) > 1e-15 || len(got.usage) != 3 {
 		t.Errorf("across inputs: %+v", got.usage)
 	}
 }
 
-// googleLine is a minimal instance_usage JSON line; memory < 0 leaves it
-// out and inst < 0 leaves instance_index out.
-func googleLine(startS, endS, coll, inst, machine int64, cpu, memory float64) string {
+// usageNear is usageEqual with cpu and memory within 1e-15: for sums of
+// weighted shares, whose last bit depends on the order of operations.
+func usageNear(t *testing.T, what string, got, want []dataset.Usage) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d records, want %d: %+v", what, len(got), len(want), got)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-15 || math.IsNaN(a) && math.IsNaN(b) }
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Tenant != w.Tenant || g.Server != w.Server || g.TimeMs != w.TimeMs || !near(g.CPU, w.CPU) || !near(g.Memory, w.Memory) {
+			t.Errorf("%s: record %d = %+v, want %+v", what, i, g, w)
+		}
+	}
+}
+
+// googleRowLine is a minimal instance_usage JSON line, times in µs of the
+// trace clock. A negative end, inst or alloc leaves end_time,
+// instance_index or alloc_collection_id out; a negative memory leaves
+// memory out.
+func googleRowLine(startUs, endUs, coll, inst, machine, alloc int64, cpu, memory float64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"start_time":"%d","end_time":"%d","collection_id":"%d",`, (startS+600)*1_000_000, (endS+600)*1_000_000, coll)
+	fmt.Fprintf(&b, `{"start_time":"%d",`, startUs)
+	if endUs >= 0 {
+		fmt.Fprintf(&b, `"end_time":"%d",`, endUs)
+	}
+	fmt.Fprintf(&b, `"collection_id":"%d",`, coll)
 	if inst >= 0 {
 		fmt.Fprintf(&b, `"instance_index":"%d",`, inst)
+	}
+	if alloc >= 0 {
+		fmt.Fprintf(&b, `"alloc_collection_id":"%d",`, alloc)
 	}
 	fmt.Fprintf(&b, `"machine_id":"%d","average_usage":{"cpus":%s`, machine, strconv.FormatFloat(cpu, 'g', -1, 64))
 	if memory >= 0 {
@@ -99,10 +126,102 @@ func googleLine(startS, endS, coll, inst, machine int64, cpu, memory float64) st
 	return b.String()
 }
 
-// A second row of one instance for one machine and start_time is the same
-// measurement read twice: rejected, whichever input comes first, and the
-// row kept is the one with the smaller cpu. Rows without instance_index
-// cannot be told apart and are summed.
+// googleLine is googleRowLine in seconds from the trace window's start
+// (which is 600 s into the trace clock, on the 300 s grid), without
+// alloc_collection_id.
+func googleLine(startS, endS, coll, inst, machine int64, cpu, memory float64) string {
+	return googleRowLine((startS+600)*1_000_000, (endS+600)*1_000_000, coll, inst, machine, -1, cpu, memory)
+}
+
+// googleAt is the usage time of second s of the trace window.
+func googleAt(s int64) int64 { return googleTraceStart.UnixMilli() + s*1000 }
+
+// An instance that stops and starts again inside a window has two partial
+// rows that do not overlap: both count, each for its part of the window,
+// so the window's average is 0.5 as if one row had covered it all.
+func TestGoogleUsagePartialRowsOfOneInstance(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "u.json", []byte(googleLine(0, 120, 7, 5, 9, 0.5, 0.25)+"\n"+googleLine(120, 300, 7, 5, 9, 0.5, 0.25)+"\n"))
+	got := mustRun(t, "google2019-usage", []string{path}, DefaultOptions())
+	usageNear(t, "two partial rows", got.usage, []dataset.Usage{{Tenant: "7", Server: "9", TimeMs: googleAt(0), CPU: 0.5, Memory: 0.25}})
+	if len(got.rejects) != 0 || got.res.Accepted != 2 || !noteContains(got.res.Files[0].Notes, "2 of those rows cover part of a window") {
+		t.Errorf("rejects %+v, accepted %d, notes %q", got.rejects, got.res.Accepted, got.res.Files[0].Notes)
+	}
+}
+
+// An instance that starts 120 s into a window beside one that ran all of
+// it: the window's sum is 0.2 + 0.5·180/300 = 0.5, one usage row (keyed by
+// its own start_time the partial row used to be a second sample that the
+// series builder averaged with the first: (0.2 + 0.5)/2).
+func TestGoogleUsagePartialRowBesideFullRow(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "u.json", []byte(googleLine(120, 300, 7, 1, 9, 0.5, -1)+"\n"+googleLine(0, 300, 7, 2, 9, 0.2, 0.125)+"\n"))
+	got := mustRun(t, "google2019-usage", []string{path}, DefaultOptions())
+	usageNear(t, "partial beside full", got.usage, []dataset.Usage{{Tenant: "7", Server: "9", TimeMs: googleAt(0), CPU: 0.2 + 0.3, Memory: 0.125}})
+}
+
+// Rows across a window boundary are split by overlap; a row without
+// end_time is its start's whole aligned window; a full row longer than
+// one window gives each window its value unchanged; more than an hour is
+// not a measurement window and is rejected.
+func TestGoogleUsageRowAcrossWindows(t *testing.T) {
+	lines := []string{
+		googleLine(150, 450, 7, 1, 9, 0.5, 0.25),               // half in [0, 300), half in [300, 600)
+		googleRowLine((750+600)*1e6, -1, 7, 2, 9, -1, 0.4, -1), // no end_time: all of [600, 900)
+		googleLine(900, 1500, 7, 3, 9, 0.3, -1),                // [900, 1200) and [1200, 1500), whole
+		googleLine(0, 3601, 7, 4, 9, 0.1, -1),                  // rejected
+	}
+	path := writeFile(t, t.TempDir(), "u.json", []byte(strings.Join(lines, "\n")+"\n"))
+	got := mustRun(t, "google2019-usage", []string{path}, DefaultOptions())
+	usageNear(t, "split", got.usage, []dataset.Usage{
+		{Tenant: "7", Server: "9", TimeMs: googleAt(0), CPU: 0.25, Memory: 0.125},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(300), CPU: 0.25, Memory: 0.125},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(600), CPU: 0.4, Memory: nan},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(900), CPU: 0.3, Memory: nan},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(1200), CPU: 0.3, Memory: nan},
+	})
+	if got.usage[2].CPU != 0.4 || got.usage[3].CPU != 0.3 || got.usage[4].CPU != 0.3 {
+		t.Errorf("whole windows must keep their value bit for bit: %+v", got.usage[2:])
+	}
+	if len(got.rejects) != 1 || got.rejects[0].Line != 4 || !strings.Contains(got.rejects[0].Reason, "more than an hour is not one") || got.res.Accepted != 3 {
+		t.Errorf("rejects %+v, accepted %d", got.rejects, got.res.Accepted)
+	}
+}
+
+// Rows of one instance on one machine that overlap in time are the same
+// time measured twice: the one that starts first is kept (at equal times,
+// the smaller cpu) and the other rejected whole, in every window it
+// covers. Another machine is another placement, not a duplicate.
+func TestGoogleUsageOverlappingInstanceRows(t *testing.T) {
+	lines := []string{
+		googleLine(100, 450, 7, 5, 9, 0.5, -1),    // 1: overlaps line 2, which starts first: rejected in [0, 300) and [300, 600)
+		googleLine(0, 200, 7, 5, 9, 0.25, -1),     // 2: kept
+		googleLine(200, 300, 7, 5, 9, 0.125, -1),  // 3: kept: starts where line 2 ends
+		googleLine(900, 1050, 7, 5, 9, 0.5, -1),   // 4: kept, [900, 1050)
+		googleLine(1000, 1200, 7, 5, 9, 0.5, -1),  // 5: overlaps line 4: rejected
+		googleLine(1050, 1200, 7, 5, 9, 0.25, -1), // 6: kept, after line 4
+		googleLine(100, 450, 7, 5, 8, 0.5, -1),    // 7: machine 8: kept
+	}
+	path := writeFile(t, t.TempDir(), "u.json", []byte(strings.Join(lines, "\n")+"\n"))
+	got := mustRun(t, "google2019-usage", []string{path}, DefaultOptions())
+	usageNear(t, "overlaps", got.usage, []dataset.Usage{
+		{Tenant: "7", Server: "8", TimeMs: googleAt(0), CPU: 0.5 * 200 / 300, Memory: nan},
+		{Tenant: "7", Server: "8", TimeMs: googleAt(300), CPU: 0.5 * 150 / 300, Memory: nan},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(0), CPU: 0.25*200/300 + 0.125*100/300, Memory: nan},
+		{Tenant: "7", Server: "9", TimeMs: googleAt(900), CPU: 0.5*150/300 + 0.25*150/300, Memory: nan},
+	})
+	if len(got.rejects) != 2 || got.res.Accepted != 5 || got.res.Rejected != 2 || got.res.Files[0].Accepted != 5 {
+		t.Fatalf("rejects %+v, accepted %d", got.rejects, got.res.Accepted)
+	}
+	hasReject(t, got.rejects, 1, "duplicate: instance 5 of collection 7 already has a row for machine 9 that overlaps this one in time ("+path+":2)")
+	hasReject(t, got.rejects, 5, "duplicate: instance 5 of collection 7 already has a row for machine 9 that overlaps this one in time ("+path+":4)")
+	if !strings.Contains(got.rejects[0].Record, "start_time=700000000 end_time=1050000000 average_usage.cpus=0.5 average_usage.memory=null") {
+		t.Errorf("record %q", got.rejects[0].Record)
+	}
+}
+
+// A second row of one instance for one machine over the same time is the
+// same measurement read twice: rejected, whichever input comes first, and
+// the row kept is the one with the smaller cpu. Rows without
+// instance_index cannot be told apart and are summed.
 func TestGoogleUsageDuplicateInstance(t *testing.T) {
 	dir := t.TempDir()
 	a := writeFile(t, dir, "a.json", []byte(googleLine(0, 300, 7, 5, 9, 0.2, 0.1)+"\n"+googleLine(0, 300, 7, -1, 9, 0.01, -1)+"\n"))
@@ -117,8 +236,8 @@ func TestGoogleUsageDuplicateInstance(t *testing.T) {
 			t.Fatalf("%v: usage %+v", order, got.usage)
 		}
 		if len(got.rejects) != 1 || got.rejects[0].File != a || got.rejects[0].Line != 1 ||
-			!strings.Contains(got.rejects[0].Reason, "duplicate: instance 5 of collection 7 already has a row for machine 9 at this start_time ("+b+":1)") ||
-			!strings.Contains(got.rejects[0].Record, "average_usage.cpus=0.2 average_usage.memory=0.1") {
+			!strings.Contains(got.rejects[0].Reason, "duplicate: instance 5 of collection 7 already has a row for machine 9 that overlaps this one in time ("+b+":1)") ||
+			!strings.Contains(got.rejects[0].Record, "start_time=600000000 end_time=900000000 average_usage.cpus=0.2 average_usage.memory=0.1") {
 			t.Fatalf("%v: rejects %+v", order, got.rejects)
 		}
 		fa := got.res.Files[slices.IndexFunc(got.res.Files, func(f FileResult) bool { return f.Path == a })]
@@ -159,22 +278,25 @@ func TestGoogleUsageSumAboveOne(t *testing.T) {
 // files they are in, the files' encodings (JSON, gzip, Parquet) or how
 // many rows are held before a spill. The reference is one JSON file read
 // with the default buffer; each trial shuffles the rows (exact duplicates
-// included), cuts them into 1 to 4 shards of random encodings and spills
-// every few rows. Sums are compared bit for bit (floating-point addition
-// is not associative, so this checks the canonical order), and against a
-// map sum in generation order within 1e-12.
+// and overlapping rows included), cuts them into 1 to 4 shards of random
+// encodings and spills every few rows. Sums are compared bit for bit
+// (floating-point addition is not associative, so this checks the
+// canonical order), and within 1e-12 against an oracle that adds each
+// kept row's overlap-weighted share to every aligned window it covers, in
+// generation order.
 func TestGoogleUsageSumOrderProperty(t *testing.T) {
 	for _, key := range []string{"collection", "machine"} {
 		rng := rand.New(rand.NewPCG(3, uint64(len(key))))
-		lines, oracle := googlePropertyRows(rng, key)
+		lines, oracle, rejected := googlePropertyRows(rng, key)
 		dir := t.TempDir()
 		opts := DefaultOptions()
 		opts.TenantKey = key
 		ref := mustRun(t, "google2019-usage", []string{writeFile(t, dir, "ref.json", []byte(strings.Join(lines, "\n")+"\n"))}, opts)
 
-		// Against the oracle: one row per key, in key order, values near.
-		if len(ref.usage) != len(oracle) {
-			t.Fatalf("%s: %d rows, oracle %d", key, len(ref.usage), len(oracle))
+		// Against the oracle: one row per key, in key order, values near;
+		// the rejects are the rows the oracle left out as overlapping.
+		if len(ref.usage) != len(oracle) || len(ref.rejects) != rejected {
+			t.Fatalf("%s: %d rows, %d rejects; oracle %d, %d", key, len(ref.usage), len(ref.rejects), len(oracle), rejected)
 		}
 		for i, u := range ref.usage {
 			k := googleKey{u.Tenant, u.Server, u.TimeMs}
@@ -188,6 +310,11 @@ func TestGoogleUsageSumOrderProperty(t *testing.T) {
 				if c := cmpUsageKey(p, u); c >= 0 {
 					t.Fatalf("%s: rows %d and %d out of order: %+v %+v", key, i-1, i, p, u)
 				}
+			}
+		}
+		for _, r := range ref.rejects {
+			if !strings.HasPrefix(r.Reason, "duplicate: ") {
+				t.Fatalf("%s: reject %+v", key, r)
 			}
 		}
 
@@ -268,29 +395,79 @@ func cmpUsageKey(a, b dataset.Usage) int {
 	return 0
 }
 
-// googlePropertyRows makes instance rows of 6 collections (0 to 4
-// instances each) on 3 machines over 8 windows, with full-precision
-// values, absent memory, absent instance_index, partial windows, instances
-// that move, exact duplicates and repeated instances with other values;
-// and the oracle's sums per usage key.
-func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]googleOracle) {
+// googlePropertyRows makes instance rows of 8 collections (0 to 4
+// instances each) on 3 machines over 12 windows, with full-precision values
+// and times to the µs: each instance a sequence of rows that do not
+// overlap, with gaps, full aligned windows, partial windows, rows across a
+// boundary or longer than a window, rows without end_time; absent memory,
+// absent instance_index, instances that move, exact duplicates, repeats over the
+// same time with other values and rows that overlap an earlier one. It
+// returns the lines, the oracle's sums per usage key and how many rows
+// must be rejected.
+func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]googleOracle, int) {
+	const w = int64(googleWindowUs)
 	var lines []string
+	rejected := 0
 	oracle := map[googleKey]googleOracle{}
 	start := googleTraceStart.UnixMilli()
-	for c := int64(0); c < 6; c++ {
+	// add is the oracle: a row's share of each window it overlaps.
+	add := func(tenant string, machine, s, e int64, cpu, mem float64, copies int) {
+		for win := s - s%w; win < e; win += w {
+			share := func(v float64) float64 {
+				o := min(e, win+w) - max(s, win)
+				if o == w {
+					return v
+				}
+				return v * float64(o) / float64(w)
+			}
+			k := googleKey{tenant, strconv.FormatInt(machine, 10), start + (win-googleOffsetUs)/1000}
+			o := oracle[k]
+			for range copies {
+				o.cpu += share(cpu)
+				if mem >= 0 {
+					o.mem += share(mem)
+					o.mems++
+				}
+			}
+			oracle[k] = o
+		}
+	}
+	for c := int64(0); c < 8; c++ {
 		for inst := int64(0); inst < int64(rng.IntN(5)); inst++ {
 			machine := 100 + rng.Int64N(3)
-			for w := int64(0); w < 8; w++ {
-				if rng.Float64() < 0.2 {
-					continue
+			for t := int64(googleOffsetUs); ; {
+				switch r := rng.Float64(); {
+				case r < 0.2:
+					t += 1 + rng.Int64N(w-1)
+				case r < 0.3:
+					t += w * (1 + rng.Int64N(2))
+				}
+				if t >= googleOffsetUs+12*w {
+					break
 				}
 				if rng.Float64() < 0.1 {
 					machine = 100 + rng.Int64N(3)
 				}
-				s, e := w*300, w*300+300
-				if rng.Float64() < 0.1 {
-					s += 1 + rng.Int64N(299)
+				// [s, e) is the time the row covers; end < 0 for none.
+				var s, e, startUs, endUs int64
+				switch r := rng.Float64(); {
+				case r < 0.5: // to the next boundary: a full window when t is on one
+					s, e = t, t-t%w+w
+				case r < 0.7: // partial, maybe across a boundary
+					s, e = t, t+1+rng.Int64N(w-1)
+				case r < 0.85: // longer than a window
+					s, e = t, t+w+1+rng.Int64N(2*w)
+				default: // no end_time: the aligned window of start_time
+					if t%w != 0 {
+						t += w - t%w
+					}
+					s, e = t, t+w
 				}
+				startUs, endUs = s, e
+				if e-s == w && s%w == 0 && rng.Float64() < 0.3 {
+					startUs, endUs = s+rng.Int64N(w), -1
+				}
+				t = e
 				cpu, mem := rng.Float64()*0.25, -1.0
 				if rng.Float64() < 0.7 {
 					mem = rng.Float64() * 0.25
@@ -301,7 +478,7 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 				if rng.Float64() < 0.3 {
 					ix = -1
 				}
-				l := googleLine(s, e, 5000+c, ix, machine, cpu, mem)
+				l := googleRowLine(startUs, endUs, 5000+c, ix, machine, -1, cpu, mem)
 				lines = append(lines, l)
 				switch r := rng.Float64(); {
 				case r < 0.05:
@@ -310,32 +487,32 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 					lines = append(lines, l)
 					if ix < 0 {
 						copies = 2
+					} else {
+						rejected++
 					}
 				case r < 0.1 && ix >= 0:
-					// Another row of the same instance, machine and
-					// window with other values: the smaller cpu is kept.
+					// Another row of the same instance, machine and time
+					// with other values: the smaller cpu is kept.
 					cpu2 := rng.Float64() * 0.25
-					lines = append(lines, googleLine(s, e, 5000+c, ix, machine, cpu2, -1))
+					lines = append(lines, googleRowLine(startUs, endUs, 5000+c, ix, machine, -1, cpu2, -1))
 					if cpu2 < cpu {
 						cpu, mem = cpu2, -1
 					}
+					rejected++
+				case r < 0.15 && ix >= 0 && e-s >= 2:
+					// A row that starts inside this one (after it): the
+					// later start is rejected, whatever windows it covers.
+					s2 := s + 1 + rng.Int64N(e-s-1)
+					lines = append(lines, googleRowLine(s2, s2+1+rng.Int64N(w), 5000+c, ix, machine, -1, rng.Float64()*0.25, -1))
+					rejected++
 				}
 				tenant := strconv.FormatInt(5000+c, 10)
 				if key == "machine" {
 					tenant = strconv.FormatInt(machine, 10)
 				}
-				k := googleKey{tenant, strconv.FormatInt(machine, 10), start + s*1000}
-				o := oracle[k]
-				for range copies {
-					o.cpu += cpu
-					if mem >= 0 {
-						o.mem += mem
-						o.mems++
-					}
-				}
-				oracle[k] = o
+				add(tenant, machine, s, e, cpu, mem, copies)
 			}
 		}
 	}
-	return lines, oracle
+	return lines, oracle, rejected
 }
