@@ -117,9 +117,13 @@
 // measured again (an input given twice, a shard and its compressed copy)
 // and is rejected whole as a duplicate; of rows over the same time, the
 // one with the smaller cpu is kept. Rows without instance_index cannot be
-// told apart and are summed. The v3 schema does not say whether an alloc
-// instance's usage includes the tasks running in it; with --tenant-key
-// machine or user both are summed as they come. Summing spans
+// told apart and are summed. Alloc sets: with --tenant-key machine only
+// top-level rows are summed (alloc_collection_id null or 0), as in the
+// colab, which counts a task inside an alloc set through its alloc
+// instance's own row; adding both would count the task twice. Its rows
+// are accepted and counted in the notes. With the collection and user
+// keys each collection keeps its own usage (googleRows.record says why,
+// and what the schema does and does not confirm). Summing spans
 // one ingest: rows a later ingest adds for windows already in the dataset
 // are separate rows, so ingest a trace's shards in one command. The usage
 // rows are written after the last input, sorted by tenant, server and

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 )
 
-// An instance_usage JSON line is about 1 KB, of which wlprof needs seven
+// An instance_usage JSON line is about 1 KB, of which wlprof needs eight
 // values; most of it is two float arrays (the CPU usage histograms).
 // encoding/json decodes it all at ~15 MB/s; this scanner reads the keys it
 // needs and skips the rest without building anything (see
@@ -273,6 +273,8 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 			u.machine, u.hasMach, err = c.int64Value("machine_id")
 		case "instance_index":
 			u.instance, u.hasInst, err = c.int64Value("instance_index")
+		case "alloc_collection_id":
+			u.alloc, u.hasAlloc, err = c.int64Value("alloc_collection_id")
 		case "average_usage":
 			u.hasCPU, u.hasMem = false, false
 			switch c.peek() {

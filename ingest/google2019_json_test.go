@@ -60,7 +60,7 @@ func oracleGoogleJSON(line []byte) (u googleUsage, ok bool) {
 	}
 	if !ints("start_time", &u.start, &u.hasStart) || !ints("end_time", &u.end, &u.hasEnd) ||
 		!ints("collection_id", &u.collection, &u.hasColl) || !ints("machine_id", &u.machine, &u.hasMach) ||
-		!ints("instance_index", &u.instance, &u.hasInst) {
+		!ints("instance_index", &u.instance, &u.hasInst) || !ints("alloc_collection_id", &u.alloc, &u.hasAlloc) {
 		return u, false
 	}
 	if raw, found := m["average_usage"]; found && string(raw) != "null" {
@@ -79,7 +79,7 @@ func sameGoogleUsage(a, b googleUsage) bool {
 	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
 	return a.start == b.start && a.hasStart == b.hasStart && a.end == b.end && a.hasEnd == b.hasEnd &&
 		a.collection == b.collection && a.hasColl == b.hasColl && a.machine == b.machine && a.hasMach == b.hasMach &&
-		a.instance == b.instance && a.hasInst == b.hasInst &&
+		a.instance == b.instance && a.hasInst == b.hasInst && a.alloc == b.alloc && a.hasAlloc == b.hasAlloc &&
 		eq(a.cpus, b.cpus) && a.hasCPU == b.hasCPU && eq(a.memory, b.memory) && a.hasMem == b.hasMem
 }
 
@@ -106,7 +106,7 @@ func checkScanner(t *testing.T, line []byte) {
 }
 
 func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
-	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json"} {
+	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json", "instance_usage_alloc_instance.json"} {
 		b, err := os.ReadFile(traceFile("google2019", name))
 		if err != nil {
 			t.Fatal(err)
@@ -122,6 +122,7 @@ func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
 		`{"machine_id":"-5","collection_id":9223372036854775807,"end_time":"9223372036854775808"}`,
 		`{"average_usage":{"cpus":1e-400}}`, `{"average_usage":{"cpus":"nan"}}`, "{\"a\":\"\x01\"}",
 		`{"instance_index":"7","instance_index":0}`, `{"instance_index":null}`, `{"instance_index":"-1"}`, `{"instance_index":2.0}`,
+		`{"alloc_collection_id":"0"}`, `{"alloc_collection_id":null}`, `{"alloc_collection_id":330587160469,"alloc_collection_id":"0"}`, `{"alloc_collection_id":"x"}`,
 	} {
 		checkScanner(t, []byte(l))
 	}

@@ -126,7 +126,7 @@ func column(rec arrow.Record, name string) arrow.Array {
 
 // googleParquet reads instance_usage Parquet shards (the BigQuery export:
 // INT64 columns, average_usage a struct of cpus and memory, nulls for
-// absent values). Only the seven leaf columns wlprof uses are decoded. Row
+// absent values). Only the leaf columns wlprof uses are decoded. Row
 // numbers (1-based, across row groups) stand for line numbers in rejects.
 type googleParquet struct {
 	*parquetInput
@@ -145,11 +145,13 @@ type googleParquet struct {
 
 // googleCols are accessors for one record batch's columns.
 type googleCols struct {
-	start, end, coll, mach, inst func(int) (int64, bool)
-	cpus, mem                    func(int) (float64, bool)
+	start, end, coll, mach, inst, alloc func(int) (int64, bool)
+	cpus, mem                           func(int) (float64, bool)
 }
 
-// googleLeaves are the Parquet leaf paths read.
+// googleLeaves are the Parquet leaf paths read. alloc_collection_id is read
+// only with --tenant-key machine, the one key it changes (googleRows.record);
+// a shard without it is read as having no alloc sets.
 var googleLeaves = []string{"start_time", "machine_id", "average_usage.cpus", "collection_id", "end_time", "average_usage.memory", "instance_index"}
 
 func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googleParquet, error) {
@@ -162,7 +164,11 @@ func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googlePar
 		}
 		return false
 	}
-	p, err := openParquet(ctx, in, googleLeaves, required, "an instance_usage shard")
+	leaves := googleLeaves
+	if g.key == "machine" {
+		leaves = append(leaves[:len(leaves):len(leaves)], "alloc_collection_id")
+	}
+	p, err := openParquet(ctx, in, leaves, required, "an instance_usage shard")
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +202,7 @@ func (r *googleParquet) Scan() bool {
 	u.collection, u.hasColl = c.coll(i)
 	u.machine, u.hasMach = c.mach(i)
 	u.instance, u.hasInst = c.inst(i)
+	u.alloc, u.hasAlloc = c.alloc(i)
 	u.cpus, u.hasCPU = c.cpus(i)
 	u.memory, u.hasMem = c.mem(i)
 	r.perr = nil
@@ -229,9 +236,13 @@ func (u *googleUsage) text() string {
 		}
 		return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
 	}
+	alloc := "" // read only for --tenant-key machine: null would say more than we know
+	if u.hasAlloc {
+		alloc = f("alloc_collection_id", u.alloc, true) + " "
+	}
 	return f("start_time", u.start, u.hasStart) + " " + f("end_time", u.end, u.hasEnd) + " " +
 		f("collection_id", u.collection, u.hasColl) + " " + f("instance_index", u.instance, u.hasInst) + " " +
-		f("machine_id", u.machine, u.hasMach) + " " +
+		f("machine_id", u.machine, u.hasMach) + " " + alloc +
 		g("average_usage.cpus", u.cpus, u.hasCPU) + " " + g("average_usage.memory", u.memory, u.hasMem)
 }
 
@@ -248,7 +259,7 @@ func (r *googleParquet) bind(rec arrow.Record) error {
 	}
 	c := &r.cols
 	c.start, c.end, c.coll, c.mach = ints("start_time"), ints("end_time"), ints("collection_id"), ints("machine_id")
-	c.inst = ints("instance_index")
+	c.inst, c.alloc = ints("instance_index"), ints("alloc_collection_id")
 	c.cpus, c.mem = absentFloat, absentFloat
 	if a := col("average_usage"); a != nil {
 		st, ok := a.(*array.Struct)

@@ -162,6 +162,7 @@ type googleSums struct {
 	runs             []gsSpan // where each run is in spill
 	spilled          int64    // shares in runs
 	rows             int64    // instance rows added
+	viaAlloc         int64    // rows inside alloc sets, not summed (googleRows.record)
 }
 
 // gsSpan is one sorted run of a spill file: n rows from row off.
@@ -215,6 +216,10 @@ type gsAppender struct {
 // almost every row; at most 13 for the hour googleRows.record allows).
 func (a *gsAppender) Append(s *googleSample) error {
 	g := a.g
+	if s.viaAlloc {
+		g.viaAlloc++
+		return nil
+	}
 	g.rows++
 	r := gsRow{start: s.start, dur: s.dur, cpu: s.CPU, mem: s.Memory, collection: s.collection, instance: s.instance,
 		line: s.line, tenant: s.tenant, server: s.server, src: a.src, ident: s.ident}
@@ -623,6 +628,11 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 		notes = append(notes, fmt.Sprintf("%d of those rows cover part of a window or more than one (an instance that started or stopped inside it, "+
 			"or a row across a window boundary): each window got the row's average times the part of its 300 s the row covers; "+
 			"partial windows are kept, not dropped as in Google's analysis colab", weighted))
+	}
+	if g.viaAlloc > 0 {
+		notes = append(notes, fmt.Sprintf("%d instance rows inside alloc sets (alloc_collection_id set) counted through their alloc instance: "+
+			"with --tenant-key machine only top-level instances are summed, as in Google's analysis colab, "+
+			"so that a task's usage is not added beside that of the alloc instance it runs in", g.viaAlloc))
 	}
 	if overCPU > 0 {
 		notes = append(notes, fmt.Sprintf("%d cpu sums above 1 NCU (largest %.6g) stored as 1: no machine has more than 1 NCU, so their rows overlap", overCPU, maxCPU))

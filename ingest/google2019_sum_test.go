@@ -1,9 +1,11 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -23,7 +25,9 @@ import (
 //
 // and instance 203 of 330587238433 on 23624491139 in a partial window that
 // starts 120 s into T (cpu 0.03125, memory 0.03125): 180 s of T's 300, so
-// it adds 0.6 of its average to T.
+// it adds 0.6 of its average to T. Every row, like the real one, runs
+// inside alloc set 330587160469; instance_usage_alloc_instance.json is
+// that alloc instance (cpu and memory 0.015625 on 23624491139 in T).
 var (
 	googleT       = googleRealRow.TimeMs
 	googleM1      = "23624491139"
@@ -50,17 +54,24 @@ func TestGoogleUsageSumsInstances(t *testing.T) {
 	notes := got.res.Files[0].Notes
 	if got.res.Accepted != 5 || len(got.rejects) != 0 ||
 		!noteContains(notes, "5 instance rows of 1 google2019-usage input(s) summed into 3 usage rows, one per tenant, machine and aligned 5-minute window (1 of them the sum of two or more rows)") ||
-		!noteContains(notes, "1 of those rows cover part of a window or more than one") {
+		!noteContains(notes, "1 of those rows cover part of a window or more than one") || noteContains(notes, "alloc") {
 		t.Errorf("accepted %d, rejects %+v, notes %q", got.res.Accepted, got.rejects, notes)
 	}
 
-	// Machine key: every collection on the machine adds up.
+	// Machine key: the rows all run inside alloc set 330587160469, so a
+	// machine counts them through its alloc instance, not beside it. Alone
+	// they give no usage (accepted, and counted in the notes); with the
+	// alloc instance, machine 1 in T is the alloc instance's usage.
 	opts := DefaultOptions()
 	opts.TenantKey = "machine"
 	got = mustRun(t, "google2019-usage", []string{file}, opts)
-	usageNear(t, "machine", got.usage, []dataset.Usage{
-		{Tenant: googleM1, Server: googleM1, TimeMs: googleT, CPU: 0.4375 + googlePartial, Memory: 0.1875 + googlePartial},
-		{Tenant: googleM2, Server: googleM2, TimeMs: googleT, CPU: 0.5, Memory: nan},
+	if len(got.usage) != 0 || got.res.Accepted != 5 || len(got.rejects) != 0 ||
+		!noteContains(got.res.Files[0].Notes, "5 instance rows inside alloc sets (alloc_collection_id set) counted through their alloc instance") {
+		t.Errorf("machine key, tasks only: usage %+v, accepted %d, notes %q", got.usage, got.res.Accepted, got.res.Files[0].Notes)
+	}
+	got = mustRun(t, "google2019-usage", []string{file, traceFile("google2019", "instance_usage_alloc_instance.json")}, opts)
+	usageEqual(t, "machine", got.usage, []dataset.Usage{
+		{Tenant: googleM1, Server: googleM1, TimeMs: googleT, CPU: 0.015625, Memory: 0.015625},
 	})
 
 	// User key: both collections belong to one user, so they add up too.
@@ -215,6 +226,55 @@ func TestGoogleUsageOverlappingInstanceRows(t *testing.T) {
 	hasReject(t, got.rejects, 5, "duplicate: instance 5 of collection 7 already has a row for machine 9 that overlaps this one in time ("+path+":4)")
 	if !strings.Contains(got.rejects[0].Record, "start_time=700000000 end_time=1050000000 average_usage.cpus=0.5 average_usage.memory=null") {
 		t.Errorf("record %q", got.rejects[0].Record)
+	}
+}
+
+// Alloc sets (instance_usage_alloc_instance.json is the alloc instance the
+// real row's task runs in): with the machine key only top-level rows are
+// summed, so the task is counted through its alloc instance and not
+// beside it, in JSON and in Parquet; with the collection key each
+// collection keeps its own usage.
+func TestGoogleUsageAllocInstances(t *testing.T) {
+	task, alloc := traceFile("google2019", "instance_usage-000000000000.json"), traceFile("google2019", "instance_usage_alloc_instance.json")
+	got := mustRun(t, "google2019-usage", []string{task, alloc}, DefaultOptions())
+	usageEqual(t, "collection", got.usage, []dataset.Usage{
+		{Tenant: "330587160469", Server: googleM1, TimeMs: googleT, CPU: 0.015625, Memory: 0.015625},
+		googleRealRow,
+	})
+	if noteContains(got.res.Files[1].Notes, "alloc") {
+		t.Errorf("collection key: notes %q", got.res.Files[1].Notes)
+	}
+
+	opts := DefaultOptions()
+	opts.TenantKey = "machine"
+	machine := []dataset.Usage{{Tenant: googleM1, Server: googleM1, TimeMs: googleT, CPU: 0.015625, Memory: 0.015625}}
+	got = mustRun(t, "google2019-usage", []string{task, alloc}, opts)
+	usageEqual(t, "machine", got.usage, machine)
+	if got.res.Accepted != 2 || len(got.rejects) != 0 ||
+		!noteContains(got.res.Files[1].Notes, "1 instance rows inside alloc sets (alloc_collection_id set) counted through their alloc instance") ||
+		!noteContains(got.res.Files[1].Notes, "1 instance rows of 2 google2019-usage input(s) summed into 1 usage rows") ||
+		!noteContains(got.res.Files[0].Notes, "rows inside an alloc set (alloc_collection_id set) are left to their alloc instance (top-level instances only") {
+		t.Errorf("machine key: accepted %d, rejects %+v, notes %q %q", got.res.Accepted, got.rejects, got.res.Files[0].Notes, got.res.Files[1].Notes)
+	}
+
+	// The same rows in a Parquet shard, where the column is read only for
+	// the machine key; and a shard without the column has no alloc sets.
+	dir := t.TempDir()
+	var rows [][]byte
+	for _, f := range []string{task, alloc} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, bytes.TrimSpace(b))
+	}
+	shard := filepath.Join(dir, "instance_usage-000000000000.parquet")
+	writeGoogleParquet(t, shard, rows, 1)
+	got = mustRun(t, "google2019-usage", []string{shard}, opts)
+	usageEqual(t, "machine, parquet", got.usage, machine)
+	got = mustRun(t, "google2019-usage", []string{shard}, DefaultOptions())
+	if len(got.usage) != 2 {
+		t.Errorf("collection key, parquet: %+v", got.usage)
 	}
 }
 
@@ -400,7 +460,8 @@ func cmpUsageKey(a, b dataset.Usage) int {
 // and times to the µs: each instance a sequence of rows that do not
 // overlap, with gaps, full aligned windows, partial windows, rows across a
 // boundary or longer than a window, rows without end_time; absent memory,
-// absent instance_index, instances that move, exact duplicates, repeats over the
+// absent instance_index, instances that move, instances inside alloc sets
+// (which the machine key leaves out), exact duplicates, repeats over the
 // same time with other values and rows that overlap an earlier one. It
 // returns the lines, the oracle's sums per usage key and how many rows
 // must be rejected.
@@ -435,6 +496,9 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 	for c := int64(0); c < 8; c++ {
 		for inst := int64(0); inst < int64(rng.IntN(5)); inst++ {
 			machine := 100 + rng.Int64N(3)
+			// alloc_collection_id: absent, 0 (top level) or an alloc set.
+			alloc := []int64{-1, 0, 7000 + c}[rng.IntN(3)]
+			skip := key == "machine" && alloc > 0
 			for t := int64(googleOffsetUs); ; {
 				switch r := rng.Float64(); {
 				case r < 0.2:
@@ -478,7 +542,7 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 				if rng.Float64() < 0.3 {
 					ix = -1
 				}
-				l := googleRowLine(startUs, endUs, 5000+c, ix, machine, -1, cpu, mem)
+				l := googleRowLine(startUs, endUs, 5000+c, ix, machine, alloc, cpu, mem)
 				lines = append(lines, l)
 				switch r := rng.Float64(); {
 				case r < 0.05:
@@ -487,24 +551,31 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 					lines = append(lines, l)
 					if ix < 0 {
 						copies = 2
-					} else {
+					} else if !skip {
 						rejected++
 					}
 				case r < 0.1 && ix >= 0:
 					// Another row of the same instance, machine and time
 					// with other values: the smaller cpu is kept.
 					cpu2 := rng.Float64() * 0.25
-					lines = append(lines, googleRowLine(startUs, endUs, 5000+c, ix, machine, -1, cpu2, -1))
+					lines = append(lines, googleRowLine(startUs, endUs, 5000+c, ix, machine, alloc, cpu2, -1))
 					if cpu2 < cpu {
 						cpu, mem = cpu2, -1
 					}
-					rejected++
+					if !skip {
+						rejected++
+					}
 				case r < 0.15 && ix >= 0 && e-s >= 2:
 					// A row that starts inside this one (after it): the
 					// later start is rejected, whatever windows it covers.
 					s2 := s + 1 + rng.Int64N(e-s-1)
-					lines = append(lines, googleRowLine(s2, s2+1+rng.Int64N(w), 5000+c, ix, machine, -1, rng.Float64()*0.25, -1))
-					rejected++
+					lines = append(lines, googleRowLine(s2, s2+1+rng.Int64N(w), 5000+c, ix, machine, alloc, rng.Float64()*0.25, -1))
+					if !skip {
+						rejected++
+					}
+				}
+				if skip {
+					continue
 				}
 				tenant := strconv.FormatInt(5000+c, 10)
 				if key == "machine" {

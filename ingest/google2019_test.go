@@ -83,13 +83,16 @@ func TestGoogleUsageJSON(t *testing.T) {
 		t.Errorf("accepted %d, notes %q", got.res.Accepted, got.res.Files[2].Notes)
 	}
 
-	// --tenant-key machine; --trace-start moves every instant.
+	// --tenant-key machine; --trace-start moves every instant. The real
+	// row runs inside an alloc set: the machine's usage is its alloc
+	// instance's (TestGoogleUsageAllocInstances).
 	opts := DefaultOptions()
 	opts.TenantKey = "machine"
 	opts.TraceStart = time.Date(2019, 5, 1, 0, 0, 0, 0, time.UTC)
-	got = mustRun(t, "google2019-usage", []string{traceFile("google2019", "instance_usage-000000000000.json")}, opts)
-	if u := got.usage[0]; u.Tenant != "23624491139" || u.TimeMs != googleRealRow.TimeMs-7*3600_000 {
-		t.Errorf("machine key, UTC start: %+v", u)
+	got = mustRun(t, "google2019-usage", []string{traceFile("google2019", "instance_usage-000000000000.json"),
+		traceFile("google2019", "instance_usage_alloc_instance.json")}, opts)
+	if len(got.usage) != 1 || got.usage[0].Tenant != "23624491139" || got.usage[0].TimeMs != googleRealRow.TimeMs-7*3600_000 {
+		t.Errorf("machine key, UTC start: %+v", got.usage)
 	}
 	// user needs collection_events: a clear error, not a silent fallback.
 	opts.TenantKey = "user"

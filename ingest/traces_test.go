@@ -344,6 +344,7 @@ func TestTraceDetection(t *testing.T) {
 		"google2019/instance_usage-000000000001.json.gz":                "google2019-usage",
 		"google2019/instance_usage_derived_rows.json":                   "google2019-usage",
 		"google2019/instance_usage_same_machine.json":                   "google2019-usage",
+		"google2019/instance_usage_alloc_instance.json":                 "google2019-usage",
 		"google2019/collection_events-000000000000.json":                "google2019-collection-events",
 		"google2019/collection_events_derived_rows.json":                "google2019-collection-events",
 		"azure/v1_vm_cpu_readings-file-1-of-125_opendc_sample.csv":      "azure-cpu",
