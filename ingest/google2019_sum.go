@@ -67,9 +67,10 @@ import (
 // (3 M usage rows written either way), no slower when every group has two
 // rows (half the rows to write); peak RSS 250-320 MB against 280 MB. That
 // was with 64-byte rows keyed by start_time; the aligned, weighted shares
-// (80 bytes, a span computed where an instance's rows tie) measured within
-// the noise of it in BenchmarkGoogleUsageIngest (50,000 rows; medians
-// +4% JSON, +4 to 9% Parquet, best runs +1% to +2%).
+// (80 bytes, a span computed where an instance's rows tie) measured close
+// to it in BenchmarkGoogleUsageIngest (50,000 rows, 17 interleaved runs of
+// each build on 2 shared cores: medians +5% JSON, +5% to +7% Parquet with
+// and without spilling; best runs -1% to +2%).
 
 // googleSumRows is the default number of shares held before a spill.
 const googleSumRows = 1 << 18
