@@ -1,9 +1,9 @@
 #!/bin/sh
 # Issue 7's accuracy bar at full size, by hand: profile the reference
 # spilling workload (testdata/profiler/spillsort, 256 MiB of 100-byte
-# records) at 9 memory settings with 5 repetitions in memory cgroups, fit
+# records) at 9 memory settings with 9 repetitions in memory cgroups, fit
 # the spill-rate model on two settings and print each setting's measured
-# median runtime, the prediction and the error. About three minutes.
+# median runtime, the prediction and the error. About two and a half minutes.
 # Usage: scripts/elasticity-accuracy.sh [OUT]   (default out/accuracy)
 # The same in Go: go test ./elasticity -run '^$' -bench SandboxAccuracy -v
 set -eu
@@ -16,7 +16,7 @@ go build -o "$out/spillsort" ./testdata/profiler/spillsort
 # Spillsort keeps 16 bytes of metadata per record in its buffer (expansion
 # 1.16) and merges its last buffer from memory (wlprof.spill.buffer).
 "$out/wlprof" profile run -d "$out/ds" -q --job spillsort --task reduce \
-  --mem 32M,64M,96M,128M,160M,192M,224M,256M,320M --repeat 5 --interval 20ms \
+  --mem 32M,64M,96M,128M,160M,192M,224M,256M,320M --repeat 9 --interval 20ms \
   --cap-overhead 32M --input-bytes 268435400 --spill-dir "$out" \
   -- "$out/spillsort" -gen 256M -mem {mem} -spill {spill_dir}
 "$out/wlprof" elasticity -d "$out/ds" --job spillsort --grid 32M \
