@@ -59,6 +59,38 @@ func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, wo
 	return scanSeries(ctx, d, true, fn)
 }
 
+// ReadSeriesOf returns the rows of the series table whose tenant want
+// accepts, in table order, reading the table as ScanSeries does and
+// copying out only those rows' values: a report that shows a few
+// tenants' series needs them, not the whole table in memory.
+func ReadSeriesOf(ctx context.Context, d *Dataset, want func(tenant string) bool) ([]Series, error) {
+	var mu sync.Mutex
+	groups := map[int][]Series{}
+	n, err := ScanSeries(ctx, d, func(_ context.Context, _, g int, rows []Series) error {
+		var keep []Series
+		for _, r := range rows {
+			if want(r.Tenant) {
+				r.Values = append([]float64(nil), r.Values...)
+				keep = append(keep, r)
+			}
+		}
+		if len(keep) > 0 {
+			mu.Lock()
+			groups[g] = keep
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Series
+	for g := 0; g < n; g++ {
+		out = append(out, groups[g]...)
+	}
+	return out, nil
+}
+
 // scanSeries is ScanSeries; with reuse false every group's values get an
 // allocation of their own, which fn may keep.
 func scanSeries(ctx context.Context, d *Dataset, reuse bool, fn func(ctx context.Context, worker, group int, rows []Series) error) (int, error) {

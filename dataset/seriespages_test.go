@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -220,5 +221,42 @@ func TestScanSeriesEqualsReadSeries(t *testing.T) {
 	stop := errors.New("stop")
 	if _, err := ScanSeries(context.Background(), ds, func(context.Context, int, int, []Series) error { return stop }); !errors.Is(err, stop) {
 		t.Fatalf("fn's error: got %v", err)
+	}
+
+}
+
+// ReadSeriesOf returns the rows of the tenants asked for, in table order,
+// with their own values: every group has the same size here, so each
+// worker decodes into one reused buffer, and values that were not copied
+// out would be overwritten by the next group.
+func TestReadSeriesOf(t *testing.T) {
+	rows := seriesRows(12, 60)
+	for i := range rows {
+		rows[i].Values = make([]float64, 2000)
+		for j := range rows[i].Values {
+			rows[i].Values[j] = float64(i*10000 + j)
+		}
+		rows[i].Tenant = fmt.Sprintf("t%03d", i)
+	}
+	ds := writeIngests(t, SeriesTable, rows, 6)
+	pick := map[string]bool{}
+	var want []Series
+	for i, r := range rows {
+		if i%7 == 3 || i == len(rows)-1 {
+			pick[r.Tenant] = true
+			want = append(want, r)
+		}
+	}
+	got, err := ReadSeriesOf(context.Background(), ds, func(tenant string) bool { return pick[tenant] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !equalNaN(got[i], want[i]) {
+			t.Fatalf("row %d (%s) differs", i, want[i].Tenant)
+		}
 	}
 }
