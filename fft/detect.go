@@ -403,7 +403,17 @@ func acfSq(e, q []float64, lag int) float64 {
 	if lag <= 0 || lag >= n {
 		return 0
 	}
-	a, b := e[:n-lag], e[lag:n]
+	sxx, syy := q[n-lag], q[n]-q[lag]
+	if sxx <= 0 || syy <= 0 {
+		return 0
+	}
+	return dot4(e[:n-lag], e[lag:n]) / math.Sqrt(sxx*syy)
+}
+
+// dot4 is Σ a[i]·b[i] over a (b at least as long), summed in four
+// interleaved parts: one chain of dependent additions is four times
+// slower, and the result differs from the sequential sum only in rounding.
+func dot4(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	i := 0
@@ -416,11 +426,7 @@ func acfSq(e, q []float64, lag int) float64 {
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
 	}
-	sxx, syy := q[n-lag], q[n]-q[lag]
-	if sxx <= 0 || syy <= 0 {
-		return 0
-	}
-	return (s0 + s1 + s2 + s3) / math.Sqrt(sxx*syy)
+	return s0 + s1 + s2 + s3
 }
 
 // acf is the normalised autocorrelation of e at lag over the overlap.
@@ -474,7 +480,7 @@ func (w *workspace) foldR2(y []float64, lag int) float64 {
 //
 // Four cycles are added into the profile at a time (one load and store
 // of the profile per four samples), and the squares are summed in four
-// interleaved parts (sumSq4): the sums differ from cycle-by-cycle ones
+// interleaved parts (dot4): the sums differ from cycle-by-cycle ones
 // only in rounding.
 func (w *workspace) foldExplained(y []float64, lag int) float64 {
 	n := len(y)
@@ -502,27 +508,11 @@ func (w *workspace) foldExplained(y []float64, lag int) float64 {
 		prof[i] += v
 	}
 	full, rem := n/lag, n%lag
-	a, b := sumSq4(prof[:rem]), sumSq4(prof[rem:])
+	a, b := dot4(prof[:rem], prof[:rem]), dot4(prof[rem:], prof[rem:])
 	if full == 0 {
 		return a
 	}
 	return a/float64(full+1) + b/float64(full)
-}
-
-// sumSq4 is Σv², summed in four interleaved parts.
-func sumSq4(v []float64) float64 {
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(v); i += 4 {
-		s0 += v[i] * v[i]
-		s1 += v[i+1] * v[i+1]
-		s2 += v[i+2] * v[i+2]
-		s3 += v[i+3] * v[i+3]
-	}
-	for ; i < len(v); i++ {
-		s0 += v[i] * v[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // refine returns the lag within ±radius of start whose folded profile
