@@ -97,12 +97,37 @@ func ingestGoogleUsage(ctx context.Context, in *Input, s *sink) error {
 		"(partial windows are kept, not dropped), summed over the instance rows of one tenant, machine and window "+
 		"in all inputs of this ingest%s",
 		msText(g.start), map[string]string{"collection": "collection_id", "machine": "machine_id", "user": "the collection's user"}[key], alloc))
+	if len(sums.inputs) == 0 {
+		if n := earlierGoogleUsage(s.tx.Dataset()); n > 0 {
+			s.notes = append(s.notes, fmt.Sprintf("warning: the dataset already holds usage from %d google2019-usage input(s) of earlier ingests; "+
+				"instance rows are summed per machine and window within one ingest only, so a machine's rows for one window split "+
+				"between ingests are not added up (the series builder averages them): ingest every shard of a trace in one "+
+				"command (wlprof ingest google2019-usage DIR, or shard-*.json.gz)", n))
+		}
+	}
 	w := sums.input(in.Path, s.index)
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
 		return ingestGoogleParquet(ctx, in, s, g, w)
 	}
 	r := newLineRecords(in, g.parseJSON)
 	return drain[googleSample](ctx, s, r, w)
+}
+
+// earlierGoogleUsage counts the google2019-usage inputs of earlier
+// ingests that added usage rows: their rows cannot be summed with this
+// ingest's (a shard split over two ingests would be averaged per window
+// instead of added), which the ingest says.
+func earlierGoogleUsage(ds *dataset.Dataset) int {
+	if ds == nil {
+		return 0
+	}
+	n := 0
+	for _, src := range ds.Manifest().Sources {
+		if src.Format == googleUsageFormat && src.Accepted > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // ingestGoogleParquet reads a shard. The Parquet decoder may panic on a

@@ -587,3 +587,27 @@ func googlePropertyRows(rng *rand.Rand, key string) ([]string, map[googleKey]goo
 	}
 	return lines, oracle, rejected
 }
+
+// Rows are summed within one ingest: a second google2019-usage ingest into
+// the same dataset cannot add its rows to the first one's, and says so,
+// while the first (and an ingest of several shards at once) does not.
+func TestGoogleUsageLaterIngestWarns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	a, b := traceFile("google2019", "instance_usage_same_machine.json"), traceFile("google2019", "instance_usage_alloc_instance.json")
+	first, err := runInto(t, dir, "google2019-usage", []string{a, b}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range first.res.Files {
+		if noteContains(f.Notes, "earlier ingests") {
+			t.Errorf("first ingest warns: %q", f.Notes)
+		}
+	}
+	second, err := runInto(t, dir, "google2019-usage", []string{b}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !noteContains(second.res.Files[0].Notes, "already holds usage from 2 google2019-usage input(s) of earlier ingests") {
+		t.Errorf("second ingest's notes %q", second.res.Files[0].Notes)
+	}
+}
