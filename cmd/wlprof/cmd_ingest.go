@@ -176,9 +176,34 @@ func printIngest(g *globalOptions, rep ingestReport) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Table, f.Accepted, f.Rejected)
 	}
 	tw.Flush()
+	// A note several inputs share (the format's description of its
+	// columns, for each of a trace's shards) is printed once, with the
+	// first input's path and how many others have it; -o json keeps every
+	// input's notes.
+	type noteFiles struct {
+		text  string
+		files []string
+	}
+	var notes []*noteFiles
+	byText := map[string]*noteFiles{}
 	for _, f := range rep.Files {
 		for _, n := range f.Notes {
-			fmt.Fprintf(g.io.Out, "note: %s: %s\n", f.Path, n)
+			nf := byText[n]
+			if nf == nil {
+				nf = &noteFiles{text: n}
+				byText[n] = nf
+				notes = append(notes, nf)
+			}
+			if k := len(nf.files); k == 0 || nf.files[k-1] != f.Path {
+				nf.files = append(nf.files, f.Path)
+			}
+		}
+	}
+	for _, nf := range notes {
+		if len(nf.files) == 1 {
+			fmt.Fprintf(g.io.Out, "note: %s: %s\n", nf.files[0], nf.text)
+		} else {
+			fmt.Fprintf(g.io.Out, "note: %s and %d other input(s): %s\n", nf.files[0], len(nf.files)-1, nf.text)
 		}
 	}
 	_, err := fmt.Fprintf(g.io.Out, "total: %d accepted, %d rejected\n", rep.Accepted, rep.Rejected)

@@ -44,6 +44,28 @@ func TestIngestTracesAutoGolden(t *testing.T) {
 	}
 }
 
+// The text output of an ingest of a trace's shards: a note every shard
+// has (the format's description of its columns) is printed once, with how
+// many inputs share it; notes of one input keep its path.
+func TestIngestTextGroupsNotes(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := wlprof(t, "ingest", "google2019-usage", "-d", filepath.Join(dir, "ds"),
+		"../../testdata/traces/google2019/instance_usage-000000000000.json",
+		"../../testdata/traces/google2019/instance_usage-000000000001.json.gz",
+		"../../testdata/traces/google2019/instance_usage_alloc_instance.json",
+		"../../testdata/traces/google2019/instance_usage_same_machine.json")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (the .json.gz row repeats the .json one); stderr %s", code, errs)
+	}
+	if n := strings.Count(out, "time = start of the aligned 5-minute window"); n != 1 {
+		t.Errorf("the shards' common note printed %d times, want once:\n%s", n, out)
+	}
+	if !strings.Contains(out, "instance_usage-000000000000.json and 3 other input(s): time = start") {
+		t.Errorf("the common note does not say how many inputs share it:\n%s", out)
+	}
+	golden(t, "ingest-google-shards.txt", strings.ReplaceAll(out, dir, "$TMP"))
+}
+
 func TestIngestTraceFlags(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	cases := []struct {
