@@ -128,7 +128,9 @@ func sandboxAccuracyOnce(t *testing.T) string {
 // alone; the VM has no hardware counters to see why), so a few passes of
 // a sweep can all land in one spell. With 5 repetitions, sweeps gave
 // 1.9%, 3.6%, 4.2%, 4.7% and 6.2% over the settings' medians (4.5-7.8%
-// over single runs); with 9, 0.4% (4.1%).
+// over single runs); with 9, 0.4%, 1.0%, 3.6% and 1.1% (4.1%, 4.8%, 7.1%
+// and 6.4%: the single runs' own scatter around their setting's median,
+// runs_scatter_floor, is most of that).
 // The same by hand: scripts/elasticity-accuracy.sh.
 func BenchmarkSandboxAccuracy(b *testing.B) {
 	mems := []int64{32 << 20, 64 << 20, 96 << 20, 128 << 20, 160 << 20, 192 << 20, 224 << 20, 256 << 20, 320 << 20}
