@@ -23,9 +23,27 @@ const seriesValuesPath = "values.list.element"
 // pages arrived and was then copied out again: three copies of 1.7 GB at
 // 10,000 tenants.
 func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
+	return collectSeries(ctx, d, nil)
+}
+
+// collectSeries gathers rows of the series table in table order: every
+// row, each group in an allocation of its own (want nil), or the rows of
+// the tenants want accepts, their values copied out of the buffer the
+// worker reuses.
+func collectSeries(ctx context.Context, d *Dataset, want func(tenant string) bool) ([]Series, error) {
 	var mu sync.Mutex
 	groups := map[int][]Series{}
-	n, err := scanSeries(ctx, d, false, func(_ context.Context, _, g int, rows []Series) error {
+	n, err := scanSeries(ctx, d, want != nil, func(_ context.Context, _, g int, rows []Series) error {
+		if want != nil {
+			var keep []Series
+			for _, r := range rows {
+				if want(r.Tenant) {
+					r.Values = append([]float64(nil), r.Values...)
+					keep = append(keep, r)
+				}
+			}
+			rows = keep
+		}
 		mu.Lock()
 		groups[g] = rows
 		mu.Unlock()
@@ -64,31 +82,7 @@ func ScanSeries(ctx context.Context, d *Dataset, fn func(ctx context.Context, wo
 // copying out only those rows' values: a report that shows a few
 // tenants' series needs them, not the whole table in memory.
 func ReadSeriesOf(ctx context.Context, d *Dataset, want func(tenant string) bool) ([]Series, error) {
-	var mu sync.Mutex
-	groups := map[int][]Series{}
-	n, err := ScanSeries(ctx, d, func(_ context.Context, _, g int, rows []Series) error {
-		var keep []Series
-		for _, r := range rows {
-			if want(r.Tenant) {
-				r.Values = append([]float64(nil), r.Values...)
-				keep = append(keep, r)
-			}
-		}
-		if len(keep) > 0 {
-			mu.Lock()
-			groups[g] = keep
-			mu.Unlock()
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []Series
-	for g := 0; g < n; g++ {
-		out = append(out, groups[g]...)
-	}
-	return out, nil
+	return collectSeries(ctx, d, want)
 }
 
 // scanSeries is ScanSeries; with reuse false every group's values get an
