@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -222,5 +223,57 @@ func TestReportYARNReservationMatchesExport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "reservations")); !os.IsNotExist(err) {
 		t.Errorf("reservations/ written without a reservation: %v", err)
+	}
+}
+
+// The class figures (each class's representative series and spectra) are
+// drawn whether the report builds the series table itself (none stored
+// yet: it is committed through another handle, and the figures' series
+// are read from it) or reads a fresh one, and the two reports are the
+// same.
+func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
+	dir, ds := classifyDataset(t)
+	type index struct {
+		Plots []struct{ Name, Stage string }
+	}
+	var docs [2]string
+	for i := range docs {
+		out := filepath.Join(dir, fmt.Sprintf("report%d", i))
+		stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-o", "json")
+		if code != 0 {
+			t.Fatalf("report %d: exit %d: %s", i, code, stderr)
+		}
+		var idx index
+		if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+			t.Fatal(err)
+		}
+		tj, err := profile.LoadTenants(filepath.Join(out, "tenants.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]bool{}
+		for _, p := range idx.Plots {
+			names[p.Name] = true
+		}
+		if len(tj.Classes) < 3 {
+			t.Fatalf("report %d: %d classes, want the synthetic world's ≥ 3", i, len(tj.Classes))
+		}
+		for _, c := range tj.Classes {
+			for _, kind := range []string{"series-", "spectrum-"} {
+				found := false
+				for n := range names {
+					if strings.HasPrefix(n, kind) && strings.Contains(n, c.Class) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("report %d: no %s figure for class %s; plots %v", i, kind, c.Class, idx.Plots)
+				}
+			}
+		}
+		docs[i] = strings.ReplaceAll(stdout, out, "$OUT")
+	}
+	if docs[0] != docs[1] {
+		t.Errorf("the report that built the series and the one that read them differ:\n%s\n%s", docs[0], docs[1])
 	}
 }

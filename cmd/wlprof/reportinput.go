@@ -104,9 +104,16 @@ func addClassify(ctx context.Context, ds *dataset.Dataset, in *reports.Input) er
 	// read (or built first when stale), not held in memory (1.7 GB at
 	// 10,000 tenants × 30 days); the figures then read back only the
 	// series they show.
-	res, _, err := fft.ClassifyDataset(ctx, ds, fft.SeriesOptions{}, fft.Options{})
+	res, built, err := fft.ClassifyDataset(ctx, ds, fft.SeriesOptions{}, fft.Options{})
 	if err != nil {
 		return err
+	}
+	if built {
+		// The new series table was committed through a handle of its own;
+		// this one's manifest still lists the table it replaced.
+		if ds, err = dataset.Open(ds.Dir); err != nil {
+			return err
+		}
 	}
 	file := &profile.Tenants{Version: profile.Version, Kind: "tenants", StepS: res.StepS,
 		Ranking: profile.DefaultRanking(), Classes: []profile.Class{}, Tenants: []profile.Tenant{},
