@@ -15,7 +15,9 @@ import (
 // group (classifyStored); otherwise the series are built from the usage
 // table, classified, and stored as the new series table. built says which.
 // The result is the same either way (tested), and the same as Classify's
-// on the series.
+// on the series. A built table is committed through a handle of its own:
+// ds's manifest still lists the table it replaced, so a caller that reads
+// the series afterwards opens the dataset again.
 func ClassifyDataset(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, opts Options) (res *Result, built bool, err error) {
 	if seriesFresh(ds, sopts) {
 		res, err = classifyStored(ctx, ds, sopts, opts)
