@@ -167,7 +167,14 @@ func (ol *olReader) document(ctx context.Context, in *Input) error {
 	if len(data) > maxDocumentBytes {
 		return fmt.Errorf("%s: a JSON document over %d bytes; write JSON lines instead", ol.file, maxDocumentBytes)
 	}
-	lineAt := func(off int64) int64 { return int64(bytes.Count(data[:off], []byte("\n"))) + 1 }
+	// lineAt counts lines from where it last stopped: offsets only grow,
+	// so a document is counted through once, not once per event.
+	lastOff, lastLine := int64(0), int64(1)
+	lineAt := func(off int64) int64 {
+		lastLine += int64(bytes.Count(data[lastOff:off], []byte("\n")))
+		lastOff = off
+		return lastLine
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	trimmed := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf")
 	array := len(trimmed) > 0 && trimmed[0] == '['
