@@ -200,8 +200,11 @@ func (r *hdfsAudit) Notes() []string {
 	return notes
 }
 
-// bstr views b as a string without copying. The dataset writer copies
-// strings when a record is appended, so the view only has to outlive Record.
+// bstr views b as a string without copying, for the plain string columns
+// (path, dst), which the dataset writer copies when a record is appended,
+// so the view only has to outlive Record. The dictionary columns (op,
+// user, cmd, run) keep the string they are given: those values are
+// interned (r.strs) or constants, never views.
 func bstr(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 var errNoAudit = errors.New("no audit fields (want allowed=... ugi=... cmd=... src=...)")
@@ -237,7 +240,7 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	var allowed, ugi, cmd, src, dst, perm, ctx, track []byte
+	var allowed, ugi, cmd, src, dst, ctx, track []byte
 	var have uint8
 	const (
 		hAllowed = 1 << iota
@@ -270,14 +273,13 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 		case "dst":
 			dst, have = val, have|hDst
 		case "perm":
-			perm, have = val, have|hPerm
+			have |= hPerm
 		case "callerContext":
 			ctx = val
 		case "trackingId":
 			track = val
 		}
 	}
-	_ = perm
 	// A line cut short loses its last fields; perm is the last one every
 	// Hadoop version writes, so its absence marks a truncated line.
 	if have != hAllowed|hUgi|hIP|hCmd|hSrc|hDst|hPerm {
@@ -315,10 +317,9 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 	if string(dst) == "null" {
 		dst = nil
 	}
-	_, opS := r.strs.Bytes([]byte(op))
 	_, cmdS := r.strs.Bytes(cmd)
 	_, userS := r.strs.Bytes(shortUser(ugi))
-	r.rec = dataset.Provenance{TimeMs: ts, Op: opS, Path: bstr(src), Dst: bstr(dst), User: userS, Cmd: cmdS}
+	r.rec = dataset.Provenance{TimeMs: ts, Op: op, Path: bstr(src), Dst: bstr(dst), User: userS, Cmd: cmdS}
 	c := ctx
 	if len(c) == 0 || string(c) == "null" {
 		c = track
