@@ -29,7 +29,8 @@ def classify(x, rng):
     spread = np.sqrt(max(hm.var() - noise / w, 0.0))
     if spread <= max(0.05 * mean, 0.01):
         return "constant"
-    f = max(1, -(-n // 4320))
+    # detection series of at most 2160 points, as fft.DetectLen
+    f = max(1, -(-n // 2160))
     y = x[n - (n // f) * f:].reshape(-1, f).mean(axis=1)
     t = np.arange(len(y))
     y = y - np.polyval(np.polyfit(t, y, 1), t)
