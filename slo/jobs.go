@@ -102,6 +102,12 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 	if len(submits) >= 3 {
 		out.Periodic = p.Regular
 	}
+	if ov := o.Overrides.find(acc.name); out.Periodic || ov != nil && ov.PeriodS != nil {
+		// The anchor of the period used, inferred or overridden (apply
+		// puts an overridden period in below).
+		anchor := p.AnchorMs
+		out.PeriodAnchorMs = &anchor
+	}
 	if out.Periodic {
 		out.PeriodS = ptr(p.PeriodS)
 		out.PeriodSnapped = p.Snapped

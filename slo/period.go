@@ -132,17 +132,6 @@ func mod(a, b int64) int64 {
 	return r
 }
 
-// periodStart returns the start of the period instant t falls in. For a
-// run, t is its submission shifted by the job's usual phase, so a daily job
-// submitted at 23:59 one day and 00:01 the next stays in its own period.
-func (p Period) periodStart(t int64) int64 {
-	periodMs := int64(p.PeriodS * 1000)
-	if periodMs <= 0 {
-		return t
-	}
-	return t - mod(t-p.AnchorMs, periodMs)
-}
-
 // runPeriodStarts assigns each submission the start of its period. The
 // usual phase φ of submissions within the period (circular mean) decides:
 // a run belongs to the period whose start + φ is nearest its submission.

@@ -24,9 +24,15 @@ type Job struct {
 	SlackRatio *float64 `json:"slack_ratio"` // median (T_outRead − T_end) / (T_end − T_start)
 	Reason     string   `json:"reason"`      // why not actionable; "" when actionable
 
-	Periodic        bool             `json:"periodic"`
-	PeriodCV        *float64         `json:"period_cv"`      // MAD / median of submission spacing
-	PeriodSnapped   bool             `json:"period_snapped"` // period is a natural one (hour, day, ...)
+	Periodic      bool     `json:"periodic"`
+	PeriodCV      *float64 `json:"period_cv"`      // MAD / median of submission spacing
+	PeriodSnapped bool     `json:"period_snapped"` // period is a natural one (hour, day, ...)
+	// PeriodAnchorMs is a period start (Unix ms): period k starts at it +
+	// k·period_s, and arrival_s and deadline_s count from those starts
+	// (midnight UTC for periods that divide a day, Monday 00:00 UTC for a
+	// week, else the submissions' usual phase less half a period). Null
+	// unless periodic.
+	PeriodAnchorMs  *int64           `json:"period_anchor_ms,omitempty"`
 	DeadlinePeriodS *float64         `json:"deadline_period_s"`
 	DeadlineRule    string           `json:"deadline_rule,omitempty"` // "consumer-period-longer" when footnote 5 applied
 	RunsMeasured    int              `json:"runs_measured"`           // successful runs whose output a consumer read

@@ -170,7 +170,7 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 // SLO on a natural period the window is the next period's arrival to
 // deadline, otherwise it starts one period after the last run.
 func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
-	rj := &reportJobs{byID: map[string]*reports.Job{}, aligned: map[string]bool{}}
+	rj := &reportJobs{byID: map[string]*reports.Job{}, anchors: map[string]periodAnchor{}}
 	if ds.Rows(dataset.RunsTable.Name) > 0 {
 		if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
 			return err
@@ -189,9 +189,14 @@ func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOpt
 	case p.PeriodS == nil:
 		return fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", o.fit.Job, p.Identity.Runs)
 	}
-	aligned := rj.aligned[o.fit.Job] && o.Deadline == ""
+	// The SLO's window, unless --deadline sets one; reservationWindow
+	// uses it only on the slo stage's own period (not on --period's).
+	a := rj.anchor(o.fit.Job)
+	if o.Deadline != "" {
+		a = nil
+	}
 	deadline := spec.DeadlineMs
-	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, aligned)
+	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, a)
 	if o.Deadline != "" {
 		spec.DeadlineMs = deadline
 	}

@@ -20,16 +20,19 @@ import (
 
 // The report meets every stage here: each stage's result is turned into
 // profile sections and plot data (reports.Input), so reports imports no
-// stage. One function per stage; the stages that are not on main yet have
-// a seam that says "not computed" and what will fill it.
+// stage. One function per stage; a stage without inputs leaves a note that
+// says what would compute it.
 
 // reportJobs collects the profiles being built, by job id.
 type reportJobs struct {
 	byID map[string]*reports.Job
-	// aligned: the job's SLO offsets count from UTC-aligned period starts
-	// (a natural period, or one the user set), so they place a reservation.
-	aligned map[string]bool
+	// anchors: where the slo stage starts each job's periods, which its
+	// SLO offsets count from (slo.Job.PeriodAnchorMs).
+	anchors map[string]periodAnchor
 }
+
+// periodAnchor is a period start of the slo stage's period for a job.
+type periodAnchor struct{ periodMs, anchorMs int64 }
 
 func (r *reportJobs) job(id string) *reports.Job {
 	j := r.byID[id]
@@ -50,7 +53,7 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	if in.Title == "" {
 		in.Title = "wlprof report of " + g.Dataset
 	}
-	rj := &reportJobs{byID: map[string]*reports.Job{}, aligned: map[string]bool{}}
+	rj := &reportJobs{byID: map[string]*reports.Job{}, anchors: map[string]periodAnchor{}}
 	if err := addClassify(ctx, ds, in); err != nil {
 		return nil, err
 	}
@@ -286,7 +289,9 @@ func addSLO(ctx context.Context, ds *dataset.Dataset, in *reports.Input, rj *rep
 			p.DeadlineS = &profile.Number{Value: *sj.DeadlineS, Source: source(set), Detail: detail}
 		}
 		j.Profile.SLO = p
-		rj.aligned[sj.Job] = sj.PeriodSnapped || (ov != nil && ov.PeriodS != nil)
+		if sj.PeriodS != nil && sj.PeriodAnchorMs != nil {
+			rj.anchors[sj.Job] = periodAnchor{int64(math.Round(*sj.PeriodS * 1000)), *sj.PeriodAnchorMs}
+		}
 	}
 	return nil
 }
@@ -497,14 +502,10 @@ func addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions, in *
 }
 
 // addReservations writes, for each fitted job, the YARN reservation request
-// of wlprof export yarn-reservation: recurring every period, arriving one
-// period after the last run started, for the median container size of its
-// skylines. A job whose request cannot be built (no period, a period that
-// does not divide --max-periodicity) gets a warning instead.
-//
-// Seam (slo stage, issue 4): when a job has an actionable SLO, arrival and
-// deadline should be the period start plus slo.arrival_s and
-// slo.deadline_s instead of the defaults used here.
+// of wlprof export yarn-reservation: recurring every period, in the window
+// reservationWindow places, for the median container size of its skylines.
+// A job whose request cannot be built (no period, a period that does not
+// divide --max-periodicity) gets a warning instead.
 func addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions, rj *reportJobs, fits []*skyline.Fit) error {
 	caps, err := containerSizes(ctx, ds)
 	if err != nil {
@@ -522,7 +523,7 @@ func addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions,
 			c = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
 		}
 		spec := skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c}
-		spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, rj.aligned[f.Job])
+		spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, rj.anchor(f.Job))
 		req, err := skyline.Reservation(f, spec)
 		if err != nil {
 			p.Warnings = append(p.Warnings, "no YARN reservation: "+err.Error())
@@ -669,14 +670,25 @@ func addIdentity(ctx context.Context, ds *dataset.Dataset, rj *reportJobs) error
 }
 
 // reservationWindow places a job's next reservation: with an actionable SLO
-// whose offsets count from UTC-aligned period starts, the next period after
-// the last run, from its arrival to its deadline; otherwise one period
-// after the last run started, for as long as the skyline (deadline 0).
-func reservationWindow(p *profile.Job, lastStartMs int64, aligned bool) (arrivalMs, deadlineMs, periodMs int64) {
+// and the slo stage's period start a (its offsets count from the starts of
+// that period), the period after the one the last run started in, from
+// its arrival to its deadline; otherwise one period after the last run
+// started, for as long as the skyline (deadline 0).
+func reservationWindow(p *profile.Job, lastStartMs int64, a *periodAnchor) (arrivalMs, deadlineMs, periodMs int64) {
 	periodMs = int64(math.Round(p.PeriodS.Value * 1000))
-	if s := p.SLO; s != nil && s.Actionable && s.ArrivalS != nil && s.DeadlineS != nil && aligned && periodMs > 0 {
-		next := (lastStartMs/periodMs + 1) * periodMs
+	if s := p.SLO; s != nil && s.Actionable && s.ArrivalS != nil && s.DeadlineS != nil && a != nil && a.periodMs == periodMs && periodMs > 0 {
+		k := lastStartMs - a.anchorMs
+		k = (k - ((k%periodMs)+periodMs)%periodMs) / periodMs // floor((last − anchor) / period)
+		next := a.anchorMs + (k+1)*periodMs
 		return next + int64(math.Round(s.ArrivalS.Value*1000)), next + int64(math.Round(s.DeadlineS.Value*1000)), periodMs
 	}
 	return lastStartMs + periodMs, 0, periodMs
+}
+
+// anchor is the slo stage's period start of job, or nil.
+func (r *reportJobs) anchor(job string) *periodAnchor {
+	if a, ok := r.anchors[job]; ok {
+		return &a
+	}
+	return nil
 }
