@@ -211,11 +211,11 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 	switch {
 	case len(inAvail) > 0:
 		out.ArrivalS = ptr(quantile(inAvail, o.ArrivalPercentile))
-		out.ArrivalFrom = "input-writes"
+		out.ArrivalFrom, out.ArrivalRuns = "input-writes", len(inAvail)
 	case len(subRel) > 0:
 		// No input write seen: the earliest the job usually was submitted.
 		out.ArrivalS = ptr(quantile(subRel, 100-o.ArrivalPercentile))
-		out.ArrivalFrom = "submit"
+		out.ArrivalFrom, out.ArrivalRuns = "submit", len(subRel)
 	}
 
 	readCV, readMAD := math.Inf(1), math.Inf(1)

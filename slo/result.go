@@ -42,6 +42,7 @@ type Job struct {
 	StartS          *float64         `json:"start_s"`                 // median T_start
 	EndS            *float64         `json:"end_s"`                   // median T_end
 	ArrivalFrom     string           `json:"arrival_from,omitempty"`  // input-writes, or submit when no input write was seen
+	ArrivalRuns     int              `json:"arrival_runs"`            // runs arrival_s was measured on (with an input write, or submitted, per arrival_from)
 	Consumers       []string         `json:"consumers"`               // consumer jobs; "egress" for reads by no known run
 	Producers       []string         `json:"producers"`               // jobs whose output it reads; "ingress" for files written by no known run
 	Attribution     map[string]int64 `json:"attribution"`             // this job's read/write edges by how their run was found

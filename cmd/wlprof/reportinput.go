@@ -274,7 +274,10 @@ func addSLO(ctx context.Context, ds *dataset.Dataset, in *reports.Input, rj *rep
 		}
 		if sj.ArrivalS != nil {
 			set := ov != nil && ov.ArrivalS != nil
-			detail := fmt.Sprintf("p%g of T_inAvail (last write of an input) over %d runs", opts.ArrivalPercentile, sj.Runs)
+			detail := fmt.Sprintf("p%g of T_inAvail (last write of an input) over %d runs", opts.ArrivalPercentile, sj.ArrivalRuns)
+			if sj.ArrivalFrom == "submit" {
+				detail = fmt.Sprintf("p%g of the submission offset in the period over %d runs (no input write seen)", 100-opts.ArrivalPercentile, sj.ArrivalRuns)
+			}
 			if set {
 				detail = "overrides file " + overrides
 			}
