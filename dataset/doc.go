@@ -15,9 +15,9 @@
 // per row group with its own float table (floatdict.go), plain pages when a
 // row group has more than 65,536 distinct values. Writer.AppendBatch and
 // AppendUsageColumns add many rows column by column. The series table is
-// the exception in layout: 64 tenants per row group, 64 KB pages and
-// uncompressed values, so that classify writes and reads 216 M values
-// quickly (ReadSeries, ScanSeries and ScanUsageBatches decode row groups in
+// the exception in layout: 32 tenants per row group (SeriesGroupRows),
+// 64 KB pages and uncompressed values, so that classify writes and reads
+// 216 M values quickly (ReadSeries, ScanSeries and ScanUsageBatches decode row groups in
 // parallel; the series values this package wrote are read straight from
 // their pages, seriespages.go).
 // Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads them as they

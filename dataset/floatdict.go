@@ -35,9 +35,10 @@ type floatDict struct {
 	ids  []int32 // the last batch's ids, reused once it is written
 }
 
-// encode returns a as a dictionary array, valid until the next encode, (ids in order of first
-// appearance, NaN payloads kept apart by their bits), or nil when a has
-// more than maxFloatDict distinct values or is a slice.
+// encode returns a as a dictionary array, valid until the next encode
+// (ids in order of first appearance, NaN payloads kept apart by their
+// bits), or nil when a has more than maxFloatDict distinct values or is a
+// slice.
 func (d *floatDict) encode(a *array.Float64) arrow.Array {
 	if a.Data().Offset() != 0 {
 		return nil

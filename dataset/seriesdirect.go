@@ -14,22 +14,15 @@ import (
 // seriesValuesPath is the Parquet leaf of the series table's values.
 const seriesValuesPath = "values.list.element"
 
-// readSeriesDirect is ReadSeries: row groups decoded on GOMAXPROCS workers
-// (scanSeries, each group into its own allocation), results in table
-// order. The small columns go through pqarrow (decodeSeries); the values,
-// 99.9% of the bytes, are decoded straight from the pages into each
-// group's final allocation (seriespages.go; arrow's column reader where
-// that does not apply). The Arrow path grew its buffers by doubling while
-// pages arrived and was then copied out again: three copies of 1.7 GB at
-// 10,000 tenants.
-func readSeriesDirect(ctx context.Context, d *Dataset) ([]Series, error) {
-	return collectSeries(ctx, d, nil)
-}
-
 // collectSeries gathers rows of the series table in table order: every
-// row, each group in an allocation of its own (want nil), or the rows of
-// the tenants want accepts, their values copied out of the buffer the
-// worker reuses.
+// row, each group in an allocation of its own (want nil: ReadSeries), or
+// the rows of the tenants want accepts, their values copied out of the
+// buffer the worker reuses. Row groups are decoded on GOMAXPROCS workers
+// (scanSeries); the small columns go through pqarrow (decodeSeries), the
+// values, 99.9% of the bytes, straight from the pages into their final
+// place (seriespages.go; arrow's column reader where that does not apply).
+// The Arrow path grew its buffers by doubling while pages arrived and was
+// then copied out again: three copies of 1.7 GB at 10,000 tenants.
 func collectSeries(ctx context.Context, d *Dataset, want func(tenant string) bool) ([]Series, error) {
 	var mu sync.Mutex
 	groups := map[int][]Series{}

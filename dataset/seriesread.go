@@ -2,12 +2,9 @@ package dataset
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"strings"
 
 	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
 )
 
 // SeriesGroupRows is the series table's rows (tenants) per row group: a
@@ -25,9 +22,11 @@ const SeriesGroupRows = 32
 // into one allocation (each Series.Values is a capacity-limited window of
 // it; seriesdirect.go). The classify stage reads 216 M values this way.
 func ReadSeries(ctx context.Context, d *Dataset) ([]Series, error) {
-	return readSeriesDirect(ctx, d)
+	return collectSeries(ctx, d, nil)
 }
 
+// decodeSeries decodes the series table's small columns (every column
+// but values, which readSeriesGroup decodes from the pages) of recs.
 func decodeSeries(recs []arrow.Record) ([]Series, error) {
 	var out []Series
 	for _, rec := range recs {
@@ -57,28 +56,6 @@ func decodeSeries(recs []arrow.Record) ([]Series, error) {
 			// The column readers alias Arrow's memory, which the pooled
 			// allocator reuses for the next row group.
 			rows[i].Tenant = strings.Clone(rows[i].Tenant)
-		}
-		if a := col("values"); a != nil {
-			la, ok := a.(*array.List)
-			if !ok {
-				return nil, fmt.Errorf("dataset: series values column of type %s", a.DataType())
-			}
-			va := la.ListValues().(*array.Float64)
-			lo, _ := la.ValueOffsets(0)
-			_, hi := la.ValueOffsets(n - 1)
-			all := make([]float64, hi-lo)
-			copy(all, va.Float64Values()[lo:hi])
-			if va.NullN() > 0 {
-				for j := lo; j < hi; j++ {
-					if va.IsNull(int(j)) {
-						all[j-lo] = math.NaN()
-					}
-				}
-			}
-			for i := range rows {
-				s, e := la.ValueOffsets(i)
-				rows[i].Values = all[s-lo : e-lo : e-lo]
-			}
 		}
 		out = append(out, rows...)
 	}

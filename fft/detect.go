@@ -21,9 +21,9 @@ type workspace struct {
 	prefix []float64
 	prof   []float64
 	smooth []float64
-	spec   []float64 // the series' own periodogram, kept while shuffles reuse power
-	obs    []float64 // analyse's scratch: observed values, filled series, detection series
-	x, y   []float64
+	spec   []float64        // the series' own periodogram, kept while shuffles reuse power
+	obs    []float64        // meanPeak's scratch: sampled values, values above the threshold
+	x, y   []float64        // analyse's filled series and detection series
 	tried  map[[3]int]tried // detect's searches of the current series
 
 	// prefixOf is the series whose running sums prefix holds (nil: none).
@@ -96,8 +96,9 @@ func growF(s []float64, n int) []float64 {
 }
 
 // smoothLen returns the largest n' ≤ n whose prime factors are all ≤ 7:
-// gonum's FFT is fast at such lengths and hundreds of times slower at
-// large primes.
+// FFTs are fast at such lengths and hundreds of times slower at large
+// primes (periodogram uses realFFT for factors 2, 3 and 5, gonum where a 7
+// is among them).
 func smoothLen(n int) int {
 	for m := n; m > 1; m-- {
 		r := m

@@ -6,12 +6,12 @@
 //
 // Input side: SeriesBuilder / BuildSeries turn usage samples into each
 // tenant's average-server series on a grid anchored at the Unix epoch
-// (step 2 minutes, or the data's interval when coarser); SeriesFromDataset
-// reuses or rebuilds the series table. Entry points: Classify(ctx, Input,
-// Options) → *Result on series in memory; ClassifyDataset on a dataset,
+// (step 2 minutes, or the data's interval when coarser). Entry points:
+// Classify(ctx, Input, Options) → *Result on series in memory;
+// ClassifyDataset on a dataset,
 // which classifies a fresh series table as it reads it, in two passes of
 // a few row groups each (stream.go: the same result bit for bit, in 130 MB
-// instead of 1.8 GB at 10,000 tenants), and otherwise builds, classifies
+// instead of 1.7 GB at 10,000 tenants), and otherwise builds, classifies
 // and stores the series. Options documents every default.
 //
 // Decision per tenant (classify.go, detect.go): insufficient (too short or

@@ -6,7 +6,7 @@ import "math"
 // for plotting: the power |X_k|² of the mean-removed series (NaN gaps
 // filled by interpolation) at the frequencies k / (n·stepS) Hz, k ≥ 1. The
 // series is trimmed to the longest length whose prime factors are small, as
-// classification does, so gonum's FFT stays fast.
+// classification does, so the FFT stays fast.
 func Spectrum(values []float64, stepS float64) (freqHz, power []float64) {
 	lo, hi := 0, len(values)
 	for lo < hi && math.IsNaN(values[lo]) {

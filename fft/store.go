@@ -7,32 +7,19 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// SeriesFromDataset returns every tenant's series. It reads the series
-// table when that table was built after every usage file was ingested
-// (and, when opts.Step is set, on that step);
-// otherwise it builds the series from the usage table and stores them as
-// the new series table (one transaction, replacing the old table). built
-// says which happened.
-func SeriesFromDataset(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (series []dataset.Series, built bool, err error) {
-	series, built, store, err := LoadSeries(ctx, ds, opts)
-	if err != nil {
-		return nil, false, err
-	}
-	if err := store(); err != nil {
-		return nil, false, err
-	}
-	return series, built, nil
-}
-
-// LoadSeries is SeriesFromDataset with the store left running: when the
+// loadSeries returns every tenant's series: the series table when
+// useStored and the table was built after every usage file was ingested
+// (and, when opts.Step is set, on that step); otherwise it builds the
+// series from the usage table and stores them as the new series table
+// (one transaction, replacing the old table). built says which. When the
 // series were built, they are written to the series table in the
 // background (a single-threaded Parquet encoder, several seconds at
 // 10,000 tenants, that classification can overlap), and store waits for
 // that write and returns its error. store must be called, and the series
 // must not be modified before it returns.
-func LoadSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (series []dataset.Series, built bool, store func() error, err error) {
+func loadSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions, useStored bool) (series []dataset.Series, built bool, store func() error, err error) {
 	none := func() error { return nil }
-	if seriesFresh(ds, opts) {
+	if useStored && seriesFresh(ds, opts) {
 		series, err = dataset.ReadSeries(ctx, ds)
 		if err == nil && (opts.Step <= 0 || len(series) == 0 || stepMatches(series[0].StepS, opts.Step)) {
 			return series, false, none, nil

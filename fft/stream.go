@@ -11,7 +11,7 @@ import (
 )
 
 // ClassifyDataset is the classify stage on a dataset. When the series
-// table is fresh (see LoadSeries) it is classified as it is read, group by
+// table is fresh (see loadSeries) it is classified as it is read, group by
 // group (classifyStored); otherwise the series are built from the usage
 // table, classified, and stored as the new series table. built says which.
 // The result is the same either way (tested), and the same as Classify's
@@ -19,13 +19,17 @@ import (
 // ds's manifest still lists the table it replaced, so a caller that reads
 // the series afterwards opens the dataset again.
 func ClassifyDataset(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, opts Options) (res *Result, built bool, err error) {
+	useStored := true
 	if seriesFresh(ds, sopts) {
 		res, err = classifyStored(ctx, ds, sopts, opts)
-		if !errors.Is(err, errRebuild) {
+		switch {
+		case errors.Is(err, errOtherStep):
+			useStored = false // rebuild without reading the table again
+		case !errors.Is(err, errRebuild):
 			return res, false, err
 		}
 	}
-	series, built, store, err := LoadSeries(ctx, ds, sopts)
+	series, built, store, err := loadSeries(ctx, ds, sopts, useStored)
 	if err != nil {
 		return nil, false, err
 	}
@@ -38,8 +42,12 @@ func ClassifyDataset(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptio
 
 // errRebuild: the stored series cannot be used as they are (another step
 // was asked for, or the table is not in tenant order); ClassifyDataset
-// then goes the way of LoadSeries.
-var errRebuild = errors.New("fft: stored series need rebuilding")
+// then goes the way of loadSeries. errOtherStep is the case of another
+// step, found on the first group read.
+var (
+	errRebuild   = errors.New("fft: stored series need rebuilding")
+	errOtherStep = fmt.Errorf("%w: stored on another step", errRebuild)
+)
 
 // seriesMeta is what headroom needs of a series besides its values.
 type seriesMeta struct {
@@ -68,6 +76,9 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 	ngroups, err := dataset.ScanSeries(ctx, ds, func(ctx context.Context, w, g int, rows []dataset.Series) error {
 		if wss[w] == nil {
 			wss[w] = newWorkspace()
+		}
+		if sopts.Step > 0 && len(rows) > 0 && !stepMatches(rows[0].StepS, sopts.Step) {
+			return errOtherStep // before analysing a whole table for nothing
 		}
 		out := &group{tenants: make([]Tenant, len(rows)), meta: make([]seriesMeta, len(rows)), steps: make([]float64, len(rows))}
 		for i := range rows {
@@ -107,7 +118,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 		}
 	}
 	if sopts.Step > 0 && !stepMatches(step, sopts.Step) {
-		return nil, errRebuild
+		return nil, errOtherStep
 	}
 	for i := 1; i < len(tenants); i++ {
 		switch a, b := tenants[i-1].Tenant, tenants[i].Tenant; {

@@ -98,8 +98,8 @@ func TestClassifyStoredFallbacks(t *testing.T) {
 	if err != nil || built || !reflect.DeepEqual(got, want) {
 		t.Fatalf("unsorted table: built %v err %v, equal %v", built, err, reflect.DeepEqual(got, want))
 	}
-	if _, err := classifyStored(context.Background(), ds, SeriesOptions{Step: 600e9}, Options{}); !errors.Is(err, errRebuild) {
-		t.Fatalf("other step: err %v, want errRebuild", err)
+	if _, err := classifyStored(context.Background(), ds, SeriesOptions{Step: 600e9}, Options{}); !errors.Is(err, errOtherStep) {
+		t.Fatalf("other step: err %v, want errOtherStep", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
