@@ -51,9 +51,11 @@ become stages of min-concurrency = num-containers, in order
 (R_ORDER_NO_GAP, or R_ORDER when the skyline has a gap).
 
 Arrival and deadline are epoch milliseconds. Without --arrival they come
-from the job's SLO when the slo stage infers an actionable one on a natural
-period (or --overrides sets it): the next period after the last run, from
-its arrival to its deadline. Otherwise the request arrives one period after
+from the job's SLO when the slo stage infers an actionable one (or
+--overrides sets it): in the slo stage's next period after the last run
+(periods start where the slo stage starts them: midnight UTC for periods
+that divide a day, Monday for a week, else at the submissions' phase),
+from its arrival to its deadline. Otherwise the request arrives one period after
 the job's last run started and, without --deadline, ends when the skyline
 does. The period (--period, else the slo stage's, else the median spacing
 of the runs' starts) becomes the recurrence-expression and must divide
@@ -72,9 +74,9 @@ window. The output is exactly the request body, always JSON.
 	f.StringVar(&o.Queue, "queue", "", "reservation queue (required)")
 	f.StringVar(&o.Name, "name", "", "reservation name (default: the job id)")
 	f.StringVar(&o.ReservationID, "reservation-id", "", "id from the RM's new-reservation call")
-	f.StringVar(&o.Arrival, "arrival", "", "earliest start, RFC 3339 or epoch ms (default: one period after the last run)")
-	f.StringVar(&o.Deadline, "deadline", "", "latest end, RFC 3339 or epoch ms (default: arrival + the skyline's length)")
-	f.DurationVar(&o.Period, "period", 0, "recurrence period (default: median spacing of the runs' starts; 0s with --arrival: one-off)")
+	f.StringVar(&o.Arrival, "arrival", "", "earliest start, RFC 3339 or epoch ms (default: the SLO's arrival in the next period, else one period after the last run)")
+	f.StringVar(&o.Deadline, "deadline", "", "latest end, RFC 3339 or epoch ms (default: the SLO's deadline, else arrival + the skyline's length)")
+	f.DurationVar(&o.Period, "period", 0, "recurrence period (default: the slo stage's, else median spacing of the runs' starts; 0s with --arrival: one-off)")
 	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.Int64Var(&o.MemoryMB, "container-memory", 0, "container memory in MB (default: from the skylines, else 1024)")
@@ -167,8 +169,8 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 // scheduleFromRuns places the reservation as the report does (addSLO,
 // addIdentity, reservationWindow): the period is --period, else the slo
 // stage's, else the median spacing of the runs' starts; with an actionable
-// SLO on a natural period the window is the next period's arrival to
-// deadline, otherwise it starts one period after the last run.
+// SLO, on the slo stage's period, the window is the next period's arrival
+// to deadline, otherwise it starts one period after the last run.
 func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
 	rj := &reportJobs{byID: map[string]*reports.Job{}, anchors: map[string]periodAnchor{}}
 	if ds.Rows(dataset.RunsTable.Name) > 0 {

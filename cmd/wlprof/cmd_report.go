@@ -47,8 +47,8 @@ The report is written to a temporary directory next to DIR and then
 replaces DIR as a whole: readers see the old report or the new one, never a
 mix. DIR must be missing, empty or an earlier report.
 
-Stages that have no results in the dataset, or are not built yet, are
-shown as "not computed" with the reason. Skylines are fitted here with the
+Stages that have no results in the dataset are shown as "not computed"
+with the reason. Skylines are fitted here with the
 flags of wlprof skyline; --alpha-sweep draws each job's over- against
 under-allocation trade-off ("" to skip it).
 ` + exitStatusHelp,

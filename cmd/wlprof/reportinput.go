@@ -68,7 +68,7 @@ func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, er
 	if err != nil {
 		return nil, err
 	}
-	if err := addElasticity(ctx, ds, in, rj, profruns); err != nil {
+	if err := addElasticity(in, rj, profruns); err != nil {
 		return nil, err
 	}
 	if err := addProfiler(ctx, ds, in, rj, profruns); err != nil {
@@ -323,7 +323,7 @@ func overrideFields(ov *slo.Override) []string {
 // addElasticity runs the elasticity stage on the profruns table: per job a
 // model per task kind (with its curve, penalty and validation) and the
 // measured runs drawn over it; groups without a model become caveats.
-func addElasticity(_ context.Context, ds *dataset.Dataset, in *reports.Input, rj *reportJobs, runs []dataset.ProfRun) error {
+func addElasticity(in *reports.Input, rj *reportJobs, runs []dataset.ProfRun) error {
 	if len(runs) == 0 {
 		in.Notes[reports.StageElasticity] = append(in.Notes[reports.StageElasticity],
 			"No profiling runs in the dataset: run wlprof profile run, or ingest profruns-csv, jhist or Spark event logs.")
@@ -619,7 +619,7 @@ func skylineSection(f *skyline.Fit, job skyline.Job) (*profile.Skyline, []report
 
 // addIdentity fills in, for the jobs being profiled, the raw names, the
 // first and last run start and the period (the median spacing of the run
-// starts, until the slo stage infers one) from the runs table.
+// starts, where the slo stage found none) from the runs table.
 func addIdentity(ctx context.Context, ds *dataset.Dataset, rj *reportJobs) error {
 	starts := map[string][]int64{}
 	names := map[string]map[string]bool{}
