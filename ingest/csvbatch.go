@@ -8,7 +8,7 @@ import (
 
 // drainUsageCSV is drain for the generic CSV reader: once the reader parses
 // in parallel chunks, each chunk's rejects go to the rejects table and its
-// records to w in one AppendBatch, instead of record by record. The usage
+// records to w in one AppendUsageColumns, instead of record by record. The usage
 // records keep their input order, and so do the rejects; only the
 // interleaving of the two tables (which nothing records) changes. Before
 // that (unit detection, small or compressed inputs) it reads record by
@@ -89,5 +89,7 @@ func (r *usageCSV) batchReady() bool {
 		r.pending = nil
 		r.par = startParallel(r, true)
 	}
-	return r.par.cur == nil
+	// Only chunks parsed into columns can be taken whole (a reader that
+	// went parallel record by record stays with Scan).
+	return r.par.columnar
 }

@@ -77,7 +77,7 @@ func parquetPages(b []byte) []byte {
 }
 
 // TestCSVBatchDrain ingests a file big enough for the parallel chunk parser,
-// whose chunks go to the dataset with AppendBatch, and the same content
+// whose chunks go to the dataset with AppendUsageColumns, and the same content
 // gzip-compressed, which goes record by record: the usage and rejects
 // tables must hold the same rows in the same order (and what bigCSV says),
 // and --max-rejects must stop both at the same reject.
