@@ -1,5 +1,7 @@
 package dataset
 
+import "slices"
+
 // batchAppender is implemented by column writers with a tight loop over a
 // whole slice of rows; the others are fed row by row.
 type batchAppender[T any] interface {
@@ -44,7 +46,7 @@ func (w *Writer[T]) AppendBatch(rs []T) error {
 }
 
 func (c *sliceCol[T, V]) appendBatch(rs []T) {
-	c.vals = growSlice(c.vals, len(rs))
+	c.vals = slices.Grow(c.vals, len(rs))
 	n := len(c.vals)
 	vals := c.vals[n : n+len(rs)]
 	for i := range rs {
@@ -58,7 +60,7 @@ func (c *sliceCol[T, V]) appendBatch(rs []T) {
 }
 
 func (c *dictCol[T]) appendBatch(rs []T) {
-	c.ids = growSlice(c.ids, len(rs))
+	c.ids = slices.Grow(c.ids, len(rs))
 	n := len(c.ids)
 	ids := c.ids[n : n+len(rs)]
 	for i := range rs {
@@ -67,12 +69,3 @@ func (c *dictCol[T]) appendBatch(rs []T) {
 	c.ids = c.ids[:n+len(rs)]
 }
 
-// growSlice makes room for k more elements after len(s).
-func growSlice[V any](s []V, k int) []V {
-	if n := len(s) + k; n > cap(s) {
-		t := make([]V, len(s), max(n, 2*cap(s)))
-		copy(t, s)
-		return t
-	}
-	return s
-}

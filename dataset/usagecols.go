@@ -1,5 +1,7 @@
 package dataset
 
+import "slices"
+
 // UsageColumns is a run of usage rows held column by column, for producers
 // that parse in parallel (the generic CSV reader): AppendUsageColumns adds
 // them without a record per row. Tenant and Server are ids into the
@@ -101,7 +103,7 @@ func (c *dictCol[T]) appendMapped(local []int32, strs []string, m *IDMap) {
 		m.ids = append(m.ids, -1)
 	}
 	ids := m.ids
-	c.ids = growSlice(c.ids, len(local))
+	c.ids = slices.Grow(c.ids, len(local))
 	n := len(c.ids)
 	out := c.ids[n : n+len(local)]
 	for i, id := range local {
@@ -119,7 +121,7 @@ func (c *dictCol[T]) appendMapped(local []int32, strs []string, m *IDMap) {
 // are stored as zero as the column's own getter does.
 func (c *sliceCol[T, V]) appendValues(vals []V, isNull func(V) bool) {
 	n := len(c.vals)
-	c.vals = append(growSlice(c.vals, len(vals)), vals...)
+	c.vals = append(c.vals, vals...)
 	if isNull == nil {
 		return
 	}
