@@ -68,4 +68,3 @@ func (c *dictCol[T]) appendBatch(rs []T) {
 	}
 	c.ids = c.ids[:n+len(rs)]
 }
-
