@@ -59,9 +59,16 @@ under-allocation trade-off ("" to skip it).
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.Context(), o) },
 	}
+	cmd.Flags().StringVar(&o.Out, "out", "", "report directory (required)")
+	o.bindReportFlags(cmd)
+	return cmd
+}
+
+// bindReportFlags adds the flags of the report stage (wlprof report and
+// wlprof run): the skyline fit's, the title, figures and reservations.
+func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.Out, "out", "", "report directory (required)")
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
 	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
@@ -70,7 +77,6 @@ under-allocation trade-off ("" to skip it).
 	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
-	return cmd
 }
 
 func runReport(ctx context.Context, o *reportOptions) error {
@@ -91,9 +97,7 @@ func runReport(ctx context.Context, o *reportOptions) error {
 		tenants = len(in.Tenants.File.Tenants)
 	}
 	g.progressf("report: %d jobs, %d tenants; writing %s\n", len(in.Jobs), tenants, o.Out)
-	ropts := reports.DefaultOptions()
-	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
-	idx, err := reports.Write(o.Out, in, ropts)
+	idx, err := writeReport(o, in)
 	if err != nil {
 		return err
 	}
@@ -104,6 +108,13 @@ func runReport(ctx context.Context, o *reportOptions) error {
 		return reportCSV(g, idx)
 	}
 	return reportText(g, idx)
+}
+
+// writeReport writes the report of in to o.Out with o's figure options.
+func writeReport(o *reportOptions, in *reports.Input) (*reports.Index, error) {
+	ropts := reports.DefaultOptions()
+	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
+	return reports.Write(o.Out, in, ropts)
 }
 
 func reportText(g *globalOptions, idx *reports.Index) error {

@@ -55,14 +55,9 @@ built beside the old one and replaces it only when the ingest succeeded.
 			return runRun(cmd.Context(), o)
 		},
 	}
-	o.report.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", "output directory: DIR/dataset and DIR/report (required)")
-	f.StringVar(&o.report.Title, "title", "", "title of index.html")
-	f.StringVar(&o.report.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure (\"\": none)")
-	f.StringVar(&o.report.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
-	f.StringVar(&o.report.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
-	f.DurationVar(&o.report.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
+	o.report.bindReportFlags(cmd)
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, changing nothing, after this many rejected records (-1: no limit)")
 	return cmd
@@ -83,6 +78,10 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}
+	if o.report.Inline < 0 || o.report.Workers < 0 {
+		return usagef("--inline-jobs and --workers must be 0 or more")
+	}
+	o.report.fit.Workers = o.report.Workers
 	opts := ingest.DefaultOptions()
 	var err error
 	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
@@ -138,7 +137,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	idx, err := reports.Write(o.report.Out, in, reports.DefaultOptions())
+	idx, err := writeReport(&o.report, in)
 	if err != nil {
 		return err
 	}
@@ -150,6 +149,8 @@ func runRun(ctx context.Context, o *runOptions) error {
 	switch g.Output {
 	case "json":
 		err = writeJSON(g.io.Out, rep)
+	case "csv":
+		err = reportCSV(g, idx) // what was written, as wlprof report -o csv
 	default:
 		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", dsDir, len(res.Files), res.Accepted, res.Rejected)
 		err = reportText(g, idx)

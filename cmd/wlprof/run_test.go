@@ -76,4 +76,25 @@ func TestRunPipeline(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, ".dataset-new")); !os.IsNotExist(err) {
 		t.Errorf("a failed run left its staging dataset behind")
 	}
+
+	// The report flags and outputs are wlprof report's: -o csv lists what
+	// was written, --inline-jobs 0 leaves the job's figures SVG only unless
+	// --all-png, and --inline-jobs is checked as there.
+	png := filepath.Join(out, "report", "plots", "skyline-tpch_q12.png")
+	stdout, _, code := wlprof(t, "run", "--out", out, "--step", "5s", "-o", "csv", "-q", "--inline-jobs", "0", in)
+	if code != 3 || !strings.Contains(stdout, "profile,,tpch_q12,profiles/tpch_q12.json") || strings.Contains(stdout, "dataset:") {
+		t.Errorf("-o csv: exit %d\n%s", code, stdout)
+	}
+	if _, err := os.Stat(png); !os.IsNotExist(err) {
+		t.Errorf("--inline-jobs 0: the job's PNG was written (%v)", err)
+	}
+	if _, _, code := wlprof(t, "run", "--out", out, "--step", "5s", "-q", "--inline-jobs", "0", "--all-png", in); code != 3 {
+		t.Errorf("--all-png: exit %d", code)
+	}
+	if _, err := os.Stat(png); err != nil {
+		t.Errorf("--all-png: %v", err)
+	}
+	if _, stderr, code := wlprof(t, "run", "--out", out, "--inline-jobs", "-1", in); code != 2 || !strings.Contains(stderr, "--inline-jobs") {
+		t.Errorf("--inline-jobs -1: exit %d, %s", code, stderr)
+	}
 }
