@@ -81,6 +81,8 @@ type sloReportOptions struct {
 	MaxReadCV          float64 `json:"max_read_cv"`
 	MaxReadSpread      float64 `json:"max_read_spread"`
 	MinSlack           float64 `json:"min_slack"`
+	SnapTolerance      float64 `json:"snap_tolerance"`
+	WindowGraceS       float64 `json:"window_grace_s"`
 	Overrides          string  `json:"overrides,omitempty"`
 }
 
@@ -105,7 +107,8 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	if o.opts.ArrivalPercentile, o.opts.DeadlinePercentile, err = parsePercentiles(o.Percentiles); err != nil {
 		return usageError{err}
 	}
-	if o.opts.MinRuns < 2 || o.opts.MaxPeriodCV < 0 || o.opts.MaxReadCV < 0 || o.opts.SnapTolerance < 0 || o.opts.WindowGraceS < 0 {
+	if o.opts.MinRuns < 2 || o.opts.MaxPeriodCV < 0 || o.opts.MaxReadCV < 0 || o.opts.SnapTolerance < 0 || o.opts.WindowGraceS < 0 ||
+		o.opts.MaxReadSpread < 0 || o.opts.MinSlack < 0 {
 		return usagef("--min-runs must be ≥ 2 and the thresholds ≥ 0")
 	}
 	if o.Overrides != "" {
@@ -146,7 +149,7 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 		return writeJSON(o.g.io.Out, sloReport{Version: 1, Result: *res, Options: sloReportOptions{
 			ArrivalPercentile: o.opts.ArrivalPercentile, DeadlinePercentile: o.opts.DeadlinePercentile,
 			MinRuns: o.opts.MinRuns, MaxPeriodCV: o.opts.MaxPeriodCV, MaxReadCV: o.opts.MaxReadCV, MaxReadSpread: o.opts.MaxReadSpread,
-			MinSlack: o.opts.MinSlack, Overrides: o.Overrides}})
+			MinSlack: o.opts.MinSlack, SnapTolerance: o.opts.SnapTolerance, WindowGraceS: o.opts.WindowGraceS, Overrides: o.Overrides}})
 	case "csv":
 		return printSLOCSV(o.g, res)
 	}

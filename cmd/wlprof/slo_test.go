@@ -79,6 +79,8 @@ func TestSLOErrors(t *testing.T) {
 		{[]string{"slo", "-d", ds, "--percentiles", "95"}, 2, "--percentiles"},
 		{[]string{"slo", "-d", ds, "--percentiles", "95,101"}, 2, "not a percentile"},
 		{[]string{"slo", "-d", ds, "--min-runs", "1"}, 2, "--min-runs"},
+		{[]string{"slo", "-d", ds, "--min-slack", "-1"}, 2, "thresholds ≥ 0"},
+		{[]string{"slo", "-d", ds, "--max-read-spread", "-0.1"}, 2, "thresholds ≥ 0"},
 		{[]string{"slo", "-d", ds, "--job", "nosuch"}, 2, "no such job"},
 		{[]string{"slo", "-d", ds, "--overrides", "does-not-exist.yaml"}, 1, "no such file"},
 		{[]string{"slo", "-d", filepath.Join(t.TempDir(), "nope")}, 1, ""},
