@@ -63,7 +63,7 @@ func TestReplaceTable(t *testing.T) {
 		}
 		tx.Replace(SeriesTable.Name)
 		s := Series{Tenant: "t", StartMs: 0, StepS: 120, Values: make([]float64, gen), Servers: int32(gen)}
-		if err := tx.Series().Append(&s); err != nil {
+		if err := tx.WriteSeries([]Series{s}); err != nil {
 			t.Fatal(err)
 		}
 		if err := tx.Commit(); err != nil {

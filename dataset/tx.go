@@ -98,7 +98,6 @@ func (tx *Tx) Replace(table string) {
 
 // Typed shorthands for WriterFor.
 func (tx *Tx) Usage() *Writer[Usage]            { return WriterFor(tx, UsageTable) }
-func (tx *Tx) Series() *Writer[Series]          { return WriterFor(tx, SeriesTable) }
 func (tx *Tx) Runs() *Writer[Run]               { return WriterFor(tx, RunsTable) }
 func (tx *Tx) Skylines() *Writer[SkylineSample] { return WriterFor(tx, SkylinesTable) }
 func (tx *Tx) Provenance() *Writer[Provenance]  { return WriterFor(tx, ProvenanceTable) }

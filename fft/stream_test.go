@@ -37,11 +37,8 @@ func storedWorld(t *testing.T, seed uint64, order func([]dataset.Series)) (*data
 		t.Fatal(err)
 	}
 	tx.Replace(dataset.SeriesTable.Name)
-	w := tx.Series()
-	for i := range stored {
-		if err := w.Append(&stored[i]); err != nil {
-			t.Fatal(err)
-		}
+	if err := tx.WriteSeries(stored); err != nil {
+		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
