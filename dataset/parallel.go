@@ -26,16 +26,17 @@ type rowGroupTask struct {
 // scanRowGroups decodes a table row group by row group on GOMAXPROCS
 // workers and hands the results to fn in table order (file by file in
 // manifest order, row groups in file order), so consumers see exactly what
-// a sequential scan would. decode runs on the workers, with every record
-// of one row group, and must copy what it keeps: the records are released
-// when it returns. cols names the columns to read (nil: all); dictCols are
+// a sequential scan would. read runs on the workers, one row group at a
+// time; it usually decodes the group with readGroup, whose decode gets
+// every record of the group and must copy what it keeps: the records are
+// released when it returns. cols names the columns to read (nil: all); dictCols are
 // read as Arrow dictionaries, which keeps the strings of low-cardinality
 // columns as ids instead of one string per row. A row group is the unit
 // of reading because arrow/go v16 cannot read dictionaries across row
 // groups and its delta decoder panics on batches that split a row group
 // (see ReadBatchRows).
 func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, dictCols []string,
-	decode func([]arrow.Record) (B, error), fn func(B) error) error {
+	read func(ctx context.Context, g *groupReader, rg int) (B, error), fn func(B) error) error {
 	var tasks []rowGroupTask
 	for _, fi := range d.m.Tables[table].Files {
 		path := filepath.Join(d.Dir, fi.Path)
@@ -71,7 +72,7 @@ func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, d
 					rd, r.err = openGroupReader(tasks[i].path, cols, dictCols)
 				}
 				if r.err == nil {
-					r.b, r.err = readGroup(ctx, rd, tasks[i].rg, decode)
+					r.b, r.err = read(ctx, rd, tasks[i].rg)
 				}
 				select {
 				case out <- r:

@@ -312,11 +312,12 @@ func (h *hybrid) next(max int) (v, c int, packed []byte, ok bool) {
 	return 0, int(min(groups*8, uint64(max))), packed, true
 }
 
-// pageHeader is the part of Parquet's thrift PageHeader the fast path
-// needs.
+// pageHeader is the part of Parquet's thrift PageHeader the fast paths
+// (series values here, usage columns in usagepages.go) need.
 type pageHeader struct {
 	typ, uncompressed, compressed       int32
-	numValues, encoding, defEnc, repEnc int32
+	numValues, encoding, defEnc, repEnc int32 // of a data page (typ 0)
+	dictValues, dictEncoding            int32 // of a dictionary page (typ 2)
 }
 
 // parsePageHeader decodes a thrift compact-protocol PageHeader and returns
@@ -359,6 +360,25 @@ func parsePageHeader(b []byte) (pageHeader, int, bool) {
 					h.defEnc = int32(r.zigzag())
 				case sf == 4 && st == 5:
 					h.repEnc = int32(r.zigzag())
+				default:
+					r.skip(st, 0)
+				}
+			}
+		case fid == 7 && typ == 12: // DictionaryPageHeader
+			var sid int16
+			for {
+				sf, st := r.field(&sid)
+				if r.bad {
+					return h, 0, false
+				}
+				if st == 0 {
+					break
+				}
+				switch {
+				case sf == 1 && st == 5:
+					h.dictValues = int32(r.zigzag())
+				case sf == 2 && st == 5:
+					h.dictEncoding = int32(r.zigzag())
 				default:
 					r.skip(st, 0)
 				}

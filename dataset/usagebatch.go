@@ -28,26 +28,89 @@ type UsageBatch struct {
 // ScanUsageBatches calls fn with the usage table batch by batch (about
 // ReadBatchRows rows each: one row group), file by file in manifest order.
 // Row groups are decoded in parallel (the tenant and server columns as
-// dictionary ids, the memory column not at all); fn sees them in order,
-// one at a time.
+// dictionary ids, the memory column not at all; from the pages where
+// usagepages.go applies, else with arrow); fn sees them in order, one at
+// a time.
 func ScanUsageBatches(ctx context.Context, d *Dataset, fn func(*UsageBatch) error) error {
-	// Batches go back to a pool once fn has seen them: a 216 M-row table
-	// would otherwise leave 5 GB of garbage behind.
-	var pool sync.Pool
+	var free usageFree
+	defer free.close()
+	read := func(ctx context.Context, g *groupReader, rg int) ([]*UsageBatch, error) {
+		b := free.batch()
+		s := free.scratch(nil)
+		ok := fastUsageGroup(g, rg, b, s)
+		free.scratch(s)
+		if ok {
+			return []*UsageBatch{b}, nil
+		}
+		free.put(b)
+		return readGroup(ctx, g, rg, func(recs []arrow.Record) ([]*UsageBatch, error) { return decodeUsageBatches(recs, free.batch) })
+	}
 	return scanRowGroups(ctx, d, UsageTable.Name, []string{"tenant", "server", "time", "cpu"}, []string{"tenant", "server"},
-		func(recs []arrow.Record) ([]*UsageBatch, error) { return decodeUsageBatches(recs, &pool) },
-		func(bs []*UsageBatch) error {
+		read, func(bs []*UsageBatch) error {
 			for _, b := range bs {
 				if err := fn(b); err != nil {
 					return err
 				}
-				pool.Put(b)
+				free.put(b)
 			}
 			return nil
 		})
 }
 
-func decodeUsageBatches(recs []arrow.Record, pool *sync.Pool) ([]*UsageBatch, error) {
+// usageFree keeps a scan's batches once fn has seen them (a 216 M-row
+// table would otherwise leave 5 GB of garbage behind), and its page
+// decoders between row groups. The batches in flight are a few (one per
+// worker, one queued per worker, the one fn has), so a list does, where a
+// sync.Pool would be emptied by every collection while the series builder
+// grows its heap.
+type usageFree struct {
+	mu           sync.Mutex
+	batches      []*UsageBatch
+	spare, every []*usageScratch
+}
+
+func (f *usageFree) batch() *UsageBatch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if k := len(f.batches); k > 0 {
+		b := f.batches[k-1]
+		f.batches = f.batches[:k-1]
+		return b
+	}
+	return &UsageBatch{}
+}
+
+func (f *usageFree) put(b *UsageBatch) {
+	f.mu.Lock()
+	f.batches = append(f.batches, b)
+	f.mu.Unlock()
+}
+
+// scratch returns a page decoder when s is nil and takes s back when not.
+func (f *usageFree) scratch(s *usageScratch) *usageScratch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s != nil {
+		f.spare = append(f.spare, s)
+		return nil
+	}
+	if k := len(f.spare); k > 0 {
+		s = f.spare[k-1]
+		f.spare = f.spare[:k-1]
+		return s
+	}
+	s = &usageScratch{}
+	f.every = append(f.every, s)
+	return s
+}
+
+func (f *usageFree) close() {
+	for _, s := range f.every {
+		s.close()
+	}
+}
+
+func decodeUsageBatches(recs []arrow.Record, batch func() *UsageBatch) ([]*UsageBatch, error) {
 	out := make([]*UsageBatch, 0, len(recs))
 	for _, rec := range recs {
 		col := func(name string) (arrow.Array, error) {
@@ -74,10 +137,7 @@ func decodeUsageBatches(recs []arrow.Record, pool *sync.Pool) ([]*UsageBatch, er
 			return nil, err
 		}
 		n := int(rec.NumRows())
-		b, _ := pool.Get().(*UsageBatch)
-		if b == nil {
-			b = &UsageBatch{}
-		}
+		b := batch()
 		b.Len = n
 		b.TenantIdx, b.Tenants = dictColumn(tc, b.TenantIdx[:0], b.Tenants[:0])
 		b.ServerIdx, b.Servers = dictColumn(sc, b.ServerIdx[:0], b.Servers[:0])
