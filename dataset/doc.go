@@ -14,12 +14,22 @@
 // delta encoding, and utilisation (cpu, memory) uses dictionary pages built
 // per row group with its own float table (floatdict.go), plain pages when a
 // row group has more than 65,536 distinct values. Writer.AppendBatch and
-// AppendUsageColumns add many rows column by column. The series table is
-// the exception in layout: 32 tenants per row group (SeriesGroupRows),
-// 64 KB pages and uncompressed values, so that classify writes and reads
-// 216 M values quickly (ReadSeries, ScanSeries and ScanUsageBatches decode row groups in
-// parallel; the series values this package wrote are read straight from
-// their pages, seriespages.go).
+// AppendUsageColumns add many rows column by column.
+//
+// The two tables of hundreds of millions of values have encoders and
+// decoders of their own (pqfile.go writes the pages and builds the footer
+// with arrow's metadata builders from the schema pqarrow derives, so the
+// files are the ones pqarrow would write as far as readers tell):
+//   - usage: the same encodings, page by page (usagewrite.go); the four
+//     columns classify reads are decoded straight from the pages
+//     (usagepages.go, ScanUsageBatches);
+//   - series: 32 tenants per row group (SeriesGroupRows), one page per
+//     tenant, values uncompressed and written from memory as they are
+//     (Tx.WriteSeries, serieswrite.go), read back straight from the
+//     pages (seriespages.go; ReadSeries, ScanSeries).
+//
+// Row groups are decoded in parallel. Anything the own decoders do not
+// know (another writer's file, other encodings) goes through pqarrow.
 // Any Parquet reader (DuckDB, pandas/pyarrow, Spark) reads them as they
 // are; only files the manifest lists belong to the dataset.
 //

@@ -97,6 +97,9 @@ func (d *floatDict) encode(a *array.Float64) arrow.Array {
 // writeRecord writes one batch as one row group, as FileWriter.Write does,
 // with the float dictionary columns as Arrow dictionary arrays.
 func (w *Writer[T]) writeRecord(rec arrow.Record) error {
+	if w.sink != nil {
+		return w.sink.write(rec)
+	}
 	if w.fdicts == nil {
 		return w.fw.Write(rec)
 	}

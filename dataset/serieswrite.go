@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/apache/arrow/go/v16/parquet"
 	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/metadata"
 	"github.com/apache/arrow/go/v16/parquet/pqarrow"
 	"github.com/apache/arrow/go/v16/parquet/schema"
 )
@@ -61,11 +59,8 @@ type seriesWriter struct {
 	ingest    int
 	f         *os.File
 	w         *bufio.Writer
-	off       int64 // bytes written to the file
-	props     *parquet.WriterProperties
-	meta      *metadata.FileMetaDataBuilder
+	pf        *pqFile
 	rows      int64
-	groups    int
 	err       error
 	// scratch, reused from page to page
 	page, levels []byte
@@ -125,42 +120,25 @@ func seriesSchema(props *parquet.WriterProperties) (*schema.Schema, error) {
 }
 
 func (sw *seriesWriter) start() error {
-	sw.props = parquet.NewWriterProperties(
+	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Uncompressed),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 	)
-	sc, err := seriesSchema(sw.props)
-	if err != nil {
+	if _, err := seriesSchema(props); err != nil {
 		return err
 	}
-	var kv metadata.KeyValueMetadata
-	md := SeriesTable.schema.Metadata()
-	for i, k := range md.Keys() {
-		if err := kv.Append(k, md.Values()[i]); err != nil {
-			return err
-		}
-	}
-	sw.meta = metadata.NewFileMetadataBuilder(sc, sw.props, kv)
 	if err := os.MkdirAll(filepath.Dir(sw.path), 0o755); err != nil {
 		return err
 	}
+	var err error
 	if sw.f, err = os.Create(sw.path); err != nil {
 		return err
 	}
 	// A small buffer: page headers and levels gather in it, and a
 	// tenant's values (170 KB for a month) mostly go past it to the file.
 	sw.w = bufio.NewWriterSize(sw.f, 64<<10)
-	return sw.put([]byte("PAR1"))
-}
-
-func (sw *seriesWriter) put(b []byte) error {
-	if sw.err != nil {
-		return sw.err
-	}
-	n, err := sw.w.Write(b)
-	sw.off += int64(n)
-	sw.err = err
+	sw.pf, err = newPQFile(sw.w, SeriesTable.schema, props)
 	return err
 }
 
@@ -174,54 +152,33 @@ func (sw *seriesWriter) write(rows []Series) error {
 	return sw.err
 }
 
-// chunkInfo is one column chunk's place in the file, for its metadata.
-type chunkInfo struct {
-	off, size, levels int64
-	pages             int32
-	stats             metadata.EncodedStatistics
-}
-
 func (sw *seriesWriter) writeGroup(rows []Series) error {
-	rg := sw.meta.AppendRowGroup()
-	rg.SetNumRows(len(rows))
-	var total int64
+	sw.pf.startGroup(len(rows))
 	for leaf := range seriesLeaves {
-		ci, err := sw.writeChunk(leaf, rows)
+		c, err := sw.pf.chunk()
 		if err != nil {
 			return err
 		}
-		cc := rg.NextColumnChunk()
-		if ci.stats.IsSet() {
-			cc.SetStats(ci.stats)
-		}
-		err = cc.Finish(metadata.ChunkMetaInfo{NumValues: ci.levels, DictPageOffset: -1, IndexPageOffset: -1,
-			DataPageOffset: ci.off, CompressedSize: ci.size, UncompressedSize: ci.size}, false, false,
-			metadata.EncodingStats{DataEncodingStats: map[parquet.Encoding]int32{parquet.Encodings.Plain: ci.pages}}, nil)
-		if err != nil {
+		sw.writeChunk(c, leaf, rows)
+		if err := c.end(); err != nil {
 			return err
 		}
-		total += ci.size
 	}
-	if err := rg.Finish(total, int16(sw.groups)); err != nil {
+	if err := sw.pf.endGroup(); err != nil {
 		return err
 	}
-	sw.groups++
 	sw.rows += int64(len(rows))
 	return nil
 }
 
 // writeChunk writes the column chunk of one leaf for rows: one page for
 // the small columns, one or more per row for the values.
-func (sw *seriesWriter) writeChunk(leaf int, rows []Series) (chunkInfo, error) {
-	ci := chunkInfo{off: sw.off}
+func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 	if leaf == 3 {
 		for i := range rows {
-			if err := sw.writeValues(rows[i].Values, &ci); err != nil {
-				return ci, err
-			}
+			sw.writeValues(c, rows[i].Values)
 		}
-		ci.size = sw.off - ci.off
-		return ci, nil
+		return
 	}
 	b := sw.page[:0]
 	var lo, hi []byte
@@ -239,18 +196,17 @@ func (sw *seriesWriter) writeChunk(leaf int, rows []Series) (chunkInfo, error) {
 				hi = []byte(t)
 			}
 		}
-		ci.stats.Signed = false
 	case "start":
 		// Definition levels (1: a start, 0: none), then the starts.
 		var nulls int64
 		b = levelBlock(b, func(b []byte) []byte {
 			for i := range rows {
-				def := 1
+				def := uint32(1)
 				if rows[i].StartMs == NoTime {
 					def = 0
 					nulls++
 				}
-				b = appendRun(b, def, 1)
+				b = appendRun(b, def, 1, 1)
 			}
 			return b
 		})
@@ -264,8 +220,8 @@ func (sw *seriesWriter) writeChunk(leaf int, rows []Series) (chunkInfo, error) {
 		if mn <= mx {
 			lo, hi = le.AppendUint64(nil, uint64(mn)), le.AppendUint64(nil, uint64(mx))
 		}
-		ci.stats.SetNullCount(nulls)
-		ci.stats.Signed = true
+		c.stats.SetNullCount(nulls)
+		c.stats.Signed = true
 	case "step_s":
 		mn, mx := math.Inf(1), math.Inf(-1)
 		nan := false
@@ -286,7 +242,7 @@ func (sw *seriesWriter) writeChunk(leaf int, rows []Series) (chunkInfo, error) {
 			}
 			lo, hi = le.AppendUint64(nil, math.Float64bits(mn)), le.AppendUint64(nil, math.Float64bits(mx))
 		}
-		ci.stats.Signed = true
+		c.stats.Signed = true
 	case "servers":
 		var mn, mx int32 = math.MaxInt32, math.MinInt32
 		for i := range rows {
@@ -297,47 +253,41 @@ func (sw *seriesWriter) writeChunk(leaf int, rows []Series) (chunkInfo, error) {
 		if len(rows) > 0 {
 			lo, hi = le.AppendUint32(nil, uint32(mn)), le.AppendUint32(nil, uint32(mx))
 		}
-		ci.stats.Signed = true
+		c.stats.Signed = true
 	}
 	if lo != nil {
-		ci.stats.SetMin(lo)
-		ci.stats.SetMax(hi)
+		c.stats.SetMin(lo)
+		c.stats.SetMax(hi)
 	}
 	if seriesLeaves[leaf].def == 0 {
-		ci.stats.SetNullCount(0)
+		c.stats.SetNullCount(0)
 	}
 	sw.page = b
-	ci.levels, ci.pages = int64(len(rows)), 1
-	if err := sw.writePage(len(rows), b, nil); err != nil {
-		return ci, err
-	}
-	ci.size = sw.off - ci.off
-	return ci, nil
+	c.dataPage(len(rows), parquet.Encodings.Plain, b)
 }
 
 // writeValues writes one row's values as data pages: repetition levels (0
 // for the row's first element, 1 after), definition levels (2 a value, 1 a
 // null for NaN; an empty list is one level 0 and no element), then the
-// non-null values as PLAIN doubles.
-func (sw *seriesWriter) writeValues(vals []float64, ci *chunkInfo) error {
+// non-null values as PLAIN doubles, from vals itself where none is NaN.
+func (sw *seriesWriter) writeValues(c *pqChunk, vals []float64) {
 	if len(vals) == 0 {
-		lv := levelBlock(sw.levels[:0], func(b []byte) []byte { return appendRun(b, 0, 1) }) // repetition
-		lv = levelBlock(lv, func(b []byte) []byte { return appendRun(b, 0, 1) })             // definition: empty list
+		lv := levelBlock(sw.levels[:0], func(b []byte) []byte { return appendRun(b, 0, 1, 1) }) // repetition
+		lv = levelBlock(lv, func(b []byte) []byte { return appendRun(b, 0, 1, 2) })             // definition: empty list
 		sw.levels = lv
-		ci.levels++
-		ci.pages++
-		return sw.writePage(1, lv, nil)
+		c.dataPage(1, parquet.Encodings.Plain, lv)
+		return
 	}
 	for first := true; len(vals) > 0; first = false {
 		seg := vals[:min(len(vals), seriesPageLevels)]
 		vals = vals[len(seg):]
 		lv := levelBlock(sw.levels[:0], func(b []byte) []byte {
 			if !first {
-				return appendRun(b, 1, len(seg))
+				return appendRun(b, 1, len(seg), 1)
 			}
-			b = appendRun(b, 0, 1)
+			b = appendRun(b, 0, 1, 1)
 			if len(seg) > 1 {
-				b = appendRun(b, 1, len(seg)-1)
+				b = appendRun(b, 1, len(seg)-1, 1)
 			}
 			return b
 		})
@@ -350,10 +300,10 @@ func (sw *seriesWriter) writeValues(vals []float64, ci *chunkInfo) error {
 					j++
 				}
 				if null {
-					b = appendRun(b, 1, j-i)
+					b = appendRun(b, 1, j-i, 2)
 					nulls += j - i
 				} else {
-					b = appendRun(b, 2, j-i)
+					b = appendRun(b, 2, j-i, 2)
 				}
 				i = j
 			}
@@ -370,71 +320,24 @@ func (sw *seriesWriter) writeValues(vals []float64, ci *chunkInfo) error {
 			}
 			data = sw.packed
 		}
-		ci.levels += int64(len(seg))
-		ci.pages++
-		if err := sw.writePage(len(seg), lv, data); err != nil {
-			return err
-		}
+		c.dataPage(len(seg), parquet.Encodings.Plain, lv, float64Bytes(data))
 	}
-	return nil
 }
 
-// writePage writes a version 1 data page of levels levels whose body is
-// head (levels, or the whole body) followed by vals as little-endian
-// doubles.
-func (sw *seriesWriter) writePage(levels int, head []byte, vals []float64) error {
-	size := len(head) + 8*len(vals)
-	if size > math.MaxInt32 {
-		return fmt.Errorf("dataset: series page of %d bytes", size)
+// float64Bytes is vals as little-endian bytes: the slice itself on a
+// little-endian machine.
+func float64Bytes(vals []float64) []byte {
+	if len(vals) == 0 {
+		return nil
 	}
-	var hdr [32]byte
-	h := appendPageHeader(hdr[:0], int32(size), int32(levels))
-	sw.put(h)
-	sw.put(head)
-	if len(vals) > 0 {
-		if littleEndian {
-			sw.put(unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals)))
-		} else {
-			var b [8]byte
-			for _, v := range vals {
-				binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-				sw.put(b[:])
-			}
-		}
+	if littleEndian {
+		return unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals))
 	}
-	return sw.err
-}
-
-// appendPageHeader appends a thrift compact-protocol PageHeader of a
-// version 1 data page: PLAIN values, RLE levels, not compressed.
-func appendPageHeader(b []byte, size, levels int32) []byte {
-	i32 := func(b []byte, v int32) []byte { // field delta 1, type i32
-		return binary.AppendUvarint(append(b, 0x15), uint64(uint32(v<<1^v>>31)))
+	b := make([]byte, 0, 8*len(vals))
+	for _, v := range vals {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 	}
-	b = i32(b, 0)              // 1: type DATA_PAGE
-	b = i32(b, size)           // 2: uncompressed_page_size
-	b = i32(b, size)           // 3: compressed_page_size
-	b = append(b, 0x2c)        // 5: data_page_header (delta 2, struct)
-	b = i32(b, levels)         // 1: num_values
-	b = i32(b, 0)              // 2: encoding PLAIN
-	b = i32(b, 3)              // 3: definition_level_encoding RLE
-	b = i32(b, 3)              // 4: repetition_level_encoding RLE
-	return append(b, 0x0, 0x0) // end of DataPageHeader, of PageHeader
-}
-
-// levelBlock appends a version 1 page's level block: the length in 4
-// bytes, then the runs that runs appends.
-func levelBlock(b []byte, runs func([]byte) []byte) []byte {
-	at := len(b)
-	b = runs(append(b, 0, 0, 0, 0))
-	binary.LittleEndian.PutUint32(b[at:], uint32(len(b)-at-4))
 	return b
-}
-
-// appendRun appends an RLE run of value v (one byte: levels here are at
-// most 2) repeated n times.
-func appendRun(b []byte, v, n int) []byte {
-	return append(binary.AppendUvarint(b, uint64(n)<<1), byte(v))
 }
 
 func (sw *seriesWriter) finish() (FileInfo, bool, error) {
@@ -443,7 +346,7 @@ func (sw *seriesWriter) finish() (FileInfo, bool, error) {
 	}
 	err := sw.err
 	if err == nil {
-		err = sw.footer()
+		err = sw.pf.footer()
 	}
 	if err == nil {
 		err = sw.w.Flush()
@@ -454,27 +357,12 @@ func (sw *seriesWriter) finish() (FileInfo, bool, error) {
 	if cerr := sw.f.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
-	size := sw.off
+	size := sw.pf.off
 	sw.f = nil
 	if err != nil {
 		return FileInfo{}, false, err
 	}
 	return FileInfo{Path: sw.rel, Rows: sw.rows, Bytes: size, Ingest: sw.ingest}, sw.rows > 0, nil
-}
-
-// footer writes the file metadata, its length and the closing magic.
-func (sw *seriesWriter) footer() error {
-	fm, err := sw.meta.Finish()
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if _, err := fm.WriteTo(&buf, nil); err != nil {
-		return err
-	}
-	sw.put(buf.Bytes())
-	sw.put(binary.LittleEndian.AppendUint32(nil, uint32(buf.Len())))
-	return sw.put([]byte("PAR1"))
 }
 
 func (sw *seriesWriter) abort() {

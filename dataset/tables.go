@@ -2,8 +2,10 @@ package dataset
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow/go/v16/arrow"
+	"github.com/apache/arrow/go/v16/parquet"
 	"github.com/apache/arrow/go/v16/parquet/compress"
 )
 
@@ -19,6 +21,9 @@ type Table[T any] struct {
 	pageBytes int64
 	// codecs overrides the compression (zstd) of columns by dotted path.
 	codecs map[string]compress.Compression
+	// pages, when set, encodes the table's row groups instead of pqarrow
+	// (usagewrite.go).
+	pages func(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties, fdicts []*floatDict) (recordSink, error)
 }
 
 func newTable[T any](name string, cols ...column[T]) *Table[T] {
@@ -64,18 +69,24 @@ func withCodec[T any](t *Table[T], path string, c compress.Compression) *Table[T
 	return t
 }
 
+// withPages gives a table its own row group encoder.
+func withPages[T any](t *Table[T], pages func(io.Writer, *arrow.Schema, *parquet.WriterProperties, []*floatDict) (recordSink, error)) *Table[T] {
+	t.pages = pages
+	return t
+}
+
 // Schema is the table's Arrow schema.
 func (t *Table[T]) Schema() *arrow.Schema { return t.schema }
 
 // The tables. Their columns are documented in doc.go; names carry units.
 var (
-	UsageTable = newTable("usage",
+	UsageTable = withPages(newTable("usage",
 		stringCol("tenant", true, func(r *Usage) *string { return &r.Tenant }),
 		stringCol("server", true, func(r *Usage) *string { return &r.Server }),
 		timeCol("time", func(r *Usage) *int64 { return &r.TimeMs }),
 		withDict(float64Col("cpu", false, func(r *Usage) *float64 { return &r.CPU })),
 		withDict(float64Col("memory", true, func(r *Usage) *float64 { return &r.Memory })),
-	)
+	), newUsageSink)
 	SeriesTable = withCodec(withPageBytes(withGroupRows(newTable("series",
 		stringCol("tenant", false, func(r *Series) *string { return &r.Tenant }),
 		timeCol("start", func(r *Series) *int64 { return &r.StartMs }),

@@ -31,6 +31,7 @@ type Writer[T any] struct {
 	f       *os.File
 	buf     *bufio.Writer
 	fw      *pqarrow.FileWriter
+	sink    recordSink // the table's own encoder (Table.pages), instead of fw
 	cols    []colWriter[T]
 	n       int   // rows in the builder
 	rows    int64 // rows handed to the encoder
@@ -111,16 +112,22 @@ func (w *Writer[T]) start() error {
 	// those across row groups whose dictionaries differ ("not
 	// implemented"). Without it they read back as plain strings, which is
 	// also what DuckDB and pandas see.
-	fw, err := pqarrow.NewFileWriter(w.tbl.schema, plainWriter{w.buf}, writerProperties(w.tbl),
-		pqarrow.NewArrowWriterProperties())
-	if err != nil {
-		return err
+	w.fdicts = floatDicts(w.tbl)
+	if w.tbl.pages != nil && ownPages {
+		if w.sink, err = w.tbl.pages(w.buf, w.tbl.schema, writerProperties(w.tbl), w.fdicts); err != nil {
+			return err
+		}
+	} else {
+		fw, err := pqarrow.NewFileWriter(w.tbl.schema, plainWriter{w.buf}, writerProperties(w.tbl),
+			pqarrow.NewArrowWriterProperties())
+		if err != nil {
+			return err
+		}
+		w.fw = fw
 	}
-	w.fw = fw
 	for _, c := range w.tbl.cols {
 		w.cols = append(w.cols, c.writer(memory.DefaultAllocator))
 	}
-	w.fdicts = floatDicts(w.tbl)
 	w.initSpares()
 	w.queue = make(chan arrow.Record, 1)
 	w.done = make(chan error, 1)
@@ -204,7 +211,9 @@ func (w *Writer[T]) finish() (FileInfo, bool, error) {
 		w.err = err
 	}
 	w.releaseCols()
-	if w.err == nil {
+	if w.err == nil && w.sink != nil {
+		w.err = w.sink.close()
+	} else if w.err == nil {
 		w.err = w.fw.Close()
 	}
 	if w.err == nil {
