@@ -8,6 +8,8 @@
 #   python3-numpy, python3-pandas  the pandas + numpy baseline that the classify
 #                      benchmark (fft/bench_test.go) runs side by side with wlprof
 #   chromium           headless browser: the report test loads index.html from disk and screenshots it
+#   nodejs, npm        (when npm is missing) to install, in .deps/node, @duckdb/node-api:
+#                      DuckDB, the independent Parquet reader the dataset tests read the files with
 # The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
 set -eu
 need="coinor-libclp-dev pkg-config g++"
@@ -18,12 +20,21 @@ missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "deps: installing$missing" >&2
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
-	$SUDO apt-get update -q >/dev/null
-	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
-}
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1 || {
+		$SUDO apt-get update -q >/dev/null
+		$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+	}
+fi
+duckdb="@duckdb/node-api@1.5.6-r.1"
+node_dir="$(cd "$(dirname "$0")/.." && pwd)/.deps/node"
+if ! grep -qs '"version": "1.5.6-r.1"' "$node_dir/node_modules/@duckdb/node-api/package.json"; then
+	echo "deps: installing $duckdb in $node_dir" >&2
+	mkdir -p "$node_dir"
+	npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error "$duckdb" >/dev/null
+fi

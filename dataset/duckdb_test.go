@@ -1,0 +1,139 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// duckdb runs queries in DuckDB (node and @duckdb/node-api, which
+// scripts/deps.sh installs in .deps/node) and returns each one's rows.
+func duckdb(t *testing.T, queries ...string) [][]map[string]any {
+	t.Helper()
+	mods, err := filepath.Abs("../.deps/node/node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(mods, "@duckdb", "node-api")); err != nil {
+		t.Fatalf("DuckDB for node not found in %s: run scripts/deps.sh or make test, which install it", mods)
+	}
+	cmd := exec.Command("node", append([]string{"testdata/duckdb_query.cjs"}, queries...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("duckdb: %v\n%s", err, stderr.String())
+	}
+	var res [][]map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(line), &rows); err != nil {
+			t.Fatalf("duckdb output %q: %v", line, err)
+		}
+		res = append(res, rows)
+	}
+	if len(res) != len(queries) {
+		t.Fatalf("duckdb: %d results for %d queries", len(res), len(queries))
+	}
+	return res
+}
+
+// DuckDB, a Parquet reader that shares no code with arrow, reads the
+// files the own encoders write (usagewrite.go, serieswrite.go) row for
+// row: every level, dictionary id, delta-encoded time, plain-page double,
+// null and NaN element as written.
+func TestDuckDBReadsOwnFiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	usage := make([]Usage, 40_000)
+	for i := range usage {
+		tm := int64(1_700_000_000_000) + int64(i/40)*120_000
+		if i%13 == 0 {
+			tm = NoTime
+		} else if i%17 == 0 {
+			tm = r.Int64N(4e12) - 2e12 // ±60 years: DuckDB's timestamps end in 294247
+		}
+		cpu := float64(r.IntN(100)) / 100
+		if i >= 20_000 {
+			cpu = r.Float64() // more distinct values than a float dictionary takes: plain pages
+		}
+		usage[i] = Usage{Tenant: fmt.Sprintf("t%d-%s", r.IntN(50), runeStr(r)), Server: rngStr(r, "ab"),
+			TimeMs: tm, CPU: cpu, Memory: maybeNaN(r)}
+	}
+	uds := writeIngests(t, UsageTable, usage, 9_000)
+	series := writtenRows(2)
+	for i := range series {
+		series[i].Tenant = runeStr(r) // valid UTF-8, as DuckDB wants of strings
+	}
+	sds := writeSeriesDS(t, series)
+	res := duckdb(t,
+		fmt.Sprintf(`SELECT tenant, server, epoch_ms(time)::VARCHAR AS t, cpu, memory FROM read_parquet('%s/usage/*.parquet', filename=true, file_row_number=true) ORDER BY filename, file_row_number`, uds.Dir),
+		fmt.Sprintf(`SELECT tenant, epoch_ms(start)::VARCHAR AS start, step_s, "values" AS v, servers FROM read_parquet('%s/series/*.parquet', file_row_number=true) ORDER BY file_row_number`, sds.Dir))
+	urows, srows := res[0], res[1]
+	if len(urows) != len(usage) {
+		t.Fatalf("usage: DuckDB read %d rows, wrote %d", len(urows), len(usage))
+	}
+	num := func(v any) float64 {
+		if v == nil {
+			return math.NaN()
+		}
+		return v.(float64)
+	}
+	ms := func(v any) int64 {
+		if v == nil {
+			return NoTime
+		}
+		n, err := strconv.ParseInt(v.(string), 10, 64)
+		if err != nil {
+			t.Fatalf("time %v: %v", v, err)
+		}
+		return n
+	}
+	for i, u := range usage {
+		got := Usage{Tenant: urows[i]["tenant"].(string), Server: urows[i]["server"].(string), TimeMs: ms(urows[i]["t"]),
+			CPU: num(urows[i]["cpu"]), Memory: num(urows[i]["memory"])}
+		if !equalNaN(got, u) {
+			t.Fatalf("usage row %d: DuckDB %+v, wrote %+v", i, got, u)
+		}
+	}
+	if len(srows) != len(series) {
+		t.Fatalf("series: DuckDB read %d rows, wrote %d", len(srows), len(series))
+	}
+	for i, s := range series {
+		vals, _ := srows[i]["v"].([]any)
+		got := Series{Tenant: srows[i]["tenant"].(string), StartMs: ms(srows[i]["start"]), StepS: num(srows[i]["step_s"]),
+			Servers: int32(num(srows[i]["servers"])), Values: make([]float64, len(vals))}
+		for j, v := range vals {
+			got.Values[j] = num(v)
+		}
+		// JSON has no −0 (JavaScript writes it as 0).
+		s.Values = slices.Clone(s.Values)
+		for j, v := range s.Values {
+			if v == 0 {
+				s.Values[j] = 0
+			}
+		}
+		if err := sameSeries(got, s); err != nil {
+			t.Fatalf("series row %d: DuckDB and what was written differ: %v", i, err)
+		}
+	}
+}
+
+// runeStr is a short string of runes of alpha (rngStr picks bytes).
+func runeStr(r *rand.Rand) string {
+	rs := []rune(alpha)
+	var b strings.Builder
+	for n := r.IntN(12); n > 0; n-- {
+		b.WriteRune(rs[r.IntN(len(rs))])
+	}
+	return b.String()
+}
