@@ -13,6 +13,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
+	"github.com/wlprof/wlprof/internal/yarnid"
 )
 
 func init() {
@@ -68,54 +69,6 @@ var hdfsCommands = map[string]string{
 	"renewDelegationToken": OpMeta, "cancelDelegationToken": OpMeta, "datanodeReport": OpMeta,
 	"getErasureCodingPolicy": OpMeta, "setErasureCodingPolicy": OpMeta, "listCorruptFileBlocks": OpMeta,
 	"getfilechecksum": OpMeta, "satisfyStoragePolicy": OpMeta, "unsetStoragePolicy": OpMeta,
-}
-
-// AppIDFromContext returns "application_TS_N" for a caller context or
-// tracking id that names a YARN application, else "". MapReduce
-// (attempt_/job_/container_ ids carry the cluster timestamp and the
-// application number), Spark (SPARK_..._application_...), Tez and Hive
-// contexts all embed one of these. A hand-written scan: a regular
-// expression here cost a tenth of the ingest time.
-func AppIDFromContext(ctx string) string {
-	for i := 1; i < len(ctx); i++ {
-		if ctx[i] != '_' || !afterAppPrefix(ctx[:i]) {
-			continue
-		}
-		rest := ctx[i+1:]
-		ts := digitRun(rest)
-		if len(ts) < 9 || len(ts) > 14 || len(rest) <= len(ts) || rest[len(ts)] != '_' {
-			continue
-		}
-		if n := digitRun(rest[len(ts)+1:]); len(n) >= 4 {
-			return "application_" + ts + "_" + n
-		}
-	}
-	return ""
-}
-
-// afterAppPrefix reports whether s ends with a word that precedes a YARN
-// cluster timestamp: application, job, attempt, appattempt, container, or
-// container_eNN (an epoch).
-func afterAppPrefix(s string) bool {
-	for _, w := range [...]string{"application", "job", "attempt", "container"} {
-		if strings.HasSuffix(s, w) {
-			return true
-		}
-	}
-	k := len(s)
-	for k > 0 && s[k-1] >= '0' && s[k-1] <= '9' {
-		k--
-	}
-	return k < len(s) && strings.HasSuffix(s[:k], "container_e")
-}
-
-// digitRun returns the leading ASCII digits of s.
-func digitRun(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }
 
 // hdfsAudit reads the NameNode audit log, one operation per line:
@@ -325,7 +278,7 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 		c = track
 	}
 	if len(c) > 0 && string(c) != "null" {
-		if app := AppIDFromContext(bstr(c)); app != "" {
+		if app := yarnid.AppID(bstr(c)); app != "" {
 			r.rec.Run = app
 			if len(ctx) > 0 && string(ctx) != "null" {
 				r.rec.Attribution = "callerContext"

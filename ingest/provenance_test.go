@@ -148,22 +148,6 @@ func TestHDFSAuditProxyContextTZAndRejects(t *testing.T) {
 	}
 }
 
-func TestAppIDFromContext(t *testing.T) {
-	for in, want := range map[string]string{
-		"mr_attempt_1710000000000_0042_m_000003_0":             "application_1710000000000_0042",
-		"SPARK_DRIVER_application_1700000000000_12345":         "application_1700000000000_12345",
-		"container_e17_1700000000000_0001_01_000002":           "application_1700000000000_0001",
-		"HIVE_QUERY_ID:hive_20240101_abc":                      "",
-		"job_1700000000000_0003":                               "application_1700000000000_0003",
-		"CLI":                                                  "",
-		"appattempt_1700000000000_0009_000001,signature=xyz12": "application_1700000000000_0009",
-	} {
-		if got := AppIDFromContext(in); got != want {
-			t.Errorf("AppIDFromContext(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // The marquez_apples chain (MarquezProject/marquez test resources): 8
 // COMPLETE events in +10:00, each with inputs and outputs. The first one,
 // gather_apples at 2020-08-30T09:00+10:00 = 2020-08-29T23:00Z, reads

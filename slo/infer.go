@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/yarnid"
 )
 
 // Options of Infer. Start from DefaultOptions; doc.go says why each
@@ -309,7 +310,7 @@ func (f *inferer) attribute(p *dataset.Provenance, write bool, hint int32) (int3
 	}
 	// MapReduce and Spark name their scratch directories after the
 	// application (_temporary/attempt_..., .sparkStaging/application_...).
-	if app := appInPath(p.Path); app != "" {
+	if app := yarnid.AppID(p.Path); app != "" {
 		if i, ok := f.byID[app]; ok {
 			f.learn(aff, p.Path, i)
 			return i, "path"
@@ -595,35 +596,4 @@ func (f *inferer) evict() {
 			delete(f.files, k)
 		}
 	}
-}
-
-// appInPath returns the YARN application id a path names
-// (".../_temporary/attempt_1700000000000_0042_m_000001_0/...",
-// ".sparkStaging/application_1700000000000_0042"), else "".
-func appInPath(path string) string {
-	for _, pre := range [...]string{"application_", "attempt_", "job_"} {
-		i := strings.Index(path, pre)
-		if i < 0 {
-			continue
-		}
-		rest := path[i+len(pre):]
-		a := digitsPrefix(rest)
-		if len(a) < 9 || len(rest) <= len(a) || rest[len(a)] != '_' {
-			continue
-		}
-		b := digitsPrefix(rest[len(a)+1:])
-		if len(b) < 4 {
-			continue
-		}
-		return "application_" + a + "_" + b
-	}
-	return ""
-}
-
-func digitsPrefix(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }

@@ -120,9 +120,6 @@ func TestStem(t *testing.T) {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := appInPath("/out/_temporary/1/_temporary/attempt_1700000000000_0042_m_000001_0/part"); got != "application_1700000000000_0042" {
-		t.Errorf("appInPath = %q", got)
-	}
 }
 
 // handWorld: one daily job, seven runs. Its input lands at 02:00 + d
