@@ -35,8 +35,12 @@ type recordSink interface {
 // ownPages: tests turn it off to write with pqarrow for comparison.
 var ownPages = true
 
-// usagePageRows is the rows per data page (arrow cuts at 1 MB; 2^17 ids
-// of up to 32 bits are at most 512 KB before compression).
+// usagePageRows is the rows per data page: a whole row group (BatchRows)
+// per page, at most 4 MB of ids before compression. zstd compresses each
+// page on its own, and the ids of time-ordered rows repeat with the cycle
+// of tenants, so larger pages compress better: the usage table of the
+// 10,000-tenant world is 432 MB at 2^20 rows per page, 490 MB at 2^19,
+// 800 MB at 2^17 (pqarrow, which cuts pages at 1 MB: 504 MB).
 const usagePageRows = 1 << 20
 
 type usageSink struct {
