@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -206,18 +207,32 @@ func (a *tenantAcc) chunk(k int64) *chunk {
 }
 
 // span returns the first and last slot holding a sample (ok false when
-// none does).
+// none does). A chunk exists only where a sample fell, so only the first
+// and the last chunk are searched.
 func (a *tenantAcc) span() (lo, hi int64, ok bool) {
-	lo, hi = math.MaxInt64, math.MinInt64
+	first, last := -1, -1
 	for ci, c := range a.chunks {
-		if c == nil {
-			continue
-		}
-		for j := range c {
-			if c[j].cnt != 0 {
-				s := (a.first+int64(ci))<<chunkShift + int64(j)
-				lo, hi = min(lo, s), max(hi, s)
+		if c != nil {
+			if first < 0 {
+				first = ci
 			}
+			last = ci
+		}
+	}
+	if first < 0 {
+		return 0, 0, false
+	}
+	lo, hi = math.MaxInt64, math.MinInt64
+	for j := range a.chunks[first] {
+		if a.chunks[first][j].cnt != 0 {
+			lo = (a.first+int64(first))<<chunkShift + int64(j)
+			break
+		}
+	}
+	for j := chunkSlots - 1; j >= 0; j-- {
+		if a.chunks[last][j].cnt != 0 {
+			hi = (a.first+int64(last))<<chunkShift + int64(j)
+			break
 		}
 	}
 	return lo, hi, lo <= hi
@@ -296,37 +311,60 @@ func cloneStrings(a []string) []string {
 }
 
 // Series returns every tenant's series, sorted by tenant; NaN marks a slot
-// without samples. The builder is spent afterwards.
+// without samples. The builder is spent afterwards. Tenants are turned into
+// series on GOMAXPROCS workers, each tenant's chunks let go once its
+// series is made.
 func (b *SeriesBuilder) Series() []dataset.Series {
 	for i := range b.srv {
 		b.flush(&b.srv[i])
 	}
 	b.srv = nil // its cached chunk pointers would keep every chunk alive
-	out := make([]dataset.Series, 0, len(b.accs))
-	for _, a := range b.accs {
-		lo, hi, ok := a.span()
-		if !ok {
-			continue
-		}
-		vals := make([]float64, hi-lo+1)
-		for k := range vals {
-			slot := lo + int64(k)
-			c := a.chunks[slot>>chunkShift-a.first]
-			j := slot & (chunkSlots - 1)
-			if c == nil || c[j].cnt == 0 {
-				vals[k] = math.NaN()
-			} else {
-				// Round away the float32 sums' last digits (1e-7 of a
-				// server).
-				vals[k] = math.Round(float64(c[j].sum)/float64(c[j].cnt)*1e6) / 1e6
+	all := make([]dataset.Series, len(b.accs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < max(b.parts, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(b.accs); i = int(next.Add(1) - 1) {
+				all[i] = b.series(b.accs[i])
 			}
+		}()
+	}
+	wg.Wait()
+	out := all[:0]
+	for _, s := range all {
+		if s.Values != nil {
+			out = append(out, s)
 		}
-		out = append(out, dataset.Series{Tenant: a.name, StartMs: lo * b.stepMs,
-			StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers})
-		a.chunks = nil
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
 	return out
+}
+
+// series makes a tenant's series from its chunks and drops them; Values
+// is nil for a tenant without a sample.
+func (b *SeriesBuilder) series(a *tenantAcc) dataset.Series {
+	lo, hi, ok := a.span()
+	if !ok {
+		return dataset.Series{}
+	}
+	vals := make([]float64, hi-lo+1)
+	for k := range vals {
+		slot := lo + int64(k)
+		c := a.chunks[slot>>chunkShift-a.first]
+		j := slot & (chunkSlots - 1)
+		if c == nil || c[j].cnt == 0 {
+			vals[k] = math.NaN()
+		} else {
+			// Round away the float32 sums' last digits (1e-7 of a
+			// server).
+			vals[k] = math.Round(float64(c[j].sum)/float64(c[j].cnt)*1e6) / 1e6
+		}
+	}
+	a.chunks = nil
+	return dataset.Series{Tenant: a.name, StartMs: lo * b.stepMs,
+		StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers}
 }
 
 func floorDiv(a, b int64) int64 {
