@@ -19,11 +19,14 @@ build: deps
 vet: deps
 	$(GO) vet $(PKGS)
 
-# The elasticity accuracy test times a real workload: it runs on its own,
-# after the other packages, so that their tests do not load the machine.
+# The parallel scans' tests run again under the race detector (a worker
+# outliving its scan shows only there). The elasticity accuracy test times
+# a real workload: it runs on its own, after the other packages, so that
+# their tests do not load the machine.
 test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -skip '^TestSandboxAccuracy$$' $(PKGS)
+	$(GO) test -race -count=1 -run '^(TestScanUsageStopsEarly|TestScanSeriesEqualsReadSeries|TestAddBatchPartsAgree)$$' ./dataset ./fft
 	$(GO) test -count=1 -run '^TestSandboxAccuracy$$' ./elasticity
 
 # The demo runs every stage that exists on bundled and synthetic data.

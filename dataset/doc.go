@@ -18,15 +18,19 @@
 //
 // The two tables of hundreds of millions of values have encoders and
 // decoders of their own (pqfile.go writes the pages and builds the footer
-// with arrow's metadata builders from the schema pqarrow derives, so the
-// files are the ones pqarrow would write as far as readers tell):
-//   - usage: the same encodings, page by page (usagewrite.go); the four
-//     columns classify reads are decoded straight from the pages
-//     (usagepages.go, ScanUsageBatches);
-//   - series: 32 tenants per row group (SeriesGroupRows), one page per
-//     tenant, values uncompressed and written from memory as they are
-//     (Tx.WriteSeries, serieswrite.go), read back straight from the
-//     pages (seriespages.go; ReadSeries, ScanSeries).
+// with arrow's metadata builders from the schema pqarrow derives, so
+// readers see the same schema and values as in pqarrow's files):
+//   - usage: pqarrow's encodings and statistics, one page per column of a
+//     row group (usagewrite.go); the four columns classify reads are
+//     decoded straight from the pages (usagepages.go, ScanUsageBatches);
+//   - series: 32 tenants per row group (SeriesGroupRows), nothing
+//     compressed, PLAIN everywhere, one page per tenant's values, written
+//     from memory as they are (Tx.WriteSeries, serieswrite.go); min/max
+//     statistics for the small columns, none for the values. They are
+//     read back straight from the pages (seriespages.go; ReadSeries,
+//     ScanSeries). The table's page size and codec settings (tables.go)
+//     apply to pqarrow's writer, WriterFor(tx, SeriesTable), which tests
+//     use as an oracle.
 //
 // Row groups are decoded in parallel. Anything the own decoders do not
 // know (another writer's file, other encodings) goes through pqarrow.

@@ -18,8 +18,9 @@ import (
 
 const (
 	// maxFloatDict is the most distinct values a batch's dictionary may
-	// have; with more, the batch goes to Parquet as plain doubles (whose
-	// encoder then falls back to plain pages by itself). 65536 doubles are
+	// have; with more, the batch goes to Parquet as plain doubles (plain
+	// pages: pqarrow's encoder falls back to them by itself, the usage
+	// encoder writes them). 65536 doubles are
 	// 512 KiB, under Parquet's 1 MiB dictionary page limit.
 	maxFloatDict = 1 << 16
 	// floatDictBits sizes the open-addressing table: twice maxFloatDict.

@@ -52,6 +52,11 @@ func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, d
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	// On every return, the workers are stopped and waited for: read may use
+	// state the caller releases once this returns (ScanUsageBatches closes
+	// its page decoders).
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	defer cancel()
 	type result struct {
 		b   B
@@ -61,7 +66,9 @@ func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, d
 	outs := make([]chan result, workers)
 	for w := range outs {
 		outs[w] = make(chan result, 1)
+		wg.Add(1)
 		go func(w int, out chan<- result) {
+			defer wg.Done()
 			defer close(out)
 			var rd *groupReader
 			defer func() { rd.close() }()

@@ -22,8 +22,9 @@ import (
 // headers (thrift compact protocol, by hand: arrow's thrift types are
 // internal), compresses pages with the codec the properties name for the
 // column, and builds the footer with arrow's public metadata builders
-// from the schema pqarrow derives from the table's Arrow schema, so the
-// files are the ones pqarrow would write as far as readers can tell.
+// from the schema pqarrow derives from the table's Arrow schema: readers
+// see the schema, metadata and values of pqarrow's files (the encodings
+// and statistics each encoder chooses are in its file).
 type pqFile struct {
 	w     io.Writer
 	off   int64 // bytes written

@@ -357,7 +357,10 @@ func (sw *seriesWriter) finish() (FileInfo, bool, error) {
 	if cerr := sw.f.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
-	size := sw.pf.off
+	var size int64
+	if sw.pf != nil {
+		size = sw.pf.off
+	}
 	sw.f = nil
 	if err != nil {
 		return FileInfo{}, false, err

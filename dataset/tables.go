@@ -44,12 +44,13 @@ func withGroupRows[T any](t *Table[T], n int) *Table[T] {
 	return t
 }
 
-// withPageBytes sets a table's data page size. The series table needs
-// small pages: arrow/go v16's level encoder grows its buffer by a few
-// bytes at every run of definition levels (every NaN slot starts one), so
-// encoding a page costs its level bytes times its runs — quadratic in the
-// page size; at 1 MB pages writing the series took longer than building
-// them.
+// withPageBytes sets a table's data page size for pqarrow's writer. The
+// series table, when written with it (WriterFor; Tx.WriteSeries writes
+// pages of its own), needs small pages: arrow/go v16's level encoder
+// grows its buffer by a few bytes at every run of definition levels
+// (every NaN slot starts one), so encoding a page costs its level bytes
+// times its runs — quadratic in the page size; at 1 MB pages writing the
+// series took longer than building them.
 func withPageBytes[T any](t *Table[T], n int64) *Table[T] {
 	t.pageBytes = n
 	return t

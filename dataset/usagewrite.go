@@ -105,7 +105,11 @@ func (u *usageSink) write(rec arrow.Record) error {
 		case *array.Timestamp:
 			u.timePages(c, a, optional)
 		case *array.Float64:
-			if enc := u.fdicts[i].encode(a); enc != nil {
+			var enc arrow.Array
+			if d := u.fdicts[i]; d != nil {
+				enc = d.encode(a)
+			}
+			if enc != nil {
 				d := enc.(*array.Dictionary)
 				vals := d.Dictionary().(*array.Float64).Float64Values()
 				c.dictPage(len(vals), float64Bytes(vals))
