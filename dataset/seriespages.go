@@ -342,52 +342,49 @@ func parsePageHeader(b []byte) (pageHeader, int, bool) {
 		case fid == 3 && typ == 5:
 			h.compressed = int32(r.zigzag())
 		case fid == 5 && typ == 12: // DataPageHeader
-			var sid int16
-			for {
-				sf, st := r.field(&sid)
-				if r.bad {
-					return h, 0, false
+			r.i32Fields(func(id int16, v int32) {
+				switch id {
+				case 1:
+					h.numValues = v
+				case 2:
+					h.encoding = v
+				case 3:
+					h.defEnc = v
+				case 4:
+					h.repEnc = v
 				}
-				if st == 0 {
-					break
-				}
-				switch {
-				case sf == 1 && st == 5:
-					h.numValues = int32(r.zigzag())
-				case sf == 2 && st == 5:
-					h.encoding = int32(r.zigzag())
-				case sf == 3 && st == 5:
-					h.defEnc = int32(r.zigzag())
-				case sf == 4 && st == 5:
-					h.repEnc = int32(r.zigzag())
-				default:
-					r.skip(st, 0)
-				}
-			}
+			})
 		case fid == 7 && typ == 12: // DictionaryPageHeader
-			var sid int16
-			for {
-				sf, st := r.field(&sid)
-				if r.bad {
-					return h, 0, false
+			r.i32Fields(func(id int16, v int32) {
+				switch id {
+				case 1:
+					h.dictValues = v
+				case 2:
+					h.dictEncoding = v
 				}
-				if st == 0 {
-					break
-				}
-				switch {
-				case sf == 1 && st == 5:
-					h.dictValues = int32(r.zigzag())
-				case sf == 2 && st == 5:
-					h.dictEncoding = int32(r.zigzag())
-				default:
-					r.skip(st, 0)
-				}
-			}
+			})
 		default:
 			r.skip(typ, 0)
 		}
 	}
 	return h, r.p, !r.bad
+}
+
+// i32Fields reads a struct, calling set with the id and value of each i32
+// field and skipping the others.
+func (r *compactReader) i32Fields(set func(id int16, v int32)) {
+	var id int16
+	for !r.bad {
+		f, t := r.field(&id)
+		switch {
+		case t == 0 || r.bad:
+			return
+		case t == 5:
+			set(f, int32(r.zigzag()))
+		default:
+			r.skip(t, 0)
+		}
+	}
 }
 
 // compactReader reads the thrift compact protocol; bad is set on the first

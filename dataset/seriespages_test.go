@@ -81,32 +81,7 @@ func TestSeriesFastPathEqualsArrow(t *testing.T) {
 				t.Fatalf("seed %d row %d (%d values): fast and arrow paths differ from what was written", seed, i, len(rows[i].Values))
 			}
 		}
-		// Every chunk went the fast way.
-		for _, fi := range ds.Manifest().Tables[SeriesTable.Name].Files {
-			path := filepath.Join(ds.Dir, fi.Path)
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pf, err := file.NewParquetReader(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vi := pf.MetaData().Schema.ColumnIndexByName(seriesValuesPath)
-			col := pf.MetaData().Schema.Column(vi)
-			var ps pageScratch
-			for rg := 0; rg < pf.NumRowGroups(); rg++ {
-				cc, err := pf.MetaData().RowGroup(rg).ColumnChunk(vi)
-				if err != nil {
-					t.Fatal(err)
-				}
-				n := int(pf.MetaData().RowGroup(rg).NumRows())
-				if _, starts, ok := fastValues(nil, nil, f, cc, col.MaxDefinitionLevel(), col.MaxRepetitionLevel(), n, &ps); !ok || len(starts) != n+1 {
-					t.Errorf("%s row group %d: fast path refused a chunk this package wrote", fi.Path, rg)
-				}
-			}
-			pf.Close()
-		}
+		assertFastChunks(t, ds) // every chunk went the fast way
 	}
 }
 

@@ -165,18 +165,8 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 // the rows that are not null, bit-packed at the width of the dictionary.
 func (u *usageSink) dictPages(c *pqChunk, ids []int32, size int, a arrow.Array, optional bool) {
 	width := bits.Len32(uint32(max(size-1, 0)))
-	nulls := a.NullN() > 0
 	u.pages(len(ids), a, optional, func(lo, hi int, lv []byte) {
-		page := ids[lo:hi]
-		if nulls {
-			u.ids = u.ids[:0]
-			for i := lo; i < hi; i++ {
-				if !a.IsNull(i) {
-					u.ids = append(u.ids, ids[i])
-				}
-			}
-			page = u.ids
-		}
+		page := nonNull(ids, lo, hi, a, &u.ids)
 		u.body = appendHybrid(append(u.body[:0], byte(width)), page, width)
 		c.dataPage(hi-lo, parquet.Encodings.RLEDict, lv, u.body)
 	})
@@ -189,16 +179,7 @@ func (u *usageSink) timePages(c *pqChunk, a *array.Timestamp, optional bool) {
 	all := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ts))), len(ts))
 	var mn, mx int64 = math.MaxInt64, math.MinInt64
 	u.pages(len(all), a, optional, func(lo, hi int, lv []byte) {
-		vals := all[lo:hi]
-		if a.NullN() > 0 {
-			u.vals = u.vals[:0]
-			for i := lo; i < hi; i++ {
-				if a.IsValid(i) {
-					u.vals = append(u.vals, all[i])
-				}
-			}
-			vals = u.vals
-		}
+		vals := nonNull(all, lo, hi, a, &u.vals)
 		for _, v := range vals {
 			mn, mx = min(mn, v), max(mx, v)
 		}
@@ -218,18 +199,24 @@ func (u *usageSink) timePages(c *pqChunk, a *array.Timestamp, optional bool) {
 func (u *usageSink) plainPages(c *pqChunk, a *array.Float64, optional bool) {
 	vals := a.Float64Values()
 	u.pages(len(vals), a, optional, func(lo, hi int, lv []byte) {
-		page := vals[lo:hi]
-		if a.NullN() > 0 {
-			u.dbl = u.dbl[:0]
-			for i := lo; i < hi; i++ {
-				if a.IsValid(i) {
-					u.dbl = append(u.dbl, vals[i])
-				}
-			}
-			page = u.dbl
-		}
-		c.dataPage(hi-lo, parquet.Encodings.Plain, lv, float64Bytes(page))
+		c.dataPage(hi-lo, parquet.Encodings.Plain, lv, float64Bytes(nonNull(vals, lo, hi, a, &u.dbl)))
 	})
+}
+
+// nonNull returns the values of rows [lo, hi) that a does not mark null:
+// vals[lo:hi] itself when a has no nulls, else a copy in *buf (reused).
+func nonNull[V any](vals []V, lo, hi int, a arrow.Array, buf *[]V) []V {
+	if a.NullN() == 0 {
+		return vals[lo:hi]
+	}
+	out := (*buf)[:0]
+	for i := lo; i < hi; i++ {
+		if a.IsValid(i) {
+			out = append(out, vals[i])
+		}
+	}
+	*buf = out
+	return out
 }
 
 // Delta encoding: blocks of 128 values in 4 miniblocks of 32, as arrow
