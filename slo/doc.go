@@ -53,7 +53,11 @@
 //
 // # Recurring jobs and their period (§4)
 //
-// A job's identity is its name normalised by Normalise: dates, times,
+// A job's identity is the job id ingest stored with its runs (runs.job:
+// the name ingest normalised for yarn-rm and Spark logs, the format's own
+// id for ResourceEstimator logs), the id its skylines and profiling runs
+// carry too. OpenLineage job names, stored as logged, and runs without a
+// job id are grouped by their name normalised by Normalise: dates, times,
 // timestamps, UUIDs, YARN ids, run and attempt numbers and long hex hashes
 // are replaced by placeholders, short numbers are kept (job042 is a job).
 // The period is the median spacing of submission times (robust to a missed

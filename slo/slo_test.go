@@ -337,3 +337,32 @@ func ExampleInfer() {
 	// Output:
 	// sales_rollup <date>: period 86400 s, actionable true, arrival 7542 s, deadline 32400 s, slack 11.0
 }
+
+// A run's job is the id ingest stored (runs.job), which its skylines and
+// profiling runs carry too, so the report can join the stages by it: the
+// slo stage does not normalise it again ("report-run17", as yarn-rm
+// stores it, would become "report-run<n>"). OpenLineage job names, stored
+// as logged, and runs without a job are grouped by their normalised name.
+func TestJobKeyIsRunsJob(t *testing.T) {
+	w := handWorld()
+	for i := range w.Runs {
+		w.Runs[i].Job, w.Runs[i].Source = "report-run17", "yarn-rm"
+	}
+	res, err := Infer(context.Background(), w, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 1 || res.Jobs[0].Job != "report-run17" {
+		t.Fatalf("jobs %+v: want the one job report-run17, as runs.job says", res.Jobs)
+	}
+	w = handWorld()
+	for i := range w.Runs {
+		w.Runs[i].Job, w.Runs[i].Source = w.Runs[i].Name, "openlineage"
+	}
+	if res, err = Infer(context.Background(), w, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 1 || res.Jobs[0].Job != "sales_rollup <date>" {
+		t.Fatalf("openlineage jobs %+v: want the one job sales_rollup <date>", res.Jobs)
+	}
+}
