@@ -173,7 +173,9 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 // to deadline, otherwise it starts one period after the last run.
 func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
 	rj := &reportJobs{byID: map[string]*reports.Job{}, anchors: map[string]periodAnchor{}}
-	if ds.Rows(dataset.RunsTable.Name) > 0 {
+	// With --period and --deadline the SLO would not be used (its period
+	// and its window both give way), so the provenance is not read.
+	if ds.Rows(dataset.RunsTable.Name) > 0 && (o.Period <= 0 || o.Deadline == "") {
 		if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
 			return err
 		}

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -90,6 +92,34 @@ func TestExportYARNGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	golden(t, "export-yarn-tpch_q12.json", out)
+}
+
+// With --period and --deadline, export places the request as without
+// --deadline (one period after the last run, on the given period), with
+// the deadline given: the SLO, whose period and window both give way, is
+// not inferred.
+func TestExportYARNPeriodAndDeadline(t *testing.T) {
+	ds := skylineDataset(t)
+	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h"}
+	parse := func(args ...string) map[string]any {
+		out, stderr, code := wlprof(t, append(base, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	want := parse()
+	def := want["reservation-definition"].(map[string]any)
+	deadline := int64(def["deadline"].(float64)) + 600_000
+	def["deadline"] = float64(deadline)
+	got := parse("--deadline", strconv.FormatInt(deadline, 10))
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("with --deadline %d:\n got %v\nwant %v", deadline, got, want)
+	}
 }
 
 // TestSkylineErrors: bad flags are usage errors (2); data that cannot be
