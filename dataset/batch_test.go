@@ -44,16 +44,10 @@ func usageRows(seed uint64, n int, distinct, noMemory bool) []Usage {
 // what reads back.
 func writeUsage(t *testing.T, rows []Usage, batch int, how string, seed uint64) ([]byte, []Usage) {
 	t.Helper()
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := newTx(t)
 	w := tx.Usage()
 	w.batch = batch
+	var err error
 	r := rand.New(rand.NewPCG(seed, 2))
 	// two producers with their own string tables, as two parser workers
 	type producer struct {

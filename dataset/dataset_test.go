@@ -13,17 +13,33 @@ import (
 	"testing"
 )
 
-// roundTrip writes rows through a transaction and reads them back.
-func roundTrip[T any](t *testing.T, tbl *Table[T], rows []T, batch int) []T {
+// newDataset is a new dataset in the test's temporary directory.
+func newDataset(t *testing.T) *Dataset {
 	t.Helper()
 	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds
+}
+
+// newTx is a new dataset and a transaction on it.
+func newTx(t *testing.T) (*Dataset, *Tx) {
+	t.Helper()
+	ds := newDataset(t)
 	tx, err := ds.Begin()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds, tx
+}
+
+// writeOne writes rows to a new dataset with the generic writer (pqarrow
+// unless the table has its own encoder), in row groups of batch rows, in
+// one transaction.
+func writeOne[T any](t *testing.T, tbl *Table[T], rows []T, batch int) *Dataset {
+	t.Helper()
+	ds, tx := newTx(t)
 	w := WriterFor(tx, tbl)
 	w.batch = batch
 	for i := range rows {
@@ -34,6 +50,13 @@ func roundTrip[T any](t *testing.T, tbl *Table[T], rows []T, batch int) []T {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	return ds
+}
+
+// roundTrip writes rows through a transaction and reads them back.
+func roundTrip[T any](t *testing.T, tbl *Table[T], rows []T, batch int) []T {
+	t.Helper()
+	ds := writeOne(t, tbl, rows, batch)
 	ds2, err := Open(ds.Dir)
 	if err != nil {
 		t.Fatal(err)

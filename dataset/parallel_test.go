@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 )
 
@@ -13,10 +12,7 @@ import (
 // row groups, so the parallel readers see several files and groups.
 func writeIngests[T any](t *testing.T, tbl *Table[T], rows []T, group int) *Dataset {
 	t.Helper()
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := newDataset(t)
 	for _, part := range [][]T{rows[:len(rows)/3], rows[len(rows)/3:]} {
 		tx, err := ds.Begin()
 		if err != nil {

@@ -11,14 +11,7 @@ import (
 // DELTA_BINARY_PACKED decoder panicked (slice bounds out of range) on the
 // time column; batches as large as the row groups avoid it.
 func TestReadAcrossBatches(t *testing.T) {
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := newTx(t)
 	const n = 200_000
 	for i := 0; i < n; i++ {
 		r := Usage{Tenant: "t", Server: "s", TimeMs: 1_700_000_000_000 + int64(i)*120_000 + int64(i%7), CPU: 0.5}
@@ -52,10 +45,7 @@ func TestReadAcrossBatches(t *testing.T) {
 // TestReplaceTable: a transaction that replaces a table leaves only its own
 // rows in it, and the old part file is gone.
 func TestReplaceTable(t *testing.T) {
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := newDataset(t)
 	for gen := 1; gen <= 2; gen++ {
 		tx, err := ds.Begin()
 		if err != nil {

@@ -56,6 +56,22 @@ func withFastPath(on bool, f func()) {
 	f()
 }
 
+// readSeriesBothWays reads the series table with the fast path and with
+// arrow's column reader.
+func readSeriesBothWays(t *testing.T, ds *Dataset) (fast, slow []Series) {
+	t.Helper()
+	var err error
+	withFastPath(true, func() { fast, err = ReadSeries(context.Background(), ds) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	withFastPath(false, func() { slow, err = ReadSeries(context.Background(), ds) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fast, slow
+}
+
 // The fast path reads every values chunk this package writes (ok=true),
 // and ReadSeries returns the same rows with it as with arrow's column
 // reader, which is the oracle, over several seeds.
@@ -63,16 +79,7 @@ func TestSeriesFastPathEqualsArrow(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		rows := seriesRows(seed, 40)
 		ds := writeIngests(t, SeriesTable, rows, 1+int(seed)*3)
-		var fast, slow []Series
-		var err error
-		withFastPath(true, func() { fast, err = ReadSeries(context.Background(), ds) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		withFastPath(false, func() { slow, err = ReadSeries(context.Background(), ds) })
-		if err != nil {
-			t.Fatal(err)
-		}
+		fast, slow := readSeriesBothWays(t, ds)
 		if len(fast) != len(rows) || len(slow) != len(rows) {
 			t.Fatalf("seed %d: fast %d rows, arrow %d, wrote %d", seed, len(fast), len(slow), len(rows))
 		}

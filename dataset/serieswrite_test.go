@@ -35,14 +35,7 @@ func sameSeries(a, b Series) error {
 // transaction.
 func writeSeriesDS(t *testing.T, rows []Series, calls ...int) *Dataset {
 	t.Helper()
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := newTx(t)
 	rest := rows
 	for _, n := range calls {
 		if err := tx.WriteSeries(rest[:n]); err != nil {
@@ -95,16 +88,7 @@ func TestWriteSeriesReadBack(t *testing.T) {
 			if got := ds.Rows(SeriesTable.Name); got != int64(len(rows)) {
 				t.Fatalf("manifest: %d rows, wrote %d", got, len(rows))
 			}
-			var fast, slow []Series
-			var err error
-			withFastPath(true, func() { fast, err = ReadSeries(context.Background(), ds) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			withFastPath(false, func() { slow, err = ReadSeries(context.Background(), ds) })
-			if err != nil {
-				t.Fatal(err)
-			}
+			fast, slow := readSeriesBothWays(t, ds)
 			generic, err := ReadAll(context.Background(), ds, SeriesTable)
 			if err != nil {
 				t.Fatal(err)
@@ -123,23 +107,7 @@ func TestWriteSeriesReadBack(t *testing.T) {
 		}
 		// Statistics against pqarrow's for the same rows and row groups.
 		mine := writeSeriesDS(t, rows)
-		theirs, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx, err := theirs.Begin()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := WriterFor(tx, SeriesTable)
-		for i := range rows {
-			if err := w.Append(&rows[i]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		theirs := writeOne(t, SeriesTable, rows, SeriesGroupRows)
 		compareStats(t, seriesFile(t, mine), seriesFile(t, theirs))
 	}
 }
@@ -238,14 +206,7 @@ func assertFastChunks(t *testing.T, ds *Dataset) {
 // A transaction writes the series table one way: WriteSeries after the
 // generic writer is an error, not a second file.
 func TestWriteSeriesOneWay(t *testing.T) {
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := newTx(t)
 	defer tx.Rollback()
 	WriterFor(tx, SeriesTable)
 	if err := tx.WriteSeries(seriesRows(1, 3)); err == nil {

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,14 +10,7 @@ import (
 // 300,000 rows with nulls span many pages and, at the old 64 Ki-row batch,
 // several batches: every value must read back.
 func TestNullableTimeColumnReadsBackPastOneBatch(t *testing.T) {
-	ds, err := OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := newTx(t)
 	const n = 300_000
 	want := make([]Run, n)
 	for i := range want {
