@@ -59,6 +59,31 @@ func newPQFile(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties) (
 	return p, p.err
 }
 
+// pqLeaf is a leaf column an encoder writes: its dotted path, physical
+// type and maximum definition and repetition levels.
+type pqLeaf struct {
+	path     string
+	typ      parquet.Type
+	def, rep int16
+}
+
+// checkLeaves reports an error unless the file's schema (pqarrow's, from
+// the table's Arrow schema) has exactly the leaves want, in order: the
+// layout the encoder writes.
+func (p *pqFile) checkLeaves(table string, want []pqLeaf) error {
+	if p.sch.NumColumns() != len(want) {
+		return fmt.Errorf("dataset: %s schema has %d leaves, the encoder knows %d", table, p.sch.NumColumns(), len(want))
+	}
+	for i, l := range want {
+		c := p.sch.Column(i)
+		if c.Path() != l.path || c.PhysicalType() != l.typ || c.MaxDefinitionLevel() != l.def || c.MaxRepetitionLevel() != l.rep {
+			return fmt.Errorf("dataset: %s schema leaf %d is %s %s (def %d rep %d), the encoder knows %s %s (def %d rep %d)",
+				table, i, c.Path(), c.PhysicalType(), c.MaxDefinitionLevel(), c.MaxRepetitionLevel(), l.path, l.typ, l.def, l.rep)
+		}
+	}
+	return nil
+}
+
 func (p *pqFile) put(b []byte) {
 	if p.err != nil {
 		return

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v16/parquet"
@@ -64,6 +65,27 @@ func (g *groupReader) mapped() []byte {
 	return mm
 }
 
+// chunkBytes returns the size bytes at off of a file: from mm, the file
+// mapped, or when mm is nil read with pread into *buf (grown when too
+// small, and kept by the caller for the next chunk). False when they are
+// not all there.
+func chunkBytes(mm []byte, f *os.File, off, size int64, buf *[]byte) ([]byte, bool) {
+	if off < 0 || size <= 0 || size > 1<<31 {
+		return nil, false
+	}
+	if mm != nil {
+		if off > int64(len(mm)) || size > int64(len(mm))-off {
+			return nil, false
+		}
+		return mm[off : off+size], true
+	}
+	*buf = slices.Grow((*buf)[:0], int(size))[:size]
+	if n, err := f.ReadAt(*buf, off); err != nil || int64(n) != size {
+		return nil, false
+	}
+	return *buf, true
+}
+
 // pageScratch is one worker's reusable buffers of the fast path.
 type pageScratch struct {
 	chunk  []byte
@@ -89,20 +111,9 @@ func fastValues(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMe
 	if off < 0 || size <= 0 || size > 1<<31 || levels < 0 || levels > size {
 		return nil, nil, false
 	}
-	var b []byte
-	if mm != nil {
-		if off > int64(len(mm)) || size > int64(len(mm))-off {
-			return nil, nil, false
-		}
-		b = mm[off : off+size]
-	} else {
-		if int64(cap(ps.chunk)) < size {
-			ps.chunk = make([]byte, size)
-		}
-		b = ps.chunk[:size]
-		if n, err := f.ReadAt(b, off); err != nil || int64(n) != size {
-			return nil, nil, false
-		}
+	b, bok := chunkBytes(mm, f, off, size, &ps.chunk)
+	if !bok {
+		return nil, nil, false
 	}
 	if int64(cap(dst)) >= levels {
 		all = dst[:levels]

@@ -12,8 +12,6 @@ import (
 
 	"github.com/apache/arrow/go/v16/parquet"
 	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
-	"github.com/apache/arrow/go/v16/parquet/schema"
 )
 
 // The series table is written by its own encoder, not by pqarrow: its
@@ -41,11 +39,7 @@ const seriesPageLevels = 1 << 20
 // seriesLeaves are the series table's Parquet leaves in file order, with
 // their physical types and maximum definition and repetition levels: the
 // layout this writer produces (checked against pqarrow's schema).
-var seriesLeaves = []struct {
-	path     string
-	typ      parquet.Type
-	def, rep int16
-}{
+var seriesLeaves = []pqLeaf{
 	{"tenant", parquet.Types.ByteArray, 0, 0},
 	{"start", parquet.Types.Int64, 1, 0},
 	{"step_s", parquet.Types.Double, 0, 0},
@@ -99,35 +93,12 @@ func (tx *Tx) seriesWriter() (*seriesWriter, error) {
 	return sw, nil
 }
 
-// seriesSchema is the Parquet schema of the series table as pqarrow
-// derives it, checked to be the layout this writer writes.
-func seriesSchema(props *parquet.WriterProperties) (*schema.Schema, error) {
-	sc, err := pqarrow.ToParquet(SeriesTable.schema, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		return nil, err
-	}
-	if sc.NumColumns() != len(seriesLeaves) {
-		return nil, fmt.Errorf("dataset: series schema has %d leaves, the writer knows %d", sc.NumColumns(), len(seriesLeaves))
-	}
-	for i, l := range seriesLeaves {
-		c := sc.Column(i)
-		if c.Path() != l.path || c.PhysicalType() != l.typ || c.MaxDefinitionLevel() != l.def || c.MaxRepetitionLevel() != l.rep {
-			return nil, fmt.Errorf("dataset: series schema leaf %d is %s %s (def %d rep %d), the writer knows %s",
-				i, c.Path(), c.PhysicalType(), c.MaxDefinitionLevel(), c.MaxRepetitionLevel(), l.path)
-		}
-	}
-	return sc, nil
-}
-
 func (sw *seriesWriter) start() error {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Uncompressed),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 	)
-	if _, err := seriesSchema(props); err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(sw.path), 0o755); err != nil {
 		return err
 	}
@@ -138,8 +109,10 @@ func (sw *seriesWriter) start() error {
 	// A small buffer: page headers and levels gather in it, and a
 	// tenant's values (170 KB for a month) mostly go past it to the file.
 	sw.w = bufio.NewWriterSize(sw.f, 64<<10)
-	sw.pf, err = newPQFile(sw.w, SeriesTable.schema, props)
-	return err
+	if sw.pf, err = newPQFile(sw.w, SeriesTable.schema, props); err != nil {
+		return err
+	}
+	return sw.pf.checkLeaves(SeriesTable.Name, seriesLeaves)
 }
 
 func (sw *seriesWriter) write(rows []Series) error {

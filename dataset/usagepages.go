@@ -131,12 +131,8 @@ func (s *usageScratch) pages(f *os.File, cc *metadata.ColumnChunkMetaData, maxDe
 	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 {
 		off = min(off, cc.DictionaryPageOffset())
 	}
-	if off < 0 || size <= 0 || size > 1<<31 {
-		return false
-	}
-	s.chunk = slices.Grow(s.chunk[:0], int(size))[:size]
-	b := s.chunk
-	if n, err := f.ReadAt(b, off); err != nil || int64(n) != size {
+	b, ok := chunkBytes(nil, f, off, size, &s.chunk)
+	if !ok {
 		return false
 	}
 	seen, datas := 0, 0

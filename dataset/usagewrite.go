@@ -43,6 +43,16 @@ var ownPages = true
 // 800 MB at 2^17 (pqarrow, which cuts pages at 1 MB: 504 MB).
 const usagePageRows = 1 << 20
 
+// usageLeaves are the usage table's Parquet leaves, the layout this
+// encoder writes (checked against pqarrow's schema).
+var usageLeaves = []pqLeaf{
+	{"tenant", parquet.Types.ByteArray, 0, 0},
+	{"server", parquet.Types.ByteArray, 0, 0},
+	{"time", parquet.Types.Int64, 1, 0},
+	{"cpu", parquet.Types.Double, 0, 0},
+	{"memory", parquet.Types.Double, 1, 0},
+}
+
 type usageSink struct {
 	pf     *pqFile
 	fdicts []*floatDict
@@ -60,18 +70,11 @@ func newUsageSink(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties
 	if err != nil {
 		return nil, err
 	}
-	want := []struct {
-		typ parquet.Type
-		def int16
-	}{{parquet.Types.ByteArray, 0}, {parquet.Types.ByteArray, 0}, {parquet.Types.Int64, 1}, {parquet.Types.Double, 0}, {parquet.Types.Double, 1}}
-	if pf.sch.NumColumns() != len(want) || len(fdicts) != len(want) {
-		return nil, fmt.Errorf("dataset: usage schema has %d leaves, the encoder knows %d", pf.sch.NumColumns(), len(want))
+	if err := pf.checkLeaves("usage", usageLeaves); err != nil {
+		return nil, err
 	}
-	for i, l := range want {
-		c := pf.sch.Column(i)
-		if c.PhysicalType() != l.typ || c.MaxDefinitionLevel() != l.def || c.MaxRepetitionLevel() != 0 {
-			return nil, fmt.Errorf("dataset: usage leaf %s is %s (def %d), the encoder knows %s (def %d)", c.Path(), c.PhysicalType(), c.MaxDefinitionLevel(), l.typ, l.def)
-		}
+	if len(fdicts) != len(usageLeaves) {
+		return nil, fmt.Errorf("dataset: %d float dictionaries for the usage table's %d columns", len(fdicts), len(usageLeaves))
 	}
 	return &usageSink{pf: pf, fdicts: fdicts}, nil
 }
