@@ -76,11 +76,13 @@ func fastUsageGroup(g *groupReader, rg int, b *UsageBatch, s *usageScratch) bool
 	n := int(rgm.NumRows())
 	// Every chunk holds the group's rows (one level each) before anything
 	// is allocated for them.
-	for _, ci := range g.cols {
+	var chunks [4]*metadata.ColumnChunkMetaData
+	for i, ci := range g.cols {
 		cc, err := rgm.ColumnChunk(ci)
 		if n < 0 || err != nil || cc.NumValues() != int64(n) {
 			return false
 		}
+		chunks[i] = cc
 	}
 	if s.zstd == nil {
 		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
@@ -95,23 +97,16 @@ func fastUsageGroup(g *groupReader, rg int, b *UsageBatch, s *usageScratch) bool
 	b.TimeMs = slices.Grow(b.TimeMs[:0], n)[:n]
 	b.CPU = slices.Grow(b.CPU[:0], n)[:n]
 	var ok bool
-	chunk := func(i int) *metadata.ColumnChunkMetaData {
-		cc, err := rgm.ColumnChunk(g.cols[i])
-		if err != nil {
-			return nil
-		}
-		return cc
-	}
-	if b.Tenants, ok = s.stringDict(g.f, chunk(0), n, b.TenantIdx, b.Tenants[:0]); !ok {
+	if b.Tenants, ok = s.stringDict(g.f, chunks[0], n, b.TenantIdx, b.Tenants[:0]); !ok {
 		return false
 	}
-	if b.Servers, ok = s.stringDict(g.f, chunk(1), n, b.ServerIdx, b.Servers[:0]); !ok {
+	if b.Servers, ok = s.stringDict(g.f, chunks[1], n, b.ServerIdx, b.Servers[:0]); !ok {
 		return false
 	}
-	if !s.times(g.f, chunk(2), sch.Column(g.cols[2]).MaxDefinitionLevel(), n, b.TimeMs) {
+	if !s.times(g.f, chunks[2], sch.Column(g.cols[2]).MaxDefinitionLevel(), n, b.TimeMs) {
 		return false
 	}
-	return s.doubles(g.f, chunk(3), n, b.CPU)
+	return s.doubles(g.f, chunks[3], n, b.CPU)
 }
 
 // pages walks the pages of a column chunk of rows levels: dict gets a
