@@ -211,7 +211,7 @@ func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int) (*elasti
 	opts := elasticity.DefaultOptions()
 	opts.GridBytes = 8 << 20
 	opts.Overrides = elasticity.Conf{"wlprof.spill.buffer": "true", "wlprof.expansion.factor": "1.16"}
-	res, err := elasticity.Build(runs, opts)
+	res, err := elasticity.Run(context.Background(), elasticity.Input{Runs: runs}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,7 +183,7 @@ func TestBundledSweeps(t *testing.T) {
 		}
 		runs = append(runs, rs...)
 	}
-	res, err := Build(runs, DefaultOptions())
+	res, err := build(runs, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

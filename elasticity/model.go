@@ -151,8 +151,8 @@ type groupKey struct {
 	slots                int32
 }
 
-// Build fits a model per job, task, framework and slot count.
-func Build(runs []dataset.ProfRun, opts Options) (*Result, error) {
+// build fits a model per job, task, framework and slot count.
+func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 	if opts.GridBytes <= 0 {
 		return nil, fmt.Errorf("elasticity: grid %d bytes: want more than 0", opts.GridBytes)
 	}

@@ -32,7 +32,7 @@ func TestBuildHostileRuns(t *testing.T) {
 				MemorySpilledBytes: int64(rng.IntN(2)) * input, OutputBytes: input, OutputRecords: input / 100,
 				ExitCode: int32(rng.IntN(8) / 7), Config: conf})
 		}
-		res, err := Build(runs, Options{GridBytes: int64(1+rng.IntN(200)) << 20})
+		res, err := build(runs, Options{GridBytes: int64(1+rng.IntN(200)) << 20})
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -70,7 +70,7 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Build(runs, DefaultOptions()); err != nil {
+		if _, err := build(runs, DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package elasticity
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -75,7 +76,7 @@ func TestRecoverSimulatedReducers(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		rd := reducer{input: float64(int64(2+rng.IntN(16)) << 30), maps: 50 + rng.IntN(400), reduceIn: []float64{1.0, 0.7, 0.9}[i%3],
 			idealS: 60 + 240*rng.Float64(), diskRate: float64(int64(40+rng.IntN(160)) << 20), noise: 0.01, heapRatio: 0.8}
-		res, err := Build(rd.runs(rng, fractions, 3), DefaultOptions())
+		res, err := build(rd.runs(rng, fractions, 3), DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,10 +150,10 @@ func TestSawtooth(t *testing.T) {
 	}
 }
 
-func ExampleBuild() {
+func ExampleRun() {
 	rd := reducer{input: 4 << 30, maps: 100, reduceIn: 1.0, idealS: 100, diskRate: 100 << 20, heapRatio: 0.8}
 	runs := rd.runs(rand.New(rand.NewPCG(1, 1)), []float64{0.3, 0.52, 0.8, 1.0}, 1)
-	res, _ := Build(runs, DefaultOptions())
+	res, _ := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
 	m := res.Models[0]
 	fmt.Printf("%s %s: ideal %s, %.0f s; disk rate %.0f MiB/s\n", m.Kind, m.Simulator, fmtBytes(float64(m.IdealMemoryBytes)),
 		m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"]/(1<<20))

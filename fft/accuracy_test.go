@@ -61,7 +61,7 @@ func TestSyntheticAccuracy(t *testing.T) {
 		o.Tenants, o.Days, o.Seed = 60, 28, uint64(100+wi)
 		w.mod(&o)
 		series, truth := synthSeries(t, o)
-		res, err := Classify(context.Background(), Input{Series: series}, Options{})
+		res, err := Run(context.Background(), Input{Series: series}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -159,7 +159,7 @@ func BenchmarkClassifyEndToEnd(b *testing.B) {
 }
 
 // BenchmarkClassifyStage is the classify stage alone on a dataset whose
-// series table is fresh: ClassifyDataset, which classifies the table as it
+// series table is fresh: Load and Run, which classify the table as it
 // reads it (the path `wlprof classify` takes), and, for comparison, the
 // series read whole (ReadSeries, timed as read_s) and then Classify.
 func BenchmarkClassifyStage(b *testing.B) {
@@ -174,7 +174,7 @@ func BenchmarkClassifyStage(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		res, built, err := ClassifyDataset(context.Background(), d, SeriesOptions{}, Options{})
+		res, built, err := classifyDataset(context.Background(), d, Options{})
 		if err != nil || built {
 			b.Fatalf("built %v, err %v", built, err)
 		}
@@ -186,7 +186,7 @@ func BenchmarkClassifyStage(b *testing.B) {
 			b.Fatal(err)
 		}
 		read := time.Since(start)
-		if _, err := Classify(context.Background(), Input{Series: series}, Options{}); err != nil {
+		if _, err := Run(context.Background(), Input{Series: series}, Options{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(read.Seconds(), "read_s")

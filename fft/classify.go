@@ -29,7 +29,7 @@ const (
 // ErrNoSeries is returned when the input holds no series at all.
 var ErrNoSeries = errors.New("fft: no utilisation series to classify")
 
-// Options of Classify. The zero value of every field means its default.
+// Options of Load and Run. The zero value of every field means its default.
 type Options struct {
 	// MinHistory: shorter series are insufficient. Default 3 days, the
 	// least that shows three daily cycles.
@@ -91,6 +91,10 @@ type Options struct {
 	AtMs int64
 	// Workers: tenants analysed in parallel. Default GOMAXPROCS.
 	Workers int
+	// Step is the grid step of series built from the usage table; 0
+	// means DefaultStep, or the data's own interval when coarser (see
+	// SeriesOptions). A stored series table on another step is rebuilt.
+	Step time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -131,13 +135,6 @@ func (o Options) withDefaults() Options {
 		o.AtMs = dataset.NoTime
 	}
 	return o
-}
-
-// Input is what Classify reads: every tenant's average-server series on
-// one grid (all with the same step), as SeriesBuilder or the series table
-// gives them.
-type Input struct {
-	Series []dataset.Series
 }
 
 // Tenant is one tenant's classification.
@@ -190,19 +187,21 @@ type Class struct {
 	Weighted Headroom `json:"weighted_headroom"`
 }
 
-// Result of Classify.
+// Result of Run.
 type Result struct {
-	StepS    float64  `json:"step_s"`
-	AtMs     int64    `json:"-"`
+	StepS float64 `json:"step_s"`
+	AtMs  int64   `json:"-"`
+	// Built: the series were built from the usage table (and stored as
+	// the new series table), not read from a fresh series table.
+	Built    bool     `json:"-"`
 	Tenants  []Tenant `json:"tenants"`
 	Classes  []Class  `json:"classes"`
 	Warnings []string `json:"warnings"`
 }
 
-// Classify is the classify stage: pattern per tenant, K-Means classes per
-// pattern, and headroom per class.
-func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
-	o := opts.withDefaults()
+// classify is Run on series in memory: pattern per tenant, K-Means
+// classes per pattern, and headroom per class.
+func classify(ctx context.Context, in Input, o Options) (*Result, error) {
 	if len(in.Series) == 0 {
 		return nil, ErrNoSeries
 	}
@@ -253,7 +252,7 @@ func Classify(ctx context.Context, in Input, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// errStep and errDuplicate are Classify's input errors, shared with
+// errStep and errDuplicate are the input errors of classify, shared with
 // classifyStored.
 func errStep(tenant string, s, step float64) error {
 	return fmt.Errorf("fft: series of %q has step %gs, others %gs: every series must share one grid", tenant, s, step)

@@ -6,13 +6,16 @@
 //
 // Input side: SeriesBuilder / BuildSeries turn usage samples into each
 // tenant's average-server series on a grid anchored at the Unix epoch
-// (step 2 minutes, or the data's interval when coarser). Entry points:
-// Classify(ctx, Input, Options) → *Result on series in memory;
-// ClassifyDataset on a dataset,
-// which classifies a fresh series table as it reads it, in two passes of
-// a few row groups each (stream.go: the same result bit for bit, in 130 MB
-// instead of 1.7 GB at 10,000 tenants), and otherwise builds, classifies
-// and stores the series. Options documents every default.
+// (step 2 minutes, or the data's interval when coarser). The stage surface
+// (stage.go, the same in every stage): Load(ctx, ds, Options) → Input;
+// Run(ctx, Input, Options) → *Result; Result.Profile() → tenants.json
+// (package profile). Input holds series in memory, or points at a fresh
+// series table that Run classifies as it reads it, in two passes of a few
+// row groups each (stream.go: the same result bit for bit, in 130 MB
+// instead of 1.7 GB at 10,000 tenants); otherwise Load builds the series
+// and Run stores them while it classifies. Analyse is the per-tenant core
+// (one series → pattern, period, strength). Options documents every
+// default; Options.Validate reports every bad value at once.
 //
 // Decision per tenant (classify.go, detect.go): insufficient (too short or
 // too sparse, with the reason); constant (noise-corrected spread of hourly

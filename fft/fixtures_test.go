@@ -87,7 +87,7 @@ func TestRealFixtures(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := loadFixture(t, c.file, c.scale)
-		res, err := Classify(context.Background(), Input{Series: []dataset.Series{s}}, Options{})
+		res, err := Run(context.Background(), Input{Series: []dataset.Series{s}}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,36 +10,6 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// ClassifyDataset is the classify stage on a dataset. When the series
-// table is fresh (see loadSeries) it is classified as it is read, group by
-// group (classifyStored); otherwise the series are built from the usage
-// table, classified, and stored as the new series table. built says which.
-// The result is the same either way (tested), and the same as Classify's
-// on the series. A built table is committed through a handle of its own:
-// ds's manifest still lists the table it replaced, so a caller that reads
-// the series afterwards opens the dataset again.
-func ClassifyDataset(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, opts Options) (res *Result, built bool, err error) {
-	useStored := true
-	if seriesFresh(ds, sopts) {
-		res, err = classifyStored(ctx, ds, sopts, opts)
-		switch {
-		case errors.Is(err, errOtherStep):
-			useStored = false // rebuild without reading the table again
-		case !errors.Is(err, errRebuild):
-			return res, false, err
-		}
-	}
-	series, built, store, err := loadSeries(ctx, ds, sopts, useStored)
-	if err != nil {
-		return nil, false, err
-	}
-	res, err = Classify(ctx, Input{Series: series}, opts)
-	if serr := store(); serr != nil {
-		return nil, built, serr
-	}
-	return res, built, err
-}
-
 // errRebuild: the stored series cannot be used as they are (another step
 // was asked for, or the table is not in tenant order); ClassifyDataset
 // then goes the way of loadSeries. errOtherStep is the case of another
@@ -61,7 +31,7 @@ type seriesMeta struct {
 // analyses each tenant as its group is read; K-Means then makes the
 // classes; the second adds each series to its class's sums for headroom,
 // one group after another in table order, which is tenant order, so the
-// sums are made in the order Classify makes them and are bit for bit the
+// sums are made in the order classify makes them and are bit for bit the
 // same.
 func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, opts Options) (*Result, error) {
 	o := opts.withDefaults()

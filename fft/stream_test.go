@@ -57,11 +57,11 @@ func TestClassifyStoredEqualsClassify(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		ds, series := storedWorld(t, seed, nil)
 		for _, opts := range []Options{{}, {K: 2}, {AtMs: series[0].StartMs + 3*86400_000}} {
-			want, err := Classify(context.Background(), Input{Series: series}, opts)
+			want, err := Run(context.Background(), Input{Series: series}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, built, err := ClassifyDataset(context.Background(), ds, SeriesOptions{}, opts)
+			got, built, err := classifyDataset(context.Background(), ds, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,11 +87,11 @@ func TestClassifyStoredFallbacks(t *testing.T) {
 	if _, err := classifyStored(context.Background(), ds, SeriesOptions{}, Options{}); !errors.Is(err, errRebuild) {
 		t.Fatalf("unsorted table: err %v, want errRebuild", err)
 	}
-	want, err := Classify(context.Background(), Input{Series: series}, Options{})
+	want, err := Run(context.Background(), Input{Series: series}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, built, err := ClassifyDataset(context.Background(), ds, SeriesOptions{}, Options{})
+	got, built, err := classifyDataset(context.Background(), ds, Options{})
 	if err != nil || built || !reflect.DeepEqual(got, want) {
 		t.Fatalf("unsorted table: built %v err %v, equal %v", built, err, reflect.DeepEqual(got, want))
 	}
@@ -101,7 +101,21 @@ func TestClassifyStoredFallbacks(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ds2, _ := storedWorld(t, 8, nil)
-	if _, _, err := ClassifyDataset(ctx, ds2, SeriesOptions{}, Options{}); !errors.Is(err, context.Canceled) {
+	if _, _, err := classifyDataset(ctx, ds2, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: err %v", err)
 	}
+}
+
+// classifyDataset is Load then Run, as wlprof classify does; built says
+// whether the series were built from usage.
+func classifyDataset(ctx context.Context, ds *dataset.Dataset, opts Options) (*Result, bool, error) {
+	in, err := Load(ctx, ds, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	res, err := Run(ctx, in, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	return res, res.Built, nil
 }

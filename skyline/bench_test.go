@@ -112,9 +112,9 @@ func BenchmarkRefit(b *testing.B) {
 }
 
 // BenchmarkFitManyJobs fits 2,000 jobs of 10 runs × 240 steps through
-// FitAll, as a cluster's month would, and reports the resident memory at
+// Run, as a cluster's month would, and reports the resident memory at
 // the end and the part of it that is not Go's heap: lanl/clp frees CLP's
-// memory in finalizers only, so without FitAll's periodic collections that
+// memory in finalizers only, so without Run's periodic collections that
 // part would grow with every job.
 func BenchmarkFitManyJobs(b *testing.B) {
 	jobs := make([]Job, 2000)
@@ -122,7 +122,7 @@ func BenchmarkFitManyJobs(b *testing.B) {
 		jobs[i] = genJob(uint64(1000+i), 10, 240, 60)
 	}
 	for i := 0; i < b.N; i++ {
-		res, err := FitAll(context.Background(), jobs, DefaultOptions(), nil, 0)
+		res, err := Run(context.Background(), Input{Jobs: jobs}, DefaultOptions())
 		if err != nil {
 			b.Fatal(err)
 		}

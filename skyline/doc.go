@@ -1,7 +1,10 @@
 // Package skyline fits reservation skylines to the runs of recurring jobs:
 // the skyline stage of the pipeline (seed 001, Morpheus, §5; Apache Hadoop's
-// ResourceEstimator implements the same model). It reads the skylines table
-// (Load), and for each job (Solve, or FitAll for many in parallel):
+// ResourceEstimator implements the same model). Its surface is every
+// stage's: Load(ctx, ds, Options) reads the skylines table into an Input,
+// Run(ctx, Input, Options) fits every job in parallel, and Result.Profile
+// sets each job's skyline section (package profile). Solve is the per-job
+// core, a plain function of one job's runs. For each job:
 //
 //   - aligns the runs at their start and quantises them to a step (Options.StepS,
 //     default 60 s): the containers of step k are the maximum of the run's step
@@ -49,7 +52,7 @@
 // Both models are checked against each other on random jobs, and against
 // GLPK (glpsol on the textbook model written as MPS) on Hadoop's fixtures.
 //
-// lanl/clp frees CLP's memory only in finalizers, so FitAll runs the garbage
+// lanl/clp frees CLP's memory only in finalizers, so Run runs the garbage
 // collector every few million LP cells to keep RSS flat over thousands of
 // jobs.
 //

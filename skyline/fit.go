@@ -2,6 +2,7 @@ package skyline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -41,10 +42,17 @@ type Options struct {
 	// MPS, when set, is a file the textbook model is written to (for an
 	// independent solver); only with Model Textbook.
 	MPS string
-	// SkipBadJobs makes FitAll list jobs whose runs cannot be fitted (a run
+	// SkipBadJobs makes Run list jobs whose runs cannot be fitted (a run
 	// with no resources, a bad sample) as skipped instead of failing: for
 	// reports over mixed inputs, where one broken log must not hide the rest.
 	SkipBadJobs bool
+	// Job, when set, restricts Load to that job.
+	Job string
+	// AlphaSweep: Run also refits every job at each of these α (the
+	// over- against under-allocation trade-off, Morpheus Fig. 9b/9c).
+	AlphaSweep []float64
+	// Workers: jobs fitted at once by Run; 0 means GOMAXPROCS.
+	Workers int
 	// Previous, when set, is an earlier fit of the same job (say, before a
 	// new run arrived): the suffix rows that bound then seed this fit, so
 	// the refit starts warm. It never changes the optimum.
@@ -173,21 +181,40 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 	return f, nil
 }
 
-// Validate reports an option value out of range.
+// Validate reports every option value out of range at once.
 func (o *Options) Validate() error {
-	switch {
-	case !(o.Alpha >= 0 && o.Alpha <= 1):
-		return fmt.Errorf("alpha %g must be in [0,1]", o.Alpha)
-	case !o.BetaAuto && !(o.Beta >= 0) || math.IsInf(o.Beta, 0):
-		return fmt.Errorf("beta %g must be a number ≥ 0 (or auto)", o.Beta)
-	case !(o.StepS > 0) || math.IsInf(o.StepS, 0):
-		return fmt.Errorf("step %g s must be positive", o.StepS)
-	case o.Model != Reduced && o.Model != Textbook:
-		return fmt.Errorf("unknown model %q (reduced or textbook)", o.Model)
-	case o.MPS != "" && o.Model != Textbook:
-		return fmt.Errorf("an MPS file is written only for the textbook model")
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if !(o.Alpha >= 0 && o.Alpha <= 1) {
+		bad("alpha %g must be in [0,1]", o.Alpha)
 	}
-	return nil
+	if !o.BetaAuto && !(o.Beta >= 0) || math.IsInf(o.Beta, 0) {
+		bad("beta %g must be a number ≥ 0 (or auto)", o.Beta)
+	}
+	if !(o.StepS > 0) || math.IsInf(o.StepS, 0) {
+		bad("step %g s must be positive", o.StepS)
+	}
+	switch {
+	case o.Model != Reduced && o.Model != Textbook:
+		bad("unknown model %q (reduced or textbook)", o.Model)
+	case o.MPS != "" && o.Model != Textbook:
+		bad("an MPS file is written only for the textbook model")
+	}
+	if o.MinRuns < 1 {
+		bad("min-runs %d: want at least 1", o.MinRuns)
+	}
+	if o.Workers < 0 {
+		bad("workers %d: want 0 or more", o.Workers)
+	}
+	if o.Timeout < 0 {
+		bad("timeout %v: want 0 (none) or more", o.Timeout)
+	}
+	for _, a := range o.AlphaSweep {
+		if !(a >= 0 && a <= 1) {
+			bad("alpha-sweep: %g is not an alpha in [0,1]", a)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (p *problem) solve(ctx context.Context, opts Options, deadline time.Time) (*lpResult, error) {

@@ -18,7 +18,7 @@ func genJob(seed uint64, n, k int, stepS float64) Job {
 			length = 1
 		}
 		height := 50 + 150*rng.Float64()
-		run := Run{ID: fmt.Sprintf("run-%02d", i)}
+		run := JobRun{ID: fmt.Sprintf("run-%02d", i)}
 		for t := 0; t < length; t++ {
 			f := float64(t) / float64(length)
 			var v float64

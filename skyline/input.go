@@ -14,8 +14,8 @@ type Sample struct {
 	Containers float64 // containers held from OffsetS until the next sample
 }
 
-// Run is the skyline of one run of a recurring job.
-type Run struct {
+// JobRun is the skyline of one run of a recurring job.
+type JobRun struct {
 	ID      string
 	Samples []Sample // any order; equal offsets are summed
 }
@@ -23,7 +23,7 @@ type Run struct {
 // Job is a recurring job and the runs to fit.
 type Job struct {
 	ID   string
-	Runs []Run
+	Runs []JobRun
 	// Warnings about the input (duplicated runs, ...), carried into the fit.
 	Warnings []string
 }
@@ -49,7 +49,7 @@ const maxSteps = 20160
 // (SolverPreprocessor.getDiscreteSkyline), padded with zeros to the longest
 // run. A run lasts until its last sample; a last sample that is not zero is
 // taken to hold for one step.
-func Quantise(runs []Run, stepS float64) ([][]float64, error) {
+func Quantise(runs []JobRun, stepS float64) ([][]float64, error) {
 	if !(stepS > 0) || math.IsInf(stepS, 0) {
 		return nil, fmt.Errorf("%w: step %g s must be positive", ErrBadSample, stepS)
 	}

@@ -14,7 +14,7 @@ import (
 // from before it, zero padding to the longest run, equal offsets summed,
 // and a last non-zero sample holding for one step.
 func TestQuantise(t *testing.T) {
-	runs := []Run{
+	runs := []JobRun{
 		// 3 containers from 0 s, 7 from 70 s, 2 from 100 s, 0 from 130 s.
 		{ID: "a", Samples: []Sample{{0, 3}, {70, 7}, {100, 2}, {130, 0}}},
 		// given out of order; 1+4 at 30 s; last sample non-zero.
@@ -36,22 +36,22 @@ func TestQuantise(t *testing.T) {
 func TestQuantiseErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		runs []Run
+		runs []JobRun
 		want error
 	}{
-		{"no samples", []Run{{ID: "a"}}, ErrEmptyRun},
-		{"all zero", []Run{{ID: "a", Samples: []Sample{{0, 0}, {60, 0}}}}, ErrEmptyRun},
-		{"NaN", []Run{{ID: "a", Samples: []Sample{{0, math.NaN()}}}}, ErrBadSample},
-		{"negative", []Run{{ID: "a", Samples: []Sample{{0, -1}}}}, ErrBadSample},
-		{"negative offset", []Run{{ID: "a", Samples: []Sample{{-5, 1}}}}, ErrBadSample},
-		{"too long", []Run{{ID: "a", Samples: []Sample{{0, 1}, {1e9, 0}}}}, ErrBadSample},
+		{"no samples", []JobRun{{ID: "a"}}, ErrEmptyRun},
+		{"all zero", []JobRun{{ID: "a", Samples: []Sample{{0, 0}, {60, 0}}}}, ErrEmptyRun},
+		{"NaN", []JobRun{{ID: "a", Samples: []Sample{{0, math.NaN()}}}}, ErrBadSample},
+		{"negative", []JobRun{{ID: "a", Samples: []Sample{{0, -1}}}}, ErrBadSample},
+		{"negative offset", []JobRun{{ID: "a", Samples: []Sample{{-5, 1}}}}, ErrBadSample},
+		{"too long", []JobRun{{ID: "a", Samples: []Sample{{0, 1}, {1e9, 0}}}}, ErrBadSample},
 	} {
 		if _, err := Quantise(c.runs, 60); !errors.Is(err, c.want) {
 			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
 		}
 	}
 	// Every problem is reported at once.
-	_, err := Quantise([]Run{{ID: "x", Samples: []Sample{{0, -1}}}, {ID: "y", Samples: []Sample{{0, math.Inf(1)}}}}, 60)
+	_, err := Quantise([]JobRun{{ID: "x", Samples: []Sample{{0, -1}}}, {ID: "y", Samples: []Sample{{0, math.Inf(1)}}}}, 60)
 	if err == nil || !strings.Contains(err.Error(), "run x") || !strings.Contains(err.Error(), "run y") {
 		t.Errorf("error %v should name both runs", err)
 	}

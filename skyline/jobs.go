@@ -12,8 +12,8 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// Load reads the skylines table into jobs, sorted by job and run; only the
-// named job when job is not "".
+// loadJobs reads the skylines table into jobs, sorted by job and run; only
+// the named job when job is not "".
 //
 // A run's rows are one step function whose offsets increase (each ingest
 // writes them so). When the same run was ingested twice, its rows hold a
@@ -21,7 +21,7 @@ import (
 // dropped, and different sequences of one run (Hadoop's estimator sums the
 // skylines of the jobs of one pipeline run) are added as step functions.
 // Either is said in the job's warnings.
-func Load(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
+func loadJobs(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
 	type runSeqs struct {
 		seqs [][]Sample
 	}
@@ -59,7 +59,7 @@ func Load(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
 			if note != "" {
 				j.Warnings = append(j.Warnings, fmt.Sprintf("run %s: %s", rid, note))
 			}
-			j.Runs = append(j.Runs, Run{ID: rid, Samples: samples})
+			j.Runs = append(j.Runs, JobRun{ID: rid, Samples: samples})
 		}
 		sort.Slice(j.Runs, func(a, b int) bool { return j.Runs[a].ID < j.Runs[b].ID })
 		sort.Strings(j.Warnings)
@@ -141,18 +141,19 @@ type SweepPoint struct {
 type Result struct {
 	Jobs    []*Fit    `json:"jobs"`
 	Skipped []Skipped `json:"skipped"`
+	// input is every job Run was given, by id: the runs behind each fit,
+	// for Profile and RunSteps.
+	input map[string]Job
 }
 
-// FitAll fits every job with at least opts.MinRuns runs, in parallel on
-// workers goroutines (GOMAXPROCS when ≤ 0), and, when sweep is not empty,
-// refits each at every α of sweep. Jobs with too few runs are skipped with
+// fitAll fits every job with at least opts.MinRuns runs, in parallel on
+// opts.Workers goroutines (GOMAXPROCS when ≤ 0), and, when opts.AlphaSweep
+// is not empty, refits each at every α of it. Jobs with too few runs are skipped with
 // the reason, and so are jobs whose runs cannot be fitted (ErrEmptyRun,
 // ErrBadSample) when opts.SkipBadJobs is set; any other failure fails the
 // whole call with every job's error (no partial result).
-func FitAll(ctx context.Context, jobs []Job, opts Options, sweep []float64, workers int) (*Result, error) {
-	if err := opts.Validate(); err != nil {
-		return nil, err
-	}
+func fitAll(ctx context.Context, jobs []Job, opts Options) (*Result, error) {
+	workers := opts.Workers
 	res := &Result{Jobs: []*Fit{}, Skipped: []Skipped{}}
 	var todo []Job
 	for _, j := range jobs {
@@ -179,11 +180,11 @@ func FitAll(ctx context.Context, jobs []Job, opts Options, sweep []float64, work
 			defer wg.Done()
 			cells := 0
 			for q := range next {
-				fits[q], sweeps[q], errs[q] = fitOne(ctx, todo[q], opts, sweep)
+				fits[q], sweeps[q], errs[q] = fitOne(ctx, todo[q], opts)
 				// lanl/clp frees CLP's memory in finalizers only: collect
 				// after every quarter million cells so RSS stays flat.
 				if fits[q] != nil {
-					cells += fits[q].Runs * len(fits[q].Containers) * (1 + len(sweep))
+					cells += fits[q].Runs * len(fits[q].Containers) * (1 + len(opts.AlphaSweep))
 				}
 				if cells > 1<<18 {
 					runtime.GC()
@@ -228,13 +229,13 @@ feed:
 	return res, nil
 }
 
-func fitOne(ctx context.Context, j Job, opts Options, sweep []float64) (*Fit, []SweepPoint, error) {
+func fitOne(ctx context.Context, j Job, opts Options) (*Fit, []SweepPoint, error) {
 	f, err := Solve(ctx, j, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	var pts []SweepPoint
-	for _, a := range sweep {
+	for _, a := range opts.AlphaSweep {
 		o := opts
 		o.Alpha = a
 		g, err := Solve(ctx, j, o)

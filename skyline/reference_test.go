@@ -40,7 +40,8 @@ func loadFixture(t *testing.T, name string) skyline.Job {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := skyline.Load(context.Background(), ds, "")
+	in, err := skyline.Load(context.Background(), ds, skyline.DefaultOptions())
+	jobs := in.Jobs
 	if err != nil || len(jobs) != 1 {
 		t.Fatalf("%s: %d jobs, err %v; want one", name, len(jobs), err)
 	}
@@ -160,7 +161,8 @@ func TestLoadDuplicates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	jobs, err := skyline.Load(context.Background(), ds, "")
+	in, err := skyline.Load(context.Background(), ds, skyline.DefaultOptions())
+	jobs := in.Jobs
 	if err != nil || len(jobs) != 1 || len(jobs[0].Runs) != 2 {
 		t.Fatalf("jobs %+v, err %v", jobs, err)
 	}

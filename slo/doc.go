@@ -5,9 +5,13 @@
 // # Place in the pipeline
 //
 // Input: the runs table (ingest formats yarn-rm and openlineage) and the
-// provenance table (hdfs-audit and openlineage), as an Input: runs in
-// memory, provenance as a stream read twice. Output: a Result with one Job
-// per recurring job and a summary of the provenance graph. The command
+// provenance table (hdfs-audit and openlineage), as an Input that Load
+// reads from a dataset: runs in memory, provenance as a stream read twice.
+// Run infers; its Result has one Job per recurring job and a summary of
+// the provenance graph, and Result.Profile sets each job's period and SLO
+// section (package profile). Identify adds what the runs table says of
+// each profiled job (names, run starts, and a period for a job Run found
+// none for). The command
 // wlprof slo prints it as a table or as the versioned JSON document of
 // DESIGN.md (jobs[] with job, period_s, runs, actionable, arrival_s,
 // deadline_s, slack_ratio, reason, and more).
@@ -122,7 +126,7 @@
 //
 // An Overrides file (JSON, or YAML for .yaml/.yml; gopkg.in/yaml.v3 is
 // pure Go and was already in the module graph) signs off, corrects or
-// rejects inferred SLOs per job; Infer applies it and the output echoes
+// rejects inferred SLOs per job; Run applies it and the output echoes
 // it in Job.Override. See Overrides for the format.
 //
 // # Accuracy

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -13,7 +12,7 @@ import (
 	"github.com/wlprof/wlprof/internal/yarnid"
 )
 
-// Options of Infer. Start from DefaultOptions; doc.go says why each
+// Options of Load and Run. Start from DefaultOptions; doc.go says why each
 // default is what it is.
 type Options struct {
 	MinRuns            int     // fewer runs: not actionable (default 5)
@@ -35,7 +34,7 @@ func DefaultOptions() Options {
 		ArrivalPercentile: 95, DeadlinePercentile: 50, WindowGraceS: 60, HorizonS: 8 * 86400}
 }
 
-// Input is what Infer reads: every run (from the runs table) and a stream
+// Input is what Run reads: every run (from the runs table) and a stream
 // of provenance rows, in time order (the order audit logs are written in;
 // rows more than a minute out of order are counted in Graph.OutOfOrder).
 // The stream is read twice.
@@ -99,20 +98,21 @@ type inferer struct {
 	learning   bool // pass 1: attribute only to learn affinities
 }
 
-// Infer builds the provenance graph, finds recurring jobs and their
-// periods, and infers each job's arrival and deadline.
-func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
+// Run is the slo stage: it builds the provenance graph, finds recurring
+// jobs and their periods, and infers each job's arrival and deadline.
+// Every job's inference needs the whole graph (a job's deadline is when
+// another job reads its output), so the stage has no per-job core a
+// distributed runner could call without that join first.
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if len(in.Runs) == 0 {
 		return nil, ErrNoRuns
 	}
 	f := &inferer{opts: opts, byID: map[string]int32{}, byUser: map[string][]int32{}, maxDur: map[string]int64{},
 		files: map[string]fileState{}, maxT: math.MinInt64,
 		affRead: map[string]map[int32]int32{}, affWrite: map[string]map[int32]int32{}}
-	// Most of the heap is Arrow read buffers that are dropped batch after
-	// batch; a soft limit makes the collector reclaim them before resident
-	// memory doubles (ingest does the same). The state kept across the
-	// stream is bounded by HorizonS.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	f.graph.Ignored = map[string]int64{}
 	f.graph.Attribution = map[string]int64{}
 	f.mergeRuns(in.Runs)
@@ -161,7 +161,9 @@ func Infer(ctx context.Context, in Input, opts Options) (*Result, error) {
 		f.finish(st)
 		delete(f.files, k)
 	}
-	return f.result(), nil
+	res := f.result()
+	res.opts = opts
+	return res, nil
 }
 
 func isSuccess(status string) bool {

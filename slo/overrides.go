@@ -30,6 +30,9 @@ import (
 type Overrides struct {
 	Version int        `json:"version" yaml:"version"`
 	Jobs    []Override `json:"jobs" yaml:"jobs"`
+	// Path is the file LoadOverrides read, named in the profiles as the
+	// source of every number it sets.
+	Path string `json:"-" yaml:"-"`
 }
 
 // Override is one job's entry; the slo output echoes it.
@@ -67,6 +70,7 @@ func LoadOverrides(path string) (*Overrides, error) {
 	if err := ov.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	ov.Path = path
 	return &ov, nil
 }
 

@@ -69,7 +69,7 @@ func inferDataset(t testing.TB, ds *dataset.Dataset, opts slo.Options) *slo.Resu
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := slo.Infer(ctx, slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
+	res, err := slo.Run(ctx, slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
 		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
 	}}, opts)
 	if err != nil {

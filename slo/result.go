@@ -1,6 +1,6 @@
 package slo
 
-// Result is the outcome of Infer: one entry per recurring job, sorted by
+// Result is the outcome of Run: one entry per recurring job, sorted by
 // job, plus what the provenance graph looked like. Its JSON form (inside
 // the command's {"version": 1, ...} document) is a public interface:
 // fields are only added, never renamed.
@@ -8,6 +8,9 @@ type Result struct {
 	Jobs     []Job    `json:"jobs"`
 	Graph    Graph    `json:"graph"`
 	Warnings []string `json:"warnings"`
+	// opts are the options Run inferred with, which Profile names in
+	// each number's detail.
+	opts Options
 }
 
 // Job is the inferred SLO of one recurring job. Offsets (arrival_s,

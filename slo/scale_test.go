@@ -236,7 +236,7 @@ func TestSLOScaleChild(t *testing.T) {
 		// second pass, to see what inference keeps.
 		var seen int64
 		heapAt := 2*ds.Rows(dataset.ProvenanceTable.Name) - 1000
-		out, err := slo.Infer(ctx, slo.Input{Runs: rows, Provenance: func(fn func(*dataset.Provenance) error) error {
+		out, err := slo.Run(ctx, slo.Input{Runs: rows, Provenance: func(fn func(*dataset.Provenance) error) error {
 			return dataset.Scan(ctx, ds, dataset.ProvenanceTable, func(p *dataset.Provenance) error {
 				if seen++; seen == heapAt && os.Getenv("WLPROF_SLO_HEAP") != "" {
 					f, _ := os.Create(os.Getenv("WLPROF_SLO_HEAP"))

@@ -158,7 +158,7 @@ func handWorld() Input {
 }
 
 func TestInferByHand(t *testing.T) {
-	res, err := Infer(context.Background(), handWorld(), DefaultOptions())
+	res, err := Run(context.Background(), handWorld(), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestReasons(t *testing.T) {
 	} {
 		o := DefaultOptions()
 		c.mut(&o)
-		res, err := Infer(context.Background(), in, o)
+		res, err := Run(context.Background(), in, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,14 +202,14 @@ func TestReasons(t *testing.T) {
 		}
 	}
 	// Without provenance nothing reads the output.
-	res, err := Infer(context.Background(), Input{Runs: in.Runs}, DefaultOptions())
+	res, err := Run(context.Background(), Input{Runs: in.Runs}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if j := res.Jobs[0]; j.Actionable || !strings.HasPrefix(j.Reason, "no consumer") || j.ArrivalFrom != "submit" {
 		t.Errorf("no provenance: %+v", j)
 	}
-	if _, err := Infer(context.Background(), Input{}, DefaultOptions()); err != ErrNoRuns {
+	if _, err := Run(context.Background(), Input{}, DefaultOptions()); err != ErrNoRuns {
 		t.Errorf("no runs: %v", err)
 	}
 }
@@ -224,7 +224,7 @@ func TestOverrides(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.Overrides = ov
-	res, err := Infer(context.Background(), handWorld(), o)
+	res, err := Run(context.Background(), handWorld(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestOverrides(t *testing.T) {
 	if o.Overrides, err = LoadOverrides(js); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = Infer(context.Background(), handWorld(), o)
+	res, _ = Run(context.Background(), handWorld(), o)
 	if j := res.Jobs[0]; j.Actionable || j.Reason != "rejected by override" {
 		t.Errorf("reject: %+v", j)
 	}
@@ -304,7 +304,7 @@ func TestBadInputWarnings(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.MinRuns = 5
-	res, err := Infer(context.Background(), in, o)
+	res, err := Run(context.Background(), in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,8 +325,8 @@ func TestBadInputWarnings(t *testing.T) {
 
 // A daily job whose input lands at about 02:00, that runs 03:00–03:30,
 // and whose output a dashboard reads at 09:00.
-func ExampleInfer() {
-	res, err := Infer(context.Background(), handWorld(), DefaultOptions())
+func ExampleRun() {
+	res, err := Run(context.Background(), handWorld(), DefaultOptions())
 	if err != nil {
 		panic(err)
 	}
@@ -348,7 +348,7 @@ func TestJobKeyIsRunsJob(t *testing.T) {
 	for i := range w.Runs {
 		w.Runs[i].Job, w.Runs[i].Source = "report-run17", "yarn-rm"
 	}
-	res, err := Infer(context.Background(), w, DefaultOptions())
+	res, err := Run(context.Background(), w, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestJobKeyIsRunsJob(t *testing.T) {
 	for i := range w.Runs {
 		w.Runs[i].Job, w.Runs[i].Source = w.Runs[i].Name, "openlineage"
 	}
-	if res, err = Infer(context.Background(), w, DefaultOptions()); err != nil {
+	if res, err = Run(context.Background(), w, DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Jobs) != 1 || res.Jobs[0].Job != "sales_rollup <date>" {

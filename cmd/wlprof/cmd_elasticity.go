@@ -97,15 +97,18 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 			opts.Overrides[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
+	if err := opts.Validate(); err != nil {
+		return usageError{err}
+	}
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
 	}
-	runs, err := dataset.ReadAll(ctx, ds, dataset.ProfRunsTable)
+	in, err := elasticity.Load(ctx, ds, opts)
 	if err != nil {
 		return err
 	}
-	res, err := elasticity.Build(runs, opts)
+	res, err := elasticity.Run(ctx, in, opts)
 	if errors.Is(err, elasticity.ErrNoRuns) {
 		return fmt.Errorf("%w in %s (ingest profruns-csv, jhist or spark-eventlog, or run wlprof profile run)", err, o.g.Dataset)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -9,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/profile"
-	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
+	"github.com/wlprof/wlprof/slo"
 )
 
 func newExportCmd(g *globalOptions) *cobra.Command {
@@ -100,12 +101,9 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if o.fit.Job == "" || o.Queue == "" {
 		return usagef("--job and --queue are required")
 	}
-	opts, _, err := o.fit.skylineOpts()
+	opts, err := o.fit.skylineOpts()
 	if err != nil {
 		return err
-	}
-	if err := opts.Validate(); err != nil {
-		return usageError{err}
 	}
 	spec := skyline.ReservationSpec{Queue: o.Queue, Name: o.Name, ReservationID: o.ReservationID,
 		MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), PeriodMs: o.Period.Milliseconds()}
@@ -126,11 +124,11 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := skyline.Load(ctx, ds, o.fit.Job)
+	in, err := skyline.Load(ctx, ds, opts)
 	if err != nil {
 		return err
 	}
-	if len(jobs) == 0 {
+	if len(in.Jobs) == 0 {
 		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
 	}
 	if o.Arrival == "" {
@@ -138,13 +136,13 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 			return err
 		}
 	}
-	caps, err := containerSizes(ctx, ds)
+	caps, err := skyline.ContainerSizes(ctx, ds)
 	if err != nil {
 		return err
 	}
 	var ok bool
 	if spec.Capability, ok = caps[o.fit.Job]; !ok {
-		spec.Capability = skyline.YARNCapability{MemoryMB: 1024, VCores: 1}
+		spec.Capability = skyline.DefaultCapability
 	}
 	if o.MemoryMB > 0 {
 		spec.Capability.MemoryMB = o.MemoryMB
@@ -152,7 +150,7 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if o.VCores > 0 {
 		spec.Capability.VCores = o.VCores
 	}
-	fit, err := skyline.Solve(ctx, jobs[0], opts)
+	fit, err := skyline.Solve(ctx, in.Jobs[0], opts)
 	if err != nil {
 		return err
 	}
@@ -166,22 +164,33 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	return writeJSON(g.io.Out, req)
 }
 
-// scheduleFromRuns places the reservation as the report does (addSLO,
-// addIdentity, reservationWindow): the period is --period, else the slo
-// stage's, else the median spacing of the runs' starts; with an actionable
-// SLO, on the slo stage's period, the window is the next period's arrival
-// to deadline, otherwise it starts one period after the last run.
+// scheduleFromRuns places the reservation as the report does: the period is
+// --period, else the slo stage's, else the median spacing of the runs'
+// starts (slo.Identify); with an actionable SLO, on the slo stage's period,
+// the window is the next period's arrival to deadline, otherwise it starts
+// one period after the last run (skyline.NextWindow).
 func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
-	rj := &reportJobs{byID: map[string]*reports.Job{}, anchors: map[string]periodAnchor{}}
+	jobs := profile.Jobs{}
+	p := jobs.Get(o.fit.Job)
+	var anchor *skyline.Anchor
 	// With --period and --deadline the SLO would not be used (its period
 	// and its window both give way), so the provenance is not read.
 	if ds.Rows(dataset.RunsTable.Name) > 0 && (o.Period <= 0 || o.Deadline == "") {
-		if err := addSLO(ctx, ds, &reports.Input{Notes: map[string][]string{}}, rj, o.Overrides); err != nil {
+		res, err := runSLOStage(ctx, ds, slo.DefaultOptions(), o.Overrides)
+		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
 			return err
 		}
+		if err == nil {
+			res.Profile(jobs)
+			for _, sj := range res.Jobs {
+				// The SLO's window, unless --deadline sets one.
+				if periodMs, anchorMs, ok := sj.Anchor(); ok && sj.Job == o.fit.Job && o.Deadline == "" {
+					anchor = &skyline.Anchor{PeriodMs: periodMs, AnchorMs: anchorMs}
+				}
+			}
+		}
 	}
-	p := rj.job(o.fit.Job).Profile
-	if err := addIdentity(ctx, ds, rj); err != nil {
+	if err := slo.Identify(ctx, ds, profile.Jobs{o.fit.Job: p}); err != nil {
 		return err
 	}
 	if o.Period > 0 {
@@ -193,14 +202,8 @@ func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOpt
 	case p.PeriodS == nil:
 		return fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", o.fit.Job, p.Identity.Runs)
 	}
-	// The SLO's window, unless --deadline sets one; reservationWindow
-	// uses it only on the slo stage's own period (not on --period's).
-	a := rj.anchor(o.fit.Job)
-	if o.Deadline != "" {
-		a = nil
-	}
 	deadline := spec.DeadlineMs
-	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = reservationWindow(p, *p.Identity.LastStartMs, a)
+	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, p.SLO, anchor)
 	if o.Deadline != "" {
 		spec.DeadlineMs = deadline
 	}

@@ -88,7 +88,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects = o.MaxRejects
-	if _, _, err := o.report.fit.skylineOpts(); err != nil {
+	if _, err := o.report.fit.skylineOpts(); err != nil {
 		return err
 	}
 	known, unknown, err := ingest.Survey(o.Paths)

@@ -72,40 +72,34 @@ func (o *skylineOptions) bindFitFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("model", cobra.FixedCompletions([]string{"reduced", "textbook"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// skylineOpts turns the flags into the stage's options.
-func (o *skylineOptions) skylineOpts() (skyline.Options, []float64, error) {
+// skylineOpts turns the flags into the stage's options, validated: a bad
+// value is a usage error.
+func (o *skylineOptions) skylineOpts() (skyline.Options, error) {
 	opts := skyline.DefaultOptions()
-	opts.Alpha = o.Alpha
+	opts.Alpha, opts.StepS, opts.MinRuns, opts.Timeout = o.Alpha, o.Step.Seconds(), o.MinRuns, o.Timeout
+	opts.Model, opts.Job, opts.Workers = skyline.Model(o.Model), o.Job, o.Workers
 	if o.Beta == "auto" {
 		opts.BetaAuto = true
 	} else {
 		b, err := strconv.ParseFloat(o.Beta, 64)
 		if err != nil {
-			return opts, nil, usagef("--beta %q: want a number ≥ 0 or auto", o.Beta)
+			return opts, usagef("--beta %q: want a number ≥ 0 or auto", o.Beta)
 		}
 		opts.Beta = b
 	}
-	opts.StepS = o.Step.Seconds()
-	opts.MinRuns = o.MinRuns
-	opts.Timeout = o.Timeout
-	opts.Model = skyline.Model(o.Model)
-	var sweep []float64
 	if o.AlphaSweep != "" {
 		for _, s := range strings.Split(o.AlphaSweep, ",") {
 			a, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil || a < 0 || a > 1 {
-				return opts, nil, usagef("--alpha-sweep: %q is not an alpha in [0,1]", s)
+			if err != nil {
+				return opts, usagef("--alpha-sweep: %q is not an alpha in [0,1]", s)
 			}
-			sweep = append(sweep, a)
+			opts.AlphaSweep = append(opts.AlphaSweep, a)
 		}
 	}
-	if o.MinRuns < 1 {
-		return opts, nil, usagef("--min-runs %d: want at least 1", o.MinRuns)
+	if err := opts.Validate(); err != nil {
+		return opts, usageError{err}
 	}
-	if o.Workers < 0 {
-		return opts, nil, usagef("--workers %d: want 0 or more", o.Workers)
-	}
-	return opts, sweep, nil
+	return opts, nil
 }
 
 type skylineReport struct {
@@ -115,30 +109,27 @@ type skylineReport struct {
 }
 
 func runSkyline(ctx context.Context, o *skylineOptions) error {
-	opts, sweep, err := o.skylineOpts()
+	opts, err := o.skylineOpts()
 	if err != nil {
 		return err
-	}
-	if err := opts.Validate(); err != nil {
-		return usageError{err}
 	}
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
 	}
-	jobs, err := skyline.Load(ctx, ds, o.Job)
+	in, err := skyline.Load(ctx, ds, opts)
 	if err != nil {
 		return err
 	}
 	if o.Job != "" {
-		if len(jobs) == 0 {
+		if len(in.Jobs) == 0 {
 			return fmt.Errorf("job %q has no skylines in %s", o.Job, o.g.Dataset)
 		}
-		if n := len(jobs[0].Runs); n < o.MinRuns {
+		if n := len(in.Jobs[0].Runs); n < o.MinRuns {
 			return fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", o.Job, skyline.ErrTooFewRuns, n, o.MinRuns)
 		}
 	}
-	res, err := skyline.FitAll(ctx, jobs, opts, sweep, o.Workers)
+	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -62,10 +62,6 @@ off, corrects or rejects inferred SLOs; see the slo package documentation.
 	return cmd
 }
 
-// sloSortRows is the largest provenance table sorted by time before
-// inference (about 200 MB of rows).
-const sloSortRows = 1 << 21
-
 // sloReport is the -o json document.
 type sloReport struct {
 	Version int `json:"version"`
@@ -107,20 +103,14 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	if o.opts.ArrivalPercentile, o.opts.DeadlinePercentile, err = parsePercentiles(o.Percentiles); err != nil {
 		return usageError{err}
 	}
-	if o.opts.MinRuns < 2 || o.opts.MaxPeriodCV < 0 || o.opts.MaxReadCV < 0 || o.opts.SnapTolerance < 0 || o.opts.WindowGraceS < 0 ||
-		o.opts.MaxReadSpread < 0 || o.opts.MinSlack < 0 {
-		return usagef("--min-runs must be ≥ 2 and the thresholds ≥ 0")
-	}
-	if o.Overrides != "" {
-		if o.opts.Overrides, err = slo.LoadOverrides(o.Overrides); err != nil {
-			return err
-		}
+	if err := o.opts.Validate(); err != nil {
+		return usageError{err}
 	}
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
 	}
-	res, err := inferSLO(ctx, ds, o.opts)
+	res, err := runSLOStage(ctx, ds, o.opts, o.Overrides)
 	if errors.Is(err, slo.ErrNoRuns) {
 		return fmt.Errorf("%s: %w", o.g.Dataset, err)
 	}
@@ -240,33 +230,24 @@ func printSLOCSV(g *globalOptions, res *slo.Result) error {
 	return w.Error()
 }
 
-// inferSLO runs the slo stage on a dataset's runs and provenance tables.
-func inferSLO(ctx context.Context, ds *dataset.Dataset, opts slo.Options) (*slo.Result, error) {
-	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
-	if err != nil {
-		return nil, err
-	}
-	in := slo.Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
-		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
-	}}
-	// Inputs ingested out of time order (lineage events one file each,
-	// several NameNodes) are sorted when they fit comfortably in memory;
-	// larger tables stream in ingest order, which for audit logs is time
-	// order, and out-of-order rows are counted in the result.
-	if n := ds.Rows(dataset.ProvenanceTable.Name); n > 0 && n <= sloSortRows {
-		rows, err := dataset.ReadAll(ctx, ds, dataset.ProvenanceTable)
+// runSLOStage loads and runs the slo stage, with the user's overrides file
+// when one is given.
+func runSLOStage(ctx context.Context, ds *dataset.Dataset, opts slo.Options, overrides string) (*slo.Result, error) {
+	if overrides != "" {
+		ov, err := slo.LoadOverrides(overrides)
 		if err != nil {
 			return nil, err
 		}
-		sort.SliceStable(rows, func(a, b int) bool { return rows[a].TimeMs < rows[b].TimeMs })
-		in.Provenance = func(fn func(*dataset.Provenance) error) error {
-			for i := range rows {
-				if err := fn(&rows[i]); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+		opts.Overrides = ov
 	}
-	return slo.Infer(ctx, in, opts)
+	// Most of the heap is Arrow read buffers that are dropped batch after
+	// batch; a soft limit makes the collector reclaim them before resident
+	// memory doubles (ingest does the same). The state kept across the
+	// stream is bounded by the options' horizon.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
+	in, err := slo.Load(ctx, ds, opts)
+	if err != nil {
+		return nil, err
+	}
+	return slo.Run(ctx, in, opts)
 }

@@ -122,7 +122,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"ingest", "csv", "--cpu-unit", "furlongs", "x.csv", "-d", ds}, 2, "cpu unit"},
 		{[]string{"ingest", "csv", "does-not-exist.csv", "-d", ds}, 1, "no such file"},
 		{[]string{"classify", "-d", ds}, 1, "no wlprof dataset here"},
-		{[]string{"classify", "--step", "10ms", "-d", ds}, 2, "--step"},
+		{[]string{"classify", "--step", "10ms", "-d", ds}, 2, "step 10ms: want at least 1s"},
 		{[]string{"classify", "--at", "yesterday", "-d", ds}, 2, "--at"},
 		{[]string{"ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds}, 3, "5 input record(s) rejected"},
 		{[]string{"ingest", "csv", "--max-rejects", "2", "../../testdata/usage_with_rejects.csv", "-d", ds}, 1, "too many rejected records"},

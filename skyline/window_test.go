@@ -1,4 +1,4 @@
-package main
+package skyline
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/wlprof/wlprof/profile"
 )
 
-// reservationWindow counts the SLO's offsets from the slo stage's own
+// NextWindow counts the SLO's offsets from the slo stage's own
 // period starts: a weekly job's periods start on Mondays (whole weeks from
 // the Unix epoch start on Thursdays), a phase-anchored period anywhere.
 // Without an anchor for the job's period it falls back to one period after
@@ -20,30 +20,27 @@ func TestReservationWindowUsesTheSLOAnchor(t *testing.T) {
 		}
 		return tm.UnixMilli()
 	}
-	job := func(periodS float64) *profile.Job {
-		return &profile.Job{PeriodS: &profile.Number{Value: periodS},
-			SLO: &profile.SLO{Actionable: true, ArrivalS: &profile.Number{Value: 3600}, DeadlineS: &profile.Number{Value: 7200}}}
-	}
+	slo := &profile.SLO{Actionable: true, ArrivalS: &profile.Number{Value: 3600}, DeadlineS: &profile.Number{Value: 7200}}
 	week := int64(7 * 86400 * 1000)
 	monday := ms("1970-01-05T00:00:00Z")
 	cases := []struct {
 		name                 string
 		periodS              float64
 		last                 int64
-		a                    *periodAnchor
+		a                    *Anchor
 		arrival, deadline, p int64
 	}{
-		{"weekly, last run on a Wednesday: the next Monday", 7 * 86400, ms("2024-03-06T10:00:00Z"), &periodAnchor{week, monday},
+		{"weekly, last run on a Wednesday: the next Monday", 7 * 86400, ms("2024-03-06T10:00:00Z"), &Anchor{week, monday},
 			ms("2024-03-11T01:00:00Z"), ms("2024-03-11T02:00:00Z"), week},
-		{"phase anchor after the last run", 5400, ms("2024-03-06T10:00:00Z"), &periodAnchor{5400_000, ms("2024-03-07T00:10:00Z")},
+		{"phase anchor after the last run", 5400, ms("2024-03-06T10:00:00Z"), &Anchor{5400_000, ms("2024-03-07T00:10:00Z")},
 			ms("2024-03-06T11:40:00Z"), ms("2024-03-06T12:40:00Z"), 5400_000}, // starts …09:10, 10:40, …
-		{"anchor of another period: fallback", 86400, ms("2024-03-06T10:00:00Z"), &periodAnchor{week, monday},
+		{"anchor of another period: fallback", 86400, ms("2024-03-06T10:00:00Z"), &Anchor{week, monday},
 			ms("2024-03-07T10:00:00Z"), 0, 86400_000},
 		{"no anchor: fallback", 86400, ms("2024-03-06T10:00:00Z"), nil,
 			ms("2024-03-07T10:00:00Z"), 0, 86400_000},
 	}
 	for _, c := range cases {
-		a, d, p := reservationWindow(job(c.periodS), c.last, c.a)
+		a, d, p := NextWindow(c.periodS, c.last, slo, c.a)
 		if a != c.arrival || d != c.deadline || p != c.p {
 			t.Errorf("%s: arrival %s deadline %d period %d, want %s %d %d", c.name,
 				time.UnixMilli(a).UTC().Format(time.RFC3339), d, p, time.UnixMilli(c.arrival).UTC().Format(time.RFC3339), c.deadline, c.p)

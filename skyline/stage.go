@@ -1,0 +1,143 @@
+package skyline
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Input is what Run fits: the runs of every recurring job, as Load reads
+// them from the skylines table.
+type Input struct {
+	Jobs []Job
+}
+
+// Load reads the skylines table into jobs, sorted by job and run (only
+// opts.Job when it is set); see loadJobs for how a run ingested twice is
+// combined.
+func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
+	if err := opts.Validate(); err != nil {
+		return Input{}, err
+	}
+	jobs, err := loadJobs(ctx, ds, opts.Job)
+	return Input{Jobs: jobs}, err
+}
+
+// Run fits every job of in with at least opts.MinRuns runs, in parallel
+// (opts.Workers), and refits each at every α of opts.AlphaSweep. Jobs with
+// too few runs are skipped with the reason, and so are jobs whose runs
+// cannot be fitted (ErrEmptyRun, ErrBadSample) when opts.SkipBadJobs is set;
+// any other failure fails the whole call with every job's error (no partial
+// result). The per-job core is Solve, a plain function of one job's runs.
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	res, err := fitAll(ctx, in.Jobs, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.input = make(map[string]Job, len(in.Jobs))
+	for _, j := range in.Jobs {
+		res.input[j.ID] = j
+	}
+	return res, nil
+}
+
+// RunSteps returns the runs of a fitted job as the fit saw them: run ids
+// and containers per step of the fit's step, aligned at each run's start.
+func (r *Result) RunSteps(f *Fit) ([]string, [][]float64, error) {
+	job := r.input[f.Job]
+	c, err := Quantise(job.Runs, f.StepS)
+	if err != nil {
+		return nil, nil, fmt.Errorf("job %s: %w", f.Job, err)
+	}
+	ids := make([]string, len(job.Runs))
+	for i, run := range job.Runs {
+		ids[i] = run.ID
+	}
+	return ids, c, nil
+}
+
+// Profile sets the skyline section of every fitted job's profile (and a
+// warning on every skipped one), and counts the skylines table among the
+// job's sources.
+func (r *Result) Profile(jobs profile.Jobs) error {
+	for _, f := range r.Jobs {
+		p := jobs.Get(f.Job)
+		_, steps, err := r.RunSteps(f)
+		if err != nil {
+			return err
+		}
+		p.Skyline = f.section(steps)
+		p.Warnings = append(p.Warnings, f.Warnings...)
+		p.Identity.Sources = append(p.Identity.Sources, "skylines")
+		p.Identity.Runs = max(p.Identity.Runs, f.Runs)
+	}
+	for _, s := range r.Skipped {
+		p := jobs.Get(s.Job)
+		p.Warnings = append(p.Warnings, "skyline not fitted: "+s.Reason)
+		p.Identity.Sources = append(p.Identity.Sources, "skylines")
+		p.Identity.Runs = max(p.Identity.Runs, s.Runs)
+	}
+	return nil
+}
+
+// section is the profile's skyline section of a fit whose runs, quantised
+// as the fit saw them, are steps.
+func (f *Fit) section(steps [][]float64) *profile.Skyline {
+	used := 0.0
+	for _, v := range steps {
+		for _, x := range v {
+			used += x * f.StepS
+		}
+	}
+	if len(steps) > 0 {
+		used /= float64(len(steps))
+	}
+	sk := &profile.Skyline{Runs: f.Runs, StepS: f.StepS, Alpha: f.Alpha, Beta: f.Beta, Model: string(f.Model),
+		Containers: f.Containers, Reservation: f.Reservation, Objective: f.Objective,
+		OverAllocation: f.OverAllocation, UnderAllocation: f.UnderAllocation,
+		UsedAreaContainerS: used, ProvisioningRatio: f.ProvisioningRatio, Warnings: f.Warnings}
+	for _, r := range f.Reservation {
+		sk.PeakReservation = max(sk.PeakReservation, r)
+		sk.ReservedAreaContainerS += float64(r) * f.StepS
+	}
+	for _, st := range Stages(f.Reservation, f.StepS) {
+		sk.Stages = append(sk.Stages, profile.Stage{OffsetS: st.OffsetS, DurationS: st.DurationS, Containers: st.Containers})
+	}
+	for _, p := range f.AlphaSweep {
+		sk.AlphaSweep = append(sk.AlphaSweep, profile.SweepPoint{Alpha: p.Alpha, OverAllocation: p.OverAllocation,
+			UnderAllocation: p.UnderAllocation, ProvisioningRatio: p.ProvisioningRatio, PeakReservation: p.PeakReservation})
+	}
+	return sk
+}
+
+// Stage is a run of steps of one reservation: Containers from OffsetS
+// (seconds from the run's start) for DurationS.
+type Stage struct {
+	OffsetS, DurationS float64
+	Containers         int64
+}
+
+// Stages turns a reservation per step of stepS seconds into its stages:
+// consecutive steps of the same number of containers make one stage;
+// steps reserving nothing are gaps between stages.
+func Stages(reservation []int64, stepS float64) []Stage {
+	var out []Stage
+	for k, r := range reservation {
+		if r == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Containers == r &&
+			math.Abs(out[n-1].OffsetS+out[n-1].DurationS-float64(k)*stepS) < 1e-9 {
+			out[n-1].DurationS += stepS
+			continue
+		}
+		out = append(out, Stage{OffsetS: float64(k) * stepS, DurationS: stepS, Containers: r})
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package skyline
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Anchor is where the slo stage starts a job's periods: period k starts at
+// AnchorMs + k·PeriodMs (epoch milliseconds). The SLO's arrival and
+// deadline are offsets from those starts.
+type Anchor struct{ PeriodMs, AnchorMs int64 }
+
+// NextWindow places a job's next reservation after its last run started:
+// with an actionable SLO (arrival and deadline set) on the slo stage's own
+// period (a, not nil, with a.PeriodMs equal to the period), the period
+// after the one the last run started in, from its arrival to its
+// deadline; otherwise one period after the last run started, for as long
+// as the skyline (deadline 0, see ReservationSpec). periodS is the job's
+// period in seconds.
+func NextWindow(periodS float64, lastStartMs int64, slo *profile.SLO, a *Anchor) (arrivalMs, deadlineMs, periodMs int64) {
+	periodMs = int64(math.Round(periodS * 1000))
+	if slo != nil && slo.Actionable && slo.ArrivalS != nil && slo.DeadlineS != nil && a != nil && a.PeriodMs == periodMs && periodMs > 0 {
+		k := lastStartMs - a.AnchorMs
+		k = (k - ((k%periodMs)+periodMs)%periodMs) / periodMs // floor((last − anchor) / period)
+		next := a.AnchorMs + (k+1)*periodMs
+		return next + int64(math.Round(slo.ArrivalS.Value*1000)), next + int64(math.Round(slo.DeadlineS.Value*1000)), periodMs
+	}
+	return lastStartMs + periodMs, 0, periodMs
+}
+
+// DefaultCapability is a container's size where the skylines say none.
+var DefaultCapability = YARNCapability{MemoryMB: 1024, VCores: 1}
+
+// ContainerSizes is, per job, the median memory and vcores per container
+// of its skyline samples (DefaultCapability's where the samples have none).
+func ContainerSizes(ctx context.Context, ds *dataset.Dataset) (map[string]YARNCapability, error) {
+	mem, cores := map[string][]float64{}, map[string][]float64{}
+	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+		if s.Containers > 0 {
+			if s.MemoryBytes > 0 {
+				mem[s.Job] = append(mem[s.Job], float64(s.MemoryBytes)/s.Containers/(1<<20))
+			}
+			if s.VCores > 0 {
+				cores[s.Job] = append(cores[s.Job], s.VCores/s.Containers)
+			}
+		}
+		return nil
+	})
+	// The upper median, rounded to a whole MB or vcore (at least 1).
+	median := func(v []float64, def int64) int64 {
+		if len(v) == 0 {
+			return def
+		}
+		sort.Float64s(v)
+		return max(1, int64(v[len(v)/2]+0.5))
+	}
+	out := map[string]YARNCapability{}
+	for job, v := range mem {
+		out[job] = YARNCapability{MemoryMB: median(v, DefaultCapability.MemoryMB), VCores: median(cores[job], DefaultCapability.VCores)}
+	}
+	for job, v := range cores {
+		if _, ok := out[job]; !ok {
+			out[job] = YARNCapability{MemoryMB: DefaultCapability.MemoryMB, VCores: median(v, DefaultCapability.VCores)}
+		}
+	}
+	return out, err
+}
