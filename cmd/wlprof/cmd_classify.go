@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/pipeline"
+	"github.com/wlprof/wlprof/reports"
 )
 
 type classifyOptions struct {
@@ -59,23 +60,6 @@ their slots, are "insufficient" with the reason.
 	return cmd
 }
 
-// classifyGCPercent: when the series are built, the live heap is every
-// tenant's series (1.7 GB at 10,000 tenants × 30 days): pointer-free float
-// arrays, cheap to mark. Collecting at 25% growth instead of 100% keeps
-// peak memory near the data's size for little CPU.
-const classifyGCPercent = 25
-
-// runClassifyStage loads and runs the classify stage: a fresh series table
-// is classified as it is read; otherwise the series are built and stored
-// while they are classified.
-func runClassifyStage(ctx context.Context, ds *dataset.Dataset, opts fft.Options) (*fft.Result, error) {
-	in, err := fft.Load(ctx, ds, opts)
-	if err != nil {
-		return nil, err
-	}
-	return fft.Run(ctx, in, opts)
-}
-
 func runClassify(ctx context.Context, o *classifyOptions) error {
 	opts := fft.Options{K: o.K, AtMs: dataset.NoTime, Step: o.Step}
 	if o.At != "" {
@@ -90,12 +74,15 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(classifyGCPercent))
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {
 		return err
 	}
-	res, err := runClassifyStage(ctx, ds, opts)
+	var res *fft.Result
+	err = tuneStage(reports.StageClassify, func() (err error) {
+		res, err = pipeline.Classify(ctx, ds, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}

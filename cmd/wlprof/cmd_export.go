@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/pipeline"
+	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
-	"github.com/wlprof/wlprof/slo"
 )
 
 func newExportCmd(g *globalOptions) *cobra.Command {
@@ -132,7 +131,15 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
 	}
 	if o.Arrival == "" {
-		if err := scheduleFromRuns(ctx, ds, o, &spec); err != nil {
+		w := pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}
+		if o.Deadline != "" {
+			w.DeadlineMs = &spec.DeadlineMs
+		}
+		err := tuneStage(reports.StageSLO, func() (err error) {
+			spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs, err = pipeline.Window(ctx, ds, o.fit.Job, w)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -162,50 +169,4 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 		return err
 	}
 	return writeJSON(g.io.Out, req)
-}
-
-// scheduleFromRuns places the reservation as the report does: the period is
-// --period, else the slo stage's, else the median spacing of the runs'
-// starts (slo.Identify); with an actionable SLO, on the slo stage's period,
-// the window is the next period's arrival to deadline, otherwise it starts
-// one period after the last run (skyline.NextWindow).
-func scheduleFromRuns(ctx context.Context, ds *dataset.Dataset, o *exportYARNOptions, spec *skyline.ReservationSpec) error {
-	jobs := profile.Jobs{}
-	p := jobs.Get(o.fit.Job)
-	var anchor *skyline.Anchor
-	// With --period and --deadline the SLO would not be used (its period
-	// and its window both give way), so the provenance is not read.
-	if ds.Rows(dataset.RunsTable.Name) > 0 && (o.Period <= 0 || o.Deadline == "") {
-		res, err := runSLOStage(ctx, ds, slo.DefaultOptions(), o.Overrides)
-		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
-			return err
-		}
-		if err == nil {
-			res.Profile(jobs)
-			for _, sj := range res.Jobs {
-				// The SLO's window, unless --deadline sets one.
-				if periodMs, anchorMs, ok := sj.Anchor(); ok && sj.Job == o.fit.Job && o.Deadline == "" {
-					anchor = &skyline.Anchor{PeriodMs: periodMs, AnchorMs: anchorMs}
-				}
-			}
-		}
-	}
-	if err := slo.Identify(ctx, ds, profile.Jobs{o.fit.Job: p}); err != nil {
-		return err
-	}
-	if o.Period > 0 {
-		p.PeriodS = &profile.Number{Value: o.Period.Seconds(), Source: profile.SourceOverride}
-	}
-	switch {
-	case p.Identity.LastStartMs == nil:
-		return fmt.Errorf("job %s: no run starts in the runs table: give --arrival", o.fit.Job)
-	case p.PeriodS == nil:
-		return fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", o.fit.Job, p.Identity.Runs)
-	}
-	deadline := spec.DeadlineMs
-	spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, p.SLO, anchor)
-	if o.Deadline != "" {
-		spec.DeadlineMs = deadline
-	}
-	return nil
 }

@@ -133,7 +133,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	g.progressf("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
 	g.Dataset = dsDir
 	o.report.Out = filepath.Join(o.Out, "report")
-	in, err := buildReportInput(ctx, &o.report)
+	in, err := reportInput(ctx, &o.report)
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/pipeline"
+	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/slo"
 )
 
@@ -110,7 +111,11 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := runSLOStage(ctx, ds, o.opts, o.Overrides)
+	var res *slo.Result
+	err = tuneStage(reports.StageSLO, func() (err error) {
+		res, err = pipeline.SLO(ctx, ds, o.opts, o.Overrides)
+		return err
+	})
 	if errors.Is(err, slo.ErrNoRuns) {
 		return fmt.Errorf("%s: %w", o.g.Dataset, err)
 	}
@@ -228,26 +233,4 @@ func printSLOCSV(g *globalOptions, res *slo.Result) error {
 	}
 	w.Flush()
 	return w.Error()
-}
-
-// runSLOStage loads and runs the slo stage, with the user's overrides file
-// when one is given.
-func runSLOStage(ctx context.Context, ds *dataset.Dataset, opts slo.Options, overrides string) (*slo.Result, error) {
-	if overrides != "" {
-		ov, err := slo.LoadOverrides(overrides)
-		if err != nil {
-			return nil, err
-		}
-		opts.Overrides = ov
-	}
-	// Most of the heap is Arrow read buffers that are dropped batch after
-	// batch; a soft limit makes the collector reclaim them before resident
-	// memory doubles (ingest does the same). The state kept across the
-	// stream is bounded by the options' horizon.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
-	in, err := slo.Load(ctx, ds, opts)
-	if err != nil {
-		return nil, err
-	}
-	return slo.Run(ctx, in, opts)
 }

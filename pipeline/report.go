@@ -1,11 +1,10 @@
-package main
+package pipeline
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
@@ -17,11 +16,6 @@ import (
 	"github.com/wlprof/wlprof/slo"
 )
 
-// The report meets every stage here: each stage loads its input, runs,
-// and sets its sections of the job profiles (Result.Profile); what the
-// figures draw besides the profiles is copied into reports.Input, so
-// reports imports no stage. A stage without inputs leaves a note that says
-// what would compute it.
 
 // reportInput is the report being assembled.
 type reportInput struct {
@@ -29,6 +23,7 @@ type reportInput struct {
 	jobs    profile.Jobs
 	extra   map[string]*reports.Job // figure data by job id
 	anchors map[string]skyline.Anchor
+	around  func(stage string, run func() error) error
 }
 
 func (r *reportInput) note(stage, s string) { r.in.Notes[stage] = append(r.in.Notes[stage], s) }
@@ -42,16 +37,15 @@ func (r *reportInput) job(id string) *reports.Job {
 	return j
 }
 
-func buildReportInput(ctx context.Context, o *reportOptions) (*reports.Input, error) {
-	g := o.fit.g
-	ds, err := dataset.Open(g.Dataset)
-	if err != nil {
-		return nil, err
-	}
+// Report runs every stage that has input in ds, as the commands do, and
+// assembles what the report shows: the job profiles, tenants.json, the
+// figures' data, and with o.YARNQueue each fitted job's YARN reservation.
+// A stage without inputs leaves a note that says what would compute it.
+func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input, error) {
 	r := &reportInput{in: &reports.Input{Title: o.Title, Notes: map[string][]string{}},
-		jobs: profile.Jobs{}, extra: map[string]*reports.Job{}, anchors: map[string]skyline.Anchor{}}
+		jobs: profile.Jobs{}, extra: map[string]*reports.Job{}, anchors: map[string]skyline.Anchor{}, around: o.around}
 	if r.in.Title == "" {
-		r.in.Title = "wlprof report of " + g.Dataset
+		r.in.Title = "wlprof report of " + ds.Dir
 	}
 	if err := r.addClassify(ctx, ds); err != nil {
 		return nil, err
@@ -96,8 +90,11 @@ func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) erro
 		r.note(reports.StageClassify, "No utilisation data in the dataset: ingest a trace (csv, series-csv, google2019-usage, azure-cpu, alibaba2018-machine) to classify tenants.")
 		return nil
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(classifyGCPercent))
-	res, err := runClassifyStage(ctx, ds, fft.Options{})
+	var res *fft.Result
+	err := r.around(reports.StageClassify, func() (err error) {
+		res, err = Classify(ctx, ds, fft.Options{})
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -121,7 +118,11 @@ func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides
 		r.note(reports.StageSLO, "No job runs in the dataset: ingest YARN ResourceManager logs, OpenLineage events or Spark event logs (and HDFS audit logs for provenance) to infer SLOs.")
 		return nil
 	}
-	res, err := runSLOStage(ctx, ds, slo.DefaultOptions(), overrides)
+	var res *slo.Result
+	err := r.around(reports.StageSLO, func() (err error) {
+		res, err = SLO(ctx, ds, slo.DefaultOptions(), overrides)
+		return err
+	})
 	if errors.Is(err, slo.ErrNoRuns) {
 		r.note(reports.StageSLO, err.Error())
 		return nil
@@ -143,11 +144,8 @@ func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides
 
 // addSkyline fits every job of the skylines table, as wlprof skyline does;
 // the figure draws each job's runs as the fit saw them.
-func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o *reportOptions) ([]*skyline.Fit, error) {
-	opts, err := o.fit.skylineOpts()
-	if err != nil {
-		return nil, err
-	}
+func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o Options) ([]*skyline.Fit, error) {
+	opts := o.Skyline
 	in, err := skyline.Load(ctx, ds, opts)
 	if err != nil {
 		return nil, err
@@ -234,7 +232,7 @@ func (r *reportInput) addProfiler(ctx context.Context, ds *dataset.Dataset, runs
 
 // addReservations adds, for each fitted job, the YARN reservation request
 // of wlprof export yarn-reservation, or a warning saying why there is none.
-func (r *reportInput) addReservations(ctx context.Context, ds *dataset.Dataset, o *reportOptions, fits []*skyline.Fit) error {
+func (r *reportInput) addReservations(ctx context.Context, ds *dataset.Dataset, o Options, fits []*skyline.Fit) error {
 	caps, err := skyline.ContainerSizes(ctx, ds)
 	if err != nil {
 		return err

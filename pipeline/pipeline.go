@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/skyline"
+	"github.com/wlprof/wlprof/slo"
+)
+
+// Options of Report.
+type Options struct {
+	// Title heads the report; "" gives "wlprof report of DIR".
+	Title string
+	// Skyline are the fit's options (wlprof skyline's flags).
+	Skyline skyline.Options
+	// SLOOverrides is the slo stage's overrides file (user sign-offs); "":
+	// none.
+	SLOOverrides string
+	// YARNQueue, when set, adds each fitted job's YARN reservation request
+	// for this queue; MaxPeriodicity is the RM's
+	// yarn.resourcemanager.reservation-system.max-periodicity.
+	YARNQueue      string
+	MaxPeriodicity time.Duration
+	// Around, when set, is called around each stage that Report runs
+	// (named as reports.Stages names them) and must call run: where a
+	// program sets process-wide settings, such as the collector's pace,
+	// for one stage. Library code never changes them itself.
+	Around func(stage string, run func() error) error
+}
+
+func (o Options) around(stage string, run func() error) error {
+	if o.Around == nil {
+		return run()
+	}
+	return o.Around(stage, run)
+}
+
+// Classify loads and runs the classify stage: a fresh series table is
+// classified as it is read; otherwise the series are built and stored
+// while they are classified.
+func Classify(ctx context.Context, ds *dataset.Dataset, opts fft.Options) (*fft.Result, error) {
+	in, err := fft.Load(ctx, ds, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fft.Run(ctx, in, opts)
+}
+
+// SLO loads and runs the slo stage, with the user's overrides file when
+// one is given.
+func SLO(ctx context.Context, ds *dataset.Dataset, opts slo.Options, overrides string) (*slo.Result, error) {
+	if overrides != "" {
+		ov, err := slo.LoadOverrides(overrides)
+		if err != nil {
+			return nil, err
+		}
+		opts.Overrides = ov
+	}
+	in, err := slo.Load(ctx, ds, opts)
+	if err != nil {
+		return nil, err
+	}
+	return slo.Run(ctx, in, opts)
+}
+
+// WindowOptions are what the user fixed of a reservation's placement.
+type WindowOptions struct {
+	// Period, when positive, replaces the inferred period.
+	Period time.Duration
+	// DeadlineMs, when not nil, replaces the SLO's deadline (epoch ms).
+	DeadlineMs *int64
+	// SLOOverrides is the slo stage's overrides file; "": none.
+	SLOOverrides string
+}
+
+// Window places the next reservation of job as the report does: the
+// period is w.Period, else the slo stage's, else the median spacing of the
+// runs' starts (slo.Identify); with an actionable SLO on the slo stage's
+// period, the window is the next period's arrival to deadline, otherwise
+// it starts one period after the last run (skyline.NextWindow).
+func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOptions) (arrivalMs, deadlineMs, periodMs int64, err error) {
+	jobs := profile.Jobs{}
+	p := jobs.Get(job)
+	var anchor *skyline.Anchor
+	// With a period and a deadline the SLO would not be used (its period
+	// and its window both give way), so the provenance is not read.
+	if ds.Rows(dataset.RunsTable.Name) > 0 && (w.Period <= 0 || w.DeadlineMs == nil) {
+		res, err := SLO(ctx, ds, slo.DefaultOptions(), w.SLOOverrides)
+		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
+			return 0, 0, 0, err
+		}
+		if err == nil {
+			res.Profile(jobs)
+			for _, sj := range res.Jobs {
+				if pm, am, ok := sj.Anchor(); ok && sj.Job == job && w.DeadlineMs == nil {
+					anchor = &skyline.Anchor{PeriodMs: pm, AnchorMs: am}
+				}
+			}
+		}
+	}
+	if err := slo.Identify(ctx, ds, profile.Jobs{job: p}); err != nil {
+		return 0, 0, 0, err
+	}
+	if w.Period > 0 {
+		p.PeriodS = &profile.Number{Value: w.Period.Seconds(), Source: profile.SourceOverride}
+	}
+	switch {
+	case p.Identity.LastStartMs == nil:
+		return 0, 0, 0, fmt.Errorf("job %s: no run starts in the runs table: give --arrival", job)
+	case p.PeriodS == nil:
+		return 0, 0, 0, fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", job, p.Identity.Runs)
+	}
+	arrivalMs, deadlineMs, periodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, p.SLO, anchor)
+	if w.DeadlineMs != nil {
+		deadlineMs = *w.DeadlineMs
+	}
+	return arrivalMs, deadlineMs, periodMs, nil
+}
