@@ -16,7 +16,6 @@ import (
 	"github.com/wlprof/wlprof/slo"
 )
 
-
 // reportInput is the report being assembled.
 type reportInput struct {
 	in      *reports.Input
