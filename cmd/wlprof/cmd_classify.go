@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 )
@@ -19,7 +20,7 @@ type classifyOptions struct {
 	g    *globalOptions
 	Step time.Duration
 	K    int
-	At   string
+	AtMs int64
 }
 
 // classifyReport is the JSON document of `wlprof classify -o json`.
@@ -49,28 +50,20 @@ The series are built from the usage table and stored in the series table;
 later runs reuse them until more usage is ingested or --step changes.
 Tenants with less than 3 days of history, or samples in less than half of
 their slots, are "insufficient" with the reason.
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: "  wlprof classify -d ds\n  wlprof classify -d ds --step 5m -o json\n  wlprof classify -d ds --k 3 --at 2024-01-14T12:00:00Z",
 		Args:    args(cobra.NoArgs),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runClassify(cmd.Context(), o) },
 	}
-	cmd.Flags().DurationVar(&o.Step, "step", 0, "grid step (default 2m, coarser when the data is)")
+	cmd.Flags().Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step (default 2m, coarser when the data is)")
 	cmd.Flags().IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
-	cmd.Flags().StringVar(&o.At, "at", "", "instant that is \"current\" for headroom, RFC 3339 or epoch seconds (default: the last slot)")
+	o.AtMs = dataset.NoTime
+	cmd.Flags().Var(timeflag.NewInstant(&o.AtMs), "at", "instant that is \"current\" for headroom (default: the last slot)")
 	return cmd
 }
 
 func runClassify(ctx context.Context, o *classifyOptions) error {
-	opts := fft.Options{K: o.K, AtMs: dataset.NoTime, Step: o.Step}
-	if o.At != "" {
-		if ts, err := time.Parse(time.RFC3339, o.At); err == nil {
-			opts.AtMs = ts.UnixMilli()
-		} else if sec, err := strconv.ParseInt(o.At, 10, 64); err == nil {
-			opts.AtMs = sec * 1000
-		} else {
-			return usagef("classify: --at %q: want RFC 3339 (2024-01-14T12:00:00Z) or epoch seconds", o.At)
-		}
-	}
+	opts := fft.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
 	}

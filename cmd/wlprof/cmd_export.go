@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
@@ -30,8 +30,8 @@ type exportYARNOptions struct {
 	Queue          string
 	Name           string
 	ReservationID  string
-	Arrival        string
-	Deadline       string
+	Arrival        timeflag.Instant
+	Deadline       timeflag.Instant
 	Period         time.Duration
 	MaxPeriodicity time.Duration
 	MemoryMB       int64
@@ -62,7 +62,7 @@ of the runs' starts) becomes the recurrence-expression and must divide
 --max-periodicity (the RM's
 yarn.resourcemanager.reservation-system.max-periodicity) and exceed the
 window. The output is exactly the request body, always JSON.
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof export yarn-reservation -d ds --job tpch_q12 --queue dedicated --step 5s --period 1h
   wlprof export yarn-reservation -d ds --job etl --queue q --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
 		Args: args(cobra.NoArgs),
@@ -74,25 +74,16 @@ window. The output is exactly the request body, always JSON.
 	f.StringVar(&o.Queue, "queue", "", "reservation queue (required)")
 	f.StringVar(&o.Name, "name", "", "reservation name (default: the job id)")
 	f.StringVar(&o.ReservationID, "reservation-id", "", "id from the RM's new-reservation call")
-	f.StringVar(&o.Arrival, "arrival", "", "earliest start, RFC 3339 or epoch ms (default: the SLO's arrival in the next period, else one period after the last run)")
-	f.StringVar(&o.Deadline, "deadline", "", "latest end, RFC 3339 or epoch ms (default: the SLO's deadline, else arrival + the skyline's length)")
-	f.DurationVar(&o.Period, "period", 0, "recurrence period (default: the slo stage's, else median spacing of the runs' starts; 0s with --arrival: one-off)")
-	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity")
+	var arrival, deadline int64
+	o.Arrival, o.Deadline = *timeflag.NewInstant(&arrival), *timeflag.NewInstant(&deadline)
+	f.Var(&o.Arrival, "arrival", "earliest start (default: the SLO's arrival in the next period, else one period after the last run)")
+	f.Var(&o.Deadline, "deadline", "latest end (default: the SLO's deadline, else arrival + the skyline's length)")
+	f.Var(timeflag.NewDuration(&o.Period, 0), "period", "recurrence period (default: the slo stage's, else median spacing of the runs' starts; 0s with --arrival: one-off)")
+	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.Int64Var(&o.MemoryMB, "container-memory", 0, "container memory in MB (default: from the skylines, else 1024)")
 	f.Int64Var(&o.VCores, "container-vcores", 0, "container vcores (default: from the skylines, else 1)")
 	return cmd
-}
-
-func parseInstant(s string) (int64, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return ms, nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is neither RFC 3339 nor epoch milliseconds", s)
-	}
-	return t.UnixMilli(), nil
 }
 
 func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
@@ -109,15 +100,11 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if spec.Name == "" {
 		spec.Name = o.fit.Job
 	}
-	if o.Arrival != "" {
-		if spec.ArrivalMs, err = parseInstant(o.Arrival); err != nil {
-			return usagef("--arrival: %v", err)
-		}
+	if o.Arrival.Given {
+		spec.ArrivalMs = *o.Arrival.Ms
 	}
-	if o.Deadline != "" {
-		if spec.DeadlineMs, err = parseInstant(o.Deadline); err != nil {
-			return usagef("--deadline: %v", err)
-		}
+	if o.Deadline.Given {
+		spec.DeadlineMs = *o.Deadline.Ms
 	}
 	ds, err := dataset.Open(g.Dataset)
 	if err != nil {
@@ -130,9 +117,9 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if len(in.Jobs) == 0 {
 		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
 	}
-	if o.Arrival == "" {
+	if !o.Arrival.Given {
 		w := pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}
-		if o.Deadline != "" {
+		if o.Deadline.Given {
 			w.DeadlineMs = &spec.DeadlineMs
 		}
 		err := tuneStage(reports.StageSLO, func() (err error) {
@@ -162,7 +149,7 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 		return err
 	}
 	req, err := skyline.Reservation(fit, spec)
-	if err != nil && o.Period == 0 && o.Arrival == "" {
+	if err != nil && o.Period == 0 && !o.Arrival.Given {
 		return fmt.Errorf("%w (the period is inferred from the runs; set one with --period)", err)
 	}
 	if err != nil {

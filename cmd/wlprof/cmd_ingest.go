@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
 type ingestOptions struct {
@@ -23,7 +24,7 @@ type ingestOptions struct {
 	TZ         string
 	Tenant     string
 	TenantKey  string
-	TraceStart string
+	TraceStart timeflag.Instant
 	VMTables   []string
 	CollEvents []string
 }
@@ -46,7 +47,7 @@ file, line and reason. The manifest, written last, is the commit point: an
 ingest that fails or is interrupted leaves the dataset as it was.
 
 FORMATS
-` + formats.String() + exitStatusHelp,
+` + formats.String() + timesHelp + exitStatusHelp,
 		Example: `  wlprof ingest csv usage.csv -d ds
   wlprof ingest csv --cpu-unit percent --max-rejects 0 usage.csv.gz -d ds
   wlprof ingest auto traces/ -d ds -o json
@@ -76,7 +77,9 @@ FORMATS
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.StringVar(&o.Tenant, "tenant", "", "tenant of series-csv files (default: the file name) and alibaba2018-machine (default: alibaba)")
 	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine (default: the first)")
-	f.StringVar(&o.TraceStart, "trace-start", "", "RFC 3339 instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
+	var traceStart int64
+	o.TraceStart = *timeflag.NewInstant(&traceStart)
+	f.Var(&o.TraceStart, "trace-start", "instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
 	f.StringSliceVar(&o.VMTables, "vmtable", nil, "Azure vmtable file(s) to store and join azure-cpu readings with (tenant = subscription); repeatable")
 	f.StringSliceVar(&o.CollEvents, "collection-events", nil, "Google collection_events file(s) to store and join google2019-usage with (--tenant-key user); repeatable")
 	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent", "raw"}, cobra.ShellCompDirectiveNoFileComp))
@@ -215,12 +218,8 @@ func traceOptions(o *ingestOptions, opts *ingest.Options) error {
 	if o.TenantKey != "" && !slices.Contains(ingest.TenantKeys(), o.TenantKey) {
 		return usagef("--tenant-key %q: want one of %s", o.TenantKey, strings.Join(ingest.TenantKeys(), ", "))
 	}
-	if o.TraceStart != "" {
-		t, err := time.Parse(time.RFC3339, o.TraceStart)
-		if err != nil {
-			return usagef("--trace-start %q: want an RFC 3339 instant such as 2019-05-01T00:00:00-07:00", o.TraceStart)
-		}
-		opts.TraceStart = t
+	if o.TraceStart.Given {
+		opts.TraceStart = time.UnixMilli(*o.TraceStart.Ms).UTC()
 	}
 	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
 	return nil

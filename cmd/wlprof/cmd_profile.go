@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/profiler"
 )
 
@@ -77,7 +78,7 @@ file outlives a run, and every run finished before an interrupt is kept.
 
 Each finished run is committed to the dataset at once; the sweep table of
 the runs made is printed at the end (as with 'wlprof profile show').
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof profile run --job sort --mem 64M,256M --repeat 3 -- sort -S {mem} -T {spill_dir} -o /dev/null in.txt
   wlprof profile run --job wc --slots 1,2,4 --timeout 10m -- wc -l big.txt
   wlprof profile run --job mr --phase-regex '(map) \d+% reduce 0%|(reduce) [1-9]' -- hadoop jar job.jar in out-{run}`,
@@ -93,9 +94,9 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.StringVar(&ro.Mem, "mem", "", "memory settings, e.g. 256M,512M,1G (none: one setting, not capped)")
 	f.StringVar(&ro.Slots, "slots", "1", "concurrency settings, e.g. 1,2,4: copies run at once")
 	f.IntVar(&ro.Repeat, "repeat", 3, "repetitions per setting")
-	f.DurationVar(&ro.Interval, "interval", 100*time.Millisecond, "sampling interval")
-	f.DurationVar(&ro.Timeout, "timeout", 0, "stop a run after this long (0: never)")
-	f.DurationVar(&ro.Grace, "grace", 5*time.Second, "wait between SIGTERM and SIGKILL when stopping a run")
+	f.Var(timeflag.NewDuration(&ro.Interval, 100*time.Millisecond), "interval", "sampling interval")
+	f.Var(timeflag.NewDuration(&ro.Timeout, 0), "timeout", "stop a run after this long (0: never)")
+	f.Var(timeflag.NewDuration(&ro.Grace, 5*time.Second), "grace", "wait between SIGTERM and SIGKILL when stopping a run")
 	f.StringVar(&ro.SpillDir, "spill-dir", "", "where per-run spill directories are made (default: the temporary directory)")
 	f.Int64Var(&ro.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
 	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
@@ -115,8 +116,7 @@ repetitions. Then the job profile of seed 002 (Table 4.2): the setting with
 the least wall time per task (wall time / slots), and per phase the share
 of the node's CPU, disk I/O and memory one task used in it.
 
-With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.
-` + exitStatusHelp,
+With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.` + exitStatusHelp,
 		Example: "  wlprof profile show --job sort\n  wlprof profile show --job sort -o json",
 		Args:    args(cobra.NoArgs),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runProfileShow(cmd.Context(), so) },

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 )
@@ -54,7 +55,7 @@ Stages that have no results in the dataset are shown as "not computed"
 with the reason. Skylines are fitted here with the
 flags of wlprof skyline; --alpha-sweep draws each job's over- against
 under-allocation trade-off ("" to skip it).
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof report -d ds --out report
   wlprof report -d ds --out report --step 5s -o json
   wlprof report -d ds --out report --alpha-sweep "" --inline-jobs 10
@@ -77,7 +78,7 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
 	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
 	f.StringVar(&o.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
-	f.DurationVar(&o.MaxPeriodicity, "max-periodicity", 24*time.Hour, "the RM's reservation-system max-periodicity (with --yarn-queue)")
+	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -45,7 +46,7 @@ or skyline-csv). Every job with at least --min-runs runs is fitted, in
 parallel; jobs with fewer are listed as skipped. Containers, over- and
 under-allocation are in containers and container·steps; the reservation is
 the skyline rounded up to whole containers.
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof skyline -d ds
   wlprof skyline -d ds --job tpch_q12 --step 5s -o json
   wlprof skyline -d ds --beta auto --alpha-sweep 0.01,0.1,0.5,0.9`,
@@ -65,9 +66,9 @@ func (o *skylineOptions) bindFitFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.Float64Var(&o.Alpha, "alpha", 0.1, "weight of over-allocation against under-allocation, in [0,1]")
 	f.StringVar(&o.Beta, "beta", "0.1", "weight of the regularisation term (≥ 0), or auto")
-	f.DurationVar(&o.Step, "step", time.Minute, "time step the runs are quantised to")
+	f.Var(timeflag.NewDuration(&o.Step, time.Minute), "step", "time step the runs are quantised to")
 	f.IntVar(&o.MinRuns, "min-runs", 2, "fewest runs a job needs to be fitted")
-	f.DurationVar(&o.Timeout, "timeout", 0, "give up on a job's fit after this long (0: no limit)")
+	f.Var(timeflag.NewDuration(&o.Timeout, 0), "timeout", "give up on a job's fit after this long (0: no limit)")
 	f.StringVar(&o.Model, "model", "reduced", "LP formulation: reduced (fast, same optimum) or textbook")
 	_ = cmd.RegisterFlagCompletionFunc("model", cobra.FixedCompletions([]string{"reduced", "textbook"}, cobra.ShellCompDirectiveNoFileComp))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/internal/atomicfile"
 	"github.com/wlprof/wlprof/internal/synth"
+	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
 type synthOptions struct {
@@ -40,7 +41,7 @@ whose average-server CPU follows a daily cycle, a weekly+daily cycle, a
 6-hourly spike train, a constant level, or an unpredictable random process,
 with per-sample noise and missing samples. The same options and seed give
 the same bytes.
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof synth --out world
   wlprof synth --out big --tenants 1000 --days 30 --noise 0.05 --seed 7
   wlprof synth --out shifted --shifts 0.5
@@ -52,7 +53,7 @@ the same bytes.
 	f.StringVar(&o.Out, "out", "", "output directory (required)")
 	f.IntVar(&o.World.Tenants, "tenants", o.World.Tenants, "number of tenants")
 	f.Float64Var(&o.World.Days, "days", o.World.Days, "length of the trace in days")
-	f.DurationVar(&o.World.Step, "step", o.World.Step, "sampling step")
+	f.Var(timeflag.NewDuration(&o.World.Step, o.World.Step), "step", "sampling step")
 	f.IntVar(&o.World.MinServers, "min-servers", o.World.MinServers, "fewest servers per tenant")
 	f.IntVar(&o.World.MaxServers, "max-servers", o.World.MaxServers, "most servers per tenant")
 	f.Float64Var(&o.World.Noise, "noise", o.World.Noise, "per-sample noise (standard deviation, fraction of a server)")

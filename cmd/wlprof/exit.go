@@ -16,6 +16,15 @@ const (
 	exitRejected = 3
 )
 
+// timesHelp says how the commands that take instants or durations read
+// them (one parser for all: internal/timeflag).
+const timesHelp = `
+TIMES
+  Instants are RFC 3339 (2024-01-14T12:00:00Z) or epoch time with a unit
+  (1700000000s, 1700000000000ms); durations are Go durations (90s, 1h30m)
+  whose terms may also be days and weeks (1d, 2w, 1d12h).
+`
+
 // exitStatusHelp ends every command's long help.
 const exitStatusHelp = `
 EXIT STATUS

@@ -57,7 +57,7 @@ reservation skylines, memory elasticity models and a report.
 
 Raw inputs are ingested into a dataset directory (Parquet tables plus a
 manifest); every analysis command reads that dataset.
-` + exitStatusHelp,
+` + timesHelp + exitStatusHelp,
 		Example: `  wlprof synth --out demo && wlprof ingest csv demo/usage.csv -d ds
   wlprof classify -d ds -o json
   wlprof run --out report traces/`,

@@ -116,7 +116,7 @@ func TestExportYARNPeriodAndDeadline(t *testing.T) {
 	def := want["reservation-definition"].(map[string]any)
 	deadline := int64(def["deadline"].(float64)) + 600_000
 	def["deadline"] = float64(deadline)
-	got := parse("--deadline", strconv.FormatInt(deadline, 10))
+	got := parse("--deadline", strconv.FormatInt(deadline, 10)+"ms")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("with --deadline %d:\n got %v\nwant %v", deadline, got, want)
 	}
@@ -142,7 +142,8 @@ func TestSkylineErrors(t *testing.T) {
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12"}, 2, "--queue"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--max-periodicity", "7m"}, 1, "does not divide"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "7m"}, 1, "does not divide"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "1h", "--arrival", "1000", "--deadline", "2000"}, 1, "shorter than the skyline"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "1h", "--arrival", "1000ms", "--deadline", "2000ms"}, 1, "shorter than the skyline"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--arrival", "1000"}, 2, "an epoch time needs its unit: 1000s (seconds) or 1000ms"},
 	} {
 		out, stderr, code := wlprof(t, append(c.argv, "-d", ds)...)
 		if code != c.code || !strings.Contains(stderr, c.msg) || out != "" {
