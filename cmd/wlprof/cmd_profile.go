@@ -116,7 +116,8 @@ repetitions. Then the job profile of seed 002 (Table 4.2): the setting with
 the least wall time per task (wall time / slots), and per phase the share
 of the node's CPU, disk I/O and memory one task used in it.
 
-With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.` + exitStatusHelp,
+With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.
+` + exitStatusHelp,
 		Example: "  wlprof profile show --job sort\n  wlprof profile show --job sort -o json",
 		Args:    args(cobra.NoArgs),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runProfileShow(cmd.Context(), so) },
