@@ -11,7 +11,7 @@ import (
 )
 
 // errRebuild: the stored series cannot be used as they are (another step
-// was asked for, or the table is not in tenant order); ClassifyDataset
+// was asked for, or the table is not in tenant order); Run
 // then goes the way of loadSeries. errOtherStep is the case of another
 // step, found on the first group read.
 var (

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"testing"
@@ -79,6 +80,9 @@ func fileSize(b *testing.B, path string) int64 {
 // BenchmarkIngestCSV is the whole `wlprof ingest csv`: read, parse, validate,
 // hash, encode Parquet, commit.
 func BenchmarkIngestCSV(b *testing.B) {
+	// As wlprof sets them for ingest (cmd/wlprof tuneStage).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	path := benchFile(b)
 	b.SetBytes(fileSize(b, path))
 	for i := 0; i < b.N; i++ {

@@ -104,11 +104,6 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	if err != nil {
 		return nil, err
 	}
-	// Ingest allocates batches at a high rate and keeps little alive, so
-	// the collector is told to run less often (GOGC 400), bounded by a soft
-	// memory limit so that resident memory stays well under 1 GiB.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
 	st := &runState{}
 	defer st.close()

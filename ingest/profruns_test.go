@@ -264,7 +264,7 @@ func TestSparkProfRunsFixtures(t *testing.T) {
 			t.Errorf("%s: first runtime %v, want %v", c.file, runs[0].RuntimeS, c.firstRuntime)
 		}
 		// History alone: one memory setting, nothing spilled.
-		res, err := elasticity.Build(runs, elasticity.DefaultOptions())
+		res, err := elasticity.Run(context.Background(), elasticity.Input{Runs: runs}, elasticity.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

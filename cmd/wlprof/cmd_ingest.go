@@ -130,7 +130,11 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := ingest.Run(ctx, tx, o.Format, o.Paths, opts)
+	var res *ingest.Result
+	err = tuneStage("ingest", func() (err error) {
+		res, err = ingest.Run(ctx, tx, o.Format, o.Paths, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -135,9 +135,15 @@ func reportInput(ctx context.Context, o *reportOptions) (*reports.Input, error) 
 // keeps peak memory near the data's size for little CPU. slo: most of the
 // heap is Arrow read buffers dropped batch after batch; a soft limit makes
 // the collector reclaim them before resident memory doubles (the state
-// kept across the stream is bounded by the slo stage's horizon).
+// kept across the stream is bounded by the slo stage's horizon). ingest
+// allocates batches at a high rate and keeps little alive: the collector
+// runs less often (GOGC 400), bounded by a soft memory limit so that
+// resident memory stays well under 1 GiB.
 func tuneStage(stage string, run func() error) error {
 	switch stage {
+	case "ingest":
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	case reports.StageClassify:
 		defer debug.SetGCPercent(debug.SetGCPercent(25))
 	case reports.StageSLO:

@@ -176,7 +176,11 @@ func ingestInto(ctx context.Context, dir string, files []string, opts ingest.Opt
 		return nil, err
 	}
 	defer tx.Rollback()
-	res, err := ingest.Run(ctx, tx, "auto", files, opts)
+	var res *ingest.Result
+	err = tuneStage("ingest", func() (err error) {
+		res, err = ingest.Run(ctx, tx, "auto", files, opts)
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, ingest.ErrTooManyRejects) {
 			return nil, fmt.Errorf("%w (nothing was written)", err)
