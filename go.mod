@@ -8,10 +8,10 @@ require (
 	github.com/lanl/clp v1.2.0
 	github.com/pierrec/lz4/v4 v4.1.21
 	github.com/spf13/cobra v1.10.2
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.35.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
