@@ -260,8 +260,11 @@
 // the event log, so a Spark skyline is one container below the yarn-rm
 // skyline of the same application. memory_bytes is spark.executor.memory
 // (spark.driver.memory for the local driver; Spark's default 1g when unset;
-// YARN's overhead not included) per executor; vcores is the executor's Total
-// Cores. Logs without executor events (Spark < 1.4) use block managers
+// YARN's overhead not included) per executor, read as Spark reads it
+// (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or without a
+// trailing b, any case, a bare number is MiB, less than a MiB truncates; 0,
+// unknown, when Spark could not read it either); vcores is the executor's
+// Total Cores. Logs without executor events (Spark < 1.4) use block managers
 // instead. Other legitimate events (any SparkListener* name or a Java class
 // name, as SQL and streaming events are written) are counted in the notes;
 // other "Event" values, invalid or truncated JSON and used events missing a
