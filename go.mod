@@ -7,6 +7,7 @@ require (
 	github.com/klauspost/compress v1.17.7
 	github.com/lanl/clp v1.2.0
 	github.com/pierrec/lz4/v4 v4.1.21
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.35.0
