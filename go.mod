@@ -6,6 +6,7 @@ require (
 	github.com/apache/arrow/go/v16 v16.1.0
 	github.com/klauspost/compress v1.17.7
 	github.com/lanl/clp v1.2.0
+	github.com/linkedin/goavro/v2 v2.15.0
 	github.com/pierrec/lz4/v4 v4.1.21
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
