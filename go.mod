@@ -6,12 +6,14 @@ require (
 	github.com/apache/arrow/go/v16 v16.1.0
 	github.com/klauspost/compress v1.17.7
 	github.com/lanl/clp v1.2.0
+	github.com/linkedin/goavro/v2 v2.15.0
 	github.com/pierrec/lz4/v4 v4.1.21
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.35.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -260,8 +260,11 @@
 // the event log, so a Spark skyline is one container below the yarn-rm
 // skyline of the same application. memory_bytes is spark.executor.memory
 // (spark.driver.memory for the local driver; Spark's default 1g when unset;
-// YARN's overhead not included) per executor; vcores is the executor's Total
-// Cores. Logs without executor events (Spark < 1.4) use block managers
+// YARN's overhead not included) per executor, read as Spark reads it
+// (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or without a
+// trailing b, any case, a bare number is MiB, less than a MiB truncates; 0,
+// unknown, when Spark could not read it either); vcores is the executor's
+// Total Cores. Logs without executor events (Spark < 1.4) use block managers
 // instead. Other legitimate events (any SparkListener* name or a Java class
 // name, as SQL and streaming events are written) are counted in the notes;
 // other "Event" values, invalid or truncated JSON and used events missing a
@@ -286,7 +289,8 @@
 // configuration key). jhist reads a MapReduce job history in Avro-JSON and
 // its <jobid>_conf.xml from the same folder into one run per task attempt
 // (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
-// it carries, avro.go). SparkProfRuns turns
+// it carries, avro.go; both encodings are checked field by field against
+// linkedin/goavro in the tests, avro_oracle_test.go). SparkProfRuns turns
 // a Spark event log's task metrics into runs (spark_profruns.go); it is
 // not a format of its own but is fed by the spark-eventlog format: every
 // finished task attempt of the log becomes a profruns row (written with the

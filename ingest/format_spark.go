@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -557,34 +558,77 @@ func (r *sparkLog) finish() bool {
 	return true
 }
 
-// sparkMemoryBytes reads a Spark memory setting ("4g", "512m", "1024"
-// meaning MiB); unset is Spark's default, 1g; unreadable is 0 (unknown).
+// sparkMemoryBytes is a Spark memory setting for the skyline: unset is
+// Spark's default, 1g; unreadable is 0 (unknown).
 func sparkMemoryBytes(s string) int64 {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 1 << 30
 	}
-	mult := int64(1 << 20)
-	s = strings.TrimSuffix(s, "b")
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'k':
-			mult, s = 1<<10, s[:n-1]
-		case 'm':
-			mult, s = 1<<20, s[:n-1]
-		case 'g':
-			mult, s = 1<<30, s[:n-1]
-		case 't':
-			mult, s = 1<<40, s[:n-1]
-		case 'p':
-			mult, s = 1<<50, s[:n-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 || v > (1<<62)/mult {
+	b, err := sparkMemory(s)
+	if err != nil {
 		return 0
 	}
-	return v * mult
+	return b
+}
+
+// sparkMemory reads a memory setting (spark.executor.memory,
+// spark.driver.memory) as Spark does: ConfigBuilder.bytesConf(ByteUnit.MiB),
+// that is JavaUtils.byteStringAs(s, MiB), so a bare number is MiB and a
+// size below a MiB is truncated to whole MiB ("1536k" is 1 MiB, "100b" is
+// 0), as Spark truncates it. The result is in bytes.
+func sparkMemory(s string) (int64, error) {
+	mib, err := sparkByteString(s, 1<<20)
+	if err != nil {
+		return 0, err
+	}
+	if mib > math.MaxInt64>>20 {
+		return 0, fmt.Errorf("%q: more bytes than an int64 holds", s)
+	}
+	return mib << 20, nil
+}
+
+// sparkSizeSuffixes are JavaUtils.byteSuffixes: binary units, b to p,
+// with or without a trailing b.
+var sparkSizeSuffixes = map[string]int64{
+	"b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "g": 1 << 30, "gb": 1 << 30,
+	"t": 1 << 40, "tb": 1 << 40, "p": 1 << 50, "pb": 1 << 50,
+}
+
+// sparkByteString is Spark's JavaUtils.byteStringAs(s, unit) with unit in
+// bytes: s lowercased and trimmed of spaces and control characters must
+// be ASCII digits and an optional suffix from sparkSizeSuffixes (no sign,
+// no fraction, no space between); without a suffix the number is in unit.
+// The value is converted to unit as ByteUnit.convertTo does: up by
+// multiplying (an overflow is an error), down by integer division.
+func sparkByteString(s string, unit int64) (int64, error) {
+	v := strings.TrimFunc(strings.ToLower(s), func(r rune) bool { return r <= ' ' }) // Java's trim
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	digits, suffix := v[:i], v[i:]
+	if digits == "" {
+		return 0, fmt.Errorf("%q: not a size (digits and an optional unit b, k, m, g, t or p)", s)
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: number out of range", s)
+	}
+	from := unit
+	if suffix != "" {
+		var ok bool
+		if from, ok = sparkSizeSuffixes[suffix]; !ok {
+			return 0, fmt.Errorf("%q: unknown unit %q (b, k, m, g, t or p, with or without a trailing b)", s, suffix)
+		}
+	}
+	if from > unit {
+		ratio := from / unit
+		if n > math.MaxInt64/ratio {
+			return 0, fmt.Errorf("%q: more than an int64 holds in units of %d bytes", s, unit)
+		}
+		return n * ratio, nil
+	}
+	return n / (unit / from), nil
 }
 
 // Notes says what the log was and what was counted but not used.

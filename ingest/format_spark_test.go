@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -327,11 +328,113 @@ func TestSparkEventLogBadInput(t *testing.T) {
 	}
 }
 
-func TestSparkMemoryBytes(t *testing.T) {
-	for in, want := range map[string]int64{"": 1 << 30, "4g": 4 << 30, "512m": 512 << 20, "1024": 1 << 30, "2G": 2 << 30,
-		"3gb": 3 << 30, "100k": 100 << 10, "junk": 0, "-1g": 0, "99999999999p": 0} {
+// TestSparkMemory: spark.executor.memory and spark.driver.memory read as
+// Spark's bytesConf(ByteUnit.MiB) reads them (JavaUtils.byteStringAs and
+// ByteUnit.convertTo). The "was" column is what the two parsers this one
+// replaced made of the value (skyline / profruns, "-" unreadable) where
+// they were wrong or disagreed.
+func TestSparkMemory(t *testing.T) {
+	const bad = -1
+	for _, c := range []struct {
+		in   string
+		want int64 // bytes, or bad
+		was  string
+	}{
+		{"4g", 4 << 30, ""},
+		{"512m", 512 << 20, ""},
+		{"1024", 1 << 30, ""}, // a bare number is MiB
+		{"2G", 2 << 30, ""},
+		{"3gb", 3 << 30, ""},
+		{"3GB", 3 << 30, ""},
+		{" 8g\t", 8 << 30, ""}, // Java's trim
+		{"1t", 1 << 40, ""},
+		{"2tb", 2 << 40, ""},
+		{"1048576k", 1 << 30, ""},
+		{"2048kb", 2 << 20, ""},
+		{"0", 0, "0 / - (default 1g)"},
+		{"5p", 5 << 50, "5 PiB / - (default 1g)"},
+		{"5pb", 5 << 50, "5 PiB / - (default 1g)"},
+		{"100b", 0, "100 MiB / 100 B"}, // bytes, truncated to whole MiB
+		{"1073741824b", 1 << 30, "1 PiB / 1 GiB"},
+		{"1536k", 1 << 20, "1.5 MiB / 1.5 MiB"}, // Spark truncates to MiB
+		{"100k", 0, "100 KiB / 100 KiB"},
+		{"+4g", bad, "4 GiB / 4 GiB"}, // Spark's pattern has no sign
+		{"-1g", bad, ""},
+		{"1.5g", bad, ""}, // "Fractional values are not supported"
+		{"4 g", bad, ""},
+		{"4gib", bad, ""},
+		{"4x", bad, ""},
+		{"g", bad, ""},
+		{"junk", bad, ""},
+		{"8192p", bad, ""},                // more bytes than an int64
+		{"99999999999999999999", bad, ""}, // Long.parseLong overflows
+	} {
+		got, err := sparkMemory(c.in)
+		if c.want == bad {
+			if err == nil {
+				t.Errorf("%q: %d bytes, want an error", c.in, got)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %d, %v; want %d (the old parsers: %s)", c.in, got, err, c.want, c.was)
+		}
+	}
+	// The skyline's policy on top: unset is Spark's default, unreadable
+	// is 0 (unknown).
+	for in, want := range map[string]int64{"": 1 << 30, "  ": 1 << 30, "4g": 4 << 30, "junk": 0, "-1g": 0} {
 		if got := sparkMemoryBytes(in); got != want {
-			t.Errorf("%q: %d, want %d", in, got, want)
+			t.Errorf("sparkMemoryBytes(%q) = %d, want %d", in, got, want)
+		}
+	}
+	// sparkByteString in another unit, as byteStringAsBytes and
+	// byteStringAsKb would read it.
+	for _, c := range []struct {
+		in         string
+		unit, want int64
+	}{{"100", 1, 100}, {"100", 1 << 10, 100}, {"1m", 1 << 10, 1024}, {"1023b", 1 << 10, 0}, {"8191p", 1, 8191 << 50}} {
+		if got, err := sparkByteString(c.in, c.unit); err != nil || got != c.want {
+			t.Errorf("sparkByteString(%q, %d) = %d, %v; want %d", c.in, c.unit, got, err, c.want)
+		}
+	}
+}
+
+// TestSparkProfRunsMemory: the profiling runs read the memory setting with
+// the same parser as the skyline; where it gives nothing usable they fall
+// back to Spark's default and say so in the config.
+func TestSparkProfRunsMemory(t *testing.T) {
+	for _, c := range []struct {
+		value  string
+		want   int64
+		source string // memory_source in the config, "" for none
+	}{
+		{"5pb", 5 << 50, ""},
+		{"1536k", 1 << 20, ""},
+		{"", 1 << 30, "default spark.executor.memory=1g"},
+		{"100b", 1 << 30, "less than 1 MiB"},
+		{"4gib", 1 << 30, "unknown unit"},
+	} {
+		s := NewSparkProfRuns("f")
+		lines := []string{
+			`{"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.master":"yarn","spark.executor.memory":"` + c.value + `"}}`,
+			`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":0,"Attempt":0,"Launch Time":1000,"Executor ID":"1","Host":"h","Finish Time":3000},"Task Metrics":{"Executor CPU Time":1000000,"Disk Bytes Spilled":0,"Memory Bytes Spilled":0}}`,
+		}
+		for i, l := range lines {
+			if perr := s.Line(int64(i+1), []byte(l)); perr != nil {
+				t.Fatalf("%q: line %d: %v", c.value, i+1, perr)
+			}
+		}
+		runs := s.Runs()
+		if len(runs) != 1 {
+			t.Fatalf("%q: %d runs", c.value, len(runs))
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal([]byte(runs[0].Config), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		src, _ := cfg["memory_source"].(string)
+		if runs[0].MemoryBytes != c.want || (c.source == "") != (src == "") || !strings.Contains(src, c.source) {
+			t.Errorf("%q: memory %d (want %d), memory_source %q (want %q)", c.value, runs[0].MemoryBytes, c.want, src, c.source)
 		}
 	}
 }

@@ -193,26 +193,6 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 	return nil
 }
 
-// parseSparkSize reads a Spark memory size ("1g", "512m", "2048k", bytes).
-func parseSparkSize(v string) (int64, bool) {
-	v = strings.ToLower(strings.TrimSpace(v))
-	mult := int64(1 << 20) // a bare number of spark.executor.memory is MiB
-	for _, u := range []struct {
-		s string
-		m int64
-	}{{"tb", 1 << 40}, {"gb", 1 << 30}, {"mb", 1 << 20}, {"kb", 1 << 10}, {"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"b", 1}} {
-		if strings.HasSuffix(v, u.s) {
-			v, mult = strings.TrimSuffix(v, u.s), u.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, false
-	}
-	return n * mult, true
-}
-
 // Runs returns the runs read so far, in log order, valid once the whole log
 // was fed (executor cores and properties may come after a task's end).
 func (s *SparkProfRuns) Runs() []dataset.ProfRun {
@@ -237,10 +217,20 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 	if local {
 		memKey = "spark.driver.memory" // local mode runs tasks in the driver
 	}
-	mem, ok := parseSparkSize(s.props[memKey])
-	if !ok {
+	// Spark's own default when the key is unset; a value Spark would not
+	// start with (unreadable, or 0) gets the same, saying why.
+	mem, err := int64(0), error(nil)
+	if v := s.props[memKey]; strings.TrimSpace(v) != "" {
+		if mem, err = sparkMemory(v); err == nil && mem == 0 {
+			err = fmt.Errorf("%q is less than 1 MiB", v)
+		}
+	}
+	if mem == 0 {
 		mem = 1 << 30
 		cfg["memory_source"] = "default " + memKey + "=1g"
+		if err != nil {
+			cfg["memory_source"] = "default " + memKey + "=1g; the log's value is unusable: " + err.Error()
+		}
 	}
 	taskCPUs := 1
 	if n, err := strconv.Atoi(s.props["spark.task.cpus"]); err == nil && n > 0 {

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/s2"
+	"github.com/pierrec/lz4/v4"
 )
 
 // Spark compresses event logs with its own codecs (spark.io.compression.codec
@@ -45,8 +46,10 @@ var errCorrupt = errors.New("corrupt compressed stream")
 // lz4BlockReader decodes lz4-java's block stream: blocks of
 // "LZ4Block", a token (method 0x10 raw or 0x20 LZ4, level), compressed and
 // decompressed lengths and an xxhash32 checksum (little endian), then the
-// data; an empty block ends the stream. Checksums are not verified: a
-// corrupt block fails to decode or yields lines the parser rejects.
+// data; an empty block ends the stream. The framing is lz4-java's own, not
+// the LZ4 frame format, so it is read here; the blocks inside are raw LZ4
+// blocks, decoded by pierrec/lz4. Checksums are not verified: a corrupt
+// block fails to decode or yields lines the parser rejects.
 type lz4BlockReader struct {
 	r        *bufio.Reader
 	buf, out []byte
@@ -98,9 +101,13 @@ func (z *lz4BlockReader) next() error {
 	if method == 0x10 {
 		z.out = append(z.out[:0], z.buf...)
 	} else {
-		var err error
-		if z.out, err = lz4Decode(z.out[:0], z.buf, dlen); err != nil {
-			return err
+		z.out = grow(z.out, dlen)
+		n, err := lz4.UncompressBlock(z.buf, z.out)
+		if err != nil {
+			return fmt.Errorf("lz4: %v: %w", err, errCorrupt)
+		}
+		if n != dlen {
+			return fmt.Errorf("lz4: block decodes to %d bytes, header says %d: %w", n, dlen, errCorrupt)
 		}
 	}
 	z.pos = 0
@@ -112,70 +119,6 @@ func grow(b []byte, n int) []byte {
 		return make([]byte, n)
 	}
 	return b[:n]
-}
-
-// lz4Decode decodes one raw LZ4 block into dst, which must come out
-// exactly n bytes long.
-func lz4Decode(dst, src []byte, n int) ([]byte, error) {
-	bad := fmt.Errorf("lz4: bad sequence: %w", errCorrupt)
-	i := 0
-	for i < len(src) {
-		tok := src[i]
-		i++
-		lit := int(tok >> 4)
-		if lit == 15 {
-			for {
-				if i >= len(src) {
-					return nil, bad
-				}
-				b := src[i]
-				i++
-				lit += int(b)
-				if b != 255 {
-					break
-				}
-			}
-		}
-		if lit > len(src)-i || len(dst)+lit > n {
-			return nil, bad
-		}
-		dst = append(dst, src[i:i+lit]...)
-		i += lit
-		if i == len(src) {
-			break // the last sequence is literals only
-		}
-		if i+2 > len(src) {
-			return nil, bad
-		}
-		off := int(src[i]) | int(src[i+1])<<8
-		i += 2
-		ml := int(tok & 15)
-		if ml == 15 {
-			for {
-				if i >= len(src) {
-					return nil, bad
-				}
-				b := src[i]
-				i++
-				ml += int(b)
-				if b != 255 {
-					break
-				}
-			}
-		}
-		ml += 4
-		if off == 0 || off > len(dst) || len(dst)+ml > n {
-			return nil, bad
-		}
-		start := len(dst) - off
-		for k := 0; k < ml; k++ { // may overlap: byte by byte
-			dst = append(dst, dst[start+k])
-		}
-	}
-	if len(dst) != n {
-		return nil, fmt.Errorf("lz4: block decodes to %d bytes, header says %d: %w", len(dst), n, errCorrupt)
-	}
-	return dst, nil
 }
 
 // snappyStreamReader decodes snappy-java's stream: a 16-byte header (magic,

@@ -25,8 +25,11 @@
 //
 // The JSON Schemas (draft 2020-12) are in schema/ and embedded as JobSchema
 // and TenantsSchema. They are generated from the Go types and their
-// `jsonschema` tags; the tests fail when the files and the types disagree
-// and validate the golden files against them. Validate checks what a schema
+// `jsonschema` tags; the tests fail when the files and the types disagree,
+// check the schemas against the draft's meta-schema and validate every
+// profile under a testdata folder against them, with a complete validator
+// (santhosh-tekuri/jsonschema, a test-only dependency: this package
+// imports only the standard library). Validate checks what a schema
 // cannot (finite numbers, reservation at or above the skyline, curves in
 // order, tenant classes consistent) and reports every problem at once.
 //

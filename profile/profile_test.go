@@ -2,7 +2,6 @@ package profile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"math"
@@ -51,78 +50,6 @@ func TestGoldenProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldenFile(t, "testdata/tenants.json", ts)
-}
-
-func decodeAny(t *testing.T, b []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-func schemaOf(t *testing.T, b []byte) map[string]any {
-	return decodeAny(t, b).(map[string]any)
-}
-
-// Every profile this repository publishes as an example or golden file
-// passes the published schema: the package's goldens and the report
-// goldens of the CLI (written from the bundled tpch_q12 fixture).
-func TestGoldenFilesPassSchema(t *testing.T) {
-	jobs, _ := filepath.Glob("../cmd/wlprof/testdata/golden/report/profiles/*.json")
-	jobs = append(jobs, "testdata/job.json", "testdata/minimal-job.json")
-	tenants, _ := filepath.Glob("../cmd/wlprof/testdata/golden/report/tenants.json")
-	tenants = append(tenants, "testdata/tenants.json")
-	for _, c := range []struct {
-		schema []byte
-		files  []string
-	}{{JobSchema, jobs}, {TenantsSchema, tenants}} {
-		s := schemaOf(t, c.schema)
-		for _, f := range c.files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if errs := validateSchema(s, decodeAny(t, b)); len(errs) > 0 {
-				t.Errorf("%s fails the schema:\n%s", f, strings.Join(errs, "\n"))
-			}
-		}
-	}
-	if len(jobs) < 3 {
-		t.Errorf("found %d job profiles; the CLI's report goldens are missing", len(jobs))
-	}
-}
-
-// The schema checker is not vacuous: broken documents fail it, each with
-// the problem named.
-func TestSchemaRejectsBrokenDocuments(t *testing.T) {
-	s := schemaOf(t, JobSchema)
-	good, _ := sampleJob().Marshal()
-	cases := []struct {
-		name   string
-		mutate func(m map[string]any)
-		want   string
-	}{
-		{"missing job", func(m map[string]any) { delete(m, "job") }, `required property "job"`},
-		{"wrong version", func(m map[string]any) { m["version"] = 2.0 }, "$.version: 2, want 1"},
-		{"alpha above 1", func(m map[string]any) { m["skyline"].(map[string]any)["alpha"] = 1.5 }, "$.skyline.alpha: 1.5 violates maximum"},
-		{"source unknown", func(m map[string]any) { m["period_s"].(map[string]any)["source"] = "guess" }, "$.period_s.source"},
-		{"reservation floats", func(m map[string]any) { m["skyline"].(map[string]any)["reservation"] = []any{1.5} }, "$.skyline.reservation[0]: is number, want integer"},
-		{"slo a string", func(m map[string]any) { m["slo"] = "tight" }, "matches none of anyOf"},
-		{"empty job", func(m map[string]any) { m["job"] = "" }, "$.job"},
-	}
-	for _, c := range cases {
-		m := decodeAny(t, good).(map[string]any)
-		c.mutate(m)
-		errs := validateSchema(s, m)
-		if !strings.Contains(strings.Join(errs, "\n"), c.want) {
-			t.Errorf("%s: errors %q, want one containing %q", c.name, errs, c.want)
-		}
-	}
-	if errs := validateSchema(s, decodeAny(t, good)); len(errs) > 0 {
-		t.Fatalf("the sample fails: %v", errs)
-	}
 }
 
 func TestDecodeRefusesOtherVersions(t *testing.T) {

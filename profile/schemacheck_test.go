@@ -1,198 +1,216 @@
 package profile
 
 import (
-	"fmt"
-	"math"
-	"sort"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// validateSchema checks a decoded JSON document against a JSON Schema
-// (draft 2020-12), for the subset the published schemas use: $ref to
-// #/$defs, type (one or several), properties, required,
-// additionalProperties, items, enum, const, minimum, maximum,
-// exclusiveMinimum, minLength and anyOf. A keyword outside the subset is an
-// error, so the schema cannot grow past what this checker understands.
-func validateSchema(root map[string]any, doc any) []string {
-	v := &schemaValidator{root: root}
-	v.check(root, doc, "$")
-	return v.errs
+// The published schemas are checked with a complete draft 2020-12
+// validator, santhosh-tekuri/jsonschema (a test-only dependency: the
+// package itself stays on the standard library, imports_test.go). It
+// ships the draft's meta-schemas, so nothing is fetched.
+
+const metaSchema = "https://json-schema.org/draft/2020-12/schema"
+
+// unmarshalSchemaJSON decodes as the validator wants (numbers as
+// json.Number, so large integers are compared exactly).
+func unmarshalSchemaJSON(t testing.TB, b []byte) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
-type schemaValidator struct {
-	root map[string]any
-	errs []string
+// compileSchema compiles a published schema under its $id.
+func compileSchema(t testing.TB, schema []byte) *jsonschema.Schema {
+	t.Helper()
+	doc := unmarshalSchemaJSON(t, schema)
+	id, _ := doc.(map[string]any)["$id"].(string)
+	if id == "" {
+		t.Fatal("schema without $id")
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatalf("%s does not compile: %v", id, err)
+	}
+	return s
 }
 
-func (v *schemaValidator) fail(at, format string, a ...any) {
-	v.errs = append(v.errs, at+": "+fmt.Sprintf(format, a...))
-}
-
-func jsonType(x any) string {
-	switch x := x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case float64:
-		if x == math.Trunc(x) {
-			return "integer"
+// schemaErrors lists where a validation error says the document is wrong:
+// the leaves of its tree of causes (the keywords that failed, not the
+// anyOf, $ref and schema units that group them), each as
+// "$<instance pointer> <keyword path>". err.Error() has the messages.
+func schemaErrors(err error) []string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		if err != nil {
+			return []string{err.Error()}
 		}
-		return "number"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
+		return nil
 	}
-	return fmt.Sprintf("%T", x)
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			out = append(out, "$/"+strings.Join(e.InstanceLocation, "/")+" "+strings.Join(e.ErrorKind.KeywordPath(), "/"))
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
 }
 
-func typeMatches(want string, got string) bool {
-	return want == got || want == "number" && got == "integer"
+// The published schemas are valid draft 2020-12 schemas: they pass the
+// draft's meta-schema, and a schema with a broken keyword does not.
+func TestSchemasPassMetaSchema(t *testing.T) {
+	meta, err := jsonschema.NewCompiler().Compile(metaSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string][]byte{"job": JobSchema, "tenants": TenantsSchema} {
+		doc := unmarshalSchemaJSON(t, s)
+		if got, _ := doc.(map[string]any)["$schema"].(string); got != metaSchema {
+			t.Errorf("%s: $schema %q, want %q", name, got, metaSchema)
+		}
+		if err := meta.Validate(doc); err != nil {
+			t.Errorf("%s schema fails the 2020-12 meta-schema: %v", name, err)
+		}
+		compileSchema(t, s)
+	}
+	for _, c := range []struct {
+		name   string
+		mutate func(m map[string]any)
+		want   string
+	}{
+		{"type not a type", func(m map[string]any) { m["type"] = "float" }, "/type"},
+		{"required not an array", func(m map[string]any) { m["required"] = "job" }, "/required"},
+		{"minimum not a number", func(m map[string]any) {
+			m["$defs"].(map[string]any)["CurvePoint"].(map[string]any)["properties"].(map[string]any)["runtime_s"].(map[string]any)["minimum"] = "zero"
+		}, "/$defs/CurvePoint/properties/runtime_s/minimum"},
+	} {
+		m := unmarshalSchemaJSON(t, JobSchema).(map[string]any)
+		c.mutate(m)
+		errs := schemaErrors(meta.Validate(m))
+		if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, "$"+c.want+" ") }) {
+			t.Errorf("%s: meta-schema errors %q, want one at %s", c.name, errs, c.want)
+		}
+	}
 }
 
-func (v *schemaValidator) check(s map[string]any, x any, at string) {
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
+// goldenProfiles finds every profile document kept in the repository: the
+// JSON files under any testdata folder whose "kind" is "job" or "tenants".
+func goldenProfiles(t *testing.T) map[string][]string {
+	found := map[string][]string{}
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(path) != ".json" || !slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(b, &head) == nil && (head.Kind == "job" || head.Kind == "tenants") {
+			found[head.Kind] = append(found[head.Kind], filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		val := s[k]
-		switch k {
-		case "$schema", "$id", "title", "description", "$defs":
-		case "$ref":
-			ref := val.(string)
-			name, ok := strings.CutPrefix(ref, "#/$defs/")
-			def, found := v.root["$defs"].(map[string]any)[name].(map[string]any)
-			if !ok || !found {
-				v.fail(at, "unresolvable $ref %q", ref)
-				continue
+	return found
+}
+
+// Every profile this repository keeps as an example or golden file passes
+// the published schema: the package's goldens and the CLI's (written from
+// the bundled tpch_q12 fixture), and any other found under a testdata
+// folder.
+func TestGoldenFilesPassSchema(t *testing.T) {
+	found := goldenProfiles(t)
+	for kind, want := range map[string][]string{
+		"job":     {"../profile/testdata/job.json", "../profile/testdata/minimal-job.json", "../cmd/wlprof/testdata/golden/report/profiles/tpch_q12.json"},
+		"tenants": {"../profile/testdata/tenants.json"},
+	} {
+		for _, w := range want {
+			if !slices.Contains(found[kind], w) {
+				t.Errorf("%s is not among the %s documents found (%v)", w, kind, found[kind])
 			}
-			v.check(def, x, at)
-		case "type":
-			var types []string
-			switch t := val.(type) {
-			case string:
-				types = []string{t}
-			case []any:
-				for _, e := range t {
-					types = append(types, e.(string))
-				}
+		}
+	}
+	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, JobSchema), "tenants": compileSchema(t, TenantsSchema)}
+	for kind, files := range found {
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
 			}
-			got, ok := jsonType(x), false
-			for _, t := range types {
-				ok = ok || typeMatches(t, got)
+			if err := schemas[kind].Validate(unmarshalSchemaJSON(t, b)); err != nil {
+				t.Errorf("%s fails the %s schema: %v", f, kind, err)
 			}
-			if !ok {
-				v.fail(at, "is %s, want %s", got, strings.Join(types, " or "))
-			}
-		case "properties":
-			obj, ok := x.(map[string]any)
-			if !ok {
-				continue
-			}
-			props := val.(map[string]any)
-			names := make([]string, 0, len(props))
-			for n := range props {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				if e, ok := obj[n]; ok {
-					v.check(props[n].(map[string]any), e, at+"."+n)
-				}
-			}
-		case "required":
-			obj, ok := x.(map[string]any)
-			if !ok {
-				continue
-			}
-			for _, n := range val.([]any) {
-				if _, ok := obj[n.(string)]; !ok {
-					v.fail(at, "required property %q is missing", n)
-				}
-			}
-		case "additionalProperties":
-			obj, ok := x.(map[string]any)
-			if !ok {
-				continue
-			}
-			props, _ := s["properties"].(map[string]any)
-			names := make([]string, 0, len(obj))
-			for n := range obj {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				if _, declared := props[n]; declared {
-					continue
-				}
-				switch ap := val.(type) {
-				case bool:
-					if !ap {
-						v.fail(at, "property %q is not allowed", n)
-					}
-				case map[string]any:
-					v.check(ap, obj[n], at+"."+n)
-				}
-			}
-		case "items":
-			arr, ok := x.([]any)
-			if !ok {
-				continue
-			}
-			for i, e := range arr {
-				v.check(val.(map[string]any), e, fmt.Sprintf("%s[%d]", at, i))
-			}
-		case "enum":
-			found := false
-			for _, e := range val.([]any) {
-				found = found || e == x
-			}
-			if !found {
-				v.fail(at, "%v is not one of %v", x, val)
-			}
-		case "const":
-			if fmt.Sprint(val) != fmt.Sprint(x) {
-				v.fail(at, "%v, want %v", x, val)
-			}
-		case "minimum", "maximum", "exclusiveMinimum":
-			n, ok := x.(float64)
-			if !ok {
-				continue
-			}
-			lim := val.(float64)
-			if k == "minimum" && n < lim || k == "maximum" && n > lim || k == "exclusiveMinimum" && n <= lim {
-				v.fail(at, "%g violates %s %g", n, k, lim)
-			}
-		case "minLength":
-			if str, ok := x.(string); ok && float64(len([]rune(str))) < val.(float64) {
-				v.fail(at, "%q is shorter than %g", str, val)
-			}
-		case "anyOf":
-			// When no alternative matches, report the problems of the
-			// alternatives of the right type (the null branch of a nullable
-			// section says nothing useful about a broken section).
-			ok := false
-			var inner []string
-			for _, alt := range val.([]any) {
-				sub := &schemaValidator{root: v.root}
-				sub.check(alt.(map[string]any), x, at)
-				ok = ok || len(sub.errs) == 0
-				if len(sub.errs) == 1 && strings.HasPrefix(sub.errs[0], at+": is ") {
-					continue
-				}
-				inner = append(inner, sub.errs...)
-			}
-			if !ok {
-				v.fail(at, "matches none of anyOf")
-				v.errs = append(v.errs, inner...)
-			}
-		default:
-			v.fail(at, "schema keyword %q is outside the checked subset", k)
+		}
+	}
+}
+
+// The check is not vacuous: broken documents fail it, each at the field
+// and keyword that is wrong.
+func TestSchemaRejectsBrokenDocuments(t *testing.T) {
+	job, _ := sampleJob().Marshal()
+	tenants, _ := sampleTenants().Marshal()
+	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, JobSchema), "tenants": compileSchema(t, TenantsSchema)}
+	docs := map[string][]byte{"job": job, "tenants": tenants}
+	for kind, s := range schemas {
+		if err := s.Validate(unmarshalSchemaJSON(t, docs[kind])); err != nil {
+			t.Fatalf("the sample %s fails: %v", kind, err)
+		}
+	}
+	sky := func(m map[string]any) map[string]any { return m["skyline"].(map[string]any) }
+	cases := []struct {
+		name, kind string
+		mutate     func(m map[string]any)
+		want       string // instance pointer and keyword of one leaf error
+	}{
+		{"missing job", "job", func(m map[string]any) { delete(m, "job") }, "/ required"},
+		{"wrong version", "job", func(m map[string]any) { m["version"] = 2.0 }, "/version const"},
+		{"alpha above 1", "job", func(m map[string]any) { sky(m)["alpha"] = 1.5 }, "/skyline/alpha maximum"},
+		{"source unknown", "job", func(m map[string]any) { m["period_s"].(map[string]any)["source"] = "guess" }, "/period_s/source enum"},
+		{"reservation floats", "job", func(m map[string]any) { sky(m)["reservation"] = []any{1.5} }, "/skyline/reservation/0 type"},
+		{"slo a string", "job", func(m map[string]any) { m["slo"] = "tight" }, "/slo type"},
+		{"empty job", "job", func(m map[string]any) { m["job"] = "" }, "/job minLength"},
+		{"wrong kind", "tenants", func(m map[string]any) { m["kind"] = "job" }, "/kind enum"},
+		{"classes not a list", "tenants", func(m map[string]any) { m["classes"] = map[string]any{} }, "/classes type"},
+	}
+	for _, c := range cases {
+		m := unmarshalSchemaJSON(t, docs[c.kind]).(map[string]any)
+		c.mutate(m)
+		errs := schemaErrors(schemas[c.kind].Validate(m))
+		if !slices.ContainsFunc(errs, func(e string) bool { return e == "$"+c.want }) {
+			t.Errorf("%s: errors %q, want one at %q", c.name, errs, c.want)
 		}
 	}
 }

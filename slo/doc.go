@@ -124,10 +124,11 @@
 //
 // # Overrides
 //
-// An Overrides file (JSON, or YAML for .yaml/.yml; gopkg.in/yaml.v3 is
-// pure Go and was already in the module graph) signs off, corrects or
-// rejects inferred SLOs per job; Run applies it and the output echoes
-// it in Job.Override. See Overrides for the format.
+// An Overrides file (JSON, or YAML for .yaml/.yml, read with
+// go.yaml.in/yaml/v3, the maintained fork of the archived gopkg.in/yaml.v3;
+// pure Go) signs off, corrects or rejects inferred SLOs per job; Run
+// applies it and the output echoes it in Job.Override. See Overrides for
+// the format.
 //
 // # Accuracy
 //
