@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 func ptr(v float64) *float64 {
@@ -199,22 +200,22 @@ func (f *inferer) job(j int32, acc *jobAcc, periods []Period, submits []int64) J
 		}
 	}
 	out.RunsMeasured = len(reads)
-	out.StartS = ptr(median(starts))
-	out.EndS = ptr(median(ends))
+	out.StartS = ptr(quantile.Percentile(starts, 50))
+	out.EndS = ptr(quantile.Percentile(ends, 50))
 	if len(reads) > 0 {
 		out.ReadCV = ptr(robustCV(reads))
-		out.DeadlineS = ptr(quantile(reads, o.DeadlinePercentile))
+		out.DeadlineS = ptr(quantile.Percentile(reads, o.DeadlinePercentile))
 	}
 	if len(slack) > 0 {
-		out.SlackRatio = ptr(median(slack))
+		out.SlackRatio = ptr(quantile.Percentile(slack, 50))
 	}
 	switch {
 	case len(inAvail) > 0:
-		out.ArrivalS = ptr(quantile(inAvail, o.ArrivalPercentile))
+		out.ArrivalS = ptr(quantile.Percentile(inAvail, o.ArrivalPercentile))
 		out.ArrivalFrom, out.ArrivalRuns = "input-writes", len(inAvail)
 	case len(subRel) > 0:
 		// No input write seen: the earliest the job usually was submitted.
-		out.ArrivalS = ptr(quantile(subRel, 100-o.ArrivalPercentile))
+		out.ArrivalS = ptr(quantile.Percentile(subRel, 100-o.ArrivalPercentile))
 		out.ArrivalFrom, out.ArrivalRuns = "submit", len(subRel)
 	}
 
