@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Options control Build. Start from DefaultOptions.
@@ -272,7 +273,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		}
 		if len(frac) > 0 {
 			warnings = append(warnings, fmt.Sprintf("runtimes are wall time minus the time the task waited for a CPU (cpu_wait_s; a median %.0f%% of wall time over %d run(s)): its runtime on a core of its own (set WallTime, --wall-time, to model wall time)",
-				100*median(frac), len(frac)))
+				100*quantile.Median(frac), len(frac)))
 		}
 	}
 
@@ -305,12 +306,15 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			exp = append(exp, float64(r.MemorySpilledBytes)/float64(r.SpilledBytes))
 		}
 	}
-	gs.inputBytes, gs.outputBytes, gs.outputRecords = median(in), median(ob), median(or)
+	gs.inputBytes, gs.outputBytes, gs.outputRecords = quantile.Median(in), quantile.Median(ob), quantile.Median(or)
 	if gs.outputBytes <= 0 && isMapTask(k.task) {
 		gs.outputBytes = gs.inputBytes // no map output counter: assume output ≈ input
 		warnings = append(warnings, "no map output bytes in the runs: taken equal to the input bytes")
 	}
-	gs.expansion, gs.expansionRuns = median(exp), len(exp)
+	if len(exp) > 0 { // else 0: unknown
+		gs.expansion = quantile.Median(exp)
+	}
+	gs.expansionRuns = len(exp)
 	sim := newSim(k.framework, k.task, conf, gs)
 	warnings = append(warnings, sim.notes...)
 	warnings = append(warnings, sim.params.notes...)
@@ -483,7 +487,7 @@ func spread(x []float64) float64 {
 		return 0
 	}
 	y := sortFloats(x)
-	md := median(y)
+	md := quantile.Median(x)
 	if md == 0 {
 		return 0
 	}
@@ -504,8 +508,8 @@ func settingsOf(runs []dataset.ProfRun) []Setting {
 			sp = append(sp, float64(r.SpilledBytes))
 		}
 		ts := sortFloats(t)
-		out = append(out, Setting{MemoryBytes: mem, Runs: len(rs), RuntimeS: median(t), SpreadS: ts[len(ts)-1] - ts[0],
-			SpilledBytes: int64(median(sp))})
+		out = append(out, Setting{MemoryBytes: mem, Runs: len(rs), RuntimeS: quantile.Median(t), SpreadS: ts[len(ts)-1] - ts[0],
+			SpilledBytes: int64(quantile.Median(sp))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].MemoryBytes < out[j].MemoryBytes })
 	return out
@@ -582,7 +586,7 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 		for ; j < len(v.Checks) && v.Checks[j].MemoryBytes == v.Checks[i].MemoryBytes; j++ {
 			ms = append(ms, v.Checks[j].MeasuredS)
 		}
-		if md := median(ms); md > 0 {
+		if md := quantile.Median(ms); md > 0 {
 			e := math.Abs(finite((v.Checks[i].PredictedS - md) / md))
 			serrs = append(serrs, e)
 			v.SettingsMaxAbsError = math.Max(v.SettingsMaxAbsError, e)
@@ -591,10 +595,10 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 	}
 	v.Settings = len(serrs)
 	if len(serrs) > 0 {
-		v.SettingsMedianAbsError = median(serrs)
+		v.SettingsMedianAbsError = quantile.Median(serrs)
 	}
 	if len(errs) > 0 {
-		v.MedianAbsError = median(errs)
+		v.MedianAbsError = quantile.Median(errs)
 		s, mx := 0.0, 0.0
 		for _, e := range errs {
 			s += e
