@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // copyProc is one copy of the command in a run.
@@ -38,7 +39,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	host *cgroupHost, capNote string, facts string) (*Run, error) {
 	memLabel := "nomem"
 	if s.mem > 0 {
-		memLabel = FormatSize(s.mem)
+		memLabel = bytesize.Format(s.mem)
 	}
 	r := &Run{}
 	spillRoot, err := os.MkdirTemp(o.SpillDir, "wlprof-spill-")
@@ -79,7 +80,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	note := capNote
 	if capped {
 		note = fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
-			map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], FormatSize(s.mem+o.CapOverhead))
+			map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(s.mem+o.CapOverhead))
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
