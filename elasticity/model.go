@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/quantile"
 )
 
@@ -219,19 +220,6 @@ func Build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// fmtBytes writes a size for people.
-func fmtBytes(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.3g GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.3g MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.3g KiB", b/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", b)
-}
-
 func finite(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
@@ -319,7 +307,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	warnings = append(warnings, sim.notes...)
 	warnings = append(warnings, sim.params.notes...)
 	if s := spread(in); s > 0.1 {
-		warnings = append(warnings, fmt.Sprintf("input bytes vary by %.0f%% across runs; the simulation uses their median %s", 100*s, fmtBytes(gs.inputBytes)))
+		warnings = append(warnings, fmt.Sprintf("input bytes vary by %.0f%% across runs; the simulation uses their median %s", 100*s, bytesize.Human(gs.inputBytes)))
 	}
 
 	settings := settingsOf(runs)
@@ -330,7 +318,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	if sim.name == "all-or-nothing" {
 		if t, lastSpill, found := measuredThreshold(settings); found && (!ok || ideal <= lastSpill || ideal > t) {
 			if ok {
-				warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", fmtBytes(lastSpill), fmtBytes(t), fmtBytes(ideal)))
+				warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", bytesize.Human(lastSpill), bytesize.Human(t), bytesize.Human(ideal)))
 			}
 			in := gs.inputBytes
 			sim.spilled = func(m float64) float64 {
@@ -344,7 +332,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		}
 	}
 	if !ok {
-		return nil, fmt.Sprintf("the %s simulation finds no memory up to 1 PiB at which the task stops spilling (input %s)", sim.name, fmtBytes(gs.inputBytes))
+		return nil, fmt.Sprintf("the %s simulation finds no memory up to 1 PiB at which the task stops spilling (input %s)", sim.name, bytesize.Human(gs.inputBytes))
 	}
 	extra := func(m float64) float64 { return math.Max(sim.spilled(m)-floor, 0) }
 	var under, well []int
@@ -364,9 +352,9 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	if isMapTask(k.task) {
 		kind = "step"
 	}
-	ctx := fmt.Sprintf("simulated ideal memory %s", fmtBytes(ideal))
+	ctx := fmt.Sprintf("simulated ideal memory %s", bytesize.Human(ideal))
 	if floor > 0 && !isMapTask(k.task) {
-		ctx += fmt.Sprintf("; the simulation writes %s to disk even there", fmtBytes(floor))
+		ctx += fmt.Sprintf("; the simulation writes %s to disk even there", bytesize.Human(floor))
 	}
 	if len(settings) < 2 {
 		role := "under-sized (it spills)"
@@ -374,15 +362,15 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			role = "well-sized"
 		}
 		return nil, fmt.Sprintf("not enough information: %d run(s) at one memory setting (%s), which is %s; a %s model needs an under-sized and a well-sized run (%s)",
-			len(runs), fmtBytes(float64(settings[0].MemoryBytes)), role, kind, ctx)
+			len(runs), bytesize.Human(float64(settings[0].MemoryBytes)), role, kind, ctx)
 	}
 	if len(under) == 0 && floor > 0 {
 		return nil, fmt.Sprintf("no run spills more than the %s that every memory writes: all %d settings (smallest %s) are at or above the memory below which extra merge passes start (%s); profile below it to see the penalty",
-			fmtBytes(floor), len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+			bytesize.Human(floor), len(settings), bytesize.Human(float64(settings[0].MemoryBytes)), ctx)
 	}
 	if len(under) == 0 {
 		return nil, fmt.Sprintf("never spills: all %d settings (smallest %s) are at or above ideal memory (%s); profile below it to see the penalty",
-			len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+			len(settings), bytesize.Human(float64(settings[0].MemoryBytes)), ctx)
 	}
 	if len(well) == 0 && (kind == "step" || len(under) < 2) {
 		return nil, fmt.Sprintf("not enough information: no well-sized run, all %d settings spill (%s); add a run at or above it", len(settings), ctx)
@@ -419,12 +407,12 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			// No disk rate can be learnt from a run that spilling did not
 			// slow down; the step model still describes what was measured.
 			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, so the step model is used",
-				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+				bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
 			kind = "step"
 			m.Kind = kind
 		} else if kind == "step" && Tu < T {
 			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
-				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
+				bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
 		}
 		if kind == "step" {
 			sim.params.set("under_runtime_s", Tu, "learnt")
@@ -541,9 +529,9 @@ func spillMismatch(sim string, s []Setting, floor float64) []string {
 		meas, simd := float64(x.SpilledBytes), float64(x.SimulatedSpilledBy)
 		if x.Role == "well-sized" && floor == 0 && meas > 0 {
 			out = append(out, fmt.Sprintf("at %s the runs spilled %s but the %s simulation says nothing spills: check the configuration or the input size",
-				fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), sim))
+				bytesize.Human(float64(x.MemoryBytes)), bytesize.Human(meas), sim))
 		} else if simd > 0 && math.Abs(meas-simd)/math.Max(meas, simd) > 0.5 && sim != "all-or-nothing" {
-			out = append(out, fmt.Sprintf("at %s the runs spilled %s, the simulation %s", fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), fmtBytes(simd)))
+			out = append(out, fmt.Sprintf("at %s the runs spilled %s, the simulation %s", bytesize.Human(float64(x.MemoryBytes)), bytesize.Human(meas), bytesize.Human(simd)))
 		}
 	}
 	return out
@@ -558,7 +546,7 @@ func monotoneWarnings(s []Setting, extra func(float64) float64) []string {
 		noise := math.Max(a.SpreadS, b.SpreadS)
 		if b.RuntimeS > 1.1*a.RuntimeS+noise && extra(float64(b.MemoryBytes)) <= extra(float64(a.MemoryBytes)) {
 			out = append(out, fmt.Sprintf("non-monotone measurements: %.3g s at %s but %.3g s at the smaller %s, and the simulation spills no less at the smaller one",
-				b.RuntimeS, fmtBytes(float64(b.MemoryBytes)), a.RuntimeS, fmtBytes(float64(a.MemoryBytes))))
+				b.RuntimeS, bytesize.Human(float64(b.MemoryBytes)), a.RuntimeS, bytesize.Human(float64(a.MemoryBytes))))
 		}
 	}
 	return out
@@ -624,13 +612,13 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 	if ideal/g < minCurvePoints {
 		g = math.Max(math.Ceil(ideal/10), 1)
 		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s holds fewer than %d grid steps of %s: the curve uses steps of ideal/10 (%s)",
-			fmtBytes(ideal), minCurvePoints, fmtBytes(float64(grid)), fmtBytes(g)))
+			bytesize.Human(ideal), minCurvePoints, bytesize.Human(float64(grid)), bytesize.Human(g)))
 	}
 	if ideal/g > maxCurvePoints {
 		old := g
 		g = math.Ceil(ideal / maxCurvePoints)
 		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s is over %d grid steps of %s: the curve uses steps of %s",
-			fmtBytes(ideal), maxCurvePoints, fmtBytes(old), fmtBytes(g)))
+			bytesize.Human(ideal), maxCurvePoints, bytesize.Human(old), bytesize.Human(g)))
 	}
 	var mems []float64
 	for x := math.Ceil(0.1*ideal/g) * g; x < ideal; x += g {
