@@ -39,7 +39,7 @@ func Parse(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 || v*float64(mult) >= 1<<62 {
+	if err != nil || !(v > 0) || v*float64(mult) >= 1<<62 { // !(v > 0): NaN too
 		return 0, fmt.Errorf("memory size %q: want a positive size such as 512M or 2G", s)
 	}
 	return int64(v * float64(mult)), nil

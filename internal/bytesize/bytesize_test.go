@@ -15,7 +15,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "x", "-1G", "0", "0M", "G", "1.5X", "4194304T", "+Inf"} {
+	for _, in := range []string{"", "x", "-1G", "0", "0M", "G", "1.5X", "4194304T", "+Inf", "NaN", "nanM"} {
 		if got, err := Parse(in); err == nil || !strings.Contains(err.Error(), "memory size") {
 			t.Errorf("Parse(%q) = %d, %v; want an error", in, got, err)
 		}
