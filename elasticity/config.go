@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // Conf is a task's configuration: the keys of a run's Config JSON (from
@@ -110,18 +112,16 @@ func (p *paramSet) values() (map[string]float64, map[string]string) {
 
 var xmxRe = regexp.MustCompile(`-Xmx(\d+)([kKmMgGtT]?)\b`)
 
-// xmxBytes finds -Xmx in JVM options.
+// xmxBytes finds -Xmx in JVM options. The pattern admits only the JVM's
+// form (whole number, one binary suffix), which bytesize.Parse reads the
+// same way.
 func xmxBytes(opts string) (int64, bool) {
 	m := xmxRe.FindStringSubmatch(opts)
 	if m == nil {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	mult := map[string]int64{"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[strings.ToLower(m[2])]
-	return n * mult, n > 0
+	n, err := bytesize.Parse(m[1] + m[2])
+	return n, err == nil
 }
 
 // sortedKeys returns a map's keys in order.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // lsModel is a fitted least-squares model: its prediction and parameters.
@@ -131,7 +132,7 @@ func leaveOneOut(runs []dataset.ProfRun, settings []Setting, build func([]datase
 	}
 	all.Runs = len(errs)
 	if len(errs) > 0 {
-		all.MedianAbsError = median(errs)
+		all.MedianAbsError = quantile.Median(errs)
 		s, mx := 0.0, 0.0
 		for _, e := range errs {
 			s += e

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/elasticity/profruns.csv from the generator")
@@ -192,7 +193,7 @@ func TestBundledSweeps(t *testing.T) {
 		byJob[m.Job+"/"+m.Task] = m
 		assertFinite(t, m)
 		t.Logf("%-28s %-10s ideal %-10s %7.2f s  rate %8.3g  val %.3g (%d)  lsq %v  baseline %.3g (%d)", m.Job+"/"+m.Task, m.Kind,
-			fmtBytes(float64(m.IdealMemoryBytes)), m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"], m.Validation.MedianAbsError, m.Validation.Runs,
+			bytesize.Human(float64(m.IdealMemoryBytes)), m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"], m.Validation.MedianAbsError, m.Validation.Runs,
 			m.LeastSquares != nil, m.Baseline.Validation.MedianAbsError, m.Baseline.Validation.Runs)
 	}
 	reasons := map[string]string{}
@@ -226,7 +227,7 @@ func TestBundledSweeps(t *testing.T) {
 			t.Errorf("%s: kind %s, want %s", c.key, m.Kind, c.kind)
 		}
 		if c.idealMem > 0 && math.Abs(float64(m.IdealMemoryBytes)-c.idealMem)/c.idealMem > 0.002 {
-			t.Errorf("%s: ideal memory %s, want %s", c.key, fmtBytes(float64(m.IdealMemoryBytes)), fmtBytes(c.idealMem))
+			t.Errorf("%s: ideal memory %s, want %s", c.key, bytesize.Human(float64(m.IdealMemoryBytes)), bytesize.Human(c.idealMem))
 		}
 		if math.Abs(m.IdealRuntimeS-c.idealS)/c.idealS > 0.08 {
 			t.Errorf("%s: ideal runtime %.3g, want %.3g", c.key, m.IdealRuntimeS, c.idealS)

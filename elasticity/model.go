@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Options control Build. Start from DefaultOptions.
@@ -218,19 +220,6 @@ func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// fmtBytes writes a size for people.
-func fmtBytes(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.3g GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.3g MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.3g KiB", b/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", b)
-}
-
 func finite(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
@@ -238,45 +227,114 @@ func finite(x float64) float64 {
 	return x
 }
 
-// buildModel fits one group, or says why it cannot.
+// buildModel fits one group, or says why it cannot: it keeps the runs it
+// can use, simulates their spill from their configuration and sizes,
+// places ideal memory, sorts the settings into under- and well-sized,
+// and fits the model to a pair of them and, with three settings or more,
+// by least squares.
 func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, string) {
 	if len(runs) == 0 {
 		return nil, "no successful run"
 	}
-	var warnings []string
-	var kept []dataset.ProfRun
+	runs, warnings, reason := usableRuns(runs)
+	if reason != "" {
+		return nil, reason
+	}
+	if !opts.WallTime && k.slots <= 1 {
+		warnings = append(warnings, ownCoreRuntimes(runs)...)
+	}
+	conf, w := mergeConf(runs, opts.Overrides)
+	warnings = append(warnings, w...)
+	gs, inputSpread, w := groupStatsOf(k, runs)
+	warnings = append(warnings, w...)
+	sim := newSim(k.framework, k.task, conf, gs)
+	warnings = append(warnings, sim.notes...)
+	warnings = append(warnings, sim.params.notes...)
+	if inputSpread > 0.1 {
+		warnings = append(warnings, fmt.Sprintf("input bytes vary by %.0f%% across runs; the simulation uses their median %s", 100*inputSpread, bytesize.Human(gs.inputBytes)))
+	}
+
+	pl, w, reason := place(k, runs, sim, gs)
+	warnings = append(warnings, w...)
+	if reason != "" {
+		return nil, reason
+	}
+	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: pl.kind, Simulator: sim.name,
+		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal))}
+	sim.params.set("spilled_bytes_at_ideal", pl.floor, "simulated")
+	if len(pl.well) > 0 {
+		warnings = append(warnings, pl.fitPair(m, sim.params, runs)...)
+	}
+	if ls := leastSquares(m.Kind, runs, pl.settings, pl.ideal, pl.extra); ls != nil {
+		m.LeastSquares = ls
+		if m.predict == nil { // no well-sized run: the fit over the under-sized ones is the model
+			pl.adoptLeastSquares(m, sim.params, ls)
+			warnings = append(warnings, "no well-sized run: ideal runtime extrapolated by least squares over the under-sized runs")
+		}
+	} else if m.predict == nil {
+		return nil, fmt.Sprintf("not enough information: no well-sized run and the under-sized runs do not differ in simulated spill (%s)", pl.ctx)
+	}
+	warnings = append(warnings, monotoneWarnings(pl.settings, pl.extra)...)
+	m.Baseline = Baseline{Kind: "measured-curve", Validation: baselineValidation(runs, pl.settings)}
+	m.Curve, m.DiskBandwidthBytesPerS = curve(m, pl.ideal, opts.GridBytes, sim.spilled, pl.extra, &warnings)
+	m.Params, m.ParamSources = sim.params.values()
+	for key, v := range m.Params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			delete(m.Params, key)
+			delete(m.ParamSources, key)
+		}
+	}
+	m.Settings = pl.settings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	m.Warnings = warnings
+	return m, ""
+}
+
+// usableRuns keeps the runs the simulation can use: with an input size, a
+// memory setting and a finite runtime. It gives a reason when none is.
+func usableRuns(runs []dataset.ProfRun) (kept []dataset.ProfRun, warnings []string, reason string) {
 	for _, r := range runs {
 		if r.InputBytes > 0 && r.MemoryBytes > 0 && r.RuntimeS > 0 && !math.IsInf(r.RuntimeS, 0) {
 			kept = append(kept, r)
 		}
 	}
 	if len(kept) == 0 {
-		return nil, fmt.Sprintf("input_bytes is 0 in all %d run(s): the spill simulation needs the task's input size", len(runs))
+		return nil, nil, fmt.Sprintf("input_bytes is 0 in all %d run(s): the spill simulation needs the task's input size", len(runs))
 	}
 	if d := len(runs) - len(kept); d > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d run(s) with 0 input_bytes or memory_bytes left out", d))
 	}
-	runs = kept
-	if !opts.WallTime && k.slots <= 1 {
-		// On a shared machine a run's wall time is stretched by the time
-		// its thread sat runnable behind other processes; what is left is
-		// the runtime on a core of its own, which seed 004 measures on
-		// dedicated nodes. Exact for one thread at a time (a task on one
-		// slot); with several copies the waits overlap, so those keep wall.
-		var frac []float64
-		for i := range runs {
-			if w := runs[i].CPUWaitS; w > 0 && w < runs[i].RuntimeS {
-				frac = append(frac, w/runs[i].RuntimeS)
-				runs[i].RuntimeS -= w
-			}
-		}
-		if len(frac) > 0 {
-			warnings = append(warnings, fmt.Sprintf("runtimes are wall time minus the time the task waited for a CPU (cpu_wait_s; a median %.0f%% of wall time over %d run(s)): its runtime on a core of its own (set WallTime, --wall-time, to model wall time)",
-				100*median(frac), len(frac)))
+	return kept, warnings, ""
+}
+
+// ownCoreRuntimes takes from each run's runtime the time it waited for a
+// CPU. On a shared machine a run's wall time is stretched by the time its
+// thread sat runnable behind other processes; what is left is the runtime
+// on a core of its own, which seed 004 measures on dedicated nodes. Exact
+// for one thread at a time (a task on one slot); with several copies the
+// waits overlap, so those keep wall time.
+func ownCoreRuntimes(runs []dataset.ProfRun) []string {
+	var frac []float64
+	for i := range runs {
+		if w := runs[i].CPUWaitS; w > 0 && w < runs[i].RuntimeS {
+			frac = append(frac, w/runs[i].RuntimeS)
+			runs[i].RuntimeS -= w
 		}
 	}
+	if len(frac) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("runtimes are wall time minus the time the task waited for a CPU (cpu_wait_s; a median %.0f%% of wall time over %d run(s)): its runtime on a core of its own (set WallTime, --wall-time, to model wall time)",
+		100*quantile.Median(frac), len(frac))}
+}
 
-	// Configuration: the first value each key has in the runs, then overrides.
+// mergeConf is the group's configuration: the first value each key has in
+// the runs, then the overrides. Framework keys that differ between runs
+// are noted, since the simulation sees only the first.
+func mergeConf(runs []dataset.ProfRun, overrides Conf) (Conf, []string) {
+	var warnings []string
 	conf := Conf{}
 	for _, r := range runs {
 		c, err := parseConf(r.Config)
@@ -291,11 +349,16 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			}
 		}
 	}
-	for key, v := range opts.Overrides {
+	for key, v := range overrides {
 		conf[key] = v
 	}
+	return conf, warnings
+}
 
-	gs := groupStats{slots: float64(max(k.slots, 1))}
+// groupStatsOf is the runs' median sizes the simulation starts from, and
+// how much their input sizes spread ((max − min) / median).
+func groupStatsOf(k groupKey, runs []dataset.ProfRun) (gs groupStats, inputSpread float64, warnings []string) {
+	gs = groupStats{slots: float64(max(k.slots, 1))}
 	var in, ob, or, exp []float64
 	for _, r := range runs {
 		in = append(in, float64(r.InputBytes))
@@ -305,176 +368,191 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			exp = append(exp, float64(r.MemorySpilledBytes)/float64(r.SpilledBytes))
 		}
 	}
-	gs.inputBytes, gs.outputBytes, gs.outputRecords = median(in), median(ob), median(or)
+	gs.inputBytes, gs.outputBytes, gs.outputRecords = quantile.Median(in), quantile.Median(ob), quantile.Median(or)
 	if gs.outputBytes <= 0 && isMapTask(k.task) {
 		gs.outputBytes = gs.inputBytes // no map output counter: assume output ≈ input
 		warnings = append(warnings, "no map output bytes in the runs: taken equal to the input bytes")
 	}
-	gs.expansion, gs.expansionRuns = median(exp), len(exp)
-	sim := newSim(k.framework, k.task, conf, gs)
-	warnings = append(warnings, sim.notes...)
-	warnings = append(warnings, sim.params.notes...)
-	if s := spread(in); s > 0.1 {
-		warnings = append(warnings, fmt.Sprintf("input bytes vary by %.0f%% across runs; the simulation uses their median %s", 100*s, fmtBytes(gs.inputBytes)))
+	if len(exp) > 0 { // else 0: unknown
+		gs.expansion = quantile.Median(exp)
 	}
+	gs.expansionRuns = len(exp)
+	return gs, spread(in), warnings
+}
 
-	settings := settingsOf(runs)
+// placement is a group's memory settings placed against its simulation.
+type placement struct {
+	settings []Setting
+	ideal    float64 // ideal memory: the least at which the task spills no more than floor
+	floor    float64 // what the simulation spills even at ideal memory
+	// extra is the spill above floor at a memory, what slows the task.
+	extra       func(float64) float64
+	under, well []int  // indices into settings by role
+	kind        string // step or spill-rate, before the fit
+	ctx         string // the simulation's findings, for reasons
+}
+
+// place finds ideal memory and sorts the settings into under- and
+// well-sized, or gives the reason the settings cannot determine a model.
+func place(k groupKey, runs []dataset.ProfRun, sim *spillSim, gs groupStats) (pl placement, warnings []string, reason string) {
+	pl.settings = settingsOf(runs)
 	ideal, floor, ok := sim.idealMemory()
 	// The generic simulator only knows that the task spills everything
 	// below some memory; where the runs disagree with its guess (input ×
 	// expansion), the runs place the threshold.
 	if sim.name == "all-or-nothing" {
-		if t, lastSpill, found := measuredThreshold(settings); found && (!ok || ideal <= lastSpill || ideal > t) {
-			if ok {
-				warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", fmtBytes(lastSpill), fmtBytes(t), fmtBytes(ideal)))
-			}
-			in := gs.inputBytes
-			sim.spilled = func(m float64) float64 {
-				if m >= t {
-					return 0
-				}
-				return in
-			}
+		if t, lastSpill, found := measuredThreshold(pl.settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+			warnings = append(warnings, thresholdFromRuns(sim, t, lastSpill, gs.inputBytes, ideal, ok)...)
 			ideal, floor, ok = t, 0, true
-			sim.params.set("wlprof.expansion.factor", t/in, "learnt")
 		}
 	}
 	if !ok {
-		return nil, fmt.Sprintf("the %s simulation finds no memory up to 1 PiB at which the task stops spilling (input %s)", sim.name, fmtBytes(gs.inputBytes))
+		return pl, warnings, fmt.Sprintf("the %s simulation finds no memory up to 1 PiB at which the task stops spilling (input %s)", sim.name, bytesize.Human(gs.inputBytes))
 	}
-	extra := func(m float64) float64 { return math.Max(sim.spilled(m)-floor, 0) }
-	var under, well []int
-	for i := range settings {
-		s := &settings[i]
+	pl.ideal, pl.floor = ideal, floor
+	pl.extra = func(m float64) float64 { return math.Max(sim.spilled(m)-floor, 0) }
+	for i := range pl.settings {
+		s := &pl.settings[i]
 		s.SimulatedSpilledBy = int64(finite(sim.spilled(float64(s.MemoryBytes))))
-		if extra(float64(s.MemoryBytes)) > 0 {
+		if pl.extra(float64(s.MemoryBytes)) > 0 {
 			s.Role = "under-sized"
-			under = append(under, i)
+			pl.under = append(pl.under, i)
 		} else {
 			s.Role = "well-sized"
-			well = append(well, i)
+			pl.well = append(pl.well, i)
 		}
 	}
-	warnings = append(warnings, spillMismatch(sim.name, settings, floor)...)
-	kind := "spill-rate"
+	warnings = append(warnings, spillMismatch(sim.name, pl.settings, floor)...)
+	pl.kind = "spill-rate"
 	if isMapTask(k.task) {
-		kind = "step"
+		pl.kind = "step"
 	}
-	ctx := fmt.Sprintf("simulated ideal memory %s", fmtBytes(ideal))
+	pl.ctx = fmt.Sprintf("simulated ideal memory %s", bytesize.Human(ideal))
 	if floor > 0 && !isMapTask(k.task) {
-		ctx += fmt.Sprintf("; the simulation writes %s to disk even there", fmtBytes(floor))
+		pl.ctx += fmt.Sprintf("; the simulation writes %s to disk even there", bytesize.Human(floor))
 	}
-	if len(settings) < 2 {
+	return pl, warnings, pl.undetermined(len(runs))
+}
+
+// thresholdFromRuns makes the all-or-nothing simulation spill the whole
+// input below t, the threshold the runs show (they spill at lastSpill and
+// not at t), and notes when that overrides the simulation's own ideal.
+func thresholdFromRuns(sim *spillSim, t, lastSpill, input, ideal float64, ok bool) []string {
+	var warnings []string
+	if ok {
+		warnings = append(warnings, fmt.Sprintf("the runs spill at %s and stop at %s, which contradicts input × expansion = %s: ideal memory taken from the runs (set wlprof.expansion.factor to place it)", bytesize.Human(lastSpill), bytesize.Human(t), bytesize.Human(ideal)))
+	}
+	sim.spilled = func(m float64) float64 {
+		if m >= t {
+			return 0
+		}
+		return input
+	}
+	sim.params.set("wlprof.expansion.factor", t/input, "learnt")
+	return warnings
+}
+
+// undetermined is why the settings cannot determine a model of their
+// kind, or "": a model needs two settings, one of them under-sized (it
+// spills more than floor), and a well-sized one unless the kind is
+// spill-rate and two settings are under-sized.
+func (pl *placement) undetermined(runs int) string {
+	s := pl.settings
+	if len(s) < 2 {
 		role := "under-sized (it spills)"
-		if len(well) == 1 {
+		if len(pl.well) == 1 {
 			role = "well-sized"
 		}
-		return nil, fmt.Sprintf("not enough information: %d run(s) at one memory setting (%s), which is %s; a %s model needs an under-sized and a well-sized run (%s)",
-			len(runs), fmtBytes(float64(settings[0].MemoryBytes)), role, kind, ctx)
+		return fmt.Sprintf("not enough information: %d run(s) at one memory setting (%s), which is %s; a %s model needs an under-sized and a well-sized run (%s)",
+			runs, bytesize.Human(float64(s[0].MemoryBytes)), role, pl.kind, pl.ctx)
 	}
-	if len(under) == 0 && floor > 0 {
-		return nil, fmt.Sprintf("no run spills more than the %s that every memory writes: all %d settings (smallest %s) are at or above the memory below which extra merge passes start (%s); profile below it to see the penalty",
-			fmtBytes(floor), len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+	if len(pl.under) == 0 && pl.floor > 0 {
+		return fmt.Sprintf("no run spills more than the %s that every memory writes: all %d settings (smallest %s) are at or above the memory below which extra merge passes start (%s); profile below it to see the penalty",
+			bytesize.Human(pl.floor), len(s), bytesize.Human(float64(s[0].MemoryBytes)), pl.ctx)
 	}
-	if len(under) == 0 {
-		return nil, fmt.Sprintf("never spills: all %d settings (smallest %s) are at or above ideal memory (%s); profile below it to see the penalty",
-			len(settings), fmtBytes(float64(settings[0].MemoryBytes)), ctx)
+	if len(pl.under) == 0 {
+		return fmt.Sprintf("never spills: all %d settings (smallest %s) are at or above ideal memory (%s); profile below it to see the penalty",
+			len(s), bytesize.Human(float64(s[0].MemoryBytes)), pl.ctx)
 	}
-	if len(well) == 0 && (kind == "step" || len(under) < 2) {
-		return nil, fmt.Sprintf("not enough information: no well-sized run, all %d settings spill (%s); add a run at or above it", len(settings), ctx)
+	if len(pl.well) == 0 && (pl.kind == "step" || len(pl.under) < 2) {
+		return fmt.Sprintf("not enough information: no well-sized run, all %d settings spill (%s); add a run at or above it", len(s), pl.ctx)
 	}
+	return ""
+}
 
-	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: kind, Simulator: sim.name,
-		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(ideal))}
-	sim.params.set("spilled_bytes_at_ideal", floor, "simulated")
-	var u, w int
-	if len(well) > 0 {
-		w = well[0]
-		u = under[0]
-		// Step: the under-sized run nearest 50% of ideal, as seed 004's
-		// 52%. Spill-rate: the one the simulation says spills most (ties:
-		// nearest 50%), since the rate is its spill over its penalty and
-		// run-to-run noise disturbs the largest penalty least (see doc.go).
-		half := func(i int) float64 { return math.Abs(math.Log(float64(settings[i].MemoryBytes) / (0.5 * ideal))) }
-		for _, i := range under {
-			if kind == "spill-rate" {
-				ei, eu := extra(float64(settings[i].MemoryBytes)), extra(float64(settings[u].MemoryBytes))
-				if ei > eu || ei == eu && half(i) < half(u) {
-					u = i
-				}
-			} else if half(i) < half(u) {
+// fitPair fits m to one under-sized and one well-sized setting, as seed
+// 004 does, and validates it on the runs at the other settings. The
+// well-sized setting is the smallest. The under-sized one, for a step
+// model, is the one nearest 50% of ideal, as seed 004's 52%; for a
+// spill-rate model, the one the simulation says spills most (ties:
+// nearest 50%), since the rate is its spill over its penalty and
+// run-to-run noise disturbs the largest penalty least (see doc.go). A
+// spill-rate pair whose under-sized run is not slower gives a step model.
+func (pl *placement) fitPair(m *Model, params *paramSet, runs []dataset.ProfRun) []string {
+	var warnings []string
+	settings, ideal, extra := pl.settings, pl.ideal, pl.extra
+	w, u := pl.well[0], pl.under[0]
+	half := func(i int) float64 { return math.Abs(math.Log(float64(settings[i].MemoryBytes) / (0.5 * ideal))) }
+	for _, i := range pl.under {
+		if m.Kind == "spill-rate" {
+			ei, eu := extra(float64(settings[i].MemoryBytes)), extra(float64(settings[u].MemoryBytes))
+			if ei > eu || ei == eu && half(i) < half(u) {
 				u = i
 			}
+		} else if half(i) < half(u) {
+			u = i
 		}
-		settings[u].UsedToFit, settings[w].UsedToFit = true, true
-		m.FitMemoryBytes = []int64{settings[u].MemoryBytes, settings[w].MemoryBytes}
-		T, Tu := settings[w].RuntimeS, settings[u].RuntimeS
-		mu := float64(settings[u].MemoryBytes)
-		m.IdealRuntimeS = T
-		if kind == "spill-rate" && Tu <= T {
-			// No disk rate can be learnt from a run that spilling did not
-			// slow down; the step model still describes what was measured.
-			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, so the step model is used",
-				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
-			kind = "step"
-			m.Kind = kind
-		} else if kind == "step" && Tu < T {
-			warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
-				fmtBytes(mu), Tu, fmtBytes(float64(settings[w].MemoryBytes)), T))
-		}
-		if kind == "step" {
-			sim.params.set("under_runtime_s", Tu, "learnt")
-			m.predict = func(x float64) float64 {
-				if x >= ideal {
-					return T
-				}
-				return Tu
+	}
+	settings[u].UsedToFit, settings[w].UsedToFit = true, true
+	m.FitMemoryBytes = []int64{settings[u].MemoryBytes, settings[w].MemoryBytes}
+	T, Tu := settings[w].RuntimeS, settings[u].RuntimeS
+	mu := float64(settings[u].MemoryBytes)
+	m.IdealRuntimeS = T
+	if m.Kind == "spill-rate" && Tu <= T {
+		// No disk rate can be learnt from a run that spilling did not
+		// slow down; the step model still describes what was measured.
+		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is not slower than the well-sized run (%s, %.3g s): no disk rate can be learnt, so the step model is used",
+			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
+		m.Kind = "step"
+	} else if m.Kind == "step" && Tu < T {
+		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
+			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
+	}
+	if m.Kind == "step" {
+		params.set("under_runtime_s", Tu, "learnt")
+		m.predict = func(x float64) float64 {
+			if x >= ideal {
+				return T
 			}
-		} else {
-			rate := extra(mu) / (Tu - T)
-			sim.params.set("disk_rate_bytes_per_s", rate, "learnt")
-			m.predict = func(x float64) float64 { return T + extra(x)/rate }
+			return Tu
 		}
-		m.Validation = validate(runs, m.predict, func(r dataset.ProfRun) bool {
-			return r.MemoryBytes != settings[u].MemoryBytes && r.MemoryBytes != settings[w].MemoryBytes
-		})
-		if m.Validation.Runs == 0 {
-			m.Validation.Note = "every run was used to fit: profile a third memory setting to validate"
-		}
+	} else {
+		rate := extra(mu) / (Tu - T)
+		params.set("disk_rate_bytes_per_s", rate, "learnt")
+		m.predict = func(x float64) float64 { return T + extra(x)/rate }
 	}
-	if ls := leastSquares(kind, runs, settings, ideal, extra); ls != nil {
-		m.LeastSquares = ls
-		if m.predict == nil { // no well-sized run: the fit over the under-sized ones is the model
-			m.IdealRuntimeS = ls.IdealRuntimeS
-			T, rate := ls.IdealRuntimeS, ls.DiskRateBytesPerS
-			if rate > 0 {
-				m.predict = func(x float64) float64 { return T + extra(x)/rate }
-				sim.params.set("disk_rate_bytes_per_s", rate, "least-squares")
-			} else {
-				m.predict = func(float64) float64 { return T }
-			}
-			m.Validation = ls.Validation
-			warnings = append(warnings, "no well-sized run: ideal runtime extrapolated by least squares over the under-sized runs")
-		}
-	} else if m.predict == nil {
-		return nil, fmt.Sprintf("not enough information: no well-sized run and the under-sized runs do not differ in simulated spill (%s)", ctx)
+	m.Validation = validate(runs, m.predict, func(r dataset.ProfRun) bool {
+		return r.MemoryBytes != settings[u].MemoryBytes && r.MemoryBytes != settings[w].MemoryBytes
+	})
+	if m.Validation.Runs == 0 {
+		m.Validation.Note = "every run was used to fit: profile a third memory setting to validate"
 	}
-	warnings = append(warnings, monotoneWarnings(settings, extra)...)
-	m.Baseline = Baseline{Kind: "measured-curve", Validation: baselineValidation(runs, settings)}
-	m.Curve, m.DiskBandwidthBytesPerS = curve(m, ideal, opts.GridBytes, sim.spilled, extra, &warnings)
-	m.Params, m.ParamSources = sim.params.values()
-	for key, v := range m.Params {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			delete(m.Params, key)
-			delete(m.ParamSources, key)
-		}
+	return warnings
+}
+
+// adoptLeastSquares makes the least-squares fit m's model, when there is
+// no well-sized run to fit a pair with.
+func (pl *placement) adoptLeastSquares(m *Model, params *paramSet, ls *LeastSquares) {
+	extra := pl.extra
+	m.IdealRuntimeS = ls.IdealRuntimeS
+	T, rate := ls.IdealRuntimeS, ls.DiskRateBytesPerS
+	if rate > 0 {
+		m.predict = func(x float64) float64 { return T + extra(x)/rate }
+		params.set("disk_rate_bytes_per_s", rate, "least-squares")
+	} else {
+		m.predict = func(float64) float64 { return T }
 	}
-	m.Settings = settings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	m.Warnings = warnings
-	return m, ""
+	m.Validation = ls.Validation
 }
 
 // spread is (max − min) / median.
@@ -483,7 +561,7 @@ func spread(x []float64) float64 {
 		return 0
 	}
 	y := sortFloats(x)
-	md := median(y)
+	md := quantile.Median(x)
 	if md == 0 {
 		return 0
 	}
@@ -504,8 +582,8 @@ func settingsOf(runs []dataset.ProfRun) []Setting {
 			sp = append(sp, float64(r.SpilledBytes))
 		}
 		ts := sortFloats(t)
-		out = append(out, Setting{MemoryBytes: mem, Runs: len(rs), RuntimeS: median(t), SpreadS: ts[len(ts)-1] - ts[0],
-			SpilledBytes: int64(median(sp))})
+		out = append(out, Setting{MemoryBytes: mem, Runs: len(rs), RuntimeS: quantile.Median(t), SpreadS: ts[len(ts)-1] - ts[0],
+			SpilledBytes: int64(quantile.Median(sp))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].MemoryBytes < out[j].MemoryBytes })
 	return out
@@ -537,9 +615,9 @@ func spillMismatch(sim string, s []Setting, floor float64) []string {
 		meas, simd := float64(x.SpilledBytes), float64(x.SimulatedSpilledBy)
 		if x.Role == "well-sized" && floor == 0 && meas > 0 {
 			out = append(out, fmt.Sprintf("at %s the runs spilled %s but the %s simulation says nothing spills: check the configuration or the input size",
-				fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), sim))
+				bytesize.Human(float64(x.MemoryBytes)), bytesize.Human(meas), sim))
 		} else if simd > 0 && math.Abs(meas-simd)/math.Max(meas, simd) > 0.5 && sim != "all-or-nothing" {
-			out = append(out, fmt.Sprintf("at %s the runs spilled %s, the simulation %s", fmtBytes(float64(x.MemoryBytes)), fmtBytes(meas), fmtBytes(simd)))
+			out = append(out, fmt.Sprintf("at %s the runs spilled %s, the simulation %s", bytesize.Human(float64(x.MemoryBytes)), bytesize.Human(meas), bytesize.Human(simd)))
 		}
 	}
 	return out
@@ -554,7 +632,7 @@ func monotoneWarnings(s []Setting, extra func(float64) float64) []string {
 		noise := math.Max(a.SpreadS, b.SpreadS)
 		if b.RuntimeS > 1.1*a.RuntimeS+noise && extra(float64(b.MemoryBytes)) <= extra(float64(a.MemoryBytes)) {
 			out = append(out, fmt.Sprintf("non-monotone measurements: %.3g s at %s but %.3g s at the smaller %s, and the simulation spills no less at the smaller one",
-				b.RuntimeS, fmtBytes(float64(b.MemoryBytes)), a.RuntimeS, fmtBytes(float64(a.MemoryBytes))))
+				b.RuntimeS, bytesize.Human(float64(b.MemoryBytes)), a.RuntimeS, bytesize.Human(float64(a.MemoryBytes))))
 		}
 	}
 	return out
@@ -582,7 +660,7 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 		for ; j < len(v.Checks) && v.Checks[j].MemoryBytes == v.Checks[i].MemoryBytes; j++ {
 			ms = append(ms, v.Checks[j].MeasuredS)
 		}
-		if md := median(ms); md > 0 {
+		if md := quantile.Median(ms); md > 0 {
 			e := math.Abs(finite((v.Checks[i].PredictedS - md) / md))
 			serrs = append(serrs, e)
 			v.SettingsMaxAbsError = math.Max(v.SettingsMaxAbsError, e)
@@ -591,10 +669,10 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 	}
 	v.Settings = len(serrs)
 	if len(serrs) > 0 {
-		v.SettingsMedianAbsError = median(serrs)
+		v.SettingsMedianAbsError = quantile.Median(serrs)
 	}
 	if len(errs) > 0 {
-		v.MedianAbsError = median(errs)
+		v.MedianAbsError = quantile.Median(errs)
 		s, mx := 0.0, 0.0
 		for _, e := range errs {
 			s += e
@@ -620,13 +698,13 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 	if ideal/g < minCurvePoints {
 		g = math.Max(math.Ceil(ideal/10), 1)
 		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s holds fewer than %d grid steps of %s: the curve uses steps of ideal/10 (%s)",
-			fmtBytes(ideal), minCurvePoints, fmtBytes(float64(grid)), fmtBytes(g)))
+			bytesize.Human(ideal), minCurvePoints, bytesize.Human(float64(grid)), bytesize.Human(g)))
 	}
 	if ideal/g > maxCurvePoints {
 		old := g
 		g = math.Ceil(ideal / maxCurvePoints)
 		*warnings = append(*warnings, fmt.Sprintf("ideal memory %s is over %d grid steps of %s: the curve uses steps of %s",
-			fmtBytes(ideal), maxCurvePoints, fmtBytes(old), fmtBytes(g)))
+			bytesize.Human(ideal), maxCurvePoints, bytesize.Human(old), bytesize.Human(g)))
 	}
 	var mems []float64
 	for x := math.Ceil(0.1*ideal/g) * g; x < ideal; x += g {

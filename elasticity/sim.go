@@ -244,15 +244,3 @@ func sortFloats(x []float64) []float64 {
 	sort.Float64s(y)
 	return y
 }
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	y := sortFloats(x)
-	n := len(y)
-	if n%2 == 1 {
-		return y[n/2]
-	}
-	return (y[n/2-1] + y[n/2]) / 2
-}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // reducer is a synthetic Hadoop reducer with known truth: its runtime at
@@ -103,7 +104,7 @@ func TestRecoverSimulatedReducers(t *testing.T) {
 		if m.LeastSquares == nil || math.Abs(m.LeastSquares.DiskRateBytesPerS-rd.diskRate)/rd.diskRate > tol {
 			t.Errorf("reducer %d: least-squares disk rate, true rate %.4g", i, rd.diskRate)
 		}
-		t.Logf("%-10s %-6d %-8.2g %-14.0f %-14d %-12.4g %-12.4g %-12.4g %-8.3g", fmtBytes(rd.input), rd.maps, rd.reduceIn, trueIdeal,
+		t.Logf("%-10s %-6d %-8.2g %-14.0f %-14d %-12.4g %-12.4g %-12.4g %-8.3g", bytesize.Human(rd.input), rd.maps, rd.reduceIn, trueIdeal,
 			m.IdealMemoryBytes, rd.diskRate, rate, m.LeastSquares.DiskRateBytesPerS, m.Validation.MedianAbsError)
 		assertFinite(t, m)
 	}
@@ -155,7 +156,7 @@ func ExampleRun() {
 	runs := rd.runs(rand.New(rand.NewPCG(1, 1)), []float64{0.3, 0.52, 0.8, 1.0}, 1)
 	res, _ := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
 	m := res.Models[0]
-	fmt.Printf("%s %s: ideal %s, %.0f s; disk rate %.0f MiB/s\n", m.Kind, m.Simulator, fmtBytes(float64(m.IdealMemoryBytes)),
+	fmt.Printf("%s %s: ideal %s, %.0f s; disk rate %.0f MiB/s\n", m.Kind, m.Simulator, bytesize.Human(float64(m.IdealMemoryBytes)),
 		m.IdealRuntimeS, m.Params["disk_rate_bytes_per_s"]/(1<<20))
 	// Output:
 	// spill-rate hadoop-merge-manager: ideal 10.8 GiB, 100 s; disk rate 100 MiB/s

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Pattern is a tenant's utilisation pattern (seed 000 §3).
@@ -497,7 +498,7 @@ func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 		if ns := len(w.obs); ns >= 64 {
 			above := max(1, int(math.Ceil(2*float64(m)*float64(ns)/float64(observed))))
 			if above < ns {
-				thr = quantile(w.obs, 1-float64(above)/float64(ns))
+				thr = quantile.NearestRank(w.obs, 1-float64(above)/float64(ns))
 			}
 		}
 	}
@@ -542,7 +543,7 @@ func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
 	}
 	// The m-th largest of what was gathered: its (n−m+1)-th smallest.
 	n := len(w.obs)
-	return mean, selectKth(w.obs, n-m)
+	return mean, quantile.Select(w.obs, n-m)
 }
 
 // nanZero is x, or 0 for NaN.
@@ -551,45 +552,6 @@ func nanZero(x float64) float64 {
 		return 0
 	}
 	return x
-}
-
-// selectKth returns the k-th smallest (0-based) of v, reordering v.
-func selectKth(v []float64, k int) float64 {
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		pivot := v[lo+(hi-lo)/2]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < pivot {
-				i++
-			}
-			for v[j] > pivot {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return v[k]
-		}
-	}
-	return v[k]
-}
-
-// quantile returns the q-quantile (nearest rank) of v, reordering v. It
-// selects in linear time: sorting 21,600 slots per tenant was a third of
-// classify's time.
-func quantile(v []float64, q float64) float64 {
-	k := min(max(int(math.Ceil(q*float64(len(v))))-1, 0), len(v)-1)
-	return selectKth(v, k)
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }

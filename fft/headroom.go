@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Ranking is the class preference per job type of seed 000 §4.1, most
@@ -189,7 +190,7 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 		return warnings
 	}
 	c.Mean = tot / totW
-	c.Peak = quantile(obs, 0.99)
+	c.Peak = quantile.NearestRank(obs, 0.99)
 	cur := -1
 	for j := int(at - lo); j >= 0; j-- {
 		if wt[j] > 0 {

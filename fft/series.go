@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // DefaultStep is the grid step of the average-server series: the sampling
@@ -397,12 +398,13 @@ func (s *stepSampler[K]) add(key K, timeMs int64) {
 	s.last[key] = timeMs
 }
 
+// median is the upper median of the gaps: one of the measured gaps, never
+// the mean of two, so a step is always an interval the data has.
 func (s *stepSampler[K]) median() int64 {
 	if len(s.gaps) < 8 {
 		return 0
 	}
-	slices.Sort(s.gaps)
-	return s.gaps[len(s.gaps)/2]
+	return quantile.UpperMedian(s.gaps)
 }
 
 // BuildSeries reads the dataset's usage table once and returns the series

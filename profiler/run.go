@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // copyProc is one copy of the command in a run.
@@ -33,54 +34,27 @@ type exitEvent struct {
 }
 
 // runOne runs one setting's repetition: slots copies at once, sampled as
-// one tree, and stops and cleans up whatever happens.
+// one tree, and stops and cleans up whatever happens. Its steps are
+// liveRun's methods: startCopies, then watch (sampling until every copy
+// exits or is stopped), stopLeftovers, reap, and totals.
 func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	host *cgroupHost, capNote string, facts string) (*Run, error) {
 	memLabel := "nomem"
 	if s.mem > 0 {
-		memLabel = FormatSize(s.mem)
+		memLabel = bytesize.Format(s.mem)
 	}
-	r := &Run{}
-	spillRoot, err := os.MkdirTemp(o.SpillDir, "wlprof-spill-")
+	lr := &liveRun{o: &o, s: s, rep: rep, memLabel: memLabel, r: &Run{}}
+	spillRoot, err := makeSpillRoot(o.SpillDir)
 	if err != nil {
-		return nil, fmt.Errorf("profiler: spill directory: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(spillRoot)
-	// Paths as the kernel names them, so the walk and fanotify agree.
-	if p, err := filepath.EvalSymlinks(spillRoot); err == nil {
-		if p, err = filepath.Abs(p); err == nil {
-			spillRoot = p
-		}
-	}
 
-	t := newTree()
-	copies := make([]*copyProc, s.slots)
-	finished := false
-	defer func() {
-		// Whatever happened, nothing of the run survives it.
-		if !finished {
-			t.signal(syscall.SIGKILL)
-			for _, c := range copies {
-				if c != nil && c.cmd != nil {
-					c.cmd.Wait()
-				}
-			}
-		}
-		for _, c := range copies {
-			if c != nil && c.cg != nil {
-				if err := c.cg.remove(); err != nil {
-					warn(&o, r, err.Error())
-				}
-			}
-		}
-	}()
+	lr.t = newTree()
+	lr.copies = make([]*copyProc, s.slots)
+	defer lr.cleanup()
 
-	capped := host != nil && s.mem > 0
-	note := capNote
-	if capped {
-		note = fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
-			map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], FormatSize(s.mem+o.CapOverhead))
-	}
+	lr.capped, lr.note = capping(host, s.mem, o.CapOverhead, capNote)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -90,202 +64,42 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	// discard, the trim of the spill files it deleted) would otherwise be
 	// done during this run and charged to it.
 	syscall.Sync()
-	start := time.Now()
-	out := newOutput(o.PhaseRegex, o.Output, start)
+	lr.start = time.Now()
+	lr.out = newOutput(o.PhaseRegex, o.Output, lr.start)
 	var outWG sync.WaitGroup
 	outWG.Add(1)
-	go out.read(pr, &outWG)
+	go lr.out.read(pr, &outWG)
 
-	var firstArgv []string
-	for i := range copies {
-		dir := filepath.Join(spillRoot, fmt.Sprintf("c%d", i+1))
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			pw.Close()
-			return nil, err
-		}
-		v := vars{mem: s.mem, slots: s.slots, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", memLabel, s.slots, rep, i+1), copy: i + 1}
-		args, err := v.argv(argv)
-		if err != nil {
-			pw.Close()
-			return nil, err
-		}
-		if i == 0 {
-			firstArgv = args
-		}
-		c := &copyProc{}
-		copies[i] = c
-		if capped {
-			if c.cg, err = host.newCgroup(s.mem + o.CapOverhead); err != nil {
-				if o.Cap == CapRequire {
-					pw.Close()
-					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
-				}
-				capped = false
-				note = "not capped: creating the cgroup failed: " + err.Error()
-				warn(&o, r, note)
-			} else {
-				t.cgs = append(t.cgs, c.cg)
-			}
-		}
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Env = append(append([]string(nil), o.Env...), v.env()...)
-		cmd.Dir = o.Dir
-		cmd.Stdout, cmd.Stderr = pw, pw
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		if c.cg != nil && host.version == 2 {
-			cmd.SysProcAttr.UseCgroupFD = true
-			cmd.SysProcAttr.CgroupFD = c.cg.fd
-		}
-		if err := startCopy(cmd, c.cg); err != nil {
-			pw.Close()
-			return nil, fmt.Errorf("profiler: starting %s: %w", args[0], err)
-		}
-		c.cmd, c.pid = cmd, cmd.Process.Pid
-		t.addRoot(c.pid)
-	}
+	firstArgv, err := lr.startCopies(argv, spillRoot, host, pw)
 	pw.Close() // the copies hold the write end now
-	t.cgOnly = len(t.cgs) == len(copies)
-	spill := newSpillWatch(spillRoot)
+	if err != nil {
+		return nil, err
+	}
+	lr.t.cgOnly = len(lr.t.cgs) == len(lr.copies)
+	lr.spill = newSpillWatch(spillRoot)
 
-	exits := make(chan exitEvent, len(copies))
-	for i, c := range copies {
+	exits := make(chan exitEvent, len(lr.copies))
+	for i, c := range lr.copies {
 		go waitExit(i, c.pid, exits)
 	}
 
-	rec := &r.Record
-	rec.Job, rec.Task, rec.Framework = o.Job, o.Task, "sandbox"
-	rec.MemoryBytes, rec.Slots, rec.Repetition = s.mem, int32(s.slots), int32(rep)
-	rec.InputBytes = o.InputBytes
-	rec.StartMs = start.UnixMilli()
-	rec.RunID = fmt.Sprintf("%d-%s-s%d-r%d", rec.StartMs, memLabel, s.slots, rep)
-	rec.Host = facts
-	rec.Source = "profile run"
+	lr.identify(facts)
+	r, rec := lr.r, &lr.r.Record
 
-	var prev dataset.ProfSample
-	sample := func() {
-		tot := t.update()
-		sp := dataset.ProfSample{
-			Job: o.Job, Run: rec.RunID, OffsetS: time.Since(start).Seconds(),
-			CPUS:      float64(tot.ticks) / clockTicks,
-			RSSBytes:  tot.rss,
-			ReadBytes: tot.io.readBytes, WriteBytes: tot.io.writeBytes,
-			Threads: tot.threads, Procs: tot.procs,
-			SpillBytes: spill.sample(),
-			Phase:      out.current(),
-		}
-		for _, c := range copies {
-			if c.cg != nil {
-				sp.CgroupBytes += c.cg.usage()
-			}
-		}
-		// Counters are monotone; a reap between two file reads can make
-		// one sample see a child twice or not at all for an instant.
-		sp.CPUS = max(sp.CPUS, prev.CPUS)
-		sp.ReadBytes = max(sp.ReadBytes, prev.ReadBytes)
-		sp.WriteBytes = max(sp.WriteBytes, prev.WriteBytes)
-		prev = sp
-		r.Samples = append(r.Samples, sp)
-		rec.PeakRSSBytes = max(rec.PeakRSSBytes, sp.RSSBytes)
-		rec.PeakThreads = max(rec.PeakThreads, sp.Threads)
-	}
-	sample()
+	lr.sample()
+	end, timedOut, interrupted := lr.watch(ctx, exits)
+	lr.sample()
+	rec.RuntimeS = end.Sub(lr.start).Seconds()
 
-	ticker := time.NewTicker(o.Interval)
-	defer ticker.Stop()
-	var timeout <-chan time.Time
-	if o.Timeout > 0 {
-		tm := time.NewTimer(o.Timeout)
-		defer tm.Stop()
-		timeout = tm.C
-	}
-	var kill <-chan time.Time
-	timedOut, interrupted := false, false
-	stop := func() {
-		t.signal(syscall.SIGTERM)
-		km := time.NewTimer(o.Grace)
-		kill = km.C
-	}
-	done := ctx.Done()
-	pending := len(copies)
-	var end time.Time
-	for pending > 0 {
-		select {
-		case <-ticker.C:
-			sample()
-		case ev := <-exits:
-			copies[ev.i].final, copies[ev.i].endAt = ev.final, ev.at
-			end = ev.at
-			pending--
-		case <-timeout:
-			timedOut = true
-			timeout = nil
-			warn(&o, r, fmt.Sprintf("run %s timed out after %v: stopping its process tree", rec.RunID, o.Timeout))
-			stop()
-		case <-done:
-			interrupted = true
-			done = nil
-			if kill == nil {
-				stop()
-			}
-		case <-kill:
-			kill = nil
-			t.signal(syscall.SIGKILL)
-		}
-	}
-	sample()
-	rec.RuntimeS = end.Sub(start).Seconds()
-
-	// Processes the copies left behind are part of the run: stop them.
-	t.update()
-	if n := t.alive(); n > 0 {
-		if !timedOut && !interrupted { // else they are being stopped already
-			warn(&o, r, fmt.Sprintf("run %s: %d process(es) outlived the command and were killed", rec.RunID, n))
-		}
-		t.signal(syscall.SIGKILL)
-		for i := 0; i < 300 && t.alive() > 0; i++ {
-			time.Sleep(10 * time.Millisecond)
-			t.update()
-		}
-	}
-	adopted := t.adopted
-
-	var ws []*os.ProcessState
-	for _, c := range copies {
-		c.cmd.Wait() // reaps the root; its exit status is in ProcessState
-		ws = append(ws, c.cmd.ProcessState)
-	}
-	finished = true
+	lr.stopLeftovers(timedOut || interrupted)
+	adopted := lr.t.adopted
+	ws := lr.reap()
 	waitOutput(&outWG, pr)
-	rec.SpillPeakBytes, rec.SpilledBytes = spill.close()
-	r.Tail = out.lastBytes()
-	r.Phases = phases(out.phases, rec.RuntimeS)
+	rec.SpillPeakBytes, rec.SpilledBytes = lr.spill.close()
+	r.Tail = lr.out.lastBytes()
+	r.Phases = phases(lr.out.phases, rec.RuntimeS)
 
-	// Totals: the roots' final counters (their reaped descendants
-	// included) plus what the profiler reaped itself.
-	var cpuS float64
-	io := adopted.io
-	for i, c := range copies {
-		if ru, ok := ws[i].SysUsage().(*syscall.Rusage); ok {
-			// ru_maxrss is not used: Linux keeps the high-water mark across
-			// exec, so it holds the profiler's own size at fork time.
-			cpuS += tv(ru.Utime) + tv(ru.Stime)
-		} else {
-			cpuS += float64(c.final.ticks) / clockTicks
-		}
-		io.add(c.final.io)
-	}
-	cpuS += float64(adopted.ticks) / clockTicks
-	rec.CPUS = cpuS
-	rec.CPUWaitS = t.cpuWaitS()
-	rec.ReadBytes, rec.WriteBytes = io.readBytes, io.writeBytes
-	rec.ReadSyscallBytes, rec.WriteSyscallBytes = io.rchar, io.wchar
-	rec.Capped = capped
-	rec.CapNote = note
-	for _, c := range copies {
-		if c.cg != nil {
-			rec.OOMKills += int32(c.cg.oomKills())
-		}
-	}
+	lr.totals(ws, adopted)
 	rec.Outcome, rec.ExitCode = outcome(ws, timedOut, rec.OOMKills > 0)
 	cfg, _ := json.Marshal(map[string]any{
 		"argv": firstArgv, "interval_s": o.Interval.Seconds(), "timeout_s": o.Timeout.Seconds(),
@@ -298,6 +112,277 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 		warn(&o, r, fmt.Sprintf("run %s: %s (exit %d); last output:\n%s", rec.RunID, rec.Outcome, rec.ExitCode, indent(r.Tail)))
 	}
 	return r, nil
+}
+
+// liveRun is one repetition while it runs: the state runOne's steps share.
+type liveRun struct {
+	o        *Options
+	s        setting
+	rep      int
+	memLabel string // the memory as run ids and {run} name it
+	r        *Run
+
+	t      *tree
+	copies []*copyProc
+	capped bool   // every copy is in a cgroup with the memory limit
+	note   string // why or how the run is capped, for the record
+	start  time.Time
+	out    *output
+	spill  *spillWatch
+	prev   dataset.ProfSample // the last sample: counters never go back
+
+	finished bool // every copy was reaped: nothing is left to kill
+}
+
+// capping says whether a run at memory mem is capped (a cgroup host and a
+// memory setting) and the note the record keeps: the limit written, or
+// capNote, why there is none.
+func capping(host *cgroupHost, mem, overhead int64, capNote string) (bool, string) {
+	if host == nil || mem <= 0 {
+		return false, capNote
+	}
+	return true, fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
+		map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(mem+overhead))
+}
+
+// identify fills in what the record says the run is: the task, the
+// setting, when it started and on what host (facts).
+func (lr *liveRun) identify(facts string) {
+	o, s, rec := lr.o, lr.s, &lr.r.Record
+	rec.Job, rec.Task, rec.Framework = o.Job, o.Task, "sandbox"
+	rec.MemoryBytes, rec.Slots, rec.Repetition = s.mem, int32(s.slots), int32(lr.rep)
+	rec.InputBytes = o.InputBytes
+	rec.StartMs = lr.start.UnixMilli()
+	rec.RunID = fmt.Sprintf("%d-%s-s%d-r%d", rec.StartMs, lr.memLabel, s.slots, lr.rep)
+	rec.Host = facts
+	rec.Source = "profile run"
+}
+
+// makeSpillRoot creates the run's spill directory under dir, by the path
+// the kernel names it with, so that the walk and fanotify agree.
+func makeSpillRoot(dir string) (string, error) {
+	root, err := os.MkdirTemp(dir, "wlprof-spill-")
+	if err != nil {
+		return "", fmt.Errorf("profiler: spill directory: %w", err)
+	}
+	if p, err := filepath.EvalSymlinks(root); err == nil {
+		if p, err = filepath.Abs(p); err == nil {
+			root = p
+		}
+	}
+	return root, nil
+}
+
+// cleanup makes sure nothing of the run survives it, whatever happened:
+// it kills and waits for the copies unless they were reaped, and removes
+// their cgroups.
+func (lr *liveRun) cleanup() {
+	if !lr.finished {
+		lr.t.signal(syscall.SIGKILL)
+		for _, c := range lr.copies {
+			if c != nil && c.cmd != nil {
+				c.cmd.Wait()
+			}
+		}
+	}
+	for _, c := range lr.copies {
+		if c != nil && c.cg != nil {
+			if err := c.cg.remove(); err != nil {
+				warn(lr.o, lr.r, err.Error())
+			}
+		}
+	}
+}
+
+// startCopies starts the slots copies of argv, each with its own spill
+// directory under spillRoot, its placeholders and WLPROF_* environment,
+// and its cgroup when the run is capped, writing to pw. A cgroup that
+// cannot be created fails the run under CapRequire, else leaves the run
+// uncapped with a warning. It returns the first copy's arguments, which
+// the record keeps.
+func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost, pw *os.File) ([]string, error) {
+	o, s := lr.o, lr.s
+	var firstArgv []string
+	for i := range lr.copies {
+		dir := filepath.Join(spillRoot, fmt.Sprintf("c%d", i+1))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return nil, err
+		}
+		v := vars{mem: s.mem, slots: s.slots, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", lr.memLabel, s.slots, lr.rep, i+1), copy: i + 1}
+		args, err := v.argv(argv)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			firstArgv = args
+		}
+		c := &copyProc{}
+		lr.copies[i] = c
+		if lr.capped {
+			if c.cg, err = host.newCgroup(s.mem + o.CapOverhead); err != nil {
+				if o.Cap == CapRequire {
+					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
+				}
+				lr.capped = false
+				lr.note = "not capped: creating the cgroup failed: " + err.Error()
+				warn(o, lr.r, lr.note)
+			} else {
+				lr.t.cgs = append(lr.t.cgs, c.cg)
+			}
+		}
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = append(append([]string(nil), o.Env...), v.env()...)
+		cmd.Dir = o.Dir
+		cmd.Stdout, cmd.Stderr = pw, pw
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		if c.cg != nil && host.version == 2 {
+			cmd.SysProcAttr.UseCgroupFD = true
+			cmd.SysProcAttr.CgroupFD = c.cg.fd
+		}
+		if err := startCopy(cmd, c.cg); err != nil {
+			return nil, fmt.Errorf("profiler: starting %s: %w", args[0], err)
+		}
+		c.cmd, c.pid = cmd, cmd.Process.Pid
+		lr.t.addRoot(c.pid)
+	}
+	return firstArgv, nil
+}
+
+// sample reads the tree once and appends a sample to the run.
+func (lr *liveRun) sample() {
+	o, rec := lr.o, &lr.r.Record
+	tot := lr.t.update()
+	sp := dataset.ProfSample{
+		Job: o.Job, Run: rec.RunID, OffsetS: time.Since(lr.start).Seconds(),
+		CPUS:      float64(tot.ticks) / clockTicks,
+		RSSBytes:  tot.rss,
+		ReadBytes: tot.io.readBytes, WriteBytes: tot.io.writeBytes,
+		Threads: tot.threads, Procs: tot.procs,
+		SpillBytes: lr.spill.sample(),
+		Phase:      lr.out.current(),
+	}
+	for _, c := range lr.copies {
+		if c.cg != nil {
+			sp.CgroupBytes += c.cg.usage()
+		}
+	}
+	// Counters are monotone; a reap between two file reads can make
+	// one sample see a child twice or not at all for an instant.
+	sp.CPUS = max(sp.CPUS, lr.prev.CPUS)
+	sp.ReadBytes = max(sp.ReadBytes, lr.prev.ReadBytes)
+	sp.WriteBytes = max(sp.WriteBytes, lr.prev.WriteBytes)
+	lr.prev = sp
+	lr.r.Samples = append(lr.r.Samples, sp)
+	rec.PeakRSSBytes = max(rec.PeakRSSBytes, sp.RSSBytes)
+	rec.PeakThreads = max(rec.PeakThreads, sp.Threads)
+}
+
+// watch samples every Interval until every copy has exited, and returns
+// when the last one did. On Timeout or ctx's end it stops the tree with
+// SIGTERM, then SIGKILL after Grace, and says which of the two happened.
+func (lr *liveRun) watch(ctx context.Context, exits <-chan exitEvent) (end time.Time, timedOut, interrupted bool) {
+	o := lr.o
+	ticker := time.NewTicker(o.Interval)
+	defer ticker.Stop()
+	var timeout <-chan time.Time
+	if o.Timeout > 0 {
+		tm := time.NewTimer(o.Timeout)
+		defer tm.Stop()
+		timeout = tm.C
+	}
+	var kill <-chan time.Time
+	stop := func() {
+		lr.t.signal(syscall.SIGTERM)
+		km := time.NewTimer(o.Grace)
+		kill = km.C
+	}
+	done := ctx.Done()
+	pending := len(lr.copies)
+	for pending > 0 {
+		select {
+		case <-ticker.C:
+			lr.sample()
+		case ev := <-exits:
+			lr.copies[ev.i].final, lr.copies[ev.i].endAt = ev.final, ev.at
+			end = ev.at
+			pending--
+		case <-timeout:
+			timedOut = true
+			timeout = nil
+			warn(o, lr.r, fmt.Sprintf("run %s timed out after %v: stopping its process tree", lr.r.Record.RunID, o.Timeout))
+			stop()
+		case <-done:
+			interrupted = true
+			done = nil
+			if kill == nil {
+				stop()
+			}
+		case <-kill:
+			kill = nil
+			lr.t.signal(syscall.SIGKILL)
+		}
+	}
+	return end, timedOut, interrupted
+}
+
+// stopLeftovers kills the processes the copies left behind, which are
+// part of the run, and waits up to 3 s for them to go. It warns unless
+// they are being stopped already (a timeout or an interrupt).
+func (lr *liveRun) stopLeftovers(stopping bool) {
+	t := lr.t
+	t.update()
+	if n := t.alive(); n > 0 {
+		if !stopping {
+			warn(lr.o, lr.r, fmt.Sprintf("run %s: %d process(es) outlived the command and were killed", lr.r.Record.RunID, n))
+		}
+		t.signal(syscall.SIGKILL)
+		for i := 0; i < 300 && t.alive() > 0; i++ {
+			time.Sleep(10 * time.Millisecond)
+			t.update()
+		}
+	}
+}
+
+// reap waits for every copy's root and returns their exit states.
+func (lr *liveRun) reap() []*os.ProcessState {
+	var ws []*os.ProcessState
+	for _, c := range lr.copies {
+		c.cmd.Wait() // reaps the root; its exit status is in ProcessState
+		ws = append(ws, c.cmd.ProcessState)
+	}
+	lr.finished = true
+	return ws
+}
+
+// totals fills in what the run used: the roots' final counters (their
+// reaped descendants included) plus what the profiler reaped itself
+// (adopted), and the cap and its OOM kills.
+func (lr *liveRun) totals(ws []*os.ProcessState, adopted ioTotals) {
+	rec := &lr.r.Record
+	var cpuS float64
+	io := adopted.io
+	for i, c := range lr.copies {
+		if ru, ok := ws[i].SysUsage().(*syscall.Rusage); ok {
+			// ru_maxrss is not used: Linux keeps the high-water mark across
+			// exec, so it holds the profiler's own size at fork time.
+			cpuS += tv(ru.Utime) + tv(ru.Stime)
+		} else {
+			cpuS += float64(c.final.ticks) / clockTicks
+		}
+		io.add(c.final.io)
+	}
+	cpuS += float64(adopted.ticks) / clockTicks
+	rec.CPUS = cpuS
+	rec.CPUWaitS = lr.t.cpuWaitS()
+	rec.ReadBytes, rec.WriteBytes = io.readBytes, io.writeBytes
+	rec.ReadSyscallBytes, rec.WriteSyscallBytes = io.rchar, io.wchar
+	rec.Capped = lr.capped
+	rec.CapNote = lr.note
+	for _, c := range lr.copies {
+		if c.cg != nil {
+			rec.OOMKills += int32(c.cg.oomKills())
+		}
+	}
 }
 
 // startCopy starts cmd, in cg when it is a v1 cgroup: v1 cannot clone into

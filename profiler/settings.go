@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // ParseSizes parses a comma-separated list of memory sizes such as
-// "256M,512M,1G". Suffixes K, M, G, T (optionally followed by "i", "B" or
-// "iB", any case) are binary multiples of 1024; a bare number is bytes.
+// "256M,512M,1G" (bytesize.Parse: suffixes K, M, G, T, optionally followed
+// by "i", "B" or "iB", any case, are binary multiples of 1024; a bare
+// number is bytes), and reports every bad one.
 func ParseSizes(list string) ([]int64, error) {
 	var out []int64
 	var errs []error
@@ -18,7 +21,7 @@ func ParseSizes(list string) ([]int64, error) {
 		if f == "" {
 			continue
 		}
-		n, err := ParseSize(f)
+		n, err := bytesize.Parse(f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -28,48 +31,13 @@ func ParseSizes(list string) ([]int64, error) {
 	return out, errors.Join(errs...)
 }
 
-// ParseSize parses one memory size (see ParseSizes).
-func ParseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(t, "B")
-	t = strings.TrimSuffix(t, "I")
-	mult := int64(1)
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			t = t[:n-1]
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 || v*float64(mult) >= 1<<62 {
-		return 0, fmt.Errorf("memory size %q: want a positive size such as 512M or 2G", s)
-	}
-	return int64(v * float64(mult)), nil
-}
+// ParseSize parses one memory size (see ParseSizes): bytesize.Parse,
+// kept here for cmd/wlprof.
+func ParseSize(s string) (int64, error) { return bytesize.Parse(s) }
 
-// FormatSize writes bytes with the largest binary suffix that divides it
-// exactly ("256M", "1G", "1536K"), as GNU sort -S and java -Xmx read it; a
-// size that is no multiple of 1 KiB is written as a bare number of bytes.
-func FormatSize(b int64) string {
-	for _, u := range []struct {
-		s string
-		n int64
-	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		if b >= u.n && b%u.n == 0 {
-			return strconv.FormatInt(b/u.n, 10) + u.s
-		}
-	}
-	return strconv.FormatInt(b, 10)
-}
+// FormatSize writes bytes as java -Xmx and GNU sort -S read them
+// ("256M", "1G", "1536K"): bytesize.Format, kept here for cmd/wlprof.
+func FormatSize(b int64) string { return bytesize.Format(b) }
 
 // ParseSlots parses a comma-separated list of positive concurrency levels.
 func ParseSlots(list string) ([]int, error) {
@@ -110,7 +78,7 @@ func (v vars) lookup(name string) (string, error) {
 		}
 		switch name {
 		case "{mem}":
-			return FormatSize(v.mem), nil
+			return bytesize.Format(v.mem), nil
 		case "{mem_mb}":
 			return strconv.FormatInt(v.mem>>20, 10), nil
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Stat summarises one measure over the successful repetitions of a setting.
@@ -25,12 +26,8 @@ func statOf(xs []float64) Stat {
 	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
-	st := Stat{Median: med, Min: s[0], Max: s[n-1]}
+	med := quantile.Median(xs)
+	st := Stat{Median: med, Min: s[0], Max: s[len(s)-1]}
 	if med != 0 {
 		st.Spread = (st.Max - st.Min) / math.Abs(med)
 	}

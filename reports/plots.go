@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/profile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -437,13 +438,7 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 	sort.Float64s(settings)
 	var med plotter.XYs
 	for _, k := range settings {
-		v := by[k]
-		sort.Float64s(v)
-		m := v[len(v)/2]
-		if len(v)%2 == 0 {
-			m = (v[len(v)/2-1] + v[len(v)/2]) / 2
-		}
-		med = append(med, plotter.XY{X: k / div, Y: m})
+		med = append(med, plotter.XY{X: k / div, Y: quantile.Median(by[k])})
 	}
 	if len(med) > 0 {
 		l := line(med, blue, vg.Points(1.2))

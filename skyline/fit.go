@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"time"
+
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Model names the LP formulation a fit solves.
@@ -294,9 +295,7 @@ func lengthWarnings(job Job, c [][]float64) []string {
 			}
 		}
 	}
-	sorted := append([]int(nil), lens...)
-	sort.Ints(sorted)
-	med := sorted[len(sorted)/2]
+	med := quantile.UpperMedian(append([]int(nil), lens...)) // a length some run has
 	var w []string
 	for i, l := range lens {
 		if l > 4*med {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/internal/yarnid"
 )
 
@@ -273,7 +274,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 		if len(d) == 0 {
 			continue
 		}
-		m := int64(median(d))
+		m := int64(quantile.Percentile(d, 50))
 		for _, r := range acc.runs {
 			if ru := &f.runs[r]; ru.end == dataset.NoTime && ru.start != dataset.NoTime {
 				ru.winEnd = ru.start + m

@@ -3,6 +3,8 @@ package slo
 import (
 	"math"
 	"sort"
+
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // NaturalPeriodsS are the periods a measured period snaps to: the divisors
@@ -45,7 +47,7 @@ func findPeriod(submits []int64, maxCV, snapTol float64) Period {
 	for i := 1; i < len(submits); i++ {
 		d = append(d, float64(submits[i]-submits[i-1])/1000)
 	}
-	m := median(append([]float64(nil), d...))
+	m := quantile.Percentile(d, 50)
 	if m <= 0 {
 		return Period{CV: math.Inf(1)}
 	}
@@ -91,7 +93,7 @@ func (p Period) phaseSpread(submits []int64) float64 {
 		}
 		d[i] = math.Abs(x)
 	}
-	return median(d) / float64(periodMs)
+	return quantile.Percentile(d, 50) / float64(periodMs)
 }
 
 // anchor returns a period start for period p given the submissions.

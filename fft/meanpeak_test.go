@@ -3,30 +3,10 @@ package fft
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
 	"testing"
-)
 
-// quantile (selection) agrees with sorting, on seeded random inputs with
-// ties.
-func TestQuantileMatchesSort(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	for trial := 0; trial < 200; trial++ {
-		n := 1 + rng.IntN(300)
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = float64(rng.IntN(20)) / 20
-		}
-		s := append([]float64(nil), v...)
-		sort.Float64s(s)
-		for _, q := range []float64{0, 0.5, 0.99, 1} {
-			want := s[min(max(int(float64(n)*q+0.999999999)-1, 0), n-1)]
-			if got := quantile(append([]float64(nil), v...), q); got != want {
-				t.Fatalf("n=%d q=%g: got %g, want %g", n, q, got, want)
-			}
-		}
-	}
-}
+	"github.com/wlprof/wlprof/internal/quantile"
+)
 
 // meanPeak (a threshold from a strided sample, then selection) gives the
 // same 99th percentile as a selection over every value, and the same mean
@@ -74,7 +54,7 @@ func TestMeanPeakMatchesQuantile(t *testing.T) {
 			continue
 		}
 		mean /= float64(len(obs))
-		want := quantile(obs, 0.99)
+		want := quantile.NearestRank(obs, 0.99)
 		gotMean, got := meanPeak(v, len(obs), w)
 		if got != want || math.Abs(gotMean-mean) > 1e-12*math.Max(1, math.Abs(mean)) { // the mean is summed in four parts when nothing is missing
 			t.Fatalf("trial %d n=%d: got (%g, %g), want (%g, %g)", trial, n, gotMean, got, mean, want)
