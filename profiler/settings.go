@@ -31,14 +31,6 @@ func ParseSizes(list string) ([]int64, error) {
 	return out, errors.Join(errs...)
 }
 
-// ParseSize parses one memory size (see ParseSizes): bytesize.Parse,
-// kept here for cmd/wlprof.
-func ParseSize(s string) (int64, error) { return bytesize.Parse(s) }
-
-// FormatSize writes bytes as java -Xmx and GNU sort -S read them
-// ("256M", "1G", "1536K"): bytesize.Format, kept here for cmd/wlprof.
-func FormatSize(b int64) string { return bytesize.Format(b) }
-
 // ParseSlots parses a comma-separated list of positive concurrency levels.
 func ParseSlots(list string) ([]int, error) {
 	var out []int

@@ -3,9 +3,9 @@ package skyline
 import (
 	"context"
 	"math"
-	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -55,8 +55,7 @@ func ContainerSizes(ctx context.Context, ds *dataset.Dataset) (map[string]YARNCa
 		if len(v) == 0 {
 			return def
 		}
-		sort.Float64s(v)
-		return max(1, int64(v[len(v)/2]+0.5))
+		return max(1, int64(quantile.UpperMedian(v)+0.5))
 	}
 	out := map[string]YARNCapability{}
 	for job, v := range mem {

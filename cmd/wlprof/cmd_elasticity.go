@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
-	"github.com/wlprof/wlprof/profiler"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 type elasticityOptions struct {
@@ -82,7 +82,7 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
 	opts.WallTime = o.WallTime
-	grid, err := profiler.ParseSize(o.Grid)
+	grid, err := bytesize.Parse(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)
 	}

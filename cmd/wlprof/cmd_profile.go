@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/profiler"
 )
@@ -147,7 +148,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		return usageError{err}
 	}
 	if o.CapExtra != "0" {
-		if po.CapOverhead, err = profiler.ParseSize(o.CapExtra); err != nil {
+		if po.CapOverhead, err = bytesize.Parse(o.CapExtra); err != nil {
 			return usagef("--cap-overhead: %v", err)
 		}
 	}
@@ -335,8 +336,8 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 	fmt.Fprintln(tw, "TASK\tMEM\tSLOTS\tRUNS\tOK\tWALL_S\tSPREAD\tCPU_S\tPEAK_RSS\tREAD\tWRITE\tSPILLED\tCAPPED\tOUTCOMES")
 	for _, s := range rep.Settings {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%.1f%%\t%.3f\t%s\t%s\t%s\t%s\t%v\t%s\n", s.Task, memText(s.MemBytes), s.Slots,
-			s.Runs, s.OK, s.WallS.Median, 100*s.WallS.Spread, s.CPUS.Median, bytesText(s.PeakRSSBytes.Median),
-			bytesText(s.ReadBytes.Median), bytesText(s.WriteBytes.Median), bytesText(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
+			s.Runs, s.OK, s.WallS.Median, 100*s.WallS.Spread, s.CPUS.Median, bytesize.Human(s.PeakRSSBytes.Median),
+			bytesize.Human(s.ReadBytes.Median), bytesize.Human(s.WriteBytes.Median), bytesize.Human(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
 	}
 	tw.Flush()
 	for _, p := range rep.Profiles {
@@ -346,10 +347,10 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 		fmt.Fprintln(tw, "PHASE\tSTART_S\tEND_S\tCPU/TASK\tIO/TASK\tIO_BYTES/S\tMEM/TASK")
 		for _, ph := range p.Phases {
 			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.1f%%\t%.1f%%\t%s\t%.2f%%\n", ph.Phase, ph.StartS, ph.EndS, 100*ph.CPU, 100*ph.IO,
-				bytesText(ph.IOBytesPerS), 100*ph.Memory)
+				bytesize.Human(ph.IOBytesPerS), 100*ph.Memory)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "shares are of the node; I/O capacity taken as the best rate seen over a run or phase, %s/s\n", bytesText(p.IOCapacityBytesPerS))
+		fmt.Fprintf(w, "shares are of the node; I/O capacity taken as the best rate seen over a run or phase, %s/s\n", bytesize.Human(p.IOCapacityBytesPerS))
 		for _, warn := range p.Warnings {
 			fmt.Fprintf(w, "note: %s\n", warn)
 		}
@@ -361,20 +362,7 @@ func memText(b int64) string {
 	if b == 0 {
 		return "-"
 	}
-	return profiler.FormatSize(b)
-}
-
-// bytesText is a short binary size with one decimal: 1.5G, 12.0M, 512B.
-func bytesText(b float64) string {
-	for _, u := range []struct {
-		s string
-		n float64
-	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		if b >= u.n {
-			return strconv.FormatFloat(b/u.n, 'f', 1, 64) + u.s
-		}
-	}
-	return strconv.FormatFloat(b, 'f', 0, 64) + "B"
+	return bytesize.Format(b)
 }
 
 func outcomesText(m map[string]int) string {
