@@ -1,19 +1,24 @@
 # wlprof: make demo | make test | make bench
-# Each target installs what is missing (scripts/deps.sh) on a Debian machine with Go.
+# Each target installs what is missing (scripts/deps.sh) on a Debian machine with Go:
+# build and demo only what the binary needs (CLP, pkg-config, g++); test, bench and
+# fuzz also the reference tools the tests check against.
 
 GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
 
-.PHONY: all deps build test vet demo bench fuzz clean
+.PHONY: all deps deps-build build test vet demo bench fuzz clean
 
 all: build
 
 deps:
-	@./scripts/deps.sh
+	@./scripts/deps.sh test
 
-build: deps
+deps-build:
+	@./scripts/deps.sh build
+
+build: deps-build
 	$(GO) build -o $(BIN) ./cmd/wlprof
 
 vet: deps

@@ -1,0 +1,63 @@
+// Package wlprof is an offline workload analytics and profiling toolkit:
+// it turns utilisation traces, job logs, provenance and profiling runs into
+// the inputs history-driven schedulers need (tenant classes and headroom,
+// inferred SLOs, reservation skylines, memory elasticity models, job
+// profiles) and into a report. The command is cmd/wlprof; this package
+// holds no code, only this description of how the packages fit together.
+//
+// # Layout
+//
+// Arrows point down only:
+//
+//	cmd/wlprof        flags, opening the dataset, calling stages, printing
+//	pipeline          where stages meet: the report, a reservation's window
+//	ingest fft slo skyline profiler elasticity reports   the stages
+//	dataset profile   the store, and the published profile format
+//
+// Stages never import each other; internal/ holds helpers nobody outside
+// should import.
+//
+// # The stage surface
+//
+// Every analysis stage has the same public surface, and new stages copy it:
+//
+//	// Options: a struct whose documented zero values or DefaultOptions()
+//	// are the defaults; Validate reports every bad value at once
+//	// (errors.Join).
+//	func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
+//	func Run(ctx context.Context, in Input, opts Options) (*Result, error)
+//	// The result converts itself into the published format: job-keyed
+//	// stages set their sections of each job's profile, classify gives
+//	// tenants.json.
+//	func (r *Result) Profile(jobs profile.Jobs)            // slo, elasticity
+//	func (r *Result) Profile(jobs profile.Jobs) error      // skyline
+//	func (r *Result) Profile() *profile.Tenants            // fft (classify)
+//
+// Load reads the dataset; Run computes and touches nothing else (fft's Run
+// also writes the series table it built, which is the stage's cache).
+// Input is plain data, so a distributed runner can build it for one key
+// and call the stage's per-key core: fft.Analyse (one tenant's series),
+// skyline.Solve (one job's runs), elasticity.Run (one group's runs). The
+// profiler, whose input is a command, has no Load. Process-wide settings
+// (GC pace, memory limits) are the program's, never a stage's.
+//
+// For example, fitting and publishing skylines:
+//
+//	opts := skyline.DefaultOptions()
+//	in, err := skyline.Load(ctx, ds, opts)
+//	if err != nil {
+//		return err
+//	}
+//	res, err := skyline.Run(ctx, in, opts)
+//	if err != nil {
+//		return err
+//	}
+//	jobs := profile.Jobs{}
+//	if err := res.Profile(jobs); err != nil {
+//		return err
+//	}
+//	for _, id := range jobs.IDs() {
+//		err := jobs[id].WriteFile(filepath.Join(dir, profile.FileName(id)))
+//		...
+//	}
+package wlprof
