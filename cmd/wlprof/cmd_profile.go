@@ -172,7 +172,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	var made []dataset.ProfRun
 	var samples []dataset.ProfSample
 	po.OnRun = func(r *profiler.Run) error {
-		if err := commitRun(ds, r); err != nil {
+		if err := profiler.Commit(ds, r); err != nil {
 			return err
 		}
 		made = append(made, r.Record)
@@ -195,26 +195,6 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	return printProfile(o.g, o.Job, made, samples)
 }
 
-// commitRun writes one run and its samples in one transaction, so an
-// interrupted sweep keeps every run finished before.
-func commitRun(ds *dataset.Dataset, r *profiler.Run) error {
-	tx, err := ds.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := tx.ProfRuns().Append(&r.Record); err != nil {
-		return err
-	}
-	for i := range r.Samples {
-		if err := tx.ProfSamples().Append(&r.Samples[i]); err != nil {
-			return err
-		}
-	}
-	tx.AddSource(dataset.Source{Path: "profile run " + r.Record.RunID, Format: "profile-run", Accepted: 1, Notes: r.Warnings})
-	return tx.Commit()
-}
-
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if o.Job == "" {
 		return usagef("--job is required")
@@ -223,28 +203,12 @@ func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if err != nil {
 		return err
 	}
-	var runs []dataset.ProfRun
-	err = dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
-		if r.Job == o.Job && (o.Task == "" || r.Task == o.Task) {
-			runs = append(runs, *r)
-		}
-		return nil
-	})
+	runs, samples, err := profiler.LoadJob(ctx, ds, o.Job, o.Task)
 	if err != nil {
 		return err
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("no profiling runs of job %q in %s", o.Job, o.g.Dataset)
-	}
-	var samples []dataset.ProfSample
-	err = dataset.Scan(ctx, ds, dataset.ProfSamplesTable, func(s *dataset.ProfSample) error {
-		if s.Job == o.Job {
-			samples = append(samples, *s)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	return printProfile(o.g, o.Job, runs, samples)
 }

@@ -1,0 +1,50 @@
+package profiler
+
+import (
+	"context"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// Commit writes one run and its samples to ds in one transaction, so an
+// interrupted sweep keeps every run finished before it (Options.OnRun).
+func Commit(ds *dataset.Dataset, r *Run) error {
+	tx, err := ds.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.ProfRuns().Append(&r.Record); err != nil {
+		return err
+	}
+	for i := range r.Samples {
+		if err := tx.ProfSamples().Append(&r.Samples[i]); err != nil {
+			return err
+		}
+	}
+	tx.AddSource(dataset.Source{Path: "profile run " + r.Record.RunID, Format: "profile-run", Accepted: 1, Notes: r.Warnings})
+	return tx.Commit()
+}
+
+// LoadJob reads the profiling runs of job (of task too, when task is not
+// "") and the job's samples from ds.
+func LoadJob(ctx context.Context, ds *dataset.Dataset, job, task string) ([]dataset.ProfRun, []dataset.ProfSample, error) {
+	var runs []dataset.ProfRun
+	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
+		if r.Job == job && (task == "" || r.Task == task) {
+			runs = append(runs, *r)
+		}
+		return nil
+	})
+	if err != nil || len(runs) == 0 {
+		return runs, nil, err
+	}
+	var samples []dataset.ProfSample
+	err = dataset.Scan(ctx, ds, dataset.ProfSamplesTable, func(s *dataset.ProfSample) error {
+		if s.Job == job {
+			samples = append(samples, *s)
+		}
+		return nil
+	})
+	return runs, samples, err
+}
