@@ -2,7 +2,7 @@
 // of every stage into what people and schedulers read. It takes one
 // concrete input (Input: profile documents from package profile plus plain
 // plot data, such as series, spectra, the runs' skylines, measured points)
-// and imports no stage: cmd/wlprof builds the input from the stages.
+// and imports no stage: package pipeline builds the input from the stages.
 //
 // Write produces a report directory:
 //

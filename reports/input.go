@@ -7,7 +7,7 @@ import (
 )
 
 // Input is everything a report shows: the profile documents the stages
-// produced, plus the plain plot data behind them. It is built in cmd/ from
+// produced, plus the plain plot data behind them. It is built by package pipeline from
 // the stages' results; this package imports no stage. A nil or empty part
 // renders as "not computed" with the reason in Notes.
 type Input struct {
