@@ -22,7 +22,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 		Args:    args(cobra.NoArgs),
 	}
 	cmd.AddCommand(newExportYARNCmd(g))
-	return cmd
+	return group(cmd)
 }
 
 type exportYARNOptions struct {

@@ -126,7 +126,7 @@ With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[.
 	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (required)")
 	showCmd.Flags().StringVar(&so.Task, "task", "", "only this task kind")
 	cmd.AddCommand(runCmd, showCmd)
-	return cmd
+	return group(cmd)
 }
 
 func runProfileRun(ctx context.Context, o *profileRunOptions) error {

@@ -87,3 +87,36 @@ func args(v cobra.PositionalArgs) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// group makes cmd a command that only holds subcommands: alone (or with
+// --help) it prints its help; with an unknown subcommand it is a usage
+// error that names the closest subcommands, as the root does, instead of
+// printing help with status 0 or complaining about the flags meant for the
+// subcommand the user misspelt.
+func group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.DisableFlagParsing = true
+	cmd.SuggestionsMinimumDistance = 2
+	cmd.RunE = func(c *cobra.Command, a []string) error {
+		name := ""
+		for i := 0; i < len(a) && name == ""; i++ {
+			switch x := a[i]; {
+			case x == "-h" || x == "--help":
+				return c.Help()
+			case x == "-d" || x == "--dataset" || x == "-o" || x == "--output":
+				i++ // the flag's value
+			case !strings.HasPrefix(x, "-"):
+				name = x
+			}
+		}
+		if name == "" {
+			return c.Help()
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
+		if s := c.SuggestionsFor(name); len(s) > 0 {
+			msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+		}
+		return usageError{errors.New(msg)}
+	}
+	return cmd
+}

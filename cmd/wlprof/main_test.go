@@ -106,6 +106,14 @@ func TestRootListsEveryStage(t *testing.T) {
 	}
 }
 
+// wlprof --version prints the version, as wlprof version does.
+func TestVersionFlag(t *testing.T) {
+	out, _, code := wlprof(t, "--version")
+	if code != 0 || out != "wlprof "+version+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	cases := []struct {
@@ -128,6 +136,15 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"ingest", "csv", "--max-rejects", "2", "../../testdata/usage_with_rejects.csv", "-d", ds}, 1, "too many rejected records"},
 		{[]string{"completion", "bash"}, 0, ""},
 		{[]string{"completion", "tcsh"}, 2, "invalid argument"},
+		// Unknown subcommands of a group are usage errors naming the
+		// closest one, even with the misspelt subcommand's flags.
+		{[]string{"export", "bogus"}, 2, `unknown command "bogus" for "wlprof export"`},
+		{[]string{"profile", "bogus"}, 2, `unknown command "bogus" for "wlprof profile"`},
+		{[]string{"export", "yarn-reservaton", "--job", "x"}, 2, "Did you mean this?\n\tyarn-reservation"},
+		{[]string{"-d", ds, "profile", "-o", "json", "shw"}, 2, "Did you mean this?\n\tshow"},
+		{[]string{"export"}, 0, ""},
+		{[]string{"profile", "--help"}, 0, ""},
+		{[]string{"--version"}, 0, ""},
 	}
 	for _, c := range cases {
 		_, errs, code := wlprof(t, c.argv...)

@@ -61,6 +61,7 @@ manifest); every analysis command reads that dataset.
 		Example: `  wlprof synth --out demo && wlprof ingest csv demo/usage.csv -d ds
   wlprof classify -d ds -o json
   wlprof run --out report traces/`,
+		Version:           version,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
@@ -72,10 +73,12 @@ manifest); every analysis command reads that dataset.
 			return usagef("--output %q: want text, json or csv", g.Output)
 		},
 	}
+	root.SetVersionTemplate("wlprof {{.Version}}\n")
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetIn(s.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.Flags().BoolP("version", "v", false, "print the wlprof version (wlprof version -o json says more)")
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.Dataset, "dataset", "d", "./wlprof-data", "dataset directory")
 	pf.StringVarP(&g.Output, "output", "o", "text", "output format: text, json or csv")
