@@ -84,10 +84,14 @@ type IndexPlot struct {
 
 // IndexStage says whether a stage's results are in the report.
 type IndexStage struct {
-	Stage    string   `json:"stage"`
-	Computed bool     `json:"computed"`
-	Jobs     int      `json:"jobs"`
-	Notes    []string `json:"notes"`
+	Stage    string `json:"stage"`
+	Computed bool   `json:"computed"`
+	// Jobs is the number of job profiles with the stage's section; 0 for
+	// classify, which is about tenants.
+	Jobs int `json:"jobs"`
+	// Tenants is the number of tenants classified (classify only).
+	Tenants *int     `json:"tenants,omitempty"`
+	Notes   []string `json:"notes"`
 }
 
 // Summary is the report's first section, in numbers.
@@ -498,6 +502,11 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		s := IndexStage{Stage: st, Jobs: count[st], Computed: count[st] > 0, Notes: append([]string{}, in.Notes[st]...)}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil
+			n := 0
+			if s.Computed {
+				n = len(in.Tenants.File.Tenants)
+			}
+			s.Tenants = &n
 		}
 		out = append(out, s)
 	}

@@ -169,7 +169,9 @@ func reportText(g *globalOptions, idx *reports.Index) error {
 	fmt.Fprintln(w)
 	var missing []string
 	for _, s := range idx.Stages {
-		if s.Computed {
+		if s.Computed && s.Tenants != nil {
+			fmt.Fprintf(w, "  %-10s computed (%d tenants)\n", s.Stage, *s.Tenants)
+		} else if s.Computed {
 			fmt.Fprintf(w, "  %-10s computed (%d jobs)\n", s.Stage, s.Jobs)
 		} else {
 			missing = append(missing, s.Stage)

@@ -277,3 +277,45 @@ func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
 		t.Errorf("the report that built the series and the one that read them differ:\n%s\n%s", docs[0], docs[1])
 	}
 }
+
+// The report counts the tenants it classified (issue 22 item 4): the
+// text says "classify computed (N tenants)", and index.json's classify
+// stage carries tenants, N, beside jobs (0: classify profiles no job).
+func TestReportCountsTenants(t *testing.T) {
+	dir, ds := classifyDataset(t)
+	out := filepath.Join(dir, "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tj, err := profile.LoadTenants(filepath.Join(out, "tenants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("classify   computed (%d tenants)", len(tj.Tenants))
+	if len(tj.Tenants) == 0 || !strings.Contains(stdout, want) {
+		t.Errorf("output %q lacks %q", stdout, want)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage   string
+			Jobs    int
+			Tenants *int
+		}
+	}
+	if err := json.Unmarshal(b, &idx); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range idx.Stages {
+		if s.Stage == "classify" && (s.Tenants == nil || *s.Tenants != len(tj.Tenants) || s.Jobs != 0) {
+			t.Errorf("index.json classify stage %+v, want %d tenants", s, len(tj.Tenants))
+		}
+		if s.Stage != "classify" && s.Tenants != nil {
+			t.Errorf("index.json stage %s has tenants", s.Stage)
+		}
+	}
+}
