@@ -14,6 +14,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/quantile"
+	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
 // Pattern is a tenant's utilisation pattern (seed 000 §3).
@@ -290,7 +291,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	stepS := s.StepS
 	span := time.Duration(float64(len(v)) * stepS * float64(time.Second))
 	if span < o.MinHistory {
-		t.Reason = fmt.Sprintf("%s of history, need at least %s", fmtDur(span), fmtDur(o.MinHistory))
+		t.Reason = fmt.Sprintf("%s of history, need at least %s", timeflag.FormatDuration(span), timeflag.FormatDuration(o.MinHistory))
 		return t
 	}
 	if t.Coverage < o.MinCoverage {
@@ -306,7 +307,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	}
 	if long > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d gap(s) longer than %s filled by linear interpolation (longest %s)",
-			long, fmtDur(o.MaxGap), fmtDur(time.Duration(float64(longest)*stepS*float64(time.Second)))))
+			long, timeflag.FormatDuration(o.MaxGap), timeflag.FormatDuration(time.Duration(float64(longest)*stepS*float64(time.Second)))))
 	}
 	// Constant first.
 	t.Spread = signalSpread(x, max(1, int(math.Round(3600/stepS))))
@@ -555,13 +556,3 @@ func nanZero(x float64) float64 {
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return fmt.Sprintf("%dd", d/(24*time.Hour))
-	case d >= time.Hour:
-		return fmt.Sprintf("%.1fh", d.Hours())
-	}
-	return d.Round(time.Second).String()
-}

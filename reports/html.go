@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"html/template"
 	"math"
 	"net/url"
@@ -159,20 +160,11 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4g", x)
 	},
-	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
-	"gib": func(x float64) string { return fmt.Sprintf("%.2f GiB", x/(1<<30)) },
-	"dur": func(s float64) string {
-		switch {
-		case s >= 86400 && math.Mod(s, 3600) == 0:
-			return fmt.Sprintf("%gd", s/86400)
-		case s >= 3600:
-			return fmt.Sprintf("%.4gh", s/3600)
-		case s >= 60:
-			return fmt.Sprintf("%.4gmin", s/60)
-		}
-		return fmt.Sprintf("%.4gs", s)
-	},
-	"hours": func(s float64) string { return fmt.Sprintf("%.4g", s/3600) },
+	"pct":    func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	"gib":    func(x float64) string { return fmt.Sprintf("%.2f GiB", x/(1<<30)) },
+	"dur":    timeflag.FormatSeconds,
+	"offset": timeflag.FormatOffset,
+	"hours":  func(s float64) string { return fmt.Sprintf("%.4g", s/3600) },
 	"ratio": func(a, b float64) string {
 		if b == 0 {
 			return "–"
@@ -264,7 +256,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 {{end}}</div>{{end}}{{end}}
 {{if .SLOJobs}}<table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th>why not / override</th></tr>
 {{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
-<td>{{with $s.ArrivalS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{dur .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
+<td>{{with $s.ArrivalS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
 <td>{{if $s.SlackRatio}}{{num (deref $s.SlackRatio)}}{{else}}–{{end}}</td><td>{{if $s.Actionable}}yes{{else}}no{{end}}</td><td>{{$s.Reason}}{{if $s.Override.Applies}} override: {{$s.Override.File}}{{end}}</td></tr>
 {{end}}</table>{{end}}
 </section>
@@ -301,7 +293,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 {{range .Jobs}}<section class="job" id="{{.Anchor}}">
 <h3>{{.ID}}</h3>
 <p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
-{{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline +{{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: not computed.</p>{{end}}
+{{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: not computed.</p>{{end}}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: not computed.</p>{{end}}
 {{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
 {{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}

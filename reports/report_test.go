@@ -350,3 +350,25 @@ func TestLongNames(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// SLO offsets are written with their sign by the one duration formatter:
+// an arrival 41 min 5 s before the period starts is "arrival -41m5s", never
+// "+-2465s" (issue 22 item 5).
+func TestNegativeOffsets(t *testing.T) {
+	in := synthInput(0, 1, 0)
+	in.Jobs[0].Profile.SLO = &profile.SLO{Runs: 5, Actionable: true, ArrivalS: &profile.Number{Value: -2465, Source: "inferred"},
+		DeadlineS: &profile.Number{Value: 93600, Source: "inferred"}, Override: profile.Override{Fields: []string{}}}
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, err := Write(dir, in, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, w := range []string{"arrival -41m5s", "deadline &#43;1d2h"} {
+		if !strings.Contains(string(html), w) {
+			t.Errorf("index.html lacks %q", w)
+		}
+	}
+	if strings.Contains(string(html), "&#43;-") || strings.Contains(string(html), "+-") {
+		t.Error("index.html has +-")
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/slo"
@@ -151,38 +152,20 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	return printSLOText(o.g, res)
 }
 
-// offset formats seconds from a period start as [-][Nd+]HH:MM:SS.
+// offset formats seconds from a period start, signed: +2h5m42s, -41m5s.
 func offset(v *float64) string {
 	if v == nil {
 		return "-"
 	}
-	s := int64(math.Round(*v))
-	sign := ""
-	if s < 0 {
-		sign, s = "-", -s
-	}
-	d, h, m, sec := s/86400, s/3600%24, s/60%60, s%60
-	if d > 0 {
-		return fmt.Sprintf("%s%dd+%02d:%02d:%02d", sign, d, h, m, sec)
-	}
-	return fmt.Sprintf("%s%02d:%02d:%02d", sign, h, m, sec)
+	return timeflag.FormatOffset(*v)
 }
 
-// period formats a period compactly: 1h, 1d, 7d, 90m, 37s.
+// period formats a period as every duration is written: 1h, 1d, 1h30m.
 func period(v *float64) string {
 	if v == nil {
 		return "-"
 	}
-	s := int64(math.Round(*v))
-	switch {
-	case s%86400 == 0:
-		return fmt.Sprintf("%dd", s/86400)
-	case s%3600 == 0:
-		return fmt.Sprintf("%dh", s/3600)
-	case s%60 == 0:
-		return fmt.Sprintf("%dm", s/60)
-	}
-	return fmt.Sprintf("%ds", s)
+	return timeflag.FormatSeconds(*v)
 }
 
 func ratio(v *float64) string {

@@ -53,7 +53,7 @@ func TestSLOGolden(t *testing.T) {
 		t.Fatalf("overrides: exit %d", code)
 	}
 	golden(t, "slo-world-overrides.txt", ov)
-	for _, want := range []string{"rejected by override", "1d+02:00:00"} {
+	for _, want := range []string{"rejected by override", "+1d2h"} {
 		if !strings.Contains(ov, want) {
 			t.Errorf("overridden output lacks %q", want)
 		}
