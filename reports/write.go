@@ -168,6 +168,17 @@ func Write(dir string, in *Input, opts Options) (*Index, error) {
 	return idx, nil
 }
 
+// CheckDir says whether Write may write dir (missing, empty, or an
+// earlier report), so a command can refuse a bad destination before the
+// work rather than after it.
+func CheckDir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	return replaceable(abs)
+}
+
 // replaceable says whether dir may be replaced: missing, empty, or a
 // report (it has index.json of kind report).
 func replaceable(dir string) error {

@@ -92,6 +92,10 @@ func runReport(ctx context.Context, o *reportOptions) error {
 		return usagef("--inline-jobs and --workers must be 0 or more")
 	}
 	o.fit.Workers = o.Workers
+	// The destination is checked before the work, not after it.
+	if err := reports.CheckDir(o.Out); err != nil {
+		return err
+	}
 	in, err := reportInput(ctx, o)
 	if err != nil {
 		return err

@@ -101,6 +101,11 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if len(known) == 0 {
 		return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
 	}
+	// Both destinations are checked before anything is written, so that
+	// a failure leaves nothing changed.
+	if err := reports.CheckDir(filepath.Join(o.Out, "report")); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}

@@ -132,6 +132,9 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"report", "-d", ds, "--out", notReport}, 1, "not a wlprof report"},
 		{[]string{"report", "-d", ds, "--out", filepath.Join(notReport, "r"), "--alpha-sweep", "2"}, 2, "not an alpha"},
 		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", filepath.Join(notReport, "r")}, 1, ""},
+		// The destination is checked before the work: with no dataset at
+		// all, the error is still the destination's.
+		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", notReport}, 1, "not a wlprof report"},
 	} {
 		_, stderr, code := wlprof(t, c.argv...)
 		if code != c.code || !strings.Contains(stderr, c.err) {
@@ -317,5 +320,24 @@ func TestReportCountsTenants(t *testing.T) {
 		if s.Stage != "classify" && s.Tenants != nil {
 			t.Errorf("index.json stage %s has tenants", s.Stage)
 		}
+	}
+}
+
+// wlprof run checks OUT/report before it ingests: a destination it may
+// not replace fails the command with nothing written (exit 1 means nothing
+// was changed), not after OUT/dataset was committed (issue 22 item 8).
+func TestRunChecksTheReportDirectoryFirst(t *testing.T) {
+	out := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(out, "report"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(out, "report", "mine.txt"), []byte("mine"), 0o644)
+	_, stderr, code := wlprof(t, "run", "--out", out, "../../testdata/resourceestimator/tpch_q12.txt")
+	if code != 1 || !strings.Contains(stderr, "not a wlprof report") {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 1 || entries[0].Name() != "report" {
+		t.Errorf("run wrote %v before failing", entries)
 	}
 }
