@@ -23,6 +23,9 @@ type Tx struct {
 	sources []Source
 	replace map[string]bool
 	done    bool
+	// created: Begin made the dataset's directory; a rollback removes it
+	// again, lock file and all, so a failed first ingest leaves nothing.
+	created bool
 }
 
 type stagedWriter interface {
@@ -37,6 +40,8 @@ var testHookBeforeManifest func() error
 // Begin starts a transaction. It takes the dataset's lock (one writer at a
 // time), reloads the manifest and removes leftovers of killed transactions.
 func (d *Dataset) Begin() (*Tx, error) {
+	_, statErr := os.Stat(d.Dir)
+	created := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(d.Dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -44,7 +49,14 @@ func (d *Dataset) Begin() (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Tx, error) { lk.Close(); return nil, err }
+	fail := func(err error) (*Tx, error) {
+		lk.Close()
+		if created {
+			os.Remove(filepath.Join(d.Dir, lockName))
+			os.Remove(d.Dir)
+		}
+		return nil, err
+	}
 	m, err := readManifest(d.Dir)
 	switch {
 	case errors.Is(err, ErrNoDataset) && d.m.Ingests == 0:
@@ -56,7 +68,7 @@ func (d *Dataset) Begin() (*Tx, error) {
 		return fail(err)
 	}
 	d.m = m
-	tx := &Tx{ds: d, lock: lk, ingest: m.Ingests + 1, writers: map[string]stagedWriter{}}
+	tx := &Tx{ds: d, lock: lk, ingest: m.Ingests + 1, writers: map[string]stagedWriter{}, created: created}
 	tx.staging = filepath.Join(d.Dir, fmt.Sprintf("%s%06d", stagingPrefix, tx.ingest))
 	if err := os.MkdirAll(tx.staging, 0o755); err != nil {
 		return fail(err)
@@ -193,6 +205,12 @@ func (tx *Tx) Rollback() {
 		w.abort()
 	}
 	tx.finish()
+	if tx.created {
+		// Nothing was ever committed here: the directory is ours to take
+		// back (os.Remove leaves it if anything else is in it).
+		os.Remove(filepath.Join(tx.ds.Dir, lockName))
+		os.Remove(tx.ds.Dir)
+	}
 }
 
 func (tx *Tx) finish() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -195,6 +196,29 @@ func TestFailedIngestLeavesDatasetUnchanged(t *testing.T) {
 		if after[p] != b {
 			t.Errorf("%s changed", p)
 		}
+	}
+}
+
+// A failed first ingest into a new directory leaves no directory behind
+// (no .lock, no staging): exit 1 means nothing was changed (issue 22
+// item 9). A directory the user made stays, empty.
+func TestFailedFirstIngestLeavesNoDirectory(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "new", "ds")
+	_, errs, code := wlprof(t, "ingest", "csv", "--max-rejects", "0", "../../testdata/usage_with_rejects.csv", "-d", ds)
+	if code != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(ds); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed ingest left %s behind: %v", ds, tree(t, ds))
+	}
+	mine := filepath.Join(dir, "mine")
+	os.Mkdir(mine, 0o755)
+	if _, _, code := wlprof(t, "ingest", "csv", "--max-rejects", "0", "../../testdata/usage_with_rejects.csv", "-d", mine); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if entries, err := os.ReadDir(mine); err != nil || len(entries) > 1 {
+		t.Errorf("the user's directory holds %v after a failed ingest, %v", entries, err)
 	}
 }
 
