@@ -107,6 +107,25 @@ func TestRootListsEveryStage(t *testing.T) {
 	}
 }
 
+// WLPROF_DATASET sets the default -d; -d wins (issue 22).
+func TestDatasetFromEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	env, flag := filepath.Join(dir, "env"), filepath.Join(dir, "flag")
+	t.Setenv("WLPROF_DATASET", env)
+	if _, errs, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv"); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(env, "manifest.json")); err != nil {
+		t.Errorf("no dataset at $WLPROF_DATASET: %v", err)
+	}
+	if _, errs, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", flag); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(flag, "manifest.json")); err != nil {
+		t.Errorf("-d did not win over $WLPROF_DATASET: %v", err)
+	}
+}
+
 // wlprof --version prints the version, as wlprof version does.
 func TestVersionFlag(t *testing.T) {
 	out, _, code := wlprof(t, "--version")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -66,6 +67,12 @@ manifest); every analysis command reads that dataset.
 		SilenceUsage:      true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			// WLPROF_DATASET is the default dataset, as KUBECONFIG is
+			// kubectl's: -d wins. (wlprof run without -d still builds
+			// OUT/dataset: it looks at whether -d was given, not at this.)
+			if v := os.Getenv("WLPROF_DATASET"); v != "" && !cmd.Flags().Changed("dataset") {
+				g.Dataset = v
+			}
 			switch g.Output {
 			case "text", "json", "csv":
 				return nil
@@ -80,7 +87,7 @@ manifest); every analysis command reads that dataset.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.Flags().BoolP("version", "v", false, "print the wlprof version (wlprof version -o json says more)")
 	pf := root.PersistentFlags()
-	pf.StringVarP(&g.Dataset, "dataset", "d", "./wlprof-data", "dataset directory")
+	pf.StringVarP(&g.Dataset, "dataset", "d", "./wlprof-data", "dataset directory ($WLPROF_DATASET when set)")
 	pf.StringVarP(&g.Output, "output", "o", "text", "output format: text, json or csv")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or summaries on stderr")
 	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
