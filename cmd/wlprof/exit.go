@@ -45,7 +45,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 type rejectedError struct{ n int64 }
 
 func (e rejectedError) Error() string {
-	return fmt.Sprintf("%d input record(s) rejected; see the rejects table of the dataset", e.n)
+	return fmt.Sprintf("%d input record(s) rejected; wlprof rejects lists them", e.n)
 }
 
 // exitCode maps an error returned by a command to the process exit status.

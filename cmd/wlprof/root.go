@@ -94,6 +94,7 @@ manifest); every analysis command reads that dataset.
 
 	root.AddCommand(
 		newIngestCmd(g),
+		newRejectsCmd(g),
 		newClassifyCmd(g),
 		newSLOCmd(g),
 		newSkylineCmd(g),
