@@ -326,7 +326,7 @@ func ownCoreRuntimes(runs []dataset.ProfRun) []string {
 	if len(frac) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("runtimes are wall time minus the time the task waited for a CPU (cpu_wait_s; a median %.0f%% of wall time over %d run(s)): its runtime on a core of its own (set WallTime, --wall-time, to model wall time)",
+	return []string{fmt.Sprintf("runtimes are wall time minus the time the task waited for a CPU (cpu_wait_s; a median %.0f%% of wall time over %d run(s)): its runtime on a core of its own (--wall-time models wall time instead)",
 		100*quantile.Median(frac), len(frac))}
 }
 

@@ -65,7 +65,11 @@ func LoadOverrides(path string) (*Overrides, error) {
 		err = dec.Decode(&ov)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// The decoders name Go types ("field x not found in type
+		// slo.Override"); the user wrote a file, so name its parts.
+		msg := strings.NewReplacer("in type slo.Overrides", "at the top level (fields: version, jobs)",
+			"in type slo.Override", "in a jobs entry (fields: job, period_s, arrival_s, deadline_s, accept, reject, note)").Replace(err.Error())
+		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	if err := ov.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

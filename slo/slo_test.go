@@ -240,7 +240,8 @@ func TestOverrides(t *testing.T) {
 	}
 	unknown := filepath.Join(dir, "u.yml")
 	os.WriteFile(unknown, []byte("version: 1\njobs:\n  - job: a\n    dedline_s: 5\n"), 0o644)
-	if _, err := LoadOverrides(unknown); err == nil || !strings.Contains(err.Error(), "dedline_s") {
+	if _, err := LoadOverrides(unknown); err == nil || !strings.Contains(err.Error(), "dedline_s not found in a jobs entry (fields: job,") ||
+		strings.Contains(err.Error(), "slo.Override") {
 		t.Errorf("unknown YAML field: %v", err)
 	}
 }

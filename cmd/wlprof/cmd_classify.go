@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/csv"
 	"fmt"
 	"strconv"
@@ -76,6 +77,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 		res, err = pipeline.Classify(ctx, ds, opts)
 		return err
 	})
+	if errors.Is(err, fft.ErrNoSeries) {
+		return fmt.Errorf("%s has no utilisation data to classify: ingest a trace first (wlprof ingest --help lists the formats)", o.g.Dataset)
+	}
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,28 @@ func TestDatasetFromEnvironment(t *testing.T) {
 	}
 }
 
+// Messages speak the user's words (issue 22 item 10): Ctrl-C is
+// "interrupted", not "context canceled"; a dataset without utilisation
+// data says what to ingest, not "fft: no utilisation series".
+func TestMessagesInUsersWords(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, errs, code := wlprof(t, "classify", "-d", ds)
+	if code != 1 || !strings.Contains(errs, "has no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "fft:") {
+		t.Errorf("classify without usage: exit %d, %q", code, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code = run(ctx, []string{"skyline", "-d", ds}, &streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	if code != 1 || errb.String() != "wlprof: interrupted; nothing was changed\n" {
+		t.Errorf("interrupted: exit %d, %q", code, errb.String())
+	}
+}
+
 // wlprof --version prints the version, as wlprof version does.
 func TestVersionFlag(t *testing.T) {
 	out, _, code := wlprof(t, "--version")

@@ -33,6 +33,11 @@ func run(ctx context.Context, argv []string, s *streams) int {
 	root := newRootCmd(s)
 	root.SetArgs(argv)
 	err := root.ExecuteContext(ctx)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error() {
+		// Ctrl-C: say so in words, not as "context canceled"; every
+		// command that writes leaves the previous state when interrupted.
+		err = errors.New("interrupted; nothing was changed")
+	}
 	if err != nil {
 		var re rejectedError
 		switch {
