@@ -146,20 +146,32 @@ func (j *Job) Anchor() (periodMs, anchorMs int64, ok bool) {
 
 // Identify fills in, for the jobs of the profiles, what the runs table
 // says of them: up to five raw names, the first and last run start, and
-// the number of runs. A job that the slo stage gave no period (fewer than
+// the number of runs (distinct run ids: a run logged twice, as a Spark
+// application's .inprogress and final logs are, counts once). A job that the slo stage gave no period (fewer than
 // three submissions, or irregular ones) gets the median spacing of its run
 // starts as its period, said so in the detail: the period a reservation
 // recurs with, which needs only two runs, where Run's recurrence test
 // needs a regular series.
 func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error {
-	starts := map[string][]int64{}
+	// One run id counts once: a Spark application's .inprogress log and
+	// its final log are two rows of one run.
+	runStarts := map[string]map[string]int64{}
 	names := map[string]map[string]bool{}
 	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
 		if jobs[r.Job] == nil {
 			return nil
 		}
 		if r.StartMs != dataset.NoTime {
-			starts[r.Job] = append(starts[r.Job], r.StartMs)
+			if runStarts[r.Job] == nil {
+				runStarts[r.Job] = map[string]int64{}
+			}
+			id := r.Run
+			if id == "" { // no id: every row is a run of its own
+				id = fmt.Sprintf("\x00row%d", len(runStarts[r.Job]))
+			}
+			if st, ok := runStarts[r.Job][id]; !ok || r.StartMs < st {
+				runStarts[r.Job][id] = r.StartMs
+			}
 		}
 		if r.Name != "" {
 			if names[r.Job] == nil {
@@ -179,7 +191,10 @@ func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error
 		}
 		sort.Strings(ns)
 		p.Identity.Names = ns[:min(len(ns), 5)]
-		s := starts[id]
+		s := make([]int64, 0, len(runStarts[id]))
+		for _, st := range runStarts[id] {
+			s = append(s, st)
+		}
 		sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
 		if len(s) > 0 {
 			p.Identity.FirstStartMs, p.Identity.LastStartMs = &s[0], &s[len(s)-1]

@@ -88,6 +88,12 @@ func TestIdentify(t *testing.T) {
 			}
 		}
 	}
+	// Run a3 logged a second time (a Spark .inprogress log beside the
+	// final one): still one run.
+	again := dataset.Run{Job: "a", Run: "a3", Name: "a-name-3", SubmitMs: 14400_000, StartMs: 14400_000, Status: "RUNNING"}
+	if err := w.Append(&again); err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
