@@ -29,6 +29,11 @@ type Options struct {
 	// (for google2019-usage, before the duplicate instance rows found when
 	// the rows are summed at the end move from accepted to rejected).
 	Progress func(FileResult)
+	// SkipDuplicates skips, with a note, a file whose content (sha256) the
+	// dataset already holds from an earlier ingest or an earlier input of
+	// this one: its rows would be counted twice. wlprof ingest sets it
+	// (unless --allow-duplicate); off, every input is read.
+	SkipDuplicates bool
 	// Tenant names the tenant of formats that carry none (series-csv,
 	// alibaba2018-machine); "" keeps each format's default.
 	Tenant string
@@ -68,6 +73,9 @@ type FileResult struct {
 	Accepted int64    `json:"accepted"`
 	Rejected int64    `json:"rejected"`
 	Notes    []string `json:"notes,omitempty"`
+	// Skipped: the content was ingested before (Notes says where), so
+	// nothing was read from it.
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 // Result sums an ingest.
@@ -112,14 +120,27 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 		return nil, err
 	}
 	var srcs []dataset.Source
+	seen := seenSources(tx.Dataset().Manifest().Sources)
 	for i, path := range files {
 		if err := ctx.Err(); err != nil {
 			return res, err
+		}
+		if opts.SkipDuplicates {
+			fr, dup, err := seen.duplicate(path, formats[i])
+			if err != nil {
+				return res, err
+			}
+			if dup {
+				res.Files = append(res.Files, fr)
+				srcs = append(srcs, dataset.Source{})
+				continue
+			}
 		}
 		fr, src, err := ingestFile(ctx, tx, formats[i], path, opts, res, st)
 		if err != nil {
 			return res, err
 		}
+		seen.add(src)
 		res.Files = append(res.Files, fr)
 		srcs = append(srcs, src)
 		if opts.Progress != nil {
@@ -133,6 +154,9 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	}
 	for i := range srcs {
 		fr := &res.Files[i]
+		if fr.Skipped {
+			continue
+		}
 		srcs[i].Accepted, srcs[i].Rejected, srcs[i].Notes = fr.Accepted, fr.Rejected, fr.Notes
 		tx.AddSource(srcs[i])
 	}

@@ -20,6 +20,7 @@ type ingestOptions struct {
 	Format     string
 	Paths      []string
 	MaxRejects int64
+	AllowDup   bool
 	CPUUnit    string
 	TZ         string
 	Tenant     string
@@ -72,6 +73,7 @@ FORMATS
 		},
 	}
 	f := cmd.Flags()
+	f.BoolVar(&o.AllowDup, "allow-duplicate", false, "ingest a file even when the dataset holds its content (same sha256) already")
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, leaving the dataset unchanged, after this many rejected records (-1: no limit)")
 	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent; raw (series-csv: not utilisation, scaled by the file's maximum)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
@@ -107,7 +109,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
-	opts.MaxRejects = o.MaxRejects
+	opts.MaxRejects, opts.SkipDuplicates = o.MaxRejects, !o.AllowDup
 	if err := traceOptions(o, &opts); err != nil {
 		return err
 	}

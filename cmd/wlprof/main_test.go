@@ -175,7 +175,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"classify", "--step", "10ms", "-d", ds}, 2, "step 10ms: want at least 1s"},
 		{[]string{"classify", "--at", "yesterday", "-d", ds}, 2, "--at"},
 		{[]string{"ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds}, 3, "5 input record(s) rejected"},
-		{[]string{"ingest", "csv", "--max-rejects", "2", "../../testdata/usage_with_rejects.csv", "-d", ds}, 1, "too many rejected records"},
+		{[]string{"ingest", "csv", "--max-rejects", "2", "--allow-duplicate", "../../testdata/usage_with_rejects.csv", "-d", ds}, 1, "too many rejected records"},
 		{[]string{"completion", "bash"}, 0, ""},
 		{[]string{"completion", "tcsh"}, 2, "invalid argument"},
 		// Unknown subcommands of a group are usage errors naming the
@@ -237,6 +237,48 @@ func TestFailedIngestLeavesDatasetUnchanged(t *testing.T) {
 		if after[p] != b {
 			t.Errorf("%s changed", p)
 		}
+	}
+}
+
+// A second ingest of the same content is skipped with a note, leaving the
+// dataset's rows as they were; --allow-duplicate ingests it again (issue
+// 22 item 11).
+func TestIngestSkipsDuplicateContent(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	copyOf := filepath.Join(dir, "renamed.csv")
+	b, err := os.ReadFile("../../testdata/usage_with_rejects.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(copyOf, b, 0o644)
+	rows := func() float64 {
+		m, err := os.ReadFile(filepath.Join(ds, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var man struct {
+			Tables map[string]struct{ Rows float64 }
+		}
+		json.Unmarshal(m, &man)
+		return man.Tables["usage"].Rows
+	}
+	if _, errs, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	before := rows()
+	out, errs, code := wlprof(t, "ingest", "csv", copyOf, "-d", ds)
+	if code != 0 || !strings.Contains(out, "skipped: the same content") || !strings.Contains(out, "--allow-duplicate") {
+		t.Fatalf("second ingest: exit %d, %q %q", code, out, errs)
+	}
+	if after := rows(); after != before || before == 0 {
+		t.Errorf("usage rows %v → %v", before, after)
+	}
+	if _, _, code := wlprof(t, "ingest", "csv", "--allow-duplicate", copyOf, "-d", ds); code != 3 {
+		t.Fatalf("--allow-duplicate: exit %d", code)
+	}
+	if after := rows(); after != 2*before {
+		t.Errorf("--allow-duplicate: usage rows %v, want %v", after, 2*before)
 	}
 }
 
