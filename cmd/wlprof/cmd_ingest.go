@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -97,6 +98,9 @@ type ingestReport struct {
 	Accepted int64               `json:"accepted"`
 	Rejected int64               `json:"rejected"`
 	Tables   map[string]int64    `json:"tables"`
+	// Undetected are the files below a directory given to ingest auto
+	// that no format reads (left out, as wlprof run does).
+	Undetected []ingest.Undetected `json:"undetected,omitempty"`
 }
 
 func runIngest(ctx context.Context, o *ingestOptions) error {
@@ -123,6 +127,18 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 			fmt.Fprintf(o.g.io.Err, "  %s: %d accepted, %d rejected\n", fr.Path, fr.Accepted, fr.Rejected)
 		}
 	}
+	var undetected []ingest.Undetected
+	if o.Format == "auto" {
+		if o.Paths, undetected, err = surveyDirs(o.Paths); err != nil {
+			return err
+		}
+		for _, u := range undetected {
+			o.g.progressf("  left out %s: no known format\n", u.Path)
+		}
+		if len(o.Paths) == 0 {
+			return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(undetected))
+		}
+	}
 	ds, err := dataset.OpenOrCreate(o.g.Dataset)
 	if err != nil {
 		return err
@@ -144,7 +160,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return err
 	}
 	rep := ingestReport{Version: 1, Dataset: o.g.Dataset, Ingest: res.Ingest, Files: res.Files,
-		Accepted: res.Accepted, Rejected: res.Rejected, Tables: map[string]int64{}}
+		Accepted: res.Accepted, Rejected: res.Rejected, Tables: map[string]int64{}, Undetected: undetected}
 	for _, t := range dataset.TableNames {
 		rep.Tables[t] = ds.Rows(t)
 	}
@@ -229,4 +245,24 @@ func traceOptions(o *ingestOptions, opts *ingest.Options) error {
 	}
 	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
 	return nil
+}
+
+// surveyDirs replaces each directory among paths by the files below it
+// that a format reads, and returns the others; files named one by one are
+// kept, so that one no format reads is an error that names it.
+func surveyDirs(paths []string) ([]string, []ingest.Undetected, error) {
+	var out []string
+	var left []ingest.Undetected
+	for _, p := range paths {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		known, unknown, err := ingest.Survey([]string{p})
+		if err != nil {
+			return nil, nil, err
+		}
+		out, left = append(out, known...), append(left, unknown...)
+	}
+	return out, left, nil
 }

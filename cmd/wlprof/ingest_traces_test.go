@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,37 @@ func TestIngestTraceFlags(t *testing.T) {
 		if code != c.code || !strings.Contains(errs, c.err) {
 			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
 		}
+	}
+}
+
+// ingest auto DIR leaves out the files below DIR that no format reads,
+// listing them (stderr, and undetected in -o json), as wlprof run does; a
+// file named on its own that no format reads is still an error (issue 22).
+func TestIngestAutoLeavesOutUnknownFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.MkdirAll(in, 0o755)
+	b, err := os.ReadFile("../../testdata/usage_with_rejects.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(in, "usage.csv"), b, 0o644)
+	os.WriteFile(filepath.Join(in, "README.md"), []byte("# what these files are\n"), 0o644)
+	out, errs, code := wlprof(t, "ingest", "auto", in, "-d", filepath.Join(dir, "ds"), "-o", "json")
+	if code != 3 || !strings.Contains(errs, "left out "+filepath.Join(in, "README.md")) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rep struct {
+		Accepted   int64
+		Undetected []struct{ Path string }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Accepted != 6 || len(rep.Undetected) != 1 || rep.Undetected[0].Path != filepath.Join(in, "README.md") {
+		t.Errorf("report %+v", rep)
+	}
+	if _, errs, code := wlprof(t, "ingest", "auto", filepath.Join(in, "README.md"), "-d", filepath.Join(dir, "ds2")); code == 0 || !strings.Contains(errs, "cannot detect the format") {
+		t.Errorf("a lone unknown file: exit %d, %q", code, errs)
 	}
 }
