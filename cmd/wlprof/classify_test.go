@@ -73,6 +73,13 @@ func TestClassifyGolden(t *testing.T) {
 		t.Fatal("text run failed")
 	}
 	golden(t, "classify.txt", text)
+
+	// --tenants says which tenant is in which class; -o csv carries each
+	// tenant's class headroom (issue 22).
+	text, _, _ = wlprof(t, "classify", "-d", ds, "--tenants")
+	golden(t, "classify-tenants.txt", text)
+	csvOut, _, _ := wlprof(t, "classify", "-d", ds, "-o", "csv")
+	golden(t, "classify.csv", csvOut)
 }
 
 // --k fixes the classes per pattern; --at moves "current" and so the

@@ -18,10 +18,11 @@ import (
 )
 
 type classifyOptions struct {
-	g    *globalOptions
-	Step time.Duration
-	K    int
-	AtMs int64
+	g       *globalOptions
+	Step    time.Duration
+	K       int
+	AtMs    int64
+	Tenants bool
 }
 
 // classifyReport is the JSON document of `wlprof classify -o json`.
@@ -58,6 +59,7 @@ their slots, are "insufficient" with the reason.
 	}
 	cmd.Flags().Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step (default 2m, coarser when the data is)")
 	cmd.Flags().IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
+	cmd.Flags().BoolVar(&o.Tenants, "tenants", false, "also list every tenant with its pattern, period and class")
 	o.AtMs = dataset.NoTime
 	cmd.Flags().Var(timeflag.NewInstant(&o.AtMs), "at", "instant that is \"current\" for headroom (default: the last slot)")
 	return cmd
@@ -116,6 +118,22 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", c.Class, c.Pattern, c.Tenants, c.Servers,
 			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
 	}
+	if o.Tenants {
+		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
+		for _, t := range rep.Tenants {
+			period, class, reason := "-", t.Class, t.Reason
+			if t.PeriodS != nil {
+				period = timeflag.FormatSeconds(*t.PeriodS)
+			}
+			if class == "" {
+				class = "-"
+			}
+			if reason == "" {
+				reason = "-"
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, period, t.Strength, t.Mean, t.Peak, class, reason)
+		}
+	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -136,15 +154,26 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 
 func writeClassifyCSV(o *classifyOptions, rep *classifyReport) error {
 	w := csv.NewWriter(o.g.io.Out)
-	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason"})
+	// The tenant's class's headroom closes each row, as the text's class
+	// table shows it (empty for a tenant without a class).
+	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
+		"class_current", "headroom_short", "headroom_medium", "headroom_long"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	classes := map[string]fft.Class{}
+	for _, c := range rep.Classes {
+		classes[c.Class] = c
+	}
 	for _, t := range rep.Tenants {
 		period := ""
 		if t.PeriodS != nil {
 			period = f(*t.PeriodS)
 		}
-		w.Write([]string{t.Tenant, string(t.Pattern), period, f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
-			strconv.Itoa(t.Servers), t.Reason})
+		row := []string{t.Tenant, string(t.Pattern), period, f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
+			strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
+		if c, ok := classes[t.Class]; ok {
+			row[9], row[10], row[11], row[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return w.Error()
