@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -83,7 +85,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res, err := classify(ctx, in, o)
 	if in.store != nil {
 		if serr := in.store(); serr != nil {
-			return nil, serr
+			if !readOnly(serr) || res == nil {
+				return nil, serr
+			}
+			// A dataset the user may read but not write is classified
+			// all the same: the series are not kept for the next run.
+			res.Warnings = append(res.Warnings, "the series were not stored (the dataset is read-only: "+serr.Error()+
+				"); every classify builds them from the usage table again")
 		}
 	}
 	if res != nil {
@@ -258,4 +266,9 @@ func (r *Result) Representatives(ctx context.Context, ds *dataset.Dataset, n int
 		out = append(out, Representative{Class: p.class, Series: *s, FrequencyHz: f, Power: pw})
 	}
 	return out, nil
+}
+
+// readOnly says whether err is the file system refusing a write.
+func readOnly(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EACCES)
 }

@@ -2,9 +2,13 @@ package fft
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -102,4 +106,69 @@ func TestValidate(t *testing.T) {
 	if err := (Options{}).Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
 	}
+}
+
+// A dataset that cannot be written (read-only file system, no write
+// permission) is classified all the same, with a warning that the series
+// were not stored; any other write error fails the run (issue 22 item 7).
+func TestRunOnReadOnlyDataset(t *testing.T) {
+	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Four days of two tenants every two minutes: a daily wave and a flat line.
+	for k := int64(0); k < 4*720; k++ {
+		for _, u := range []dataset.Usage{
+			{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720), Memory: math.NaN()},
+			{Tenant: "flat", Server: "s1", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()},
+		} {
+			if err := tx.Usage().Append(&u); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Run(context.Background(), mustLoad(t, ds), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = dataset.Open(ds.Dir); err != nil { // a fresh handle: as if the series table was never built
+		t.Fatal(err)
+	}
+	tx, _ = ds.Begin()
+	tx.Replace(dataset.SeriesTable.Name)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { testHookWriteSeries = nil }()
+	testHookWriteSeries = func() error { return &fs.PathError{Op: "open", Path: ds.Dir + "/.lock", Err: syscall.EROFS} }
+	got, built, err := classifyDataset(context.Background(), ds, Options{})
+	if err != nil || !built {
+		t.Fatalf("read-only: built %v, %v", built, err)
+	}
+	if n := len(got.Warnings); n == 0 || !strings.Contains(got.Warnings[n-1], "the series were not stored (the dataset is read-only") {
+		t.Errorf("warnings %q", got.Warnings)
+	}
+	if len(got.Tenants) != 2 || !reflect.DeepEqual(got.Tenants, want.Tenants) {
+		t.Error("the read-only run classified differently")
+	}
+	testHookWriteSeries = func() error { return errors.New("disk on fire") }
+	if _, _, err := classifyDataset(context.Background(), ds, Options{}); err == nil || err.Error() != "disk on fire" {
+		t.Errorf("another write error: %v", err)
+	}
+}
+
+func mustLoad(t *testing.T, ds *dataset.Dataset) Input {
+	t.Helper()
+	in, err := Load(context.Background(), ds, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }

@@ -37,10 +37,17 @@ func loadSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions, us
 	return series, true, func() error { return <-done }, nil
 }
 
+// testHookWriteSeries, when set by tests, fails the series write (a
+// read-only dataset cannot be simulated with permissions as root).
+var testHookWriteSeries func() error
+
 // writeSeries replaces the series table with series, in one transaction,
 // through its own handle on the dataset (a transaction updates its
 // handle's manifest, which the caller may be reading meanwhile).
 func writeSeries(ds *dataset.Dataset, series []dataset.Series) error {
+	if testHookWriteSeries != nil {
+		return testHookWriteSeries()
+	}
 	own, err := dataset.Open(ds.Dir)
 	if err != nil {
 		return err
