@@ -8,12 +8,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/metadata"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
-	"github.com/apache/arrow/go/v16/parquet/schema"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 )
 
 // pqFile writes a Parquet file page by page for the tables whose bulk is
@@ -232,7 +232,7 @@ func (c *pqChunk) end() error {
 	p.rgRaw += c.raw
 	return cc.Finish(metadata.ChunkMetaInfo{NumValues: c.levels, DictPageOffset: c.dictOff, IndexPageOffset: -1,
 		DataPageOffset: dataOff, CompressedSize: size, UncompressedSize: c.raw}, c.dictPages > 0, false,
-		metadata.EncodingStats{DictEncodingStats: dict, DataEncodingStats: c.dataPages}, nil)
+		metadata.EncodingStats{DictEncodingStats: dict, DataEncodingStats: c.dataPages})
 }
 
 // appendPageHeader appends a thrift compact-protocol PageHeader: of a

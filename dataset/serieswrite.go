@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // The series table is written by its own encoder, not by pqarrow: its

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // UsageBatch is a column-wise slice of the usage table, for consumers that

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/metadata"
-	"github.com/apache/arrow/go/v16/parquet/schema"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -69,7 +69,8 @@ func fastUsageGroup(g *groupReader, rg int, b *UsageBatch, s *usageScratch) bool
 			return false
 		}
 	}
-	if ts, ok := sch.Column(g.cols[2]).LogicalType().(*schema.TimestampLogicalType); !ok || ts.TimeUnit() != schema.TimeUnitMillis {
+	// arrow-go v18's logical types are values (v16's were pointers).
+	if ts, ok := sch.Column(g.cols[2]).LogicalType().(schema.TimestampLogicalType); !ok || ts.TimeUnit() != schema.TimeUnitMillis {
 		return false
 	}
 	rgm := md.RowGroup(rg)

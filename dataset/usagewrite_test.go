@@ -11,8 +11,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
 // The usage encoder writes what pqarrow writes for the same rows, as far

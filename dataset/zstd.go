@@ -3,7 +3,7 @@ package dataset
 import (
 	"sync"
 
-	"github.com/apache/arrow/go/v16/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/klauspost/compress/zstd"
 )
 
