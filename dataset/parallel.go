@@ -156,6 +156,9 @@ func openGroupReader(path string, cols, dictCols []string) (*groupReader, error)
 		groupRows = max(groupRows, g.pf.MetaData().RowGroup(i).NumRows())
 	}
 	props := pqarrow.ArrowReadProperties{BatchSize: max(groupRows, 1)}
+	if arrowFor["readbatch"] {
+		props.BatchSize = 1 << 16
+	}
 	for _, name := range cols {
 		i := sch.ColumnIndexByName(name)
 		if i < 0 {

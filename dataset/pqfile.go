@@ -138,6 +138,7 @@ func (p *pqFile) footer() error {
 type pqChunk struct {
 	p                *pqFile
 	codec            compress.Codec // nil: uncompressed
+	level            int
 	dictOff, dataOff int64          // -1 until written
 	start            int64
 	raw              int64 // uncompressed bytes, headers included
@@ -159,6 +160,7 @@ func (p *pqFile) chunk() (*pqChunk, error) {
 			return nil, err
 		}
 		c.codec = codec
+		c.level = p.props.CompressionLevelFor(p.sch.Column(p.col).ColumnPath().String())
 	}
 	return c, nil
 }
@@ -194,7 +196,7 @@ func (c *pqChunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
 		for _, b := range parts {
 			p.body = append(p.body, b...)
 		}
-		p.packed = c.codec.Encode(p.packed[:0], p.body)
+		p.packed = c.codec.EncodeLevel(p.packed[:0], p.body, c.level)
 		parts, size = [][]byte{p.packed}, len(p.packed)
 	}
 	if raw > math.MaxInt32 || size > math.MaxInt32 {

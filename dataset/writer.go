@@ -60,6 +60,7 @@ func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
 func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(parquetZstdLevelNum),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 		parquet.WithMaxRowGroupLength(BatchRows),

@@ -23,6 +23,10 @@ type reusingZstd struct {
 // path and dictionary/delta encodings already do most of the shrinking.
 const parquetZstdLevel = zstd.SpeedFastest
 
+// parquetZstdLevelNum is parquetZstdLevel as zstd's number, for the writer
+// properties (zstd.EncoderLevelFromZstd(1) is SpeedFastest).
+const parquetZstdLevelNum = 1
+
 func (z *reusingZstd) encoder(level zstd.EncoderLevel) *zstd.Encoder {
 	z.mu.Lock()
 	defer z.mu.Unlock()
@@ -50,6 +54,9 @@ func (z *reusingZstd) EncodeLevel(dst, src []byte, level int) []byte {
 }
 
 func init() {
+	if arrowFor["zstd"] {
+		return
+	}
 	orig, err := compress.GetCodec(compress.Codecs.Zstd)
 	if err != nil {
 		panic("dataset: arrow has no zstd codec: " + err.Error())
