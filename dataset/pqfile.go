@@ -139,7 +139,7 @@ type pqChunk struct {
 	p                *pqFile
 	codec            compress.Codec // nil: uncompressed
 	level            int
-	dictOff, dataOff int64          // -1 until written
+	dictOff, dataOff int64 // -1 until written
 	start            int64
 	raw              int64 // uncompressed bytes, headers included
 	levels           int64
