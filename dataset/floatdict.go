@@ -93,9 +93,6 @@ func (w *Writer[T]) writeRecord(rec arrow.Record) error {
 // floatDicts returns one floatDict per float column with dictionary pages,
 // nil elsewhere; nil when the table has none.
 func floatDicts[T any](t *Table[T]) []*floatDict {
-	if arrowFor["floatdict"] && (t.pages == nil || !ownPages) {
-		return nil
-	}
 	var ds []*floatDict
 	for i, c := range t.cols {
 		if c.numDict && c.field.Type.ID() == arrow.FLOAT64 {

@@ -148,9 +148,6 @@ func openGroupReader(path string, cols, dictCols []string) (*groupReader, error)
 	// No batch size: a record reader of one row group (readGroup) reads
 	// it in one batch, of the group's rows.
 	props := pqarrow.ArrowReadProperties{}
-	if arrowFor["readbatch"] {
-		props.BatchSize = 1 << 16
-	}
 	for _, name := range cols {
 		i := sch.ColumnIndexByName(name)
 		if i < 0 {

@@ -67,15 +67,6 @@ type seriesWriter struct {
 // several times; every call but the last should pass a multiple of
 // SeriesGroupRows rows, or the file gets short row groups.
 func (tx *Tx) WriteSeries(rows []Series) error {
-	if arrowFor["serieswrite"] {
-		w := WriterFor(tx, SeriesTable)
-		for i := range rows {
-			if err := w.Append(&rows[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	sw, err := tx.seriesWriter()
 	if err != nil {
 		return err

@@ -54,9 +54,6 @@ func (z *reusingZstd) EncodeLevel(dst, src []byte, level int) []byte {
 }
 
 func init() {
-	if arrowFor["zstd"] {
-		return
-	}
 	orig, err := compress.GetCodec(compress.Codecs.Zstd)
 	if err != nil {
 		panic("dataset: arrow has no zstd codec: " + err.Error())
