@@ -7,6 +7,8 @@ GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
+# Per fuzz target of the Parquet page codec.
+PQFUZZTIME ?= 10s
 
 .PHONY: all deps deps-build build test vet demo bench fuzz clean
 
@@ -48,6 +50,10 @@ fuzz: deps
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzYarnRM -fuzztime 30s
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSparkEventLog -fuzztime 30s
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSkylineCSV -fuzztime 30s
+	@# The Parquet page codec (dataset/internal/pq): round trips and arbitrary bytes into every decoder.
+	for f in FuzzHybridRoundTrip FuzzHybridDecode FuzzDeltaRoundTrip FuzzDeltaDecode FuzzPageHeaderRoundTrip FuzzPageHeaderParse FuzzFloatDictRoundTrip FuzzStringsRoundTrip FuzzStringsDecode FuzzDoubleListsRoundTrip FuzzDoubleListsDecode FuzzWalkRoundTrip FuzzWalkDecode; do \
+		$(GO) test ./dataset/internal/pq/ -run '^$$' -fuzz "^$$f$$" -fuzztime $(PQFUZZTIME) || exit 1; \
+	done
 
 clean:
 	rm -rf bin $(OUT) wlprof-data

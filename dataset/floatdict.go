@@ -1,89 +1,54 @@
 package dataset
 
 import (
-	"math"
+	"slices"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
-	"github.com/apache/arrow/go/v16/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/wlprof/wlprof/dataset/internal/pq"
 )
 
-// Float columns with Parquet dictionary pages (cpu, memory) are handed to
-// the Parquet writer as Arrow dictionary arrays built here, instead of as
-// plain doubles: arrow/go v16's float dictionary encoder boxes every value
-// into an interface to hash it (an allocation and a generic hash per row),
-// while this table hashes the bits of a double in a few instructions. The
-// file is the same: a dictionary page and bit-packed ids per column chunk,
-// read back as plain doubles (the Arrow schema is not stored).
+// Float columns with Parquet dictionary pages (cpu, memory) get their
+// dictionaries from pq.FloatDict, which hashes the bits of a double in a
+// few instructions: the usage encoder (usagewrite.go) writes its ids and
+// values as they are; pqarrow's writer, where it writes such a column, is
+// handed an Arrow dictionary array built from them. Either way the file
+// has a dictionary page and bit-packed ids per column chunk, read back as
+// plain doubles (the Arrow schema is not stored).
 
-const (
-	// maxFloatDict is the most distinct values a batch's dictionary may
-	// have; with more, the batch goes to Parquet as plain doubles (plain
-	// pages: pqarrow's encoder falls back to them by itself, the usage
-	// encoder writes them). 65536 doubles are
-	// 512 KiB, under Parquet's 1 MiB dictionary page limit.
-	maxFloatDict = 1 << 16
-	// floatDictBits sizes the open-addressing table: twice maxFloatDict.
-	floatDictBits = 17
-)
+// maxFloatDict is the most distinct values a batch's dictionary may have;
+// with more, the batch is written as plain doubles.
+const maxFloatDict = pq.MaxFloatDict
 
 var float64DictType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.PrimitiveTypes.Float64}
 
-// floatDict interns doubles by their bits. One per writer, reset per batch.
-type floatDict struct {
-	keys []uint64
-	slot []int32 // id+1 of keys[i]; 0 is an empty slot
-	ids  []int32 // the last batch's ids, reused once it is written
+// floatDict interns one float column's doubles. One per writer and
+// column, reused for every batch.
+type floatDict struct{ pq.FloatDict }
+
+// validity is a's validity bitmap, nil when it has no nulls.
+func validity(a arrow.Array) []byte {
+	if a.NullN() == 0 {
+		return nil
+	}
+	return a.NullBitmapBytes()
 }
 
-// encode returns a as a dictionary array, valid until the next encode
-// (ids in order of first appearance, NaN payloads kept apart by their
-// bits), or nil when a has more than maxFloatDict distinct values or is a
-// slice.
+// encode returns a as a dictionary array (the ids valid until the next
+// encode), or nil when a has more than maxFloatDict distinct values or is
+// a slice.
 func (d *floatDict) encode(a *array.Float64) arrow.Array {
 	if a.Data().Offset() != 0 {
 		return nil
 	}
-	if d.keys == nil {
-		d.keys = make([]uint64, 1<<floatDictBits)
-		d.slot = make([]int32, 1<<floatDictBits)
-	} else {
-		clear(d.slot)
+	ids, dict, ok := d.Encode(a.Float64Values(), validity(a))
+	if !ok {
+		return nil
 	}
-	vals := a.Float64Values()
-	if cap(d.ids) < len(vals) {
-		d.ids = make([]int32, len(vals))
-	}
-	ids := d.ids[:len(vals)]
-	var dict []float64
-	const mask = 1<<floatDictBits - 1
-	hasNulls := a.NullN() > 0
-	for i, v := range vals {
-		if hasNulls && a.IsNull(i) {
-			ids[i] = 0
-			continue
-		}
-		k := math.Float64bits(v)
-		h := (k * 0x9E3779B97F4A7C15) >> (64 - floatDictBits)
-		for {
-			s := d.slot[h]
-			if s == 0 {
-				if len(dict) == maxFloatDict {
-					return nil
-				}
-				dict = append(dict, v)
-				d.keys[h] = k
-				d.slot[h] = int32(len(dict))
-				ids[i] = int32(len(dict) - 1)
-				break
-			}
-			if d.keys[h] == k {
-				ids[i] = s - 1
-				break
-			}
-			h = (h + 1) & mask
-		}
-	}
+	// The dictionary is copied: pqarrow's column writer may keep it
+	// until its row group ends, and d reuses its buffer.
+	dict = slices.Clone(dict)
 	idData := array.NewData(arrow.PrimitiveTypes.Int32, len(ids),
 		[]*memory.Buffer{a.Data().Buffers()[0], memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(ids))}, nil, a.NullN(), 0)
 	defer idData.Release()

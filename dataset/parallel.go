@@ -2,19 +2,17 @@ package dataset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"golang.org/x/sys/unix"
-	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // rowGroupTask is one row group of one file of a table.
@@ -32,9 +30,8 @@ type rowGroupTask struct {
 // released when it returns. cols names the columns to read (nil: all); dictCols are
 // read as Arrow dictionaries, which keeps the strings of low-cardinality
 // columns as ids instead of one string per row. A row group is the unit
-// of reading because arrow/go v16 cannot read dictionaries across row
-// groups and its delta decoder panics on batches that split a row group
-// (see ReadBatchRows).
+// of reading: of a worker's task, of the page decoders (usagepages.go,
+// seriespages.go), and of a string dictionary.
 func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, dictCols []string,
 	read func(ctx context.Context, g *groupReader, rg int) (B, error), fn func(B) error) error {
 	var tasks []rowGroupTask
@@ -148,14 +145,9 @@ func openGroupReader(path string, cols, dictCols []string) (*groupReader, error)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	sch := g.pf.MetaData().Schema
-	// Batches of the largest row group: one batch per group (see
-	// ReadBatchRows), and no larger, since the reader reserves its buffers
-	// for a whole batch.
-	var groupRows int64
-	for i := 0; i < g.pf.NumRowGroups(); i++ {
-		groupRows = max(groupRows, g.pf.MetaData().RowGroup(i).NumRows())
-	}
-	props := pqarrow.ArrowReadProperties{BatchSize: max(groupRows, 1)}
+	// No batch size: a record reader of one row group (readGroup) reads
+	// it in one batch, of the group's rows.
+	props := pqarrow.ArrowReadProperties{}
 	for _, name := range cols {
 		i := sch.ColumnIndexByName(name)
 		if i < 0 {
@@ -208,8 +200,7 @@ func readGroup[B any](ctx context.Context, g *groupReader, rg int, decode func([
 		rec.Retain()
 		recs = append(recs, rec)
 	}
-	// arrow/go v16's record reader reports io.EOF at the normal end.
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err := rr.Err(); err != nil {
 		return b, fmt.Errorf("%s: %w", g.path, err)
 	}
 	return decode(recs)

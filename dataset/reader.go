@@ -2,27 +2,24 @@ package dataset
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/memory"
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// ReadBatchRows is the Arrow record size used when reading tables. It is
-// a whole row group (BatchRows): arrow/go v16's DeltaBitPackInt64Decoder.
-// DecodeSpaced has a value receiver and loses its position when a page of a
-// nullable delta-encoded column (every time column) is decoded in more than
-// one call, which happens when a batch boundary falls inside a page: reads
-// past the first batch then panicked ("slice bounds out of range") or
-// returned wrong times (apache/arrow#43276, fixed after v16). Reading a row
-// group in one batch decodes each page in one call.
-const ReadBatchRows = BatchRows
+// ReadBatchRows is the Arrow record size used when reading tables row by
+// row (Scan, ReadAll; ingest's Parquet inputs). arrow/go v16 needed a whole
+// row group here: its delta decoder lost its position when a batch ended
+// inside a page of a nullable delta-encoded column (apache/arrow#43276).
+// arrow-go v18 keeps it (TestNullableTimeColumnReadsBackPastOneBatch), so
+// batches are arrow's usual size again and a reader holds 64 Ki rows, not a
+// million.
+const ReadBatchRows = 1 << 16
 
 // ScanRecords calls fn with every Arrow record of a table, file by file in
 // manifest order. The record is only valid during the call. Columns are
@@ -61,8 +58,7 @@ func scanFile(ctx context.Context, path string, fn func(arrow.Record) error) err
 			return err
 		}
 	}
-	// arrow/go v16's record reader reports io.EOF at the normal end.
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err := rr.Err(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

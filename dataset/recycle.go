@@ -3,8 +3,8 @@ package dataset
 import (
 	"unsafe"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // A writer's batches are large (a million rows: 8 MB per int64 column), and

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // seriesValuesPath is the Parquet leaf of the series table's values.

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // seriesRows is a seeded mix of what the series table holds: long series,

@@ -8,10 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"unsafe"
 
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/wlprof/wlprof/dataset/internal/pq"
 )
 
 // The series table is written by its own encoder, not by pqarrow: its
@@ -39,12 +39,12 @@ const seriesPageLevels = 1 << 20
 // seriesLeaves are the series table's Parquet leaves in file order, with
 // their physical types and maximum definition and repetition levels: the
 // layout this writer produces (checked against pqarrow's schema).
-var seriesLeaves = []pqLeaf{
-	{"tenant", parquet.Types.ByteArray, 0, 0},
-	{"start", parquet.Types.Int64, 1, 0},
-	{"step_s", parquet.Types.Double, 0, 0},
-	{seriesValuesPath, parquet.Types.Double, 2, 1},
-	{"servers", parquet.Types.Int32, 0, 0},
+var seriesLeaves = []pq.Leaf{
+	{Path: "tenant", Type: parquet.Types.ByteArray, Def: 0, Rep: 0},
+	{Path: "start", Type: parquet.Types.Int64, Def: 1, Rep: 0},
+	{Path: "step_s", Type: parquet.Types.Double, Def: 0, Rep: 0},
+	{Path: seriesValuesPath, Type: parquet.Types.Double, Def: 2, Rep: 1},
+	{Path: "servers", Type: parquet.Types.Int32, Def: 0, Rep: 0},
 }
 
 // seriesWriter writes one file of the series table in a transaction.
@@ -53,7 +53,7 @@ type seriesWriter struct {
 	ingest    int
 	f         *os.File
 	w         *bufio.Writer
-	pf        *pqFile
+	pf        *pq.File
 	rows      int64
 	err       error
 	// scratch, reused from page to page
@@ -109,10 +109,10 @@ func (sw *seriesWriter) start() error {
 	// A small buffer: page headers and levels gather in it, and a
 	// tenant's values (170 KB for a month) mostly go past it to the file.
 	sw.w = bufio.NewWriterSize(sw.f, 64<<10)
-	if sw.pf, err = newPQFile(sw.w, SeriesTable.schema, props); err != nil {
+	if sw.pf, err = pq.NewFile(sw.w, SeriesTable.schema, props); err != nil {
 		return err
 	}
-	return sw.pf.checkLeaves(SeriesTable.Name, seriesLeaves)
+	return sw.pf.CheckLeaves(SeriesTable.Name, seriesLeaves)
 }
 
 func (sw *seriesWriter) write(rows []Series) error {
@@ -126,18 +126,18 @@ func (sw *seriesWriter) write(rows []Series) error {
 }
 
 func (sw *seriesWriter) writeGroup(rows []Series) error {
-	sw.pf.startGroup(len(rows))
+	sw.pf.StartGroup(len(rows))
 	for leaf := range seriesLeaves {
-		c, err := sw.pf.chunk()
+		c, err := sw.pf.Chunk()
 		if err != nil {
 			return err
 		}
 		sw.writeChunk(c, leaf, rows)
-		if err := c.end(); err != nil {
+		if err := c.End(); err != nil {
 			return err
 		}
 	}
-	if err := sw.pf.endGroup(); err != nil {
+	if err := sw.pf.EndGroup(); err != nil {
 		return err
 	}
 	sw.rows += int64(len(rows))
@@ -146,7 +146,7 @@ func (sw *seriesWriter) writeGroup(rows []Series) error {
 
 // writeChunk writes the column chunk of one leaf for rows: one page for
 // the small columns, one or more per row for the values.
-func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
+func (sw *seriesWriter) writeChunk(c *pq.Chunk, leaf int, rows []Series) {
 	if leaf == 3 {
 		for i := range rows {
 			sw.writeValues(c, rows[i].Values)
@@ -156,12 +156,11 @@ func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 	b := sw.page[:0]
 	var lo, hi []byte
 	le := binary.LittleEndian
-	switch seriesLeaves[leaf].path {
+	switch seriesLeaves[leaf].Path {
 	case "tenant":
 		for i := range rows {
 			t := rows[i].Tenant
-			b = le.AppendUint32(b, uint32(len(t)))
-			b = append(b, t...)
+			b = pq.AppendString(b, t)
 			if i == 0 || t < string(lo) {
 				lo = []byte(t)
 			}
@@ -172,14 +171,14 @@ func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 	case "start":
 		// Definition levels (1: a start, 0: none), then the starts.
 		var nulls int64
-		b = levelBlock(b, func(b []byte) []byte {
+		b = pq.LevelBlock(b, func(b []byte) []byte {
 			for i := range rows {
 				def := uint32(1)
 				if rows[i].StartMs == NoTime {
 					def = 0
 					nulls++
 				}
-				b = appendRun(b, def, 1, 1)
+				b = pq.AppendRun(b, def, 1, 1)
 			}
 			return b
 		})
@@ -193,8 +192,8 @@ func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 		if mn <= mx {
 			lo, hi = le.AppendUint64(nil, uint64(mn)), le.AppendUint64(nil, uint64(mx))
 		}
-		c.stats.SetNullCount(nulls)
-		c.stats.Signed = true
+		c.Stats.SetNullCount(nulls)
+		c.Stats.Signed = true
 	case "step_s":
 		mn, mx := math.Inf(1), math.Inf(-1)
 		nan := false
@@ -215,7 +214,7 @@ func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 			}
 			lo, hi = le.AppendUint64(nil, math.Float64bits(mn)), le.AppendUint64(nil, math.Float64bits(mx))
 		}
-		c.stats.Signed = true
+		c.Stats.Signed = true
 	case "servers":
 		var mn, mx int32 = math.MaxInt32, math.MinInt32
 		for i := range rows {
@@ -226,46 +225,46 @@ func (sw *seriesWriter) writeChunk(c *pqChunk, leaf int, rows []Series) {
 		if len(rows) > 0 {
 			lo, hi = le.AppendUint32(nil, uint32(mn)), le.AppendUint32(nil, uint32(mx))
 		}
-		c.stats.Signed = true
+		c.Stats.Signed = true
 	}
 	if lo != nil {
-		c.stats.SetMin(lo)
-		c.stats.SetMax(hi)
+		c.Stats.SetMin(lo)
+		c.Stats.SetMax(hi)
 	}
-	if seriesLeaves[leaf].def == 0 {
-		c.stats.SetNullCount(0)
+	if seriesLeaves[leaf].Def == 0 {
+		c.Stats.SetNullCount(0)
 	}
 	sw.page = b
-	c.dataPage(len(rows), parquet.Encodings.Plain, b)
+	c.DataPage(len(rows), parquet.Encodings.Plain, b)
 }
 
 // writeValues writes one row's values as data pages: repetition levels (0
 // for the row's first element, 1 after), definition levels (2 a value, 1 a
 // null for NaN; an empty list is one level 0 and no element), then the
 // non-null values as PLAIN doubles, from vals itself where none is NaN.
-func (sw *seriesWriter) writeValues(c *pqChunk, vals []float64) {
+func (sw *seriesWriter) writeValues(c *pq.Chunk, vals []float64) {
 	if len(vals) == 0 {
-		lv := levelBlock(sw.levels[:0], func(b []byte) []byte { return appendRun(b, 0, 1, 1) }) // repetition
-		lv = levelBlock(lv, func(b []byte) []byte { return appendRun(b, 0, 1, 2) })             // definition: empty list
+		lv := pq.LevelBlock(sw.levels[:0], func(b []byte) []byte { return pq.AppendRun(b, 0, 1, 1) }) // repetition
+		lv = pq.LevelBlock(lv, func(b []byte) []byte { return pq.AppendRun(b, 0, 1, 2) })             // definition: empty list
 		sw.levels = lv
-		c.dataPage(1, parquet.Encodings.Plain, lv)
+		c.DataPage(1, parquet.Encodings.Plain, lv)
 		return
 	}
 	for first := true; len(vals) > 0; first = false {
 		seg := vals[:min(len(vals), seriesPageLevels)]
 		vals = vals[len(seg):]
-		lv := levelBlock(sw.levels[:0], func(b []byte) []byte {
+		lv := pq.LevelBlock(sw.levels[:0], func(b []byte) []byte {
 			if !first {
-				return appendRun(b, 1, len(seg), 1)
+				return pq.AppendRun(b, 1, len(seg), 1)
 			}
-			b = appendRun(b, 0, 1, 1)
+			b = pq.AppendRun(b, 0, 1, 1)
 			if len(seg) > 1 {
-				b = appendRun(b, 1, len(seg)-1, 1)
+				b = pq.AppendRun(b, 1, len(seg)-1, 1)
 			}
 			return b
 		})
 		nulls := 0
-		lv = levelBlock(lv, func(b []byte) []byte {
+		lv = pq.LevelBlock(lv, func(b []byte) []byte {
 			for i := 0; i < len(seg); {
 				null := seg[i] != seg[i] // NaN
 				j := i + 1
@@ -273,10 +272,10 @@ func (sw *seriesWriter) writeValues(c *pqChunk, vals []float64) {
 					j++
 				}
 				if null {
-					b = appendRun(b, 1, j-i, 2)
+					b = pq.AppendRun(b, 1, j-i, 2)
 					nulls += j - i
 				} else {
-					b = appendRun(b, 2, j-i, 2)
+					b = pq.AppendRun(b, 2, j-i, 2)
 				}
 				i = j
 			}
@@ -293,24 +292,8 @@ func (sw *seriesWriter) writeValues(c *pqChunk, vals []float64) {
 			}
 			data = sw.packed
 		}
-		c.dataPage(len(seg), parquet.Encodings.Plain, lv, float64Bytes(data))
+		c.DataPage(len(seg), parquet.Encodings.Plain, lv, pq.Float64Bytes(data))
 	}
-}
-
-// float64Bytes is vals as little-endian bytes: the slice itself on a
-// little-endian machine.
-func float64Bytes(vals []float64) []byte {
-	if len(vals) == 0 {
-		return nil
-	}
-	if littleEndian {
-		return unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals))
-	}
-	b := make([]byte, 0, 8*len(vals))
-	for _, v := range vals {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	return b
 }
 
 func (sw *seriesWriter) finish() (FileInfo, bool, error) {
@@ -319,7 +302,7 @@ func (sw *seriesWriter) finish() (FileInfo, bool, error) {
 	}
 	err := sw.err
 	if err == nil {
-		err = sw.pf.footer()
+		err = sw.pf.Footer()
 	}
 	if err == nil {
 		err = sw.w.Flush()
@@ -332,7 +315,7 @@ func (sw *seriesWriter) finish() (FileInfo, bool, error) {
 	}
 	var size int64
 	if sw.pf != nil {
-		size = sw.pf.off
+		size = sw.pf.Size()
 	}
 	sw.f = nil
 	if err != nil {

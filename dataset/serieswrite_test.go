@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow/go/v16/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // sameSeries: equal rows, values compared bit for bit (NaN equal to NaN),

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// Time columns are nullable and delta encoded; arrow/go v16 decodes such a
-// page wrongly when it is read in more than one call (see ReadBatchRows).
-// 300,000 rows with nulls span many pages and, at the old 64 Ki-row batch,
-// several batches: every value must read back.
+// Time columns are nullable and delta encoded; arrow/go v16 decoded such a
+// page wrongly when it was read in more than one call (see ReadBatchRows).
+// 300,000 rows with nulls span many pages and several 64 Ki-row batches:
+// every value must read back.
 func TestNullableTimeColumnReadsBackPastOneBatch(t *testing.T) {
 	ds, tx := newTx(t)
 	const n = 300_000

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // UsageBatch is a column-wise slice of the usage table, for consumers that
@@ -26,7 +26,7 @@ type UsageBatch struct {
 }
 
 // ScanUsageBatches calls fn with the usage table batch by batch (about
-// ReadBatchRows rows each: one row group), file by file in manifest order.
+// BatchRows rows each: one row group), file by file in manifest order.
 // Row groups are decoded in parallel (the tenant and server columns as
 // dictionary ids, the memory column not at all; from the pages where
 // usagepages.go applies, else with arrow); fn sees them in order, one at

@@ -8,9 +8,10 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
-	"github.com/apache/arrow/go/v16/parquet"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/wlprof/wlprof/dataset/internal/pq"
 )
 
 // The usage table's row groups are encoded here, not by pqarrow: ingest
@@ -45,16 +46,16 @@ const usagePageRows = 1 << 20
 
 // usageLeaves are the usage table's Parquet leaves, the layout this
 // encoder writes (checked against pqarrow's schema).
-var usageLeaves = []pqLeaf{
-	{"tenant", parquet.Types.ByteArray, 0, 0},
-	{"server", parquet.Types.ByteArray, 0, 0},
-	{"time", parquet.Types.Int64, 1, 0},
-	{"cpu", parquet.Types.Double, 0, 0},
-	{"memory", parquet.Types.Double, 1, 0},
+var usageLeaves = []pq.Leaf{
+	{Path: "tenant", Type: parquet.Types.ByteArray, Def: 0, Rep: 0},
+	{Path: "server", Type: parquet.Types.ByteArray, Def: 0, Rep: 0},
+	{Path: "time", Type: parquet.Types.Int64, Def: 1, Rep: 0},
+	{Path: "cpu", Type: parquet.Types.Double, Def: 0, Rep: 0},
+	{Path: "memory", Type: parquet.Types.Double, Def: 1, Rep: 0},
 }
 
 type usageSink struct {
-	pf     *pqFile
+	pf     *pq.File
 	fdicts []*floatDict
 	// scratch
 	defs, ids []int32
@@ -66,11 +67,11 @@ type usageSink struct {
 // newUsageSink starts a usage file on w. fdicts are the Writer's float
 // dictionaries (floatdict.go), per column.
 func newUsageSink(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties, fdicts []*floatDict) (recordSink, error) {
-	pf, err := newPQFile(w, as, props)
+	pf, err := pq.NewFile(w, as, props)
 	if err != nil {
 		return nil, err
 	}
-	if err := pf.checkLeaves("usage", usageLeaves); err != nil {
+	if err := pf.CheckLeaves("usage", usageLeaves); err != nil {
 		return nil, err
 	}
 	if len(fdicts) != len(usageLeaves) {
@@ -79,17 +80,17 @@ func newUsageSink(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties
 	return &usageSink{pf: pf, fdicts: fdicts}, nil
 }
 
-func (u *usageSink) close() error { return u.pf.footer() }
+func (u *usageSink) close() error { return u.pf.Footer() }
 
 func (u *usageSink) write(rec arrow.Record) error {
 	n := int(rec.NumRows())
-	u.pf.startGroup(n)
+	u.pf.StartGroup(n)
 	for i, col := range rec.Columns() {
-		c, err := u.pf.chunk()
+		c, err := u.pf.Chunk()
 		if err != nil {
 			return err
 		}
-		optional := u.pf.sch.Column(i).MaxDefinitionLevel() == 1
+		optional := u.pf.Schema().Column(i).MaxDefinitionLevel() == 1
 		switch a := col.(type) {
 		case *array.Dictionary: // tenant, server
 			dict, ok := a.Dictionary().(*array.String)
@@ -99,36 +100,33 @@ func (u *usageSink) write(rec arrow.Record) error {
 			}
 			u.body = u.body[:0]
 			for k := 0; k < dict.Len(); k++ {
-				s := dict.Value(k)
-				u.body = binary.LittleEndian.AppendUint32(u.body, uint32(len(s)))
-				u.body = append(u.body, s...)
+				u.body = pq.AppendString(u.body, dict.Value(k))
 			}
-			c.dictPage(dict.Len(), u.body)
+			c.DictPage(dict.Len(), u.body)
 			u.dictPages(c, ids.Int32Values(), dict.Len(), a, optional)
 		case *array.Timestamp:
 			u.timePages(c, a, optional)
 		case *array.Float64:
-			var enc arrow.Array
-			if d := u.fdicts[i]; d != nil {
-				enc = d.encode(a)
+			var ids []int32
+			var dict []float64
+			ok := false
+			if d := u.fdicts[i]; d != nil && a.Data().Offset() == 0 {
+				ids, dict, ok = d.Encode(a.Float64Values(), validity(a))
 			}
-			if enc != nil {
-				d := enc.(*array.Dictionary)
-				vals := d.Dictionary().(*array.Float64).Float64Values()
-				c.dictPage(len(vals), float64Bytes(vals))
-				u.dictPages(c, d.Indices().(*array.Int32).Int32Values(), len(vals), a, optional)
-				enc.Release()
+			if ok {
+				c.DictPage(len(dict), pq.Float64Bytes(dict))
+				u.dictPages(c, ids, len(dict), a, optional)
 			} else {
 				u.plainPages(c, a, optional)
 			}
 		default:
 			return fmt.Errorf("dataset: usage column %d of Arrow type %s", i, col.DataType())
 		}
-		if err := c.end(); err != nil {
+		if err := c.End(); err != nil {
 			return err
 		}
 	}
-	return u.pf.endGroup()
+	return u.pf.EndGroup()
 }
 
 // pages calls page for each page's rows [lo, hi) with the page's
@@ -145,7 +143,7 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 			if nulls > 0 {
 				def = 0
 			}
-			u.lv = levelBlock(u.lv, func(b []byte) []byte { return appendRun(b, def, hi-lo, 1) })
+			u.lv = pq.LevelBlock(u.lv, func(b []byte) []byte { return pq.AppendRun(b, def, hi-lo, 1) })
 		default:
 			u.defs = u.defs[:0]
 			for i := lo; i < hi; i++ {
@@ -155,7 +153,7 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 				}
 				u.defs = append(u.defs, d)
 			}
-			u.lv = levelBlock(u.lv, func(b []byte) []byte { return appendHybrid(b, u.defs, 1) })
+			u.lv = pq.LevelBlock(u.lv, func(b []byte) []byte { return pq.AppendHybrid(b, u.defs, 1) })
 		}
 		page(lo, hi, u.lv)
 		if n == 0 {
@@ -166,18 +164,18 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 
 // dictPages writes the data pages of a dictionary-encoded chunk: ids of
 // the rows that are not null, bit-packed at the width of the dictionary.
-func (u *usageSink) dictPages(c *pqChunk, ids []int32, size int, a arrow.Array, optional bool) {
+func (u *usageSink) dictPages(c *pq.Chunk, ids []int32, size int, a arrow.Array, optional bool) {
 	width := bits.Len32(uint32(max(size-1, 0)))
 	u.pages(len(ids), a, optional, func(lo, hi int, lv []byte) {
 		page := nonNull(ids, lo, hi, a, &u.ids)
-		u.body = appendHybrid(append(u.body[:0], byte(width)), page, width)
-		c.dataPage(hi-lo, parquet.Encodings.RLEDict, lv, u.body)
+		u.body = pq.AppendHybrid(append(u.body[:0], byte(width)), page, width)
+		c.DataPage(hi-lo, parquet.Encodings.RLEDict, lv, u.body)
 	})
 }
 
 // timePages writes the time column: delta-encoded milliseconds of the rows
 // that are not null, and the chunk's statistics.
-func (u *usageSink) timePages(c *pqChunk, a *array.Timestamp, optional bool) {
+func (u *usageSink) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
 	ts := a.TimestampValues()
 	all := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ts))), len(ts))
 	var mn, mx int64 = math.MaxInt64, math.MinInt64
@@ -186,23 +184,23 @@ func (u *usageSink) timePages(c *pqChunk, a *array.Timestamp, optional bool) {
 		for _, v := range vals {
 			mn, mx = min(mn, v), max(mx, v)
 		}
-		u.body = appendDelta(u.body[:0], vals)
-		c.dataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, lv, u.body)
+		u.body = pq.AppendDelta(u.body[:0], vals)
+		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, lv, u.body)
 	})
 	le := binary.LittleEndian
-	c.stats.Signed = true
-	c.stats.SetNullCount(int64(a.NullN()))
+	c.Stats.Signed = true
+	c.Stats.SetNullCount(int64(a.NullN()))
 	if mn <= mx {
-		c.stats.SetMin(le.AppendUint64(nil, uint64(mn)))
-		c.stats.SetMax(le.AppendUint64(nil, uint64(mx)))
+		c.Stats.SetMin(le.AppendUint64(nil, uint64(mn)))
+		c.Stats.SetMax(le.AppendUint64(nil, uint64(mx)))
 	}
 }
 
 // plainPages writes a double column whose float dictionary overflowed.
-func (u *usageSink) plainPages(c *pqChunk, a *array.Float64, optional bool) {
+func (u *usageSink) plainPages(c *pq.Chunk, a *array.Float64, optional bool) {
 	vals := a.Float64Values()
 	u.pages(len(vals), a, optional, func(lo, hi int, lv []byte) {
-		c.dataPage(hi-lo, parquet.Encodings.Plain, lv, float64Bytes(nonNull(vals, lo, hi, a, &u.dbl)))
+		c.DataPage(hi-lo, parquet.Encodings.Plain, lv, pq.Float64Bytes(nonNull(vals, lo, hi, a, &u.dbl)))
 	})
 }
 
@@ -220,96 +218,4 @@ func nonNull[V any](vals []V, lo, hi int, a arrow.Array, buf *[]V) []V {
 	}
 	*buf = out
 	return out
-}
-
-// Delta encoding: blocks of 128 values in 4 miniblocks of 32, as arrow
-// and parquet-mr write it.
-const (
-	deltaBlock      = 128
-	deltaMiniblocks = 4
-)
-
-// appendDelta appends vals in Parquet's DELTA_BINARY_PACKED encoding.
-func appendDelta(b []byte, vals []int64) []byte {
-	b = binary.AppendUvarint(b, deltaBlock)
-	b = binary.AppendUvarint(b, deltaMiniblocks)
-	b = binary.AppendUvarint(b, uint64(len(vals)))
-	if len(vals) == 0 {
-		return binary.AppendVarint(b, 0)
-	}
-	b = binary.AppendVarint(b, vals[0])
-	const per = deltaBlock / deltaMiniblocks
-	var d [deltaBlock]uint64
-	prev := vals[0]
-	for i := 1; i < len(vals); i += deltaBlock {
-		n := min(deltaBlock, len(vals)-i)
-		minD := int64(math.MaxInt64)
-		for j := 0; j < n; j++ {
-			v := vals[i+j]
-			dj := v - prev // wraps, as the reader's sum does
-			prev = v
-			d[j] = uint64(dj)
-			minD = min(minD, dj)
-		}
-		b = binary.AppendVarint(b, minD)
-		var widths [deltaMiniblocks]int
-		for m := 0; m < deltaMiniblocks; m++ {
-			var or uint64
-			for j := m * per; j < min((m+1)*per, n); j++ {
-				d[j] -= uint64(minD)
-				or |= d[j]
-			}
-			widths[m] = bits.Len64(or)
-			b = append(b, byte(widths[m]))
-		}
-		for j := n; j < deltaBlock; j++ {
-			d[j] = 0 // padding of the last miniblock
-		}
-		for m := 0; m*per < n; m++ {
-			var bw bitWriter
-			bw.b = b
-			for _, v := range d[m*per : (m+1)*per] {
-				bw.put(v, widths[m])
-			}
-			b = bw.flush()
-		}
-	}
-	return b
-}
-
-// bitWriter packs values little-endian, least significant bit first.
-type bitWriter struct {
-	b   []byte
-	acc uint64
-	nb  int // bits in acc, < 32 between calls
-}
-
-func (w *bitWriter) put(v uint64, width int) {
-	if width > 32 {
-		w.putWide(v, width)
-		return
-	}
-	w.acc |= (v & (1<<width - 1)) << w.nb
-	w.nb += width
-	if w.nb >= 32 {
-		w.b = binary.LittleEndian.AppendUint32(w.b, uint32(w.acc))
-		w.acc >>= 32
-		w.nb -= 32
-	}
-}
-
-func (w *bitWriter) putWide(v uint64, width int) {
-	w.put(v&0xffffffff, 32)
-	w.put(v>>32, width-32)
-}
-
-// flush writes the bytes of the bits left (a last byte padded with
-// zeros) and returns the bytes.
-func (w *bitWriter) flush() []byte {
-	for ; w.nb > 0; w.nb -= 8 {
-		w.b = append(w.b, byte(w.acc))
-		w.acc >>= 8
-	}
-	w.acc, w.nb = 0, 0
-	return w.b
 }

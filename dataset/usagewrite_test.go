@@ -5,14 +5,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow/go/v16/parquet/file"
-	"github.com/apache/arrow/go/v16/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
 // The usage encoder writes what pqarrow writes for the same rows, as far
@@ -97,69 +96,6 @@ func TestUsageEncoderEqualsPqarrow(t *testing.T) {
 	}
 }
 
-// appendDelta and deltaInt64 are inverses, for seeded values of every
-// kind: sorted, equal, random over the whole range, extremes; every
-// length around the block and miniblock sizes.
-func TestDeltaRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 400; trial++ {
-		n := r.IntN(300)
-		vals := make([]int64, n)
-		for i := range vals {
-			switch trial % 4 {
-			case 0:
-				vals[i] = 1_700_000_000_000 + int64(i/7)*120_000
-			case 1:
-				vals[i] = r.Int64() - r.Int64()
-			case 2:
-				vals[i] = []int64{math.MaxInt64, math.MinInt64, 0, -1, 1}[r.IntN(5)]
-			default:
-				vals[i] = int64(r.IntN(1 << uint(r.IntN(63))))
-			}
-		}
-		enc := appendDelta(nil, vals)
-		got := make([]int64, n)
-		if !deltaInt64(enc, got) || !slices.Equal(got, vals) {
-			t.Fatalf("trial %d: %d values do not round-trip", trial, n)
-		}
-		if deltaInt64(enc, make([]int64, n+1)) {
-			t.Fatalf("trial %d: decoded as %d values", trial, n+1)
-		}
-	}
-}
-
-// appendHybrid and unpackHybrid are inverses for every width, with runs
-// long and short.
-func TestHybridRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 9))
-	for width := 0; width <= 32; width++ {
-		for trial := 0; trial < 20; trial++ {
-			var vals []int32
-			for len(vals) < 500 {
-				v := int32(r.Uint32() & (1<<width - 1) & math.MaxInt32) // ids are not negative
-				for k := 1 + r.IntN(3)*r.IntN(40); k > 0; k-- {
-					vals = append(vals, v)
-				}
-			}
-			enc := appendHybrid(nil, vals, width)
-			got := make([]int32, len(vals))
-			if !unpackHybrid(enc, width, got) || !slices.Equal(got, vals) {
-				t.Fatalf("width %d trial %d: does not round-trip", width, trial)
-			}
-			// Into a reused buffer full of ones: the same bytes (padding
-			// is zeros whatever the buffer held).
-			dirty := make([]byte, 2*len(enc)+64)
-			for i := range dirty {
-				dirty[i] = 0xff
-			}
-			k := len(vals) - r.IntN(8)
-			if again := appendHybrid(dirty[:0], vals[:k], width); !bytes.Equal(again, appendHybrid(nil, vals[:k], width)) {
-				t.Fatalf("width %d trial %d: a reused buffer's bytes leak into the padding", width, trial)
-			}
-		}
-	}
-}
-
 // The same rows make the same bytes: the encoder's reused buffers leave
 // nothing behind in a page (bit-packed runs are padded with zeros).
 func TestUsageEncoderDeterministic(t *testing.T) {
@@ -206,9 +142,5 @@ func TestUsageFastPathOneTenant(t *testing.T) {
 	ds := writeIngests(t, UsageTable, rows, 3)
 	if took, groups := fastGroups(t, ds); took != groups {
 		t.Fatalf("the fast path took %d of %d row groups", took, groups)
-	}
-	ids := make([]int32, 8)
-	if !unpackHybrid([]byte{0x03}, 0, ids) { // one bit-packed group of width 0
-		t.Fatal("a width-0 bit-packed run refused")
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
-	"github.com/apache/arrow/go/v16/arrow/memory"
-	"github.com/apache/arrow/go/v16/parquet"
-	"github.com/apache/arrow/go/v16/parquet/compress"
-	"github.com/apache/arrow/go/v16/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // BatchRows is how many rows a writer buffers before handing them to the
@@ -60,6 +60,7 @@ func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
 func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(parquetZstdLevelNum),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("wlprof"),
 		parquet.WithMaxRowGroupLength(BatchRows),

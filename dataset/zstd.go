@@ -3,7 +3,7 @@ package dataset
 import (
 	"sync"
 
-	"github.com/apache/arrow/go/v16/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -22,6 +22,10 @@ type reusingZstd struct {
 // fastest, since dataset files are written once per ingest on the critical
 // path and dictionary/delta encodings already do most of the shrinking.
 const parquetZstdLevel = zstd.SpeedFastest
+
+// parquetZstdLevelNum is parquetZstdLevel as zstd's number, for the writer
+// properties (zstd.EncoderLevelFromZstd(1) is SpeedFastest).
+const parquetZstdLevelNum = 1
 
 func (z *reusingZstd) encoder(level zstd.EncoderLevel) *zstd.Encoder {
 	z.mu.Lock()

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow/go/v16/arrow"
-	"github.com/apache/arrow/go/v16/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"

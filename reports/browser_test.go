@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/png"
 	"os"
@@ -27,18 +28,34 @@ func chromium(t *testing.T, page string, extra ...string) (string, string) {
 		}
 	}
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir(),
+		"--disable-component-update", "--disable-sync", "--user-data-dir=",
 		"--enable-logging=stderr", "--v=0", "--window-size=1280,2000"}
 	args = append(append(args, extra...), "file://"+page)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	profileArg := 7 // a fresh profile directory for every attempt
+	// Headless Chromium now and then dies of a signal at start-up on a
+	// loaded machine (a segfault before the page loads, seen with the
+	// whole test suite running on 2 cores); that says nothing about the
+	// page, so a crash is retried, twice at most, and logged. An exit
+	// status or a timeout is not retried.
+	for attempt := 1; ; attempt++ {
+		args[profileArg] = "--user-data-dir=" + t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err == nil {
+			return out.String(), errb.String()
+		}
+		var ee *exec.ExitError
+		if crashed := errors.As(err, &ee) && !ee.Exited() && !timedOut; crashed && attempt < 3 {
+			t.Logf("chromium crashed (%v), attempt %d of 3; retrying", err, attempt)
+			continue
+		}
 		t.Fatalf("chromium %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
-	return out.String(), errb.String()
 }
 
 // consoleLines are the page's console messages in Chromium's log: errors,

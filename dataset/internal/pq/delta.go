@@ -1,0 +1,166 @@
+package pq
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// Delta encoding: blocks of 128 values in 4 miniblocks of 32, as arrow
+// and parquet-mr write it.
+const (
+	deltaBlock      = 128
+	deltaMiniblocks = 4
+)
+
+// AppendDelta appends vals in Parquet's DELTA_BINARY_PACKED encoding.
+func AppendDelta(b []byte, vals []int64) []byte {
+	b = binary.AppendUvarint(b, deltaBlock)
+	b = binary.AppendUvarint(b, deltaMiniblocks)
+	b = binary.AppendUvarint(b, uint64(len(vals)))
+	if len(vals) == 0 {
+		return binary.AppendVarint(b, 0)
+	}
+	b = binary.AppendVarint(b, vals[0])
+	const per = deltaBlock / deltaMiniblocks
+	var d [deltaBlock]uint64
+	prev := vals[0]
+	for i := 1; i < len(vals); i += deltaBlock {
+		n := min(deltaBlock, len(vals)-i)
+		minD := int64(math.MaxInt64)
+		for j := 0; j < n; j++ {
+			v := vals[i+j]
+			dj := v - prev // wraps, as the reader's sum does
+			prev = v
+			d[j] = uint64(dj)
+			minD = min(minD, dj)
+		}
+		b = binary.AppendVarint(b, minD)
+		var widths [deltaMiniblocks]int
+		for m := 0; m < deltaMiniblocks; m++ {
+			var or uint64
+			for j := m * per; j < min((m+1)*per, n); j++ {
+				d[j] -= uint64(minD)
+				or |= d[j]
+			}
+			widths[m] = bits.Len64(or)
+			b = append(b, byte(widths[m]))
+		}
+		for j := n; j < deltaBlock; j++ {
+			d[j] = 0 // padding of the last miniblock
+		}
+		for m := 0; m*per < n; m++ {
+			var bw bitWriter
+			bw.b = b
+			for _, v := range d[m*per : (m+1)*per] {
+				bw.put(v, widths[m])
+			}
+			b = bw.flush()
+		}
+	}
+	return b
+}
+
+// bitWriter packs values little-endian, least significant bit first.
+type bitWriter struct {
+	b   []byte
+	acc uint64
+	nb  int // bits in acc, < 32 between calls
+}
+
+func (w *bitWriter) put(v uint64, width int) {
+	if width > 32 {
+		w.putWide(v, width)
+		return
+	}
+	w.acc |= (v & (1<<width - 1)) << w.nb
+	w.nb += width
+	if w.nb >= 32 {
+		w.b = binary.LittleEndian.AppendUint32(w.b, uint32(w.acc))
+		w.acc >>= 32
+		w.nb -= 32
+	}
+}
+
+func (w *bitWriter) putWide(v uint64, width int) {
+	w.put(v&0xffffffff, 32)
+	w.put(v>>32, width-32)
+}
+
+// flush writes the bytes of the bits left (a last byte padded with
+// zeros) and returns the bytes.
+func (w *bitWriter) flush() []byte {
+	for ; w.nb > 0; w.nb -= 8 {
+		w.b = append(w.b, byte(w.acc))
+		w.acc >>= 8
+	}
+	w.acc, w.nb = 0, 0
+	return w.b
+}
+
+// DecodeDelta decodes a DELTA_BINARY_PACKED stream of exactly len(dst)
+// int64 values. False when it is malformed, short, or holds another count.
+func DecodeDelta(b []byte, dst []int64) bool {
+	blockSize, k1 := binary.Uvarint(b)
+	if k1 <= 0 {
+		return false
+	}
+	b = b[k1:]
+	miniblocks, k2 := binary.Uvarint(b)
+	if k2 <= 0 {
+		return false
+	}
+	b = b[k2:]
+	total, k3 := binary.Uvarint(b)
+	if k3 <= 0 {
+		return false
+	}
+	b = b[k3:]
+	first, k4 := binary.Varint(b) // zigzag
+	if k4 <= 0 {
+		return false
+	}
+	b = b[k4:]
+	if blockSize == 0 || blockSize%128 != 0 || blockSize > 1<<20 || miniblocks == 0 || blockSize%miniblocks != 0 ||
+		(blockSize/miniblocks)%32 != 0 || total != uint64(len(dst)) {
+		return false
+	}
+	if len(dst) == 0 {
+		return true
+	}
+	dst[0] = first
+	cur := uint64(first)
+	per := int(blockSize / miniblocks)
+	mbs := int(miniblocks)
+	for i := 1; i < len(dst); {
+		minDelta, k := binary.Varint(b)
+		if k <= 0 || len(b)-k < mbs {
+			return false
+		}
+		widths := b[k : k+mbs]
+		b = b[k+mbs:]
+		for m := 0; m < mbs && i < len(dst); m++ {
+			w := int(widths[m])
+			if w > 64 {
+				return false
+			}
+			cnt := min(per, len(dst)-i)
+			nb := per * w / 8
+			if need := (cnt*w + 7) / 8; need > len(b) {
+				return false
+			}
+			// The deltas go into out first, then become the values.
+			out := unsafe.Slice((*uint64)(unsafe.Pointer(&dst[i])), cnt)
+			UnpackBits(b[:min(nb, len(b))], w, out)
+			md := uint64(minDelta)
+			for j, d := range out {
+				cur += md + d
+				out[j] = cur
+			}
+			b = b[min(nb, len(b)):]
+			i += cnt
+		}
+	}
+	return true
+}

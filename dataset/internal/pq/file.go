@@ -1,0 +1,243 @@
+package pq
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// File writes a Parquet file page by page: it keeps the offsets, writes
+// page headers (thrift compact protocol, by hand: arrow-go's thrift types
+// are internal), compresses pages with the codec and level the
+// properties name for the column, and builds the footer with arrow-go's
+// public metadata builders from the schema pqarrow derives from an Arrow
+// schema: readers see the schema, metadata and values of pqarrow's files
+// (the encodings and statistics each encoder chooses are in its file).
+type File struct {
+	w     io.Writer
+	off   int64 // bytes written
+	err   error
+	props *parquet.WriterProperties
+	sch   *schema.Schema
+	meta  *metadata.FileMetaDataBuilder
+	rg    *metadata.RowGroupMetaDataBuilder
+	col   int   // next column of the row group
+	rgRaw int64 // the row group's uncompressed bytes so far
+	group int
+	// scratch
+	hdr, body, packed []byte
+}
+
+// NewFile starts a file of Arrow schema as on w: the magic, and a footer
+// builder with the schema's metadata as key-value pairs (as pqarrow does).
+func NewFile(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties) (*File, error) {
+	sch, err := pqarrow.ToParquet(as, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return nil, err
+	}
+	var kv metadata.KeyValueMetadata
+	md := as.Metadata()
+	for i, k := range md.Keys() {
+		if err := kv.Append(k, md.Values()[i]); err != nil {
+			return nil, err
+		}
+	}
+	p := &File{w: w, props: props, sch: sch, meta: metadata.NewFileMetadataBuilder(sch, props, kv)}
+	p.put([]byte("PAR1"))
+	return p, p.err
+}
+
+// Leaf is a leaf column an encoder writes: its dotted path, physical
+// type and maximum definition and repetition levels.
+type Leaf struct {
+	Path     string
+	Type     parquet.Type
+	Def, Rep int16
+}
+
+// CheckLeaves reports an error unless the file's schema (pqarrow's, from
+// the table's Arrow schema) has exactly the leaves want, in order: the
+// layout the encoder writes.
+func (p *File) CheckLeaves(table string, want []Leaf) error {
+	if p.sch.NumColumns() != len(want) {
+		return fmt.Errorf("pq: %s schema has %d leaves, the encoder knows %d", table, p.sch.NumColumns(), len(want))
+	}
+	for i, l := range want {
+		c := p.sch.Column(i)
+		if c.Path() != l.Path || c.PhysicalType() != l.Type || c.MaxDefinitionLevel() != l.Def || c.MaxRepetitionLevel() != l.Rep {
+			return fmt.Errorf("pq: %s schema leaf %d is %s %s (def %d rep %d), the encoder knows %s %s (def %d rep %d)",
+				table, i, c.Path(), c.PhysicalType(), c.MaxDefinitionLevel(), c.MaxRepetitionLevel(), l.Path, l.Type, l.Def, l.Rep)
+		}
+	}
+	return nil
+}
+
+func (p *File) put(b []byte) {
+	if p.err != nil {
+		return
+	}
+	n, err := p.w.Write(b)
+	p.off += int64(n)
+	p.err = err
+}
+
+// StartGroup begins a row group of rows rows; its columns follow in
+// schema order (Chunk), then EndGroup.
+func (p *File) StartGroup(rows int) {
+	p.rg = p.meta.AppendRowGroup()
+	p.rg.SetNumRows(rows)
+	p.col, p.rgRaw = 0, 0
+}
+
+// EndGroup finishes the row group.
+func (p *File) EndGroup() error {
+	if p.err != nil {
+		return p.err
+	}
+	if p.col != p.sch.NumColumns() {
+		return fmt.Errorf("pq: row group with %d of %d columns", p.col, p.sch.NumColumns())
+	}
+	if err := p.rg.Finish(p.rgRaw, int16(p.group)); err != nil {
+		return err
+	}
+	p.group++
+	return nil
+}
+
+// Footer writes the file metadata, its length and the closing magic.
+func (p *File) Footer() error {
+	if p.err != nil {
+		return p.err
+	}
+	fm, err := p.meta.Finish()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := fm.WriteTo(&buf, nil); err != nil {
+		return err
+	}
+	p.put(buf.Bytes())
+	p.put(binary.LittleEndian.AppendUint32(nil, uint32(buf.Len())))
+	p.put([]byte("PAR1"))
+	return p.err
+}
+
+// Size is the bytes written so far.
+func (p *File) Size() int64 { return p.off }
+
+// Schema is the file's Parquet schema.
+func (p *File) Schema() *schema.Schema { return p.sch }
+
+// Chunk is the column chunk being written.
+type Chunk struct {
+	p                *File
+	codec            compress.Codec // nil: uncompressed
+	level            int
+	dictOff, dataOff int64 // -1 until written
+	start            int64
+	raw              int64 // uncompressed bytes, headers included
+	levels           int64
+	dictPages        int32
+	dataPages        map[parquet.Encoding]int32
+	// Stats are the chunk's statistics, set by the encoder.
+	Stats metadata.EncodedStatistics
+}
+
+// Chunk begins the next column's chunk of the row group.
+func (p *File) Chunk() (*Chunk, error) {
+	if p.col >= p.sch.NumColumns() {
+		return nil, fmt.Errorf("pq: more column chunks than the schema's %d columns", p.sch.NumColumns())
+	}
+	c := &Chunk{p: p, dictOff: -1, dataOff: -1, start: p.off, dataPages: map[parquet.Encoding]int32{}}
+	if cc := p.props.CompressionFor(p.sch.Column(p.col).ColumnPath().String()); cc != compress.Codecs.Uncompressed {
+		codec, err := compress.GetCodec(cc)
+		if err != nil {
+			return nil, err
+		}
+		c.codec = codec
+		c.level = p.props.CompressionLevelFor(p.sch.Column(p.col).ColumnPath().String())
+	}
+	return c, nil
+}
+
+// DictPage writes the chunk's dictionary page of n PLAIN values.
+func (c *Chunk) DictPage(n int, body []byte) {
+	c.dictOff = c.p.off
+	c.page(DictionaryPage, n, 0, body)
+	c.dictPages++
+}
+
+// DataPage writes a version 1 data page of levels levels (values and
+// nulls) whose body is parts, one after the other: level blocks, then the
+// values in encoding enc.
+func (c *Chunk) DataPage(levels int, enc parquet.Encoding, parts ...[]byte) {
+	if c.dataOff < 0 {
+		c.dataOff = c.p.off
+	}
+	c.page(DataPage, levels, enc, parts...)
+	c.levels += int64(levels)
+	c.dataPages[enc]++
+}
+
+func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
+	p := c.p
+	raw := 0
+	for _, b := range parts {
+		raw += len(b)
+	}
+	size := raw
+	if c.codec != nil {
+		p.body = p.body[:0]
+		for _, b := range parts {
+			p.body = append(p.body, b...)
+		}
+		p.packed = c.codec.EncodeLevel(p.packed[:0], p.body, c.level)
+		parts, size = [][]byte{p.packed}, len(p.packed)
+	}
+	if raw > math.MaxInt32 || size > math.MaxInt32 {
+		p.err = fmt.Errorf("pq: Parquet page of %d bytes", raw)
+		return
+	}
+	p.hdr = AppendPageHeader(p.hdr[:0], typ, int32(raw), int32(size), int32(n), int32(enc))
+	c.raw += int64(len(p.hdr) + raw)
+	p.put(p.hdr)
+	for _, b := range parts {
+		p.put(b)
+	}
+}
+
+// End finishes the chunk's metadata.
+func (c *Chunk) End() error {
+	p := c.p
+	if p.err != nil {
+		return p.err
+	}
+	cc := p.rg.NextColumnChunk()
+	p.col++
+	if c.Stats.IsSet() {
+		cc.SetStats(c.Stats)
+	}
+	dataOff := c.dataOff
+	if dataOff < 0 {
+		dataOff = p.off
+	}
+	var dict map[parquet.Encoding]int32
+	if c.dictPages > 0 {
+		dict = map[parquet.Encoding]int32{parquet.Encodings.Plain: c.dictPages}
+	}
+	size := p.off - c.start
+	p.rgRaw += c.raw
+	return cc.Finish(metadata.ChunkMetaInfo{NumValues: c.levels, DictPageOffset: c.dictOff, IndexPageOffset: -1,
+		DataPageOffset: dataOff, CompressedSize: size, UncompressedSize: c.raw}, c.dictPages > 0, false,
+		metadata.EncodingStats{DictEncodingStats: dict, DataEncodingStats: c.dataPages})
+}

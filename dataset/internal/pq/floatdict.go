@@ -1,0 +1,77 @@
+package pq
+
+import "math"
+
+const (
+	// MaxFloatDict is the most distinct values a column chunk's float
+	// dictionary may have; with more, the chunk is written as PLAIN
+	// doubles. 65536 doubles are 512 KiB, under Parquet's customary 1 MiB
+	// dictionary page limit.
+	MaxFloatDict = 1 << 16
+	// floatDictBits sizes the open-addressing table: twice MaxFloatDict.
+	floatDictBits = 17
+)
+
+// FloatDict interns doubles by their bits for a dictionary page: a few
+// instructions a value, where arrow-go's dictionary encoder hashes each
+// double through its generic memo table. NaN payloads are kept apart by
+// their bits, so every value reads back bit for bit. One per writer,
+// reused for every chunk.
+type FloatDict struct {
+	keys []uint64
+	slot []int32 // id+1 of keys[i]; 0 is an empty slot
+	ids  []int32
+	dict []float64
+}
+
+// Encode returns vals as dictionary ids (in order of first appearance) and
+// the dictionary, both valid until the next Encode. valid is an Arrow
+// validity bitmap (bit i set: vals[i] is a value; nil: all are); the
+// ids of null rows are 0 and nulls add nothing to the dictionary. ok is
+// false when vals have more than MaxFloatDict distinct values.
+func (d *FloatDict) Encode(vals []float64, valid []byte) (ids []int32, dict []float64, ok bool) {
+	if d.keys == nil {
+		d.keys = make([]uint64, 1<<floatDictBits)
+		d.slot = make([]int32, 1<<floatDictBits)
+	} else {
+		clear(d.slot)
+	}
+	if cap(d.ids) < len(vals) {
+		d.ids = make([]int32, len(vals))
+	}
+	if valid != nil && len(valid)*8 < len(vals) {
+		panic("pq: FloatDict.Encode: validity bitmap shorter than the values")
+	}
+	ids = d.ids[:len(vals)]
+	dict = d.dict[:0]
+	const mask = 1<<floatDictBits - 1
+	for i, v := range vals {
+		if valid != nil && valid[i>>3]>>(i&7)&1 == 0 {
+			ids[i] = 0
+			continue
+		}
+		k := math.Float64bits(v)
+		h := (k * 0x9E3779B97F4A7C15) >> (64 - floatDictBits)
+		for {
+			s := d.slot[h]
+			if s == 0 {
+				if len(dict) == MaxFloatDict {
+					d.dict = dict
+					return nil, nil, false
+				}
+				dict = append(dict, v)
+				d.keys[h] = k
+				d.slot[h] = int32(len(dict))
+				ids[i] = int32(len(dict) - 1)
+				break
+			}
+			if d.keys[h] == k {
+				ids[i] = s - 1
+				break
+			}
+			h = (h + 1) & mask
+		}
+	}
+	d.dict = dict
+	return ids, dict, true
+}

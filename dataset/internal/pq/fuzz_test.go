@@ -1,0 +1,538 @@
+package pq
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Round trips: whatever the fuzzer's bytes become, encoding then decoding
+// gives them back. Decoders on arbitrary bytes: no panic, and what they
+// accept is well formed. make fuzz runs each for a few seconds; go test
+// runs the seeds.
+
+// hybridVals turns fuzz bytes into ids of width bits with runs: each
+// 5-byte group is a value and a repeat count.
+func hybridVals(data []byte, width int) []int32 {
+	var vals []int32
+	mask := uint32(1)<<width - 1
+	if width >= 31 {
+		mask = math.MaxInt32
+	}
+	for len(data) >= 5 && len(vals) < 1<<16 {
+		v := int32(binary.LittleEndian.Uint32(data) & mask)
+		for k := int(data[4]%40) + 1; k > 0; k-- {
+			vals = append(vals, v)
+		}
+		data = data[5:]
+	}
+	return vals
+}
+
+func FuzzHybridRoundTrip(f *testing.F) {
+	f.Add([]byte{1, 0, 0, 0, 30, 2, 0, 0, 0, 1, 3, 0, 0, 0, 20}, uint8(2))
+	f.Add([]byte{0xff, 0xff, 0xff, 0x7f, 3}, uint8(32))
+	f.Add([]byte{}, uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, w uint8) {
+		width := int(w % 33)
+		vals := hybridVals(data, width)
+		enc := AppendHybrid(nil, vals, width)
+		got := make([]int32, len(vals))
+		if !UnpackHybrid(enc, width, got) || !slices.Equal(got, vals) {
+			t.Fatalf("width %d: %v does not round-trip", width, vals)
+		}
+		ids := AppendHybrid([]byte{byte(width)}, vals, width)
+		size := 1 << width
+		if !DictIDs(ids, got, size) || !slices.Equal(got, vals) {
+			t.Fatalf("width %d: ids %v do not round-trip", width, vals)
+		}
+		if width < 1 || width > 8 {
+			return
+		}
+		// The run walker sees the same values.
+		r := NewRuns(enc, width)
+		var walked []int32
+		for len(walked) < len(vals) {
+			v, c, packed, ok := r.Next(len(vals) - len(walked))
+			if !ok {
+				t.Fatalf("width %d: runs stop after %d of %d values", width, len(walked), len(vals))
+			}
+			if packed == nil {
+				for ; c > 0; c-- {
+					walked = append(walked, int32(v))
+				}
+				continue
+			}
+			part := make([]int32, c)
+			UnpackBits(packed, width, part)
+			walked = append(walked, part...)
+		}
+		if !slices.Equal(walked, vals) {
+			t.Fatalf("width %d: the run walker reads %v, want %v", width, walked, vals)
+		}
+	})
+}
+
+func FuzzHybridDecode(f *testing.F) {
+	f.Add([]byte{0x03}, uint8(0), uint16(8))
+	f.Add([]byte{0x10, 0x01, 0x05, 0xff}, uint8(1), uint16(20))
+	f.Add(AppendHybrid(nil, []int32{1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}, 2), uint8(2), uint16(20))
+	f.Fuzz(func(t *testing.T, b []byte, w uint8, n uint16) {
+		width := int(w % 40) // past 32: refused
+		dst := make([]int32, n)
+		for i := range dst {
+			dst[i] = -7
+		}
+		if UnpackHybrid(b, width, dst) {
+			for _, v := range dst {
+				if v < 0 || width < 32 && int64(v) >= 1<<width {
+					t.Fatalf("accepted with %d outside width %d", v, width)
+				}
+			}
+		}
+		size := int(w)
+		if DictIDs(b, dst, size) {
+			for _, v := range dst {
+				if v < 0 || int(v) >= size {
+					t.Fatalf("id %d outside a dictionary of %d", v, size)
+				}
+			}
+		}
+		r := NewRuns(b, width)
+		for left := int(n); left > 0; {
+			_, c, packed, ok := r.Next(left)
+			if !ok {
+				break
+			}
+			if c <= 0 || c > left || packed != nil && len(packed)*8 < c*width {
+				t.Fatalf("run of %d values (%d packed bytes) with %d left", c, len(packed), left)
+			}
+			left -= c
+		}
+	})
+}
+
+func FuzzDeltaRoundTrip(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, math.MaxInt64), 1<<63))
+	f.Add(bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, 40))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		vals := make([]int64, 0, len(data)/8)
+		for ; len(data) >= 8; data = data[8:] {
+			v := int64(binary.LittleEndian.Uint64(data))
+			if data[0]&1 == 0 && len(vals) > 0 { // nearby values, as times are
+				v = vals[len(vals)-1] + int64(int8(data[1]))
+			}
+			vals = append(vals, v)
+		}
+		enc := AppendDelta(nil, vals)
+		got := make([]int64, len(vals))
+		if !DecodeDelta(enc, got) || !slices.Equal(got, vals) {
+			t.Fatalf("%v does not round-trip", vals)
+		}
+		if DecodeDelta(enc, make([]int64, len(vals)+1)) {
+			t.Fatalf("%d values decoded as %d", len(vals), len(vals)+1)
+		}
+	})
+}
+
+func FuzzDeltaDecode(f *testing.F) {
+	f.Add(AppendDelta(nil, []int64{5, 7, 100, -3}), uint16(4))
+	f.Add([]byte{0x80, 0x01, 0x04, 0x02, 0x00}, uint16(2))
+	f.Fuzz(func(t *testing.T, b []byte, n uint16) {
+		DecodeDelta(b, make([]int64, n))
+	})
+}
+
+func FuzzPageHeaderRoundTrip(f *testing.F) {
+	f.Add(false, int32(100), int32(60), int32(10), int32(8))
+	f.Add(true, int32(math.MaxInt32), int32(0), int32(-1), int32(0))
+	f.Fuzz(func(t *testing.T, dict bool, raw, size, n, enc int32) {
+		typ := DataPage
+		if dict {
+			typ, enc = DictionaryPage, Plain
+		}
+		b := AppendPageHeader([]byte{0xee}, typ, raw, size, n, enc)
+		h, hn, ok := ParsePageHeader(append(b[1:], 0xaa, 0xbb)) // followed by a page body
+		if !ok || hn != len(b)-1 {
+			t.Fatalf("header of %d bytes parsed: %v, %d bytes", len(b)-1, ok, hn)
+		}
+		want := PageHeader{Type: int32(typ), Uncompressed: raw, Compressed: size}
+		if dict {
+			want.DictValues, want.DictEncoding = n, Plain
+		} else {
+			want.NumValues, want.Encoding, want.DefEnc, want.RepEnc = n, enc, RLE, RLE
+		}
+		if h != want {
+			t.Fatalf("parsed %+v, wrote %+v", h, want)
+		}
+	})
+}
+
+func FuzzPageHeaderParse(f *testing.F) {
+	f.Add(AppendPageHeader(nil, DataPage, 10, 10, 3, Plain))
+	f.Add([]byte{0x19, 0x1c, 0x1c, 0x1c, 0x1c, 0x1c, 0x1c, 0x1c})       // nested lists and structs
+	f.Add([]byte{0x1b, 0xf9, 0xff, 0xff, 0xff, 0x0f, 0x88, 0x00, 0x00}) // a huge map
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, n, ok := ParsePageHeader(b); ok && (n <= 0 || n > len(b)) {
+			t.Fatalf("accepted a header of %d bytes out of %d", n, len(b))
+		}
+	})
+}
+
+func FuzzFloatDictRoundTrip(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 0, 0, 0, 0, 0, 0xf8, 0x7f}, []byte{0xff}) // two NaN payloads
+	f.Add(bytes.Repeat([]byte{0, 0, 0, 0, 0, 0, 0xe0, 0x3f}, 9), []byte{0x55, 0x01})
+	f.Fuzz(func(t *testing.T, data, valid []byte) {
+		vals := make([]float64, 0, len(data)/8)
+		for ; len(data) >= 8; data = data[8:] {
+			vals = append(vals, math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		}
+		if len(valid)*8 < len(vals) {
+			valid = nil
+		}
+		var d FloatDict
+		for round := 0; round < 2; round++ { // and again, reusing d
+			ids, dict, ok := d.Encode(vals, valid)
+			if !ok {
+				t.Fatalf("%d values refused", len(vals))
+			}
+			seen := map[uint64]bool{}
+			for _, v := range dict {
+				if seen[math.Float64bits(v)] {
+					t.Fatalf("%v twice in the dictionary", v)
+				}
+				seen[math.Float64bits(v)] = true
+			}
+			for i, v := range vals {
+				if valid != nil && valid[i/8]>>(i%8)&1 == 0 {
+					continue
+				}
+				if ids[i] < 0 || int(ids[i]) >= len(dict) || math.Float64bits(dict[ids[i]]) != math.Float64bits(v) {
+					t.Fatalf("value %d (%v) reads back as id %d of %d", i, v, ids[i], len(dict))
+				}
+			}
+		}
+	})
+}
+
+func FuzzStringsRoundTrip(f *testing.F) {
+	f.Add([]byte("tenant-1\x00server\x00\x00x"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts := bytes.Split(data, []byte{0})
+		var body []byte
+		want := make([]string, len(parts))
+		for i, p := range parts {
+			want[i] = string(p)
+			body = AppendString(body, want[i])
+		}
+		got, ok := Strings(body, len(want), []string{"kept"})
+		if !ok || !slices.Equal(got, append([]string{"kept"}, want...)) {
+			t.Fatalf("%q does not round-trip", want)
+		}
+		if _, ok := Strings(body, len(want)+1, nil); ok {
+			t.Fatalf("%d strings read as %d", len(want), len(want)+1)
+		}
+	})
+}
+
+func FuzzStringsDecode(f *testing.F) {
+	f.Add(AppendString(nil, "a"), uint16(1))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 'a'}, uint16(1))
+	f.Fuzz(func(t *testing.T, b []byte, n uint16) {
+		got, ok := Strings(b, int(n), nil)
+		if ok && len(got) != int(n) {
+			t.Fatalf("accepted %d strings, asked for %d", len(got), n)
+		}
+	})
+}
+
+// listChunk writes lists as the series writer does: one version 1 data
+// page per list, its repetition levels (0 then 1s), definition levels (2
+// a value, 1 a null for NaN, 0 an empty list) and non-null values.
+func listChunk(lists [][]float64) []byte {
+	var chunk []byte
+	for _, l := range lists {
+		var body []byte
+		levels := max(len(l), 1)
+		body = LevelBlock(body, func(b []byte) []byte {
+			b = AppendRun(b, 0, 1, 1)
+			if len(l) > 1 {
+				b = AppendRun(b, 1, len(l)-1, 1)
+			}
+			return b
+		})
+		var vals []float64
+		body = LevelBlock(body, func(b []byte) []byte {
+			if len(l) == 0 {
+				return AppendRun(b, 0, 1, 2)
+			}
+			defs := make([]int32, len(l))
+			for i, v := range l {
+				defs[i] = 1
+				if v == v {
+					defs[i] = 2
+					vals = append(vals, v)
+				}
+			}
+			return AppendHybrid(b, defs, 2)
+		})
+		body = append(body, Float64Bytes(vals)...)
+		chunk = AppendPageHeader(chunk, DataPage, int32(len(body)), int32(len(body)), int32(levels), Plain)
+		chunk = append(chunk, body...)
+	}
+	return chunk
+}
+
+func FuzzDoubleListsRoundTrip(f *testing.F) {
+	f.Add([]byte{3, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 1, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Each list: a length byte (0 an empty list), then per element a
+		// byte (odd: NaN, a null) and, for a value, that byte scaled.
+		var lists [][]float64
+		for len(data) > 0 && len(lists) < 64 {
+			n := int(data[0] % 50)
+			data = data[1:]
+			l := []float64{}
+			for ; n > 0 && len(data) > 0; n-- {
+				if data[0]&1 == 1 {
+					l = append(l, math.NaN())
+				} else {
+					l = append(l, float64(data[0])/256)
+				}
+				data = data[1:]
+			}
+			lists = append(lists, l)
+		}
+		var levels int64
+		for _, l := range lists {
+			levels += int64(max(len(l), 1))
+		}
+		chunk := listChunk(lists)
+		all := make([]float64, levels)
+		var ls ListScratch
+		n, starts, ok := DoubleLists(chunk, levels, len(lists), all, nil, &ls)
+		if !ok || len(starts) != len(lists)+1 || starts[len(lists)] != n {
+			t.Fatalf("%d lists (%d levels) refused or miscounted: %v %v", len(lists), levels, ok, starts)
+		}
+		for i, l := range lists {
+			got := all[starts[i]:starts[i+1]]
+			if len(got) != len(l) {
+				t.Fatalf("list %d: %d elements, wrote %d", i, len(got), len(l))
+			}
+			for j := range l {
+				if math.Float64bits(got[j]) != math.Float64bits(l[j]) && !(math.IsNaN(got[j]) && math.IsNaN(l[j])) {
+					t.Fatalf("list %d element %d: %v, wrote %v", i, j, got[j], l[j])
+				}
+			}
+		}
+	})
+}
+
+func FuzzDoubleListsDecode(f *testing.F) {
+	f.Add(listChunk([][]float64{{1, math.NaN(), 2}, {}, {3}}), int64(5), uint8(3))
+	f.Fuzz(func(t *testing.T, b []byte, levels int64, rows uint8) {
+		if levels < 0 || levels > 1<<16 {
+			return
+		}
+		all := make([]float64, levels)
+		var ls ListScratch
+		n, starts, ok := DoubleLists(b, levels, int(rows), all, nil, &ls)
+		if !ok {
+			return
+		}
+		if n > len(all) || len(starts) != int(rows)+1 || starts[rows] != n {
+			t.Fatalf("accepted %d elements, starts %v, of %d levels", n, starts, levels)
+		}
+		for i := 1; i < len(starts); i++ {
+			if starts[i] < starts[i-1] {
+				t.Fatalf("starts go back: %v", starts)
+			}
+		}
+	})
+}
+
+// stringChunk writes a dictionary page of dict and data pages of ids (a
+// page per 100 rows; with defs, the rows whose definition level is 0 are
+// nulls and have no id), each compressed with zstd when enc is not nil.
+func stringChunk(dict []string, ids []int32, defs []int32, enc *zstd.Encoder) []byte {
+	var chunk []byte
+	page := func(typ int, n int, e int32, body []byte) {
+		raw := len(body)
+		if enc != nil {
+			body = enc.EncodeAll(body, nil)
+		}
+		chunk = AppendPageHeader(chunk, typ, int32(raw), int32(len(body)), int32(n), e)
+		chunk = append(chunk, body...)
+	}
+	var body []byte
+	for _, s := range dict {
+		body = AppendString(body, s)
+	}
+	page(DictionaryPage, len(dict), Plain, body)
+	width := 0
+	for len(dict) > 1<<width {
+		width++
+	}
+	next := 0 // next id
+	for lo := 0; lo < len(defs) || lo == 0; lo += 100 {
+		hi := min(lo+100, len(defs))
+		body = body[:0]
+		k := 0
+		for _, d := range defs[lo:hi] {
+			k += int(d)
+		}
+		if defs != nil {
+			body = LevelBlock(body, func(b []byte) []byte { return AppendHybrid(b, defs[lo:hi], 1) })
+		}
+		body = AppendHybrid(append(body, byte(width)), ids[next:next+k], width)
+		next += k
+		page(DataPage, hi-lo, RLEDictionary, body)
+		if len(defs) == 0 {
+			break
+		}
+	}
+	return chunk
+}
+
+func FuzzWalkRoundTrip(f *testing.F) {
+	f.Add([]byte("a\x00bb\x00\x00ccc"), []byte{0, 1, 2, 3, 0xff, 7}, false, false)
+	f.Add([]byte("x"), []byte{0, 0, 0}, true, true)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, names, rows []byte, optional, compressed bool) {
+		dict := []string{}
+		seen := map[string]bool{}
+		for _, s := range bytes.Split(names, []byte{0}) {
+			if !seen[string(s)] {
+				seen[string(s)] = true
+				dict = append(dict, string(s))
+			}
+		}
+		// A row: an id (the byte modulo the dictionary) or, optional and
+		// for an odd byte over 127, a null.
+		defs := make([]int32, len(rows))
+		var ids []int32
+		for i, r := range rows {
+			if optional && r > 127 && r&1 == 1 {
+				continue
+			}
+			defs[i] = 1
+			ids = append(ids, int32(int(r)%len(dict)))
+		}
+		var e *zstd.Encoder
+		codec := compress.Codecs.Uncompressed
+		if compressed {
+			e, codec = enc, compress.Codecs.Zstd
+		}
+		maxDef := int16(0)
+		if optional {
+			maxDef = 1
+		}
+		chunk := requiredChunk(dict, ids, e)
+		if optional {
+			chunk = stringChunk(dict, ids, defs, e)
+		}
+		var pr PageReader
+		defer pr.Close()
+		var gotDict []string
+		var gotIDs, gotDefs []int32
+		ok := pr.Walk(chunk, codec, maxDef, len(rows), func(n int, body []byte) bool {
+			var ok bool
+			gotDict, ok = Strings(body, n, nil)
+			return ok
+		}, func(enc int32, levels int, defs []int32, vals []byte) bool {
+			k := levels
+			if defs != nil {
+				gotDefs = append(gotDefs, defs...)
+				k = 0
+				for _, d := range defs {
+					k += int(d)
+				}
+			}
+			page := make([]int32, k)
+			if enc != RLEDictionary || !DictIDs(vals, page, len(gotDict)) {
+				return false
+			}
+			gotIDs = append(gotIDs, page...)
+			return true
+		})
+		if !ok || !slices.Equal(gotDict, dict) || !slices.Equal(gotIDs, ids) || optional && !slices.Equal(gotDefs, defs) {
+			t.Fatalf("%d rows of %d strings (optional %v, zstd %v) do not round-trip: %v", len(rows), len(dict), optional, compressed, ok)
+		}
+	})
+}
+
+// requiredChunk is stringChunk for a required column: one data page of
+// every id, no level block.
+func requiredChunk(dict []string, ids []int32, enc *zstd.Encoder) []byte {
+	var chunk []byte
+	page := func(typ int, n int, e int32, body []byte) {
+		raw := len(body)
+		if enc != nil {
+			body = enc.EncodeAll(body, nil)
+		}
+		chunk = AppendPageHeader(chunk, typ, int32(raw), int32(len(body)), int32(n), e)
+		chunk = append(chunk, body...)
+	}
+	var body []byte
+	for _, s := range dict {
+		body = AppendString(body, s)
+	}
+	page(DictionaryPage, len(dict), Plain, body)
+	width := 0
+	for len(dict) > 1<<width {
+		width++
+	}
+	page(DataPage, len(ids), RLEDictionary, AppendHybrid([]byte{byte(width)}, ids, width))
+	return chunk
+}
+
+func FuzzWalkDecode(f *testing.F) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(requiredChunk([]string{"a", "b"}, []int32{0, 1, 1}, nil), false, false, uint16(3))
+	f.Add(stringChunk([]string{"a", "b"}, []int32{0, 1}, []int32{1, 0, 1}, enc), true, true, uint16(3))
+	f.Fuzz(func(t *testing.T, b []byte, optional, compressed bool, rows uint16) {
+		codec := compress.Codecs.Uncompressed
+		if compressed {
+			codec = compress.Codecs.Zstd
+		}
+		maxDef := int16(0)
+		if optional {
+			maxDef = 1
+		}
+		var pr PageReader
+		defer pr.Close()
+		var dict []string
+		total := 0
+		ok := pr.Walk(b, codec, maxDef, int(rows), func(n int, body []byte) bool {
+			var ok bool
+			dict, ok = Strings(body, n, nil)
+			return ok
+		}, func(enc int32, levels int, defs []int32, vals []byte) bool {
+			if defs != nil && len(defs) != levels {
+				t.Fatalf("%d definition levels for %d levels", len(defs), levels)
+			}
+			for _, d := range defs {
+				if d < 0 || d > 1 {
+					t.Fatalf("definition level %d", d)
+				}
+			}
+			total += levels
+			return DictIDs(vals, make([]int32, levels), len(dict))
+		})
+		if ok && total != int(rows) {
+			t.Fatalf("accepted %d levels of %d", total, rows)
+		}
+	})
+}

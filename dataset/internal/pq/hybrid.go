@@ -1,0 +1,249 @@
+package pq
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+)
+
+// LevelBlock appends a version 1 page's level block: the length in 4
+// bytes, then the runs that runs appends.
+func LevelBlock(b []byte, runs func([]byte) []byte) []byte {
+	at := len(b)
+	b = runs(append(b, 0, 0, 0, 0))
+	binary.LittleEndian.PutUint32(b[at:], uint32(len(b)-at-4))
+	return b
+}
+
+// LevelBytes splits a version 1 page's RLE level block (a 4-byte
+// little-endian length, then the runs) from what follows it.
+func LevelBytes(b []byte) (levels, rest []byte, ok bool) {
+	if len(b) < 4 {
+		return nil, nil, false
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return nil, nil, false
+	}
+	return b[4 : 4+n], b[4+n:], true
+}
+
+// AppendRun appends an RLE run of value v (of at most 32 bits, in
+// ⌈width/8⌉ bytes) repeated n times.
+func AppendRun(b []byte, v uint32, n, width int) []byte {
+	b = binary.AppendUvarint(b, uint64(n)<<1)
+	for k := 0; k < (width+7)/8; k++ {
+		b = append(b, byte(v>>(8*k)))
+	}
+	return b
+}
+
+// hybridRun is the shortest run of one value that is written as an RLE
+// run rather than bit-packed.
+const hybridRun = 16
+
+// AppendHybrid appends vals (each below 1<<width, not negative) in
+// Parquet's RLE / bit-packed hybrid encoding: runs of hybridRun or more
+// equal values as RLE runs, the rest bit-packed in groups of 8 (the last
+// group padded with zeros).
+func AppendHybrid(b []byte, vals []int32, width int) []byte {
+	lit := 0 // start of the values not yet written
+	for i := 0; i < len(vals); {
+		j := i + 1
+		for j < len(vals) && vals[j] == vals[i] {
+			j++
+		}
+		if j-i < hybridRun {
+			i = j
+			continue
+		}
+		// Bit-pack vals[lit:i] in whole groups, taking the first values
+		// of the run to fill the last group; RLE the rest of the run.
+		k := i + (8-(i-lit)%8)%8
+		b = appendPacked(b, vals[lit:k], width)
+		b = AppendRun(b, uint32(vals[i]), j-k, width)
+		lit, i = j, j
+	}
+	return appendPacked(b, vals[lit:], width)
+}
+
+// appendPacked appends one bit-packed run of vals (each below 1<<width,
+// width ≤ 32), padded to a multiple of 8 values.
+func appendPacked(b []byte, vals []int32, width int) []byte {
+	if len(vals) == 0 {
+		return b
+	}
+	groups := (len(vals) + 7) / 8
+	b = binary.AppendUvarint(b, uint64(groups)<<1|1)
+	// The bits gather in a word, 32 at a time into b; a run is a whole
+	// number of bytes (8 values of width bits are width bytes).
+	n := len(b)
+	b = slices.Grow(b, groups*width+4)[:n+groups*width+4]
+	le := binary.LittleEndian
+	var acc uint64
+	nb, at := 0, n
+	for _, v := range vals {
+		acc |= uint64(uint32(v)) << nb
+		nb += width
+		if nb >= 32 {
+			le.PutUint32(b[at:], uint32(acc))
+			at += 4
+			acc >>= 32
+			nb -= 32
+		}
+	}
+	clear(b[at:]) // the padding's zeros (b may be a reused buffer)
+	le.PutUint32(b[at:], uint32(acc))
+	return b[:n+groups*width]
+}
+
+// UnpackHybrid decodes len(dst) values of Parquet's RLE/bit-packed hybrid
+// encoding of width-bit values (width ≤ 32) from b. False when b is short
+// or malformed, or a value does not fit an int32.
+func UnpackHybrid(b []byte, width int, dst []int32) bool {
+	if width < 0 || width > 32 {
+		return false
+	}
+	vb := (width + 7) / 8
+	for i := 0; i < len(dst); {
+		h, k := binary.Uvarint(b)
+		if k <= 0 {
+			return false
+		}
+		b = b[k:]
+		if h&1 == 0 { // a run of one value
+			c := h >> 1
+			if c == 0 || len(b) < vb {
+				return false
+			}
+			var v uint64
+			for j := 0; j < vb; j++ {
+				v |= uint64(b[j]) << (8 * j)
+			}
+			b = b[vb:]
+			if v >= 1<<width && width < 32 || v > math.MaxInt32 {
+				return false
+			}
+			m := int(min(c, uint64(len(dst)-i)))
+			fill := dst[i : i+m]
+			for j := range fill {
+				fill[j] = int32(v)
+			}
+			i += m
+			continue
+		}
+		groups := h >> 1 // of 8 values, width bytes each (none at width 0)
+		if groups == 0 || groups > 1<<31 {
+			return false
+		}
+		nb := int(groups) * width
+		if nb > len(b) {
+			return false
+		}
+		m := int(min(groups*8, uint64(len(dst)-i)))
+		out := dst[i : i+m]
+		UnpackBits(b[:nb], width, out)
+		if width == 32 {
+			for _, v := range out {
+				if v < 0 {
+					return false
+				}
+			}
+		}
+		b = b[nb:]
+		i += m
+	}
+	return true
+}
+
+// DictIDs decodes a data page's dictionary ids (a bit width byte, then
+// hybrid runs) into dst, each below size.
+func DictIDs(vals []byte, dst []int32, size int) bool {
+	if len(dst) == 0 {
+		return true
+	}
+	if len(vals) < 1 || !UnpackHybrid(vals[1:], int(vals[0]), dst) {
+		return false
+	}
+	var hi int32
+	for _, id := range dst {
+		hi = max(hi, id)
+	}
+	return int(hi) < size
+}
+
+// UnpackBits sets dst to the first len(dst) width-bit values (width ≤ 64,
+// and ≤ 32 for int32) bit-packed little-endian in src, which holds at
+// least len(dst)×width bits.
+func UnpackBits[T int32 | uint64](src []byte, width int, dst []T) {
+	if width == 0 {
+		clear(dst)
+		return
+	}
+	mask := ^uint64(0) >> (64 - width)
+	le := binary.LittleEndian
+	j, bit := 0, 0
+	if width <= 56 {
+		// Whole 8-byte windows while they fit in src.
+		for ; j < len(dst) && bit>>3+8 <= len(src); j, bit = j+1, bit+width {
+			dst[j] = T(le.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
+		}
+	}
+	for ; j < len(dst); j, bit = j+1, bit+width {
+		var w [16]byte
+		copy(w[:], src[bit>>3:])
+		v := le.Uint64(w[:]) >> (bit & 7)
+		if sh := bit & 7; sh != 0 {
+			v |= le.Uint64(w[8:]) << (64 - sh)
+		}
+		dst[j] = T(v & mask)
+	}
+}
+
+// Runs walks Parquet's RLE/bit-packed hybrid runs of width-bit values
+// (width ≤ 8: levels) without expanding them.
+type Runs struct {
+	b     []byte
+	width int
+}
+
+// NewRuns walks the runs in b of width-bit values (1 ≤ width ≤ 8).
+func NewRuns(b []byte, width int) Runs { return Runs{b: b, width: width} }
+
+// Next returns the next run, at most max values long: a repeated value
+// v × c, or c bit-packed values in packed (packed is nil for a repeated
+// run). Bit-packed runs come in groups of 8 values whose padding is cut
+// off by max.
+func (h *Runs) Next(max int) (v, c int, packed []byte, ok bool) {
+	if h.width < 1 || h.width > 8 {
+		return 0, 0, nil, false
+	}
+	hdr, n := binary.Uvarint(h.b)
+	if n <= 0 || max <= 0 {
+		return 0, 0, nil, false
+	}
+	h.b = h.b[n:]
+	if hdr&1 == 0 { // repeated
+		c := hdr >> 1
+		if c == 0 || len(h.b) < 1 || c > uint64(1<<31) {
+			return 0, 0, nil, false
+		}
+		v := int(h.b[0])
+		h.b = h.b[1:] // ⌈width/8⌉ = 1 byte
+		if v >= 1<<h.width {
+			return 0, 0, nil, false
+		}
+		return v, int(min(c, uint64(max))), nil, true
+	}
+	groups := hdr >> 1
+	if groups == 0 || groups > uint64(len(h.b)) {
+		return 0, 0, nil, false
+	}
+	nb := int(groups) * h.width // 8 values of width bits = width bytes
+	if nb > len(h.b) {
+		return 0, 0, nil, false
+	}
+	packed = h.b[:nb]
+	h.b = h.b[nb:]
+	return 0, int(min(groups*8, uint64(max))), packed, true
+}
