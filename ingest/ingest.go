@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -59,6 +60,17 @@ type Options struct {
 // DefaultOptions: 1000 rejects at most, cpu unit detected, UTC.
 func DefaultOptions() Options {
 	return Options{MaxRejects: 1000, CPUUnit: UnitAuto, Location: time.UTC}
+}
+
+// Validate reports every option out of range at once. A TenantKey no
+// format knows is an error here, before any input is read; one that a
+// format of a mixed ingest does not know is only a note on that input.
+func (o Options) Validate() error {
+	var errs []error
+	if o.TenantKey != "" && !slices.Contains(TenantKeys(), o.TenantKey) {
+		errs = append(errs, fmt.Errorf("--tenant-key %q: want one of %s", o.TenantKey, strings.Join(TenantKeys(), ", ")))
+	}
+	return errors.Join(errs...)
 }
 
 // ErrTooManyRejects stops an ingest whose inputs are mostly not what the

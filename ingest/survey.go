@@ -1,5 +1,7 @@
 package ingest
 
+import "os"
+
 // Undetected is an input no format claims, and why.
 type Undetected struct {
 	Path   string `json:"path"`
@@ -28,6 +30,26 @@ func Survey(paths []string) (known []string, unknown []Undetected, err error) {
 			continue
 		}
 		known = append(known, path)
+	}
+	return known, unknown, nil
+}
+
+// SurveyDirs is Survey for the directories among paths only: each is
+// replaced by the files below it that a format recognises, the others are
+// returned as unknown. Files named one by one are kept whatever they hold,
+// so that one no format reads is an error that names it, as a mixed folder
+// is not. Order is kept: a directory's files stand where it stood.
+func SurveyDirs(paths []string) (known []string, unknown []Undetected, err error) {
+	for _, p := range paths {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			known = append(known, p)
+			continue
+		}
+		k, u, err := Survey([]string{p})
+		if err != nil {
+			return nil, nil, err
+		}
+		known, unknown = append(known, k...), append(unknown, u...)
 	}
 	return known, unknown, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -114,8 +112,12 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects, opts.SkipDuplicates = o.MaxRejects, !o.AllowDup
-	if err := traceOptions(o, &opts); err != nil {
-		return err
+	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
+	if o.TraceStart.Given {
+		opts.TraceStart = time.UnixMilli(*o.TraceStart.Ms).UTC()
+	}
+	if err := opts.Validate(); err != nil {
+		return usageError{err}
 	}
 	if o.Format != "auto" {
 		if _, err := ingest.Lookup(o.Format); err != nil {
@@ -129,34 +131,20 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	}
 	var undetected []ingest.Undetected
 	if o.Format == "auto" {
-		if o.Paths, undetected, err = surveyDirs(o.Paths); err != nil {
+		if o.Paths, undetected, err = ingest.SurveyDirs(o.Paths); err != nil {
 			return err
 		}
-		for _, u := range undetected {
-			o.g.progressf("  left out %s: no known format\n", u.Path)
-		}
-		if len(o.Paths) == 0 {
-			return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(undetected))
+		if err := leftOut(o.g, o.Paths, undetected); err != nil {
+			return err
 		}
 	}
-	ds, err := dataset.OpenOrCreate(o.g.Dataset)
-	if err != nil {
-		return err
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	var res *ingest.Result
+	var ds *dataset.Dataset
 	err = tuneStage("ingest", func() (err error) {
-		res, err = ingest.Run(ctx, tx, o.Format, o.Paths, opts)
+		res, ds, err = ingest.Into(ctx, o.g.Dataset, o.Format, o.Paths, opts)
 		return err
 	})
 	if err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
 		return err
 	}
 	rep := ingestReport{Version: 1, Dataset: o.g.Dataset, Ingest: res.Ingest, Files: res.Files,
@@ -164,7 +152,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	for _, t := range dataset.TableNames {
 		rep.Tables[t] = ds.Rows(t)
 	}
-	if err := printIngest(o.g, rep); err != nil {
+	if err := emit(o.g, rep, ingestCSV, ingestText); err != nil {
 		return err
 	}
 	if res.Rejected > 0 {
@@ -181,19 +169,29 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	return nil
 }
 
-func printIngest(g *globalOptions, rep ingestReport) error {
-	switch g.Output {
-	case "json":
-		return writeJSON(g.io.Out, rep)
-	case "csv":
-		w := csv.NewWriter(g.io.Out)
-		w.Write([]string{"path", "format", "table", "accepted", "rejected", "notes"})
-		for _, f := range rep.Files {
-			w.Write([]string{f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; ")})
-		}
-		w.Flush()
-		return w.Error()
+// leftOut lists the inputs no format reads, which are left out, and fails
+// when nothing is left.
+func leftOut(g *globalOptions, known []string, unknown []ingest.Undetected) error {
+	for _, u := range unknown {
+		g.progressf("  left out %s: no known format\n", u.Path)
 	}
+	if len(known) == 0 {
+		return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
+	}
+	return nil
+}
+
+func ingestCSV(g *globalOptions, rep ingestReport) error {
+	w := csv.NewWriter(g.io.Out)
+	w.Write([]string{"path", "format", "table", "accepted", "rejected", "notes"})
+	for _, f := range rep.Files {
+		w.Write([]string{f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; ")})
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func ingestText(g *globalOptions, rep ingestReport) error {
 	fmt.Fprintf(g.io.Out, "ingest %d into %s\n", rep.Ingest, rep.Dataset)
 	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FILE\tFORMAT\tTABLE\tACCEPTED\tREJECTED")
@@ -201,68 +199,15 @@ func printIngest(g *globalOptions, rep ingestReport) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Table, f.Accepted, f.Rejected)
 	}
 	tw.Flush()
-	// A note several inputs share (the format's description of its
-	// columns, for each of a trace's shards) is printed once, with the
-	// first input's path and how many others have it; -o json keeps every
-	// input's notes.
-	type noteFiles struct {
-		text  string
-		files []string
-	}
-	var notes []*noteFiles
-	byText := map[string]*noteFiles{}
-	for _, f := range rep.Files {
-		for _, n := range f.Notes {
-			nf := byText[n]
-			if nf == nil {
-				nf = &noteFiles{text: n}
-				byText[n] = nf
-				notes = append(notes, nf)
-			}
-			if k := len(nf.files); k == 0 || nf.files[k-1] != f.Path {
-				nf.files = append(nf.files, f.Path)
-			}
-		}
-	}
-	for _, nf := range notes {
-		if len(nf.files) == 1 {
-			fmt.Fprintf(g.io.Out, "note: %s: %s\n", nf.files[0], nf.text)
+	// A note several inputs share is printed once, with the first input's
+	// path and how many others have it; -o json keeps every input's notes.
+	for _, n := range ingest.SharedNotes(rep.Files) {
+		if len(n.Files) == 1 {
+			fmt.Fprintf(g.io.Out, "note: %s: %s\n", n.Files[0], n.Text)
 		} else {
-			fmt.Fprintf(g.io.Out, "note: %s and %d other input(s): %s\n", nf.files[0], len(nf.files)-1, nf.text)
+			fmt.Fprintf(g.io.Out, "note: %s and %d other input(s): %s\n", n.Files[0], len(n.Files)-1, n.Text)
 		}
 	}
 	_, err := fmt.Fprintf(g.io.Out, "total: %d accepted, %d rejected\n", rep.Accepted, rep.Rejected)
 	return err
-}
-
-// traceOptions checks and copies the flags of the trace formats.
-func traceOptions(o *ingestOptions, opts *ingest.Options) error {
-	if o.TenantKey != "" && !slices.Contains(ingest.TenantKeys(), o.TenantKey) {
-		return usagef("--tenant-key %q: want one of %s", o.TenantKey, strings.Join(ingest.TenantKeys(), ", "))
-	}
-	if o.TraceStart.Given {
-		opts.TraceStart = time.UnixMilli(*o.TraceStart.Ms).UTC()
-	}
-	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
-	return nil
-}
-
-// surveyDirs replaces each directory among paths by the files below it
-// that a format reads, and returns the others; files named one by one are
-// kept, so that one no format reads is an error that names it.
-func surveyDirs(paths []string) ([]string, []ingest.Undetected, error) {
-	var out []string
-	var left []ingest.Undetected
-	for _, p := range paths {
-		if info, err := os.Stat(p); err != nil || !info.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		known, unknown, err := ingest.Survey([]string{p})
-		if err != nil {
-			return nil, nil, err
-		}
-		out, left = append(out, known...), append(left, unknown...)
-	}
-	return out, left, nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/reports"
 )
@@ -95,11 +94,8 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, u := range unknown {
-		g.progressf("  left out %s: no known format\n", u.Path)
-	}
-	if len(known) == 0 {
-		return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
+	if err := leftOut(g, known, unknown); err != nil {
+		return err
 	}
 	// Both destinations are checked before anything is written, so that
 	// a failure leaves nothing changed.
@@ -109,34 +105,24 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	dsDir := g.Dataset
-	final := ""
+	// Without -d the inputs make a fresh dataset, OUT/dataset.
+	into := ingest.Into
 	if !o.datasetSet {
-		final = filepath.Join(o.Out, "dataset")
-		dsDir = filepath.Join(o.Out, ".dataset-new")
-		if err := os.RemoveAll(dsDir); err != nil {
-			return err
-		}
+		g.Dataset, into = filepath.Join(o.Out, "dataset"), ingest.Fresh
 	}
-	g.progressf("ingesting %d file(s) into %s\n", len(known), firstNonEmpty(final, dsDir))
-	res, err := ingestInto(ctx, dsDir, known, opts)
+	g.progressf("ingesting %d file(s) into %s\n", len(known), g.Dataset)
+	var res *ingest.Result
+	err = tuneStage("ingest", func() (err error) {
+		res, _, err = into(ctx, g.Dataset, "auto", known, opts)
+		return err
+	})
+	if errors.Is(err, ingest.ErrTooManyRejects) {
+		return fmt.Errorf("%w (nothing was written)", err)
+	}
 	if err != nil {
-		if final != "" {
-			os.RemoveAll(dsDir)
-		}
 		return err
 	}
-	if final != "" {
-		if err := os.RemoveAll(final); err != nil {
-			return err
-		}
-		if err := os.Rename(dsDir, final); err != nil {
-			return err
-		}
-		dsDir = final
-	}
 	g.progressf("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
-	g.Dataset = dsDir
 	o.report.Out = filepath.Join(o.Out, "report")
 	in, err := reportInput(ctx, &o.report)
 	if err != nil {
@@ -146,7 +132,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := pipelineReport{Version: 1, Dataset: dsDir, Files: res.Files, Undetected: unknown,
+	rep := pipelineReport{Version: 1, Dataset: g.Dataset, Files: res.Files, Undetected: unknown,
 		Accepted: res.Accepted, Rejected: res.Rejected, Report: idx}
 	if rep.Undetected == nil {
 		rep.Undetected = []ingest.Undetected{}
@@ -157,7 +143,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	case "csv":
 		err = reportCSV(g, idx) // what was written, as wlprof report -o csv
 	default:
-		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", dsDir, len(res.Files), res.Accepted, res.Rejected)
+		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", g.Dataset, len(res.Files), res.Accepted, res.Rejected)
 		err = reportText(g, idx)
 	}
 	if err != nil {
@@ -167,37 +153,4 @@ func runRun(ctx context.Context, o *runOptions) error {
 		return rejectedError{res.Rejected}
 	}
 	return nil
-}
-
-// ingestInto ingests files (formats detected) into the dataset at dir in
-// one transaction.
-func ingestInto(ctx context.Context, dir string, files []string, opts ingest.Options) (*ingest.Result, error) {
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	var res *ingest.Result
-	err = tuneStage("ingest", func() (err error) {
-		res, err = ingest.Run(ctx, tx, "auto", files, opts)
-		return err
-	})
-	if err != nil {
-		if errors.Is(err, ingest.ErrTooManyRejects) {
-			return nil, fmt.Errorf("%w (nothing was written)", err)
-		}
-		return nil, err
-	}
-	return res, tx.Commit()
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -115,6 +115,18 @@ manifest); every analysis command reads that dataset.
 	return root
 }
 
+// emit writes rep as one JSON document with -o json, and with csv or text
+// otherwise.
+func emit[R any](g *globalOptions, rep R, csv, text func(*globalOptions, R) error) error {
+	switch g.Output {
+	case "json":
+		return writeJSON(g.io.Out, rep)
+	case "csv":
+		return csv(g, rep)
+	}
+	return text(g, rep)
+}
+
 // writeJSON writes one indented JSON document.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
