@@ -119,13 +119,14 @@ type ProfSample struct {
 	Phase       string // phase named by --phase-regex, "" when none
 }
 
-// Reject is an input record that was not ingested, and why.
+// Reject is an input record that was not ingested, and why. Its JSON
+// names are those of wlprof rejects -o json.
 type Reject struct {
-	Ingest int32 // ingest sequence number (manifest)
-	File   string
-	Line   int64 // 1-based; 0 when the error is not tied to a line
-	Col    int32 // 1-based; 0 when unknown
-	Format string
-	Reason string
-	Record string // the offending record, truncated to 256 bytes
+	Ingest int32  `json:"ingest"` // ingest sequence number (manifest)
+	File   string `json:"file"`
+	Line   int64  `json:"line"` // 1-based; 0 when the error is not tied to a line
+	Col    int32  `json:"col"`  // 1-based; 0 when unknown
+	Format string `json:"format"`
+	Reason string `json:"reason"`
+	Record string `json:"record"` // the offending record, truncated to 256 bytes
 }

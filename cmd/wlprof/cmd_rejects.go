@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"sort"
 	"strconv"
 	"text/tabwriter"
 
@@ -45,29 +44,11 @@ most frequent first; then the records, in file and line order, up to
 	return cmd
 }
 
-// rejectGroup counts the rejects of one file with one reason.
-type rejectGroup struct {
-	File   string `json:"file"`
-	Reason string `json:"reason"`
-	Count  int    `json:"count"`
-}
-
-// rejectJSON is one rejected record in -o json.
-type rejectJSON struct {
-	Ingest int32  `json:"ingest"`
-	File   string `json:"file"`
-	Line   int64  `json:"line"`
-	Col    int32  `json:"col"`
-	Format string `json:"format"`
-	Reason string `json:"reason"`
-	Record string `json:"record"`
-}
-
 type rejectsReport struct {
-	Version int           `json:"version"`
-	Total   int           `json:"total"`
-	Groups  []rejectGroup `json:"groups"`
-	Rejects []rejectJSON  `json:"rejects"`
+	Version int                   `json:"version"`
+	Total   int                   `json:"total"`
+	Groups  []dataset.RejectGroup `json:"groups"`
+	Rejects []dataset.Reject      `json:"rejects"`
 }
 
 func runRejects(ctx context.Context, o *rejectsOptions) error {
@@ -78,58 +59,32 @@ func runRejects(ctx context.Context, o *rejectsOptions) error {
 	if err != nil {
 		return err
 	}
-	var rows []dataset.Reject
-	err = dataset.Scan(ctx, ds, dataset.RejectsTable, func(r *dataset.Reject) error {
-		if o.File == "" || r.File == o.File {
-			rows = append(rows, *r)
-		}
-		return nil
-	})
+	rows, err := dataset.ReadRejects(ctx, ds, o.File)
 	if err != nil {
 		return err
 	}
-	sort.SliceStable(rows, func(a, b int) bool {
-		if rows[a].File != rows[b].File {
-			return rows[a].File < rows[b].File
-		}
-		return rows[a].Line < rows[b].Line
-	})
-	rep := rejectsReport{Version: 1, Total: len(rows), Groups: []rejectGroup{}, Rejects: []rejectJSON{}}
-	byKey := map[[2]string]int{}
-	for _, r := range rows {
-		k := [2]string{r.File, r.Reason}
-		if i, ok := byKey[k]; ok {
-			rep.Groups[i].Count++
-			continue
-		}
-		byKey[k] = len(rep.Groups)
-		rep.Groups = append(rep.Groups, rejectGroup{File: r.File, Reason: r.Reason, Count: 1})
+	rep := rejectsReport{Version: 1, Total: len(rows), Groups: dataset.GroupRejects(rows), Rejects: rows}
+	if o.Limit >= 0 && o.Limit < len(rows) {
+		rep.Rejects = rows[:o.Limit]
 	}
-	sort.SliceStable(rep.Groups, func(a, b int) bool { return rep.Groups[a].Count > rep.Groups[b].Count })
-	for i, r := range rows {
-		if o.Limit >= 0 && i >= o.Limit {
-			break
-		}
-		rep.Rejects = append(rep.Rejects, rejectJSON{Ingest: r.Ingest, File: r.File, Line: r.Line, Col: r.Col,
-			Format: r.Format, Reason: r.Reason, Record: r.Record})
+	if rep.Rejects == nil {
+		rep.Rejects = []dataset.Reject{}
 	}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, rep)
-	case "csv":
-		w := csv.NewWriter(o.g.io.Out)
-		_ = w.Write([]string{"ingest", "file", "line", "col", "format", "reason", "record"})
-		for _, r := range rep.Rejects {
-			_ = w.Write([]string{strconv.Itoa(int(r.Ingest)), r.File, strconv.FormatInt(r.Line, 10), strconv.Itoa(int(r.Col)), r.Format, r.Reason, r.Record})
-		}
-		w.Flush()
-		return w.Error()
-	}
-	return rejectsText(o, rep)
+	return emit(o.g, rep, rejectsCSV, rejectsText)
 }
 
-func rejectsText(o *rejectsOptions, rep rejectsReport) error {
-	w := o.g.io.Out
+func rejectsCSV(g *globalOptions, rep rejectsReport) error {
+	w := csv.NewWriter(g.io.Out)
+	_ = w.Write([]string{"ingest", "file", "line", "col", "format", "reason", "record"})
+	for _, r := range rep.Rejects {
+		_ = w.Write([]string{strconv.Itoa(int(r.Ingest)), r.File, strconv.FormatInt(r.Line, 10), strconv.Itoa(int(r.Col)), r.Format, r.Reason, r.Record})
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func rejectsText(g *globalOptions, rep rejectsReport) error {
+	w := g.io.Out
 	files := map[string]bool{}
 	for _, gr := range rep.Groups {
 		files[gr.File] = true
