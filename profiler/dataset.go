@@ -48,3 +48,27 @@ func LoadJob(ctx context.Context, ds *dataset.Dataset, job, task string) ([]data
 	})
 	return runs, samples, err
 }
+
+// SweepInto runs the sweep (Sweep) and commits each finished run to ds at
+// once (Commit), so that a sweep that fails or is interrupted keeps every
+// run finished before. It returns the runs committed, in the order they
+// ran, and their samples, with the sweep's error. o.OnRun, when set, is
+// called after each run is committed.
+func SweepInto(ctx context.Context, ds *dataset.Dataset, argv []string, o Options) ([]dataset.ProfRun, []dataset.ProfSample, error) {
+	var runs []dataset.ProfRun
+	var samples []dataset.ProfSample
+	onRun := o.OnRun
+	o.OnRun = func(r *Run) error {
+		if err := Commit(ds, r); err != nil {
+			return err
+		}
+		runs = append(runs, r.Record)
+		samples = append(samples, r.Samples...)
+		if onRun != nil {
+			return onRun(r)
+		}
+		return nil
+	}
+	_, err := Sweep(ctx, argv, o)
+	return runs, samples, err
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"sort"
 	"strconv"
@@ -168,21 +167,15 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	if err != nil {
 		return err
 	}
-	total := max(len(po.Mems), 1) * len(po.Slots) * o.Repeat
-	var made []dataset.ProfRun
-	var samples []dataset.ProfSample
+	total, n := max(len(po.Mems), 1)*len(po.Slots)*o.Repeat, 0
 	po.OnRun = func(r *profiler.Run) error {
-		if err := profiler.Commit(ds, r); err != nil {
-			return err
-		}
-		made = append(made, r.Record)
-		samples = append(samples, r.Samples...)
+		n++
 		rec := &r.Record
-		o.g.progressf("run %d/%d  mem %s  slots %d  rep %d: %.2f s, %s\n", len(made), total,
+		o.g.progressf("run %d/%d  mem %s  slots %d  rep %d: %.2f s, %s\n", n, total,
 			memText(rec.MemoryBytes), rec.Slots, rec.Repetition, rec.RuntimeS, rec.Outcome)
 		return nil
 	}
-	_, err = profiler.Sweep(ctx, o.Argv, po)
+	made, samples, err := profiler.SweepInto(ctx, ds, o.Argv, po)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("interrupted: the %d run(s) finished before are kept in %s", len(made), o.g.Dataset)
@@ -192,7 +185,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		}
 		return err
 	}
-	return printProfile(o.g, o.Job, made, samples)
+	return emit(o.g, profiler.NewReport(o.Job, made, samples), profileCSV, profileText)
 }
 
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
@@ -210,80 +203,14 @@ func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no profiling runs of job %q in %s", o.Job, o.g.Dataset)
 	}
-	return printProfile(o.g, o.Job, runs, samples)
+	return emit(o.g, profiler.NewReport(o.Job, runs, samples), profileCSV, profileText)
 }
 
-// profRunJSON is a run in `profile show -o json`; fields are only added.
-type profRunJSON struct {
-	Job               string  `json:"job"`
-	Task              string  `json:"task"`
-	Framework         string  `json:"framework"`
-	RunID             string  `json:"run_id"`
-	MemBytes          int64   `json:"mem_bytes"`
-	Slots             int32   `json:"slots"`
-	Repetition        int32   `json:"repetition"`
-	InputBytes        int64   `json:"input_bytes"`
-	WallS             float64 `json:"wall_s"`
-	CPUS              float64 `json:"cpu_s"`
-	PeakRSSBytes      int64   `json:"peak_rss_bytes"`
-	ReadBytes         int64   `json:"read_bytes"`
-	WriteBytes        int64   `json:"write_bytes"`
-	ReadSyscallBytes  int64   `json:"read_syscall_bytes"`
-	WriteSyscallBytes int64   `json:"write_syscall_bytes"`
-	SpilledBytes      int64   `json:"spilled_bytes"`
-	SpillPeakBytes    int64   `json:"spill_peak_bytes"`
-	PeakThreads       int32   `json:"peak_threads"`
-	ExitCode          int32   `json:"exit_code"`
-	Outcome           string  `json:"outcome"`
-	Capped            bool    `json:"capped"`
-	OOMKills          int32   `json:"oom_kills"`
-	CapNote           string  `json:"cap_note"`
-	CPUWaitS          float64 `json:"cpu_wait_s"` // runnable but waiting for a CPU
-}
-
-type profileReport struct {
-	Version  int                 `json:"version"`
-	Job      string              `json:"job"`
-	Runs     []profRunJSON       `json:"runs"`
-	Settings []profiler.Setting  `json:"settings"`
-	Profiles []*profiler.Profile `json:"profiles"`
-}
-
-func printProfile(g *globalOptions, job string, runs []dataset.ProfRun, samples []dataset.ProfSample) error {
-	profiler.SortRuns(runs)
-	rep := profileReport{Version: 1, Job: job, Runs: []profRunJSON{}, Settings: profiler.Summarize(runs), Profiles: []*profiler.Profile{}}
-	var tasks []string
-	for _, r := range runs {
-		rep.Runs = append(rep.Runs, profRunJSON{Job: r.Job, Task: r.Task, Framework: r.Framework, RunID: r.RunID,
-			MemBytes: r.MemoryBytes, Slots: r.Slots, Repetition: r.Repetition, InputBytes: r.InputBytes,
-			WallS: r.RuntimeS, CPUS: r.CPUS, PeakRSSBytes: r.PeakRSSBytes, ReadBytes: r.ReadBytes, WriteBytes: r.WriteBytes,
-			ReadSyscallBytes: r.ReadSyscallBytes, WriteSyscallBytes: r.WriteSyscallBytes,
-			SpilledBytes: r.SpilledBytes, SpillPeakBytes: r.SpillPeakBytes, PeakThreads: r.PeakThreads,
-			ExitCode: r.ExitCode, Outcome: r.Outcome, Capped: r.Capped, OOMKills: r.OOMKills, CapNote: r.CapNote,
-			CPUWaitS: r.CPUWaitS})
-		if len(tasks) == 0 || tasks[len(tasks)-1] != r.Task {
-			tasks = append(tasks, r.Task)
-		}
-	}
-	for _, t := range tasks {
-		if p := profiler.BuildProfile(t, runs, samples); p != nil {
-			rep.Profiles = append(rep.Profiles, p)
-		}
-	}
-	switch g.Output {
-	case "json":
-		return writeJSON(g.io.Out, rep)
-	case "csv":
-		return writeProfileCSV(g.io.Out, rep.Runs)
-	}
-	return writeProfileText(g.io.Out, rep)
-}
-
-func writeProfileCSV(w io.Writer, runs []profRunJSON) error {
-	cw := csv.NewWriter(w)
+func profileCSV(g *globalOptions, rep *profiler.Report) error {
+	cw := csv.NewWriter(g.io.Out)
 	cw.Write([]string{"job", "task", "run_id", "mem_bytes", "slots", "repetition", "wall_s", "cpu_s", "peak_rss_bytes",
 		"read_bytes", "write_bytes", "spilled_bytes", "exit_code", "outcome", "capped"})
-	for _, r := range runs {
+	for _, r := range rep.Runs {
 		cw.Write([]string{r.Job, r.Task, r.RunID, fmt.Sprint(r.MemBytes), fmt.Sprint(r.Slots), fmt.Sprint(r.Repetition),
 			strconv.FormatFloat(r.WallS, 'f', 3, 64), strconv.FormatFloat(r.CPUS, 'f', 3, 64), fmt.Sprint(r.PeakRSSBytes),
 			fmt.Sprint(r.ReadBytes), fmt.Sprint(r.WriteBytes), fmt.Sprint(r.SpilledBytes), fmt.Sprint(r.ExitCode),
@@ -293,7 +220,8 @@ func writeProfileCSV(w io.Writer, runs []profRunJSON) error {
 	return cw.Error()
 }
 
-func writeProfileText(w io.Writer, rep profileReport) error {
+func profileText(g *globalOptions, rep *profiler.Report) error {
+	w := g.io.Out
 	fmt.Fprintf(w, "job %s: %d run(s) in %d setting(s); medians over successful repetitions, spread = (max-min)/median\n",
 		rep.Job, len(rep.Runs), len(rep.Settings))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profiler"
 )
 
 // loadSweep writes testdata/profiler/spillsort-sweep.json (a real sweep,
@@ -115,7 +116,7 @@ func TestProfileRunCLI(t *testing.T) {
 	if strings.Count(errs, "run ") < 4 {
 		t.Errorf("progress lines missing from stderr: %q", errs)
 	}
-	var doc profileReport
+	var doc profiler.Report
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Runs) != 4 || len(doc.Settings) != 2 {
 		t.Fatalf("%d runs %d settings %v\n%s", len(doc.Runs), len(doc.Settings), err, out)
 	}
