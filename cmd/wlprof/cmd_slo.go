@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -64,45 +63,9 @@ off, corrects or rejects inferred SLOs; see the slo package documentation.
 	return cmd
 }
 
-// sloReport is the -o json document.
-type sloReport struct {
-	Version int `json:"version"`
-	slo.Result
-	Options sloReportOptions `json:"options"`
-}
-
-type sloReportOptions struct {
-	ArrivalPercentile  float64 `json:"arrival_percentile"`
-	DeadlinePercentile float64 `json:"deadline_percentile"`
-	MinRuns            int     `json:"min_runs"`
-	MaxPeriodCV        float64 `json:"max_period_cv"`
-	MaxReadCV          float64 `json:"max_read_cv"`
-	MaxReadSpread      float64 `json:"max_read_spread"`
-	MinSlack           float64 `json:"min_slack"`
-	SnapTolerance      float64 `json:"snap_tolerance"`
-	WindowGraceS       float64 `json:"window_grace_s"`
-	Overrides          string  `json:"overrides,omitempty"`
-}
-
-func parsePercentiles(s string) (float64, float64, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 {
-		return 0, 0, fmt.Errorf("--percentiles %q: want ARRIVAL,DEADLINE such as 95,50", s)
-	}
-	var v [2]float64
-	for i, p := range parts {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || x < 0 || x > 100 || math.IsNaN(x) {
-			return 0, 0, fmt.Errorf("--percentiles %q: %q is not a percentile in [0,100]", s, p)
-		}
-		v[i] = x
-	}
-	return v[0], v[1], nil
-}
-
 func runSLO(ctx context.Context, o *sloOptions) error {
 	var err error
-	if o.opts.ArrivalPercentile, o.opts.DeadlinePercentile, err = parsePercentiles(o.Percentiles); err != nil {
+	if o.opts.ArrivalPercentile, o.opts.DeadlinePercentile, err = slo.ParsePercentiles(o.Percentiles); err != nil {
 		return usageError{err}
 	}
 	if err := o.opts.Validate(); err != nil {
@@ -123,33 +86,15 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Job != "" {
-		var keep []slo.Job
-		for _, j := range res.Jobs {
-			if j.Job == o.Job {
-				keep = append(keep, j)
-			}
-		}
-		if keep == nil {
-			return usagef("--job %q: no such job in %s", o.Job, o.g.Dataset)
-		}
-		res.Jobs = keep
+	if o.Job != "" && !res.Only(o.Job) {
+		return usagef("--job %q: no such job in %s", o.Job, o.g.Dataset)
 	}
 	if !o.g.Quiet {
 		for _, w := range res.Warnings {
 			fmt.Fprintf(o.g.io.Err, "warning: %s\n", w)
 		}
 	}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, sloReport{Version: 1, Result: *res, Options: sloReportOptions{
-			ArrivalPercentile: o.opts.ArrivalPercentile, DeadlinePercentile: o.opts.DeadlinePercentile,
-			MinRuns: o.opts.MinRuns, MaxPeriodCV: o.opts.MaxPeriodCV, MaxReadCV: o.opts.MaxReadCV, MaxReadSpread: o.opts.MaxReadSpread,
-			MinSlack: o.opts.MinSlack, SnapTolerance: o.opts.SnapTolerance, WindowGraceS: o.opts.WindowGraceS, Overrides: o.Overrides}})
-	case "csv":
-		return printSLOCSV(o.g, res)
-	}
-	return printSLOText(o.g, res)
+	return emit(o.g, res.Document(), sloCSV, sloText)
 }
 
 // offset formats seconds from a period start, signed: +2h5m42s, -41m5s.
@@ -175,7 +120,7 @@ func ratio(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 2, 64)
 }
 
-func printSLOText(g *globalOptions, res *slo.Result) error {
+func sloText(g *globalOptions, res slo.Document) error {
 	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tPERIOD\tRUNS\tACTIONABLE\tARRIVAL\tDEADLINE\tSLACK\tREASON")
 	var act int
@@ -201,7 +146,7 @@ func printSLOText(g *globalOptions, res *slo.Result) error {
 	return err
 }
 
-func printSLOCSV(g *globalOptions, res *slo.Result) error {
+func sloCSV(g *globalOptions, res slo.Document) error {
 	w := csv.NewWriter(g.io.Out)
 	num := func(v *float64) string {
 		if v == nil {
