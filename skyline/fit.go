@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wlprof/wlprof/internal/quantile"
@@ -216,6 +218,46 @@ func (o *Options) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// ParseBeta sets the regularisation weight as --beta takes it: a number
+// ≥ 0, or auto (BetaAuto). Validate checks the number's range.
+func (o *Options) ParseBeta(s string) error {
+	if s == "auto" {
+		o.BetaAuto = true
+		return nil
+	}
+	b, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("--beta %q: want a number ≥ 0 or auto", s)
+	}
+	o.Beta = b
+	return nil
+}
+
+// ParseAlphaSweep sets AlphaSweep as --alpha-sweep takes it: alphas,
+// comma-separated; "" is none. Validate checks their range.
+func (o *Options) ParseAlphaSweep(s string) error {
+	if s == "" {
+		return nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("--alpha-sweep: %q is not an alpha in [0,1]", f)
+		}
+		o.AlphaSweep = append(o.AlphaSweep, a)
+	}
+	return nil
+}
+
+// Peak is the most containers the reservation holds at one step.
+func (f *Fit) Peak() int64 {
+	peak := int64(0)
+	for _, v := range f.Reservation {
+		peak = max(peak, v)
+	}
+	return peak
 }
 
 func (p *problem) solve(ctx context.Context, opts Options, deadline time.Time) (*lpResult, error) {

@@ -146,6 +146,15 @@ type Result struct {
 	input map[string]Job
 }
 
+// Document is the versioned JSON document of wlprof skyline -o json.
+type Document struct {
+	Version int `json:"version"`
+	*Result
+}
+
+// Document returns the result as wlprof skyline -o json writes it.
+func (r *Result) Document() Document { return Document{Version: 1, Result: r} }
+
 // fitAll fits every job with at least opts.MinRuns runs, in parallel on
 // opts.Workers goroutines (GOMAXPROCS when ≤ 0), and, when opts.AlphaSweep
 // is not empty, refits each at every α of it. Jobs with too few runs are skipped with
@@ -242,12 +251,8 @@ func fitOne(ctx context.Context, j Job, opts Options) (*Fit, []SweepPoint, error
 		if err != nil {
 			return nil, nil, fmt.Errorf("alpha %g: %w", a, err)
 		}
-		peak := int64(0)
-		for _, v := range g.Reservation {
-			peak = max(peak, v)
-		}
 		pts = append(pts, SweepPoint{Alpha: a, Beta: g.Beta, Objective: g.Objective, OverAllocation: g.OverAllocation,
-			UnderAllocation: g.UnderAllocation, ProvisioningRatio: g.ProvisioningRatio, PeakReservation: peak})
+			UnderAllocation: g.UnderAllocation, ProvisioningRatio: g.ProvisioningRatio, PeakReservation: g.Peak()})
 	}
 	return f, pts, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -79,34 +78,16 @@ func (o *skylineOptions) skylineOpts() (skyline.Options, error) {
 	opts := skyline.DefaultOptions()
 	opts.Alpha, opts.StepS, opts.MinRuns, opts.Timeout = o.Alpha, o.Step.Seconds(), o.MinRuns, o.Timeout
 	opts.Model, opts.Job, opts.Workers = skyline.Model(o.Model), o.Job, o.Workers
-	if o.Beta == "auto" {
-		opts.BetaAuto = true
-	} else {
-		b, err := strconv.ParseFloat(o.Beta, 64)
-		if err != nil {
-			return opts, usagef("--beta %q: want a number ≥ 0 or auto", o.Beta)
-		}
-		opts.Beta = b
+	if err := opts.ParseBeta(o.Beta); err != nil {
+		return opts, usageError{err}
 	}
-	if o.AlphaSweep != "" {
-		for _, s := range strings.Split(o.AlphaSweep, ",") {
-			a, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil {
-				return opts, usagef("--alpha-sweep: %q is not an alpha in [0,1]", s)
-			}
-			opts.AlphaSweep = append(opts.AlphaSweep, a)
-		}
+	if err := opts.ParseAlphaSweep(o.AlphaSweep); err != nil {
+		return opts, usageError{err}
 	}
 	if err := opts.Validate(); err != nil {
 		return opts, usageError{err}
 	}
 	return opts, nil
-}
-
-type skylineReport struct {
-	Version int               `json:"version"`
-	Jobs    []*skyline.Fit    `json:"jobs"`
-	Skipped []skyline.Skipped `json:"skipped"`
 }
 
 func runSkyline(ctx context.Context, o *skylineOptions) error {
@@ -134,26 +115,15 @@ func runSkyline(ctx context.Context, o *skylineOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := skylineReport{Version: 1, Jobs: res.Jobs, Skipped: res.Skipped}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, rep)
-	case "csv":
-		return skylineCSV(o.g, rep)
-	}
-	return skylineText(o.g, rep)
+	return emit(o.g, res.Document(), skylineCSV, skylineText)
 }
 
-func skylineText(g *globalOptions, rep skylineReport) error {
+func skylineText(g *globalOptions, rep skyline.Document) error {
 	w := tabwriter.NewWriter(g.io.Out, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "job\truns\tsteps\tstep_s\tpeak\tobjective\tover\tunder\tprovisioning\tsolve_s\t")
 	for _, f := range rep.Jobs {
-		peak := int64(0)
-		for _, v := range f.Reservation {
-			peak = max(peak, v)
-		}
 		fmt.Fprintf(w, "%s\t%d\t%d\t%g\t%d\t%.6g\t%.6g\t%.6g\t%.3f\t%.3f\t\n", f.Job, f.Runs, len(f.Containers), f.StepS,
-			peak, f.Objective, f.OverAllocation, f.UnderAllocation, f.ProvisioningRatio, f.SolveS)
+			f.Peak(), f.Objective, f.OverAllocation, f.UnderAllocation, f.ProvisioningRatio, f.SolveS)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -181,7 +151,7 @@ func skylineText(g *globalOptions, rep skylineReport) error {
 }
 
 // skylineCSV writes one row per job and step: the skyline in long form.
-func skylineCSV(g *globalOptions, rep skylineReport) error {
+func skylineCSV(g *globalOptions, rep skyline.Document) error {
 	w := csv.NewWriter(g.io.Out)
 	_ = w.Write([]string{"job", "step", "offset_s", "containers", "reservation"})
 	for _, f := range rep.Jobs {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/skyline"
 )
 
 // The report of the bundled tpch_q12 fixture: its JSON index and the
@@ -55,7 +56,7 @@ func TestReportGolden(t *testing.T) {
 	// The profile's skyline is what wlprof skyline fits (same flags), and
 	// its stages cover the reservation exactly.
 	sk, _, _ := wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "json")
-	var fit skylineReport
+	var fit skyline.Result
 	if err := json.Unmarshal([]byte(sk), &fit); err != nil {
 		t.Fatal(err)
 	}
