@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
-	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -95,63 +93,21 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if err != nil {
 		return err
 	}
-	spec := skyline.ReservationSpec{Queue: o.Queue, Name: o.Name, ReservationID: o.ReservationID,
-		MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), PeriodMs: o.Period.Milliseconds()}
-	if spec.Name == "" {
-		spec.Name = o.fit.Job
-	}
+	ro := pipeline.ReservationOptions{Skyline: opts, Around: tuneStage,
+		Spec: skyline.ReservationSpec{Queue: o.Queue, Name: o.Name, ReservationID: o.ReservationID, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(),
+			Capability: skyline.YARNCapability{MemoryMB: o.MemoryMB, VCores: o.VCores}},
+		Window: pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}}
 	if o.Arrival.Given {
-		spec.ArrivalMs = *o.Arrival.Ms
+		ro.ArrivalMs = o.Arrival.Ms
 	}
 	if o.Deadline.Given {
-		spec.DeadlineMs = *o.Deadline.Ms
+		ro.Window.DeadlineMs = o.Deadline.Ms
 	}
 	ds, err := dataset.Open(g.Dataset)
 	if err != nil {
 		return err
 	}
-	in, err := skyline.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	if len(in.Jobs) == 0 {
-		return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
-	}
-	if !o.Arrival.Given {
-		w := pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}
-		if o.Deadline.Given {
-			w.DeadlineMs = &spec.DeadlineMs
-		}
-		err := tuneStage(reports.StageSLO, func() (err error) {
-			spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs, err = pipeline.Window(ctx, ds, o.fit.Job, w)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	caps, err := skyline.ContainerSizes(ctx, ds)
-	if err != nil {
-		return err
-	}
-	var ok bool
-	if spec.Capability, ok = caps[o.fit.Job]; !ok {
-		spec.Capability = skyline.DefaultCapability
-	}
-	if o.MemoryMB > 0 {
-		spec.Capability.MemoryMB = o.MemoryMB
-	}
-	if o.VCores > 0 {
-		spec.Capability.VCores = o.VCores
-	}
-	fit, err := skyline.Solve(ctx, in.Jobs[0], opts)
-	if err != nil {
-		return err
-	}
-	req, err := skyline.Reservation(fit, spec)
-	if err != nil && o.Period == 0 && !o.Arrival.Given {
-		return fmt.Errorf("%w (the period is inferred from the runs; set one with --period)", err)
-	}
+	req, err := pipeline.Reservation(ctx, ds, ro)
 	if err != nil {
 		return err
 	}
