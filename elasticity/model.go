@@ -48,6 +48,15 @@ type Result struct {
 	Skipped []Skipped `json:"skipped"`
 }
 
+// Document is the versioned JSON document of wlprof elasticity -o json.
+type Document struct {
+	Version int `json:"version"`
+	*Result
+}
+
+// Document returns the result as wlprof elasticity -o json writes it.
+func (r *Result) Document() Document { return Document{Version: 1, Result: r} }
+
 // Skipped is a group of runs that gave no model, and why.
 type Skipped struct {
 	Job       string `json:"job"`
@@ -143,6 +152,15 @@ type Model struct {
 	Warnings               []string           `json:"warnings"`
 
 	predict func(m float64) float64
+}
+
+// MaxPenalty is the largest penalty on the model's curve (0 without one).
+func (m *Model) MaxPenalty() float64 {
+	p := 0.0
+	for _, pt := range m.Curve {
+		p = max(p, pt.Penalty)
+	}
+	return p
 }
 
 // Predict is the model's runtime at a memory, in seconds.

@@ -25,19 +25,6 @@ type classifyOptions struct {
 	Tenants bool
 }
 
-// classifyReport is the JSON document of `wlprof classify -o json`.
-type classifyReport struct {
-	Version      int                      `json:"version"`
-	StepS        float64                  `json:"step_s"`
-	At           string                   `json:"at"` // the "current" instant of the headroom, RFC 3339
-	SeriesSource string                   `json:"series_source"`
-	Patterns     map[fft.Pattern]int      `json:"patterns"` // tenants per pattern
-	Ranking      map[string][]fft.Pattern `json:"ranking"`  // class preference per job type, first = most preferred
-	Tenants      []fft.Tenant             `json:"tenants"`
-	Classes      []fft.Class              `json:"classes"`
-	Warnings     []string                 `json:"warnings"`
-}
-
 func newClassifyCmd(g *globalOptions) *cobra.Command {
 	o := &classifyOptions{g: g}
 	cmd := &cobra.Command{
@@ -85,31 +72,15 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	source := "series table"
 	if res.Built {
-		source = "built from usage"
 		o.g.progressf("built %d tenant series from %d usage rows\n", len(res.Tenants), ds.Rows(dataset.UsageTable.Name))
 	}
-	rep := classifyReport{Version: 1, StepS: res.StepS, At: time.UnixMilli(res.AtMs).UTC().Format(time.RFC3339),
-		SeriesSource: source, Patterns: map[fft.Pattern]int{}, Ranking: fft.Ranking,
-		Tenants: res.Tenants, Classes: res.Classes, Warnings: res.Warnings}
-	for _, p := range []fft.Pattern{fft.Periodic, fft.Constant, fft.Unpredictable, fft.Insufficient} {
-		rep.Patterns[p] = 0
-	}
-	for _, t := range res.Tenants {
-		rep.Patterns[t.Pattern]++
-	}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, rep)
-	case "csv":
-		return writeClassifyCSV(o, &rep)
-	}
-	return writeClassifyText(o, &rep)
+	text := func(g *globalOptions, d fft.Document) error { return classifyText(g, d, o.Tenants) }
+	return emit(o.g, res.Document(), classifyCSV, text)
 }
 
-func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
-	w := tabwriter.NewWriter(o.g.io.Out, 2, 8, 2, ' ', 0)
+func classifyText(g *globalOptions, rep fft.Document, tenants bool) error {
+	w := tabwriter.NewWriter(g.io.Out, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(w, "%d tenants: %d periodic, %d constant, %d unpredictable, %d insufficient (step %gs, current = %s)\n\n",
 		len(rep.Tenants), rep.Patterns[fft.Periodic], rep.Patterns[fft.Constant], rep.Patterns[fft.Unpredictable],
 		rep.Patterns[fft.Insufficient], rep.StepS, rep.At)
@@ -118,7 +89,7 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", c.Class, c.Pattern, c.Tenants, c.Servers,
 			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
 	}
-	if o.Tenants {
+	if tenants {
 		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
 		for _, t := range rep.Tenants {
 			period, class, reason := "-", t.Class, t.Reason
@@ -144,16 +115,16 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 		}
 	}
 	for _, s := range rep.Warnings {
-		fmt.Fprintf(o.g.io.Err, "warning: %s\n", s)
+		fmt.Fprintf(g.io.Err, "warning: %s\n", s)
 	}
 	if tw > 0 {
-		fmt.Fprintf(o.g.io.Err, "warning: %d tenant(s) have warnings (gaps); see -o json\n", tw)
+		fmt.Fprintf(g.io.Err, "warning: %d tenant(s) have warnings (gaps); see -o json\n", tw)
 	}
 	return nil
 }
 
-func writeClassifyCSV(o *classifyOptions, rep *classifyReport) error {
-	w := csv.NewWriter(o.g.io.Out)
+func classifyCSV(g *globalOptions, rep fft.Document) error {
+	w := csv.NewWriter(g.io.Out)
 	// The tenant's class's headroom closes each row, as the text's class
 	// table shows it (empty for a tenant without a class).
 	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",

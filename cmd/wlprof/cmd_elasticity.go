@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -87,15 +86,8 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 		return usagef("--grid: %v", err)
 	}
 	opts.GridBytes = grid
-	if len(o.Set) > 0 {
-		opts.Overrides = elasticity.Conf{}
-		for _, kv := range o.Set {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || strings.TrimSpace(k) == "" {
-				return usagef("--set %q: want KEY=VALUE", kv)
-			}
-			opts.Overrides[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
+	if opts.Overrides, err = elasticity.ParseSettings(o.Set); err != nil {
+		return usageError{err}
 	}
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
@@ -115,20 +107,7 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := elasticityReport{Version: 1, Models: res.Models, Skipped: res.Skipped}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, rep)
-	case "csv":
-		return elasticityCSV(o.g, rep)
-	}
-	return elasticityText(o.g, rep)
-}
-
-type elasticityReport struct {
-	Version int                  `json:"version"`
-	Models  []*elasticity.Model  `json:"models"`
-	Skipped []elasticity.Skipped `json:"skipped"`
+	return emit(o.g, res.Document(), elasticityCSV, elasticityText)
 }
 
 func mibText(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 0, 64) }
@@ -139,20 +118,16 @@ func pctText(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) +
 const maxTextCurve = 20
 
 // elasticityText prints a summary table, then each model's curve.
-func elasticityText(g *globalOptions, rep elasticityReport) error {
+func elasticityText(g *globalOptions, rep elasticity.Document) error {
 	w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_PENALTY\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
 	for _, m := range rep.Models {
-		maxPen := 0.0
-		for _, p := range m.Curve {
-			maxPen = max(maxPen, p.Penalty)
-		}
 		rate := "-"
 		if r, ok := m.Params["disk_rate_bytes_per_s"]; ok {
 			rate = strconv.FormatFloat(r/(1<<20), 'f', 1, 64)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%.3f\t%s\t%.2fx\t%s\t%s\t%s\n", m.Job, m.Task, m.Framework, m.Slots, m.Kind, m.Runs,
-			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, maxPen, valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
+			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, m.MaxPenalty(), valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -203,7 +178,7 @@ func lsqText(l *elasticity.LeastSquares) string {
 }
 
 // elasticityCSV writes every model's curve, one row per point.
-func elasticityCSV(g *globalOptions, rep elasticityReport) error {
+func elasticityCSV(g *globalOptions, rep elasticity.Document) error {
 	w := csv.NewWriter(g.io.Out)
 	_ = w.Write([]string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
