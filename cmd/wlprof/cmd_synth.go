@@ -1,15 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/wlprof/wlprof/internal/atomicfile"
 	"github.com/wlprof/wlprof/internal/synth"
 	"github.com/wlprof/wlprof/internal/timeflag"
 )
@@ -20,15 +14,6 @@ type synthOptions struct {
 	World   synth.Options
 	Seed    uint64
 	Compact bool
-}
-
-type synthReport struct {
-	Version int            `json:"version"`
-	Usage   string         `json:"usage"`
-	Truth   string         `json:"truth"`
-	Rows    int64          `json:"rows"`
-	Tenants []synth.Truth  `json:"tenants"`
-	Options map[string]any `json:"options"`
 }
 
 func newSynthCmd(g *globalOptions) *cobra.Command {
@@ -68,42 +53,20 @@ func runSynth(o *synthOptions) error {
 	if o.Out == "" {
 		return usagef("synth: --out DIR is required")
 	}
-	if o.World.Tenants <= 0 || o.World.Days <= 0 || o.World.Step <= 0 || o.World.Noise < 0 || o.World.Missing < 0 || o.World.Missing >= 1 ||
-		o.World.Shifts < 0 || o.World.Shifts > 1 {
-		return usagef("synth: --tenants, --days and --step must be positive, --noise ≥ 0, 0 ≤ --missing < 1, 0 ≤ --shifts ≤ 1")
+	if err := o.World.Validate(); err != nil {
+		return usageError{err}
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return err
-	}
-	usage := filepath.Join(o.Out, "usage.csv")
-	var truth []synth.Truth
-	var rows int64
-	err := atomicfile.Write(usage, 0o644, func(w io.Writer) error {
-		var err error
-		truth, rows, err = synth.Generate(w, o.World)
-		return err
-	})
+	rep, err := synth.Write(o.Out, o.World)
 	if err != nil {
-		return err
-	}
-	rep := synthReport{Version: 1, Usage: usage, Truth: filepath.Join(o.Out, "truth.json"), Rows: rows, Tenants: truth,
-		Options: map[string]any{"tenants": o.World.Tenants, "days": o.World.Days, "step_s": o.World.Step.Seconds(),
-			"min_servers": o.World.MinServers, "max_servers": o.World.MaxServers, "noise": o.World.Noise,
-			"missing": o.World.Missing, "shifts": o.World.Shifts, "seed": o.World.Seed, "start": o.World.Start.Format(time.RFC3339)}}
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(rep.Truth, append(b, '\n'), 0o644); err != nil {
 		return err
 	}
 	switch o.g.Output {
 	case "json":
 		return writeJSON(o.g.io.Out, rep)
 	case "csv":
-		_, err = fmt.Fprintf(o.g.io.Out, "usage,truth,rows,tenants\n%s,%s,%d,%d\n", rep.Usage, rep.Truth, rows, len(truth))
+		_, err = fmt.Fprintf(o.g.io.Out, "usage,truth,rows,tenants\n%s,%s,%d,%d\n", rep.Usage, rep.Truth, rep.Rows, len(rep.Tenants))
 		return err
 	}
-	_, err = fmt.Fprintf(o.g.io.Out, "wrote %s (%d rows, %d tenants) and %s\n", usage, rows, len(truth), rep.Truth)
+	_, err = fmt.Fprintf(o.g.io.Out, "wrote %s (%d rows, %d tenants) and %s\n", rep.Usage, rep.Rows, len(rep.Tenants), rep.Truth)
 	return err
 }
