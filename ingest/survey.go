@@ -1,6 +1,9 @@
 package ingest
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 // Undetected is an input no format claims, and why.
 type Undetected struct {
@@ -52,4 +55,10 @@ func SurveyDirs(paths []string) (known []string, unknown []Undetected, err error
 		known, unknown = append(known, k...), append(unknown, u...)
 	}
 	return known, unknown, nil
+}
+
+// NoneKnown is the error of inputs among which no format reads anything:
+// unknown are what a survey left out.
+func NoneKnown(unknown []Undetected) error {
+	return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
 }

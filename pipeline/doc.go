@@ -9,7 +9,9 @@
 // Report runs every stage that has input and returns what package reports
 // writes: the job profiles (package profile), tenants.json, and the data
 // the figures draw. Classify and SLO are a stage's Load and Run together,
-// as the commands call them. Window places a job's next reservation.
+// as the commands call them. Window places a job's next reservation and
+// Reservation builds its YARN request. Run is the whole pipeline of
+// wlprof run: detect formats, ingest, every stage, write the report.
 //
 // Process-wide settings (the collector's pace, a soft memory limit) are
 // the program's: Options.Around lets it set them per stage.

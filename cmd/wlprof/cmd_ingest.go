@@ -134,8 +134,11 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		if o.Paths, undetected, err = ingest.SurveyDirs(o.Paths); err != nil {
 			return err
 		}
-		if err := leftOut(o.g, o.Paths, undetected); err != nil {
-			return err
+		for _, u := range undetected {
+			o.g.progressf("  left out %s: no known format\n", u.Path)
+		}
+		if len(o.Paths) == 0 {
+			return ingest.NoneKnown(undetected)
 		}
 	}
 	var res *ingest.Result
@@ -165,18 +168,6 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 			}
 		}
 		return rejectedError{res.Rejected}
-	}
-	return nil
-}
-
-// leftOut lists the inputs no format reads, which are left out, and fails
-// when nothing is left.
-func leftOut(g *globalOptions, known []string, unknown []ingest.Undetected) error {
-	for _, u := range unknown {
-		g.progressf("  left out %s: no known format\n", u.Path)
-	}
-	if len(known) == 0 {
-		return fmt.Errorf("no input in a known format among %d file(s); see wlprof ingest --help for the formats", len(unknown))
 	}
 	return nil
 }

@@ -88,15 +88,22 @@ func runReport(ctx context.Context, o *reportOptions) error {
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}
-	if o.Inline < 0 || o.Workers < 0 {
-		return usagef("--inline-jobs and --workers must be 0 or more")
+	if err := o.checkCounts(); err != nil {
+		return err
 	}
-	o.fit.Workers = o.Workers
 	// The destination is checked before the work, not after it.
 	if err := reports.CheckDir(o.Out); err != nil {
 		return err
 	}
-	in, err := reportInput(ctx, o)
+	po, err := o.pipeline()
+	if err != nil {
+		return err
+	}
+	ds, err := dataset.Open(g.Dataset)
+	if err != nil {
+		return err
+	}
+	in, err := pipeline.Report(ctx, ds, po)
 	if err != nil {
 		return err
 	}
@@ -105,31 +112,35 @@ func runReport(ctx context.Context, o *reportOptions) error {
 		tenants = len(in.Tenants.File.Tenants)
 	}
 	g.progressf("report: %d jobs, %d tenants; writing %s\n", len(in.Jobs), tenants, o.Out)
-	idx, err := writeReport(o, in)
+	idx, err := reports.Write(o.Out, in, o.figures())
 	if err != nil {
 		return err
 	}
-	switch g.Output {
-	case "json":
-		return writeJSON(g.io.Out, idx)
-	case "csv":
-		return reportCSV(g, idx)
-	}
-	return reportText(g, idx)
+	return emit(g, idx, reportCSV, reportText)
 }
 
-// reportInput runs every stage on the dataset for the report.
-func reportInput(ctx context.Context, o *reportOptions) (*reports.Input, error) {
-	opts, err := o.fit.skylineOpts()
-	if err != nil {
-		return nil, err
+// checkCounts checks the counts among the report's flags; the fit uses
+// the report's workers.
+func (o *reportOptions) checkCounts() error {
+	if o.Inline < 0 || o.Workers < 0 {
+		return usagef("--inline-jobs and --workers must be 0 or more")
 	}
-	ds, err := dataset.Open(o.fit.g.Dataset)
-	if err != nil {
-		return nil, err
-	}
-	return pipeline.Report(ctx, ds, pipeline.Options{Title: o.Title, Skyline: opts, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: tuneStage})
+	o.fit.Workers = o.Workers
+	return nil
+}
+
+// pipeline are the options of the stages the report runs.
+func (o *reportOptions) pipeline() (pipeline.Options, error) {
+	fit, err := o.fit.skylineOpts()
+	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: tuneStage}, err
+}
+
+// figures are the options the report is written with.
+func (o *reportOptions) figures() reports.Options {
+	ropts := reports.DefaultOptions()
+	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
+	return ropts
 }
 
 // tuneStage runs a stage with the process-wide settings it runs best with.
@@ -154,13 +165,6 @@ func tuneStage(stage string, run func() error) error {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	}
 	return run()
-}
-
-// writeReport writes the report of in to o.Out with o's figure options.
-func writeReport(o *reportOptions, in *reports.Input) (*reports.Index, error) {
-	ropts := reports.DefaultOptions()
-	ropts.InlineJobs, ropts.Workers, ropts.AllPNG = o.Inline, o.Workers, o.AllPNG
-	return reports.Write(o.Out, in, ropts)
 }
 
 func reportText(g *globalOptions, idx *reports.Index) error {

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/ingest"
-	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/pipeline"
 )
 
 type runOptions struct {
@@ -62,95 +59,46 @@ built beside the old one and replaces it only when the ingest succeeded.
 	return cmd
 }
 
-type pipelineReport struct {
-	Version    int                 `json:"version"`
-	Dataset    string              `json:"dataset"`
-	Files      []ingest.FileResult `json:"files"`
-	Undetected []ingest.Undetected `json:"undetected"`
-	Accepted   int64               `json:"accepted"`
-	Rejected   int64               `json:"rejected"`
-	Report     *reports.Index      `json:"report"`
-}
-
 func runRun(ctx context.Context, o *runOptions) error {
 	g := o.report.fit.g
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}
-	if o.report.Inline < 0 || o.report.Workers < 0 {
-		return usagef("--inline-jobs and --workers must be 0 or more")
+	if err := o.report.checkCounts(); err != nil {
+		return err
 	}
-	o.report.fit.Workers = o.report.Workers
 	opts := ingest.DefaultOptions()
 	var err error
 	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects = o.MaxRejects
-	if _, err := o.report.fit.skylineOpts(); err != nil {
-		return err
-	}
-	known, unknown, err := ingest.Survey(o.Paths)
+	po, err := o.report.pipeline()
 	if err != nil {
 		return err
 	}
-	if err := leftOut(g, known, unknown); err != nil {
-		return err
+	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf}
+	if o.datasetSet {
+		ro.Dataset = g.Dataset
 	}
-	// Both destinations are checked before anything is written, so that
-	// a failure leaves nothing changed.
-	if err := reports.CheckDir(filepath.Join(o.Out, "report")); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return err
-	}
-	// Without -d the inputs make a fresh dataset, OUT/dataset.
-	into := ingest.Into
-	if !o.datasetSet {
-		g.Dataset, into = filepath.Join(o.Out, "dataset"), ingest.Fresh
-	}
-	g.progressf("ingesting %d file(s) into %s\n", len(known), g.Dataset)
-	var res *ingest.Result
-	err = tuneStage("ingest", func() (err error) {
-		res, _, err = into(ctx, g.Dataset, "auto", known, opts)
-		return err
-	})
-	if errors.Is(err, ingest.ErrTooManyRejects) {
-		return fmt.Errorf("%w (nothing was written)", err)
-	}
+	rep, err := pipeline.Run(ctx, o.Paths, ro)
 	if err != nil {
 		return err
-	}
-	g.progressf("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
-	o.report.Out = filepath.Join(o.Out, "report")
-	in, err := reportInput(ctx, &o.report)
-	if err != nil {
-		return err
-	}
-	idx, err := writeReport(&o.report, in)
-	if err != nil {
-		return err
-	}
-	rep := pipelineReport{Version: 1, Dataset: g.Dataset, Files: res.Files, Undetected: unknown,
-		Accepted: res.Accepted, Rejected: res.Rejected, Report: idx}
-	if rep.Undetected == nil {
-		rep.Undetected = []ingest.Undetected{}
 	}
 	switch g.Output {
 	case "json":
 		err = writeJSON(g.io.Out, rep)
 	case "csv":
-		err = reportCSV(g, idx) // what was written, as wlprof report -o csv
+		err = reportCSV(g, rep.Report) // what was written, as wlprof report -o csv
 	default:
-		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", g.Dataset, len(res.Files), res.Accepted, res.Rejected)
-		err = reportText(g, idx)
+		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", rep.Dataset, len(rep.Files), rep.Accepted, rep.Rejected)
+		err = reportText(g, rep.Report)
 	}
 	if err != nil {
 		return err
 	}
-	if res.Rejected > 0 {
-		return rejectedError{res.Rejected}
+	if rep.Rejected > 0 {
+		return rejectedError{rep.Rejected}
 	}
 	return nil
 }

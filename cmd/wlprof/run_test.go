@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/pipeline"
 )
 
 // TestRunPipeline: wlprof run detects formats (leaving out what no format
@@ -29,9 +31,9 @@ func TestRunPipeline(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "out")
-	run := func(extra ...string) (pipelineReport, string, int) {
+	run := func(extra ...string) (pipeline.RunReport, string, int) {
 		stdout, stderr, code := wlprof(t, append([]string{"run", "--out", out, "--step", "5s", "-o", "json", "-q", in}, extra...)...)
-		var rep pipelineReport
+		var rep pipeline.RunReport
 		if code == 0 || code == 3 {
 			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 				t.Fatalf("bad JSON (%v): %s", err, stdout)
