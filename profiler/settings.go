@@ -3,6 +3,7 @@ package profiler
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -141,4 +142,45 @@ func (v vars) env() []string {
 		e = append(e, "WLPROF_MEM_BYTES="+strconv.FormatInt(v.mem, 10))
 	}
 	return e
+}
+
+// Flags are a sweep's settings as wlprof profile run's flags write them.
+type Flags struct {
+	Mem         string // memory sizes (ParseSizes); "": one setting, not capped
+	Slots       string // slot counts (ParseSlots)
+	Cap         string // auto, off or require (ParseCapMode)
+	CapOverhead string // a byte size; "0": none
+	PhaseRegex  string // a regular expression; "": no phases
+}
+
+// Apply parses f into o and checks o's repetitions and sampling interval,
+// which the command sets (0 is not the default there); it stops at the
+// first bad value, named as the flag is.
+func (f Flags) Apply(o *Options) error {
+	var err error
+	if f.Mem != "" {
+		if o.Mems, err = ParseSizes(f.Mem); err != nil {
+			return err
+		}
+	}
+	if o.Slots, err = ParseSlots(f.Slots); err != nil {
+		return err
+	}
+	if o.Cap, err = ParseCapMode(f.Cap); err != nil {
+		return err
+	}
+	if f.CapOverhead != "0" {
+		if o.CapOverhead, err = bytesize.Parse(f.CapOverhead); err != nil {
+			return fmt.Errorf("--cap-overhead: %w", err)
+		}
+	}
+	if f.PhaseRegex != "" {
+		if o.PhaseRegex, err = regexp.Compile(f.PhaseRegex); err != nil {
+			return fmt.Errorf("--phase-regex: %w", err)
+		}
+	}
+	if o.Repeat < 1 || o.Interval <= 0 {
+		return errors.New("--repeat and --interval must be positive")
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,30 +133,9 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	}
 	po := profiler.Options{Job: o.Job, Task: o.Task, Repeat: o.Repeat, Interval: o.Interval, Timeout: o.Timeout,
 		Grace: o.Grace, SpillDir: o.SpillDir, InputBytes: o.InputBytes}
-	var err error
-	if o.Mem != "" {
-		if po.Mems, err = profiler.ParseSizes(o.Mem); err != nil {
-			return usageError{err}
-		}
-	}
-	if po.Slots, err = profiler.ParseSlots(o.Slots); err != nil {
+	f := profiler.Flags{Mem: o.Mem, Slots: o.Slots, Cap: o.Cap, CapOverhead: o.CapExtra, PhaseRegex: o.PhaseRegex}
+	if err := f.Apply(&po); err != nil {
 		return usageError{err}
-	}
-	if po.Cap, err = profiler.ParseCapMode(o.Cap); err != nil {
-		return usageError{err}
-	}
-	if o.CapExtra != "0" {
-		if po.CapOverhead, err = bytesize.Parse(o.CapExtra); err != nil {
-			return usagef("--cap-overhead: %v", err)
-		}
-	}
-	if o.PhaseRegex != "" {
-		if po.PhaseRegex, err = regexp.Compile(o.PhaseRegex); err != nil {
-			return usagef("--phase-regex: %v", err)
-		}
-	}
-	if o.Repeat < 1 || o.Interval <= 0 {
-		return usagef("--repeat and --interval must be positive")
 	}
 	if o.ShowOutput {
 		po.Output = o.g.io.Err
