@@ -58,3 +58,29 @@ func Fresh(ctx context.Context, dir, format string, paths []string, opts Options
 	}
 	return res, ds, nil
 }
+
+// Document is the versioned JSON document of wlprof ingest -o json: what
+// one ingest added, and the row count of every table after it.
+type Document struct {
+	Version  int              `json:"version"`
+	Dataset  string           `json:"dataset"`
+	Ingest   int              `json:"ingest"`
+	Files    []FileResult     `json:"files"`
+	Accepted int64            `json:"accepted"`
+	Rejected int64            `json:"rejected"`
+	Tables   map[string]int64 `json:"tables"`
+	// Undetected are the files below a folder that no format reads (left
+	// out, as wlprof run does).
+	Undetected []Undetected `json:"undetected,omitempty"`
+}
+
+// Document reports r, the ingest that left ds as it is, with the files
+// undetected that a survey left out.
+func (r *Result) Document(ds *dataset.Dataset, undetected []Undetected) Document {
+	d := Document{Version: 1, Dataset: ds.Dir, Ingest: r.Ingest, Files: r.Files, Accepted: r.Accepted, Rejected: r.Rejected,
+		Tables: map[string]int64{}, Undetected: undetected}
+	for _, t := range dataset.TableNames {
+		d.Tables[t] = ds.Rows(t)
+	}
+	return d
+}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -151,5 +152,27 @@ func TestFreshReplacesOnlyOnSuccess(t *testing.T) {
 	entries, err := os.ReadDir(out)
 	if err != nil || len(entries) != 1 || entries[0].Name() != "dataset" {
 		t.Errorf("%s holds %v (%v), want the dataset alone", out, entries, err)
+	}
+}
+
+func TestDocument(t *testing.T) {
+	_, single, _ := mixedDir(t)
+	dir := filepath.Join(t.TempDir(), "ds")
+	res, ds, err := Into(context.Background(), dir, "csv", []string{single}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Document(ds, nil)
+	if d.Version != 1 || d.Dataset != dir || d.Ingest != res.Ingest || d.Accepted != 1 || len(d.Files) != 1 || len(d.Tables) != len(dataset.TableNames) ||
+		d.Tables[dataset.UsageTable.Name] != 1 || d.Tables[dataset.RejectsTable.Name] != 0 {
+		t.Errorf("document %+v", d)
+	}
+	b, _ := json.Marshal(d)
+	if strings.Contains(string(b), "undetected") {
+		t.Errorf("nothing left out, yet: %s", b)
+	}
+	u := []Undetected{{Path: "x", Reason: "r"}}
+	if d := res.Document(ds, u); !reflect.DeepEqual(d.Undetected, u) {
+		t.Errorf("undetected %+v", d.Undetected)
 	}
 }

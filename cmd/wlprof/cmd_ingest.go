@@ -88,19 +88,6 @@ FORMATS
 	return cmd
 }
 
-type ingestReport struct {
-	Version  int                 `json:"version"`
-	Dataset  string              `json:"dataset"`
-	Ingest   int                 `json:"ingest"`
-	Files    []ingest.FileResult `json:"files"`
-	Accepted int64               `json:"accepted"`
-	Rejected int64               `json:"rejected"`
-	Tables   map[string]int64    `json:"tables"`
-	// Undetected are the files below a directory given to ingest auto
-	// that no format reads (left out, as wlprof run does).
-	Undetected []ingest.Undetected `json:"undetected,omitempty"`
-}
-
 func runIngest(ctx context.Context, o *ingestOptions) error {
 	opts := ingest.DefaultOptions()
 	unit, err := ingest.ParseCPUUnit(o.CPUUnit)
@@ -150,12 +137,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := ingestReport{Version: 1, Dataset: o.g.Dataset, Ingest: res.Ingest, Files: res.Files,
-		Accepted: res.Accepted, Rejected: res.Rejected, Tables: map[string]int64{}, Undetected: undetected}
-	for _, t := range dataset.TableNames {
-		rep.Tables[t] = ds.Rows(t)
-	}
-	if err := emit(o.g, rep, ingestCSV, ingestText); err != nil {
+	if err := emit(o.g, res.Document(ds, undetected), ingestCSV, ingestText); err != nil {
 		return err
 	}
 	if res.Rejected > 0 {
@@ -172,7 +154,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	return nil
 }
 
-func ingestCSV(g *globalOptions, rep ingestReport) error {
+func ingestCSV(g *globalOptions, rep ingest.Document) error {
 	w := csv.NewWriter(g.io.Out)
 	w.Write([]string{"path", "format", "table", "accepted", "rejected", "notes"})
 	for _, f := range rep.Files {
@@ -182,7 +164,7 @@ func ingestCSV(g *globalOptions, rep ingestReport) error {
 	return w.Error()
 }
 
-func ingestText(g *globalOptions, rep ingestReport) error {
+func ingestText(g *globalOptions, rep ingest.Document) error {
 	fmt.Fprintf(g.io.Out, "ingest %d into %s\n", rep.Ingest, rep.Dataset)
 	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FILE\tFORMAT\tTABLE\tACCEPTED\tREJECTED")
