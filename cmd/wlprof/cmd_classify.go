@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strconv"
@@ -92,17 +91,8 @@ func classifyText(g *globalOptions, rep fft.Document, tenants bool) error {
 	if tenants {
 		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
 		for _, t := range rep.Tenants {
-			period, class, reason := "-", t.Class, t.Reason
-			if t.PeriodS != nil {
-				period = timeflag.FormatSeconds(*t.PeriodS)
-			}
-			if class == "" {
-				class = "-"
-			}
-			if reason == "" {
-				reason = "-"
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, period, t.Strength, t.Mean, t.Peak, class, reason)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, orDash(t.PeriodS, "-", timeflag.FormatSeconds),
+				t.Strength, t.Mean, t.Peak, dash(t.Class), dash(t.Reason))
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -124,28 +114,22 @@ func classifyText(g *globalOptions, rep fft.Document, tenants bool) error {
 }
 
 func classifyCSV(g *globalOptions, rep fft.Document) error {
-	w := csv.NewWriter(g.io.Out)
-	// The tenant's class's headroom closes each row, as the text's class
-	// table shows it (empty for a tenant without a class).
-	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
-		"class_current", "headroom_short", "headroom_medium", "headroom_long"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	classes := map[string]fft.Class{}
 	for _, c := range rep.Classes {
 		classes[c.Class] = c
 	}
-	for _, t := range rep.Tenants {
-		period := ""
-		if t.PeriodS != nil {
-			period = f(*t.PeriodS)
+	// The tenant's class's headroom closes each row, as the text's class
+	// table shows it (empty for a tenant without a class).
+	return writeCSV(g.io.Out, []string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
+		"class_current", "headroom_short", "headroom_medium", "headroom_long"}, func(row func(...string)) {
+		for _, t := range rep.Tenants {
+			r := []string{t.Tenant, string(t.Pattern), orDash(t.PeriodS, "", f), f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
+				strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
+			if c, ok := classes[t.Class]; ok {
+				r[9], r[10], r[11], r[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
+			}
+			row(r...)
 		}
-		row := []string{t.Tenant, string(t.Pattern), period, f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
-			strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
-		if c, ok := classes[t.Class]; ok {
-			row[9], row[10], row[11], row[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	return w.Error()
+	})
 }

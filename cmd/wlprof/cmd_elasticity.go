@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strconv"
@@ -179,15 +178,13 @@ func lsqText(l *elasticity.LeastSquares) string {
 
 // elasticityCSV writes every model's curve, one row per point.
 func elasticityCSV(g *globalOptions, rep elasticity.Document) error {
-	w := csv.NewWriter(g.io.Out)
-	_ = w.Write([]string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	for _, m := range rep.Models {
-		for _, p := range m.Curve {
-			_ = w.Write([]string{m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
-				f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS)})
+	return writeCSV(g.io.Out, []string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"}, func(row func(...string)) {
+		for _, m := range rep.Models {
+			for _, p := range m.Curve {
+				row(m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
+					f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS))
+			}
 		}
-	}
-	w.Flush()
-	return w.Error()
+	})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -155,13 +154,11 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 }
 
 func ingestCSV(g *globalOptions, rep ingest.Document) error {
-	w := csv.NewWriter(g.io.Out)
-	w.Write([]string{"path", "format", "table", "accepted", "rejected", "notes"})
-	for _, f := range rep.Files {
-		w.Write([]string{f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; ")})
-	}
-	w.Flush()
-	return w.Error()
+	return writeCSV(g.io.Out, []string{"path", "format", "table", "accepted", "rejected", "notes"}, func(row func(...string)) {
+		for _, f := range rep.Files {
+			row(f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; "))
+		}
+	})
 }
 
 func ingestText(g *globalOptions, rep ingest.Document) error {

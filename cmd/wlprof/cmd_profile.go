@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"sort"
@@ -185,17 +184,15 @@ func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 }
 
 func profileCSV(g *globalOptions, rep *profiler.Report) error {
-	cw := csv.NewWriter(g.io.Out)
-	cw.Write([]string{"job", "task", "run_id", "mem_bytes", "slots", "repetition", "wall_s", "cpu_s", "peak_rss_bytes",
-		"read_bytes", "write_bytes", "spilled_bytes", "exit_code", "outcome", "capped"})
-	for _, r := range rep.Runs {
-		cw.Write([]string{r.Job, r.Task, r.RunID, fmt.Sprint(r.MemBytes), fmt.Sprint(r.Slots), fmt.Sprint(r.Repetition),
-			strconv.FormatFloat(r.WallS, 'f', 3, 64), strconv.FormatFloat(r.CPUS, 'f', 3, 64), fmt.Sprint(r.PeakRSSBytes),
-			fmt.Sprint(r.ReadBytes), fmt.Sprint(r.WriteBytes), fmt.Sprint(r.SpilledBytes), fmt.Sprint(r.ExitCode),
-			r.Outcome, fmt.Sprint(r.Capped)})
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(g.io.Out, []string{"job", "task", "run_id", "mem_bytes", "slots", "repetition", "wall_s", "cpu_s", "peak_rss_bytes",
+		"read_bytes", "write_bytes", "spilled_bytes", "exit_code", "outcome", "capped"}, func(row func(...string)) {
+		for _, r := range rep.Runs {
+			row(r.Job, r.Task, r.RunID, fmt.Sprint(r.MemBytes), fmt.Sprint(r.Slots), fmt.Sprint(r.Repetition),
+				strconv.FormatFloat(r.WallS, 'f', 3, 64), strconv.FormatFloat(r.CPUS, 'f', 3, 64), fmt.Sprint(r.PeakRSSBytes),
+				fmt.Sprint(r.ReadBytes), fmt.Sprint(r.WriteBytes), fmt.Sprint(r.SpilledBytes), fmt.Sprint(r.ExitCode),
+				r.Outcome, fmt.Sprint(r.Capped))
+		}
+	})
 }
 
 func profileText(g *globalOptions, rep *profiler.Report) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -74,13 +73,11 @@ func runRejects(ctx context.Context, o *rejectsOptions) error {
 }
 
 func rejectsCSV(g *globalOptions, rep rejectsReport) error {
-	w := csv.NewWriter(g.io.Out)
-	_ = w.Write([]string{"ingest", "file", "line", "col", "format", "reason", "record"})
-	for _, r := range rep.Rejects {
-		_ = w.Write([]string{strconv.Itoa(int(r.Ingest)), r.File, strconv.FormatInt(r.Line, 10), strconv.Itoa(int(r.Col)), r.Format, r.Reason, r.Record})
-	}
-	w.Flush()
-	return w.Error()
+	return writeCSV(g.io.Out, []string{"ingest", "file", "line", "col", "format", "reason", "record"}, func(row func(...string)) {
+		for _, r := range rep.Rejects {
+			row(strconv.Itoa(int(r.Ingest)), r.File, strconv.FormatInt(r.Line, 10), strconv.Itoa(int(r.Col)), r.Format, r.Reason, r.Record)
+		}
+	})
 }
 
 func rejectsText(g *globalOptions, rep rejectsReport) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
@@ -193,21 +192,19 @@ func reportText(g *globalOptions, idx *reports.Index) error {
 
 // reportCSV lists the written files, one per row.
 func reportCSV(g *globalOptions, idx *reports.Index) error {
-	w := csv.NewWriter(g.io.Out)
-	_ = w.Write([]string{"kind", "stage", "job", "path"})
-	_ = w.Write([]string{"html", "", "", idx.IndexHTML})
-	if idx.Tenants != nil {
-		_ = w.Write([]string{"tenants", "classify", "", *idx.Tenants})
-	}
-	for _, p := range idx.Profiles {
-		_ = w.Write([]string{"profile", "", p.Job, p.Path})
-	}
-	for _, p := range idx.Plots {
-		_ = w.Write([]string{"svg", p.Stage, p.Job, p.SVG})
-		if p.PNG != "" {
-			_ = w.Write([]string{"png", p.Stage, p.Job, p.PNG})
+	return writeCSV(g.io.Out, []string{"kind", "stage", "job", "path"}, func(row func(...string)) {
+		row("html", "", "", idx.IndexHTML)
+		if idx.Tenants != nil {
+			row("tenants", "classify", "", *idx.Tenants)
 		}
-	}
-	w.Flush()
-	return w.Error()
+		for _, p := range idx.Profiles {
+			row("profile", "", p.Job, p.Path)
+		}
+		for _, p := range idx.Plots {
+			row("svg", p.Stage, p.Job, p.SVG)
+			if p.PNG != "" {
+				row("png", p.Stage, p.Job, p.PNG)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -152,14 +151,12 @@ func skylineText(g *globalOptions, rep skyline.Document) error {
 
 // skylineCSV writes one row per job and step: the skyline in long form.
 func skylineCSV(g *globalOptions, rep skyline.Document) error {
-	w := csv.NewWriter(g.io.Out)
-	_ = w.Write([]string{"job", "step", "offset_s", "containers", "reservation"})
-	for _, f := range rep.Jobs {
-		for k, v := range f.Containers {
-			_ = w.Write([]string{f.Job, strconv.Itoa(k), strconv.FormatFloat(float64(k)*f.StepS, 'g', -1, 64),
-				strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatInt(f.Reservation[k], 10)})
+	return writeCSV(g.io.Out, []string{"job", "step", "offset_s", "containers", "reservation"}, func(row func(...string)) {
+		for _, f := range rep.Jobs {
+			for k, v := range f.Containers {
+				row(f.Job, strconv.Itoa(k), strconv.FormatFloat(float64(k)*f.StepS, 'g', -1, 64),
+					strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatInt(f.Reservation[k], 10))
+			}
 		}
-	}
-	w.Flush()
-	return w.Error()
+	})
 }

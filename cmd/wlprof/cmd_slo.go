@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strconv"
@@ -97,29 +96,6 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 	return emit(o.g, res.Document(), sloCSV, sloText)
 }
 
-// offset formats seconds from a period start, signed: +2h5m42s, -41m5s.
-func offset(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return timeflag.FormatOffset(*v)
-}
-
-// period formats a period as every duration is written: 1h, 1d, 1h30m.
-func period(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return timeflag.FormatSeconds(*v)
-}
-
-func ratio(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*v, 'f', 2, 64)
-}
-
 func sloText(g *globalOptions, res slo.Document) error {
 	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tPERIOD\tRUNS\tACTIONABLE\tARRIVAL\tDEADLINE\tSLACK\tREASON")
@@ -133,11 +109,10 @@ func sloText(g *globalOptions, res slo.Document) error {
 		if j.Override != nil {
 			reason = strings.TrimSpace(reason + " [override]")
 		}
-		if reason == "" {
-			reason = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, period(j.PeriodS), j.Runs, yes,
-			offset(j.ArrivalS), offset(j.DeadlineS), ratio(j.SlackRatio), reason)
+		// Offsets are signed (+2h5m42s), periods written as durations (1d).
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, orDash(j.PeriodS, "-", timeflag.FormatSeconds), j.Runs, yes,
+			orDash(j.ArrivalS, "-", timeflag.FormatOffset), orDash(j.DeadlineS, "-", timeflag.FormatOffset),
+			orDash(j.SlackRatio, "-", func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }), dash(reason))
 	}
 	tw.Flush()
 	gr := res.Graph
@@ -147,18 +122,13 @@ func sloText(g *globalOptions, res slo.Document) error {
 }
 
 func sloCSV(g *globalOptions, res slo.Document) error {
-	w := csv.NewWriter(g.io.Out)
 	num := func(v *float64) string {
-		if v == nil {
-			return ""
+		return orDash(v, "", func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) })
+	}
+	return writeCSV(g.io.Out, []string{"job", "period_s", "runs", "actionable", "arrival_s", "deadline_s", "slack_ratio", "reason"}, func(row func(...string)) {
+		for _, j := range res.Jobs {
+			row(j.Job, num(j.PeriodS), strconv.Itoa(j.Runs), strconv.FormatBool(j.Actionable),
+				num(j.ArrivalS), num(j.DeadlineS), num(j.SlackRatio), j.Reason)
 		}
-		return strconv.FormatFloat(*v, 'f', -1, 64)
-	}
-	w.Write([]string{"job", "period_s", "runs", "actionable", "arrival_s", "deadline_s", "slack_ratio", "reason"})
-	for _, j := range res.Jobs {
-		w.Write([]string{j.Job, num(j.PeriodS), strconv.Itoa(j.Runs), strconv.FormatBool(j.Actionable),
-			num(j.ArrivalS), num(j.DeadlineS), num(j.SlackRatio), j.Reason})
-	}
-	w.Flush()
-	return w.Error()
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,6 +126,32 @@ func emit[R any](g *globalOptions, rep R, csv, text func(*globalOptions, R) erro
 		return csv(g, rep)
 	}
 	return text(g, rep)
+}
+
+// writeCSV writes a CSV table: the header, then the rows that rows gives
+// to row.
+func writeCSV(w io.Writer, header []string, rows func(row func(...string))) error {
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	rows(func(r ...string) { cw.Write(r) })
+	cw.Flush()
+	return cw.Error()
+}
+
+// orDash formats *v with format, or gives none when v is nil.
+func orDash(v *float64, none string, format func(float64) string) string {
+	if v == nil {
+		return none
+	}
+	return format(*v)
+}
+
+// dash gives s, or "-" when it is empty: an empty text cell.
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // writeJSON writes one indented JSON document.
