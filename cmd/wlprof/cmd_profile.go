@@ -17,19 +17,12 @@ import (
 	"github.com/wlprof/wlprof/profiler"
 )
 
+// profileRunOptions: the flags are bound to the sweep's options and to
+// the text settings profiler.Flags parses.
 type profileRunOptions struct {
 	g          *globalOptions
-	Job, Task  string
-	Mem, Slots string
-	Repeat     int
-	Interval   time.Duration
-	Timeout    time.Duration
-	Grace      time.Duration
-	SpillDir   string
-	InputBytes int64
-	PhaseRegex string
-	Cap        string
-	CapExtra   string
+	opts       profiler.Options
+	flags      profiler.Flags
 	ShowOutput bool
 	Argv       []string
 }
@@ -87,19 +80,19 @@ the runs made is printed at the end (as with 'wlprof profile show').
 		},
 	}
 	f := runCmd.Flags()
-	f.StringVar(&ro.Job, "job", "", "job name (required)")
-	f.StringVar(&ro.Task, "task", "task", "task kind: map, reduce, ...")
-	f.StringVar(&ro.Mem, "mem", "", "memory settings, e.g. 256M,512M,1G (none: one setting, not capped)")
-	f.StringVar(&ro.Slots, "slots", "1", "concurrency settings, e.g. 1,2,4: copies run at once")
-	f.IntVar(&ro.Repeat, "repeat", 3, "repetitions per setting")
-	f.Var(timeflag.NewDuration(&ro.Interval, 100*time.Millisecond), "interval", "sampling interval")
-	f.Var(timeflag.NewDuration(&ro.Timeout, 0), "timeout", "stop a run after this long (0: never)")
-	f.Var(timeflag.NewDuration(&ro.Grace, 5*time.Second), "grace", "wait between SIGTERM and SIGKILL when stopping a run")
-	f.StringVar(&ro.SpillDir, "spill-dir", "", "where per-run spill directories are made (default: the temporary directory)")
-	f.Int64Var(&ro.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
-	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
-	f.StringVar(&ro.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
-	f.StringVar(&ro.CapExtra, "cap-overhead", "0", "added to the memory setting to make the cgroup limit, e.g. 16M for code and runtime")
+	f.StringVar(&ro.opts.Job, "job", "", "job name (required)")
+	f.StringVar(&ro.opts.Task, "task", "task", "task kind: map, reduce, ...")
+	f.StringVar(&ro.flags.Mem, "mem", "", "memory settings, e.g. 256M,512M,1G (none: one setting, not capped)")
+	f.StringVar(&ro.flags.Slots, "slots", "1", "concurrency settings, e.g. 1,2,4: copies run at once")
+	f.IntVar(&ro.opts.Repeat, "repeat", 3, "repetitions per setting")
+	f.Var(timeflag.NewDuration(&ro.opts.Interval, 100*time.Millisecond), "interval", "sampling interval")
+	f.Var(timeflag.NewDuration(&ro.opts.Timeout, 0), "timeout", "stop a run after this long (0: never)")
+	f.Var(timeflag.NewDuration(&ro.opts.Grace, 5*time.Second), "grace", "wait between SIGTERM and SIGKILL when stopping a run")
+	f.StringVar(&ro.opts.SpillDir, "spill-dir", "", "where per-run spill directories are made (default: the temporary directory)")
+	f.Int64Var(&ro.opts.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
+	f.StringVar(&ro.flags.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
+	f.StringVar(&ro.flags.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
+	f.StringVar(&ro.flags.CapOverhead, "cap-overhead", "0", "added to the memory setting to make the cgroup limit, e.g. 16M for code and runtime")
 	f.BoolVar(&ro.ShowOutput, "show-output", false, "copy the command's output to stderr")
 	_ = runCmd.RegisterFlagCompletionFunc("cap", cobra.FixedCompletions([]string{"auto", "off", "require"}, cobra.ShellCompDirectiveNoFileComp))
 
@@ -127,13 +120,11 @@ With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[.
 }
 
 func runProfileRun(ctx context.Context, o *profileRunOptions) error {
-	if o.Job == "" {
+	po := o.opts
+	if po.Job == "" {
 		return usagef("--job is required")
 	}
-	po := profiler.Options{Job: o.Job, Task: o.Task, Repeat: o.Repeat, Interval: o.Interval, Timeout: o.Timeout,
-		Grace: o.Grace, SpillDir: o.SpillDir, InputBytes: o.InputBytes}
-	f := profiler.Flags{Mem: o.Mem, Slots: o.Slots, Cap: o.Cap, CapOverhead: o.CapExtra, PhaseRegex: o.PhaseRegex}
-	if err := f.Apply(&po); err != nil {
+	if err := o.flags.Apply(&po); err != nil {
 		return usageError{err}
 	}
 	if o.ShowOutput {
@@ -144,7 +135,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	if err != nil {
 		return err
 	}
-	total, n := max(len(po.Mems), 1)*len(po.Slots)*o.Repeat, 0
+	total, n := max(len(po.Mems), 1)*len(po.Slots)*po.Repeat, 0
 	po.OnRun = func(r *profiler.Run) error {
 		n++
 		rec := &r.Record
@@ -162,7 +153,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		}
 		return err
 	}
-	return emit(o.g, profiler.NewReport(o.Job, made, samples), profileCSV, profileText)
+	return emit(o.g, profiler.NewReport(po.Job, made, samples), profileCSV, profileText)
 }
 
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
