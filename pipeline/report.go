@@ -236,6 +236,10 @@ func (r *reportInput) addReservations(ctx context.Context, ds *dataset.Dataset, 
 	if err != nil {
 		return err
 	}
+	now, _, err := DataEnd(ctx, ds)
+	if err != nil {
+		return err
+	}
 	for _, f := range fits {
 		p := r.jobs.Get(f.Job)
 		if p.PeriodS == nil || p.Identity.LastStartMs == nil {
@@ -247,7 +251,7 @@ func (r *reportInput) addReservations(ctx context.Context, ds *dataset.Dataset, 
 			c = skyline.DefaultCapability
 		}
 		spec := skyline.ReservationSpec{Queue: o.YARNQueue, Name: f.Job, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(), Capability: c}
-		spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, p.SLO, r.anchor(f.Job))
+		spec.ArrivalMs, spec.DeadlineMs, spec.PeriodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, now, p.SLO, r.anchor(f.Job))
 		req, err := skyline.Reservation(f, spec)
 		if err != nil {
 			p.Warnings = append(p.Warnings, "no YARN reservation: "+err.Error())

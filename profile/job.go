@@ -113,10 +113,12 @@ type Skyline struct {
 	OverAllocation  float64 `json:"over_allocation" jsonschema:"minimum=0"`
 	UnderAllocation float64 `json:"under_allocation" jsonschema:"minimum=0"`
 	// ReservedAreaContainerS is Σ reservation · step; UsedAreaContainerS
-	// the mean over runs of Σ used containers · step.
+	// the mean over runs of what the run used, its samples integrated over
+	// time (not quantised to steps).
 	ReservedAreaContainerS float64 `json:"reserved_area_container_s" jsonschema:"minimum=0"`
 	UsedAreaContainerS     float64 `json:"used_area_container_s" jsonschema:"minimum=0"`
-	// ProvisioningRatio is the mean over runs of reserved / used area.
+	// ProvisioningRatio is the mean over runs of reserved area / the run's
+	// used area.
 	ProvisioningRatio float64 `json:"provisioning_ratio" jsonschema:"minimum=0"`
 	// AlphaSweep is the over- against under-allocation trade-off, when
 	// asked for.

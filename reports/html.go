@@ -216,7 +216,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 <div class="cards">
 <div class="card">Tenants{{if .Tenants}}<b>{{.S.Tenants}}</b>{{range .Patterns}}{{.Pattern}}: {{.N}}<br>{{end}}{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Jobs with SLOs{{if .S.JobsWithSLO}}<b>{{.S.JobsWithSLO}} / {{.S.Jobs}}</b>{{.S.JobsActionable}} actionable{{else}}<b>–</b>not computed{{end}}</div>
-<div class="card">Reserved vs used{{if .S.JobsWithSkyline}}<b>{{ratio .S.ReservedAreaContainerS .S.UsedAreaContainerS}}×</b>{{hours .S.ReservedAreaContainerS}} vs {{hours .S.UsedAreaContainerS}} container·h per run, {{.S.JobsWithSkyline}} jobs{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Reserved vs used{{if .S.JobsWithSkyline}}<b>{{ratio .S.ReservedPerDayContainerS .S.UsedPerDayContainerS}}×</b>{{hours .S.ReservedPerDayContainerS}} vs {{hours .S.UsedPerDayContainerS}} container·h a day, {{.S.JobsWithSkyline}} jobs weighted by runs a day{{if .S.JobsWithoutPeriod}} ({{.S.JobsWithoutPeriod}} without a period counted once){{end}}{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Elastic savings{{if .S.ElasticSavingsFraction}}<b>{{pct (deref .S.ElasticSavingsFraction)}}</b>of ideal memory at ≤ {{pct .S.MaxPenalty}} slower, {{.S.ElasticityModels}} models{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Caveats<b>{{.S.Warnings}}</b><a href="#caveats">see below</a></div>
 </div>

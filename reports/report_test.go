@@ -372,3 +372,26 @@ func TestNegativeOffsets(t *testing.T) {
 		t.Error("index.html has +-")
 	}
 }
+
+// The report's reserved and used totals weigh each job by how often it
+// runs: an hourly job's run counts 24 times a day, a daily job's once, a
+// job without a period once (and is counted). Before, every job's one run
+// was simply added.
+func TestSummaryWeighsJobsByRunsPerDay(t *testing.T) {
+	sky := func(reserved, used float64) *profile.Skyline {
+		return &profile.Skyline{ReservedAreaContainerS: reserved, UsedAreaContainerS: used}
+	}
+	hourly := &profile.Job{Job: "hourly", PeriodS: &profile.Number{Value: 3600}, Skyline: sky(100, 50)}
+	daily := &profile.Job{Job: "daily", PeriodS: &profile.Number{Value: 86400}, Skyline: sky(1000, 900)}
+	unknown := &profile.Job{Job: "unknown", Skyline: sky(10, 10)}
+	s := summarise([]Job{{Profile: hourly}, {Profile: daily}, {Profile: unknown}}, nil, DefaultOptions())
+	if want := 24*100.0 + 1000 + 10; s.ReservedPerDayContainerS != want {
+		t.Errorf("reserved per day %g, want %g", s.ReservedPerDayContainerS, want)
+	}
+	if want := 24*50.0 + 900 + 10; s.UsedPerDayContainerS != want {
+		t.Errorf("used per day %g, want %g", s.UsedPerDayContainerS, want)
+	}
+	if s.JobsWithoutPeriod != 1 || s.ReservedAreaContainerS != 1110 {
+		t.Errorf("jobs without period %d (want 1), reserved per run %g (want 1110)", s.JobsWithoutPeriod, s.ReservedAreaContainerS)
+	}
+}

@@ -104,9 +104,17 @@ type Summary struct {
 	JobsActionable   int            `json:"jobs_actionable"`
 	JobsWithSkyline  int            `json:"jobs_with_skyline"`
 	// ReservedAreaContainerS and UsedAreaContainerS add up the fitted jobs'
-	// reservation and mean used area (container·seconds per run).
+	// reservation and mean used area, one run of each job (container·s),
+	// however often the job runs.
 	ReservedAreaContainerS float64 `json:"reserved_area_container_s"`
 	UsedAreaContainerS     float64 `json:"used_area_container_s"`
+	// ReservedPerDayContainerS and UsedPerDayContainerS weigh each fitted
+	// job by its runs per day (86,400 s / its period): an hourly job
+	// counts 24 times, a daily one once. A job without a known period
+	// counts once a day; JobsWithoutPeriod says how many did.
+	ReservedPerDayContainerS float64 `json:"reserved_area_container_s_per_day"`
+	UsedPerDayContainerS     float64 `json:"used_area_container_s_per_day"`
+	JobsWithoutPeriod        int     `json:"skyline_jobs_without_period"`
 	ElasticityModels       int     `json:"elasticity_models"`
 	// ElasticSavingsFraction is the share of the models' ideal memory that
 	// could be given up at a runtime penalty of at most MaxPenalty; null
@@ -465,6 +473,14 @@ func summarise(jobs []Job, t *Tenants, opts Options) Summary {
 			s.JobsWithSkyline++
 			s.ReservedAreaContainerS += sk.ReservedAreaContainerS
 			s.UsedAreaContainerS += sk.UsedAreaContainerS
+			perDay := 1.0
+			if p.PeriodS != nil && p.PeriodS.Value > 0 {
+				perDay = 86400 / p.PeriodS.Value
+			} else {
+				s.JobsWithoutPeriod++
+			}
+			s.ReservedPerDayContainerS += perDay * sk.ReservedAreaContainerS
+			s.UsedPerDayContainerS += perDay * sk.UsedAreaContainerS
 		}
 		for _, m := range p.Elasticity {
 			s.ElasticityModels++
