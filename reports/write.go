@@ -115,7 +115,7 @@ type Summary struct {
 	ReservedPerDayContainerS float64 `json:"reserved_area_container_s_per_day"`
 	UsedPerDayContainerS     float64 `json:"used_area_container_s_per_day"`
 	JobsWithoutPeriod        int     `json:"skyline_jobs_without_period"`
-	ElasticityModels       int     `json:"elasticity_models"`
+	ElasticityModels         int     `json:"elasticity_models"`
 	// ElasticSavingsFraction is the share of the models' ideal memory that
 	// could be given up at a runtime penalty of at most MaxPenalty; null
 	// without models.

@@ -94,12 +94,12 @@ type Fit struct {
 	ProvisioningRatio float64 `json:"provisioning_ratio"`
 	// UsedAreaContainerS is the mean over runs of UsedArea.
 	UsedAreaContainerS float64  `json:"used_area_container_s"`
-	SolveS            float64  `json:"solve_s"`
-	Model             Model    `json:"model"`
-	Rounds            int      `json:"lp_rounds"`
-	Rows              int      `json:"lp_rows"`
-	Cols              int      `json:"lp_cols"`
-	Warnings          []string `json:"warnings"`
+	SolveS             float64  `json:"solve_s"`
+	Model              Model    `json:"model"`
+	Rounds             int      `json:"lp_rounds"`
+	Rows               int      `json:"lp_rows"`
+	Cols               int      `json:"lp_cols"`
+	Warnings           []string `json:"warnings"`
 	// AlphaSweep is the over- against under-allocation trade-off, one fit
 	// per α, when one was asked for.
 	AlphaSweep []SweepPoint `json:"alpha_sweep,omitempty"`
