@@ -62,7 +62,8 @@ type Skipped struct {
 type Point struct {
 	MemoryBytes  int64   `json:"memory_bytes"`
 	RuntimeS     float64 `json:"runtime_s"`
-	Penalty      float64 `json:"penalty"`          // runtime / ideal runtime
+	Penalty      float64 `json:"penalty"`          // runtime / ideal runtime − 1 (0: no penalty), as the profile's
+	Slowdown     float64 `json:"slowdown"`         // runtime / ideal runtime (seed 004's "1.5× penalty")
 	SpilledBytes int64   `json:"spilled_bytes"`    // simulated bytes written to local disk
 	DiskBytesPS  float64 `json:"disk_bytes_per_s"` // extra disk bytes over the runtime: the bandwidth it needs
 }
@@ -397,13 +398,19 @@ type placement struct {
 func place(k groupKey, runs []dataset.ProfRun, sim *spillSim, gs groupStats) (pl placement, warnings []string, reason string) {
 	pl.settings = settingsOf(runs)
 	ideal, floor, ok := sim.idealMemory()
+	// Measured spills are evidence and the simulation fills in where
+	// nothing was measured: where the runs show where the task stops
+	// spilling and the simulation disagrees, the runs place ideal memory.
 	// The generic simulator only knows that the task spills everything
-	// below some memory; where the runs disagree with its guess (input ×
-	// expansion), the runs place the threshold.
-	if sim.name == "all-or-nothing" {
-		if t, lastSpill, found := measuredThreshold(pl.settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+	// below some memory, so it becomes that threshold; a framework's
+	// simulation keeps its shape, its memory axis rescaled to the runs.
+	if t, lastSpill, found := measuredThreshold(pl.settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+		if sim.name == "all-or-nothing" || !ok {
 			warnings = append(warnings, thresholdFromRuns(sim, t, lastSpill, gs.inputBytes, ideal, ok)...)
 			ideal, floor, ok = t, 0, true
+		} else {
+			warnings = append(warnings, rescaleToRuns(sim, t, lastSpill, ideal))
+			ideal = t
 		}
 	}
 	if !ok {
@@ -450,6 +457,17 @@ func thresholdFromRuns(sim *spillSim, t, lastSpill, input, ideal float64, ok boo
 	}
 	sim.params.set("wlprof.expansion.factor", t/input, "learnt")
 	return warnings
+}
+
+// rescaleToRuns stretches the simulation's memory axis so that it stops
+// spilling at t, where the runs measured no more spill (they spilled at
+// lastSpill), instead of at its own ideal.
+func rescaleToRuns(sim *spillSim, t, lastSpill, ideal float64) string {
+	orig, scale := sim.spilled, ideal/t
+	sim.spilled = func(m float64) float64 { return orig(m * scale) }
+	sim.params.set("wlprof.memory.scale", scale, "learnt")
+	return fmt.Sprintf("the runs measured spill at %s and none from %s, but the %s simulation stops spilling only at %s: ideal memory taken from the measured spills, the simulated curve rescaled to it (wlprof.memory.scale = %.3g)",
+		bytesize.Human(lastSpill), bytesize.Human(t), sim.name, bytesize.Human(ideal), scale)
 }
 
 // undetermined is why the settings cannot determine a model of their
@@ -515,8 +533,9 @@ func (pl *placement) fitPair(m *Model, params *paramSet, runs []dataset.ProfRun)
 			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
 		m.Kind = "step"
 	} else if m.Kind == "step" && Tu < T {
-		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
+		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s); the model takes it as no penalty",
 			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
+		Tu = T
 	}
 	if m.Kind == "step" {
 		params.set("under_runtime_s", Tu, "learnt")
@@ -714,17 +733,27 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 	T := m.IdealRuntimeS
 	pts := make([]Point, 0, len(mems))
 	bw := 0.0
+	clamped := 0
 	for _, x := range mems {
 		rt := finite(m.predict(x))
+		if rt < T { // never publish "less memory is faster"
+			rt = T
+			clamped++
+		}
 		p := Point{MemoryBytes: int64(x), RuntimeS: rt, SpilledBytes: int64(finite(spilled(x)))}
 		if T > 0 {
-			p.Penalty = finite(rt / T)
+			p.Slowdown = finite(rt / T)
+			p.Penalty = p.Slowdown - 1
 		}
 		if rt > 0 && rt > T {
 			p.DiskBytesPS = finite(extra(x) / rt)
 		}
 		bw = math.Max(bw, p.DiskBytesPS)
 		pts = append(pts, p)
+	}
+	if clamped > 0 {
+		*warnings = append(*warnings, fmt.Sprintf("the model predicts less than the ideal runtime at %d of %d curve points (less memory faster: noise or a non-monotone task); the curve says no penalty there",
+			clamped, len(mems)))
 	}
 	return pts, bw
 }

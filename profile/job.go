@@ -148,14 +148,20 @@ type ElasticityModel struct {
 	Task      string `json:"task" jsonschema:"minLength=1"`
 	Framework string `json:"framework"`
 	// Kind is the model: step (mappers) or spill-rate (reducers).
-	Kind             string  `json:"kind" jsonschema:"minLength=1"`
+	Kind string `json:"kind" jsonschema:"minLength=1"`
+	// Slots is how many copies of the task ran at once on the node when
+	// it was profiled (models that differ only in slots differ here).
+	Slots            int     `json:"slots" jsonschema:"minimum=0"`
 	IdealMemoryBytes float64 `json:"ideal_memory_bytes" jsonschema:"exclusiveMinimum=0"`
 	IdealRuntimeS    float64 `json:"ideal_runtime_s" jsonschema:"minimum=0"`
 	// Params are the model's fitted parameters (disk_rate_bytes_per_s,
 	// expansion_factor, ...), by name.
 	Params map[string]float64 `json:"params"`
+	// DiskBandwidthBytesPerS is the most disk bandwidth any curve point
+	// needs (the largest DiskBytesPerS).
+	DiskBandwidthBytesPerS float64 `json:"disk_bandwidth_bytes_per_s" jsonschema:"minimum=0"`
 	// Curve is the predicted runtime from 10% to 100% of the ideal memory,
-	// by increasing memory; Penalty is runtime / ideal runtime − 1.
+	// by increasing memory.
 	Curve      []CurvePoint `json:"curve"`
 	Validation *Validation  `json:"validation"`
 	Warnings   []string     `json:"warnings"`
@@ -165,7 +171,18 @@ type ElasticityModel struct {
 type CurvePoint struct {
 	MemoryBytes float64 `json:"memory_bytes" jsonschema:"exclusiveMinimum=0"`
 	RuntimeS    float64 `json:"runtime_s" jsonschema:"minimum=0"`
-	Penalty     float64 `json:"penalty"`
+	// Penalty is runtime / ideal runtime − 1: 0 at ideal memory, 0.5 for
+	// a task that takes half as long again. Never negative.
+	Penalty float64 `json:"penalty" jsonschema:"minimum=0"`
+	// Slowdown is runtime / ideal runtime (seed 004's "1.5× penalty"),
+	// Penalty + 1; 0 in files written before the field existed.
+	Slowdown float64 `json:"slowdown" jsonschema:"minimum=0"`
+	// SpilledBytes is what the task writes to local disk at this memory
+	// (simulated, fitted to measured spills where there are some).
+	SpilledBytes float64 `json:"spilled_bytes" jsonschema:"minimum=0"`
+	// DiskBytesPerS is the extra disk traffic over the runtime: the
+	// bandwidth the node must give the task at this memory.
+	DiskBytesPerS float64 `json:"disk_bytes_per_s" jsonschema:"minimum=0"`
 }
 
 // Validation is how the model predicts runs that were not used to fit it.

@@ -184,7 +184,10 @@ func (m *ElasticityModel) validate(p *problems, at string) {
 		cat := fmt.Sprintf("%s.curve[%d]", at, i)
 		p.positive(cat+".memory_bytes", c.MemoryBytes)
 		p.nonNeg(cat+".runtime_s", c.RuntimeS)
-		p.finite(cat+".penalty", c.Penalty)
+		p.nonNeg(cat+".penalty", c.Penalty)
+		p.nonNeg(cat+".slowdown", c.Slowdown)
+		p.nonNeg(cat+".spilled_bytes", c.SpilledBytes)
+		p.nonNeg(cat+".disk_bytes_per_s", c.DiskBytesPerS)
 		if c.MemoryBytes <= prev && i > 0 {
 			p.addf(cat+".memory_bytes", "%g does not increase (previous %g)", c.MemoryBytes, prev)
 		}

@@ -141,11 +141,11 @@ const maxTextCurve = 20
 // elasticityText prints a summary table, then each model's curve.
 func elasticityText(g *globalOptions, rep elasticityReport) error {
 	w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_PENALTY\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
+	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_SLOWDOWN\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
 	for _, m := range rep.Models {
 		maxPen := 0.0
 		for _, p := range m.Curve {
-			maxPen = max(maxPen, p.Penalty)
+			maxPen = max(maxPen, p.Slowdown)
 		}
 		rate := "-"
 		if r, ok := m.Params["disk_rate_bytes_per_s"]; ok {
@@ -160,14 +160,14 @@ func elasticityText(g *globalOptions, rep elasticityReport) error {
 	for _, m := range rep.Models {
 		fmt.Fprintf(g.io.Out, "\n%s / %s (%s, %s simulation): curve\n", m.Job, m.Task, m.Kind, m.Simulator)
 		w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tPENALTY\tSPILLED_MIB\tDISK_MIB_S")
+		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tSLOWDOWN\tSPILLED_MIB\tDISK_MIB_S")
 		step := (len(m.Curve) + maxTextCurve - 1) / maxTextCurve
 		for i, p := range m.Curve {
 			if i%step != 0 && i != len(m.Curve)-1 {
 				continue
 			}
 			fmt.Fprintf(w, "  %s\t%s\t%.3f\t%.3fx\t%s\t%.1f\n", mibText(p.MemoryBytes), pctText(float64(p.MemoryBytes)/float64(m.IdealMemoryBytes)),
-				p.RuntimeS, p.Penalty, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
+				p.RuntimeS, p.Slowdown, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -205,12 +205,12 @@ func lsqText(l *elasticity.LeastSquares) string {
 // elasticityCSV writes every model's curve, one row per point.
 func elasticityCSV(g *globalOptions, rep elasticityReport) error {
 	w := csv.NewWriter(g.io.Out)
-	_ = w.Write([]string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"})
+	_ = w.Write([]string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s", "slowdown"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, m := range rep.Models {
 		for _, p := range m.Curve {
 			_ = w.Write([]string{m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
-				f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS)})
+				f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS), f(p.Slowdown)})
 		}
 	}
 	w.Flush()
