@@ -22,6 +22,9 @@ type Job struct {
 	Skyline *Skyline `json:"skyline"`
 	// Elasticity holds one memory elasticity model per task kind.
 	Elasticity []ElasticityModel `json:"elasticity"`
+	// Plan is where the plan stage (a what-if) put the job's reservation
+	// and how its held-out runs fared; null when it did not run.
+	Plan *Plan `json:"plan"`
 	// Phases is the per-phase resource profile of the fastest profiled
 	// configuration (seed 002 §4.2.6).
 	Phases []Phase `json:"phases"`
@@ -208,4 +211,22 @@ type Phase struct {
 	MemoryBytes float64 `json:"memory_bytes" jsonschema:"minimum=0"`
 	// Slots is the concurrency of the fastest configuration.
 	Slots int `json:"slots" jsonschema:"minimum=0"`
+}
+
+// Plan is the job's place in a packed reservation plan (seed 001 §6) and
+// its held-out replay (§9).
+type Plan struct {
+	// PlannedOffsetS is where the job's reservation starts, seconds from
+	// the start of its period (PeriodS); Naive when the planner kept the
+	// skyline at its arrival because packing it raised the footprint.
+	PlannedOffsetS float64 `json:"planned_offset_s" jsonschema:"minimum=0"`
+	PeriodS        float64 `json:"period_s" jsonschema:"exclusiveMinimum=0"`
+	Naive          bool    `json:"naive"`
+	// HeldOutRuns are the runs held out of the fit and replayed against
+	// the reservation alone; HeldOutMissRate the share that missed the
+	// deadline, HeldOutMissRateDRA with dynamic reprovisioning (§7). Null
+	// when nothing was held out.
+	HeldOutRuns        int      `json:"held_out_runs" jsonschema:"minimum=0"`
+	HeldOutMissRate    *float64 `json:"held_out_miss_rate" jsonschema:"minimum=0,maximum=1"`
+	HeldOutMissRateDRA *float64 `json:"held_out_miss_rate_dra" jsonschema:"minimum=0,maximum=1"`
 }
