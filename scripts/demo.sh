@@ -40,6 +40,8 @@ echo "== 6. the stages one by one, on the same dataset"
 "$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
 "$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
 "$bin" elasticity -d "$ds" --job wordcount
+echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (seed 001 §6-§9)"
+"$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml
 "$bin" profile show -d "$ds" --job spillsort
 
 cat <<TXT
