@@ -50,6 +50,7 @@ func benchPack(b *testing.B, fillFn func([]int64, []int64, int, int, int64) int,
 	b.ReportMetric(float64(ms.TotalAlloc-before)/float64(b.N)/(1<<20), "MiB-alloc/op")
 	b.ReportMetric(float64(p.Footprint), "footprint")
 	b.ReportMetric(float64(p.NaiveFootprint), "naive")
+	b.ReportMetric(float64(p.LowerBound), "lower-bound")
 }
 
 // BenchmarkPack1000 plans the 1,000 jobs with the batched water-filling;
