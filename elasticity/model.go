@@ -127,19 +127,19 @@ type Baseline struct {
 
 // Model is one task's memory elasticity model.
 type Model struct {
-	Job                    string             `json:"job"`
-	Task                   string             `json:"task"`
-	Framework              string             `json:"framework"`
-	Slots                  int32              `json:"slots"`
-	Kind                   string             `json:"kind"` // step, spill-rate
-	Simulator              string             `json:"simulator"`
-	Runs                   int                `json:"runs"`
-	IdealMemoryBytes       int64              `json:"ideal_memory_bytes"`
+	Job              string `json:"job"`
+	Task             string `json:"task"`
+	Framework        string `json:"framework"`
+	Slots            int32  `json:"slots"`
+	Kind             string `json:"kind"` // step, spill-rate
+	Simulator        string `json:"simulator"`
+	Runs             int    `json:"runs"`
+	IdealMemoryBytes int64  `json:"ideal_memory_bytes"`
 	// InputBytes is the task input the model is for: the median of its
 	// runs' inputs, or what Retarget carried it to (RetargetedFromBytes,
 	// the runs' median, then says so).
-	InputBytes          int64 `json:"input_bytes"`
-	RetargetedFromBytes int64 `json:"retargeted_from_bytes,omitempty"`
+	InputBytes             int64              `json:"input_bytes"`
+	RetargetedFromBytes    int64              `json:"retargeted_from_bytes,omitempty"`
 	IdealRuntimeS          float64            `json:"ideal_runtime_s"`
 	Params                 map[string]float64 `json:"params"`
 	ParamSources           map[string]string  `json:"param_sources"`

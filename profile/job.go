@@ -154,12 +154,12 @@ type ElasticityModel struct {
 	Kind string `json:"kind" jsonschema:"minLength=1"`
 	// Slots is how many copies of the task ran at once on the node when
 	// it was profiled (models that differ only in slots differ here).
-	Slots            int     `json:"slots" jsonschema:"minimum=0"`
+	Slots int `json:"slots" jsonschema:"minimum=0"`
 	// InputBytes is the task input the model is for (the profiled runs'
 	// median, or what wlprof elasticity --input-bytes carried it to):
 	// ideal memory, spilled bytes and runtimes scale with it (see
 	// elasticity.Model.Retarget); 0 when unknown.
-	InputBytes float64 `json:"input_bytes" jsonschema:"minimum=0"`
+	InputBytes       float64 `json:"input_bytes" jsonschema:"minimum=0"`
 	IdealMemoryBytes float64 `json:"ideal_memory_bytes" jsonschema:"exclusiveMinimum=0"`
 	IdealRuntimeS    float64 `json:"ideal_runtime_s" jsonschema:"minimum=0"`
 	// Params are the model's fitted parameters (disk_rate_bytes_per_s,
