@@ -490,3 +490,78 @@ func inlineSVG(svg []byte) []byte {
 	}
 	return bytes.Replace(svg, []byte("<svg "), []byte(`<svg class="fig" role="img" `), 1)
 }
+
+// PlanLoad draws the packed load over the LCM against the naive plan's
+// (each skyline at its arrival) and the lower bound (seed 001 Fig. 9d).
+// Nil without a plan.
+func PlanLoad(pl *Plan) *plot.Plot {
+	if pl == nil || len(pl.Load) == 0 {
+		return nil
+	}
+	unit, div := timeAxis(pl.LCMS)
+	p := newPlot("Packed load over the LCM", unit+" into the LCM", "containers")
+	toF := func(v []int64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return out
+	}
+	nl := line(stepXY(toF(pl.NaiveLoad), pl.StepS/div), grey, vg.Points(1))
+	ll := line(stepXY(toF(pl.Load), pl.StepS/div), blue, vg.Points(1.5))
+	lb := line(plotter.XYs{{X: 0, Y: float64(pl.LowerBound)}, {X: pl.LCMS / div, Y: float64(pl.LowerBound)}}, red, vg.Points(1))
+	lb.l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
+	p.Add(nl, ll, lb)
+	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
+	p.Legend.Add(fmt.Sprintf("LowCost (peak %d)", pl.Footprint), ll)
+	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
+	p.Legend.Top = true
+	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
+	p.Y.Tick.Marker = intTicks{}
+	legendRoom(p, float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound)))
+	return p
+}
+
+// PlanAlphaMisses draws the share of held-out runs that miss their
+// deadline against skylines fitted at each α (seed 001 Fig. 9c). Nil
+// without held-out runs.
+func PlanAlphaMisses(pl *Plan) *plot.Plot {
+	if pl == nil || len(pl.Alpha) == 0 {
+		return nil
+	}
+	p := newPlot("Held-out SLO misses by α", "α (weight of over-allocation)", "held-out runs missed (%)")
+	var xy plotter.XYs
+	for _, a := range pl.Alpha {
+		if a.TestRuns > 0 {
+			xy = append(xy, plotter.XY{X: a.Alpha, Y: 100 * float64(a.Misses) / float64(a.TestRuns)})
+		}
+	}
+	if len(xy) == 0 {
+		return nil
+	}
+	p.Add(line(xy, blue, vg.Points(1)), points(xy, blue, vg.Points(2.5), draw.CircleGlyph{}))
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 100
+	return p
+}
+
+// intTicks marks counts: whole numbers only, labelled without decimals.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) {
+		return []plot.Tick{{Value: math.Round(lo), Label: fmt.Sprint(int64(math.Round(lo)))}}
+	}
+	step := math.Max(1, math.Pow(10, math.Floor(math.Log10(span/5))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if span/(step*m) <= 6 {
+			step *= m
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+1e-9; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprint(int64(math.Round(v)))})
+	}
+	return ts
+}
