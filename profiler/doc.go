@@ -70,6 +70,13 @@
 // Summarize gives the sweep table (median and spread over repetitions);
 // BuildProfile gives the seed 002 Table 4.2 profile: the setting with the
 // least wall time per task, and per phase (split by a regular expression
-// on the command's output, else one phase) the share of node CPU, disk I/O
-// and memory one task used.
+// on the command's output, else one phase) the share of the node's
+// capacity one task used while Slots ran at once ("the percentage of each
+// TaskTracker's capacity that is used by a single execution of the
+// sub-phase"). CPU is the tree's CPU seconds over the phase / (its wall
+// time × the node's CPUs × Slots): a node at 100% CPU with 4 tasks gives
+// each 25%, and it is not the fraction of wall time a task spent on a CPU.
+// Disk I/O is the tree's storage bytes read and written / (wall time ×
+// Slots) over the I/O capacity; memory the mean RSS / Slots over the
+// node's memory. profile/FORMAT.md defines the published fields.
 package profiler

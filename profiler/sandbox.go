@@ -1,7 +1,6 @@
 package profiler
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 
@@ -114,15 +113,12 @@ func (sb *Sandbox) addPhases(task string, runs []dataset.ProfRun, samples []data
 	if !sampled || pr == nil {
 		return
 	}
-	var host struct {
-		MemTotalBytes float64 `json:"mem_total_bytes"`
-	}
-	_ = json.Unmarshal([]byte(runs[0].Host), &host) // no host facts: memory stays 0
+	host := pr.host // no host facts: memory and CPUs stay 0
 	clamp01 := func(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 	for _, ph := range pr.Phases {
 		sb.Phases = append(sb.Phases, profile.Phase{Phase: task + "/" + ph.Phase, Tasks: pr.Slots,
 			TaskRuntimeS: ph.EndS - ph.StartS, CPUShare: clamp01(ph.CPU), IOShare: clamp01(ph.IO),
-			MemoryBytes: ph.Memory * host.MemTotalBytes, Slots: pr.Slots})
+			MemoryBytes: ph.Memory * float64(host.MemTotalBytes), Slots: pr.Slots, NodeCPUs: host.CPUs})
 	}
 	for _, w := range pr.Warnings {
 		sb.Warnings = append(sb.Warnings, "profiler "+task+": "+w)

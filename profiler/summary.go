@@ -136,6 +136,8 @@ type Profile struct {
 	IOCapacityBytesPerS float64      `json:"io_capacity_bytes_per_s"`
 	Phases              []PhaseShare `json:"phases"`
 	Warnings            []string     `json:"warnings,omitempty"`
+
+	host hostInfo // of the chosen run: the node the shares are of
 }
 
 // PhaseShare is one phase's per-task share of the node.
@@ -203,9 +205,11 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 	p.Run = chosen.RunID
 	var host hostInfo
 	if json.Unmarshal([]byte(chosen.Host), &host) != nil || host.CPUs == 0 || host.MemTotalBytes == 0 {
+		p.host = host
 		p.Warnings = append(p.Warnings, "the run records no host facts (CPUs, memory): shares cannot be derived")
 		return p
 	}
+	p.host = host
 	var ss []dataset.ProfSample
 	for _, s := range samples {
 		if s.Run == chosen.RunID {
