@@ -40,6 +40,15 @@
 // a core of its own (helper threads are left out: a runtime's monitor
 // thread waits in the run queue without delaying the work).
 //
+// Phases: an output line that matches the phase regex is a mark, and the
+// tree is sampled at once when the profiler reads it (before it reads the
+// next line), the sample labelled with the new phase; so phase boundaries
+// are the marks, to within the time it takes to read a line and /proc
+// (about a millisecond), not the next tick, and what the tree does after
+// a mark counts in the new phase. A command whose standard output is
+// block-buffered (C stdio into a pipe) should flush after a mark or print
+// it on standard error.
+//
 // Before each run the profiler calls sync(2) and waits for it: what the
 // previous run left for the kernel to write (dirty pages, the journal's
 // commit, the trim of deleted spill files on a file system mounted with

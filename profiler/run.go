@@ -66,6 +66,9 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	syscall.Sync()
 	lr.start = time.Now()
 	lr.out = newOutput(o.PhaseRegex, o.Output, lr.start)
+	lr.marks, lr.watched = make(chan markSample), make(chan struct{})
+	defer lr.endMarks() // also when the copies do not start: the reader must not wait
+	lr.out.onMark = lr.markSample
 	var outWG sync.WaitGroup
 	outWG.Add(1)
 	go lr.out.read(pr, &outWG)
@@ -130,6 +133,13 @@ type liveRun struct {
 	out    *output
 	spill  *spillWatch
 	prev   dataset.ProfSample // the last sample: counters never go back
+
+	// marks carries the output reader's requests for a sample at a phase
+	// mark to watch, which owns the tree; watched is closed when watch
+	// returns, after which marks are only recorded.
+	marks    chan markSample
+	watched  chan struct{}
+	endWatch sync.Once
 
 	finished bool // every copy was reaped: nothing is left to kill
 }
@@ -248,8 +258,39 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 	return firstArgv, nil
 }
 
-// sample reads the tree once and appends a sample to the run.
-func (lr *liveRun) sample() {
+// markSample asks watch for a sample labelled with a phase that has just
+// started.
+type markSample struct {
+	phase string
+	done  chan struct{}
+}
+
+// markSample is the output reader's onMark: it waits until watch has
+// taken a sample labelled with the new phase, so the counters at the
+// phase's start are read at its mark (within the moment it takes to read
+// the line and /proc), not at the next tick, which may be up to Interval
+// later. Phases come from marks, and what the tree does after a mark
+// counts in the new phase. The reader reads the next line only after
+// this, so every mark gets its own sample, and the command, if it writes
+// more output meanwhile, waits for the pipe at worst that long.
+func (lr *liveRun) markSample(phase string) {
+	req := markSample{phase, make(chan struct{})}
+	select {
+	case lr.marks <- req:
+		<-req.done
+	case <-lr.watched:
+	}
+}
+
+// endMarks stops taking samples at marks (watch has returned).
+func (lr *liveRun) endMarks() { lr.endWatch.Do(func() { close(lr.watched) }) }
+
+// sample reads the tree once and appends a sample to the run, labelled
+// with the current phase.
+func (lr *liveRun) sample() { lr.sampleAs(lr.out.current()) }
+
+// sampleAs reads the tree once and appends a sample labelled phase.
+func (lr *liveRun) sampleAs(phase string) {
 	o, rec := lr.o, &lr.r.Record
 	tot := lr.t.update()
 	sp := dataset.ProfSample{
@@ -259,7 +300,7 @@ func (lr *liveRun) sample() {
 		ReadBytes: tot.io.readBytes, WriteBytes: tot.io.writeBytes,
 		Threads: tot.threads, Procs: tot.procs,
 		SpillBytes: lr.spill.sample(),
-		Phase:      lr.out.current(),
+		Phase:      phase,
 	}
 	for _, c := range lr.copies {
 		if c.cg != nil {
@@ -296,12 +337,16 @@ func (lr *liveRun) watch(ctx context.Context, exits <-chan exitEvent) (end time.
 		km := time.NewTimer(o.Grace)
 		kill = km.C
 	}
+	defer lr.endMarks()
 	done := ctx.Done()
 	pending := len(lr.copies)
 	for pending > 0 {
 		select {
 		case <-ticker.C:
 			lr.sample()
+		case m := <-lr.marks:
+			lr.sampleAs(m.phase)
+			close(m.done)
 		case ev := <-exits:
 			lr.copies[ev.i].final, lr.copies[ev.i].endAt = ev.final, ev.at
 			end = ev.at

@@ -221,7 +221,11 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		p.Warnings = append(p.Warnings, fmt.Sprintf("run %s has %d samples: shares need two", chosen.RunID, len(ss)))
 		return p
 	}
-	// Phases are runs of consecutive samples with the same phase name.
+	// Phases are runs of consecutive samples with the same phase name. A
+	// sweep samples the tree at each phase mark (markSample), labelled with
+	// the new phase: a phase starts at its mark, and what the tree did
+	// after the mark counts in it. (Rows recorded before marks were sampled
+	// start a phase at the first tick after its mark.)
 	k := float64(best.Slots)
 	for i := 0; i < len(ss); {
 		j := i
