@@ -195,9 +195,19 @@ type Phase struct {
 	CPUShare float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
 	// IOShare is the share of the node's disk bandwidth one task used in
 	// the phase: the storage bytes read and written by the Slots tasks over
-	// the phase, divided by its wall time and Slots, over the node's disk
-	// capacity; see FORMAT.md for how the capacity is known.
+	// the phase, divided by its wall time and Slots, over
+	// IOCapacityBytesPerS (capped at 1).
 	IOShare float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	// IOCapacityBytesPerS is the node's disk bandwidth IOShare is a share
+	// of, bytes per second.
+	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s" jsonschema:"minimum=0"`
+	// IOCapacitySource says where IOCapacityBytesPerS comes from:
+	// "measured" (the profiler's sequential write and read calibration of
+	// the node's disk), "flag" (given with --io-capacity), or "observed"
+	// (the profiling runs recorded no capacity: the best rate seen for this
+	// job, so the share is relative to the job and not comparable across
+	// jobs).
+	IOCapacitySource string `json:"io_capacity_source" jsonschema:"enum=measured|flag|observed"`
 	// MemoryBytes is one task's mean resident set over the phase.
 	MemoryBytes float64 `json:"memory_bytes" jsonschema:"minimum=0"`
 	// Slots is the concurrency of the fastest configuration.

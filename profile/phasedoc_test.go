@@ -25,7 +25,7 @@ func TestPhaseSharesDocumentedAsNodeShares(t *testing.T) {
 	if !strings.Contains(docs["CPUShare"], "25%") {
 		t.Errorf("Phase.CPUShare doc %q lacks seed 002's example (4 tasks on a busy node: 25%% each)", docs["CPUShare"])
 	}
-	for _, f := range []string{"NodeCPUs"} {
+	for _, f := range []string{"IOCapacityBytesPerS", "IOCapacitySource", "NodeCPUs"} {
 		if docs[f] == "" {
 			t.Errorf("Phase.%s is missing or undocumented", f)
 		}
@@ -41,7 +41,8 @@ func TestPhaseSharesDocumentedAsNodeShares(t *testing.T) {
 		t.Fatal("FORMAT.md has no \"### Phases\" section defining the phase fields")
 	}
 	sec, _, _ = strings.Cut(sec, "\n## ")
-	for _, f := range []string{"phase", "tasks", "task_runtime_s", "cpu_share", "io_share", "memory_bytes", "slots", "node_cpus"} {
+	for _, f := range []string{"phase", "tasks", "task_runtime_s", "cpu_share", "io_share", "io_capacity_bytes_per_s",
+		"io_capacity_source", "memory_bytes", "slots", "node_cpus"} {
 		if !strings.Contains(sec, "- `"+f+"`") {
 			t.Errorf("FORMAT.md's phases section does not define `%s`", f)
 		}

@@ -55,7 +55,15 @@
 // discard) is done before the next run's clock starts, not during it.
 //
 // Units: seconds (_s), bytes (_bytes), CPU seconds; shares are fractions of
-// the node in [0,1].
+// the node in [0,1] (an I/O share above 1, warned about, says a phase moved
+// more than the node's measured capacity).
+//
+// The node's I/O capacity, which I/O shares are fractions of, is measured
+// once per sweep before its first run on SpillDir's file system: 64 MiB
+// written sequentially and read back with O_DIRECT, three times, the
+// median pass's (written + read) / (write + read time) kept (iocal.go);
+// Options.IOCapacity (--io-capacity) gives it instead. Each run's host
+// facts record it with its source, "measured" or "flag".
 //
 // # Capping
 //
@@ -86,6 +94,8 @@
 // time × the node's CPUs × Slots): a node at 100% CPU with 4 tasks gives
 // each 25%, and it is not the fraction of wall time a task spent on a CPU.
 // Disk I/O is the tree's storage bytes read and written / (wall time ×
-// Slots) over the I/O capacity; memory the mean RSS / Slots over the
-// node's memory. profile/FORMAT.md defines the published fields.
+// Slots) over the node's I/O capacity (runs recorded without one fall back
+// to the best rate seen for the task, source "observed", with a warning:
+// such shares do not compare across jobs); memory the mean RSS / Slots
+// over the node's memory. profile/FORMAT.md defines the published fields.
 package profiler

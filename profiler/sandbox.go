@@ -118,7 +118,8 @@ func (sb *Sandbox) addPhases(task string, runs []dataset.ProfRun, samples []data
 	for _, ph := range pr.Phases {
 		sb.Phases = append(sb.Phases, profile.Phase{Phase: task + "/" + ph.Phase, Tasks: pr.Slots,
 			TaskRuntimeS: ph.EndS - ph.StartS, CPUShare: clamp01(ph.CPU), IOShare: clamp01(ph.IO),
-			MemoryBytes: ph.Memory * float64(host.MemTotalBytes), Slots: pr.Slots, NodeCPUs: host.CPUs})
+			MemoryBytes: ph.Memory * float64(host.MemTotalBytes), Slots: pr.Slots, NodeCPUs: host.CPUs,
+			IOCapacityBytesPerS: pr.IOCapacityBytesPerS, IOCapacitySource: pr.IOCapacitySource})
 	}
 	for _, w := range pr.Warnings {
 		sb.Warnings = append(sb.Warnings, "profiler "+task+": "+w)

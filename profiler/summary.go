@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/quantile"
 )
 
@@ -129,11 +130,16 @@ type Profile struct {
 	// fastest configuration minimises.
 	TaskS float64 `json:"task_s"`
 	Run   string  `json:"run"` // the repetition with the median wall time, whose samples give the shares
-	// IOCapacityBytesPerS stands for the node's disk capacity, which the
-	// profiler cannot know: the highest storage I/O rate the node was seen
-	// to sustain, over any whole run of the job or any phase of the chosen
-	// run. I/O shares are fractions of it, so they stay in [0,1].
+	// IOCapacityBytesPerS is the node's disk bandwidth, which I/O shares
+	// are fractions of, as the chosen run's host facts record it:
+	// IOCapacitySource "measured" (the sweep's calibration, iocal.go) or
+	// "flag" (given). Runs recorded before the capacity was have none; it
+	// is then the highest storage I/O rate seen for this task, over any
+	// whole run or any phase of the chosen run, with source "observed" and
+	// a warning: shares relative to the job itself do not compare across
+	// jobs.
 	IOCapacityBytesPerS float64      `json:"io_capacity_bytes_per_s"`
+	IOCapacitySource    string       `json:"io_capacity_source"`
 	Phases              []PhaseShare `json:"phases"`
 	Warnings            []string     `json:"warnings,omitempty"`
 
@@ -149,17 +155,27 @@ type PhaseShare struct {
 	// the tree over the phase, divided by its duration, the node's CPUs and
 	// the slots (seed 002: 100% CPU with 4 tasks → 25% each).
 	CPU float64 `json:"cpu"`
-	// IOBytesPerS is one task's storage read+write rate.
+	// IOBytesPerS is one task's storage read+write rate: the tree's
+	// storage bytes read and written over the phase / its duration / slots.
 	IOBytesPerS float64 `json:"io_bytes_per_s"`
-	IO          float64 `json:"io"` // IOBytesPerS over IOCapacityBytesPerS
+	// IO is IOBytesPerS over IOCapacityBytesPerS: one task's share of the
+	// node's disk bandwidth. Above 1 (with a warning) when the phase moved
+	// more than the capacity, e.g. writes the page cache absorbed.
+	IO float64 `json:"io"`
 	// Memory is one task's mean resident set over the phase as a fraction
 	// of the node's memory.
 	Memory float64 `json:"memory"`
 }
 
+// hostInfo is what BuildProfile reads of a run's host facts (hostFacts).
 type hostInfo struct {
 	CPUs          int   `json:"cpus"`
 	MemTotalBytes int64 `json:"mem_total_bytes"`
+	// The node's I/O capacity and where it came from ("measured" or
+	// "flag"); absent in runs recorded before it was (issue 16).
+	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s"`
+	IOCapacitySource    string  `json:"io_capacity_source"`
+	IOCapacityDetail    string  `json:"io_capacity_detail"`
 }
 
 // BuildProfile picks, for task, the setting with the least wall time per
@@ -185,15 +201,17 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		return nil
 	}
 	p := &Profile{Task: task, MemBytes: best.MemBytes, Slots: best.Slots, TaskS: best.WallS.Median / float64(best.Slots)}
-	// The repetition closest to the median wall time.
+	// The repetition closest to the median wall time; observed is the best
+	// I/O rate of any run, the capacity when none is recorded.
 	var chosen *dataset.ProfRun
+	var observed float64
 	for i := range runs {
 		r := &runs[i]
 		if r.Task != task || !okRun(r) {
 			continue
 		}
-		if rate := float64(r.ReadBytes+r.WriteBytes) / r.RuntimeS; r.RuntimeS > 0 && rate > p.IOCapacityBytesPerS {
-			p.IOCapacityBytesPerS = rate
+		if rate := float64(r.ReadBytes+r.WriteBytes) / r.RuntimeS; r.RuntimeS > 0 && rate > observed {
+			observed = rate
 		}
 		if r.MemoryBytes != best.MemBytes || int(r.Slots) != best.Slots {
 			continue
@@ -249,7 +267,7 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		if d := b.OffsetS - a.OffsetS; d > 0 {
 			ph.CPU = (b.CPUS - a.CPUS) / d / float64(host.CPUs) / k
 			ph.IOBytesPerS = float64(b.ReadBytes+b.WriteBytes-a.ReadBytes-a.WriteBytes) / d / k
-			p.IOCapacityBytesPerS = max(p.IOCapacityBytesPerS, ph.IOBytesPerS*k)
+			observed = max(observed, ph.IOBytesPerS*k)
 		}
 		var rss float64
 		for _, s := range ss[i : j+1] {
@@ -259,9 +277,22 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		p.Phases = append(p.Phases, ph)
 		i = j + 1
 	}
+	p.IOCapacityBytesPerS, p.IOCapacitySource = host.IOCapacityBytesPerS, host.IOCapacitySource
+	if p.IOCapacityBytesPerS <= 0 {
+		p.IOCapacityBytesPerS, p.IOCapacitySource = observed, "observed"
+		p.Warnings = append(p.Warnings, fmt.Sprintf("run %s records no I/O capacity of its node (profiled before it was measured): "+
+			"I/O shares are of the best rate seen for this task, %s/s, and not comparable across jobs; profile again to measure it, or give --io-capacity",
+			chosen.RunID, bytesize.Human(observed)))
+	}
 	for i := range p.Phases {
+		ph := &p.Phases[i]
 		if p.IOCapacityBytesPerS > 0 {
-			p.Phases[i].IO = p.Phases[i].IOBytesPerS / p.IOCapacityBytesPerS
+			ph.IO = ph.IOBytesPerS / p.IOCapacityBytesPerS
+		}
+		if ph.IO > 1 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("phase %s moved %s/s per task, %.2f× the node's I/O capacity of %s/s (%s): "+
+				"writes the page cache absorbed, or a capacity too low; its published io_share is capped at 1",
+				ph.Phase, bytesize.Human(ph.IOBytesPerS), ph.IO, bytesize.Human(p.IOCapacityBytesPerS), p.IOCapacitySource))
 		}
 	}
 	return p

@@ -63,6 +63,11 @@ type Options struct {
 	// buffers {mem} sizes (as YARN adds overhead to a container's heap).
 	CapOverhead int64
 	PhaseRegex  *regexp.Regexp // lines of the command's output that start a phase
+	// IOCapacity is the node's disk bandwidth in bytes/s, the capacity I/O
+	// shares are fractions of; 0: measured once at the start of the sweep
+	// on SpillDir's file system (iocal.go). The host facts of every run
+	// record it and whether it was measured or given.
+	IOCapacity int64
 
 	Env    []string  // environment of the command; nil: the profiler's own
 	Dir    string    // working directory; "": the profiler's
@@ -177,7 +182,14 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	}
 	defer restore()
 
-	facts := hostFacts(host)
+	capacity := ioCapacity{BytesPerS: float64(o.IOCapacity), Source: "flag", Detail: "given (--io-capacity)"}
+	if o.IOCapacity <= 0 {
+		var err error
+		if capacity, err = measureIOCapacity(o.SpillDir); err != nil {
+			warn(&o, nil, fmt.Sprintf("the node's I/O capacity could not be measured (%v): I/O shares will be of the best rate seen; give it with --io-capacity", err))
+		}
+	}
+	facts := hostFacts(host, capacity)
 	var runs []*Run
 	seq := 0
 	for rep := 1; rep <= o.Repeat; rep++ {
@@ -239,7 +251,8 @@ const (
 	prGetChildSubreaper = 37
 )
 
-func hostFacts(h *cgroupHost) string {
+// hostFacts is the JSON the runs keep about the node (hostInfo reads it).
+func hostFacts(h *cgroupHost, c ioCapacity) string {
 	var u syscall.Utsname
 	syscall.Uname(&u)
 	rel := make([]byte, 0, len(u.Release))
@@ -254,6 +267,10 @@ func hostFacts(h *cgroupHost) string {
 	if h != nil {
 		cg = fmt.Sprintf("v%d", h.version)
 	}
-	return fmt.Sprintf(`{"hostname":%q,"cpus":%d,"mem_total_bytes":%d,"kernel":%q,"cgroup":%q}`,
+	facts := fmt.Sprintf(`{"hostname":%q,"cpus":%d,"mem_total_bytes":%d,"kernel":%q,"cgroup":%q`,
 		name, runtime.NumCPU(), hostMemBytes(), string(rel), cg)
+	if c.BytesPerS > 0 {
+		facts += fmt.Sprintf(`,"io_capacity_bytes_per_s":%.0f,"io_capacity_source":%q,"io_capacity_detail":%q`, c.BytesPerS, c.Source, c.Detail)
+	}
+	return facts + "}"
 }

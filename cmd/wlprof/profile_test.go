@@ -159,3 +159,31 @@ func TestProfileRunInterrupted(t *testing.T) {
 		t.Errorf("%d runs kept; stderr %q", n, errb.String())
 	}
 }
+
+// --io-capacity gives the node's disk bandwidth instead of measuring it,
+// and the profile says which it used (issue 16); a bad value is a usage
+// error.
+func TestProfileRunIOCapacityFlag(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	out, errs, code := wlprof(t, "profile", "run", "-d", ds, "-o", "json", "--job", "nap", "--repeat", "1",
+		"--io-capacity", "1.5GiB", "--", "sleep", "0.2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Profiles []struct {
+			IOCapacity float64 `json:"io_capacity_bytes_per_s"`
+			Source     string  `json:"io_capacity_source"`
+		} `json:"profiles"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Profiles) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if p := doc.Profiles[0]; p.IOCapacity != 3<<29 || p.Source != "flag" {
+		t.Errorf("profile capacity %.0f (%s), want %d (flag)", p.IOCapacity, p.Source, 3<<29)
+	}
+	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "nap", "--io-capacity", "fast", "--", "true")
+	if code != 2 || !strings.Contains(errs, "--io-capacity") {
+		t.Errorf("--io-capacity fast: exit %d, %q; want a usage error", code, errs)
+	}
+}
