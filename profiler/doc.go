@@ -70,9 +70,17 @@
 // With memory settings and CapAuto, each copy goes into a new memory cgroup
 // below the profiler's own (v2 memory.max, or v1 memory.limit_in_bytes,
 // swap disabled when accounted) set to the setting plus CapOverhead; runs
-// record capped, the cgroup's OOM kills, and outcome "oom-killed". Where no
-// cgroup can be made the runs record capped=false and why, and a warning is
-// given. Cgroups of killed profilers are removed by the next sweep.
+// record capped, the limit and how it was made (cap_note, and
+// cap_limit_bytes in the run's config), the cgroup's OOM kills, and outcome
+// "oom-killed". The overhead is room for what {mem} does not size (code,
+// libraries, a runtime, the page cache the command reads through); its
+// default, DefaultCapOverhead (32 MiB), lets ordinary programs run at small
+// settings (a cap of exactly 4 MiB OOM-kills GNU sort -S 4M), and
+// NoCapOverhead caps at the setting itself. A run the cap OOM-kills is
+// said to be, in a warning and in the sweep table (Setting.OOMKilledByCap
+// and Notes, with the limit and what to change). Where no cgroup can be
+// made the runs record capped=false and why, and a warning is given.
+// Cgroups of killed profilers are removed by the next sweep.
 //
 // # Stopping
 //

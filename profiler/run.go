@@ -54,7 +54,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	lr.copies = make([]*copyProc, s.slots)
 	defer lr.cleanup()
 
-	lr.capped, lr.note = capping(host, s.mem, o.CapOverhead, capNote)
+	lr.capped, lr.note = capping(host, s.mem, o.overhead(), capNote)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -104,14 +104,20 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 
 	lr.totals(ws, adopted)
 	rec.Outcome, rec.ExitCode = outcome(ws, timedOut, rec.OOMKills > 0)
-	cfg, _ := json.Marshal(map[string]any{
-		"argv": firstArgv, "interval_s": o.Interval.Seconds(), "timeout_s": o.Timeout.Seconds(),
-	})
-	rec.Config = string(cfg)
+	cfg := map[string]any{"argv": firstArgv, "interval_s": o.Interval.Seconds(), "timeout_s": o.Timeout.Seconds()}
+	if lr.capped {
+		cfg["cap_limit_bytes"], cfg["cap_overhead_bytes"] = s.mem+o.overhead(), o.overhead()
+	}
+	cfgJSON, _ := json.Marshal(cfg)
+	rec.Config = string(cfgJSON)
 	if interrupted {
 		return nil, ctx.Err()
 	}
-	if rec.Outcome != "ok" {
+	switch {
+	case rec.Outcome == "oom-killed":
+		warn(&o, r, fmt.Sprintf("run %s: OOM-killed by the memory cap (%s): the command needs more than its setting plus the overhead; "+
+			"raise --cap-overhead (or the setting); exit %d; last output:\n%s", rec.RunID, strings.TrimPrefix(lr.note, "capped: "), rec.ExitCode, indent(r.Tail)))
+	case rec.Outcome != "ok":
 		warn(&o, r, fmt.Sprintf("run %s: %s (exit %d); last output:\n%s", rec.RunID, rec.Outcome, rec.ExitCode, indent(r.Tail)))
 	}
 	return r, nil
@@ -151,8 +157,12 @@ func capping(host *cgroupHost, mem, overhead int64, capNote string) (bool, strin
 	if host == nil || mem <= 0 {
 		return false, capNote
 	}
-	return true, fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
-		map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(mem+overhead))
+	how := fmt.Sprintf("setting %s + overhead %s", bytesize.Format(mem), bytesize.Format(overhead))
+	if overhead == 0 {
+		how = fmt.Sprintf("setting %s, no overhead", bytesize.Format(mem))
+	}
+	return true, fmt.Sprintf("capped: cgroup v%d %s = %s per copy (%s)", host.version,
+		map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(mem+overhead), how)
 }
 
 // identify fills in what the record says the run is: the task, the
@@ -229,7 +239,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		c := &copyProc{}
 		lr.copies[i] = c
 		if lr.capped {
-			if c.cg, err = host.newCgroup(s.mem + o.CapOverhead); err != nil {
+			if c.cg, err = host.newCgroup(s.mem + o.overhead()); err != nil {
 				if o.Cap == CapRequire {
 					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
 				}

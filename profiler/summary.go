@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/bytesize"
@@ -51,6 +52,12 @@ type Setting struct {
 	ReadBytes    Stat           `json:"read_bytes"`
 	WriteBytes   Stat           `json:"write_bytes"`
 	SpilledBytes Stat           `json:"spilled_bytes"`
+	// OOMKilledByCap counts the runs the memory cap ended: the kernel's OOM
+	// killer acted in their cgroup and they failed (outcome "oom-killed").
+	OOMKilledByCap int `json:"oom_killed_by_cap"`
+	// Notes say what a reader of the table must know about the setting,
+	// e.g. that the cap killed runs, with the limit and what to change.
+	Notes []string `json:"notes"`
 }
 
 // SortRuns orders runs by task, memory, slots, repetition and start.
@@ -86,8 +93,12 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			j++
 		}
 		g := runs[i:j]
-		s := Setting{Task: g[0].Task, MemBytes: g[0].MemoryBytes, Slots: int(g[0].Slots), Runs: len(g), Outcomes: map[string]int{}, Capped: true}
+		s := Setting{Task: g[0].Task, MemBytes: g[0].MemoryBytes, Slots: int(g[0].Slots), Runs: len(g), Outcomes: map[string]int{}, Capped: true,
+			Notes: []string{}}
 		var wall, cpu, rss, rd, wr, sp []float64
+		var oomPeak int64
+		var oomNote string
+		survived, survivedKills := 0, int32(0)
 		for k := range g {
 			r := &g[k]
 			oc := r.Outcome
@@ -99,8 +110,17 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			}
 			s.Outcomes[oc]++
 			s.Capped = s.Capped && r.Capped
+			if oc == "oom-killed" {
+				s.OOMKilledByCap++
+				oomPeak = max(oomPeak, r.PeakRSSBytes)
+				oomNote = strings.TrimPrefix(r.CapNote, "capped: ")
+			}
 			if !okRun(r) {
 				continue
+			}
+			if r.OOMKills > 0 {
+				survived++
+				survivedKills += r.OOMKills
 			}
 			s.OK++
 			wall = append(wall, r.RuntimeS)
@@ -112,6 +132,23 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 		}
 		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)
 		s.ReadBytes, s.WriteBytes, s.SpilledBytes = statOf(rd), statOf(wr), statOf(sp)
+		at := fmt.Sprintf("task %s at %s, %d slot(s)", s.Task, memLabel(s.MemBytes), s.Slots)
+		if s.OOMKilledByCap > 0 {
+			peak := ""
+			if oomPeak > 0 {
+				peak = fmt.Sprintf(", peak RSS seen %s", bytesize.Human(float64(oomPeak)))
+			}
+			if oomNote == "" {
+				oomNote = "limit not recorded"
+			}
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d of %d run(s) OOM-killed by the memory cap (%s%s): "+
+				"the command needs more than its setting plus the overhead; raise --cap-overhead (or the setting)",
+				at, s.OOMKilledByCap, s.Runs, oomNote, peak))
+		}
+		if survived > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d successful run(s) had %d process(es) OOM-killed by the memory cap",
+				at, survived, survivedKills))
+		}
 		out = append(out, s)
 		i = j
 	}
@@ -296,6 +333,14 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		}
 	}
 	return p
+}
+
+// memLabel names a memory setting for notes, as --mem writes it.
+func memLabel(b int64) string {
+	if b <= 0 {
+		return "no memory setting"
+	}
+	return bytesize.Format(b)
 }
 
 func filterTask(runs []dataset.ProfRun, task string) []dataset.ProfRun {

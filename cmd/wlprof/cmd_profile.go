@@ -70,9 +70,14 @@ measures the node. Each run gets a fresh spill directory under --spill-dir;
 spilled_bytes is the total written there, spill_peak_bytes its largest size.
 
 With --mem, each copy is put in a memory cgroup (v2 memory.max or v1
-memory.limit_in_bytes) capped at the setting (plus --cap-overhead) when the
+memory.limit_in_bytes) capped at the setting plus --cap-overhead when the
 machine allows; runs record capped and OOM kills, or why they were not
-capped (with a warning).
+capped (with a warning). The overhead is room for what {mem} does not size:
+code, libraries, a runtime, the page cache the command reads through. Its
+default, 32M, lets ordinary programs (GNU sort, Go, CPython) run at small
+settings; a JVM needs more (YARN adds max(384M, 10%)). 0 caps at the
+setting itself. A run the cap OOM-kills is said to be, on stderr and in the
+sweep table (outcome oom-killed, oom_killed_by_cap and notes).
 
 I/O shares are of the node's disk bandwidth: measured once before the first
 run (sequential O_DIRECT write and read of 64 MiB, three times, on the file
@@ -108,7 +113,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.Int64Var(&ro.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
 	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
 	f.StringVar(&ro.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
-	f.StringVar(&ro.CapExtra, "cap-overhead", "0", "added to the memory setting to make the cgroup limit, e.g. 16M for code and runtime")
+	f.StringVar(&ro.CapExtra, "cap-overhead", bytesize.Format(profiler.DefaultCapOverhead), "added to the memory setting to make the cgroup limit: room for code, runtime and page cache (0: none)")
 	f.StringVar(&ro.IOCapacity, "io-capacity", "", "the node's disk bandwidth, bytes/s, e.g. 200MB or 1.5GiB (default: measured before the first run)")
 	f.BoolVar(&ro.ShowOutput, "show-output", false, "copy the command's output to stderr")
 	_ = runCmd.RegisterFlagCompletionFunc("cap", cobra.FixedCompletions([]string{"auto", "off", "require"}, cobra.ShellCompDirectiveNoFileComp))
@@ -158,10 +163,8 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	if po.Cap, err = profiler.ParseCapMode(o.Cap); err != nil {
 		return usageError{err}
 	}
-	if o.CapExtra != "0" {
-		if po.CapOverhead, err = bytesize.Parse(o.CapExtra); err != nil {
-			return usagef("--cap-overhead: %v", err)
-		}
+	if po.CapOverhead, err = profiler.ParseCapOverhead(o.CapExtra); err != nil {
+		return usagef("--cap-overhead: %v", err)
 	}
 	if o.IOCapacity != "" {
 		if po.IOCapacity, err = profiler.ParseRate(o.IOCapacity); err != nil {
@@ -320,6 +323,11 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 			bytesize.Human(s.ReadBytes.Median), bytesize.Human(s.WriteBytes.Median), bytesize.Human(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
 	}
 	tw.Flush()
+	for _, s := range rep.Settings {
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+	}
 	for _, p := range rep.Profiles {
 		fmt.Fprintf(w, "\nprofile of %s (seed 002 Table 4.2): fastest at %d slot(s), mem %s: %.3f s per task (run %s)\n",
 			p.Task, p.Slots, memText(p.MemBytes), p.TaskS, p.Run)
