@@ -115,7 +115,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	}
 	switch {
 	case rec.Outcome == "oom-killed":
-		warn(&o, r, fmt.Sprintf("run %s: OOM-killed by the memory cap (%s): the command needs more than its setting plus the overhead; "+
+		warn(&o, r, fmt.Sprintf("run %s: OOM-killed by the memory cap, %s; the command needs more than its setting plus the overhead: "+
 			"raise --cap-overhead (or the setting); exit %d; last output:\n%s", rec.RunID, strings.TrimPrefix(lr.note, "capped: "), rec.ExitCode, indent(r.Tail)))
 	case rec.Outcome != "ok":
 		warn(&o, r, fmt.Sprintf("run %s: %s (exit %d); last output:\n%s", rec.RunID, rec.Outcome, rec.ExitCode, indent(r.Tail)))

@@ -132,17 +132,17 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 		}
 		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)
 		s.ReadBytes, s.WriteBytes, s.SpilledBytes = statOf(rd), statOf(wr), statOf(sp)
-		at := fmt.Sprintf("task %s at %s, %d slot(s)", s.Task, memLabel(s.MemBytes), s.Slots)
+		at := fmt.Sprintf("%s at %s, %d slot(s)", s.Task, memLabel(s.MemBytes), s.Slots)
 		if s.OOMKilledByCap > 0 {
 			peak := ""
 			if oomPeak > 0 {
-				peak = fmt.Sprintf(", peak RSS seen %s", bytesize.Human(float64(oomPeak)))
+				peak = fmt.Sprintf("; peak RSS seen %s", bytesize.Human(float64(oomPeak)))
 			}
 			if oomNote == "" {
 				oomNote = "limit not recorded"
 			}
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d of %d run(s) OOM-killed by the memory cap (%s%s): "+
-				"the command needs more than its setting plus the overhead; raise --cap-overhead (or the setting)",
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d of %d run(s) OOM-killed by the memory cap, %s%s; "+
+				"the command needs more than its setting plus the overhead: raise --cap-overhead (or the setting)",
 				at, s.OOMKilledByCap, s.Runs, oomNote, peak))
 		}
 		if survived > 0 {

@@ -222,7 +222,7 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"oom-killed:1", "note: task task at 4M, 1 slot(s): 1 of 1 run(s) OOM-killed by the memory cap (cgroup v"} {
+	for _, want := range []string{"oom-killed:1", "note: task at 4M, 1 slot(s): 1 of 1 run(s) OOM-killed by the memory cap, cgroup v"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
