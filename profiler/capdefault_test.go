@@ -88,5 +88,10 @@ func TestOOMKilledByCapIsSaid(t *testing.T) {
 			t.Errorf("note %q lacks %q", note, want)
 		}
 	}
+	// The job's published profile warns too: its planner sees no phases
+	// and must know why.
+	if sb := Sandboxes(runs, nil); len(sb) != 1 || !strings.Contains(strings.Join(sb[0].Warnings, "\n"), note) {
+		t.Errorf("sandbox warnings %q lack the note", sb[0].Warnings)
+	}
 	checkClean(t, o, pids)
 }

@@ -57,7 +57,11 @@ func Sandboxes(runs []dataset.ProfRun, samples []dataset.ProfSample) []Sandbox {
 		sb := Sandbox{Job: id}
 		for _, task := range taskNames(jr) {
 			mine := filterTask(jr, task)
-			sb.Sweeps = append(sb.Sweeps, sweepSummary(task, mine))
+			sw, notes := sweepSummary(task, mine)
+			sb.Sweeps = append(sb.Sweeps, sw)
+			for _, n := range notes {
+				sb.Warnings = append(sb.Warnings, "profiler "+n)
+			}
 			sb.addPhases(task, mine, samples)
 		}
 		out = append(out, sb)
@@ -80,8 +84,9 @@ func taskNames(runs []dataset.ProfRun) []string {
 }
 
 // sweepSummary is the sweep of one task's runs: over slots when the memory
-// never changed and the slots did, else over memory.
-func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
+// never changed and the slots did, else over memory; and the settings'
+// notes (runs the memory cap killed), which the profile's warnings carry.
+func sweepSummary(task string, runs []dataset.ProfRun) (SweepSummary, []string) {
 	slots, mems := map[int32]bool{}, map[int64]bool{}
 	for _, r := range runs {
 		slots[r.Slots], mems[r.MemoryBytes] = true, true
@@ -90,7 +95,9 @@ func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
 	if len(mems) == 1 && len(slots) > 1 {
 		sw.Setting = "slots"
 	}
+	var notes []string
 	for _, st := range Summarize(runs) {
+		notes = append(notes, st.Notes...)
 		if st.OK == 0 {
 			continue
 		}
@@ -100,7 +107,7 @@ func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
 		}
 		sw.Points = append(sw.Points, SweepPoint{Setting: x, RuntimeS: st.WallS.Median, PeakRSSBytes: st.PeakRSSBytes.Median})
 	}
-	return sw
+	return sw, notes
 }
 
 // addPhases adds the phase profile of task's fastest configuration.
