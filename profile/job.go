@@ -202,20 +202,46 @@ type Validation struct {
 }
 
 // Phase is the resource profile of one phase of the job (map, shuffle,
-// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it.
+// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it: what one task
+// uses of the node it was profiled on while Slots tasks run there at once
+// (Table 4.2: "the percentage of each TaskTracker's capacity that is used
+// by a single execution of the sub-phase").
 type Phase struct {
 	Phase string `json:"phase" jsonschema:"minLength=1"`
 	// Tasks and TaskRuntimeS are the tasks of the phase and their median
 	// runtime at the fastest configuration.
 	Tasks        int     `json:"tasks" jsonschema:"minimum=0"`
 	TaskRuntimeS float64 `json:"task_runtime_s" jsonschema:"minimum=0"`
-	// CPUShare and IOShare are the fractions of the phase's wall time spent
-	// on CPU and waiting on IO.
-	CPUShare    float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
-	IOShare     float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	// CPUShare is the share of the node's CPU capacity one task used in the
+	// phase: the CPU seconds (user + system) of the Slots tasks over the
+	// phase, divided by the phase's wall time, the node's CPUs (NodeCPUs)
+	// and Slots. A node kept at 100% CPU by 4 tasks gives each 25% (0.25,
+	// seed 002 §4.2.6); one single-threaded task alone on a 4-CPU node is
+	// at most 0.25 too. It is not the fraction of the phase's wall time the
+	// task was on a CPU (that is CPUShare × NodeCPUs × Slots).
+	CPUShare float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
+	// IOShare is the share of the node's disk bandwidth one task used in
+	// the phase: the storage bytes read and written by the Slots tasks over
+	// the phase, divided by its wall time and Slots, over
+	// IOCapacityBytesPerS (capped at 1).
+	IOShare float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	// IOCapacityBytesPerS is the node's disk bandwidth IOShare is a share
+	// of, bytes per second.
+	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s" jsonschema:"minimum=0"`
+	// IOCapacitySource says where IOCapacityBytesPerS comes from:
+	// "measured" (the profiler's sequential write and read calibration of
+	// the node's disk), "flag" (given with --io-capacity), or "observed"
+	// (the profiling runs recorded no capacity: the best rate seen for this
+	// job, so the share is relative to the job and not comparable across
+	// jobs).
+	IOCapacitySource string `json:"io_capacity_source" jsonschema:"enum=measured|flag|observed"`
+	// MemoryBytes is one task's mean resident set over the phase.
 	MemoryBytes float64 `json:"memory_bytes" jsonschema:"minimum=0"`
 	// Slots is the concurrency of the fastest configuration.
 	Slots int `json:"slots" jsonschema:"minimum=0"`
+	// NodeCPUs is the number of CPUs of the node the shares are of (0 when
+	// the profiling run did not record it).
+	NodeCPUs int `json:"node_cpus" jsonschema:"minimum=0"`
 }
 
 // Plan is the job's place in a packed reservation plan (seed 001 §6) and
