@@ -7,10 +7,12 @@ import (
 	"image/png"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/profile"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -51,12 +53,22 @@ var (
 	blue  = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 )
 
+// sans is the figures' typeface, the sans-serif of the page around them
+// (gonum's default is a serif).
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Title.TextStyle.Font = font.From(sans, 12)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, 11)
+		a.Tick.Label.Font = font.From(sans, 9)
+		a.Tick.Marker = cleanTicks{}
+	}
+	p.Legend.TextStyle.Font = font.From(sans, 9)
 	p.Add(plotter.NewGrid())
 	return p
 }
@@ -342,6 +354,9 @@ func AlphaTradeoff(j *Job) *plot.Plot {
 	p.Add(l, s)
 	if err == nil {
 		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font = font.From(sans, 9)
+		}
 		p.Add(lb)
 	}
 	p.X.Min, p.Y.Min = 0, 0
@@ -461,7 +476,7 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 // fifth larger, which matters with thousands of figures.
 func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err error) {
 	sc := vgsvg.New(w, h)
-	p.Draw(draw.New(sc))
+	p.Draw(margin(draw.New(sc)))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return nil, nil, err
@@ -470,7 +485,7 @@ func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err e
 		return sb.Bytes(), nil, nil
 	}
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
-	p.Draw(draw.New(ic))
+	p.Draw(margin(draw.New(ic)))
 	var pb bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&pb, ic.Image()); err != nil {
@@ -478,6 +493,11 @@ func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err e
 	}
 	return sb.Bytes(), pb.Bytes(), nil
 }
+
+// margin keeps what gonum centres on the plot's edges inside the canvas:
+// the last tick label of the x axis (half of it fell off the right edge)
+// and the legend's line samples.
+func margin(c draw.Canvas) draw.Canvas { return draw.Crop(c, 0, -vg.Points(14), 0, -vg.Points(2)) }
 
 // pngDPI is the resolution of the PNG figures: 614×307 pixels.
 const pngDPI = 96
@@ -562,6 +582,33 @@ func (intTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi+1e-9; v += step {
 		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprint(int64(math.Round(v)))})
+	}
+	return ts
+}
+
+// cleanTicks are gonum's default ticks labelled with no more decimals
+// than their spacing needs ("250", not "250.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	var major []float64
+	for _, t := range ts {
+		if t.Label != "" {
+			major = append(major, t.Value)
+		}
+	}
+	dec := 0
+	if len(major) > 1 {
+		step := math.Abs(major[1] - major[0])
+		for dec < 10 && math.Abs(step*math.Pow10(dec)-math.Round(step*math.Pow10(dec))) > 1e-9*math.Pow10(dec) {
+			dec++
+		}
+	}
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', dec, 64)
+		}
 	}
 	return ts
 }

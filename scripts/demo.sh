@@ -24,7 +24,7 @@ LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 -
 echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
 set +e
-"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/provenance/overrides.yaml \
+"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
