@@ -172,7 +172,7 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 		return 1, errors.New("no timestamp before the audit fields")
 	}
 	end := 19
-	if len(line) > 23 && (line[19] == ',' || line[19] == '.') {
+	if k >= 23 && (line[19] == ',' || line[19] == '.') {
 		end = 23
 	}
 	stamp := line[:end]

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -174,7 +175,11 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if e := recover(); e != nil {
-			fr, err = FileResult{}, fmt.Errorf("%s: the file changed while it was read (%v)", path, e)
+			name := "format detection"
+			if f != nil {
+				name = f.Name
+			}
+			fr, err = FileResult{}, recovered(path, name, e, panicSite())
 		}
 	}()
 	if f == nil {
@@ -198,6 +203,41 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	// (google2019-usage sums) have been written.
 	src = dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum}
 	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, src, nil
+}
+
+// recovered is the error for a panic recovered while a file was read. A
+// memory fault (debug.SetPanicOnFault's runtime error, which has an Addr
+// method) means the mapped file shrank under the reader; anything else is
+// a bug in the reader: said so, with the code position, and never blamed
+// on the file (issue 22 #15).
+func recovered(file, format string, e any, site string) error {
+	if _, fault := e.(interface{ Addr() uintptr }); fault {
+		return fmt.Errorf("%s: the file changed while it was read (%v)", file, e)
+	}
+	return fmt.Errorf("%s: internal error in wlprof's %s reader at %s: %v; nothing of this file was ingested. "+
+		"This is a bug in wlprof, not in your file: please report it with the file (or leave the file out meanwhile)",
+		file, format, site, e)
+}
+
+// panicSite is the function and line that panicked, for a deferred
+// recover in the panicking goroutine: the first frame past the runtime's
+// panic machinery.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	inPanic := false
+	for {
+		fr, more := frames.Next()
+		switch {
+		case fr.Function == "runtime.gopanic":
+			inPanic = true
+		case inPanic && !strings.HasPrefix(fr.Function, "runtime."):
+			return fmt.Sprintf("%s (%s:%d)", strings.TrimPrefix(fr.Function, "github.com/wlprof/wlprof/"), filepath.Base(fr.File), fr.Line)
+		}
+		if !more {
+			return "an unknown place"
+		}
+	}
 }
 
 // expand turns the arguments into a sorted list of files: a directory
