@@ -133,6 +133,9 @@ func (r *hdfsAudit) fail(line []byte, col int, err error) {
 	r.perr = &ParseError{File: r.file, Line: r.lr.line, Col: col, Err: err, Record: recordText(line)}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *hdfsAudit) Line() int64 { return r.lr.line }
+
 func (r *hdfsAudit) Record() (*dataset.Provenance, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

@@ -296,6 +296,26 @@ type sink struct {
 	index    int       // the input's FileResult in res.Files
 }
 
+// appendErr turns an append refused for a string that is not UTF-8
+// (dataset.InvalidUTF8Error) into a reject of the record at line (0 when
+// the reader cannot say); any other error is returned as it is.
+func (s *sink) appendErr(err error, line int64) error {
+	var bad *dataset.InvalidUTF8Error
+	if !errors.As(err, &bad) {
+		return err
+	}
+	return s.reject(&ParseError{File: s.file, Line: line, Err: bad,
+		Record: recordText([]byte(bad.Column + "=" + bad.Value))})
+}
+
+// lineOf is the line (or record number) a reader is at, when it says.
+func lineOf(r any) int64 {
+	if l, ok := r.(interface{ Line() int64 }); ok {
+		return l.Line()
+	}
+	return 0
+}
+
 // reject records one rejected input record and enforces MaxRejects.
 func (s *sink) reject(perr *ParseError) error {
 	s.rejected++
@@ -304,9 +324,11 @@ func (s *sink) reject(perr *ParseError) error {
 		cp := *perr
 		s.res.Samples = append(s.res.Samples, &cp)
 	}
+	// The reject's own strings are escaped: the record is the input's
+	// raw bytes, and a reason may quote them.
 	err := s.tx.Rejects().Append(&dataset.Reject{
-		Ingest: int32(s.tx.Ingest()), File: perr.File, Line: perr.Line, Col: int32(perr.Col),
-		Format: s.format, Reason: perr.Err.Error(), Record: perr.Record,
+		Ingest: int32(s.tx.Ingest()), File: dataset.EscapeInvalidUTF8(perr.File), Line: perr.Line, Col: int32(perr.Col),
+		Format: s.format, Reason: dataset.EscapeInvalidUTF8(perr.Err.Error()), Record: dataset.EscapeInvalidUTF8(perr.Record),
 	})
 	if err != nil {
 		return err
@@ -340,7 +362,10 @@ func drain[T any](ctx context.Context, s *sink, r Reader[T], w appender[T]) erro
 			continue
 		}
 		if err := w.Append(rec); err != nil {
-			return err
+			if err := s.appendErr(err, lineOf(r)); err != nil {
+				return err
+			}
+			continue
 		}
 		s.accepted++
 		s.res.Accepted++
