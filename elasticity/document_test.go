@@ -22,12 +22,12 @@ func TestParseSettings(t *testing.T) {
 	}
 }
 
-func TestMaxPenaltyAndDocument(t *testing.T) {
-	m := &Model{Job: "j", Curve: []Point{{Penalty: 1.5}, {Penalty: 3.25}, {Penalty: 1}}}
-	if p := m.MaxPenalty(); p != 3.25 {
-		t.Errorf("max penalty %g, want 3.25", p)
+func TestMaxSlowdownAndDocument(t *testing.T) {
+	m := &Model{Job: "j", Curve: []Point{{Slowdown: 1.5, Penalty: 0.5}, {Slowdown: 3.25, Penalty: 2.25}, {Slowdown: 1}}}
+	if p := m.MaxSlowdown(); p != 3.25 {
+		t.Errorf("max slowdown %g, want 3.25", p)
 	}
-	if p := (&Model{}).MaxPenalty(); p != 0 {
+	if p := (&Model{}).MaxSlowdown(); p != 0 {
 		t.Errorf("no curve: %g", p)
 	}
 	b, err := json.Marshal((&Result{Models: []*Model{m}}).Document())

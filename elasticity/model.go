@@ -27,6 +27,10 @@ type Options struct {
 	// threads waited for a CPU (cpu_wait_s); by default one-slot runs are
 	// modelled by wall time minus that wait.
 	WallTime bool
+	// InputBytes, when positive, retargets every model to a task input of
+	// that size (Model.Retarget): a model profiled on a sample of the
+	// input, carried to the whole.
+	InputBytes int64
 }
 
 // DefaultOptions: every job, a 100 MiB grid, no overrides.
@@ -71,7 +75,8 @@ type Skipped struct {
 type Point struct {
 	MemoryBytes  int64   `json:"memory_bytes"`
 	RuntimeS     float64 `json:"runtime_s"`
-	Penalty      float64 `json:"penalty"`          // runtime / ideal runtime
+	Penalty      float64 `json:"penalty"`          // runtime / ideal runtime − 1 (0: no penalty), as the profile's
+	Slowdown     float64 `json:"slowdown"`         // runtime / ideal runtime (seed 004's "1.5× penalty")
 	SpilledBytes int64   `json:"spilled_bytes"`    // simulated bytes written to local disk
 	DiskBytesPS  float64 `json:"disk_bytes_per_s"` // extra disk bytes over the runtime: the bandwidth it needs
 }
@@ -131,14 +136,19 @@ type Baseline struct {
 
 // Model is one task's memory elasticity model.
 type Model struct {
-	Job                    string             `json:"job"`
-	Task                   string             `json:"task"`
-	Framework              string             `json:"framework"`
-	Slots                  int32              `json:"slots"`
-	Kind                   string             `json:"kind"` // step, spill-rate
-	Simulator              string             `json:"simulator"`
-	Runs                   int                `json:"runs"`
-	IdealMemoryBytes       int64              `json:"ideal_memory_bytes"`
+	Job              string `json:"job"`
+	Task             string `json:"task"`
+	Framework        string `json:"framework"`
+	Slots            int32  `json:"slots"`
+	Kind             string `json:"kind"` // step, spill-rate
+	Simulator        string `json:"simulator"`
+	Runs             int    `json:"runs"`
+	IdealMemoryBytes int64  `json:"ideal_memory_bytes"`
+	// InputBytes is the task input the model is for: the median of its
+	// runs' inputs, or what Retarget carried it to (RetargetedFromBytes,
+	// the runs' median, then says so).
+	InputBytes             int64              `json:"input_bytes"`
+	RetargetedFromBytes    int64              `json:"retargeted_from_bytes,omitempty"`
 	IdealRuntimeS          float64            `json:"ideal_runtime_s"`
 	Params                 map[string]float64 `json:"params"`
 	ParamSources           map[string]string  `json:"param_sources"`
@@ -154,13 +164,14 @@ type Model struct {
 	predict func(m float64) float64
 }
 
-// MaxPenalty is the largest penalty on the model's curve (0 without one).
-func (m *Model) MaxPenalty() float64 {
-	p := 0.0
+// MaxSlowdown is the largest slowdown (runtime / ideal runtime) on the
+// model's curve (0 without one).
+func (m *Model) MaxSlowdown() float64 {
+	s := 0.0
 	for _, pt := range m.Curve {
-		p = max(p, pt.Penalty)
+		s = max(s, pt.Slowdown)
 	}
-	return p
+	return s
 }
 
 // Predict is the model's runtime at a memory, in seconds.
@@ -233,6 +244,13 @@ func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 				Runs: len(groups[k]), Reason: reason})
 			continue
 		}
+		if opts.InputBytes > 0 {
+			if err := m.Retarget(opts.InputBytes); err != nil {
+				res.Skipped = append(res.Skipped, Skipped{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots,
+					Runs: len(groups[k]), Reason: err.Error()})
+				continue
+			}
+		}
 		res.Models = append(res.Models, m)
 	}
 	return res, nil
@@ -278,7 +296,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		return nil, reason
 	}
 	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: pl.kind, Simulator: sim.name,
-		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal))}
+		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal)), InputBytes: int64(math.Round(gs.inputBytes))}
 	sim.params.set("spilled_bytes_at_ideal", pl.floor, "simulated")
 	if len(pl.well) > 0 {
 		warnings = append(warnings, pl.fitPair(m, sim.params, runs)...)
@@ -415,13 +433,19 @@ type placement struct {
 func place(k groupKey, runs []dataset.ProfRun, sim *spillSim, gs groupStats) (pl placement, warnings []string, reason string) {
 	pl.settings = settingsOf(runs)
 	ideal, floor, ok := sim.idealMemory()
+	// Measured spills are evidence and the simulation fills in where
+	// nothing was measured: where the runs show where the task stops
+	// spilling and the simulation disagrees, the runs place ideal memory.
 	// The generic simulator only knows that the task spills everything
-	// below some memory; where the runs disagree with its guess (input ×
-	// expansion), the runs place the threshold.
-	if sim.name == "all-or-nothing" {
-		if t, lastSpill, found := measuredThreshold(pl.settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+	// below some memory, so it becomes that threshold; a framework's
+	// simulation keeps its shape, its memory axis rescaled to the runs.
+	if t, lastSpill, found := measuredThreshold(pl.settings); found && (!ok || ideal <= lastSpill || ideal > t) {
+		if sim.name == "all-or-nothing" || !ok {
 			warnings = append(warnings, thresholdFromRuns(sim, t, lastSpill, gs.inputBytes, ideal, ok)...)
 			ideal, floor, ok = t, 0, true
+		} else {
+			warnings = append(warnings, rescaleToRuns(sim, t, lastSpill, ideal))
+			ideal = t
 		}
 	}
 	if !ok {
@@ -468,6 +492,17 @@ func thresholdFromRuns(sim *spillSim, t, lastSpill, input, ideal float64, ok boo
 	}
 	sim.params.set("wlprof.expansion.factor", t/input, "learnt")
 	return warnings
+}
+
+// rescaleToRuns stretches the simulation's memory axis so that it stops
+// spilling at t, where the runs measured no more spill (they spilled at
+// lastSpill), instead of at its own ideal.
+func rescaleToRuns(sim *spillSim, t, lastSpill, ideal float64) string {
+	orig, scale := sim.spilled, ideal/t
+	sim.spilled = func(m float64) float64 { return orig(m * scale) }
+	sim.params.set("wlprof.memory.scale", scale, "learnt")
+	return fmt.Sprintf("the runs measured spill at %s and none from %s, but the %s simulation stops spilling only at %s: ideal memory taken from the measured spills, the simulated curve rescaled to it (wlprof.memory.scale = %.3g)",
+		bytesize.Human(lastSpill), bytesize.Human(t), sim.name, bytesize.Human(ideal), scale)
 }
 
 // undetermined is why the settings cannot determine a model of their
@@ -533,8 +568,9 @@ func (pl *placement) fitPair(m *Model, params *paramSet, runs []dataset.ProfRun)
 			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
 		m.Kind = "step"
 	} else if m.Kind == "step" && Tu < T {
-		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s)",
+		warnings = append(warnings, fmt.Sprintf("non-monotone measurements: the under-sized run (%s, %.3g s) is faster than the well-sized run (%s, %.3g s); the model takes it as no penalty",
 			bytesize.Human(mu), Tu, bytesize.Human(float64(settings[w].MemoryBytes)), T))
+		Tu = T
 	}
 	if m.Kind == "step" {
 		params.set("under_runtime_s", Tu, "learnt")
@@ -732,11 +768,17 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 	T := m.IdealRuntimeS
 	pts := make([]Point, 0, len(mems))
 	bw := 0.0
+	clamped := 0
 	for _, x := range mems {
 		rt := finite(m.predict(x))
+		if rt < T { // never publish "less memory is faster"
+			rt = T
+			clamped++
+		}
 		p := Point{MemoryBytes: int64(x), RuntimeS: rt, SpilledBytes: int64(finite(spilled(x)))}
 		if T > 0 {
-			p.Penalty = finite(rt / T)
+			p.Slowdown = finite(rt / T)
+			p.Penalty = p.Slowdown - 1
 		}
 		if rt > 0 && rt > T {
 			p.DiskBytesPS = finite(extra(x) / rt)
@@ -744,5 +786,61 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 		bw = math.Max(bw, p.DiskBytesPS)
 		pts = append(pts, p)
 	}
+	if clamped > 0 {
+		*warnings = append(*warnings, fmt.Sprintf("the model predicts less than the ideal runtime at %d of %d curve points (less memory faster: noise or a non-monotone task); the curve says no penalty there",
+			clamped, len(mems)))
+	}
 	return pts, bw
+}
+
+// Retarget carries the model to a task input of inputBytes (seed 004 §2.7
+// profiles "on a sample of the job's input data" without saying how to
+// carry the model to the full input; the rule, elasticity/doc.go): with r
+// = inputBytes / the model's input, ideal memory and spilled bytes scale
+// by r, and so do runtimes at r times the memory — the fitted disk rate
+// and the per-byte work stay, so T'(r·m) = r·T(m): every curve point
+// (memory, runtime, spilled bytes) is multiplied by r, penalties and disk
+// bandwidth stay. Validation and settings stay those of the profiled
+// runs.
+func (m *Model) Retarget(inputBytes int64) error {
+	if inputBytes <= 0 {
+		return fmt.Errorf("input bytes %d: want more than 0", inputBytes)
+	}
+	if m.InputBytes <= 0 {
+		return fmt.Errorf("the model has no input size to scale from")
+	}
+	if inputBytes == m.InputBytes {
+		return nil
+	}
+	r := float64(inputBytes) / float64(m.InputBytes)
+	from := m.InputBytes
+	if m.RetargetedFromBytes > 0 {
+		from = m.RetargetedFromBytes
+	}
+	orig := m.predict
+	m.predict = func(x float64) float64 { return r * orig(x/r) }
+	m.IdealMemoryBytes = int64(math.Ceil(float64(m.IdealMemoryBytes) * r))
+	m.IdealRuntimeS *= r
+	for i := range m.Curve {
+		p := &m.Curve[i]
+		p.MemoryBytes = int64(math.Round(float64(p.MemoryBytes) * r))
+		p.RuntimeS *= r
+		p.SpilledBytes = int64(math.Round(float64(p.SpilledBytes) * r))
+	}
+	if m.Params == nil {
+		m.Params, m.ParamSources = map[string]float64{}, map[string]string{}
+	}
+	for _, k := range []string{"under_runtime_s", "spilled_bytes_at_ideal", "input_bytes", "output_bytes", "output_records"} {
+		if v, ok := m.Params[k]; ok {
+			m.Params[k] = v * r
+		}
+	}
+	m.Params["wlprof.input.scale"] = r
+	if m.ParamSources != nil {
+		m.ParamSources["wlprof.input.scale"] = "retarget"
+	}
+	m.Warnings = append(m.Warnings, fmt.Sprintf("retargeted from the profiled input (%s) to %s: ideal memory, spilled bytes and runtimes scaled by %.3g; validation is of the profiled runs",
+		bytesize.Human(float64(m.InputBytes)), bytesize.Human(float64(inputBytes)), r))
+	m.RetargetedFromBytes, m.InputBytes = from, inputBytes
+	return nil
 }

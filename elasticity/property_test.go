@@ -50,7 +50,7 @@ func TestBuildHostileRuns(t *testing.T) {
 				t.Fatalf("trial %d: %d curve points", trial, len(m.Curve))
 			}
 			for _, p := range m.Curve {
-				if p.RuntimeS < 0 || p.Penalty < 0 || math.IsNaN(p.RuntimeS) {
+				if p.RuntimeS < 0 || p.Penalty < 0 || p.Slowdown < 1 || math.Abs(p.Slowdown-1-p.Penalty) > 1e-12 || math.IsNaN(p.RuntimeS) {
 					t.Fatalf("trial %d: point %+v", trial, p)
 				}
 			}

@@ -44,6 +44,9 @@ func (o Options) Validate() error {
 	if o.GridBytes <= 0 {
 		errs = append(errs, fmt.Errorf("elasticity: grid %d bytes: want more than 0", o.GridBytes))
 	}
+	if o.InputBytes < 0 {
+		errs = append(errs, fmt.Errorf("elasticity: input-bytes %d: want 0 (as profiled) or more", o.InputBytes))
+	}
 	for k := range o.Overrides {
 		if k == "" {
 			errs = append(errs, fmt.Errorf("elasticity: an override has an empty key"))
@@ -52,20 +55,21 @@ func (o Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Profile adds every model to its job's profile (the profile's penalty is
-// runtime / ideal runtime − 1, the model's curve penalty less one), with
-// the model's warnings among the job's.
+// Profile adds every model to its job's profile (penalty = runtime /
+// ideal runtime − 1 and slowdown = runtime / ideal runtime, as the
+// model's curve), with the model's warnings among the job's.
 func (r *Result) Profile(jobs profile.Jobs) {
 	for _, m := range r.Models {
 		p := jobs.Get(m.Job)
-		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind,
-			IdealMemoryBytes: float64(m.IdealMemoryBytes), IdealRuntimeS: m.IdealRuntimeS,
+		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind, Slots: int(m.Slots), InputBytes: float64(m.InputBytes),
+			IdealMemoryBytes: float64(m.IdealMemoryBytes), IdealRuntimeS: m.IdealRuntimeS, DiskBandwidthBytesPerS: m.DiskBandwidthBytesPerS,
 			Params: m.Params, Curve: []profile.CurvePoint{}, Warnings: append([]string{}, m.Warnings...)}
 		if em.Params == nil {
 			em.Params = map[string]float64{}
 		}
 		for _, pt := range m.Curve {
-			em.Curve = append(em.Curve, profile.CurvePoint{MemoryBytes: float64(pt.MemoryBytes), RuntimeS: pt.RuntimeS, Penalty: pt.Penalty - 1})
+			em.Curve = append(em.Curve, profile.CurvePoint{MemoryBytes: float64(pt.MemoryBytes), RuntimeS: pt.RuntimeS, Penalty: pt.Penalty,
+				Slowdown: pt.Slowdown, SpilledBytes: float64(pt.SpilledBytes), DiskBytesPerS: pt.DiskBytesPS})
 		}
 		if m.Validation.Runs > 0 {
 			em.Validation = &profile.Validation{Runs: m.Validation.Runs, MeanAbsError: m.Validation.MeanAbsError, MaxAbsError: m.Validation.MaxAbsError}

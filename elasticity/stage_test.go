@@ -14,7 +14,7 @@ import (
 func TestResultProfile(t *testing.T) {
 	r := &Result{Models: []*Model{{Job: "j", Task: "reduce", Framework: "hadoop", Kind: "spill-rate",
 		IdealMemoryBytes: 1 << 30, IdealRuntimeS: 100, Warnings: []string{"few runs"},
-		Curve:      []Point{{MemoryBytes: 1 << 29, RuntimeS: 150, Penalty: 1.5}, {MemoryBytes: 1 << 30, RuntimeS: 100, Penalty: 1}},
+		Curve:      []Point{{MemoryBytes: 1 << 29, RuntimeS: 150, Penalty: 0.5, Slowdown: 1.5}, {MemoryBytes: 1 << 30, RuntimeS: 100, Penalty: 0, Slowdown: 1}},
 		Validation: Validation{Runs: 2, MeanAbsError: 0.03, MaxAbsError: 0.05}},
 		{Job: "j", Task: "map", Kind: "step", IdealMemoryBytes: 1 << 20}}}
 	jobs := profile.Jobs{}
@@ -24,7 +24,7 @@ func TestResultProfile(t *testing.T) {
 		t.Fatalf("models %+v", p.Elasticity)
 	}
 	m := p.Elasticity[0]
-	if m.Curve[0].Penalty != 0.5 || m.Curve[1].Penalty != 0 || m.Curve[0].MemoryBytes != 1<<29 || m.Params == nil {
+	if m.Curve[0].Penalty != 0.5 || m.Curve[1].Penalty != 0 || m.Curve[0].Slowdown != 1.5 || m.Curve[0].MemoryBytes != 1<<29 || m.Params == nil {
 		t.Errorf("curve %+v params %v", m.Curve, m.Params)
 	}
 	if m.Validation == nil || m.Validation.Runs != 2 || p.Elasticity[1].Validation != nil {

@@ -88,8 +88,10 @@ type Options struct {
 	// this root-mean-square distance of their class centre in (mean, peak).
 	// Default 0.05 (five per cent of a server).
 	ClassSpread float64
-	// AtMs is the instant that is "current" for headroom; dataset.NoTime
-	// (or 0) means the last slot of the data.
+	// AtMs is the instant the classification is made at, a backtest:
+	// pattern, period, classes, mean, peak and current use only the slots
+	// at or before it (upTo). dataset.NoTime (or 0) means the end of the
+	// data.
 	AtMs int64
 	// Workers: tenants analysed in parallel. Default GOMAXPROCS.
 	Workers int
@@ -264,11 +266,25 @@ func errDuplicate(tenant string) error {
 	return fmt.Errorf("fft: tenant %q has more than one series", tenant)
 }
 
+// upTo is the part of s's values at or before o.AtMs (all of them
+// without --at): what a classification at that instant may know.
+func (o *Options) upTo(s *dataset.Series) []float64 {
+	if o.AtMs == dataset.NoTime || o.AtMs == 0 {
+		return s.Values
+	}
+	stepMs := int64(math.Round(s.StepS * 1000))
+	if stepMs <= 0 {
+		return s.Values
+	}
+	n := floorDiv(o.AtMs, stepMs) - floorDiv(s.StartMs, stepMs) + 1
+	return s.Values[:min(max(n, 0), int64(len(s.Values)))]
+}
+
 // analyse classifies one tenant.
 func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient}
 	ws.forget() // ws.x and ws.y are about to hold this tenant's series
-	v := s.Values
+	v := o.upTo(s)
 	first, last := -1, -1
 	observed := 0
 	for i, x := range v {

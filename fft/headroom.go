@@ -3,11 +3,11 @@ package fft
 import (
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Ranking is the class preference per job type of seed 000 §4.1, most
@@ -39,10 +39,10 @@ func weight(jobType string, p Pattern) float64 {
 func headroom(res *Result, series []*dataset.Series, o *Options) (int64, []string) {
 	g := newGrid(res.StepS, o)
 	for _, s := range series {
-		g.span(s.StartMs, len(s.Values))
+		g.span(s.StartMs, len(o.upTo(s)))
 	}
 	warnings := g.place()
-	accs := newClassAccs(res, g)
+	accs := newClassAccs(res, g, o)
 	// Classes are independent (each sums its own tenants, in tenant order,
 	// so the result does not depend on the schedule): one pass over every
 	// series, split over the workers class by class.
@@ -84,8 +84,12 @@ func newGrid(stepS float64, o *Options) *grid {
 	return &grid{stepMs: int64(math.Round(stepS * 1000)), lo: math.MaxInt64, hi: math.MinInt64, atMs: o.AtMs}
 }
 
-// span widens the grid to a series of n values from startMs.
+// span widens the grid to a series of n values from startMs (none: a
+// series that starts after --at).
 func (g *grid) span(startMs int64, n int) {
+	if n <= 0 {
+		return
+	}
 	a := floorDiv(startMs, g.stepMs)
 	g.lo = min(g.lo, a)
 	g.hi = max(g.hi, a+int64(n)-1)
@@ -95,6 +99,10 @@ func (g *grid) span(startMs int64, n int) {
 // data with a warning.
 func (g *grid) place() []string {
 	warnings := []string{}
+	if g.lo > g.hi { // no series has a slot at or before --at
+		g.at = floorDiv(g.atMs, g.stepMs)
+		return append(warnings, fmt.Sprintf("--at %s is before all the data", fmtTime(g.atMs)))
+	}
 	g.at = g.hi
 	if g.atMs != dataset.NoTime {
 		g.at = floorDiv(g.atMs, g.stepMs)
@@ -113,18 +121,42 @@ func (g *grid) place() []string {
 type classAccs struct {
 	res     *Result
 	g       *grid
+	o       *Options
 	class   []int // tenant (index in res.Tenants) → class index, −1 for none
 	sum, wt [][]float64
-	wtRun   [][]float64 // weights added to whole spans: +w at the start, −w past the end
+	wtRun   [][]float64  // weights added to whole spans: +w at the start, −w past the end
+	peaks   [][]weighted // each member's own peak and its servers
 }
 
-func newClassAccs(res *Result, g *grid) *classAccs {
+// weighted is a value and its weight.
+type weighted struct{ v, w float64 }
+
+// weightedP99 is the nearest-rank 99th percentile of xs, each counted with
+// its weight: the least value at which the weight at or below it reaches
+// 99% of the total.
+func weightedP99(xs []weighted) float64 {
+	sort.SliceStable(xs, func(i, j int) bool { return xs[i].v < xs[j].v })
+	total := 0.0
+	for _, x := range xs {
+		total += x.w
+	}
+	acc := 0.0
+	for _, x := range xs {
+		if acc += x.w; acc >= 0.99*total {
+			return x.v
+		}
+	}
+	return xs[len(xs)-1].v
+}
+
+func newClassAccs(res *Result, g *grid, o *Options) *classAccs {
 	idx := map[string]int{}
 	for i, c := range res.Classes {
 		idx[c.Class] = i
 	}
-	a := &classAccs{res: res, g: g, class: make([]int, len(res.Tenants)),
-		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes)), wtRun: make([][]float64, len(res.Classes))}
+	a := &classAccs{res: res, g: g, o: o, class: make([]int, len(res.Tenants)),
+		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes)), wtRun: make([][]float64, len(res.Classes)),
+		peaks: make([][]weighted, len(res.Classes))}
 	for i, t := range res.Tenants {
 		a.class[i] = -1
 		if ci, ok := idx[t.Class]; ok && t.Class != "" {
@@ -147,17 +179,19 @@ func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 	c := &a.res.Classes[ci]
 	w := float64(max(s.Servers, 1))
 	c.Servers += int(max(s.Servers, 1))
+	a.peaks[ci] = append(a.peaks[ci], weighted{t.Peak, w})
 	base := int(floorDiv(s.StartMs, a.g.stepMs) - a.g.lo)
-	if t.Slots == len(s.Values) && t.Coverage == 1 { // no NaN
-		vs := sum[base : base+len(s.Values)]
-		for j, v := range s.Values {
+	values := a.o.upTo(s)
+	if t.Slots == len(values) && t.Coverage == 1 { // no NaN
+		vs := sum[base : base+len(values)]
+		for j, v := range values {
 			vs[j] += w * v
 		}
 		a.wtRun[ci][base] += w
-		a.wtRun[ci][base+len(s.Values)] -= w
+		a.wtRun[ci][base+len(values)] -= w
 		return
 	}
-	for j, v := range s.Values {
+	for j, v := range values {
 		if !math.IsNaN(v) {
 			sum[base+j] += w * v
 			wt[base+j] += w
@@ -171,26 +205,28 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 	c := &a.res.Classes[ci]
 	sum, wt := a.sum[ci], a.wt[ci]
 	lo, at, stepMs := a.g.lo, a.g.at, a.g.stepMs
-	defer func() { a.sum[ci], a.wt[ci], a.wtRun[ci] = nil, nil, nil }()
+	defer func() { a.sum[ci], a.wt[ci], a.wtRun[ci], a.peaks[ci] = nil, nil, nil, nil }()
 	var run float64
 	for j := range wt {
 		run += a.wtRun[ci][j]
 		wt[j] += run
 	}
-	var obs []float64
 	var tot, totW float64
 	for j := range sum {
 		if wt[j] > 0 {
-			obs = append(obs, sum[j]/wt[j])
 			tot += sum[j]
 			totW += wt[j]
 		}
 	}
-	if len(obs) == 0 {
+	if totW == 0 {
 		return warnings
 	}
 	c.Mean = tot / totW
-	c.Peak = quantile.NearestRank(obs, 0.99)
+	// The peak a server of the class reaches: its members' own peaks (each
+	// its P99), server-weighted P99 over them. The P99 of the class's
+	// average series would let members that peak at different times
+	// cancel out.
+	c.Peak = max(weightedP99(a.peaks[ci]), c.Mean) // a peak below the mean would be a heavy-tailed member's P99
 	cur := -1
 	for j := int(at - lo); j >= 0; j-- {
 		if wt[j] > 0 {

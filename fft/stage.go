@@ -155,6 +155,10 @@ func (r *Result) Profile() *profile.Tenants {
 	file := &profile.Tenants{Version: profile.Version, Kind: "tenants", StepS: r.StepS,
 		Ranking: profile.DefaultRanking(), Classes: []profile.Class{}, Tenants: []profile.Tenant{},
 		Warnings: append([]string{}, r.Warnings...)}
+	if r.AtMs != dataset.NoTime {
+		at := r.AtMs
+		file.AtMs = &at
+	}
 	topWeight := 1.0
 	for _, c := range r.Classes {
 		topWeight = math.Max(topWeight, math.Max(c.Weights.Short, math.Max(c.Weights.Medium, c.Weights.Long)))
@@ -172,7 +176,8 @@ func (r *Result) Profile() *profile.Tenants {
 	}
 	sort.Slice(file.Tenants, func(a, b int) bool { return file.Tenants[a].Tenant < file.Tenants[b].Tenant })
 	for _, c := range r.Classes {
-		pc := profile.Class{Class: c.Class, Pattern: string(c.Pattern), Tenants: c.Tenants, Mean: c.Mean, Peak: c.Peak,
+		pc := profile.Class{Class: c.Class, Pattern: string(c.Pattern), Tenants: c.Tenants, Servers: c.Servers,
+			Mean: c.Mean, Peak: c.Peak, Current: c.Current,
 			Headroom: profile.JobTypes{Short: c.Headroom.Short, Medium: c.Headroom.Medium, Long: c.Headroom.Long},
 			// Ranking weights are 3/2/1 per job type here; the profile
 			// format keeps weights in [0,1], so they are divided by the

@@ -56,7 +56,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 				return ctx.Err()
 			}
 			out.tenants[i] = analyse(&rows[i], &o, wss[w])
-			out.meta[i] = seriesMeta{startMs: rows[i].StartMs, n: len(rows[i].Values)}
+			out.meta[i] = seriesMeta{startMs: rows[i].StartMs, n: len(o.upTo(&rows[i]))}
 			out.steps[i] = rows[i].StepS
 		}
 		mu.Lock()
@@ -105,7 +105,7 @@ func classifyStored(ctx context.Context, ds *dataset.Dataset, sopts SeriesOption
 		gr.span(m.startMs, m.n)
 	}
 	res.Warnings = append(res.Warnings, gr.place()...)
-	accs := newClassAccs(res, gr)
+	accs := newClassAccs(res, gr, &o)
 	// The second pass: groups are decoded at once on every worker and
 	// added in table order, each waiting for its turn.
 	turn := make([]chan struct{}, ngroups+1)

@@ -557,3 +557,52 @@ func TestRunDeterministic(t *testing.T) {
 		t.Errorf("only %d usage rows", n)
 	}
 }
+
+type fakeFault struct{}
+
+func (fakeFault) Error() string { return "unexpected fault address 0x1" }
+func (fakeFault) RuntimeError() {}
+func (fakeFault) Addr() uintptr { return 1 }
+
+// TestRecoveredPanics: a reader's bug is reported as wlprof's internal
+// error with the code position, never as "the file changed while it was
+// read", which only a memory fault on the mapped input means (issue 22
+// #15).
+func TestRecoveredPanics(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, c := range []struct {
+		panicking func()
+		want      []string
+		not       string
+	}{
+		{func() { var a []int; _ = a[len(path)] }, []string{"in.txt: internal error in wlprof's boom reader at ingest.TestRecoveredPanics", "ingest_test.go:", "index out of range", "a bug in wlprof"}, "changed"},
+		{func() { panic(fakeFault{}) }, []string{"in.txt: the file changed while it was read (unexpected fault address 0x1)"}, "internal"},
+	} {
+		f := &Format{Name: "boom", ingest: func(context.Context, *Input, *sink) error { c.panicking(); return nil }}
+		_, _, err := ingestFile(context.Background(), tx, f, path, DefaultOptions(), &Result{}, &runState{})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v\nwant it to contain %q", err, w)
+			}
+		}
+		if strings.Contains(err.Error(), c.not) {
+			t.Errorf("%v\nmentions %q", err, c.not)
+		}
+	}
+}

@@ -77,13 +77,34 @@ type WindowOptions struct {
 	DeadlineMs *int64
 	// SLOOverrides is the slo stage's overrides file; "": none.
 	SLOOverrides string
+	// NowMs, when not nil, is the instant the reservation must not start
+	// before (epoch ms); nil: the dataset's last instant (DataEnd).
+	NowMs *int64
+}
+
+// DataEnd is the dataset's last instant as far as jobs go: the latest
+// submit, start or end in the runs table (epoch ms); ok is false when the
+// table holds no time at all. Reservations are placed after it, so they
+// never start in the past of the data they were fitted on, and outputs do
+// not depend on the wall clock.
+func DataEnd(ctx context.Context, ds *dataset.Dataset) (ms int64, ok bool, err error) {
+	err = dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
+		for _, t := range [...]int64{r.SubmitMs, r.StartMs, r.EndMs} {
+			if t != dataset.NoTime && (!ok || t > ms) {
+				ms, ok = t, true
+			}
+		}
+		return nil
+	})
+	return ms, ok, err
 }
 
 // Window places the next reservation of job as the report does: the
 // period is w.Period, else the slo stage's, else the median spacing of the
 // runs' starts (slo.Identify); with an actionable SLO on the slo stage's
 // period, the window is the next period's arrival to deadline, otherwise
-// it starts one period after the last run (skyline.NextWindow).
+// it starts one period after the last run (skyline.NextWindow); either way
+// not before w.NowMs (default: DataEnd).
 func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOptions) (arrivalMs, deadlineMs, periodMs int64, err error) {
 	jobs := profile.Jobs{}
 	p := jobs.Get(job)
@@ -116,7 +137,13 @@ func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOption
 	case p.PeriodS == nil:
 		return 0, 0, 0, fmt.Errorf("job %s: %d run start(s) in the runs table, too few for a period: give --period", job, p.Identity.Runs)
 	}
-	arrivalMs, deadlineMs, periodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, p.SLO, anchor)
+	var now int64
+	if w.NowMs != nil {
+		now = *w.NowMs
+	} else if now, _, err = DataEnd(ctx, ds); err != nil {
+		return 0, 0, 0, err
+	}
+	arrivalMs, deadlineMs, periodMs = skyline.NextWindow(p.PeriodS.Value, *p.Identity.LastStartMs, now, p.SLO, anchor)
 	if w.DeadlineMs != nil {
 		deadlineMs = *w.DeadlineMs
 	}

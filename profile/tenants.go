@@ -9,6 +9,11 @@ type Tenants struct {
 	Kind    string `json:"kind" jsonschema:"enum=tenants"`
 	// StepS is the grid the tenants' series were put on.
 	StepS float64 `json:"step_s" jsonschema:"minimum=0"`
+	// AtMs is the instant the classification was made at (epoch ms, the
+	// start of its slot): the last slot of the data, or --at's, and only
+	// data up to it was used; classes' Current is their utilisation then.
+	// Null in files written before the field existed.
+	AtMs *int64 `json:"at_ms"`
 	// Ranking is, per job type, the patterns from most to least preferred.
 	Ranking Ranking `json:"ranking"`
 	// Classes by pattern, then class id.
@@ -37,14 +42,22 @@ type Class struct {
 	Class   string `json:"class" jsonschema:"minLength=1"`
 	Pattern string `json:"pattern" jsonschema:"enum=periodic|constant|unpredictable"`
 	Tenants int    `json:"tenants" jsonschema:"minimum=0"`
-	// Mean and Peak are the class's average and peak utilisation.
-	Mean float64 `json:"mean" jsonschema:"minimum=0,maximum=1"`
-	Peak float64 `json:"peak" jsonschema:"minimum=0,maximum=1"`
+	// Servers is the number of servers of the class's tenants (a tenant
+	// without a count is one).
+	Servers int `json:"servers" jsonschema:"minimum=0"`
+	// Mean is the class's average utilisation (server-weighted over its
+	// tenants and slots); Peak the peak a server of the class reaches: the
+	// server-weighted 99th percentile of its tenants' own peaks (each the
+	// P99 of its series), so tenants that peak at different times do not
+	// cancel out. Current is the class's average server at AtMs.
+	Mean    float64 `json:"mean" jsonschema:"minimum=0,maximum=1"`
+	Peak    float64 `json:"peak" jsonschema:"minimum=0,maximum=1"`
+	Current float64 `json:"current" jsonschema:"minimum=0,maximum=1"`
 	// PeriodS is the class's dominant period, null unless periodic.
 	PeriodS *float64 `json:"period_s"`
 	// Headroom is the spare fraction of a server a job of each type can
-	// count on: short 1 − current, medium 1 − max(average, current), long
-	// 1 − max(peak, current), with current taken as the mean.
+	// count on: short 1 − current, medium 1 − max(mean, current), long
+	// 1 − max(peak, current).
 	Headroom JobTypes `json:"headroom"`
 	// Weights are W[type, class] of Algorithm 1: higher ranks first.
 	Weights JobTypes `json:"weights"`

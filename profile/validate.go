@@ -112,6 +112,7 @@ func (j *Job) Validate() error {
 		p.nonNeg(at+".task_runtime_s", ph.TaskRuntimeS)
 		p.fraction(at+".cpu_share", ph.CPUShare)
 		p.fraction(at+".io_share", ph.IOShare)
+		p.nonNeg(at+".io_capacity_bytes_per_s", ph.IOCapacityBytesPerS)
 		p.nonNeg(at+".memory_bytes", ph.MemoryBytes)
 	}
 	return errors.Join(p...)
@@ -184,7 +185,10 @@ func (m *ElasticityModel) validate(p *problems, at string) {
 		cat := fmt.Sprintf("%s.curve[%d]", at, i)
 		p.positive(cat+".memory_bytes", c.MemoryBytes)
 		p.nonNeg(cat+".runtime_s", c.RuntimeS)
-		p.finite(cat+".penalty", c.Penalty)
+		p.nonNeg(cat+".penalty", c.Penalty)
+		p.nonNeg(cat+".slowdown", c.Slowdown)
+		p.nonNeg(cat+".spilled_bytes", c.SpilledBytes)
+		p.nonNeg(cat+".disk_bytes_per_s", c.DiskBytesPerS)
 		if c.MemoryBytes <= prev && i > 0 {
 			p.addf(cat+".memory_bytes", "%g does not increase (previous %g)", c.MemoryBytes, prev)
 		}

@@ -149,7 +149,8 @@ type Flags struct {
 	Mem         string // memory sizes (ParseSizes); "": one setting, not capped
 	Slots       string // slot counts (ParseSlots)
 	Cap         string // auto, off or require (ParseCapMode)
-	CapOverhead string // a byte size; "0": none
+	CapOverhead string // a byte size; "0": none (ParseCapOverhead)
+	IOCapacity  string // bytes per second (ParseRate); "": measured
 	PhaseRegex  string // a regular expression; "": no phases
 }
 
@@ -169,9 +170,12 @@ func (f Flags) Apply(o *Options) error {
 	if o.Cap, err = ParseCapMode(f.Cap); err != nil {
 		return err
 	}
-	if f.CapOverhead != "0" {
-		if o.CapOverhead, err = bytesize.Parse(f.CapOverhead); err != nil {
-			return fmt.Errorf("--cap-overhead: %w", err)
+	if o.CapOverhead, err = ParseCapOverhead(f.CapOverhead); err != nil {
+		return fmt.Errorf("--cap-overhead: %w", err)
+	}
+	if f.IOCapacity != "" {
+		if o.IOCapacity, err = ParseRate(f.IOCapacity); err != nil {
+			return fmt.Errorf("--io-capacity: %w", err)
 		}
 	}
 	if f.PhaseRegex != "" {

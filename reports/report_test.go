@@ -75,10 +75,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 			t.Errorf("%s in the index but not written", f)
 		}
 	}
-	// 4 classify figures per pattern class set, the CDF, and per job:
-	// skyline, α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+4*6)
+	// 4 classify figures per pattern class set, the CDF, the plan's two,
+	// and per job: skyline, α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -102,6 +102,7 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 // Stages without results say "not computed", with the notes given.
 func TestMissingStagesSayNotComputed(t *testing.T) {
 	in := synthInput(0, 2, 2)
+	in.Plan = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -126,8 +127,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 4 {
-		t.Errorf("%d sections say not computed, want 4 (classify, slo, elasticity, profiler)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 5 {
+		t.Errorf("%d sections say not computed, want 5 (classify, slo, plan, elasticity, profiler)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")
@@ -370,5 +371,28 @@ func TestNegativeOffsets(t *testing.T) {
 	}
 	if strings.Contains(string(html), "&#43;-") || strings.Contains(string(html), "+-") {
 		t.Error("index.html has +-")
+	}
+}
+
+// The report's reserved and used totals weigh each job by how often it
+// runs: an hourly job's run counts 24 times a day, a daily job's once, a
+// job without a period once (and is counted). Before, every job's one run
+// was simply added.
+func TestSummaryWeighsJobsByRunsPerDay(t *testing.T) {
+	sky := func(reserved, used float64) *profile.Skyline {
+		return &profile.Skyline{ReservedAreaContainerS: reserved, UsedAreaContainerS: used}
+	}
+	hourly := &profile.Job{Job: "hourly", PeriodS: &profile.Number{Value: 3600}, Skyline: sky(100, 50)}
+	daily := &profile.Job{Job: "daily", PeriodS: &profile.Number{Value: 86400}, Skyline: sky(1000, 900)}
+	unknown := &profile.Job{Job: "unknown", Skyline: sky(10, 10)}
+	s := summarise([]Job{{Profile: hourly}, {Profile: daily}, {Profile: unknown}}, nil, DefaultOptions())
+	if want := 24*100.0 + 1000 + 10; s.ReservedPerDayContainerS != want {
+		t.Errorf("reserved per day %g, want %g", s.ReservedPerDayContainerS, want)
+	}
+	if want := 24*50.0 + 900 + 10; s.UsedPerDayContainerS != want {
+		t.Errorf("used per day %g, want %g", s.UsedPerDayContainerS, want)
+	}
+	if s.JobsWithoutPeriod != 1 || s.ReservedAreaContainerS != 1110 {
+		t.Errorf("jobs without period %d (want 1), reserved per run %g (want 1110)", s.JobsWithoutPeriod, s.ReservedAreaContainerS)
 	}
 }

@@ -104,10 +104,18 @@ type Summary struct {
 	JobsActionable   int            `json:"jobs_actionable"`
 	JobsWithSkyline  int            `json:"jobs_with_skyline"`
 	// ReservedAreaContainerS and UsedAreaContainerS add up the fitted jobs'
-	// reservation and mean used area (container·seconds per run).
+	// reservation and mean used area, one run of each job (container·s),
+	// however often the job runs.
 	ReservedAreaContainerS float64 `json:"reserved_area_container_s"`
 	UsedAreaContainerS     float64 `json:"used_area_container_s"`
-	ElasticityModels       int     `json:"elasticity_models"`
+	// ReservedPerDayContainerS and UsedPerDayContainerS weigh each fitted
+	// job by its runs per day (86,400 s / its period): an hourly job
+	// counts 24 times, a daily one once. A job without a known period
+	// counts once a day; JobsWithoutPeriod says how many did.
+	ReservedPerDayContainerS float64 `json:"reserved_area_container_s_per_day"`
+	UsedPerDayContainerS     float64 `json:"used_area_container_s_per_day"`
+	JobsWithoutPeriod        int     `json:"skyline_jobs_without_period"`
+	ElasticityModels         int     `json:"elasticity_models"`
 	// ElasticSavingsFraction is the share of the models' ideal memory that
 	// could be given up at a runtime penalty of at most MaxPenalty; null
 	// without models.
@@ -262,7 +270,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.Stages = stages(jobs, in)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := figures(jobs, in.Tenants, inline)
+	figs := figures(jobs, in.Tenants, in.Plan, inline)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -313,7 +321,7 @@ func inlineJobs(jobs []Job, n int) map[string]bool {
 }
 
 // figures lists every plot of the report, in report order.
-func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
+func figures(jobs []Job, t *Tenants, pl *Plan, inline map[string]bool) []*figure {
 	var figs []*figure
 	add := func(stage, job, name, title string, inl bool, b func() *plot.Plot) {
 		name = boundName(name)
@@ -339,6 +347,12 @@ func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
 	}
 	if hasSLO(jobs) {
 		add(StageSLO, "", "slack-cdf", "Slack ratio CDF", true, func() *plot.Plot { return SlackCDF(jobs) })
+	}
+	if pl != nil && len(pl.Rows) > 0 {
+		add(StagePlan, "", "plan-load", "Packed load over the LCM", true, func() *plot.Plot { return PlanLoad(pl) })
+		if len(pl.Alpha) > 0 && pl.Alpha[0].TestRuns > 0 {
+			add(StagePlan, "", "plan-alpha", "Held-out SLO misses by α", true, func() *plot.Plot { return PlanAlphaMisses(pl) })
+		}
 	}
 	for i := range jobs {
 		j := &jobs[i]
@@ -465,6 +479,14 @@ func summarise(jobs []Job, t *Tenants, opts Options) Summary {
 			s.JobsWithSkyline++
 			s.ReservedAreaContainerS += sk.ReservedAreaContainerS
 			s.UsedAreaContainerS += sk.UsedAreaContainerS
+			perDay := 1.0
+			if p.PeriodS != nil && p.PeriodS.Value > 0 {
+				perDay = 86400 / p.PeriodS.Value
+			} else {
+				s.JobsWithoutPeriod++
+			}
+			s.ReservedPerDayContainerS += perDay * sk.ReservedAreaContainerS
+			s.UsedPerDayContainerS += perDay * sk.UsedAreaContainerS
 		}
 		for _, m := range p.Elasticity {
 			s.ElasticityModels++
@@ -511,6 +533,16 @@ func stages(jobs []Job, in *Input) []IndexStage {
 	var out []IndexStage
 	for _, st := range Stages {
 		s := IndexStage{Stage: st, Jobs: count[st], Computed: count[st] > 0, Notes: append([]string{}, in.Notes[st]...)}
+		if st == StagePlan {
+			s.Computed = in.Plan != nil && len(in.Plan.Rows) > 0
+			if in.Plan != nil {
+				jobs := map[string]bool{}
+				for _, r := range in.Plan.Rows {
+					jobs[r.Job] = true
+				}
+				s.Jobs = len(jobs)
+			}
+		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil
 			n := 0

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/internal/quantile"
+	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
 // Model names the LP formulation a fit solves.
@@ -89,14 +90,18 @@ type Fit struct {
 	UnderAllocation float64  `json:"under_allocation"`
 	Epsilon         float64  `json:"epsilon"`
 	PerRun          []RunFit `json:"per_run"`
-	// ProvisioningRatio is the mean over runs of reserved area / used area.
-	ProvisioningRatio float64  `json:"provisioning_ratio"`
-	SolveS            float64  `json:"solve_s"`
-	Model             Model    `json:"model"`
-	Rounds            int      `json:"lp_rounds"`
-	Rows              int      `json:"lp_rows"`
-	Cols              int      `json:"lp_cols"`
-	Warnings          []string `json:"warnings"`
+	// ProvisioningRatio is the mean over runs of reserved area / used
+	// area, the used area being the run's own samples (UsedArea), not
+	// their quantised steps.
+	ProvisioningRatio float64 `json:"provisioning_ratio"`
+	// UsedAreaContainerS is the mean over runs of UsedArea.
+	UsedAreaContainerS float64  `json:"used_area_container_s"`
+	SolveS             float64  `json:"solve_s"`
+	Model              Model    `json:"model"`
+	Rounds             int      `json:"lp_rounds"`
+	Rows               int      `json:"lp_rows"`
+	Cols               int      `json:"lp_cols"`
+	Warnings           []string `json:"warnings"`
 	// AlphaSweep is the over- against under-allocation trade-off, one fit
 	// per α, when one was asked for.
 	AlphaSweep []SweepPoint `json:"alpha_sweep,omitempty"`
@@ -117,9 +122,13 @@ type RunFit struct {
 	// D_K, both in container·steps.
 	OverAllocation  float64 `json:"over_allocation"`
 	UnderAllocation float64 `json:"under_allocation"`
-	// ProvisioningRatio is Σ reservation / Σ used containers.
+	// ProvisioningRatio is reserved area (Σ reservation · step) / used
+	// area (UsedAreaContainerS).
 	ProvisioningRatio float64 `json:"provisioning_ratio"`
 	Steps             int     `json:"steps"`
+	// UsedAreaContainerS is what the run used (UsedArea), in
+	// container·seconds.
+	UsedAreaContainerS float64 `json:"used_area_container_s"`
 }
 
 // Solve fits the skyline of one job. Errors: ErrTooFewRuns, ErrEmptyRun,
@@ -154,6 +163,7 @@ func Solve(ctx context.Context, job Job, opts Options) (*Fit, error) {
 		}
 	}
 	warnings := append(append([]string(nil), job.Warnings...), lengthWarnings(job, c)...)
+	warnings = append(warnings, stepWarnings(job, opts.StepS)...)
 	if opts.BetaAuto {
 		p.beta = 0
 		first, err := p.solve(ctx, opts, deadline)
@@ -315,11 +325,45 @@ func (f *Fit) finish(job Job, p *problem) {
 				last = k + 1
 			}
 		}
+		used := UsedArea(job.Runs[i], f.StepS)
 		r := RunFit{Run: job.Runs[i].ID, OverAllocation: o, UnderAllocation: d,
-			ProvisioningRatio: reserved / p.total[i], Steps: last}
+			ProvisioningRatio: reserved * f.StepS / used, Steps: last, UsedAreaContainerS: used}
 		f.PerRun[i] = r
 		f.ProvisioningRatio += r.ProvisioningRatio / float64(len(p.c))
+		f.UsedAreaContainerS += used / float64(len(p.c))
 	}
+}
+
+// stepWarnings notes a step too coarse for the runs: longer than a run, or
+// fewer than five steps in the median run, where the per-step maximum
+// turns a short burst into a whole step of reservation.
+func stepWarnings(job Job, stepS float64) []string {
+	durs := make([]float64, 0, len(job.Runs))
+	short := 0
+	for _, r := range job.Runs {
+		d := 0.0 // the run's last event
+		for _, s := range r.Samples {
+			d = max(d, s.OffsetS)
+		}
+		durs = append(durs, d)
+		if d < stepS {
+			short++
+		}
+	}
+	if len(durs) == 0 {
+		return nil
+	}
+	step := timeflag.FormatSeconds(stepS)
+	med := quantile.Median(durs)
+	switch {
+	case short > 0:
+		return []string{fmt.Sprintf("%d of %d runs last less than the %s step (median run %s): the reservation rounds each burst up to a whole step; use a shorter --step",
+			short, len(durs), step, timeflag.FormatSeconds(med))}
+	case med/stepS < 5:
+		return []string{fmt.Sprintf("the median run lasts %s, fewer than 5 steps of %s: the reservation rounds each burst up to a whole step; use a shorter --step",
+			timeflag.FormatSeconds(med), step)}
+	}
+	return nil
 }
 
 // lengthWarnings notes what makes a fit less trustworthy: a single run, or

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // Sample is what one run held from OffsetS on, until the next sample: the
@@ -133,4 +135,40 @@ func Quantise(runs []JobRun, stepS float64) ([][]float64, error) {
 		out[i] = c
 	}
 	return out, nil
+}
+
+// UsedArea is what a run used, in container·seconds: its samples as a
+// step function (each sample's containers held until the next sample's
+// offset; equal offsets summed), integrated over time, not quantised. The
+// last sample, when not zero, is held for the run's median sample interval
+// (one step when the run has a single offset): the log does not say when
+// it ended. Samples are assumed valid (Quantise checks them).
+func UsedArea(r JobRun, stepS float64) float64 {
+	if len(r.Samples) == 0 {
+		return 0
+	}
+	ss := append([]Sample(nil), r.Samples...)
+	sort.SliceStable(ss, func(a, b int) bool { return ss[a].OffsetS < ss[b].OffsetS })
+	var ts, vs []float64
+	for _, s := range ss {
+		if n := len(ts); n > 0 && ts[n-1] == s.OffsetS {
+			vs[n-1] += s.Containers
+			continue
+		}
+		ts, vs = append(ts, s.OffsetS), append(vs, s.Containers)
+	}
+	area := 0.0
+	gaps := make([]float64, 0, len(ts))
+	for i := 0; i+1 < len(ts); i++ {
+		area += vs[i] * (ts[i+1] - ts[i])
+		gaps = append(gaps, ts[i+1]-ts[i])
+	}
+	if last := vs[len(vs)-1]; last != 0 {
+		hold := stepS
+		if len(gaps) > 0 {
+			hold = quantile.Median(gaps)
+		}
+		area += last * hold
+	}
+	return area
 }

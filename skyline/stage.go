@@ -68,11 +68,7 @@ func (r *Result) RunSteps(f *Fit) ([]string, [][]float64, error) {
 func (r *Result) Profile(jobs profile.Jobs) error {
 	for _, f := range r.Jobs {
 		p := jobs.Get(f.Job)
-		_, steps, err := r.RunSteps(f)
-		if err != nil {
-			return err
-		}
-		p.Skyline = f.section(steps)
+		p.Skyline = f.section()
 		p.Warnings = append(p.Warnings, f.Warnings...)
 		p.Identity.Sources = append(p.Identity.Sources, "skylines")
 		p.Identity.Runs = max(p.Identity.Runs, f.Runs)
@@ -86,18 +82,9 @@ func (r *Result) Profile(jobs profile.Jobs) error {
 	return nil
 }
 
-// section is the profile's skyline section of a fit whose runs, quantised
-// as the fit saw them, are steps.
-func (f *Fit) section(steps [][]float64) *profile.Skyline {
-	used := 0.0
-	for _, v := range steps {
-		for _, x := range v {
-			used += x * f.StepS
-		}
-	}
-	if len(steps) > 0 {
-		used /= float64(len(steps))
-	}
+// section is the profile's skyline section of a fit.
+func (f *Fit) section() *profile.Skyline {
+	used := f.UsedAreaContainerS
 	sk := &profile.Skyline{Runs: f.Runs, StepS: f.StepS, Alpha: f.Alpha, Beta: f.Beta, Model: string(f.Model),
 		Containers: f.Containers, Reservation: f.Reservation, Objective: f.Objective,
 		OverAllocation: f.OverAllocation, UnderAllocation: f.UnderAllocation,

@@ -14,22 +14,35 @@ import (
 // deadline are offsets from those starts.
 type Anchor struct{ PeriodMs, AnchorMs int64 }
 
-// NextWindow places a job's next reservation after its last run started:
-// with an actionable SLO (arrival and deadline set) on the slo stage's own
-// period (a, not nil, with a.PeriodMs equal to the period), the period
-// after the one the last run started in, from its arrival to its
-// deadline; otherwise one period after the last run started, for as long
-// as the skyline (deadline 0, see ReservationSpec). periodS is the job's
-// period in seconds.
-func NextWindow(periodS float64, lastStartMs int64, slo *profile.SLO, a *Anchor) (arrivalMs, deadlineMs, periodMs int64) {
+// NextWindow places a job's next reservation after its last run started
+// and not before nowMs (the end of the data the skyline was fitted on, so
+// a reservation never lies in the past of its own data): with an
+// actionable SLO (arrival and deadline set) on the slo stage's own period
+// (a, not nil, with a.PeriodMs equal to the period), the first period
+// after the one the last run started in whose arrival is at or after
+// nowMs, from its arrival to its deadline; otherwise the first instant
+// lastStartMs + k·period (k ≥ 1) at or after nowMs, for as long as the
+// skyline (deadline 0, see ReservationSpec). periodS is the job's period
+// in seconds.
+func NextWindow(periodS float64, lastStartMs, nowMs int64, slo *profile.SLO, a *Anchor) (arrivalMs, deadlineMs, periodMs int64) {
 	periodMs = int64(math.Round(periodS * 1000))
+	// skip is the number of whole periods to add so that t ≥ nowMs.
+	skip := func(t int64) int64 {
+		if periodMs <= 0 || t >= nowMs {
+			return 0
+		}
+		return (nowMs - t + periodMs - 1) / periodMs
+	}
 	if slo != nil && slo.Actionable && slo.ArrivalS != nil && slo.DeadlineS != nil && a != nil && a.PeriodMs == periodMs && periodMs > 0 {
 		k := lastStartMs - a.AnchorMs
 		k = (k - ((k%periodMs)+periodMs)%periodMs) / periodMs // floor((last − anchor) / period)
 		next := a.AnchorMs + (k+1)*periodMs
-		return next + int64(math.Round(slo.ArrivalS.Value*1000)), next + int64(math.Round(slo.DeadlineS.Value*1000)), periodMs
+		arr, dl := int64(math.Round(slo.ArrivalS.Value*1000)), int64(math.Round(slo.DeadlineS.Value*1000))
+		next += skip(next+arr) * periodMs
+		return next + arr, next + dl, periodMs
 	}
-	return lastStartMs + periodMs, 0, periodMs
+	first := lastStartMs + periodMs
+	return first + skip(first)*periodMs, 0, periodMs
 }
 
 // DefaultCapability is a container's size where the skylines say none.

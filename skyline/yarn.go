@@ -35,7 +35,7 @@ type YARNReservationStage struct {
 }
 
 // YARNReservationReq is one stage: NumContainers containers of Capability
-// for DurationMs, all at once (MinConcurrency = NumContainers).
+// for DurationMs, at least MinConcurrency of them at once.
 type YARNReservationReq struct {
 	Capability     YARNCapability `json:"capability"`
 	MinConcurrency int64          `json:"min-concurrency"`
@@ -63,18 +63,30 @@ type ReservationSpec struct {
 	// (default 86400000, a day).
 	MaxPeriodicityMs int64
 	Capability       YARNCapability
+	// MinConcurrency is each stage's min-concurrency, the gang size: 0
+	// means 1, seed 001's minimum parallelism (a stage may run its
+	// containers one at a time); FullGang, or any value above a stage's
+	// containers, asks for all of the stage's containers at once.
+	MinConcurrency int64
 }
+
+// FullGang as ReservationSpec.MinConcurrency reserves every stage as one
+// gang (min-concurrency = num-containers).
+const FullGang int64 = -1
 
 // Reservation errors.
 var ErrReservation = errors.New("cannot build the reservation")
 
 // Reservation turns a fitted skyline into a YARN reservation request: runs
 // of steps with the same integer reservation become one stage each, in
-// order; steps reserving nothing are left out (then the stages are R_ORDER,
+// order, with spec's min-concurrency; steps reserving nothing are left out (then the stages are R_ORDER,
 // which allows gaps, instead of R_ORDER_NO_GAP).
 func Reservation(f *Fit, spec ReservationSpec) (*YARNReservation, error) {
 	if spec.Queue == "" {
 		return nil, fmt.Errorf("%w: no queue", ErrReservation)
+	}
+	if spec.MinConcurrency < FullGang {
+		return nil, fmt.Errorf("%w: min-concurrency %d: want a gang size ≥ 1, 0 (one container) or FullGang", ErrReservation, spec.MinConcurrency)
 	}
 	if spec.Capability.MemoryMB <= 0 || spec.Capability.VCores <= 0 {
 		return nil, fmt.Errorf("%w: container capability %d MB, %d vcores must be positive", ErrReservation, spec.Capability.MemoryMB, spec.Capability.VCores)
@@ -104,8 +116,15 @@ func Reservation(f *Fit, spec ReservationSpec) (*YARNReservation, error) {
 		if h == 0 {
 			stages.Interpreter = 2
 		} else {
+			gang := spec.MinConcurrency
+			switch {
+			case gang == 0:
+				gang = 1
+			case gang < 0 || gang > h:
+				gang = h
+			}
 			stages.Requests = append(stages.Requests, YARNReservationReq{Capability: spec.Capability,
-				MinConcurrency: h, NumContainers: h, DurationMs: int64(q-k) * stepMs})
+				MinConcurrency: gang, NumContainers: h, DurationMs: int64(q-k) * stepMs})
 		}
 		k = q
 	}

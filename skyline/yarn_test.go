@@ -13,13 +13,30 @@ func TestReservationStages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Min-concurrency 1 by default: seed 001's minimum parallelism (a
+	// stage's containers need not all run at once).
 	want := []YARNReservationReq{
-		{capa, 2, 2, 120000},
-		{capa, 5, 5, 180000},
+		{capa, 1, 2, 120000},
+		{capa, 1, 5, 180000},
 		{capa, 1, 1, 60000},
 	}
 	if !reflect.DeepEqual(r.Definition.Requests.Requests, want) {
 		t.Errorf("stages %+v, want %+v", r.Definition.Requests.Requests, want)
+	}
+	// Asked for: gangs of 3 (capped at a stage's containers), whole stages.
+	for _, c := range []struct {
+		gang int64
+		mins []int64
+	}{{3, []int64{2, 3, 1}}, {FullGang, []int64{2, 5, 1}}, {1, []int64{1, 1, 1}}} {
+		r, err := Reservation(f, ReservationSpec{Queue: "q", Name: "j", ArrivalMs: 1000, PeriodMs: 3600000, Capability: capa, MinConcurrency: c.gang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range r.Definition.Requests.Requests {
+			if st.MinConcurrency != c.mins[i] {
+				t.Errorf("gang %d: stage %d min-concurrency %d, want %d", c.gang, i, st.MinConcurrency, c.mins[i])
+			}
+		}
 	}
 	// A gap inside the skyline: stages in order, gaps allowed (R_ORDER).
 	if got := r.Definition.Requests.Interpreter; got != 2 {

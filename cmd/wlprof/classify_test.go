@@ -86,7 +86,7 @@ func TestClassifyGolden(t *testing.T) {
 // short-job headroom.
 func TestClassifyFlags(t *testing.T) {
 	_, ds := classifyDataset(t)
-	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-03T12:00:00Z")
+	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-06T12:00:00Z")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -102,7 +102,7 @@ func TestClassifyFlags(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.At != "2024-01-03T12:00:00Z" || len(doc.Classes) != 3 {
+	if doc.At != "2024-01-06T12:00:00Z" || len(doc.Classes) != 3 {
 		t.Fatalf("at %s, %d classes (want one per pattern)", doc.At, len(doc.Classes))
 	}
 	for _, c := range doc.Classes {

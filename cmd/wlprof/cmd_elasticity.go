@@ -19,6 +19,7 @@ type elasticityOptions struct {
 	Grid     string
 	Set      []string
 	WallTime bool
+	Input    string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -59,7 +60,10 @@ Validation reports the errors of single runs and of each memory setting's
 median over its repetitions.
 
 The curve runs from 10% to 100% of ideal memory in --grid steps, with the
-penalty (runtime / ideal runtime) and the disk bandwidth the task needs.
+slowdown (runtime / ideal runtime), the penalty (slowdown − 1) and the disk
+bandwidth the task needs. --input-bytes carries every model from the
+profiled input (say, a 10% sample) to another size: ideal memory, spilled
+bytes and runtimes scale linearly with the input.
 Groups that cannot be modelled are listed with the reason.
 ` + exitStatusHelp,
 		Example: `  wlprof elasticity -d ds
@@ -72,6 +76,7 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringVar(&o.Job, "job", "", "model only this job")
 	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
+	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
 	return cmd
 }
@@ -85,6 +90,11 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 		return usagef("--grid: %v", err)
 	}
 	opts.GridBytes = grid
+	if o.Input != "" {
+		if opts.InputBytes, err = bytesize.Parse(o.Input); err != nil || opts.InputBytes <= 0 {
+			return usagef("--input-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.Input)
+		}
+	}
 	if opts.Overrides, err = elasticity.ParseSettings(o.Set); err != nil {
 		return usageError{err}
 	}
@@ -119,14 +129,14 @@ const maxTextCurve = 20
 // elasticityText prints a summary table, then each model's curve.
 func elasticityText(g *globalOptions, rep elasticity.Document) error {
 	w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_PENALTY\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
+	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_SLOWDOWN\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
 	for _, m := range rep.Models {
 		rate := "-"
 		if r, ok := m.Params["disk_rate_bytes_per_s"]; ok {
 			rate = strconv.FormatFloat(r/(1<<20), 'f', 1, 64)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%.3f\t%s\t%.2fx\t%s\t%s\t%s\n", m.Job, m.Task, m.Framework, m.Slots, m.Kind, m.Runs,
-			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, m.MaxPenalty(), valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
+			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, m.MaxSlowdown(), valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -134,14 +144,14 @@ func elasticityText(g *globalOptions, rep elasticity.Document) error {
 	for _, m := range rep.Models {
 		fmt.Fprintf(g.io.Out, "\n%s / %s (%s, %s simulation): curve\n", m.Job, m.Task, m.Kind, m.Simulator)
 		w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tPENALTY\tSPILLED_MIB\tDISK_MIB_S")
+		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tSLOWDOWN\tSPILLED_MIB\tDISK_MIB_S")
 		step := (len(m.Curve) + maxTextCurve - 1) / maxTextCurve
 		for i, p := range m.Curve {
 			if i%step != 0 && i != len(m.Curve)-1 {
 				continue
 			}
 			fmt.Fprintf(w, "  %s\t%s\t%.3f\t%.3fx\t%s\t%.1f\n", mibText(p.MemoryBytes), pctText(float64(p.MemoryBytes)/float64(m.IdealMemoryBytes)),
-				p.RuntimeS, p.Penalty, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
+				p.RuntimeS, p.Slowdown, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -179,11 +189,11 @@ func lsqText(l *elasticity.LeastSquares) string {
 // elasticityCSV writes every model's curve, one row per point.
 func elasticityCSV(g *globalOptions, rep elasticity.Document) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return writeCSV(g.io.Out, []string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s"}, func(row func(...string)) {
+	return writeCSV(g.io.Out, []string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s", "slowdown"}, func(row func(...string)) {
 		for _, m := range rep.Models {
 			for _, p := range m.Curve {
 				row(m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
-					f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS))
+					f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS), f(p.Slowdown))
 			}
 		}
 	})

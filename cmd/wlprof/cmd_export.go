@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,8 @@ type exportYARNOptions struct {
 	MemoryMB       int64
 	VCores         int64
 	Overrides      string
+	MinConcurrency int64
+	Now            timeflag.Instant
 }
 
 func newExportYARNCmd(g *globalOptions) *cobra.Command {
@@ -45,19 +48,23 @@ func newExportYARNCmd(g *globalOptions) *cobra.Command {
 		Long: `Fit the job's skyline (the flags of wlprof skyline apply) and print the
 ReservationSubmissionRequest JSON that the YARN ResourceManager REST API
 takes (POST /ws/v1/cluster/reservation/submit): steps of equal reservation
-become stages of min-concurrency = num-containers, in order
-(R_ORDER_NO_GAP, or R_ORDER when the skyline has a gap).
+become stages, in order (R_ORDER_NO_GAP, or R_ORDER when the skyline has a
+gap), of min-concurrency 1 (seed 001's minimum parallelism; --min-concurrency
+sets a gang size, 0 whole stages).
 
 Arrival and deadline are epoch milliseconds. Without --arrival they come
 from the job's SLO when the slo stage infers an actionable one (or
 --overrides sets it): in the slo stage's next period after the last run
 (periods start where the slo stage starts them: midnight UTC for periods
 that divide a day, Monday for a week, else at the submissions' phase),
-from its arrival to its deadline. Otherwise the request arrives one period after
-the job's last run started and, without --deadline, ends when the skyline
-does. The period (--period, else the slo stage's, else the median spacing
-of the runs' starts) becomes the recurrence-expression and must divide
---max-periodicity (the RM's
+from its arrival to its deadline. Otherwise the request arrives one period
+after the job's last run started and, without --deadline, ends when the
+skyline does. Either way it moves on by whole periods until it does not
+start before --now (default: the last instant in the dataset's runs table,
+so the output does not depend on the clock); a request that starts before
+the wall clock gets a warning on stderr. The period (--period, else the
+slo stage's, else the median spacing of the runs' starts) becomes the
+recurrence-expression and must divide --max-periodicity (the RM's
 yarn.resourcemanager.reservation-system.max-periodicity) and exceed the
 window. The output is exactly the request body, always JSON.
 ` + timesHelp + exitStatusHelp,
@@ -81,6 +88,10 @@ window. The output is exactly the request body, always JSON.
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.Int64Var(&o.MemoryMB, "container-memory", 0, "container memory in MB (default: from the skylines, else 1024)")
 	f.Int64Var(&o.VCores, "container-vcores", 0, "container vcores (default: from the skylines, else 1)")
+	f.Int64Var(&o.MinConcurrency, "min-concurrency", 1, "containers of a stage that must run at once (0: all of them)")
+	var now int64
+	o.Now = *timeflag.NewInstant(&now)
+	f.Var(&o.Now, "now", "place the request at or after this instant (default: the dataset's last instant)")
 	return cmd
 }
 
@@ -93,15 +104,24 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.MinConcurrency < 0 {
+		return usagef("--min-concurrency %d: want 1 or more, or 0 for all of a stage's containers at once", o.MinConcurrency)
+	}
 	ro := pipeline.ReservationOptions{Skyline: opts, Around: tuneStage,
 		Spec: skyline.ReservationSpec{Queue: o.Queue, Name: o.Name, ReservationID: o.ReservationID, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(),
-			Capability: skyline.YARNCapability{MemoryMB: o.MemoryMB, VCores: o.VCores}},
+			Capability: skyline.YARNCapability{MemoryMB: o.MemoryMB, VCores: o.VCores}, MinConcurrency: o.MinConcurrency},
 		Window: pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}}
+	if o.MinConcurrency == 0 {
+		ro.Spec.MinConcurrency = skyline.FullGang
+	}
 	if o.Arrival.Given {
 		ro.ArrivalMs = o.Arrival.Ms
 	}
 	if o.Deadline.Given {
 		ro.Window.DeadlineMs = o.Deadline.Ms
+	}
+	if o.Now.Given {
+		ro.Window.NowMs = o.Now.Ms
 	}
 	ds, err := dataset.Open(g.Dataset)
 	if err != nil {
@@ -110,6 +130,9 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	req, err := pipeline.Reservation(ctx, ds, ro)
 	if err != nil {
 		return err
+	}
+	if at := time.UnixMilli(req.Definition.ArrivalMs); at.Before(time.Now()) {
+		fmt.Fprintf(g.io.Err, "warning: the reservation arrives at %s, in the past; give --now or --arrival to place it later\n", at.UTC().Format(time.RFC3339))
 	}
 	return writeJSON(g.io.Out, req)
 }

@@ -35,6 +35,7 @@ func TestElasticityGolden(t *testing.T) {
 				MemoryBytes int64   `json:"memory_bytes"`
 				RuntimeS    float64 `json:"runtime_s"`
 				Penalty     float64 `json:"penalty"`
+				Slowdown    float64 `json:"slowdown"`
 			} `json:"curve"`
 			Validation struct {
 				Runs int `json:"runs"`
@@ -56,8 +57,13 @@ func TestElasticityGolden(t *testing.T) {
 		if last.MemoryBytes != m.IdealMemoryBytes || float64(first.MemoryBytes) < 0.1*float64(m.IdealMemoryBytes)-1 {
 			t.Errorf("%s/%s: curve %d..%d bytes, ideal %d: want 10%%..100%% of ideal", m.Job, m.Task, first.MemoryBytes, last.MemoryBytes, m.IdealMemoryBytes)
 		}
-		if math.Abs(last.Penalty-1) > 1e-9 {
-			t.Errorf("%s/%s: penalty %g at ideal memory, want 1", m.Job, m.Task, last.Penalty)
+		if last.Penalty != 0 || last.Slowdown != 1 {
+			t.Errorf("%s/%s: penalty %g, slowdown %g at ideal memory, want 0 and 1", m.Job, m.Task, last.Penalty, last.Slowdown)
+		}
+		for _, p := range m.Curve {
+			if p.Penalty < 0 || math.Abs(p.Slowdown-1-p.Penalty) > 1e-12 {
+				t.Errorf("%s/%s: penalty %g, slowdown %g at %d bytes: want penalty = slowdown − 1 ≥ 0", m.Job, m.Task, p.Penalty, p.Slowdown, p.MemoryBytes)
+			}
 		}
 	}
 	out, _, code = wlprof(t, "elasticity", "-d", ds)

@@ -122,6 +122,58 @@ func TestExportYARNPeriodAndDeadline(t *testing.T) {
 	}
 }
 
+// --now moves the request on by whole periods until it arrives at or after
+// that instant (the golden's arrival is before it); --min-concurrency 0
+// asks for whole stages; the default is 1 (seed 001's minimum
+// parallelism). A request in the past of the wall clock gets a warning.
+func TestExportYARNNowAndGang(t *testing.T) {
+	ds := skylineDataset(t)
+	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h"}
+	parse := func(args ...string) (map[string]any, string) {
+		out, stderr, code := wlprof(t, append(base, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc["reservation-definition"].(map[string]any), stderr
+	}
+	def, stderr := parse()
+	if !strings.Contains(stderr, "warning: the reservation arrives at") {
+		t.Errorf("no past-arrival warning for a 2016 reservation: %q", stderr)
+	}
+	arrival := int64(def["arrival"].(float64))
+	now := arrival + 10*3600_000 + 1 // just after the 10th next occurrence
+	moved, _ := parse("--now", strconv.FormatInt(now, 10)+"ms")
+	if got, want := int64(moved["arrival"].(float64)), arrival+11*3600_000; got != want {
+		t.Errorf("--now %d: arrival %d, want %d (11 periods on)", now, got, want)
+	}
+	if d0, d1 := int64(def["deadline"].(float64))-arrival, int64(moved["deadline"].(float64))-int64(moved["arrival"].(float64)); d0 != d1 {
+		t.Errorf("--now changed the window's length: %d ms, was %d", d1, d0)
+	}
+	stages := func(def map[string]any) []map[string]any {
+		var out []map[string]any
+		for _, r := range def["reservation-requests"].(map[string]any)["reservation-request"].([]any) {
+			out = append(out, r.(map[string]any))
+		}
+		return out
+	}
+	whole, _ := parse("--min-concurrency", "0")
+	for i, st := range stages(whole) {
+		if st["min-concurrency"] != st["num-containers"] {
+			t.Errorf("--min-concurrency 0: stage %d min %v of %v containers", i, st["min-concurrency"], st["num-containers"])
+		}
+		if stages(def)[i]["min-concurrency"] != 1.0 {
+			t.Errorf("default: stage %d min-concurrency %v, want 1", i, stages(def)[i]["min-concurrency"])
+		}
+	}
+	if _, stderr, code := wlprof(t, append(base, "--min-concurrency", "-2")...); code != 2 || !strings.Contains(stderr, "--min-concurrency -2") {
+		t.Errorf("--min-concurrency -2: exit %d, %q; want 2 naming the flag", code, stderr)
+	}
+}
+
 // TestSkylineErrors: bad flags are usage errors (2); data that cannot be
 // fitted is an error (1) with a reason and nothing on stdout.
 func TestSkylineErrors(t *testing.T) {

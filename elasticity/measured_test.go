@@ -1,0 +1,149 @@
+package elasticity
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// A Hadoop mapper profiled at nine memory settings whose runs at 512 MiB
+// and more measured no spill: the runs are evidence, so the model's ideal
+// memory is where they stop spilling, whatever the sort-buffer simulation
+// (here, with a 100 MB io.sort.mb against a 2 GB map output, about 20 GB)
+// says. Before, the group was refused: "no well-sized run, all 9 settings
+// spill (simulated ideal memory …)".
+func TestMeasuredSpillsOverrideTheSimulator(t *testing.T) {
+	const mib = 1 << 20
+	var runs []dataset.ProfRun
+	for _, m := range []int64{128, 192, 256, 320, 384, 512, 768, 1024, 2048} {
+		spill, rt := int64(0), 60.0
+		if m < 512 {
+			spill, rt = 2<<30, 90+float64(512-m)/16
+		}
+		for rep := int32(0); rep < 3; rep++ {
+			runs = append(runs, dataset.ProfRun{Job: "sortjob", Task: "map", Framework: "mapreduce", Slots: 1,
+				MemoryBytes: m * mib, Repetition: rep, RuntimeS: rt + float64(rep)*0.1, InputBytes: 2 << 30,
+				OutputBytes: 2 << 30, OutputRecords: 20e6, SpilledBytes: spill,
+				Config: `{"mapreduce.task.io.sort.mb":"100","mapreduce.map.memory.mb":"1024"}`})
+		}
+	}
+	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Models) != 1 {
+		t.Fatalf("no model: %+v", res.Skipped)
+	}
+	m := res.Models[0]
+	if m.IdealMemoryBytes <= 384*mib || m.IdealMemoryBytes > 512*mib {
+		t.Errorf("ideal memory %d MiB, want in (384, 512] MiB where the runs stop spilling", m.IdealMemoryBytes/mib)
+	}
+	if m.Kind != "step" {
+		t.Errorf("kind %s, want step", m.Kind)
+	}
+	if got := m.Predict(256 * mib); got < 95 || got > 120 {
+		t.Errorf("predicted %g s at 256 MiB, measured ~106 s", got)
+	}
+	found := false
+	for _, w := range m.Warnings {
+		found = found || strings.Contains(w, "measured")
+	}
+	if !found {
+		t.Errorf("no warning says the measured spills overrode the simulation: %q", m.Warnings)
+	}
+}
+
+// A mapper measured faster with less memory (noise, or a task that is not
+// monotone) never gives a curve that says "less memory is faster": no
+// negative penalty, a slowdown of at least 1, and a warning. Before, the
+// step model's under-sized runtime was published as is (penalty −0.2).
+func TestNoNegativePenalty(t *testing.T) {
+	const mib = 1 << 20
+	var runs []dataset.ProfRun
+	for _, c := range []struct {
+		mem   int64
+		spill int64
+		rt    float64
+	}{{200, 1 << 30, 48}, {400, 1 << 30, 49}, {1024, 0, 60}, {2048, 0, 61}} {
+		for rep := int32(0); rep < 2; rep++ {
+			runs = append(runs, dataset.ProfRun{Job: "odd", Task: "map", Framework: "generic", Slots: 1,
+				MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: 1 << 30, SpilledBytes: c.spill})
+		}
+	}
+	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Models) != 1 {
+		t.Fatalf("no model: %+v", res.Skipped)
+	}
+	m := res.Models[0]
+	for _, p := range m.Curve {
+		if p.Penalty < 0 || p.Slowdown < 1 || p.RuntimeS < m.IdealRuntimeS {
+			t.Errorf("point %+v says less memory is faster (ideal runtime %g s)", p, m.IdealRuntimeS)
+		}
+	}
+	found := false
+	for _, w := range m.Warnings {
+		found = found || strings.Contains(w, "non-monotone")
+	}
+	if !found {
+		t.Errorf("no non-monotone warning: %q", m.Warnings)
+	}
+}
+
+// Retarget carries a model to r times the input: every curve point's
+// memory, runtime and spilled bytes times r, penalties and disk bandwidth
+// unchanged, and Predict(r·m) = r·Predict(m). Options.InputBytes does it
+// for every model Run builds; a bad size is refused.
+func TestRetarget(t *testing.T) {
+	const mib = 1 << 20
+	var runs []dataset.ProfRun
+	for _, c := range []struct {
+		mem   int64
+		spill int64
+		rt    float64
+	}{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}} {
+		for rep := int32(0); rep < 2; rep++ {
+			runs = append(runs, dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1,
+				MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: 1 << 29, SpilledBytes: c.spill})
+		}
+	}
+	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
+	if err != nil || len(res.Models) != 1 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	m := res.Models[0]
+	opts := DefaultOptions()
+	opts.InputBytes = 10 << 29
+	res10, err := Run(context.Background(), Input{Runs: runs}, opts)
+	if err != nil || len(res10.Models) != 1 {
+		t.Fatalf("%v %+v", err, res10)
+	}
+	big := res10.Models[0]
+	if big.InputBytes != 10<<29 || big.RetargetedFromBytes != 1<<29 || big.IdealMemoryBytes < 10*m.IdealMemoryBytes-10 || big.IdealMemoryBytes > 10*m.IdealMemoryBytes {
+		t.Errorf("input %d (from %d), ideal %d, want 10 × %d", big.InputBytes, big.RetargetedFromBytes, big.IdealMemoryBytes, m.IdealMemoryBytes)
+	}
+	if len(big.Curve) != len(m.Curve) {
+		t.Fatalf("curve of %d points, was %d", len(big.Curve), len(m.Curve))
+	}
+	for i, p := range m.Curve {
+		q := big.Curve[i]
+		if math.Abs(q.RuntimeS-10*p.RuntimeS) > 1e-9*q.RuntimeS || math.Abs(float64(q.MemoryBytes-10*p.MemoryBytes)) > 5 ||
+			math.Abs(float64(q.SpilledBytes-10*p.SpilledBytes)) > 5 || q.Penalty != p.Penalty || q.DiskBytesPS != p.DiskBytesPS {
+			t.Errorf("point %d: %+v, want 10 × %+v", i, q, p)
+		}
+	}
+	for _, mem := range []int64{150 * mib, 500 * mib, 4096 * mib} {
+		if got, want := big.Predict(10*mem), 10*m.Predict(mem); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("Predict(10 × %d MiB) = %g, want 10 × %g", mem/mib, got, want/10)
+		}
+	}
+	opts.InputBytes = -1
+	if _, err := Run(context.Background(), Input{Runs: runs}, opts); err == nil {
+		t.Error("a negative input size was accepted")
+	}
+}
