@@ -311,18 +311,11 @@ func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Option
 	res.Profile(r.jobs)
 	pl := &reports.Plan{LCMS: res.LCMS, StepS: res.StepS, Footprint: res.Footprint, NaiveFootprint: res.NaiveFootprint,
 		LowerBound: res.LowerBound, Load: res.Load, NaiveLoad: res.NaiveLoad}
-	replay := map[string]plan.JobReplay{}
-	for _, jr := range res.Replay {
-		replay[jr.Job] = jr
-	}
+	replay := res.Replays()
 	for _, p := range res.Placements {
-		var pk int64
-		for _, v := range p.Allocation {
-			pk = max(pk, v)
-		}
 		jr := replay[p.Job]
 		pl.Rows = append(pl.Rows, reports.PlanRow{Job: p.Job, PeriodS: p.PeriodS, WindowStartS: p.WindowStartS, WindowEndS: p.WindowEndS,
-			OffsetS: p.OffsetS, Steps: len(p.Allocation), Peak: pk, Naive: p.Naive, TrainRuns: jr.TrainRuns, TestRuns: jr.TestRuns,
+			OffsetS: p.OffsetS, Steps: len(p.Allocation), Peak: p.Peak(), Naive: p.Naive, TrainRuns: jr.TrainRuns, TestRuns: jr.TestRuns,
 			Misses: jr.SLOMisses, MissesDRA: jr.SLOMissesDRA, DRAAddedContainerS: jr.DRAAddedContainerS})
 	}
 	for _, a := range res.AlphaTradeoff {

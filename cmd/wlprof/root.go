@@ -129,6 +129,18 @@ func emit[R any](g *globalOptions, rep R, csv, text func(*globalOptions, R) erro
 	return text(g, rep)
 }
 
+// printDoc writes doc as -o asks: one JSON document, or the CSV or text
+// table that the stage's result writes of itself.
+func printDoc(g *globalOptions, doc any, csv, text func(io.Writer) error) error {
+	switch g.Output {
+	case "json":
+		return writeJSON(g.io.Out, doc)
+	case "csv":
+		return csv(g.io.Out)
+	}
+	return text(g.io.Out)
+}
+
 // writeCSV writes a CSV table: the header, then the rows that rows gives
 // to row.
 func writeCSV(w io.Writer, header []string, rows func(row func(...string))) error {

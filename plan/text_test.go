@@ -1,0 +1,51 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+)
+
+// A job placed instance by instance is named by instance in the text table
+// and shares its job's replay; a naive placement says so; the footprint's
+// saving is against naive.
+func TestResultText(t *testing.T) {
+	one := 1
+	r := &Result{Alpha: 0.1, Packing: &Packing{LCMS: 7200, StepS: 60, Footprint: 3, NaiveFootprint: 4, LowerBound: 2,
+		Placements: []Placement{
+			{Job: "a", PeriodS: 3600, WindowEndS: 1800, OffsetS: 60, Allocation: []int64{1, 3, 2}},
+			{Job: "b", PeriodS: 5400, Instance: &one, Naive: true, Allocation: []int64{2}},
+		},
+		NotPlanned: []NotPlanned{{Job: "c", Reason: "no window"}}},
+		Replay: []JobReplay{{Job: "a", TrainRuns: 4, TestRuns: 2, SLOMisses: 1, DRAAddedContainerS: 1800, Note: "short"}}}
+	if p := r.Placements[0].Peak(); p != 3 {
+		t.Errorf("peak %d, want 3", p)
+	}
+	if got := r.Replays(); len(got) != 1 || got["a"].TrainRuns != 4 {
+		t.Errorf("replays %v", got)
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"2 jobs planned over a 2h LCM in 1m steps (alpha 0.1)\nfootprint 3 containers: naive 4, lower bound 2 (25% below naive)\n",
+		"\na            1h", "0s–30m  1m      3      3     4      2         1       0                0.50\n",
+		"\nb#1 (naive)  1h30m", "note: a: short\n", "\nnot planned:\n  c: no window\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := r.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Split(b.String(), "\n"); len(rows) != 4 || rows[2] != "b,1,5400,0,0,0,1,2,true,0,0,0,0,0,0,0" {
+		t.Errorf("csv:\n%s", b.String())
+	}
+	b.Reset()
+	(&Result{Packing: &Packing{}}).WriteText(&b)
+	if b.String() != "no job could be planned\n" {
+		t.Errorf("empty plan: %q", b.String())
+	}
+}
