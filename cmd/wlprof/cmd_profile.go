@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -155,7 +151,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		n++
 		rec := &r.Record
 		o.g.progressf("run %d/%d  mem %s  slots %d  rep %d: %.2f s, %s\n", n, total,
-			memText(rec.MemoryBytes), rec.Slots, rec.Repetition, rec.RuntimeS, rec.Outcome)
+			profiler.MemText(rec.MemoryBytes), rec.Slots, rec.Repetition, rec.RuntimeS, rec.Outcome)
 		return nil
 	}
 	made, samples, err := profiler.SweepInto(ctx, ds, o.Argv, po)
@@ -168,7 +164,8 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		}
 		return err
 	}
-	return emit(o.g, profiler.NewReport(po.Job, made, samples), profileCSV, profileText)
+	rep := profiler.NewReport(po.Job, made, samples)
+	return printDoc(o.g, rep, rep.WriteCSV, rep.WriteText)
 }
 
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
@@ -186,72 +183,6 @@ func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no profiling runs of job %q in %s", o.Job, o.g.Dataset)
 	}
-	return emit(o.g, profiler.NewReport(o.Job, runs, samples), profileCSV, profileText)
-}
-
-func profileCSV(g *globalOptions, rep *profiler.Report) error {
-	return writeCSV(g.io.Out, []string{"job", "task", "run_id", "mem_bytes", "slots", "repetition", "wall_s", "cpu_s", "peak_rss_bytes",
-		"read_bytes", "write_bytes", "spilled_bytes", "exit_code", "outcome", "capped"}, func(row func(...string)) {
-		for _, r := range rep.Runs {
-			row(r.Job, r.Task, r.RunID, fmt.Sprint(r.MemBytes), fmt.Sprint(r.Slots), fmt.Sprint(r.Repetition),
-				strconv.FormatFloat(r.WallS, 'f', 3, 64), strconv.FormatFloat(r.CPUS, 'f', 3, 64), fmt.Sprint(r.PeakRSSBytes),
-				fmt.Sprint(r.ReadBytes), fmt.Sprint(r.WriteBytes), fmt.Sprint(r.SpilledBytes), fmt.Sprint(r.ExitCode),
-				r.Outcome, fmt.Sprint(r.Capped))
-		}
-	})
-}
-
-func profileText(g *globalOptions, rep *profiler.Report) error {
-	w := g.io.Out
-	fmt.Fprintf(w, "job %s: %d run(s) in %d setting(s); medians over successful repetitions, spread = (max-min)/median\n",
-		rep.Job, len(rep.Runs), len(rep.Settings))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TASK\tMEM\tSLOTS\tRUNS\tOK\tWALL_S\tSPREAD\tCPU_S\tPEAK_RSS\tREAD\tWRITE\tSPILLED\tCAPPED\tOUTCOMES")
-	for _, s := range rep.Settings {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%.1f%%\t%.3f\t%s\t%s\t%s\t%s\t%v\t%s\n", s.Task, memText(s.MemBytes), s.Slots,
-			s.Runs, s.OK, s.WallS.Median, 100*s.WallS.Spread, s.CPUS.Median, bytesize.Human(s.PeakRSSBytes.Median),
-			bytesize.Human(s.ReadBytes.Median), bytesize.Human(s.WriteBytes.Median), bytesize.Human(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
-	}
-	tw.Flush()
-	for _, s := range rep.Settings {
-		for _, n := range s.Notes {
-			fmt.Fprintf(w, "note: %s\n", n)
-		}
-	}
-	for _, p := range rep.Profiles {
-		fmt.Fprintf(w, "\nprofile of %s (seed 002 Table 4.2): fastest at %d slot(s), mem %s: %.3f s per task (run %s)\n",
-			p.Task, p.Slots, memText(p.MemBytes), p.TaskS, p.Run)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "PHASE\tSTART_S\tEND_S\tCPU/TASK\tIO/TASK\tIO_BYTES/S\tMEM/TASK")
-		for _, ph := range p.Phases {
-			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.1f%%\t%.1f%%\t%s\t%.2f%%\n", ph.Phase, ph.StartS, ph.EndS, 100*ph.CPU, 100*ph.IO,
-				bytesize.Human(ph.IOBytesPerS), 100*ph.Memory)
-		}
-		tw.Flush()
-		fmt.Fprintf(w, "shares are of the node; its I/O capacity %s/s (%s)\n", bytesize.Human(p.IOCapacityBytesPerS), p.IOCapacitySource)
-		for _, warn := range p.Warnings {
-			fmt.Fprintf(w, "note: %s\n", warn)
-		}
-	}
-	return nil
-}
-
-func memText(b int64) string {
-	if b == 0 {
-		return "-"
-	}
-	return bytesize.Format(b)
-}
-
-func outcomesText(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s:%d", k, m[k])
-	}
-	return strings.Join(parts, ",")
+	rep := profiler.NewReport(o.Job, runs, samples)
+	return printDoc(o.g, rep, rep.WriteCSV, rep.WriteText)
 }
