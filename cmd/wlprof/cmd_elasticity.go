@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
@@ -116,85 +114,6 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	if err != nil {
 		return err
 	}
-	return emit(o.g, res.Document(), elasticityCSV, elasticityText)
-}
-
-func mibText(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 0, 64) }
-
-func pctText(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
-
-// maxTextCurve is how many curve points the text output shows at most.
-const maxTextCurve = 20
-
-// elasticityText prints a summary table, then each model's curve.
-func elasticityText(g *globalOptions, rep elasticity.Document) error {
-	w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tTASK\tFRAMEWORK\tSLOTS\tKIND\tRUNS\tIDEAL_MIB\tIDEAL_S\tDISK_RATE_MIB_S\tMAX_SLOWDOWN\tVALIDATION\tLSQ_VALIDATION\tBASELINE_VALIDATION")
-	for _, m := range rep.Models {
-		rate := "-"
-		if r, ok := m.Params["disk_rate_bytes_per_s"]; ok {
-			rate = strconv.FormatFloat(r/(1<<20), 'f', 1, 64)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%.3f\t%s\t%.2fx\t%s\t%s\t%s\n", m.Job, m.Task, m.Framework, m.Slots, m.Kind, m.Runs,
-			mibText(m.IdealMemoryBytes), m.IdealRuntimeS, rate, m.MaxSlowdown(), valText(m.Validation), lsqText(m.LeastSquares), valText(m.Baseline.Validation))
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	for _, m := range rep.Models {
-		fmt.Fprintf(g.io.Out, "\n%s / %s (%s, %s simulation): curve\n", m.Job, m.Task, m.Kind, m.Simulator)
-		w := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "  MEMORY_MIB\tOF_IDEAL\tRUNTIME_S\tSLOWDOWN\tSPILLED_MIB\tDISK_MIB_S")
-		step := (len(m.Curve) + maxTextCurve - 1) / maxTextCurve
-		for i, p := range m.Curve {
-			if i%step != 0 && i != len(m.Curve)-1 {
-				continue
-			}
-			fmt.Fprintf(w, "  %s\t%s\t%.3f\t%.3fx\t%s\t%.1f\n", mibText(p.MemoryBytes), pctText(float64(p.MemoryBytes)/float64(m.IdealMemoryBytes)),
-				p.RuntimeS, p.Slowdown, mibText(p.SpilledBytes), p.DiskBytesPS/(1<<20))
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		if step > 1 {
-			fmt.Fprintf(g.io.Out, "  (one point in %d of %d shown; -o json or -o csv for all)\n", step, len(m.Curve))
-		}
-		for _, s := range m.Warnings {
-			fmt.Fprintf(g.io.Out, "  note: %s\n", s)
-		}
-	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintln(g.io.Out, "\nnot modelled:")
-		for _, s := range rep.Skipped {
-			fmt.Fprintf(g.io.Out, "  %s / %s (%s, %d slots, %d runs): %s\n", s.Job, s.Task, s.Framework, s.Slots, s.Runs, s.Reason)
-		}
-	}
-	return nil
-}
-
-func valText(v elasticity.Validation) string {
-	if v.Runs == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%s median of %d", pctText(v.MedianAbsError), v.Runs)
-}
-
-func lsqText(l *elasticity.LeastSquares) string {
-	if l == nil {
-		return "-"
-	}
-	return valText(l.Validation)
-}
-
-// elasticityCSV writes every model's curve, one row per point.
-func elasticityCSV(g *globalOptions, rep elasticity.Document) error {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return writeCSV(g.io.Out, []string{"job", "task", "framework", "slots", "kind", "ideal_memory_bytes", "ideal_runtime_s", "memory_bytes", "runtime_s", "penalty", "spilled_bytes", "disk_bytes_per_s", "slowdown"}, func(row func(...string)) {
-		for _, m := range rep.Models {
-			for _, p := range m.Curve {
-				row(m.Job, m.Task, m.Framework, strconv.Itoa(int(m.Slots)), m.Kind, strconv.FormatInt(m.IdealMemoryBytes, 10),
-					f(m.IdealRuntimeS), strconv.FormatInt(p.MemoryBytes, 10), f(p.RuntimeS), f(p.Penalty), strconv.FormatInt(p.SpilledBytes, 10), f(p.DiskBytesPS), f(p.Slowdown))
-			}
-		}
-	})
+	doc := res.Document()
+	return printDoc(o.g, doc, doc.WriteCSV, doc.WriteText)
 }
