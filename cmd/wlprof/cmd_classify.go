@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"text/tabwriter"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,62 +73,17 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if res.Built {
 		o.g.progressf("built %d tenant series from %d usage rows\n", len(res.Tenants), ds.Rows(dataset.UsageTable.Name))
 	}
-	text := func(g *globalOptions, d fft.Document) error { return classifyText(g, d, o.Tenants) }
-	return emit(o.g, res.Document(), classifyCSV, text)
-}
-
-func classifyText(g *globalOptions, rep fft.Document, tenants bool) error {
-	w := tabwriter.NewWriter(g.io.Out, 2, 8, 2, ' ', 0)
-	fmt.Fprintf(w, "%d tenants: %d periodic, %d constant, %d unpredictable, %d insufficient (step %gs, current = %s)\n\n",
-		len(rep.Tenants), rep.Patterns[fft.Periodic], rep.Patterns[fft.Constant], rep.Patterns[fft.Unpredictable],
-		rep.Patterns[fft.Insufficient], rep.StepS, rep.At)
-	fmt.Fprintln(w, "CLASS\tPATTERN\tTENANTS\tSERVERS\tMEAN\tPEAK\tCURRENT\tHEADROOM SHORT\tMEDIUM\tLONG")
-	for _, c := range rep.Classes {
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", c.Class, c.Pattern, c.Tenants, c.Servers,
-			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
-	}
-	if tenants {
-		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
-		for _, t := range rep.Tenants {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, orDash(t.PeriodS, "-", timeflag.FormatSeconds),
-				t.Strength, t.Mean, t.Peak, dash(t.Class), dash(t.Reason))
+	doc := res.Document()
+	return printDoc(o.g, doc, doc.WriteCSV, func(w io.Writer) error {
+		if err := doc.WriteText(w, o.Tenants); err != nil {
+			return err
 		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	var tw int
-	for _, t := range rep.Tenants {
-		if len(t.Warnings) > 0 {
-			tw++
+		for _, s := range doc.Warnings {
+			fmt.Fprintf(o.g.io.Err, "warning: %s\n", s)
 		}
-	}
-	for _, s := range rep.Warnings {
-		fmt.Fprintf(g.io.Err, "warning: %s\n", s)
-	}
-	if tw > 0 {
-		fmt.Fprintf(g.io.Err, "warning: %d tenant(s) have warnings (gaps); see -o json\n", tw)
-	}
-	return nil
-}
-
-func classifyCSV(g *globalOptions, rep fft.Document) error {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
-	classes := map[string]fft.Class{}
-	for _, c := range rep.Classes {
-		classes[c.Class] = c
-	}
-	// The tenant's class's headroom closes each row, as the text's class
-	// table shows it (empty for a tenant without a class).
-	return writeCSV(g.io.Out, []string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
-		"class_current", "headroom_short", "headroom_medium", "headroom_long"}, func(row func(...string)) {
-		for _, t := range rep.Tenants {
-			r := []string{t.Tenant, string(t.Pattern), orDash(t.PeriodS, "", f), f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
-				strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
-			if c, ok := classes[t.Class]; ok {
-				r[9], r[10], r[11], r[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
-			}
-			row(r...)
+		if n := doc.WarnedTenants(); n > 0 {
+			fmt.Fprintf(o.g.io.Err, "warning: %d tenant(s) have warnings (gaps); see -o json\n", n)
 		}
+		return nil
 	})
 }
