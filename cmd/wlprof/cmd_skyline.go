@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -114,49 +112,6 @@ func runSkyline(ctx context.Context, o *skylineOptions) error {
 	if err != nil {
 		return err
 	}
-	return emit(o.g, res.Document(), skylineCSV, skylineText)
-}
-
-func skylineText(g *globalOptions, rep skyline.Document) error {
-	w := tabwriter.NewWriter(g.io.Out, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "job\truns\tsteps\tstep_s\tpeak\tobjective\tover\tunder\tprovisioning\tsolve_s\t")
-	for _, f := range rep.Jobs {
-		fmt.Fprintf(w, "%s\t%d\t%d\t%g\t%d\t%.6g\t%.6g\t%.6g\t%.3f\t%.3f\t\n", f.Job, f.Runs, len(f.Containers), f.StepS,
-			f.Peak(), f.Objective, f.OverAllocation, f.UnderAllocation, f.ProvisioningRatio, f.SolveS)
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	for _, f := range rep.Jobs {
-		if len(f.AlphaSweep) > 0 {
-			fmt.Fprintf(g.io.Out, "\n%s: alpha trade-off (over- against under-allocation, container·steps)\n", f.Job)
-			w := tabwriter.NewWriter(g.io.Out, 2, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "alpha\tover\tunder\tprovisioning\tpeak\tobjective\t")
-			for _, p := range f.AlphaSweep {
-				fmt.Fprintf(w, "%g\t%.6g\t%.6g\t%.3f\t%d\t%.6g\t\n", p.Alpha, p.OverAllocation, p.UnderAllocation, p.ProvisioningRatio, p.PeakReservation, p.Objective)
-			}
-			if err := w.Flush(); err != nil {
-				return err
-			}
-		}
-		for _, warn := range f.Warnings {
-			fmt.Fprintf(g.io.Out, "warning: %s: %s\n", f.Job, warn)
-		}
-	}
-	for _, s := range rep.Skipped {
-		fmt.Fprintf(g.io.Out, "skipped: %s: %s\n", s.Job, s.Reason)
-	}
-	return nil
-}
-
-// skylineCSV writes one row per job and step: the skyline in long form.
-func skylineCSV(g *globalOptions, rep skyline.Document) error {
-	return writeCSV(g.io.Out, []string{"job", "step", "offset_s", "containers", "reservation"}, func(row func(...string)) {
-		for _, f := range rep.Jobs {
-			for k, v := range f.Containers {
-				row(f.Job, strconv.Itoa(k), strconv.FormatFloat(float64(k)*f.StepS, 'g', -1, 64),
-					strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatInt(f.Reservation[k], 10))
-			}
-		}
-	})
+	doc := res.Document()
+	return printDoc(o.g, doc, doc.WriteCSV, doc.WriteText)
 }
