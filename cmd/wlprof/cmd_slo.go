@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/slo"
@@ -93,42 +89,6 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 			fmt.Fprintf(o.g.io.Err, "warning: %s\n", w)
 		}
 	}
-	return emit(o.g, res.Document(), sloCSV, sloText)
-}
-
-func sloText(g *globalOptions, res slo.Document) error {
-	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tPERIOD\tRUNS\tACTIONABLE\tARRIVAL\tDEADLINE\tSLACK\tREASON")
-	var act int
-	for _, j := range res.Jobs {
-		yes := "no"
-		if j.Actionable {
-			yes, act = "yes", act+1
-		}
-		reason := j.Reason
-		if j.Override != nil {
-			reason = strings.TrimSpace(reason + " [override]")
-		}
-		// Offsets are signed (+2h5m42s), periods written as durations (1d).
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, orDash(j.PeriodS, "-", timeflag.FormatSeconds), j.Runs, yes,
-			orDash(j.ArrivalS, "-", timeflag.FormatOffset), orDash(j.DeadlineS, "-", timeflag.FormatOffset),
-			orDash(j.SlackRatio, "-", func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }), dash(reason))
-	}
-	tw.Flush()
-	gr := res.Graph
-	_, err := fmt.Fprintf(g.io.Out, "%d jobs, %d actionable; graph: %d runs, %d files (%d ingress, %d egress), %d job edges, %d events\n",
-		len(res.Jobs), act, gr.Runs, gr.Files, gr.IngressFiles, gr.EgressFiles, gr.JobEdges, gr.Events)
-	return err
-}
-
-func sloCSV(g *globalOptions, res slo.Document) error {
-	num := func(v *float64) string {
-		return orDash(v, "", func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) })
-	}
-	return writeCSV(g.io.Out, []string{"job", "period_s", "runs", "actionable", "arrival_s", "deadline_s", "slack_ratio", "reason"}, func(row func(...string)) {
-		for _, j := range res.Jobs {
-			row(j.Job, num(j.PeriodS), strconv.Itoa(j.Runs), strconv.FormatBool(j.Actionable),
-				num(j.ArrivalS), num(j.DeadlineS), num(j.SlackRatio), j.Reason)
-		}
-	})
+	doc := res.Document()
+	return printDoc(o.g, doc, doc.WriteCSV, doc.WriteText)
 }
