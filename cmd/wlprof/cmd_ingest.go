@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -136,7 +135,8 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := emit(o.g, res.Document(ds, undetected), ingestCSV, ingestText); err != nil {
+	doc := res.Document(ds, undetected)
+	if err := printDoc(o.g, doc, doc.WriteCSV, doc.WriteText); err != nil {
 		return err
 	}
 	if res.Rejected > 0 {
@@ -151,33 +151,4 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return rejectedError{res.Rejected}
 	}
 	return nil
-}
-
-func ingestCSV(g *globalOptions, rep ingest.Document) error {
-	return writeCSV(g.io.Out, []string{"path", "format", "table", "accepted", "rejected", "notes"}, func(row func(...string)) {
-		for _, f := range rep.Files {
-			row(f.Path, f.Format, f.Table, fmt.Sprint(f.Accepted), fmt.Sprint(f.Rejected), strings.Join(f.Notes, "; "))
-		}
-	})
-}
-
-func ingestText(g *globalOptions, rep ingest.Document) error {
-	fmt.Fprintf(g.io.Out, "ingest %d into %s\n", rep.Ingest, rep.Dataset)
-	tw := tabwriter.NewWriter(g.io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tFORMAT\tTABLE\tACCEPTED\tREJECTED")
-	for _, f := range rep.Files {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Table, f.Accepted, f.Rejected)
-	}
-	tw.Flush()
-	// A note several inputs share is printed once, with the first input's
-	// path and how many others have it; -o json keeps every input's notes.
-	for _, n := range ingest.SharedNotes(rep.Files) {
-		if len(n.Files) == 1 {
-			fmt.Fprintf(g.io.Out, "note: %s: %s\n", n.Files[0], n.Text)
-		} else {
-			fmt.Fprintf(g.io.Out, "note: %s and %d other input(s): %s\n", n.Files[0], len(n.Files)-1, n.Text)
-		}
-	}
-	_, err := fmt.Fprintf(g.io.Out, "total: %d accepted, %d rejected\n", rep.Accepted, rep.Rejected)
-	return err
 }
