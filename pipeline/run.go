@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -40,6 +41,16 @@ type RunReport struct {
 	Rejected   int64               `json:"rejected"`
 	Report     *reports.Index      `json:"report"`
 }
+
+// WriteText writes a line about the dataset, then the report's text
+// (reports.Index.WriteText), as wlprof run prints them.
+func (r *RunReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "dataset: %s (%d files, %d records, %d rejected)\n", r.Dataset, len(r.Files), r.Accepted, r.Rejected)
+	return r.Report.WriteText(w)
+}
+
+// WriteCSV lists the report's files, as wlprof report -o csv does.
+func (r *RunReport) WriteCSV(w io.Writer) error { return r.Report.WriteCSV(w) }
 
 // Run is the whole pipeline: it detects the format of every input (a
 // directory stands for the files below it; files no format reads are

@@ -129,3 +129,21 @@ func TestRunChangesNothingOnFailure(t *testing.T) {
 		t.Errorf("%s holds %v after failures, want the user's report folder alone", out, entries)
 	}
 }
+
+// wlprof run's text is a line about the dataset, then the report's; its
+// CSV is the report's.
+func TestRunReportText(t *testing.T) {
+	r := &RunReport{Dataset: "out/dataset", Files: []ingest.FileResult{{}, {}}, Accepted: 9, Rejected: 1,
+		Report: &reports.Index{Dir: "out/report", IndexHTML: "index.html"}}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "dataset: out/dataset (2 files, 9 records, 1 rejected)\nout/report/index.html\n  0 profiles, 0 plots\n"; b.String() != want {
+		t.Errorf("text %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if err := r.WriteCSV(&b); err != nil || b.String() != "kind,stage,job,path\nhtml,,,index.html\n" {
+		t.Errorf("csv %q (%v)", b.String(), err)
+	}
+}

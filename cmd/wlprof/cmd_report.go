@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,7 +112,7 @@ func runReport(ctx context.Context, o *reportOptions) error {
 	if err != nil {
 		return err
 	}
-	return emit(g, idx, reportCSV, reportText)
+	return printDoc(g, idx, idx.WriteCSV, idx.WriteText)
 }
 
 // checkCounts checks the counts among the report's flags; the fit uses
@@ -164,47 +161,4 @@ func tuneStage(stage string, run func() error) error {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	}
 	return run()
-}
-
-func reportText(g *globalOptions, idx *reports.Index) error {
-	w := g.io.Out
-	fmt.Fprintf(w, "%s\n", filepath.Join(idx.Dir, idx.IndexHTML))
-	fmt.Fprintf(w, "  %d profiles, %d plots", len(idx.Profiles), len(idx.Plots))
-	if idx.Tenants != nil {
-		fmt.Fprintf(w, ", %s", *idx.Tenants)
-	}
-	fmt.Fprintln(w)
-	var missing []string
-	for _, s := range idx.Stages {
-		if s.Computed && s.Tenants != nil {
-			fmt.Fprintf(w, "  %-10s computed (%d tenants)\n", s.Stage, *s.Tenants)
-		} else if s.Computed {
-			fmt.Fprintf(w, "  %-10s computed (%d jobs)\n", s.Stage, s.Jobs)
-		} else {
-			missing = append(missing, s.Stage)
-		}
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(w, "  not computed: %s\n", strings.Join(missing, ", "))
-	}
-	return nil
-}
-
-// reportCSV lists the written files, one per row.
-func reportCSV(g *globalOptions, idx *reports.Index) error {
-	return writeCSV(g.io.Out, []string{"kind", "stage", "job", "path"}, func(row func(...string)) {
-		row("html", "", "", idx.IndexHTML)
-		if idx.Tenants != nil {
-			row("tenants", "classify", "", *idx.Tenants)
-		}
-		for _, p := range idx.Profiles {
-			row("profile", "", p.Job, p.Path)
-		}
-		for _, p := range idx.Plots {
-			row("svg", p.Stage, p.Job, p.SVG)
-			if p.PNG != "" {
-				row("png", p.Stage, p.Job, p.PNG)
-			}
-		}
-	})
 }

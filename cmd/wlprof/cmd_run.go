@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -85,16 +84,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	switch g.Output {
-	case "json":
-		err = writeJSON(g.io.Out, rep)
-	case "csv":
-		err = reportCSV(g, rep.Report) // what was written, as wlprof report -o csv
-	default:
-		fmt.Fprintf(g.io.Out, "dataset: %s (%d files, %d records, %d rejected)\n", rep.Dataset, len(rep.Files), rep.Accepted, rep.Rejected)
-		err = reportText(g, rep.Report)
-	}
-	if err != nil {
+	if err := printDoc(g, rep, rep.WriteCSV, rep.WriteText); err != nil {
 		return err
 	}
 	if rep.Rejected > 0 {

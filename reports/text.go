@@ -1,0 +1,54 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/wlprof/wlprof/internal/table"
+)
+
+// WriteText writes where index.html is, what was written, and which
+// stages the report has, as wlprof report and wlprof run print them.
+func (idx *Index) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s\n", filepath.Join(idx.Dir, idx.IndexHTML))
+	fmt.Fprintf(w, "  %d profiles, %d plots", len(idx.Profiles), len(idx.Plots))
+	if idx.Tenants != nil {
+		fmt.Fprintf(w, ", %s", *idx.Tenants)
+	}
+	fmt.Fprintln(w)
+	var missing []string
+	for _, s := range idx.Stages {
+		if s.Computed && s.Tenants != nil {
+			fmt.Fprintf(w, "  %-10s computed (%d tenants)\n", s.Stage, *s.Tenants)
+		} else if s.Computed {
+			fmt.Fprintf(w, "  %-10s computed (%d jobs)\n", s.Stage, s.Jobs)
+		} else {
+			missing = append(missing, s.Stage)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "  not computed: %s\n", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// WriteCSV lists the written files, one per row.
+func (idx *Index) WriteCSV(w io.Writer) error {
+	return table.CSV(w, []string{"kind", "stage", "job", "path"}, func(row func(...string)) {
+		row("html", "", "", idx.IndexHTML)
+		if idx.Tenants != nil {
+			row("tenants", StageClassify, "", *idx.Tenants)
+		}
+		for _, p := range idx.Profiles {
+			row("profile", "", p.Job, p.Path)
+		}
+		for _, p := range idx.Plots {
+			row("svg", p.Stage, p.Job, p.SVG)
+			if p.PNG != "" {
+				row("png", p.Stage, p.Job, p.PNG)
+			}
+		}
+	})
+}
