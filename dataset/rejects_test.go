@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,34 @@ func TestRejectJSONNames(t *testing.T) {
 	}
 	if want := `{"ingest":1,"file":"f","line":2,"col":3,"format":"csv","reason":"r","record":"x,y"}`; string(b) != want {
 		t.Errorf("got %s, want %s", b, want)
+	}
+}
+
+// ListRejects keeps the first limit records but counts and groups them
+// all; the text says where each was and how many were left out.
+func TestRejectList(t *testing.T) {
+	rows := []Reject{{File: "a.csv", Line: 2, Col: 3, Reason: "bad cpu", Record: "x,y"}, {File: "a.csv", Line: 4, Reason: "bad cpu"}, {File: "b.json", Reason: "truncated"}}
+	l := ListRejects(rows, 2)
+	if l.Version != 1 || l.Total != 3 || len(l.Groups) != 2 || len(l.Rejects) != 2 {
+		t.Errorf("list %+v", l)
+	}
+	if got := ListRejects(nil, -1); got.Rejects == nil || got.Groups == nil {
+		t.Errorf("no rejects: %+v, want empty lists", got)
+	}
+	if w := []string{rows[0].Where(), rows[1].Where(), rows[2].Where()}; !reflect.DeepEqual(w, []string{"a.csv:2:3", "a.csv:4", "b.json"}) {
+		t.Errorf("where %q", w)
+	}
+	var b strings.Builder
+	if err := l.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "3 rejected record(s) in 2 file(s)\n\nCOUNT  FILE    REASON\n2      a.csv   bad cpu\n1      b.json  truncated\n\n" +
+		"WHERE      REASON   RECORD\na.csv:2:3  bad cpu  \"x,y\"\na.csv:4    bad cpu  \"\"\n... and 1 more (--limit -1 lists them all)\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := l.WriteCSV(&b); err != nil || b.String() != "ingest,file,line,col,format,reason,record\n0,a.csv,2,3,,bad cpu,\"x,y\"\n0,a.csv,4,0,,bad cpu,\n" {
+		t.Errorf("csv %q (%v)", b.String(), err)
 	}
 }

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
@@ -43,13 +40,6 @@ most frequent first; then the records, in file and line order, up to
 	return cmd
 }
 
-type rejectsReport struct {
-	Version int                   `json:"version"`
-	Total   int                   `json:"total"`
-	Groups  []dataset.RejectGroup `json:"groups"`
-	Rejects []dataset.Reject      `json:"rejects"`
-}
-
 func runRejects(ctx context.Context, o *rejectsOptions) error {
 	if o.Limit < -1 {
 		return usagef("--limit %d: want -1 (all) or more", o.Limit)
@@ -62,55 +52,6 @@ func runRejects(ctx context.Context, o *rejectsOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := rejectsReport{Version: 1, Total: len(rows), Groups: dataset.GroupRejects(rows), Rejects: rows}
-	if o.Limit >= 0 && o.Limit < len(rows) {
-		rep.Rejects = rows[:o.Limit]
-	}
-	if rep.Rejects == nil {
-		rep.Rejects = []dataset.Reject{}
-	}
-	return emit(o.g, rep, rejectsCSV, rejectsText)
-}
-
-func rejectsCSV(g *globalOptions, rep rejectsReport) error {
-	return writeCSV(g.io.Out, []string{"ingest", "file", "line", "col", "format", "reason", "record"}, func(row func(...string)) {
-		for _, r := range rep.Rejects {
-			row(strconv.Itoa(int(r.Ingest)), r.File, strconv.FormatInt(r.Line, 10), strconv.Itoa(int(r.Col)), r.Format, r.Reason, r.Record)
-		}
-	})
-}
-
-func rejectsText(g *globalOptions, rep rejectsReport) error {
-	w := g.io.Out
-	files := map[string]bool{}
-	for _, gr := range rep.Groups {
-		files[gr.File] = true
-	}
-	fmt.Fprintf(w, "%d rejected record(s) in %d file(s)\n", rep.Total, len(files))
-	if rep.Total == 0 {
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nCOUNT\tFILE\tREASON")
-	for _, gr := range rep.Groups {
-		fmt.Fprintf(tw, "%d\t%s\t%s\n", gr.Count, gr.File, gr.Reason)
-	}
-	fmt.Fprintln(tw, "\nWHERE\tREASON\tRECORD")
-	for _, r := range rep.Rejects {
-		where := r.File
-		if r.Line > 0 {
-			where += ":" + strconv.FormatInt(r.Line, 10)
-		}
-		if r.Col > 0 {
-			where += ":" + strconv.Itoa(int(r.Col))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%q\n", where, r.Reason, r.Record)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if n := rep.Total - len(rep.Rejects); n > 0 {
-		fmt.Fprintf(w, "... and %d more (--limit -1 lists them all)\n", n)
-	}
-	return nil
+	l := dataset.ListRejects(rows, o.Limit)
+	return printDoc(o.g, l, l.WriteCSV, l.WriteText)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 // wlprof rejects lists what ingest rejected: counts per file and reason,
@@ -21,7 +23,7 @@ func TestRejects(t *testing.T) {
 	}
 	golden(t, "rejects.txt", out)
 	out, _, _ = wlprof(t, "rejects", "-d", ds, "-o", "json")
-	var rep rejectsReport
+	var rep dataset.RejectList
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

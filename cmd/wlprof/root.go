@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,18 +116,6 @@ manifest); every analysis command reads that dataset.
 	return root
 }
 
-// emit writes rep as one JSON document with -o json, and with csv or text
-// otherwise.
-func emit[R any](g *globalOptions, rep R, csv, text func(*globalOptions, R) error) error {
-	switch g.Output {
-	case "json":
-		return writeJSON(g.io.Out, rep)
-	case "csv":
-		return csv(g, rep)
-	}
-	return text(g, rep)
-}
-
 // printDoc writes doc as -o asks: one JSON document, or the CSV or text
 // table that the stage's result writes of itself.
 func printDoc(g *globalOptions, doc any, csv, text func(io.Writer) error) error {
@@ -139,32 +126,6 @@ func printDoc(g *globalOptions, doc any, csv, text func(io.Writer) error) error 
 		return csv(g.io.Out)
 	}
 	return text(g.io.Out)
-}
-
-// writeCSV writes a CSV table: the header, then the rows that rows gives
-// to row.
-func writeCSV(w io.Writer, header []string, rows func(row func(...string))) error {
-	cw := csv.NewWriter(w)
-	cw.Write(header)
-	rows(func(r ...string) { cw.Write(r) })
-	cw.Flush()
-	return cw.Error()
-}
-
-// orDash formats *v with format, or gives none when v is nil.
-func orDash(v *float64, none string, format func(float64) string) string {
-	if v == nil {
-		return none
-	}
-	return format(*v)
-}
-
-// dash gives s, or "-" when it is empty: an empty text cell.
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // writeJSON writes one indented JSON document.
