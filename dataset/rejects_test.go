@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/table/tabletest"
 )
 
 func TestGroupRejects(t *testing.T) {
@@ -108,17 +109,8 @@ func TestRejectList(t *testing.T) {
 	if w := []string{rows[0].Where(), rows[1].Where(), rows[2].Where()}; !reflect.DeepEqual(w, []string{"a.csv:2:3", "a.csv:4", "b.json"}) {
 		t.Errorf("where %q", w)
 	}
-	var b strings.Builder
-	if err := l.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := "3 rejected record(s) in 2 file(s)\n\nCOUNT  FILE    REASON\n2      a.csv   bad cpu\n1      b.json  truncated\n\n" +
+	text := "3 rejected record(s) in 2 file(s)\n\nCOUNT  FILE    REASON\n2      a.csv   bad cpu\n1      b.json  truncated\n\n" +
 		"WHERE      REASON   RECORD\na.csv:2:3  bad cpu  \"x,y\"\na.csv:4    bad cpu  \"\"\n... and 1 more (--limit -1 lists them all)\n"
-	if b.String() != want {
-		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
-	}
-	b.Reset()
-	if err := l.WriteCSV(&b); err != nil || b.String() != "ingest,file,line,col,format,reason,record\n0,a.csv,2,3,,bad cpu,\"x,y\"\n0,a.csv,4,0,,bad cpu,\n" {
-		t.Errorf("csv %q (%v)", b.String(), err)
-	}
+	csv := "ingest,file,line,col,format,reason,record\n0,a.csv,2,3,,bad cpu,\"x,y\"\n0,a.csv,4,0,,bad cpu,\n"
+	tabletest.Equal(t, l.WriteText, l.WriteCSV, text, csv)
 }

@@ -3,6 +3,8 @@ package elasticity
 import (
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/table"
 )
 
 // A long curve is thinned in the text to one point in step, its last
@@ -15,25 +17,18 @@ func TestDocumentText(t *testing.T) {
 		m.Curve = append(m.Curve, Point{MemoryBytes: int64(i) << 20, RuntimeS: 10 + float64(45-i), Slowdown: 1 + float64(45-i)/10})
 	}
 	d := (&Result{Models: []*Model{m}, Skipped: []Skipped{{Job: "k", Task: "map", Framework: "spark", Slots: 2, Runs: 1, Reason: "one run"}}}).Document()
-	var b strings.Builder
-	if err := d.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	text := b.String()
+	text, err := table.String(d.WriteText)
 	for _, want := range []string{"  5.40x         5.2% median of 2  -  ", "\n  1  ", "\n  4  ", "\n  45 ", "(one point in 3 of 45 shown; -o json or -o csv for all)",
 		"\nnot modelled:\n  k / map (spark, 2 slots, 1 runs): one run\n"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("text lacks %q:\n%s", want, text)
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("text (%v) lacks %q:\n%s", err, want, text)
 		}
 	}
 	if strings.Contains(text, "\n  2  ") || strings.Contains(text, "\n  44 ") {
 		t.Errorf("the curve is not thinned:\n%s", text)
 	}
-	b.Reset()
-	if err := d.WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	if rows := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n"); len(rows) != 46 || rows[45] != "j,reduce,hadoop,1,spill-rate,47185920,10,47185920,10,0,0,0,1" {
+	csv, err := table.String(d.WriteCSV)
+	if rows := strings.Split(strings.TrimSuffix(csv, "\n"), "\n"); err != nil || len(rows) != 46 || rows[45] != "j,reduce,hadoop,1,spill-rate,47185920,10,47185920,10,0,0,0,1" {
 		t.Errorf("csv: %d rows, last %q", len(rows), rows[len(rows)-1])
 	}
 }

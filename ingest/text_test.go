@@ -1,8 +1,9 @@
 package ingest
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/table/tabletest"
 )
 
 // A note two shards share is printed once in the text, naming the first
@@ -12,26 +13,13 @@ func TestDocumentText(t *testing.T) {
 		{Path: "a.csv", Format: "csv", Table: "usage", Accepted: 4, Notes: []string{"cpu in percent"}},
 		{Path: "b.csv", Format: "csv", Table: "usage", Accepted: 3, Rejected: 1, Notes: []string{"cpu in percent", "1 bad line"}},
 	}}
-	var b strings.Builder
-	if err := d.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := "ingest 2 into ds\n" +
+	text := "ingest 2 into ds\n" +
 		"FILE   FORMAT  TABLE  ACCEPTED  REJECTED\n" +
 		"a.csv  csv     usage  4         0\n" +
 		"b.csv  csv     usage  3         1\n" +
 		"note: a.csv and 1 other input(s): cpu in percent\n" +
 		"note: b.csv: 1 bad line\n" +
 		"total: 7 accepted, 1 rejected\n"
-	if b.String() != want {
-		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
-	}
-	b.Reset()
-	if err := d.WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	want = "path,format,table,accepted,rejected,notes\na.csv,csv,usage,4,0,cpu in percent\nb.csv,csv,usage,3,1,cpu in percent; 1 bad line\n"
-	if b.String() != want {
-		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
-	}
+	csv := "path,format,table,accepted,rejected,notes\na.csv,csv,usage,4,0,cpu in percent\nb.csv,csv,usage,3,1,cpu in percent; 1 bad line\n"
+	tabletest.Equal(t, d.WriteText, d.WriteCSV, text, csv)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/table/tabletest"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
 )
@@ -135,15 +136,6 @@ func TestRunChangesNothingOnFailure(t *testing.T) {
 func TestRunReportText(t *testing.T) {
 	r := &RunReport{Dataset: "out/dataset", Files: []ingest.FileResult{{}, {}}, Accepted: 9, Rejected: 1,
 		Report: &reports.Index{Dir: "out/report", IndexHTML: "index.html"}}
-	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	if want := "dataset: out/dataset (2 files, 9 records, 1 rejected)\nout/report/index.html\n  0 profiles, 0 plots\n"; b.String() != want {
-		t.Errorf("text %q, want %q", b.String(), want)
-	}
-	b.Reset()
-	if err := r.WriteCSV(&b); err != nil || b.String() != "kind,stage,job,path\nhtml,,,index.html\n" {
-		t.Errorf("csv %q (%v)", b.String(), err)
-	}
+	tabletest.Equal(t, r.WriteText, r.WriteCSV, "dataset: out/dataset (2 files, 9 records, 1 rejected)\nout/report/index.html\n  0 profiles, 0 plots\n",
+		"kind,stage,job,path\nhtml,,,index.html\n")
 }

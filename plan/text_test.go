@@ -3,6 +3,8 @@ package plan
 import (
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/table"
 )
 
 // A job placed instance by instance is named by instance in the text table
@@ -23,29 +25,21 @@ func TestResultText(t *testing.T) {
 	if got := r.Replays(); len(got) != 1 || got["a"].TrainRuns != 4 {
 		t.Errorf("replays %v", got)
 	}
-	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
+	text, err := table.String(r.WriteText)
 	for _, want := range []string{
 		"2 jobs planned over a 2h LCM in 1m steps (alpha 0.1)\nfootprint 3 containers: naive 4, lower bound 2 (25% below naive)\n",
 		"\na            1h", "0s–30m  1m      3      3     4      2         1       0                0.50\n",
 		"\nb#1 (naive)  1h30m", "note: a: short\n", "\nnot planned:\n  c: no window\n",
 	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, b.String())
+		if err != nil || !strings.Contains(text, want) {
+			t.Errorf("text (%v) lacks %q:\n%s", err, want, text)
 		}
 	}
-	b.Reset()
-	if err := r.WriteCSV(&b); err != nil {
-		t.Fatal(err)
+	csv, err := table.String(r.WriteCSV)
+	if rows := strings.Split(csv, "\n"); err != nil || len(rows) != 4 || rows[2] != "b,1,5400,0,0,0,1,2,true,0,0,0,0,0,0,0" {
+		t.Errorf("csv (%v):\n%s", err, csv)
 	}
-	if rows := strings.Split(b.String(), "\n"); len(rows) != 4 || rows[2] != "b,1,5400,0,0,0,1,2,true,0,0,0,0,0,0,0" {
-		t.Errorf("csv:\n%s", b.String())
-	}
-	b.Reset()
-	(&Result{Packing: &Packing{}}).WriteText(&b)
-	if b.String() != "no job could be planned\n" {
-		t.Errorf("empty plan: %q", b.String())
+	if got, _ := table.String((&Result{Packing: &Packing{}}).WriteText); got != "no job could be planned\n" {
+		t.Errorf("empty plan: %q", got)
 	}
 }

@@ -1,8 +1,9 @@
 package slo
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/table/tabletest"
 )
 
 // Offsets are signed and periods durations in the text, "-" where a job
@@ -14,23 +15,10 @@ func TestDocumentText(t *testing.T) {
 		{Job: "etl", PeriodS: &day, Runs: 30, Actionable: true, ArrivalS: &arr, DeadlineS: &dl, SlackRatio: &slack, Override: &Override{}},
 		{Job: "adhoc", Runs: 2, Reason: "irregular"},
 	}, Graph: Graph{Runs: 32, Files: 5, IngressFiles: 1, EgressFiles: 2, JobEdges: 3, Events: 99}}}
-	var b strings.Builder
-	if err := d.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := "JOB    PERIOD  RUNS  ACTIONABLE  ARRIVAL  DEADLINE  SLACK  REASON\n" +
+	text := "JOB    PERIOD  RUNS  ACTIONABLE  ARRIVAL  DEADLINE  SLACK  REASON\n" +
 		"etl    1d      30    yes         +1h      -30m      1.50   [override]\n" +
 		"adhoc  -       2     no          -        -         -      irregular\n" +
 		"2 jobs, 1 actionable; graph: 32 runs, 5 files (1 ingress, 2 egress), 3 job edges, 99 events\n"
-	if b.String() != want {
-		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
-	}
-	b.Reset()
-	if err := d.WriteCSV(&b); err != nil {
-		t.Fatal(err)
-	}
-	want = "job,period_s,runs,actionable,arrival_s,deadline_s,slack_ratio,reason\netl,86400,30,true,3600,-1800,1.5,\nadhoc,,2,false,,,,irregular\n"
-	if b.String() != want {
-		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
-	}
+	csv := "job,period_s,runs,actionable,arrival_s,deadline_s,slack_ratio,reason\netl,86400,30,true,3600,-1800,1.5,\nadhoc,,2,false,,,,irregular\n"
+	tabletest.Equal(t, d.WriteText, d.WriteCSV, text, csv)
 }

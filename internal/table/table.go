@@ -7,6 +7,7 @@ package table
 import (
 	"encoding/csv"
 	"io"
+	"strings"
 )
 
 // CSV writes a CSV table: the header, then the rows that rows gives to
@@ -34,4 +35,12 @@ func Dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// String is what write writes, as a string: a result's table where a
+// caller (a test, a report) wants it whole.
+func String(write func(io.Writer) error) (string, error) {
+	var b strings.Builder
+	err := write(&b)
+	return b.String(), err
 }

@@ -1,19 +1,23 @@
 package table
 
 import (
+	"io"
 	"strconv"
-	"strings"
 	"testing"
 )
 
 func TestCSV(t *testing.T) {
-	var b strings.Builder
-	err := CSV(&b, []string{"a", "b"}, func(row func(...string)) {
-		row("1", "x,y")
-		row("", `q"`)
+	got, err := String(func(w io.Writer) error {
+		return CSV(w, []string{"a", "b"}, func(row func(...string)) {
+			row("1", "x,y")
+			row("", `q"`)
+		})
 	})
-	if want := "a,b\n1,\"x,y\"\n,\"q\"\"\"\n"; err != nil || b.String() != want {
-		t.Errorf("got %q (%v), want %q", b.String(), err, want)
+	if want := "a,b\n1,\"x,y\"\n,\"q\"\"\"\n"; err != nil || got != want {
+		t.Errorf("got %q (%v), want %q", got, err, want)
+	}
+	if _, err := String(func(io.Writer) error { return io.ErrShortWrite }); err != io.ErrShortWrite {
+		t.Errorf("String's error %v, want the writer's", err)
 	}
 }
 
