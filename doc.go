@@ -35,6 +35,12 @@
 //	func (r *Result) Profile(jobs profile.Jobs)            // slo, elasticity
 //	func (r *Result) Profile(jobs profile.Jobs) error      // skyline
 //	func (r *Result) Profile() *profile.Tenants            // fft (classify)
+//	// It is also what the command prints: the -o json document (plan's
+//	// Result is its own), which writes its own text and CSV tables with
+//	// internal/table, so the command only picks one by -o.
+//	func (r *Result) Document() Document
+//	func (d Document) WriteText(w io.Writer) error // fft's: (w, tenants bool)
+//	func (d Document) WriteCSV(w io.Writer) error
 //
 // Load reads the dataset; Run computes and touches nothing else (fft's Run
 // also writes the series table it built, which is the stage's cache).
