@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/internal/synth"
 	"github.com/wlprof/wlprof/internal/timeflag"
@@ -56,17 +54,9 @@ func runSynth(o *synthOptions) error {
 	if err := o.World.Validate(); err != nil {
 		return usageError{err}
 	}
-	rep, err := synth.Write(o.Out, o.World)
+	wd, err := synth.Write(o.Out, o.World)
 	if err != nil {
 		return err
 	}
-	switch o.g.Output {
-	case "json":
-		return writeJSON(o.g.io.Out, rep)
-	case "csv":
-		_, err = fmt.Fprintf(o.g.io.Out, "usage,truth,rows,tenants\n%s,%s,%d,%d\n", rep.Usage, rep.Truth, rep.Rows, len(rep.Tenants))
-		return err
-	}
-	_, err = fmt.Fprintf(o.g.io.Out, "wrote %s (%d rows, %d tenants) and %s\n", rep.Usage, rep.Rows, len(rep.Tenants), rep.Truth)
-	return err
+	return printDoc(o.g, wd, wd.WriteCSV, wd.WriteText)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -27,15 +28,13 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 		Args:    args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := versionInfo{Version: 1, WlprofVersion: version, Go: runtime.Version(), DatasetSchema: dataset.SchemaVersion}
-			if g.Output == "json" {
-				return writeJSON(g.io.Out, v)
-			}
-			if g.Output == "csv" {
-				_, err := fmt.Fprintf(g.io.Out, "wlprof,go,dataset_schema\n%s,%s,%d\n", v.WlprofVersion, v.Go, v.DatasetSchema)
+			return printDoc(g, v, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "wlprof,go,dataset_schema\n%s,%s,%d\n", v.WlprofVersion, v.Go, v.DatasetSchema)
 				return err
-			}
-			_, err := fmt.Fprintf(g.io.Out, "wlprof %s (%s, dataset schema %d)\n", v.WlprofVersion, v.Go, v.DatasetSchema)
-			return err
+			}, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "wlprof %s (%s, dataset schema %d)\n", v.WlprofVersion, v.Go, v.DatasetSchema)
+				return err
+			})
 		},
 	}
 }

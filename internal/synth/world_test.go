@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/wlprof/wlprof/internal/table/tabletest"
 )
 
 func TestValidate(t *testing.T) {
@@ -63,4 +65,11 @@ func TestWrite(t *testing.T) {
 	if !bytes.Equal(usage, usage2) {
 		t.Error("same options, different usage.csv")
 	}
+}
+
+// What wlprof synth prints of a world, as text and as CSV.
+func TestWorldText(t *testing.T) {
+	wd := &World{Usage: "d/usage.csv", Truth: "d/truth.json", Rows: 10, Tenants: make([]Truth, 2)}
+	tabletest.Equal(t, wd.WriteText, wd.WriteCSV, "wrote d/usage.csv (10 rows, 2 tenants) and d/truth.json\n",
+		"usage,truth,rows,tenants\nd/usage.csv,d/truth.json,10,2\n")
 }
