@@ -10,19 +10,41 @@ import (
 	"testing"
 )
 
-// worldSeeds and worldPerGen size the independent worlds: 3 seeds × 12
-// tenants per generator (360 tenants).
-var worldSeeds = []uint64{1, 2, 3}
+// The independent worlds are sized by seeds × worldPerGen tenants per
+// generator. The rule of issue 16 (support.go) was tuned looking at
+// worldSeeds (and at seeds 101–110, which no test runs); heldOutSeeds
+// were only measured, as were seeds 1001–1030 (3597 of 3600 right).
+var (
+	worldSeeds   = []uint64{1, 2, 3}
+	heldOutSeeds = []uint64{4, 5, 6}
+)
 
 const worldPerGen = 12
 
-// TestWorldsAccuracy is the pattern rule on worlds it was not tuned on
-// (worlds_test.go): per generator and overall, the share of tenants whose
-// pattern is the generator's label and, when periodic, whose period is
-// within one grid step of the truth.
+// Bars: share of tenants right, overall and in every generator.
+const (
+	worldsBar       = 0.98
+	worldsBarPerGen = 0.90
+)
+
+// TestWorldsAccuracy is the pattern rule on worlds written apart from it
+// (worlds_test.go, frozen in commit 9a40573 before the rule changed):
+// per generator and overall, the share of tenants whose pattern is the
+// generator's label and, when periodic, whose period is within one grid
+// step of the truth. Before issue 16's rule: 260/360 (0.722) on the tuned
+// seeds, 249/360 (0.692) held out.
 func TestWorldsAccuracy(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		seeds []uint64
+	}{{"tuned", worldSeeds}, {"held-out", heldOutSeeds}} {
+		t.Run(c.name, func(t *testing.T) { worldsAccuracy(t, c.seeds) })
+	}
+}
+
+func worldsAccuracy(t *testing.T, seeds []uint64) {
 	var all []worldTenant
-	for _, seed := range worldSeeds {
+	for _, seed := range seeds {
 		all = append(all, makeWorld(seed, worldPerGen)...)
 	}
 	got := make([]Tenant, len(all))
@@ -74,11 +96,18 @@ func TestWorldsAccuracy(t *testing.T) {
 	var rep strings.Builder
 	for _, n := range names {
 		tl := per[n]
-		fmt.Fprintf(&rep, "%-10s %3d/%3d  %.3f\n", n, tl.right, tl.total, float64(tl.right)/float64(tl.total))
+		acc := float64(tl.right) / float64(tl.total)
+		fmt.Fprintf(&rep, "%-10s %3d/%3d  %.3f\n", n, tl.right, tl.total, acc)
+		if acc < worldsBarPerGen {
+			t.Errorf("%s: %d/%d right (%.3f), below %.2f", n, tl.right, tl.total, acc, worldsBarPerGen)
+		}
 	}
 	acc := float64(right) / float64(len(all))
 	fmt.Fprintf(&rep, "%-10s %3d/%3d  %.3f", "overall", right, len(all), acc)
-	t.Logf("accuracy per generator:\n%s", rep.String())
+	t.Logf("seeds %v, accuracy per generator:\n%s", seeds, rep.String())
+	if acc < worldsBar {
+		t.Errorf("overall %d/%d right (%.3f), below %.2f", right, len(all), acc, worldsBar)
+	}
 }
 
 // worldRight says whether g is the label of wt, and if not what differs.
