@@ -3,6 +3,7 @@ package fft
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -92,7 +93,11 @@ func TestRealFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := res.Tenants[0]
-		t.Logf("%s: %s strength %.2f spread %.4f mean %.4f period %v", c.file, got.Pattern, got.Strength, got.Spread, got.Mean, got.PeriodS)
+		period := "-"
+		if got.PeriodS != nil {
+			period = fmt.Sprintf("%gs", *got.PeriodS)
+		}
+		t.Logf("%s: %s strength %.2f spread %.4f mean %.4f period %s", c.file, got.Pattern, got.Strength, got.Spread, got.Mean, period)
 		if got.Pattern != c.want {
 			t.Errorf("%s: pattern %s, want %s (%s)", c.file, got.Pattern, c.want, c.why)
 			continue
