@@ -11,11 +11,14 @@
 //
 //	cmd/wlprof        flags, opening the dataset, calling stages, printing
 //	pipeline          where stages meet: the report, a reservation's window
-//	ingest fft slo skyline profiler elasticity reports   the stages
+//	plan              what-if stages: what the analysis stages' numbers buy
+//	ingest fft slo skyline profiler elasticity reports   the analysis stages
 //	dataset profile   the store, and the published profile format
 //
-// Stages never import each other; internal/ holds helpers nobody outside
-// should import.
+// Analysis stages never import each other; a what-if stage imports the
+// analysis stages whose results it replays (plan fits skylines on
+// training runs and takes windows from slo), never another what-if.
+// internal/ holds helpers nobody outside should import.
 //
 // # The stage surface
 //

@@ -2,6 +2,7 @@ package elasticity
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -91,5 +92,58 @@ func TestNoNegativePenalty(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no non-monotone warning: %q", m.Warnings)
+	}
+}
+
+// Retarget carries a model to r times the input: every curve point's
+// memory, runtime and spilled bytes times r, penalties and disk bandwidth
+// unchanged, and Predict(r·m) = r·Predict(m). Options.InputBytes does it
+// for every model Run builds; a bad size is refused.
+func TestRetarget(t *testing.T) {
+	const mib = 1 << 20
+	var runs []dataset.ProfRun
+	for _, c := range []struct {
+		mem   int64
+		spill int64
+		rt    float64
+	}{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}} {
+		for rep := int32(0); rep < 2; rep++ {
+			runs = append(runs, dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1,
+				MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: 1 << 29, SpilledBytes: c.spill})
+		}
+	}
+	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
+	if err != nil || len(res.Models) != 1 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	m := res.Models[0]
+	opts := DefaultOptions()
+	opts.InputBytes = 10 << 29
+	res10, err := Run(context.Background(), Input{Runs: runs}, opts)
+	if err != nil || len(res10.Models) != 1 {
+		t.Fatalf("%v %+v", err, res10)
+	}
+	big := res10.Models[0]
+	if big.InputBytes != 10<<29 || big.RetargetedFromBytes != 1<<29 || big.IdealMemoryBytes < 10*m.IdealMemoryBytes-10 || big.IdealMemoryBytes > 10*m.IdealMemoryBytes {
+		t.Errorf("input %d (from %d), ideal %d, want 10 × %d", big.InputBytes, big.RetargetedFromBytes, big.IdealMemoryBytes, m.IdealMemoryBytes)
+	}
+	if len(big.Curve) != len(m.Curve) {
+		t.Fatalf("curve of %d points, was %d", len(big.Curve), len(m.Curve))
+	}
+	for i, p := range m.Curve {
+		q := big.Curve[i]
+		if math.Abs(q.RuntimeS-10*p.RuntimeS) > 1e-9*q.RuntimeS || math.Abs(float64(q.MemoryBytes-10*p.MemoryBytes)) > 5 ||
+			math.Abs(float64(q.SpilledBytes-10*p.SpilledBytes)) > 5 || q.Penalty != p.Penalty || q.DiskBytesPS != p.DiskBytesPS {
+			t.Errorf("point %d: %+v, want 10 × %+v", i, q, p)
+		}
+	}
+	for _, mem := range []int64{150 * mib, 500 * mib, 4096 * mib} {
+		if got, want := big.Predict(10*mem), 10*m.Predict(mem); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("Predict(10 × %d MiB) = %g, want 10 × %g", mem/mib, got, want/10)
+		}
+	}
+	opts.InputBytes = -1
+	if _, err := Run(context.Background(), Input{Runs: runs}, opts); err == nil {
+		t.Error("a negative input size was accepted")
 	}
 }

@@ -27,6 +27,10 @@ type Options struct {
 	// threads waited for a CPU (cpu_wait_s); by default one-slot runs are
 	// modelled by wall time minus that wait.
 	WallTime bool
+	// InputBytes, when positive, retargets every model to a task input of
+	// that size (Model.Retarget): a model profiled on a sample of the
+	// input, carried to the whole.
+	InputBytes int64
 }
 
 // DefaultOptions: every job, a 100 MiB grid, no overrides.
@@ -123,14 +127,19 @@ type Baseline struct {
 
 // Model is one task's memory elasticity model.
 type Model struct {
-	Job                    string             `json:"job"`
-	Task                   string             `json:"task"`
-	Framework              string             `json:"framework"`
-	Slots                  int32              `json:"slots"`
-	Kind                   string             `json:"kind"` // step, spill-rate
-	Simulator              string             `json:"simulator"`
-	Runs                   int                `json:"runs"`
-	IdealMemoryBytes       int64              `json:"ideal_memory_bytes"`
+	Job              string `json:"job"`
+	Task             string `json:"task"`
+	Framework        string `json:"framework"`
+	Slots            int32  `json:"slots"`
+	Kind             string `json:"kind"` // step, spill-rate
+	Simulator        string `json:"simulator"`
+	Runs             int    `json:"runs"`
+	IdealMemoryBytes int64  `json:"ideal_memory_bytes"`
+	// InputBytes is the task input the model is for: the median of its
+	// runs' inputs, or what Retarget carried it to (RetargetedFromBytes,
+	// the runs' median, then says so).
+	InputBytes             int64              `json:"input_bytes"`
+	RetargetedFromBytes    int64              `json:"retargeted_from_bytes,omitempty"`
 	IdealRuntimeS          float64            `json:"ideal_runtime_s"`
 	Params                 map[string]float64 `json:"params"`
 	ParamSources           map[string]string  `json:"param_sources"`
@@ -216,6 +225,13 @@ func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 				Runs: len(groups[k]), Reason: reason})
 			continue
 		}
+		if opts.InputBytes > 0 {
+			if err := m.Retarget(opts.InputBytes); err != nil {
+				res.Skipped = append(res.Skipped, Skipped{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots,
+					Runs: len(groups[k]), Reason: err.Error()})
+				continue
+			}
+		}
 		res.Models = append(res.Models, m)
 	}
 	return res, nil
@@ -261,7 +277,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		return nil, reason
 	}
 	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: pl.kind, Simulator: sim.name,
-		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal))}
+		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal)), InputBytes: int64(math.Round(gs.inputBytes))}
 	sim.params.set("spilled_bytes_at_ideal", pl.floor, "simulated")
 	if len(pl.well) > 0 {
 		warnings = append(warnings, pl.fitPair(m, sim.params, runs)...)
@@ -756,4 +772,56 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 			clamped, len(mems)))
 	}
 	return pts, bw
+}
+
+// Retarget carries the model to a task input of inputBytes (seed 004 §2.7
+// profiles "on a sample of the job's input data" without saying how to
+// carry the model to the full input; the rule, elasticity/doc.go): with r
+// = inputBytes / the model's input, ideal memory and spilled bytes scale
+// by r, and so do runtimes at r times the memory — the fitted disk rate
+// and the per-byte work stay, so T'(r·m) = r·T(m): every curve point
+// (memory, runtime, spilled bytes) is multiplied by r, penalties and disk
+// bandwidth stay. Validation and settings stay those of the profiled
+// runs.
+func (m *Model) Retarget(inputBytes int64) error {
+	if inputBytes <= 0 {
+		return fmt.Errorf("input bytes %d: want more than 0", inputBytes)
+	}
+	if m.InputBytes <= 0 {
+		return fmt.Errorf("the model has no input size to scale from")
+	}
+	if inputBytes == m.InputBytes {
+		return nil
+	}
+	r := float64(inputBytes) / float64(m.InputBytes)
+	from := m.InputBytes
+	if m.RetargetedFromBytes > 0 {
+		from = m.RetargetedFromBytes
+	}
+	orig := m.predict
+	m.predict = func(x float64) float64 { return r * orig(x/r) }
+	m.IdealMemoryBytes = int64(math.Ceil(float64(m.IdealMemoryBytes) * r))
+	m.IdealRuntimeS *= r
+	for i := range m.Curve {
+		p := &m.Curve[i]
+		p.MemoryBytes = int64(math.Round(float64(p.MemoryBytes) * r))
+		p.RuntimeS *= r
+		p.SpilledBytes = int64(math.Round(float64(p.SpilledBytes) * r))
+	}
+	if m.Params == nil {
+		m.Params, m.ParamSources = map[string]float64{}, map[string]string{}
+	}
+	for _, k := range []string{"under_runtime_s", "spilled_bytes_at_ideal", "input_bytes", "output_bytes", "output_records"} {
+		if v, ok := m.Params[k]; ok {
+			m.Params[k] = v * r
+		}
+	}
+	m.Params["wlprof.input.scale"] = r
+	if m.ParamSources != nil {
+		m.ParamSources["wlprof.input.scale"] = "retarget"
+	}
+	m.Warnings = append(m.Warnings, fmt.Sprintf("retargeted from the profiled input (%s) to %s: ideal memory, spilled bytes and runtimes scaled by %.3g; validation is of the profiled runs",
+		bytesize.Human(float64(m.InputBytes)), bytesize.Human(float64(inputBytes)), r))
+	m.RetargetedFromBytes, m.InputBytes = from, inputBytes
+	return nil
 }

@@ -44,6 +44,9 @@ func (o Options) Validate() error {
 	if o.GridBytes <= 0 {
 		errs = append(errs, fmt.Errorf("elasticity: grid %d bytes: want more than 0", o.GridBytes))
 	}
+	if o.InputBytes < 0 {
+		errs = append(errs, fmt.Errorf("elasticity: input-bytes %d: want 0 (as profiled) or more", o.InputBytes))
+	}
 	for k := range o.Overrides {
 		if k == "" {
 			errs = append(errs, fmt.Errorf("elasticity: an override has an empty key"))
@@ -58,7 +61,7 @@ func (o Options) Validate() error {
 func (r *Result) Profile(jobs profile.Jobs) {
 	for _, m := range r.Models {
 		p := jobs.Get(m.Job)
-		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind, Slots: int(m.Slots),
+		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind, Slots: int(m.Slots), InputBytes: float64(m.InputBytes),
 			IdealMemoryBytes: float64(m.IdealMemoryBytes), IdealRuntimeS: m.IdealRuntimeS, DiskBandwidthBytesPerS: m.DiskBandwidthBytesPerS,
 			Params: m.Params, Curve: []profile.CurvePoint{}, Warnings: append([]string{}, m.Warnings...)}
 		if em.Params == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/plan"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/profiler"
 	"github.com/wlprof/wlprof/reports"
@@ -55,6 +56,13 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	fits, err := r.addSkyline(ctx, ds, o)
 	if err != nil {
 		return nil, err
+	}
+	if len(fits) > 0 {
+		if err := r.addPlan(ctx, ds, o); err != nil {
+			return nil, err
+		}
+	} else {
+		r.note(reports.StagePlan, "No fitted skyline to plan: the plan needs jobs with skylines and a window (an actionable SLO, or period_s, arrival_s and deadline_s in the overrides).")
 	}
 	profruns, err := dataset.ReadAll(ctx, ds, dataset.ProfRunsTable)
 	if err != nil {
@@ -270,6 +278,62 @@ func (r *reportInput) addReservations(ctx context.Context, ds *dataset.Dataset, 
 func (r *reportInput) anchor(job string) *skyline.Anchor {
 	if a, ok := r.anchors[job]; ok {
 		return &a
+	}
+	return nil
+}
+
+// addPlan packs the reservations of every job with a window and replays
+// its held-out runs, as wlprof plan does with the report's fit options.
+func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Options) error {
+	opts := plan.DefaultOptions()
+	opts.Skyline = o.Skyline
+	opts.Skyline.SkipBadJobs = true
+	opts.Skyline.AlphaSweep = nil
+	if o.SLOOverrides != "" {
+		ov, err := slo.LoadOverrides(o.SLOOverrides)
+		if err != nil {
+			return err
+		}
+		opts.SLO.Overrides = ov
+	}
+	var res *plan.Result
+	err := r.around(reports.StagePlan, func() error {
+		in, err := plan.Load(ctx, ds, opts)
+		if err != nil {
+			return err
+		}
+		res, err = plan.Run(ctx, in, opts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	res.Profile(r.jobs)
+	pl := &reports.Plan{LCMS: res.LCMS, StepS: res.StepS, Footprint: res.Footprint, NaiveFootprint: res.NaiveFootprint,
+		LowerBound: res.LowerBound, Load: res.Load, NaiveLoad: res.NaiveLoad}
+	replay := map[string]plan.JobReplay{}
+	for _, jr := range res.Replay {
+		replay[jr.Job] = jr
+	}
+	for _, p := range res.Placements {
+		var pk int64
+		for _, v := range p.Allocation {
+			pk = max(pk, v)
+		}
+		jr := replay[p.Job]
+		pl.Rows = append(pl.Rows, reports.PlanRow{Job: p.Job, PeriodS: p.PeriodS, WindowStartS: p.WindowStartS, WindowEndS: p.WindowEndS,
+			OffsetS: p.OffsetS, Steps: len(p.Allocation), Peak: pk, Naive: p.Naive, TrainRuns: jr.TrainRuns, TestRuns: jr.TestRuns,
+			Misses: jr.SLOMisses, MissesDRA: jr.SLOMissesDRA, DRAAddedContainerS: jr.DRAAddedContainerS})
+	}
+	for _, a := range res.AlphaTradeoff {
+		pl.Alpha = append(pl.Alpha, reports.PlanAlpha{Alpha: a.Alpha, TestRuns: a.TestRuns, Misses: a.SLOMisses})
+	}
+	for _, np := range res.NotPlanned {
+		pl.NotPlanned = append(pl.NotPlanned, reports.Skipped{Stage: reports.StagePlan, Job: np.Job, Reason: np.Reason})
+	}
+	r.in.Plan = pl
+	if len(pl.Rows) == 0 {
+		r.note(reports.StagePlan, fmt.Sprintf("No job could be planned (%d without a window or a fit); give period_s, arrival_s and deadline_s in the overrides to plan a job without provenance.", len(pl.NotPlanned)))
 	}
 	return nil
 }

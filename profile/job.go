@@ -22,6 +22,9 @@ type Job struct {
 	Skyline *Skyline `json:"skyline"`
 	// Elasticity holds one memory elasticity model per task kind.
 	Elasticity []ElasticityModel `json:"elasticity"`
+	// Plan is where the plan stage (a what-if) put the job's reservation
+	// and how its held-out runs fared; null when it did not run.
+	Plan *Plan `json:"plan"`
 	// Phases is the per-phase resource profile of the fastest profiled
 	// configuration (seed 002 §4.2.6).
 	Phases []Phase `json:"phases"`
@@ -151,7 +154,12 @@ type ElasticityModel struct {
 	Kind string `json:"kind" jsonschema:"minLength=1"`
 	// Slots is how many copies of the task ran at once on the node when
 	// it was profiled (models that differ only in slots differ here).
-	Slots            int     `json:"slots" jsonschema:"minimum=0"`
+	Slots int `json:"slots" jsonschema:"minimum=0"`
+	// InputBytes is the task input the model is for (the profiled runs'
+	// median, or what wlprof elasticity --input-bytes carried it to):
+	// ideal memory, spilled bytes and runtimes scale with it (see
+	// elasticity.Model.Retarget); 0 when unknown.
+	InputBytes       float64 `json:"input_bytes" jsonschema:"minimum=0"`
 	IdealMemoryBytes float64 `json:"ideal_memory_bytes" jsonschema:"exclusiveMinimum=0"`
 	IdealRuntimeS    float64 `json:"ideal_runtime_s" jsonschema:"minimum=0"`
 	// Params are the model's fitted parameters (disk_rate_bytes_per_s,
@@ -194,18 +202,62 @@ type Validation struct {
 }
 
 // Phase is the resource profile of one phase of the job (map, shuffle,
-// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it.
+// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it: what one task
+// uses of the node it was profiled on while Slots tasks run there at once
+// (Table 4.2: "the percentage of each TaskTracker's capacity that is used
+// by a single execution of the sub-phase").
 type Phase struct {
 	Phase string `json:"phase" jsonschema:"minLength=1"`
 	// Tasks and TaskRuntimeS are the tasks of the phase and their median
 	// runtime at the fastest configuration.
 	Tasks        int     `json:"tasks" jsonschema:"minimum=0"`
 	TaskRuntimeS float64 `json:"task_runtime_s" jsonschema:"minimum=0"`
-	// CPUShare and IOShare are the fractions of the phase's wall time spent
-	// on CPU and waiting on IO.
-	CPUShare    float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
-	IOShare     float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	// CPUShare is the share of the node's CPU capacity one task used in the
+	// phase: the CPU seconds (user + system) of the Slots tasks over the
+	// phase, divided by the phase's wall time, the node's CPUs (NodeCPUs)
+	// and Slots. A node kept at 100% CPU by 4 tasks gives each 25% (0.25,
+	// seed 002 §4.2.6); one single-threaded task alone on a 4-CPU node is
+	// at most 0.25 too. It is not the fraction of the phase's wall time the
+	// task was on a CPU (that is CPUShare × NodeCPUs × Slots).
+	CPUShare float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
+	// IOShare is the share of the node's disk bandwidth one task used in
+	// the phase: the storage bytes read and written by the Slots tasks over
+	// the phase, divided by its wall time and Slots, over
+	// IOCapacityBytesPerS (capped at 1).
+	IOShare float64 `json:"io_share" jsonschema:"minimum=0,maximum=1"`
+	// IOCapacityBytesPerS is the node's disk bandwidth IOShare is a share
+	// of, bytes per second.
+	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s" jsonschema:"minimum=0"`
+	// IOCapacitySource says where IOCapacityBytesPerS comes from:
+	// "measured" (the profiler's sequential write and read calibration of
+	// the node's disk), "flag" (given with --io-capacity), or "observed"
+	// (the profiling runs recorded no capacity: the best rate seen for this
+	// job, so the share is relative to the job and not comparable across
+	// jobs).
+	IOCapacitySource string `json:"io_capacity_source" jsonschema:"enum=measured|flag|observed"`
+	// MemoryBytes is one task's mean resident set over the phase.
 	MemoryBytes float64 `json:"memory_bytes" jsonschema:"minimum=0"`
 	// Slots is the concurrency of the fastest configuration.
 	Slots int `json:"slots" jsonschema:"minimum=0"`
+	// NodeCPUs is the number of CPUs of the node the shares are of (0 when
+	// the profiling run did not record it).
+	NodeCPUs int `json:"node_cpus" jsonschema:"minimum=0"`
+}
+
+// Plan is the job's place in a packed reservation plan (seed 001 §6) and
+// its held-out replay (§9).
+type Plan struct {
+	// PlannedOffsetS is where the job's reservation starts, seconds from
+	// the start of its period (PeriodS); Naive when the planner kept the
+	// skyline at its arrival because packing it raised the footprint.
+	PlannedOffsetS float64 `json:"planned_offset_s" jsonschema:"minimum=0"`
+	PeriodS        float64 `json:"period_s" jsonschema:"exclusiveMinimum=0"`
+	Naive          bool    `json:"naive"`
+	// HeldOutRuns are the runs held out of the fit and replayed against
+	// the reservation alone; HeldOutMissRate the share that missed the
+	// deadline, HeldOutMissRateDRA with dynamic reprovisioning (§7). Null
+	// when nothing was held out.
+	HeldOutRuns        int      `json:"held_out_runs" jsonschema:"minimum=0"`
+	HeldOutMissRate    *float64 `json:"held_out_miss_rate" jsonschema:"minimum=0,maximum=1"`
+	HeldOutMissRateDRA *float64 `json:"held_out_miss_rate_dra" jsonschema:"minimum=0,maximum=1"`
 }

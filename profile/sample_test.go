@@ -32,8 +32,8 @@ func sampleJob() *Job {
 			Curve: []CurvePoint{{MemoryBytes: 0.1 * (4 << 30), RuntimeS: 300, Penalty: 1.5},
 				{MemoryBytes: 0.5 * (4 << 30), RuntimeS: 180, Penalty: 0.5}, {MemoryBytes: 4 << 30, RuntimeS: 120, Penalty: 0}},
 			Validation: &Validation{Runs: 4, MeanAbsError: 0.06, MaxAbsError: 0.11}}},
-		Phases: []Phase{{Phase: "map", Tasks: 200, TaskRuntimeS: 35, CPUShare: 0.7, IOShare: 0.2, MemoryBytes: 1 << 30, Slots: 4},
-			{Phase: "reduce", Tasks: 20, TaskRuntimeS: 120, CPUShare: 0.3, IOShare: 0.6, MemoryBytes: 4 << 30, Slots: 2}},
+		Phases: []Phase{{Phase: "map", Tasks: 200, TaskRuntimeS: 35, CPUShare: 0.7, IOShare: 0.2, MemoryBytes: 1 << 30, Slots: 4, NodeCPUs: 8, IOCapacityBytesPerS: 200 << 20, IOCapacitySource: "measured"},
+			{Phase: "reduce", Tasks: 20, TaskRuntimeS: 120, CPUShare: 0.3, IOShare: 0.6, MemoryBytes: 4 << 30, Slots: 2, NodeCPUs: 8, IOCapacityBytesPerS: 200 << 20, IOCapacitySource: "measured"}},
 		Warnings: []string{"run r07 is 3× longer than the median run"},
 	}
 }

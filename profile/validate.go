@@ -112,6 +112,7 @@ func (j *Job) Validate() error {
 		p.nonNeg(at+".task_runtime_s", ph.TaskRuntimeS)
 		p.fraction(at+".cpu_share", ph.CPUShare)
 		p.fraction(at+".io_share", ph.IOShare)
+		p.nonNeg(at+".io_capacity_bytes_per_s", ph.IOCapacityBytesPerS)
 		p.nonNeg(at+".memory_bytes", ph.MemoryBytes)
 	}
 	return errors.Join(p...)

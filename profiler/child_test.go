@@ -160,6 +160,24 @@ func child(mode string, args []string) int {
 		}
 		time.Sleep(100 * time.Millisecond)
 		return int(b[0]) - 1
+	case "phasedwrite": // idle for D, then mark a phase and write N bytes to FILE in fsync'd 64 KiB pieces
+		d, _ := time.ParseDuration(args[0])
+		n, _ := strconv.ParseInt(args[1], 10, 64)
+		fmt.Println("phase: idle")
+		time.Sleep(d)
+		fmt.Println("phase: write")
+		f, err := os.Create(args[2])
+		if err != nil {
+			return 3
+		}
+		buf := make([]byte, 64<<10)
+		for ; n > 0; n -= int64(len(buf)) {
+			f.Write(buf[:min(n, int64(len(buf)))])
+			f.Sync()
+		}
+		f.Close()
+		time.Sleep(d)
+		return 0
 	case "phases":
 		fmt.Println("phase: map")
 		time.Sleep(300 * time.Millisecond)

@@ -40,22 +40,47 @@
 // a core of its own (helper threads are left out: a runtime's monitor
 // thread waits in the run queue without delaying the work).
 //
+// Phases: an output line that matches the phase regex is a mark, and the
+// tree is sampled at once when the profiler reads it (before it reads the
+// next line), the sample labelled with the new phase; so phase boundaries
+// are the marks, to within the time it takes to read a line and /proc
+// (about a millisecond), not the next tick, and what the tree does after
+// a mark counts in the new phase. A command whose standard output is
+// block-buffered (C stdio into a pipe) should flush after a mark or print
+// it on standard error.
+//
 // Before each run the profiler calls sync(2) and waits for it: what the
 // previous run left for the kernel to write (dirty pages, the journal's
 // commit, the trim of deleted spill files on a file system mounted with
 // discard) is done before the next run's clock starts, not during it.
 //
 // Units: seconds (_s), bytes (_bytes), CPU seconds; shares are fractions of
-// the node in [0,1].
+// the node in [0,1] (an I/O share above 1, warned about, says a phase moved
+// more than the node's measured capacity).
+//
+// The node's I/O capacity, which I/O shares are fractions of, is measured
+// once per sweep before its first run on SpillDir's file system: 64 MiB
+// written sequentially and read back with O_DIRECT, three times, the
+// median pass's (written + read) / (write + read time) kept (iocal.go);
+// Options.IOCapacity (--io-capacity) gives it instead. Each run's host
+// facts record it with its source, "measured" or "flag".
 //
 // # Capping
 //
 // With memory settings and CapAuto, each copy goes into a new memory cgroup
 // below the profiler's own (v2 memory.max, or v1 memory.limit_in_bytes,
 // swap disabled when accounted) set to the setting plus CapOverhead; runs
-// record capped, the cgroup's OOM kills, and outcome "oom-killed". Where no
-// cgroup can be made the runs record capped=false and why, and a warning is
-// given. Cgroups of killed profilers are removed by the next sweep.
+// record capped, the limit and how it was made (cap_note, and
+// cap_limit_bytes in the run's config), the cgroup's OOM kills, and outcome
+// "oom-killed". The overhead is room for what {mem} does not size (code,
+// libraries, a runtime, the page cache the command reads through); its
+// default, DefaultCapOverhead (32 MiB), lets ordinary programs run at small
+// settings (a cap of exactly 4 MiB OOM-kills GNU sort -S 4M), and
+// NoCapOverhead caps at the setting itself. A run the cap OOM-kills is
+// said to be, in a warning and in the sweep table (Setting.OOMKilledByCap
+// and Notes, with the limit and what to change). Where no cgroup can be
+// made the runs record capped=false and why, and a warning is given.
+// Cgroups of killed profilers are removed by the next sweep.
 //
 // # Stopping
 //
@@ -70,6 +95,15 @@
 // Summarize gives the sweep table (median and spread over repetitions);
 // BuildProfile gives the seed 002 Table 4.2 profile: the setting with the
 // least wall time per task, and per phase (split by a regular expression
-// on the command's output, else one phase) the share of node CPU, disk I/O
-// and memory one task used.
+// on the command's output, else one phase) the share of the node's
+// capacity one task used while Slots ran at once ("the percentage of each
+// TaskTracker's capacity that is used by a single execution of the
+// sub-phase"). CPU is the tree's CPU seconds over the phase / (its wall
+// time × the node's CPUs × Slots): a node at 100% CPU with 4 tasks gives
+// each 25%, and it is not the fraction of wall time a task spent on a CPU.
+// Disk I/O is the tree's storage bytes read and written / (wall time ×
+// Slots) over the node's I/O capacity (runs recorded without one fall back
+// to the best rate seen for the task, source "observed", with a warning:
+// such shares do not compare across jobs); memory the mean RSS / Slots
+// over the node's memory. profile/FORMAT.md defines the published fields.
 package profiler

@@ -17,6 +17,11 @@ type output struct {
 	copy  io.Writer
 	start time.Time
 
+	// onMark, when set, is called (outside mu) with each new phase's name
+	// as soon as its line is read, before the next line is: the run takes a
+	// sample there, so the phase's counters start at its mark.
+	onMark func(name string)
+
 	mu     sync.Mutex
 	phase  string
 	phases []phaseMark
@@ -52,6 +57,14 @@ func (o *output) read(r *os.File, wg *sync.WaitGroup) {
 }
 
 func (o *output) line(line []byte) {
+	if name, ok := o.scan(line); ok && o.onMark != nil {
+		o.onMark(name)
+	}
+}
+
+// scan copies and keeps line, and reports the name of the phase it
+// starts, if it does.
+func (o *output) scan(line []byte) (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.copy != nil {
@@ -62,11 +75,11 @@ func (o *output) line(line []byte) {
 		o.tail = append(o.tail[:0], o.tail[len(o.tail)-tailBytes:]...)
 	}
 	if o.re == nil {
-		return
+		return "", false
 	}
 	m := o.re.FindSubmatch(line)
 	if m == nil {
-		return
+		return "", false
 	}
 	// The phase is named by the first capture group that matched, else by
 	// the whole match: alternatives can name different phases, as in
@@ -78,10 +91,12 @@ func (o *output) line(line []byte) {
 			break
 		}
 	}
-	if name != o.phase {
-		o.phase = name
-		o.phases = append(o.phases, phaseMark{time.Since(o.start).Seconds(), name})
+	if name == o.phase {
+		return "", false
 	}
+	o.phase = name
+	o.phases = append(o.phases, phaseMark{time.Since(o.start).Seconds(), name})
+	return name, true
 }
 
 func (o *output) current() string {

@@ -54,7 +54,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	lr.copies = make([]*copyProc, s.slots)
 	defer lr.cleanup()
 
-	lr.capped, lr.note = capping(host, s.mem, o.CapOverhead, capNote)
+	lr.capped, lr.note = capping(host, s.mem, o.overhead(), capNote)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -66,6 +66,9 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	syscall.Sync()
 	lr.start = time.Now()
 	lr.out = newOutput(o.PhaseRegex, o.Output, lr.start)
+	lr.marks, lr.watched = make(chan markSample), make(chan struct{})
+	defer lr.endMarks() // also when the copies do not start: the reader must not wait
+	lr.out.onMark = lr.markSample
 	var outWG sync.WaitGroup
 	outWG.Add(1)
 	go lr.out.read(pr, &outWG)
@@ -101,14 +104,20 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 
 	lr.totals(ws, adopted)
 	rec.Outcome, rec.ExitCode = outcome(ws, timedOut, rec.OOMKills > 0)
-	cfg, _ := json.Marshal(map[string]any{
-		"argv": firstArgv, "interval_s": o.Interval.Seconds(), "timeout_s": o.Timeout.Seconds(),
-	})
-	rec.Config = string(cfg)
+	cfg := map[string]any{"argv": firstArgv, "interval_s": o.Interval.Seconds(), "timeout_s": o.Timeout.Seconds()}
+	if lr.capped {
+		cfg["cap_limit_bytes"], cfg["cap_overhead_bytes"] = s.mem+o.overhead(), o.overhead()
+	}
+	cfgJSON, _ := json.Marshal(cfg)
+	rec.Config = string(cfgJSON)
 	if interrupted {
 		return nil, ctx.Err()
 	}
-	if rec.Outcome != "ok" {
+	switch {
+	case rec.Outcome == "oom-killed":
+		warn(&o, r, fmt.Sprintf("run %s: OOM-killed by the memory cap, %s; the command needs more than its setting plus the overhead: "+
+			"raise --cap-overhead (or the setting); exit %d; last output:\n%s", rec.RunID, strings.TrimPrefix(lr.note, "capped: "), rec.ExitCode, indent(r.Tail)))
+	case rec.Outcome != "ok":
 		warn(&o, r, fmt.Sprintf("run %s: %s (exit %d); last output:\n%s", rec.RunID, rec.Outcome, rec.ExitCode, indent(r.Tail)))
 	}
 	return r, nil
@@ -131,6 +140,13 @@ type liveRun struct {
 	spill  *spillWatch
 	prev   dataset.ProfSample // the last sample: counters never go back
 
+	// marks carries the output reader's requests for a sample at a phase
+	// mark to watch, which owns the tree; watched is closed when watch
+	// returns, after which marks are only recorded.
+	marks    chan markSample
+	watched  chan struct{}
+	endWatch sync.Once
+
 	finished bool // every copy was reaped: nothing is left to kill
 }
 
@@ -141,8 +157,12 @@ func capping(host *cgroupHost, mem, overhead int64, capNote string) (bool, strin
 	if host == nil || mem <= 0 {
 		return false, capNote
 	}
-	return true, fmt.Sprintf("capped: cgroup v%d %s = %s per copy", host.version,
-		map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(mem+overhead))
+	how := fmt.Sprintf("setting %s + overhead %s", bytesize.Format(mem), bytesize.Format(overhead))
+	if overhead == 0 {
+		how = fmt.Sprintf("setting %s, no overhead", bytesize.Format(mem))
+	}
+	return true, fmt.Sprintf("capped: cgroup v%d %s = %s per copy (%s)", host.version,
+		map[int]string{1: "memory.limit_in_bytes", 2: "memory.max"}[host.version], bytesize.Format(mem+overhead), how)
 }
 
 // identify fills in what the record says the run is: the task, the
@@ -219,7 +239,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		c := &copyProc{}
 		lr.copies[i] = c
 		if lr.capped {
-			if c.cg, err = host.newCgroup(s.mem + o.CapOverhead); err != nil {
+			if c.cg, err = host.newCgroup(s.mem + o.overhead()); err != nil {
 				if o.Cap == CapRequire {
 					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
 				}
@@ -248,8 +268,39 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 	return firstArgv, nil
 }
 
-// sample reads the tree once and appends a sample to the run.
-func (lr *liveRun) sample() {
+// markSample asks watch for a sample labelled with a phase that has just
+// started.
+type markSample struct {
+	phase string
+	done  chan struct{}
+}
+
+// markSample is the output reader's onMark: it waits until watch has
+// taken a sample labelled with the new phase, so the counters at the
+// phase's start are read at its mark (within the moment it takes to read
+// the line and /proc), not at the next tick, which may be up to Interval
+// later. Phases come from marks, and what the tree does after a mark
+// counts in the new phase. The reader reads the next line only after
+// this, so every mark gets its own sample, and the command, if it writes
+// more output meanwhile, waits for the pipe at worst that long.
+func (lr *liveRun) markSample(phase string) {
+	req := markSample{phase, make(chan struct{})}
+	select {
+	case lr.marks <- req:
+		<-req.done
+	case <-lr.watched:
+	}
+}
+
+// endMarks stops taking samples at marks (watch has returned).
+func (lr *liveRun) endMarks() { lr.endWatch.Do(func() { close(lr.watched) }) }
+
+// sample reads the tree once and appends a sample to the run, labelled
+// with the current phase.
+func (lr *liveRun) sample() { lr.sampleAs(lr.out.current()) }
+
+// sampleAs reads the tree once and appends a sample labelled phase.
+func (lr *liveRun) sampleAs(phase string) {
 	o, rec := lr.o, &lr.r.Record
 	tot := lr.t.update()
 	sp := dataset.ProfSample{
@@ -259,7 +310,7 @@ func (lr *liveRun) sample() {
 		ReadBytes: tot.io.readBytes, WriteBytes: tot.io.writeBytes,
 		Threads: tot.threads, Procs: tot.procs,
 		SpillBytes: lr.spill.sample(),
-		Phase:      lr.out.current(),
+		Phase:      phase,
 	}
 	for _, c := range lr.copies {
 		if c.cg != nil {
@@ -296,12 +347,16 @@ func (lr *liveRun) watch(ctx context.Context, exits <-chan exitEvent) (end time.
 		km := time.NewTimer(o.Grace)
 		kill = km.C
 	}
+	defer lr.endMarks()
 	done := ctx.Done()
 	pending := len(lr.copies)
 	for pending > 0 {
 		select {
 		case <-ticker.C:
 			lr.sample()
+		case m := <-lr.marks:
+			lr.sampleAs(m.phase)
+			close(m.done)
 		case ev := <-exits:
 			lr.copies[ev.i].final, lr.copies[ev.i].endAt = ev.final, ev.at
 			end = ev.at

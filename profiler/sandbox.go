@@ -1,7 +1,6 @@
 package profiler
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 
@@ -58,7 +57,11 @@ func Sandboxes(runs []dataset.ProfRun, samples []dataset.ProfSample) []Sandbox {
 		sb := Sandbox{Job: id}
 		for _, task := range taskNames(jr) {
 			mine := filterTask(jr, task)
-			sb.Sweeps = append(sb.Sweeps, sweepSummary(task, mine))
+			sw, notes := sweepSummary(task, mine)
+			sb.Sweeps = append(sb.Sweeps, sw)
+			for _, n := range notes {
+				sb.Warnings = append(sb.Warnings, "profiler "+n)
+			}
 			sb.addPhases(task, mine, samples)
 		}
 		out = append(out, sb)
@@ -81,8 +84,9 @@ func taskNames(runs []dataset.ProfRun) []string {
 }
 
 // sweepSummary is the sweep of one task's runs: over slots when the memory
-// never changed and the slots did, else over memory.
-func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
+// never changed and the slots did, else over memory; and the settings'
+// notes (runs the memory cap killed), which the profile's warnings carry.
+func sweepSummary(task string, runs []dataset.ProfRun) (SweepSummary, []string) {
 	slots, mems := map[int32]bool{}, map[int64]bool{}
 	for _, r := range runs {
 		slots[r.Slots], mems[r.MemoryBytes] = true, true
@@ -91,7 +95,9 @@ func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
 	if len(mems) == 1 && len(slots) > 1 {
 		sw.Setting = "slots"
 	}
+	var notes []string
 	for _, st := range Summarize(runs) {
+		notes = append(notes, st.Notes...)
 		if st.OK == 0 {
 			continue
 		}
@@ -101,7 +107,7 @@ func sweepSummary(task string, runs []dataset.ProfRun) SweepSummary {
 		}
 		sw.Points = append(sw.Points, SweepPoint{Setting: x, RuntimeS: st.WallS.Median, PeakRSSBytes: st.PeakRSSBytes.Median})
 	}
-	return sw
+	return sw, notes
 }
 
 // addPhases adds the phase profile of task's fastest configuration.
@@ -114,15 +120,13 @@ func (sb *Sandbox) addPhases(task string, runs []dataset.ProfRun, samples []data
 	if !sampled || pr == nil {
 		return
 	}
-	var host struct {
-		MemTotalBytes float64 `json:"mem_total_bytes"`
-	}
-	_ = json.Unmarshal([]byte(runs[0].Host), &host) // no host facts: memory stays 0
+	host := pr.host // no host facts: memory and CPUs stay 0
 	clamp01 := func(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 	for _, ph := range pr.Phases {
 		sb.Phases = append(sb.Phases, profile.Phase{Phase: task + "/" + ph.Phase, Tasks: pr.Slots,
 			TaskRuntimeS: ph.EndS - ph.StartS, CPUShare: clamp01(ph.CPU), IOShare: clamp01(ph.IO),
-			MemoryBytes: ph.Memory * host.MemTotalBytes, Slots: pr.Slots})
+			MemoryBytes: ph.Memory * float64(host.MemTotalBytes), Slots: pr.Slots, NodeCPUs: host.CPUs,
+			IOCapacityBytesPerS: pr.IOCapacityBytesPerS, IOCapacitySource: pr.IOCapacitySource})
 	}
 	for _, w := range pr.Warnings {
 		sb.Warnings = append(sb.Warnings, "profiler "+task+": "+w)

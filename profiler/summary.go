@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/quantile"
 )
 
@@ -50,6 +52,12 @@ type Setting struct {
 	ReadBytes    Stat           `json:"read_bytes"`
 	WriteBytes   Stat           `json:"write_bytes"`
 	SpilledBytes Stat           `json:"spilled_bytes"`
+	// OOMKilledByCap counts the runs the memory cap ended: the kernel's OOM
+	// killer acted in their cgroup and they failed (outcome "oom-killed").
+	OOMKilledByCap int `json:"oom_killed_by_cap"`
+	// Notes say what a reader of the table must know about the setting,
+	// e.g. that the cap killed runs, with the limit and what to change.
+	Notes []string `json:"notes"`
 }
 
 // SortRuns orders runs by task, memory, slots, repetition and start.
@@ -85,8 +93,12 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			j++
 		}
 		g := runs[i:j]
-		s := Setting{Task: g[0].Task, MemBytes: g[0].MemoryBytes, Slots: int(g[0].Slots), Runs: len(g), Outcomes: map[string]int{}, Capped: true}
+		s := Setting{Task: g[0].Task, MemBytes: g[0].MemoryBytes, Slots: int(g[0].Slots), Runs: len(g), Outcomes: map[string]int{}, Capped: true,
+			Notes: []string{}}
 		var wall, cpu, rss, rd, wr, sp []float64
+		var oomPeak int64
+		var oomNote string
+		survived, survivedKills := 0, int32(0)
 		for k := range g {
 			r := &g[k]
 			oc := r.Outcome
@@ -98,8 +110,17 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			}
 			s.Outcomes[oc]++
 			s.Capped = s.Capped && r.Capped
+			if oc == "oom-killed" {
+				s.OOMKilledByCap++
+				oomPeak = max(oomPeak, r.PeakRSSBytes)
+				oomNote = strings.TrimPrefix(r.CapNote, "capped: ")
+			}
 			if !okRun(r) {
 				continue
+			}
+			if r.OOMKills > 0 {
+				survived++
+				survivedKills += r.OOMKills
 			}
 			s.OK++
 			wall = append(wall, r.RuntimeS)
@@ -111,6 +132,23 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 		}
 		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)
 		s.ReadBytes, s.WriteBytes, s.SpilledBytes = statOf(rd), statOf(wr), statOf(sp)
+		at := fmt.Sprintf("%s at %s, %d slot(s)", s.Task, memLabel(s.MemBytes), s.Slots)
+		if s.OOMKilledByCap > 0 {
+			peak := ""
+			if oomPeak > 0 {
+				peak = fmt.Sprintf("; peak RSS seen %s", bytesize.Human(float64(oomPeak)))
+			}
+			if oomNote == "" {
+				oomNote = "limit not recorded"
+			}
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d of %d run(s) OOM-killed by the memory cap, %s%s; "+
+				"the command needs more than its setting plus the overhead: raise --cap-overhead (or the setting)",
+				at, s.OOMKilledByCap, s.Runs, oomNote, peak))
+		}
+		if survived > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %d successful run(s) had %d process(es) OOM-killed by the memory cap",
+				at, survived, survivedKills))
+		}
 		out = append(out, s)
 		i = j
 	}
@@ -129,13 +167,20 @@ type Profile struct {
 	// fastest configuration minimises.
 	TaskS float64 `json:"task_s"`
 	Run   string  `json:"run"` // the repetition with the median wall time, whose samples give the shares
-	// IOCapacityBytesPerS stands for the node's disk capacity, which the
-	// profiler cannot know: the highest storage I/O rate the node was seen
-	// to sustain, over any whole run of the job or any phase of the chosen
-	// run. I/O shares are fractions of it, so they stay in [0,1].
+	// IOCapacityBytesPerS is the node's disk bandwidth, which I/O shares
+	// are fractions of, as the chosen run's host facts record it:
+	// IOCapacitySource "measured" (the sweep's calibration, iocal.go) or
+	// "flag" (given). Runs recorded before the capacity was have none; it
+	// is then the highest storage I/O rate seen for this task, over any
+	// whole run or any phase of the chosen run, with source "observed" and
+	// a warning: shares relative to the job itself do not compare across
+	// jobs.
 	IOCapacityBytesPerS float64      `json:"io_capacity_bytes_per_s"`
+	IOCapacitySource    string       `json:"io_capacity_source"`
 	Phases              []PhaseShare `json:"phases"`
 	Warnings            []string     `json:"warnings,omitempty"`
+
+	host hostInfo // of the chosen run: the node the shares are of
 }
 
 // PhaseShare is one phase's per-task share of the node.
@@ -147,17 +192,27 @@ type PhaseShare struct {
 	// the tree over the phase, divided by its duration, the node's CPUs and
 	// the slots (seed 002: 100% CPU with 4 tasks → 25% each).
 	CPU float64 `json:"cpu"`
-	// IOBytesPerS is one task's storage read+write rate.
+	// IOBytesPerS is one task's storage read+write rate: the tree's
+	// storage bytes read and written over the phase / its duration / slots.
 	IOBytesPerS float64 `json:"io_bytes_per_s"`
-	IO          float64 `json:"io"` // IOBytesPerS over IOCapacityBytesPerS
+	// IO is IOBytesPerS over IOCapacityBytesPerS: one task's share of the
+	// node's disk bandwidth. Above 1 (with a warning) when the phase moved
+	// more than the capacity, e.g. writes the page cache absorbed.
+	IO float64 `json:"io"`
 	// Memory is one task's mean resident set over the phase as a fraction
 	// of the node's memory.
 	Memory float64 `json:"memory"`
 }
 
+// hostInfo is what BuildProfile reads of a run's host facts (hostFacts).
 type hostInfo struct {
 	CPUs          int   `json:"cpus"`
 	MemTotalBytes int64 `json:"mem_total_bytes"`
+	// The node's I/O capacity and where it came from ("measured" or
+	// "flag"); absent in runs recorded before it was (issue 16).
+	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s"`
+	IOCapacitySource    string  `json:"io_capacity_source"`
+	IOCapacityDetail    string  `json:"io_capacity_detail"`
 }
 
 // BuildProfile picks, for task, the setting with the least wall time per
@@ -183,15 +238,17 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		return nil
 	}
 	p := &Profile{Task: task, MemBytes: best.MemBytes, Slots: best.Slots, TaskS: best.WallS.Median / float64(best.Slots)}
-	// The repetition closest to the median wall time.
+	// The repetition closest to the median wall time; observed is the best
+	// I/O rate of any run, the capacity when none is recorded.
 	var chosen *dataset.ProfRun
+	var observed float64
 	for i := range runs {
 		r := &runs[i]
 		if r.Task != task || !okRun(r) {
 			continue
 		}
-		if rate := float64(r.ReadBytes+r.WriteBytes) / r.RuntimeS; r.RuntimeS > 0 && rate > p.IOCapacityBytesPerS {
-			p.IOCapacityBytesPerS = rate
+		if rate := float64(r.ReadBytes+r.WriteBytes) / r.RuntimeS; r.RuntimeS > 0 && rate > observed {
+			observed = rate
 		}
 		if r.MemoryBytes != best.MemBytes || int(r.Slots) != best.Slots {
 			continue
@@ -203,9 +260,11 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 	p.Run = chosen.RunID
 	var host hostInfo
 	if json.Unmarshal([]byte(chosen.Host), &host) != nil || host.CPUs == 0 || host.MemTotalBytes == 0 {
+		p.host = host
 		p.Warnings = append(p.Warnings, "the run records no host facts (CPUs, memory): shares cannot be derived")
 		return p
 	}
+	p.host = host
 	var ss []dataset.ProfSample
 	for _, s := range samples {
 		if s.Run == chosen.RunID {
@@ -217,7 +276,11 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		p.Warnings = append(p.Warnings, fmt.Sprintf("run %s has %d samples: shares need two", chosen.RunID, len(ss)))
 		return p
 	}
-	// Phases are runs of consecutive samples with the same phase name.
+	// Phases are runs of consecutive samples with the same phase name. A
+	// sweep samples the tree at each phase mark (markSample), labelled with
+	// the new phase: a phase starts at its mark, and what the tree did
+	// after the mark counts in it. (Rows recorded before marks were sampled
+	// start a phase at the first tick after its mark.)
 	k := float64(best.Slots)
 	for i := 0; i < len(ss); {
 		j := i
@@ -241,7 +304,7 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		if d := b.OffsetS - a.OffsetS; d > 0 {
 			ph.CPU = (b.CPUS - a.CPUS) / d / float64(host.CPUs) / k
 			ph.IOBytesPerS = float64(b.ReadBytes+b.WriteBytes-a.ReadBytes-a.WriteBytes) / d / k
-			p.IOCapacityBytesPerS = max(p.IOCapacityBytesPerS, ph.IOBytesPerS*k)
+			observed = max(observed, ph.IOBytesPerS*k)
 		}
 		var rss float64
 		for _, s := range ss[i : j+1] {
@@ -251,12 +314,33 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		p.Phases = append(p.Phases, ph)
 		i = j + 1
 	}
+	p.IOCapacityBytesPerS, p.IOCapacitySource = host.IOCapacityBytesPerS, host.IOCapacitySource
+	if p.IOCapacityBytesPerS <= 0 {
+		p.IOCapacityBytesPerS, p.IOCapacitySource = observed, "observed"
+		p.Warnings = append(p.Warnings, fmt.Sprintf("run %s records no I/O capacity of its node (profiled before it was measured): "+
+			"I/O shares are of the best rate seen for this task, %s/s, and not comparable across jobs; profile again to measure it, or give --io-capacity",
+			chosen.RunID, bytesize.Human(observed)))
+	}
 	for i := range p.Phases {
+		ph := &p.Phases[i]
 		if p.IOCapacityBytesPerS > 0 {
-			p.Phases[i].IO = p.Phases[i].IOBytesPerS / p.IOCapacityBytesPerS
+			ph.IO = ph.IOBytesPerS / p.IOCapacityBytesPerS
+		}
+		if ph.IO > 1 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("phase %s moved %s/s per task, %.2f× the node's I/O capacity of %s/s (%s): "+
+				"writes the page cache absorbed, or a capacity too low; its published io_share is capped at 1",
+				ph.Phase, bytesize.Human(ph.IOBytesPerS), ph.IO, bytesize.Human(p.IOCapacityBytesPerS), p.IOCapacitySource))
 		}
 	}
 	return p
+}
+
+// memLabel names a memory setting for notes, as --mem writes it.
+func memLabel(b int64) string {
+	if b <= 0 {
+		return "no memory setting"
+	}
+	return bytesize.Format(b)
 }
 
 func filterTask(runs []dataset.ProfRun, task string) []dataset.ProfRun {

@@ -9,11 +9,13 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // CapMode says whether runs are put in a memory cgroup.
@@ -61,8 +63,15 @@ type Options struct {
 	// CapOverhead is added to the memory setting to make the cgroup limit:
 	// room for the program's code, runtime and page cache beyond the
 	// buffers {mem} sizes (as YARN adds overhead to a container's heap).
+	// 0: DefaultCapOverhead; NoCapOverhead (any negative value): none, the
+	// cap is the setting itself.
 	CapOverhead int64
 	PhaseRegex  *regexp.Regexp // lines of the command's output that start a phase
+	// IOCapacity is the node's disk bandwidth in bytes/s, the capacity I/O
+	// shares are fractions of; 0: measured once at the start of the sweep
+	// on SpillDir's file system (iocal.go). The host facts of every run
+	// record it and whether it was measured or given.
+	IOCapacity int64
 
 	Env    []string  // environment of the command; nil: the profiler's own
 	Dir    string    // working directory; "": the profiler's
@@ -91,6 +100,21 @@ type Phase struct {
 	StartS float64 `json:"start_s"`
 	EndS   float64 `json:"end_s"`
 }
+
+// DefaultCapOverhead is the cap's overhead when Options.CapOverhead is 0
+// (--cap-overhead's default): 32 MiB. Measured here under cgroup v1 at a 4
+// MiB setting, the least overhead that let a run finish was 1 to 4 MiB for
+// GNU sort -S, 4 MiB for the Go reference workload (spillsort) and 8 MiB
+// for CPython holding a 4 MiB buffer; without any (the old default) each
+// was OOM-killed. 32 MiB leaves such programs room at every setting while
+// keeping the limit close to the setting, as seed 004 §2 wants ("as close
+// to the JVM heap size as possible", so that spills reach the disk). A JVM
+// needs more for its non-heap memory (YARN and Spark add max(384 MiB, 10%)):
+// give --cap-overhead then; a run the cap kills says so.
+const DefaultCapOverhead = 32 << 20
+
+// NoCapOverhead as Options.CapOverhead caps a run at its setting exactly.
+const NoCapOverhead = -1
 
 // detect finds the cgroup host; tests replace it to play a machine without.
 var detect = detectCgroups
@@ -126,6 +150,21 @@ func (o *Options) defaults() {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
+	if o.CapOverhead == 0 {
+		o.CapOverhead = DefaultCapOverhead
+	}
+}
+
+// overhead is the bytes added to a setting to make its cgroup limit.
+func (o *Options) overhead() int64 { return max(o.CapOverhead, 0) }
+
+// ParseCapOverhead reads --cap-overhead: a size (bytesize.Parse), or 0 for
+// none (NoCapOverhead).
+func ParseCapOverhead(s string) (int64, error) {
+	if strings.TrimSpace(s) == "0" {
+		return NoCapOverhead, nil
+	}
+	return bytesize.Parse(s)
 }
 
 // Sweep runs argv once per memory setting, slot setting and repetition.
@@ -177,7 +216,14 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	}
 	defer restore()
 
-	facts := hostFacts(host)
+	capacity := ioCapacity{BytesPerS: float64(o.IOCapacity), Source: "flag", Detail: "given (--io-capacity)"}
+	if o.IOCapacity <= 0 {
+		var err error
+		if capacity, err = measureIOCapacity(o.SpillDir); err != nil {
+			warn(&o, nil, fmt.Sprintf("the node's I/O capacity could not be measured (%v): I/O shares will be of the best rate seen; give it with --io-capacity", err))
+		}
+	}
+	facts := hostFacts(host, capacity)
 	var runs []*Run
 	seq := 0
 	for rep := 1; rep <= o.Repeat; rep++ {
@@ -239,7 +285,8 @@ const (
 	prGetChildSubreaper = 37
 )
 
-func hostFacts(h *cgroupHost) string {
+// hostFacts is the JSON the runs keep about the node (hostInfo reads it).
+func hostFacts(h *cgroupHost, c ioCapacity) string {
 	var u syscall.Utsname
 	syscall.Uname(&u)
 	rel := make([]byte, 0, len(u.Release))
@@ -254,6 +301,10 @@ func hostFacts(h *cgroupHost) string {
 	if h != nil {
 		cg = fmt.Sprintf("v%d", h.version)
 	}
-	return fmt.Sprintf(`{"hostname":%q,"cpus":%d,"mem_total_bytes":%d,"kernel":%q,"cgroup":%q}`,
+	facts := fmt.Sprintf(`{"hostname":%q,"cpus":%d,"mem_total_bytes":%d,"kernel":%q,"cgroup":%q`,
 		name, runtime.NumCPU(), hostMemBytes(), string(rel), cg)
+	if c.BytesPerS > 0 {
+		facts += fmt.Sprintf(`,"io_capacity_bytes_per_s":%.0f,"io_capacity_source":%q,"io_capacity_detail":%q`, c.BytesPerS, c.Source, c.Detail)
+	}
+	return facts + "}"
 }

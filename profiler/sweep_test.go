@@ -14,12 +14,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sweepOpts are options for one quick run of a child mode.
+// sweepOpts are options for one quick run of a child mode. The I/O
+// capacity is given, so that the sweeps do not each calibrate the disk
+// (TestSweepRecordsIOCapacity measures it).
 func sweepOpts(t *testing.T, mode string) (Options, string) {
 	t.Helper()
 	pids := t.TempDir()
 	return Options{Job: "t", Repeat: 1, Interval: 20 * time.Millisecond, Grace: 300 * time.Millisecond,
-		SpillDir: t.TempDir(), Env: childEnv(mode, pids), Cap: CapOff}, pids
+		SpillDir: t.TempDir(), Env: childEnv(mode, pids), Cap: CapOff, IOCapacity: 500 << 20}, pids
 }
 
 // checkClean fails when a process of the runs or a spill directory is left.

@@ -62,6 +62,7 @@ type view struct {
 	Jobs        []*viewJob
 	SLOJobs     []*viewJob
 	SkyJobs     []*viewJob
+	Plan        *Plan
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -83,12 +84,13 @@ var stageTitles = map[string]string{
 	StageClassify:   "Tenant classes",
 	StageSLO:        "Inferred SLOs",
 	StageSkyline:    "Reservation skylines",
+	StagePlan:       "Reservation plan",
 	StageElasticity: "Memory elasticity",
 	StageProfiler:   "Profiler sweeps",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
-	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs}
+	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -269,6 +271,18 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 <table><tr><th>job</th><th>runs</th><th>step</th><th>peak</th><th>reserved</th><th>used</th><th>ratio</th><th>over</th><th>under</th></tr>
 {{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
 {{end}}</table>{{end}}
+</section>
+
+{{with stage .Stages "plan"}}<section id="plan">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}
+{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
+{{with .Plan}}{{if .Rows}}<p>Footprint <b>{{.Footprint}}</b> containers over a {{dur .LCMS}} LCM: naive {{.NaiveFootprint}}, lower bound {{.LowerBound}}. Each job is fitted on its earlier runs and its later runs are replayed against its reservation alone (no opportunistic capacity), with and without dynamic reprovisioning (DRA).</p>
+<table><tr><th>job</th><th>period</th><th>window</th><th>offset</th><th>steps</th><th>peak</th><th>fitted on</th><th>held out</th><th>missed</th><th>missed with DRA</th><th>DRA added</th></tr>
+{{range .Rows}}<tr><td>{{.Job}}{{if .Naive}} <span class="muted">(kept at arrival)</span>{{end}}</td><td>{{dur .PeriodS}}</td><td>{{dur .WindowStartS}} – {{dur .WindowEndS}}</td><td>{{dur .OffsetS}}</td><td>{{.Steps}}</td><td>{{.Peak}}</td><td>{{.TrainRuns}}</td><td>{{.TestRuns}}</td><td>{{.Misses}}</td><td>{{.MissesDRA}}</td><td>{{hours .DRAAddedContainerS}} container·h</td></tr>
+{{end}}</table>{{end}}{{if .NotPlanned}}<p class="muted">Not planned:</p><ul>{{range .NotPlanned}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}{{end}}
 </section>
 
 {{with stage .Stages "elasticity"}}<section id="elasticity">

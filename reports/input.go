@@ -20,6 +20,8 @@ type Input struct {
 	Tenants *Tenants
 	// Skipped are jobs a stage left out, with the reason (too few runs).
 	Skipped []Skipped
+	// Plan is the plan stage's packing and replay; nil when it did not run.
+	Plan *Plan
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -31,12 +33,45 @@ const (
 	StageClassify   = "classify"
 	StageSLO        = "slo"
 	StageSkyline    = "skyline"
+	StagePlan       = "plan"
 	StageElasticity = "elasticity"
 	StageProfiler   = "profiler"
 )
 
 // Stages in report order.
-var Stages = []string{StageClassify, StageSLO, StageSkyline, StageElasticity, StageProfiler}
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler}
+
+// Plan is the reservation plan (seed 001 §6, §9): the packed load over the
+// LCM beside the naive plan and the lower bound, one row per placement,
+// and the held-out misses at each α.
+type Plan struct {
+	LCMS, StepS                           float64
+	Footprint, NaiveFootprint, LowerBound int64
+	// Load and NaiveLoad are containers per step over the LCM.
+	Load, NaiveLoad []int64
+	Rows            []PlanRow
+	Alpha           []PlanAlpha
+	// NotPlanned are the jobs left out, with the reason.
+	NotPlanned []Skipped
+}
+
+// PlanRow is one placement and its job's held-out replay.
+type PlanRow struct {
+	Job                                    string
+	PeriodS, WindowStartS, WindowEndS      float64
+	OffsetS                                float64
+	Steps                                  int
+	Peak                                   int64
+	Naive                                  bool
+	TrainRuns, TestRuns, Misses, MissesDRA int
+	DRAAddedContainerS                     float64
+}
+
+// PlanAlpha is the held-out SLO misses of skylines fitted at one α.
+type PlanAlpha struct {
+	Alpha            float64
+	TestRuns, Misses int
+}
 
 // Job is one recurring job: its profile and the data of its plots.
 type Job struct {

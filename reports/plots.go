@@ -7,10 +7,12 @@ import (
 	"image/png"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/profile"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -51,12 +53,22 @@ var (
 	blue  = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 )
 
+// sans is the figures' typeface, the sans-serif of the page around them
+// (gonum's default is a serif).
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Title.TextStyle.Font = font.From(sans, 12)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, 11)
+		a.Tick.Label.Font = font.From(sans, 9)
+		a.Tick.Marker = cleanTicks{}
+	}
+	p.Legend.TextStyle.Font = font.From(sans, 9)
 	p.Add(plotter.NewGrid())
 	return p
 }
@@ -342,6 +354,9 @@ func AlphaTradeoff(j *Job) *plot.Plot {
 	p.Add(l, s)
 	if err == nil {
 		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font = font.From(sans, 9)
+		}
 		p.Add(lb)
 	}
 	p.X.Min, p.Y.Min = 0, 0
@@ -461,7 +476,7 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 // fifth larger, which matters with thousands of figures.
 func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err error) {
 	sc := vgsvg.New(w, h)
-	p.Draw(draw.New(sc))
+	p.Draw(margin(draw.New(sc)))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return nil, nil, err
@@ -470,7 +485,7 @@ func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err e
 		return sb.Bytes(), nil, nil
 	}
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
-	p.Draw(draw.New(ic))
+	p.Draw(margin(draw.New(ic)))
 	var pb bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&pb, ic.Image()); err != nil {
@@ -478,6 +493,11 @@ func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err e
 	}
 	return sb.Bytes(), pb.Bytes(), nil
 }
+
+// margin keeps what gonum centres on the plot's edges inside the canvas:
+// the last tick label of the x axis (half of it fell off the right edge)
+// and the legend's line samples.
+func margin(c draw.Canvas) draw.Canvas { return draw.Crop(c, 0, -vg.Points(14), 0, -vg.Points(2)) }
 
 // pngDPI is the resolution of the PNG figures: 614×307 pixels.
 const pngDPI = 96
@@ -489,4 +509,106 @@ func inlineSVG(svg []byte) []byte {
 		svg = svg[i:]
 	}
 	return bytes.Replace(svg, []byte("<svg "), []byte(`<svg class="fig" role="img" `), 1)
+}
+
+// PlanLoad draws the packed load over the LCM against the naive plan's
+// (each skyline at its arrival) and the lower bound (seed 001 Fig. 9d).
+// Nil without a plan.
+func PlanLoad(pl *Plan) *plot.Plot {
+	if pl == nil || len(pl.Load) == 0 {
+		return nil
+	}
+	unit, div := timeAxis(pl.LCMS)
+	p := newPlot("Packed load over the LCM", unit+" into the LCM", "containers")
+	toF := func(v []int64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return out
+	}
+	nl := line(stepXY(toF(pl.NaiveLoad), pl.StepS/div), grey, vg.Points(1))
+	ll := line(stepXY(toF(pl.Load), pl.StepS/div), blue, vg.Points(1.5))
+	lb := line(plotter.XYs{{X: 0, Y: float64(pl.LowerBound)}, {X: pl.LCMS / div, Y: float64(pl.LowerBound)}}, red, vg.Points(1))
+	lb.l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
+	p.Add(nl, ll, lb)
+	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
+	p.Legend.Add(fmt.Sprintf("LowCost (peak %d)", pl.Footprint), ll)
+	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
+	p.Legend.Top = true
+	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
+	p.Y.Tick.Marker = intTicks{}
+	legendRoom(p, float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound)))
+	return p
+}
+
+// PlanAlphaMisses draws the share of held-out runs that miss their
+// deadline against skylines fitted at each α (seed 001 Fig. 9c). Nil
+// without held-out runs.
+func PlanAlphaMisses(pl *Plan) *plot.Plot {
+	if pl == nil || len(pl.Alpha) == 0 {
+		return nil
+	}
+	p := newPlot("Held-out SLO misses by α", "α (weight of over-allocation)", "held-out runs missed (%)")
+	var xy plotter.XYs
+	for _, a := range pl.Alpha {
+		if a.TestRuns > 0 {
+			xy = append(xy, plotter.XY{X: a.Alpha, Y: 100 * float64(a.Misses) / float64(a.TestRuns)})
+		}
+	}
+	if len(xy) == 0 {
+		return nil
+	}
+	p.Add(line(xy, blue, vg.Points(1)), points(xy, blue, vg.Points(2.5), draw.CircleGlyph{}))
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 100
+	return p
+}
+
+// intTicks marks counts: whole numbers only, labelled without decimals.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) {
+		return []plot.Tick{{Value: math.Round(lo), Label: fmt.Sprint(int64(math.Round(lo)))}}
+	}
+	step := math.Max(1, math.Pow(10, math.Floor(math.Log10(span/5))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if span/(step*m) <= 6 {
+			step *= m
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi+1e-9; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprint(int64(math.Round(v)))})
+	}
+	return ts
+}
+
+// cleanTicks are gonum's default ticks labelled with no more decimals
+// than their spacing needs ("250", not "250.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	var major []float64
+	for _, t := range ts {
+		if t.Label != "" {
+			major = append(major, t.Value)
+		}
+	}
+	dec := 0
+	if len(major) > 1 {
+		step := math.Abs(major[1] - major[0])
+		for dec < 10 && math.Abs(step*math.Pow10(dec)-math.Round(step*math.Pow10(dec))) > 1e-9*math.Pow10(dec) {
+			dec++
+		}
+	}
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', dec, 64)
+		}
+	}
+	return ts
 }

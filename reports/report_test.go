@@ -75,10 +75,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 			t.Errorf("%s in the index but not written", f)
 		}
 	}
-	// 4 classify figures per pattern class set, the CDF, and per job:
-	// skyline, α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+4*6)
+	// 4 classify figures per pattern class set, the CDF, the plan's two,
+	// and per job: skyline, α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -102,6 +102,7 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 // Stages without results say "not computed", with the notes given.
 func TestMissingStagesSayNotComputed(t *testing.T) {
 	in := synthInput(0, 2, 2)
+	in.Plan = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -126,8 +127,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 4 {
-		t.Errorf("%d sections say not computed, want 4 (classify, slo, elasticity, profiler)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 5 {
+		t.Errorf("%d sections say not computed, want 5 (classify, slo, plan, elasticity, profiler)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")

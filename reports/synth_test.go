@@ -34,7 +34,39 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 		}
 		in.Jobs = append(in.Jobs, j)
 	}
+	if jobs > 0 {
+		in.Plan = synthPlan(r, in.Jobs)
+	}
 	return in
+}
+
+// synthPlan is a day's packed load at one-minute steps, one placement per
+// job, and the held-out misses at four α.
+func synthPlan(r *rand.Rand, jobs []Job) *Plan {
+	pl := &Plan{LCMS: 86400, StepS: 60, Load: make([]int64, 1440), NaiveLoad: make([]int64, 1440)}
+	for _, j := range jobs {
+		start, n := r.IntN(1200), 30+r.IntN(200)
+		h := int64(1 + r.IntN(40))
+		for t := start; t < start+n; t++ {
+			pl.Load[t%1440] += h / 2
+			pl.NaiveLoad[(t/2)%1440] += h
+		}
+		pl.Rows = append(pl.Rows, PlanRow{Job: j.Profile.Job, PeriodS: 86400, WindowStartS: float64(start) * 60,
+			WindowEndS: float64(start+2*n) * 60, OffsetS: float64(start) * 60, Steps: n, Peak: h / 2, TrainRuns: 7, TestRuns: 3,
+			Misses: r.IntN(2), DRAAddedContainerS: 3600})
+	}
+	for _, v := range pl.Load {
+		pl.Footprint = max(pl.Footprint, v)
+	}
+	for _, v := range pl.NaiveLoad {
+		pl.NaiveFootprint = max(pl.NaiveFootprint, v)
+	}
+	pl.LowerBound = pl.Footprint * 4 / 5
+	for i, a := range []float64{0.01, 0.1, 0.5, 0.9} {
+		pl.Alpha = append(pl.Alpha, PlanAlpha{Alpha: a, TestRuns: 3 * len(jobs), Misses: i * len(jobs)})
+	}
+	pl.NotPlanned = []Skipped{{Stage: StagePlan, Job: "no-window", Reason: "no actionable SLO"}}
+	return pl
 }
 
 func synthTenants(r *rand.Rand, n int) *Tenants {

@@ -270,7 +270,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.Stages = stages(jobs, in)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := figures(jobs, in.Tenants, inline)
+	figs := figures(jobs, in.Tenants, in.Plan, inline)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -321,7 +321,7 @@ func inlineJobs(jobs []Job, n int) map[string]bool {
 }
 
 // figures lists every plot of the report, in report order.
-func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
+func figures(jobs []Job, t *Tenants, pl *Plan, inline map[string]bool) []*figure {
 	var figs []*figure
 	add := func(stage, job, name, title string, inl bool, b func() *plot.Plot) {
 		name = boundName(name)
@@ -347,6 +347,12 @@ func figures(jobs []Job, t *Tenants, inline map[string]bool) []*figure {
 	}
 	if hasSLO(jobs) {
 		add(StageSLO, "", "slack-cdf", "Slack ratio CDF", true, func() *plot.Plot { return SlackCDF(jobs) })
+	}
+	if pl != nil && len(pl.Rows) > 0 {
+		add(StagePlan, "", "plan-load", "Packed load over the LCM", true, func() *plot.Plot { return PlanLoad(pl) })
+		if len(pl.Alpha) > 0 && pl.Alpha[0].TestRuns > 0 {
+			add(StagePlan, "", "plan-alpha", "Held-out SLO misses by α", true, func() *plot.Plot { return PlanAlphaMisses(pl) })
+		}
 	}
 	for i := range jobs {
 		j := &jobs[i]
@@ -527,6 +533,16 @@ func stages(jobs []Job, in *Input) []IndexStage {
 	var out []IndexStage
 	for _, st := range Stages {
 		s := IndexStage{Stage: st, Jobs: count[st], Computed: count[st] > 0, Notes: append([]string{}, in.Notes[st]...)}
+		if st == StagePlan {
+			s.Computed = in.Plan != nil && len(in.Plan.Rows) > 0
+			if in.Plan != nil {
+				jobs := map[string]bool{}
+				for _, r := range in.Plan.Rows {
+					jobs[r.Job] = true
+				}
+				s.Jobs = len(jobs)
+			}
+		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil
 			n := 0

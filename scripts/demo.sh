@@ -24,7 +24,7 @@ LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 -
 echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
 set +e
-"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/provenance/overrides.yaml \
+"$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
@@ -40,6 +40,8 @@ echo "== 6. the stages one by one, on the same dataset"
 "$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
 "$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
 "$bin" elasticity -d "$ds" --job wordcount
+echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (seed 001 §6-§9)"
+"$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml
 "$bin" profile show -d "$ds" --job spillsort
 
 cat <<TXT

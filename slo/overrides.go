@@ -111,6 +111,9 @@ func (ov *Overrides) validate() error {
 	return errors.Join(errs...)
 }
 
+// Find is the override of job, or nil (also on a nil *Overrides).
+func (ov *Overrides) Find(job string) *Override { return ov.find(job) }
+
 func (ov *Overrides) find(job string) *Override {
 	if ov == nil {
 		return nil

@@ -21,6 +21,7 @@ type elasticityOptions struct {
 	Grid     string
 	Set      []string
 	WallTime bool
+	Input    string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -61,7 +62,10 @@ Validation reports the errors of single runs and of each memory setting's
 median over its repetitions.
 
 The curve runs from 10% to 100% of ideal memory in --grid steps, with the
-penalty (runtime / ideal runtime) and the disk bandwidth the task needs.
+slowdown (runtime / ideal runtime), the penalty (slowdown − 1) and the disk
+bandwidth the task needs. --input-bytes carries every model from the
+profiled input (say, a 10% sample) to another size: ideal memory, spilled
+bytes and runtimes scale linearly with the input.
 Groups that cannot be modelled are listed with the reason.
 ` + exitStatusHelp,
 		Example: `  wlprof elasticity -d ds
@@ -74,6 +78,7 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringVar(&o.Job, "job", "", "model only this job")
 	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
+	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
 	return cmd
 }
@@ -87,6 +92,11 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 		return usagef("--grid: %v", err)
 	}
 	opts.GridBytes = grid
+	if o.Input != "" {
+		if opts.InputBytes, err = bytesize.Parse(o.Input); err != nil || opts.InputBytes <= 0 {
+			return usagef("--input-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.Input)
+		}
+	}
 	if len(o.Set) > 0 {
 		opts.Overrides = elasticity.Conf{}
 		for _, kv := range o.Set {

@@ -33,6 +33,7 @@ type profileRunOptions struct {
 	PhaseRegex string
 	Cap        string
 	CapExtra   string
+	IOCapacity string
 	ShowOutput bool
 	Argv       []string
 }
@@ -69,9 +70,19 @@ measures the node. Each run gets a fresh spill directory under --spill-dir;
 spilled_bytes is the total written there, spill_peak_bytes its largest size.
 
 With --mem, each copy is put in a memory cgroup (v2 memory.max or v1
-memory.limit_in_bytes) capped at the setting (plus --cap-overhead) when the
+memory.limit_in_bytes) capped at the setting plus --cap-overhead when the
 machine allows; runs record capped and OOM kills, or why they were not
-capped (with a warning).
+capped (with a warning). The overhead is room for what {mem} does not size:
+code, libraries, a runtime, the page cache the command reads through. Its
+default, 32M, lets ordinary programs (GNU sort, Go, CPython) run at small
+settings; a JVM needs more (YARN adds max(384M, 10%)). 0 caps at the
+setting itself. A run the cap OOM-kills is said to be, on stderr and in the
+sweep table (outcome oom-killed, oom_killed_by_cap and notes).
+
+I/O shares are of the node's disk bandwidth: measured once before the first
+run (sequential O_DIRECT write and read of 64 MiB, three times, on the file
+system of --spill-dir; well under a second on an SSD) unless --io-capacity
+gives it. The runs record it, and whether it was measured or given.
 
 A run that exceeds --timeout, or is interrupted, has its whole process tree
 stopped (SIGTERM, then SIGKILL after --grace); no process, cgroup or spill
@@ -102,7 +113,8 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.Int64Var(&ro.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
 	f.StringVar(&ro.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
 	f.StringVar(&ro.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
-	f.StringVar(&ro.CapExtra, "cap-overhead", "0", "added to the memory setting to make the cgroup limit, e.g. 16M for code and runtime")
+	f.StringVar(&ro.CapExtra, "cap-overhead", bytesize.Format(profiler.DefaultCapOverhead), "added to the memory setting to make the cgroup limit: room for code, runtime and page cache (0: none)")
+	f.StringVar(&ro.IOCapacity, "io-capacity", "", "the node's disk bandwidth, bytes/s, e.g. 200MB or 1.5GiB (default: measured before the first run)")
 	f.BoolVar(&ro.ShowOutput, "show-output", false, "copy the command's output to stderr")
 	_ = runCmd.RegisterFlagCompletionFunc("cap", cobra.FixedCompletions([]string{"auto", "off", "require"}, cobra.ShellCompDirectiveNoFileComp))
 
@@ -115,7 +127,11 @@ of runs and their outcomes, and the median and spread ((max-min)/median) of
 wall time, CPU time, peak RSS, I/O and spilled bytes over the successful
 repetitions. Then the job profile of seed 002 (Table 4.2): the setting with
 the least wall time per task (wall time / slots), and per phase the share
-of the node's CPU, disk I/O and memory one task used in it.
+of the node's CPU, disk I/O and memory one task used in it: CPU seconds /
+(wall time x CPUs x slots), so 4 tasks keeping the node busy are 25% each;
+storage bytes / (wall time x slots) over the node's I/O capacity, recorded
+by profile run (measured or --io-capacity); mean RSS / slots over the
+node's memory. profile/FORMAT.md defines each.
 
 With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.
 ` + exitStatusHelp,
@@ -147,9 +163,12 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	if po.Cap, err = profiler.ParseCapMode(o.Cap); err != nil {
 		return usageError{err}
 	}
-	if o.CapExtra != "0" {
-		if po.CapOverhead, err = bytesize.Parse(o.CapExtra); err != nil {
-			return usagef("--cap-overhead: %v", err)
+	if po.CapOverhead, err = profiler.ParseCapOverhead(o.CapExtra); err != nil {
+		return usagef("--cap-overhead: %v", err)
+	}
+	if o.IOCapacity != "" {
+		if po.IOCapacity, err = profiler.ParseRate(o.IOCapacity); err != nil {
+			return usagef("--io-capacity: %v", err)
 		}
 	}
 	if o.PhaseRegex != "" {
@@ -304,6 +323,11 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 			bytesize.Human(s.ReadBytes.Median), bytesize.Human(s.WriteBytes.Median), bytesize.Human(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
 	}
 	tw.Flush()
+	for _, s := range rep.Settings {
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+	}
 	for _, p := range rep.Profiles {
 		fmt.Fprintf(w, "\nprofile of %s (seed 002 Table 4.2): fastest at %d slot(s), mem %s: %.3f s per task (run %s)\n",
 			p.Task, p.Slots, memText(p.MemBytes), p.TaskS, p.Run)
@@ -314,7 +338,7 @@ func writeProfileText(w io.Writer, rep profileReport) error {
 				bytesize.Human(ph.IOBytesPerS), 100*ph.Memory)
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "shares are of the node; I/O capacity taken as the best rate seen over a run or phase, %s/s\n", bytesize.Human(p.IOCapacityBytesPerS))
+		fmt.Fprintf(w, "shares are of the node; its I/O capacity %s/s (%s)\n", bytesize.Human(p.IOCapacityBytesPerS), p.IOCapacitySource)
 		for _, warn := range p.Warnings {
 			fmt.Fprintf(w, "note: %s\n", warn)
 		}

@@ -142,8 +142,18 @@ func TestProfileRunCLI(t *testing.T) {
 // dataset, the one in progress is not.
 func TestProfileRunInterrupted(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// Ctrl-C comes once the first run is committed (polled: a fixed delay
+	// was flaky on a loaded machine), or after a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+			if m, err := dataset.Open(ds); err == nil && m.Rows("profruns") > 0 {
+				cancel()
+			}
+		}
+	}()
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"profile", "run", "-d", ds, "--job", "nap", "--repeat", "20", "--grace", "200ms", "--", "sleep", "0.3"},
 		&streams{In: strings.NewReader(""), Out: &out, Err: &errb})
@@ -157,5 +167,90 @@ func TestProfileRunInterrupted(t *testing.T) {
 	n := m.Rows("profruns")
 	if n < 1 || n >= 20 || !strings.Contains(errb.String(), fmt.Sprintf("the %d run(s) finished before are kept", n)) {
 		t.Errorf("%d runs kept; stderr %q", n, errb.String())
+	}
+}
+
+// --io-capacity gives the node's disk bandwidth instead of measuring it,
+// and the profile says which it used (issue 16); a bad value is a usage
+// error.
+func TestProfileRunIOCapacityFlag(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	out, errs, code := wlprof(t, "profile", "run", "-d", ds, "-o", "json", "--job", "nap", "--repeat", "1",
+		"--io-capacity", "1.5GiB", "--", "sleep", "0.2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Profiles []struct {
+			IOCapacity float64 `json:"io_capacity_bytes_per_s"`
+			Source     string  `json:"io_capacity_source"`
+		} `json:"profiles"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Profiles) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if p := doc.Profiles[0]; p.IOCapacity != 3<<29 || p.Source != "flag" {
+		t.Errorf("profile capacity %.0f (%s), want %d (flag)", p.IOCapacity, p.Source, 3<<29)
+	}
+	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "nap", "--io-capacity", "fast", "--", "true")
+	if code != 2 || !strings.Contains(errs, "--io-capacity") {
+		t.Errorf("--io-capacity fast: exit %d, %q; want a usage error", code, errs)
+	}
+}
+
+// The default cap leaves GNU sort room at a small setting, and with the
+// overhead turned off (--cap-overhead 0: the cap is the setting) the run
+// the cap OOM-kills is named as such in the sweep output, text and JSON
+// (issue 16).
+func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	in := filepath.Join(dir, "in.txt")
+	var b strings.Builder
+	for i := 0; b.Len() < 8<<20; i++ {
+		fmt.Fprintf(&b, "%08x line %d\n", uint32(i)*2654435761, i)
+	}
+	os.WriteFile(in, []byte(b.String()), 0o644)
+	sortArgv := []string{"--", "sort", "-S", "{mem}", "-T", "{spill_dir}", "-o", "/dev/null", in}
+	out, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "def", "--mem", "4M", "--repeat", "1",
+		"--io-capacity", "500M", "-o", "json"}, sortArgv...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc profileReport
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r := doc.Runs[0]; !r.Capped {
+		t.Skipf("memory is not capped here: %s", r.CapNote)
+	} else if r.Outcome != "ok" {
+		t.Errorf("sort -S 4M under the default cap: %s (%s), want ok", r.Outcome, r.CapNote)
+	}
+
+	out, errs, code = wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "tight", "--mem", "4M", "--repeat", "1",
+		"--io-capacity", "500M", "--cap-overhead", "0"}, sortArgv...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"oom-killed:1", "note: task at 4M, 1 slot(s): 1 of 1 run(s) OOM-killed by the memory cap, cgroup v"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "OOM-killed by the memory cap") {
+		t.Errorf("stderr does not say the cap killed the run: %q", errs)
+	}
+	out, _, _ = wlprof(t, "profile", "show", "-d", ds, "--job", "tight", "-o", "json")
+	var shown struct {
+		Settings []struct {
+			OOMKilledByCap int      `json:"oom_killed_by_cap"`
+			Notes          []string `json:"notes"`
+		} `json:"settings"`
+	}
+	if err := json.Unmarshal([]byte(out), &shown); err != nil || len(shown.Settings) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s := shown.Settings[0]; s.OOMKilledByCap != 1 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "setting 4M, no overhead") {
+		t.Errorf("setting %+v, want 1 run OOM-killed by the cap and a note naming the limit", s)
 	}
 }

@@ -78,7 +78,7 @@ func TestReportGolden(t *testing.T) {
 
 	// Text and CSV outputs name what was written.
 	stdout, _, code = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--alpha-sweep", "")
-	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "index.html")) || !strings.Contains(stdout, "not computed: classify, elasticity, profiler") {
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "index.html")) || !strings.Contains(stdout, "not computed: classify, plan, elasticity, profiler") {
 		t.Errorf("text output: exit %d\n%s", code, stdout)
 	}
 	stdout, _, _ = wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-o", "csv")

@@ -104,6 +104,7 @@ manifest); every analysis command reads that dataset.
 		newSLOCmd(g),
 		newSkylineCmd(g),
 		newElasticityCmd(g),
+		newPlanCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

@@ -1,0 +1,78 @@
+// Package plan is the reservation-planning what-if of seed 001 (Morpheus,
+// Jyothi et al., OSDI'16): how big the cluster must be for the recurring
+// jobs' reservations, and how often their SLOs would be missed. It has the
+// stage surface (Load, Run, Result.Profile) and sits above the analysis
+// stages: it fits skylines with package skyline on each job's training
+// runs and takes windows from package slo.
+//
+// # Input (Load)
+//
+// Every job with skylines and a window: an actionable SLO (period,
+// arrival, deadline, and the period anchor, which places its periods in
+// the LCM frame), else an override with period_s, arrival_s and
+// deadline_s; the others are listed in not_planned with the reason. Runs
+// are ordered by their start in the runs table (by id without one).
+//
+// # Packing (Pack, §6)
+//
+//   - The storage unit is the LCM of the periods on the skyline's step,
+//     capped (one day by default). A job whose period does not divide the
+//     cap gets one non-periodic reservation per instance arriving inside
+//     the cap, placed alone; the LCM is then the cap itself, and windows
+//     wrap around it.
+//   - Cost c(t) is the load in containers (the one resource so far).
+//   - Jobs are placed one at a time in the arrival order of their first
+//     instance in the LCM; ties by job id.
+//   - A job's skyline is trimmed of leading and trailing zero steps; each
+//     remaining step is a stage (a zero step in between is a gap with
+//     nothing to place). Stages are placed in reverse order: stage k in an
+//     interval that ends right before stage k+1's allocation and is as
+//     long as s_k / Σ_{k'≤k} s_k' of the window left (at least one step,
+//     and one step left for each earlier stage). Its s_k containers are
+//     gangs of one (the paper's minimum parallelism), each put on the
+//     cheapest eligible step: the steps already holding the stage or the
+//     one left of them (so the whole allocation stays contiguous), the
+//     first one right before the next stage; ties go to the latest step.
+//     fill does this in batches, exactly as one at a time would.
+//   - The cost a job sees at an offset is the highest load over all its
+//     instances at that offset plus what it already put there; every
+//     instance gets the same offset.
+//   - End points (where the last stage ends) are tried, up to EndPoints of
+//     them evenly spaced from the earliest feasible to the deadline; the
+//     one whose allocation meets the lowest highest cost wins (ties: the
+//     lower Σ allocation × cost, then the earliest end, which leaves slack
+//     for DRA before the deadline).
+//   - Footprint is the peak of the packed load over the LCM; naive places
+//     every skyline unchanged at its arrival; the lower bound is
+//     max(⌈total area / LCM⌉, max over jobs ⌈area of one instance / window⌉).
+//     While the packed peak exceeds naive's, the last-placed job with an
+//     allocation at a peak step goes back to its naive placement (listed
+//     in fallback_to_naive), so the plan is never worse than doing nothing.
+//
+// # Held-out replay (Replay, §9) and DRA (§7)
+//
+// Each job's runs are split in time order: the latest Holdout share (30%,
+// as §9's 70/30) is held out, the rest fitted; a job with too few runs to
+// keep min-runs for the fit is fitted on all and nothing is replayed.
+// A held-out run starts at the reservation's offset (it arrives with its
+// data and waits for its reservation) and is served by the reservation
+// alone — no opportunistic capacity, §9's worst case. Its debt grows by
+// usage − allocation each step and never goes below zero (§5); it misses
+// its SLO when work is left at the deadline (the debt plus any usage it
+// has not reached yet). Usage is the run quantised as the fit sees it (the
+// maximum within each step).
+//
+// DRA offline: there is no pending ask in a trace, so a run's demand is
+// its usage plus its debt; when that exceeds the allocation, DRA grants
+// the shortfall, capped at ρ × the largest allocation of the last
+// R_recent (defaults T = 1 min, R_recent = 2 min, ρ = 2), re-evaluated at
+// every step (T rounds to the step), only before the deadline. DRA adds
+// containers and never removes any, so it never adds a miss.
+//
+// The α trade-off refits every job at each α of AlphaSweep on its
+// training runs and replays the held-out runs against that skyline at the
+// job's arrival (not repacked), without DRA.
+//
+// Not yet: memory and cores as resources of the cost (--capacity), the
+// report's planning section, the alignment penalty of §7.
+package plan
