@@ -193,7 +193,13 @@ type Tenant struct {
 	Peak     float64 `json:"peak"` // 99th percentile of observed slots
 	Class    string  `json:"class"`
 	Servers  int     `json:"servers"`
-	Slots    int     `json:"slots"`    // grid slots from first to last sample
+	// StepS is the step the tenant was analysed on: the grid's, or, for
+	// a tenant sampled more coarsely, the grid's times its typical gap
+	// between samples, at most an hour (nativestep.go). Slots, Coverage,
+	// Spread and the period search are on this step; Mean and Peak on
+	// the grid's slots, which hold the same samples.
+	StepS    float64 `json:"step_s"`
+	Slots    int     `json:"slots"`    // slots of StepS from first to last sample
 	Coverage float64 `json:"coverage"` // share of those slots with a sample
 	// Spread is the noise-corrected standard deviation of hourly means that
 	// the constant test compares with its threshold.
@@ -321,7 +327,7 @@ func (o *Options) upTo(s *dataset.Series) []float64 {
 
 // analyse classifies one tenant.
 func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
-	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient}
+	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient, StepS: s.StepS}
 	ws.forget() // ws.x and ws.y are about to hold this tenant's series
 	v := o.upTo(s)
 	first, last := -1, -1
@@ -340,10 +346,16 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 		return t
 	}
 	v = v[first : last+1]
-	t.Slots = len(v)
-	t.Coverage = float64(observed) / float64(len(v))
 	t.Mean, t.Peak = meanPeak(v, observed, ws)
 	stepS := s.StepS
+	if k := nativeFactor(v, observed, int(3600/stepS), ws); k > 1 {
+		a0 := floorDiv(s.StartMs, int64(math.Round(stepS*1000))) + int64(first)
+		v, observed = regrid(v, a0, k, ws)
+		stepS *= float64(k)
+		t.StepS = stepS
+	}
+	t.Slots = len(v)
+	t.Coverage = float64(observed) / float64(len(v))
 	span := time.Duration(float64(len(v)) * stepS * float64(time.Second))
 	if span < o.MinHistory {
 		t.Reason = fmt.Sprintf("%s of history, need at least %s", timeflag.FormatDuration(span), timeflag.FormatDuration(o.MinHistory))

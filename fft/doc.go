@@ -6,7 +6,12 @@
 //
 // Input side: SeriesBuilder / BuildSeries turn usage samples into each
 // tenant's average-server series on a grid anchored at the Unix epoch
-// (step 2 minutes, or the data's interval when coarser). The stage surface
+// (step 2 minutes, or the data's interval when coarser). A tenant sampled
+// more coarsely than that grid (30-minute NYC taxi counts next to 5-minute
+// CPU series) is analysed on its own step, the grid's times its typical
+// gap between samples, at most an hour (nativestep.go), and says so
+// (Tenant.StepS, step_s); class aggregates stay on the shared grid, where
+// its slots hold the same samples. The stage surface
 // (stage.go, the same in every stage): Load(ctx, ds, Options) → Input;
 // Run(ctx, Input, Options) → *Result; Result.Profile() → tenants.json
 // (package profile). Input holds series in memory, or points at a fresh
