@@ -25,10 +25,10 @@ func (d Document) WriteText(out io.Writer, tenants bool) error {
 			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
 	}
 	if tenants {
-		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
+		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tSTEP\tREASON")
 		for _, t := range d.Tenants {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, table.OrDash(t.PeriodS, "-", timeflag.FormatSeconds),
-				t.Strength, t.Mean, t.Peak, table.Dash(t.Class), table.Dash(t.Reason))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\t%s\n", t.Tenant, t.Pattern, table.OrDash(t.PeriodS, "-", timeflag.FormatSeconds),
+				t.Strength, t.Mean, t.Peak, table.Dash(t.Class), timeflag.FormatSeconds(t.StepS), table.Dash(t.Reason))
 		}
 	}
 	return w.Flush()
@@ -45,9 +45,9 @@ func (d Document) WarnedTenants() int {
 	return n
 }
 
-// WriteCSV writes one row per tenant, its class's current utilisation and
-// headroom closing the row as the text's class table shows them (empty
-// for a tenant without a class).
+// WriteCSV writes one row per tenant: its class's current utilisation
+// and headroom follow, as the text's class table shows them (empty for a
+// tenant without a class); step_s, added later, closes each row.
 func (d Document) WriteCSV(w io.Writer) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	classes := map[string]Class{}
@@ -55,10 +55,10 @@ func (d Document) WriteCSV(w io.Writer) error {
 		classes[c.Class] = c
 	}
 	return table.CSV(w, []string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
-		"class_current", "headroom_short", "headroom_medium", "headroom_long"}, func(row func(...string)) {
+		"class_current", "headroom_short", "headroom_medium", "headroom_long", "step_s"}, func(row func(...string)) {
 		for _, t := range d.Tenants {
 			r := []string{t.Tenant, string(t.Pattern), table.OrDash(t.PeriodS, "", f), f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
-				strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
+				strconv.Itoa(t.Servers), t.Reason, "", "", "", "", f(t.StepS)}
 			if c, ok := classes[t.Class]; ok {
 				r[9], r[10], r[11], r[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
 			}

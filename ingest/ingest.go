@@ -203,6 +203,11 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	if err := f.ingest(ctx, in, s); err != nil {
 		return FileResult{}, src, err
 	}
+	if dmg := in.Damage(); dmg != nil {
+		if err := s.reject(&ParseError{File: path, Line: in.damaged.lines + 1, Err: dmg}); err != nil {
+			return FileResult{}, src, err
+		}
+	}
 	sum, err := in.SHA256()
 	if err != nil {
 		return FileResult{}, src, fmt.Errorf("%s: %w", path, err)

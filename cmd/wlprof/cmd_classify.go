@@ -35,8 +35,11 @@ headroom for short, medium and long jobs (seed 000 §3, §4.1).
 
 The series are built from the usage table and stored in the series table;
 later runs reuse them until more usage is ingested or --step changes.
-Tenants with less than 3 days of history, or samples in less than half of
-their slots, are "insufficient" with the reason.
+A tenant sampled more coarsely than the grid is analysed on its own step
+(the grid's times its typical gap between samples, at most an hour): STEP
+with --tenants, step_s in -o json and csv. Tenants with less than 3 days of
+history, or samples in less than half of their slots, are "insufficient"
+with the reason.
 ` + timesHelp + exitStatusHelp,
 		Example: "  wlprof classify -d ds\n  wlprof classify -d ds --step 5m -o json\n  wlprof classify -d ds --k 3 --at 2024-01-14T12:00:00Z",
 		Args:    args(cobra.NoArgs),
