@@ -28,6 +28,8 @@ type Config struct {
 	NodeUnits int32
 	NodeCores int32
 	UnitBytes int64
+	// NodeMemoryBytes is the node's memory as given (for messages).
+	NodeMemoryBytes int64
 	// ElasticDiskBytesPerS is what elastic tasks together may take of a
 	// node's disk bandwidth (§2.6, §3): share × bandwidth. Negative: no
 	// limit.

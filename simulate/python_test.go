@@ -120,7 +120,7 @@ func TestMatchesPython(t *testing.T) {
 	needPython(t)
 	rng := rand.New(rand.NewPCG(18, 4))
 	dir := t.TempDir()
-	n := 60
+	n := 40
 	if testing.Short() {
 		n = 10
 	}

@@ -340,7 +340,7 @@ func (o *Options) config(c Cluster, p Policy) Config {
 		disk = int64(math.Floor(o.ElasticDiskShare * float64(o.NodeDiskBytesPerS)))
 	}
 	return Config{Policy: p, Nodes: c.Nodes, NodeUnits: int32(c.NodeMemoryBytes / o.MemoryUnitBytes), NodeCores: int32(c.NodeCores),
-		UnitBytes: o.MemoryUnitBytes, ElasticDiskBytesPerS: disk, ReservedGaps: o.ReservedGaps}
+		UnitBytes: o.MemoryUnitBytes, NodeMemoryBytes: c.NodeMemoryBytes, ElasticDiskBytesPerS: disk, ReservedGaps: o.ReservedGaps}
 }
 
 // leftOut marks the jobs with a task larger than a node of c.
@@ -353,8 +353,8 @@ func leftOut(w *prepared, jobs []Job, cfg Config) ([]bool, []Unschedulable) {
 			var why string
 			switch {
 			case p.ideal > cfg.NodeUnits:
-				why = fmt.Sprintf("a task needs %s (%d units of %s), more than a node's %s: the job is not simulated", bytesize.Human(float64(jobs[ji].Phases[i-pj.p0].MemoryBytes)),
-					p.ideal, bytesize.Format(cfg.UnitBytes), bytesize.Human(float64(cfg.NodeUnits)*float64(cfg.UnitBytes)))
+				why = fmt.Sprintf("a task needs %s (%d units of %s), more than a node's %s (%d units): the job is not simulated",
+					bytesize.Human(float64(jobs[ji].Phases[i-pj.p0].MemoryBytes)), p.ideal, bytesize.Format(cfg.UnitBytes), bytesize.Human(float64(cfg.NodeMemoryBytes)), cfg.NodeUnits)
 			case p.cores > cfg.NodeCores:
 				why = fmt.Sprintf("a task needs %d cores, more than a node's %d: the job is not simulated", p.cores, cfg.NodeCores)
 			default:

@@ -145,7 +145,6 @@ func ReadTrace(r io.Reader, name string) ([]Job, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
@@ -157,6 +156,7 @@ func ReadTrace(r io.Reader, name string) ([]Job, error) {
 			}
 			continue
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) > len(header) {
 			bad(line, "%d fields, the header has %d", len(rec), len(header))
 			continue
