@@ -171,3 +171,28 @@ func TestMatchesPython(t *testing.T) {
 		t.Errorf("the traces exercise nothing elastic")
 	}
 }
+
+// The bundled demo trace (testdata/simulate/demo.csv, the command's
+// golden) agrees with Python on several clusters.
+func TestDemoMatchesPython(t *testing.T) {
+	needPython(t)
+	path := "../testdata/simulate/demo.csv"
+	jobs, err := ReadTraceFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.DefaultModel = "step:1.5"
+	ResolveModels(jobs, nil, StepModel{Slowdown: 1.5})
+	for _, c := range []Cluster{{3, 16 << 30, 16}, {4, 16 << 30, 16}, {6, 32 << 30, 16}, {2, 10 << 30, 8}} {
+		for _, p := range []Policy{YARN, YARNME} {
+			out, un, err := Simulate(context.Background(), jobs, c, p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := compare(jobs, out, un, simulatePy(t, path, c, p, o)); err != nil {
+				t.Errorf("%s on %+v: %v", p, c, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const demoTrace = "../../testdata/simulate/demo.csv"
+
+// wlprof simulate on the bundled demo trace, 4 nodes of 16 GiB, without a
+// dataset (every phase without a model column takes step:1.5): text, JSON
+// and CSV are golden; the JSON has issue 18's contract names, yarn and
+// yarn-me run every task, and only yarn-me runs some elastically.
+func TestSimulateGolden(t *testing.T) {
+	nods := filepath.Join(t.TempDir(), "none")
+	for _, f := range []string{"text", "json", "csv"} {
+		out, stderr, code := wlprof(t, "simulate", "-d", nods, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "--default-model", "step:1.5", "-o", f)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, stderr)
+		}
+		if !strings.Contains(stderr, "no dataset at") {
+			t.Errorf("no note about the missing dataset: %q", stderr)
+		}
+		golden(t, "simulate-demo."+map[string]string{"text": "txt", "json": "json", "csv": "csv"}[f], out)
+		if f != "json" {
+			continue
+		}
+		var doc struct {
+			Version int `json:"version"`
+			Cluster struct {
+				Nodes           *int   `json:"nodes"`
+				NodeMemoryBytes *int64 `json:"node_memory_bytes"`
+				NodeCores       *int   `json:"node_cores"`
+			} `json:"cluster"`
+			Policies []struct {
+				Policy            string   `json:"policy"`
+				MakespanS         *float64 `json:"makespan_s"`
+				MeanJCTS          *float64 `json:"mean_jct_s"`
+				MedianJCTS        *float64 `json:"median_jct_s"`
+				MemoryUtilisation *float64 `json:"memory_utilisation"`
+				ElasticTasks      *int     `json:"elastic_tasks"`
+				Tasks             *int     `json:"tasks"`
+			} `json:"policies"`
+			Jobs []struct {
+				Job     string   `json:"job"`
+				Policy  string   `json:"policy"`
+				SubmitS *float64 `json:"submit_s"`
+				FinishS *float64 `json:"finish_s"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Version != 1 || doc.Cluster.Nodes == nil || *doc.Cluster.Nodes != 4 || doc.Cluster.NodeMemoryBytes == nil || *doc.Cluster.NodeMemoryBytes != 16<<30 ||
+			doc.Cluster.NodeCores == nil || len(doc.Policies) != 2 || len(doc.Jobs) != 22 {
+			t.Fatalf("document %.400s", out)
+		}
+		for _, p := range doc.Policies {
+			if p.MakespanS == nil || p.MeanJCTS == nil || p.MedianJCTS == nil || p.MemoryUtilisation == nil || p.ElasticTasks == nil || p.Tasks == nil || *p.Tasks != 314 {
+				t.Errorf("policy %+v", p)
+			} else if (p.Policy == "yarn") != (*p.ElasticTasks == 0) {
+				t.Errorf("%s: %d elastic tasks", p.Policy, *p.ElasticTasks)
+			}
+		}
+		for _, j := range doc.Jobs {
+			if j.SubmitS == nil || j.FinishS == nil || *j.FinishS <= *j.SubmitS {
+				t.Errorf("job %+v", j)
+			}
+		}
+	}
+	// A sweep with a target: the smallest cluster per policy.
+	out, stderr, code := wlprof(t, "simulate", "-d", nods, "-q", "--trace", demoTrace, "--nodes", "3,4,6", "--node-memory", "16G,32G", "--default-model", "step:1.5",
+		"--target-makespan", "15m")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("-q: stderr %q", stderr)
+	}
+	golden(t, "simulate-demo-sweep.txt", out)
+}
+
+// The demo trace against the bundled profiling runs: wordcount, pagerank
+// and join take the elasticity stage's models and ideal memory.
+func TestSimulateDatasetModels(t *testing.T) {
+	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Phases []struct {
+			Job, Task, Model string
+			Source           string `json:"model_source"`
+		} `json:"phases"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{}
+	for _, p := range doc.Phases {
+		src[p.Job+"/"+p.Task] = p.Source + " " + p.Model
+	}
+	for k, want := range map[string]string{"wordcount-1/reduce": "default none", "etl-1/load": "trace curve:0.2=2;0.5=1.4"} {
+		if src[k] != want {
+			t.Errorf("%s: %q, want %q", k, src[k], want)
+		}
+	}
+	// The trace's job ids are not the profiled jobs': rename two rows.
+	body, _ := os.ReadFile(demoTrace)
+	trace := filepath.Join(t.TempDir(), "t.csv")
+	os.WriteFile(trace, []byte(strings.ReplaceAll(string(body), "wordcount-1,", "wordcount,")), 0o644)
+	out, stderr, code = wlprof(t, "simulate", "-d", ds, "--trace", trace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc.Phases = nil
+	json.Unmarshal([]byte(out), &doc)
+	for _, p := range doc.Phases {
+		if p.Job == "wordcount" && (p.Source != "dataset" || p.Model != "fitted") {
+			t.Errorf("wordcount %s: %s %s", p.Task, p.Source, p.Model)
+		}
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("job,submit_s,task,tasks,runtime_s,memory_bytes,model\na,0,m,1,0,1G,\nb,0,m,1,5,1G,linear:2\n"), 0o644)
+	nods := filepath.Join(dir, "none")
+	for _, c := range []struct {
+		argv []string
+		code int
+		msg  []string
+	}{
+		{[]string{"simulate", "-d", nods}, 2, []string{"--trace FILE is required"}},
+		{[]string{"simulate", "-d", nods, "--trace", bad}, 1, []string{"bad.csv:2: runtime_s \"0\"", `bad.csv:3: model "linear:2": unknown model "linear"`}},
+		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--default-model", "fast", "--nodes", "0,x", "--policy", "fifo"},
+			2, []string{`default-model: model "fast"`, `--nodes "x"`, `policy "fifo"`}},
+		{[]string{"simulate", "-d", nods, "--trace", filepath.Join(dir, "missing.csv")}, 1, []string{"missing.csv"}},
+	} {
+		_, stderr, code := wlprof(t, c.argv...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, stderr)
+		}
+		for _, m := range c.msg {
+			if !strings.Contains(stderr, m) {
+				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
+			}
+		}
+	}
+}
