@@ -26,6 +26,7 @@ import sys
 import time
 
 INF = math.inf
+GAP_TRIES = 8  # candidates a gap walk tries before it gives up
 
 
 def parse_size(s):
@@ -172,7 +173,7 @@ class Sim:
         if nxt is None:
             self.dirty |= {i for i, n in enumerate(self.nodes) if n["res"] is not None and n["res"][0] is j}
         else:
-            self.dirty |= set(range(len(self.nodes)))
+            self.dirty |= {i for i, n in enumerate(self.nodes) if n["res"] is None or n["res"][0] is j}
 
     # --- estimates ---
 
@@ -313,6 +314,35 @@ class Sim:
                     continue
             n["res"] = (h, p)
 
+    def lane_estimate(self, p):
+        lanes = sorted(t.end for t in p.running if not t.elastic)
+        return self.estimate(None, p) if lanes else None
+
+    def min_rt(self, p):
+        kmin = max(1, (p.units * 10 + 99) // 100)
+        best = INF
+        for k in range(kmin, p.units):
+            s, _ = model_at(p.model, k * self.unit, p.units * self.unit)
+            if not s >= 1:
+                s = INF
+            best = min(best, p.dur * s)
+        return best
+
+    def gap_candidate(self, ni, p, limit):
+        n = self.nodes[ni]
+        if p.cores > n["cores"]:
+            return False
+        if p.units <= n["units"]:
+            return self.now + p.dur <= limit
+        kmin = max(1, (p.units * 10 + 99) // 100)
+        if p.model is None or p.units < 2 or kmin > n["units"] or kmin > p.units - 1:
+            return False
+        m = self.min_rt(p)
+        if m == INF or not self.now + m <= limit:
+            return False
+        est = self.lane_estimate(p)
+        return est is None or self.now + m <= est
+
     def gaps(self, ni, r, rp):
         n = self.nodes[ni]
         if n["cores"] <= 0:
@@ -320,20 +350,24 @@ class Sim:
         limit = self.fit_time(ni, rp)
         while True:
             started = False
+            tries = 0
             for j in self.queue():
                 if j is r:
                     continue
                 p = j.next
-                if self.fits(ni, p):
-                    if self.now + p.dur <= limit:
-                        self.start(ni, j, p, p.units, p.dur, 0, False)
-                        started = True
-                        break
+                if not self.gap_candidate(ni, p, limit):
                     continue
+                if self.fits(ni, p):
+                    self.start(ni, j, p, p.units, p.dur, 0, False)
+                    started = True
+                    break
                 el = self.elastic(ni, p)
                 if el and self.now + el[1] <= limit:
                     self.start(ni, j, p, el[0], el[1], el[2], True)
                     started = True
+                    break
+                tries += 1
+                if tries == GAP_TRIES:
                     break
             if not started or n["cores"] <= 0:
                 return

@@ -39,13 +39,19 @@
 // Events are job submissions and task ends, taken in time order; there is
 // no time step. At each instant every end and submission is applied
 // first (their order does not matter), then the nodes due for a visit
-// are visited, the lowest node id first, until none is due. A node is due
-// when a task ended on it at this instant; every node is due when a job
-// asks for a new phase (it was submitted, a phase it waited for ended, or
-// it moved on to another ready phase); the nodes reserved for a job are
-// due when it asks for nothing more. This is the event-driven form of
-// YARN's node heartbeats. Ties are broken by submission, then job id
-// (the jobs' rank), then node id: results are exactly reproducible.
+// are visited, the lowest node id first, until none is due (a node can
+// become due again while others are visited). A node is due when a task
+// ended on it at this instant; when a job asks for a new phase (it was
+// submitted, a phase it waited for ended, or it moved on to another ready
+// phase), every node without a reservation is due, and those reserved for
+// the job; when a job asks for nothing more, the nodes reserved for it
+// are due. This is the event-driven form of YARN's node heartbeats: a
+// node whose resources did not change is visited again only when new
+// work appears, and a reserved node only when a task ends on it or its
+// reservation ends (under yarn its visit would change nothing; under
+// yarn-me a new job may wait for a task end on the node to fill its
+// gap). Ties are broken by submission, then job id (the jobs' rank),
+// then node id: results are exactly reproducible.
 //
 // A job asks for the next task of its first phase, in trace order, that
 // is ready and has tasks not started. Jobs that ask are ordered by YARN's
@@ -98,11 +104,17 @@
 //     allocated on a reserved node, but only if this does not hinder the
 //     tasks of the reserved job"; DSS's gap mode): the reservation's
 //     release time is when n's running tasks will have released enough
-//     for J's task. Jobs other than J are taken in queue order; a job's
-//     task starts on n if it fits and ends by the release time, else
-//     elastically (4.) if it ends by then; after each start the walk
-//     begins again at the head; it stops when no job qualifies.
-//     --reserved-gaps=false turns this off.
+//     for J's task. Jobs other than J are taken in queue order; the
+//     candidates among them are those whose task fits n and ends by the
+//     release time, and those whose task does not fit but has a model,
+//     finds its cores and ⌈10%⌉ of its ideal memory free on n, and whose
+//     lowest elastic runtime would end by the release time and, when its
+//     phase has lanes, by the phase's estimate. A candidate that fits
+//     starts; one that does not starts elastically if it may (4.) and
+//     ends by the release time. After a start the walk begins again at
+//     the head; it stops at the end of the queue or after 8 candidates
+//     in a row started nothing (a node's work per visit stays bounded, as
+//     a scheduler's per heartbeat). --reserved-gaps=false turns this off.
 //
 // With an infinite slowdown (or none) yarn-me makes no elastic
 // allocation, and without reserved gaps it is yarn task for task; with

@@ -142,8 +142,7 @@ func prepare(jobs []Job, unit int64) *prepared {
 type ejob struct {
 	cons     int64 // memory units its running tasks hold (fair ordering)
 	rank     int32
-	next     int32 // phase whose task it asks for next, −1: none
-	pos      int32 // position in the queue heap, −1: not queued
+	next     int32 // phase whose task it asks for next, −1: none (not queued)
 	left     int32 // phases not finished
 	reserved []int32
 	finish   float64
@@ -184,8 +183,7 @@ type engine struct {
 	tasks  []etask
 	free   int32 // free list of tasks, −1: none
 	events []int32
-	queue  []int32
-	aux    []int32 // in-order walk of the queue heap
+	q      jobQueue
 	dirty  []bool
 	dheap  []int32 // dirty nodes below cursor
 	cursor int     // every node at or above with dirty set is due
@@ -218,7 +216,7 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	}
 	var arrivals []int32
 	for i := range e.jobs {
-		e.jobs[i] = ejob{rank: int32(i), next: -1, pos: -1, left: w.jobs[i].np}
+		e.jobs[i] = ejob{rank: int32(i), next: -1, left: w.jobs[i].np}
 		e.out.FinishS[i] = math.NaN()
 		if skip == nil || !skip[i] {
 			arrivals = append(arrivals, int32(i))
@@ -227,6 +225,7 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	for i := range e.phases {
 		e.phases[i].pending = w.phases[i].tasks
 	}
+	e.q = newJobQueue(nj, cfg.Policy == YARNME && cfg.ReservedGaps)
 	if len(arrivals) == 0 {
 		return e.out, nil
 	}
@@ -321,9 +320,9 @@ func (e *engine) arrive(j int32) {
 
 // updateNext sets the phase the job asks for next: the first phase, in
 // trace order, that is ready and has tasks not started. A job that asks
-// for a new phase (it joins the queue, or moves on) makes every node due
-// for a visit; a job that asks for nothing more leaves the queue, and
-// the nodes reserved for it are due.
+// for a new phase (it joins the queue, or moves on) makes due every node
+// without a reservation and those reserved for it; a job that asks for
+// nothing more leaves the queue, and the nodes reserved for it are due.
 func (e *engine) updateNext(j int32) {
 	pj := &e.w.jobs[j]
 	next := int32(-1)
@@ -339,16 +338,27 @@ func (e *engine) updateNext(j int32) {
 	}
 	old := ej.next
 	ej.next = next
-	switch {
-	case next < 0:
-		e.qRemove(j)
-		e.dirtyReserved(j)
-	case old < 0:
-		e.qPush(j)
-		e.allDirty()
-	default:
-		e.allDirty()
+	if old >= 0 {
+		e.q.remove(j)
 	}
+	if next < 0 {
+		e.dirtyReserved(j)
+		return
+	}
+	e.q.insert(j, ej.cons, e.needOf(next))
+	e.dirtyNewPhase(j)
+}
+
+// dirtyNewPhase makes due the nodes without a reservation and those
+// reserved for job j.
+func (e *engine) dirtyNewPhase(j int32) {
+	for i := range e.nodes {
+		if r := e.nodes[i].resJob; r < 0 || r == j {
+			e.dirty[i] = true
+		}
+	}
+	e.dheap = e.dheap[:0] // every due node is met by the sweep, in order
+	e.cursor = 0
 }
 
 func (e *engine) dirtyReserved(j int32) {
@@ -379,10 +389,7 @@ func (e *engine) finish(ti int32) {
 	e.markDirty(t.node)
 	e.held -= int64(t.units)
 	j, ph := t.job, t.phase
-	e.jobs[j].cons -= int64(t.units)
-	if e.jobs[j].pos >= 0 {
-		e.qFix(e.jobs[j].pos)
-	}
+	e.setCons(j, e.jobs[j].cons-int64(t.units))
 	p := &e.phases[ph]
 	p.running--
 	p.done++
@@ -398,6 +405,9 @@ func (e *engine) finish(ti int32) {
 	}
 	e.out.TaskEvents++
 	t.nextFree, e.free = e.free, ti
+	if e.jobs[j].next == ph {
+		e.q.setNeed(j, e.needOf(ph))
+	}
 	if p.done < e.w.phases[ph].tasks {
 		return
 	}
@@ -442,10 +452,10 @@ func (e *engine) visit(ni int32) {
 			}
 			return
 		}
-		if len(e.queue) == 0 {
+		j := e.q.head()
+		if j < 0 {
 			return
 		}
-		j := e.queue[0]
 		ph := e.jobs[j].next
 		if e.fits(n, ph) {
 			e.start(ni, j, ph, e.w.phases[ph].ideal, e.w.phases[ph].dur, 0, false)
@@ -469,42 +479,75 @@ func (e *engine) fits(n *enode, ph int32) bool {
 	return n.freeUnits >= p.ideal && n.freeCores >= p.cores
 }
 
+// gapTries is how many candidates (gapCandidate) a gap walk tries
+// before it gives up: YARN-ME's work per node visit stays bounded.
+var gapTries = 8
+
 // gaps fills a node reserved for job r with other jobs' tasks that end
-// no later than r's task could start there (§3): in queue order, each a
-// regular task when it fits, else an elastic one, until none qualifies.
+// no later than r's task could start there (§3): the other jobs are taken
+// in queue order; of those that are candidates, each starts a regular
+// task when it fits, else an elastic one when it may; after a start the
+// walk begins again at the head; it stops when gapTries candidates in a
+// row start nothing, or the queue ends. The queue's gap walk meets, in
+// queue order, every candidate (and some others, which are skipped).
 func (e *engine) gaps(ni int32, r, rph int32) {
 	n := &e.nodes[ni]
-	if n.freeCores <= 0 {
-		return
-	}
 	limit := e.fitTime(ni, rph)
-	for {
-		started := false
-		e.walkQueue(func(j int32) bool {
-			if j == r {
+	// Supersets of now + d ≤ limit and now + minRT ≤ estimate despite
+	// rounding, for the walk; gapCandidate checks them exactly.
+	slack := math.Inf(1)
+	if !math.IsInf(limit, 1) {
+		slack = limit - e.now + 1e-9*math.Max(1, math.Max(math.Abs(limit), math.Abs(e.now)))
+	}
+	since := e.now - 1e-9*math.Max(1, math.Abs(e.now))
+	for started := true; started && n.freeCores > 0; {
+		started = false
+		tries := 0
+		e.q.gapWalk(n.freeUnits, n.freeCores, slack, since, func(j int32) bool {
+			if j == r || !e.gapCandidate(n, j, limit) {
 				return true
 			}
 			ph := e.jobs[j].next
 			p := &e.w.phases[ph]
-			if e.fits(n, ph) {
-				if e.now+p.dur <= limit {
-					e.start(ni, j, ph, p.ideal, p.dur, 0, false)
-					started = true
-					return false
-				}
-				return true // elastic would end later still
+			if e.fits(n, ph) { // a candidate: it ends by the limit
+				e.start(ni, j, ph, p.ideal, p.dur, 0, false)
+				started = true
+				return false
 			}
 			if k, rt, disk, ok := e.elastic(ni, ph); ok && e.now+rt <= limit {
 				e.start(ni, j, ph, k, rt, disk, true)
 				started = true
 				return false
 			}
-			return true
+			tries++
+			return tries < gapTries
 		})
-		if !started || n.freeCores <= 0 {
-			return
-		}
 	}
+}
+
+// gapCandidate: job j's next task fits node n and ends by limit, or it
+// does not fit, has a model, n has its cores and ⌈10%⌉ of its ideal
+// memory, and its lowest elastic runtime would end by limit and, when
+// its phase has lanes, by the phase's estimate.
+func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
+	ph := e.jobs[j].next
+	p := &e.w.phases[ph]
+	if p.cores > n.freeCores {
+		return false
+	}
+	if p.ideal <= n.freeUnits {
+		return e.now+p.dur <= limit
+	}
+	t := p.tab
+	if t == nil || t.kmin > n.freeUnits {
+		return false
+	}
+	minRT := t.rt[len(t.rt)-1]
+	if !(e.now+minRT <= limit) {
+		return false
+	}
+	est, ok := e.laneEstimate(ph)
+	return !ok || e.now+minRT <= est
 }
 
 // elastic is Alg. 1's elastic allocation of phase ph's next task on node
@@ -545,23 +588,35 @@ func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int6
 // regular task running has the node's own timeline: its next task starts
 // regularly when the node's running tasks have released enough.
 func (e *engine) estimate(ni int32, ph int32) float64 {
+	if est, ok := e.laneEstimate(ph); ok {
+		return est
+	}
+	est := math.Inf(-1)
+	if p := &e.phases[ph]; len(p.efin) > 0 {
+		est = p.efin[len(p.efin)-1]
+	}
+	return math.Max(est, e.fitTime(ni, ph)+e.w.phases[ph].dur)
+}
+
+// laneEstimate is the estimate of a phase with lanes; false without.
+func (e *engine) laneEstimate(ph int32) (float64, bool) {
 	p := &e.phases[ph]
 	d := e.w.phases[ph].dur
 	lanes := p.lanes[p.laneHead:]
+	L := int32(len(lanes))
+	if L == 0 {
+		return 0, false
+	}
 	est := math.Inf(-1)
 	if len(p.efin) > 0 {
 		est = p.efin[len(p.efin)-1]
 	}
-	L := int32(len(lanes))
-	if L == 0 {
-		return math.Max(est, e.fitTime(ni, ph)+d)
-	}
 	q, r := p.pending/L, p.pending%L
-	est = math.Max(est, lanes[L-1]+float64(float64(q)*d))
+	est = math.Max(est, lanes[L-1]+float64(float64(q)*d)) // conversions: no fused multiply-add
 	if r > 0 {
 		est = math.Max(est, lanes[r-1]+float64(float64(q+1)*d))
 	}
-	return est
+	return est, true
 }
 
 // fitTime is the earliest instant at which node ni's running tasks have
@@ -625,10 +680,9 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	if e.cfg.KeepSchedule {
 		e.out.Schedule = append(e.out.Schedule, TaskRun{Job: j, Phase: ph - e.w.jobs[j].p0, Node: ni, StartS: e.now, EndS: fin, Units: units, Cores: pp.cores, Elastic: elastic, DiskBytesPerS: disk})
 	}
-	ej := &e.jobs[j]
-	ej.cons += int64(units)
-	if ej.pos >= 0 {
-		e.qFix(ej.pos)
+	e.setCons(j, e.jobs[j].cons+int64(units))
+	if e.jobs[j].next == ph {
+		e.q.setNeed(j, e.needOf(ph))
 	}
 	if p.pending == 0 {
 		e.updateNext(j)
@@ -636,7 +690,8 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 }
 
 // Dirty nodes: a min-heap of the due nodes below cursor, and a sweep of
-// the due flags from cursor on (all nodes become due at once often).
+// the due flags from cursor on (most nodes become due at once when a job
+// asks for a new phase on an idle cluster).
 
 func (e *engine) markDirty(n int32) {
 	if e.dirty[n] {
@@ -655,14 +710,6 @@ func (e *engine) markDirty(n int32) {
 		}
 		e.dheap = h
 	}
-}
-
-func (e *engine) allDirty() {
-	for i := range e.dirty {
-		e.dirty[i] = true
-	}
-	e.dheap = e.dheap[:0]
-	e.cursor = 0
 }
 
 func (e *engine) popDirty() int32 {
@@ -744,128 +791,21 @@ func (e *engine) popEvent() int32 {
 	return top
 }
 
-// The job queue (YARN's fair ordering, §4): jobs that ask for a task, in
-// a min-heap by memory held, then submission and id (rank).
-
-func (e *engine) qLess(a, b int32) bool {
-	ja, jb := &e.jobs[a], &e.jobs[b]
-	return ja.cons < jb.cons || (ja.cons == jb.cons && ja.rank < jb.rank)
+// setCons changes the memory job j holds, and its place in the queue.
+func (e *engine) setCons(j int32, cons int64) {
+	e.jobs[j].cons = cons
+	e.q.setCons(j, cons)
 }
 
-func (e *engine) qSwap(i, k int32) {
-	q := e.queue
-	q[i], q[k] = q[k], q[i]
-	e.jobs[q[i]].pos = i
-	e.jobs[q[k]].pos = k
-}
-
-func (e *engine) qUp(i int32) bool {
-	moved := false
-	for i > 0 {
-		p := (i - 1) / 2
-		if !e.qLess(e.queue[i], e.queue[p]) {
-			break
-		}
-		e.qSwap(i, p)
-		i = p
-		moved = true
-	}
-	return moved
-}
-
-func (e *engine) qDown(i int32) {
-	n := int32(len(e.queue))
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		if r := l + 1; r < n && e.qLess(e.queue[r], e.queue[l]) {
-			l = r
-		}
-		if !e.qLess(e.queue[l], e.queue[i]) {
-			return
-		}
-		e.qSwap(i, l)
-		i = l
-	}
-}
-
-func (e *engine) qFix(i int32) {
-	if !e.qUp(i) {
-		e.qDown(i)
-	}
-}
-
-func (e *engine) qPush(j int32) {
-	e.queue = append(e.queue, j)
-	i := int32(len(e.queue) - 1)
-	e.jobs[j].pos = i
-	e.qUp(i)
-}
-
-func (e *engine) qRemove(j int32) {
-	i := e.jobs[j].pos
-	if i < 0 {
-		return
-	}
-	last := int32(len(e.queue) - 1)
-	if i != last {
-		e.qSwap(i, last)
-	}
-	e.queue = e.queue[:last]
-	e.jobs[j].pos = -1
-	if i != last {
-		e.qFix(i)
-	}
-}
-
-// walkQueue calls f on the queued jobs in queue order until f returns
-// false. f must not change the queue unless it then returns false.
-func (e *engine) walkQueue(f func(j int32) bool) {
-	if len(e.queue) == 0 {
-		return
-	}
-	q := e.queue
-	h := append(e.aux[:0], 0) // heap positions, ordered by their jobs
-	less := func(a, b int32) bool { return e.qLess(q[a], q[b]) }
-	for len(h) > 0 {
-		top := h[0]
-		last := len(h) - 1
-		h[0] = h[last]
-		h = h[:last]
-		for i := 0; ; {
-			l := 2*i + 1
-			if l >= len(h) {
-				break
-			}
-			if r := l + 1; r < len(h) && less(h[r], h[l]) {
-				l = r
-			}
-			if !less(h[l], h[i]) {
-				break
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
-		}
-		if !f(q[top]) {
-			e.aux = h
-			return
-		}
-		for _, c := range []int32{2*top + 1, 2*top + 2} {
-			if int(c) >= len(q) {
-				continue
-			}
-			h = append(h, c)
-			for i := len(h) - 1; i > 0; {
-				p := (i - 1) / 2
-				if !less(h[i], h[p]) {
-					break
-				}
-				h[p], h[i] = h[i], h[p]
-				i = p
-			}
+// needOf is what phase ph's task needs to start in a gap.
+func (e *engine) needOf(ph int32) need {
+	p := &e.w.phases[ph]
+	n := need{ideal: p.ideal, cores: p.cores, dur: p.dur, kmin: math.MaxInt32, minRT: math.Inf(1), latest: math.Inf(-1)}
+	if t := p.tab; t != nil {
+		n.kmin, n.minRT, n.latest = t.kmin, t.rt[len(t.rt)-1], math.Inf(1) // the lowest runtime: with all it may take
+		if est, ok := e.laneEstimate(ph); ok {
+			n.latest = est - n.minRT
 		}
 	}
-	e.aux = h
+	return n
 }

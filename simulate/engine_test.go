@@ -131,34 +131,36 @@ func TestElasticDiskShare(t *testing.T) {
 	}
 }
 
-// Reservation (§3): job a holds 8 GiB of the node until 100 s; job b,
-// first in the fair order (less memory held), asks for 4 GiB and
-// reserves the node; job c's 1 GiB task of 50 s would fit in the 2 GiB
-// left. YARN keeps it out of the reserved node until b has started (c
-// runs from 100 s); yarn-me lets it in because it ends (52 s) before b's
-// task could start (100 s), and does not delay b. c's second task would
-// end at 102 s, after b's start: it waits.
+// Reservation (§3): job a holds 8 GiB of the node until 100 s and job s
+// 512 MiB until 5 s; job b, first in the fair order (less memory held),
+// asks for 4 GiB at 1 s and reserves the node; job c's 1 GiB task of
+// 50 s, submitted at 2 s, would fit in what is left. YARN keeps it out of
+// the reserved node until b has started (c runs from 100 s). yarn-me
+// lets it in when the node is next visited (s ends at 5 s) because it
+// ends (55 s) before b's task could start (100 s), and does not delay b.
+// c's second task would end at 105 s, after b's start: it waits.
 func TestReservedGaps(t *testing.T) {
 	none := mustModel(t, "none")
 	jobs := []Job{
 		{ID: "a", SubmitS: 0, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 100, MemoryBytes: 8 << 30, Cores: 1, Model: none, modelSet: true}}},
+		{ID: "s", SubmitS: 0, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 5, MemoryBytes: 512 << 20, Cores: 1, Model: none, modelSet: true}}},
 		{ID: "b", SubmitS: 1, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 100, MemoryBytes: 4 << 30, Cores: 1, Model: none, modelSet: true}}},
 		{ID: "c", SubmitS: 2, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 50, MemoryBytes: 1 << 30, Cores: 1, Model: none, modelSet: true}}},
 	}
 	y := sim(t, jobs, oneNode, YARN, nil)
 	me := sim(t, jobs, oneNode, YARNME, nil)
-	if y.FinishS[1] != 200 || y.FinishS[2] != 150 {
-		t.Errorf("yarn: b ends %g, c %g; want 200, 150", y.FinishS[1], y.FinishS[2])
+	if y.FinishS[2] != 200 || y.FinishS[3] != 150 {
+		t.Errorf("yarn: b ends %g, c %g; want 200, 150", y.FinishS[2], y.FinishS[3])
 	}
-	if me.FinishS[1] != 200 || me.FinishS[2] != 52 {
-		t.Errorf("yarn-me: b ends %g, c %g; want 200 (not delayed), 52", me.FinishS[1], me.FinishS[2])
+	if me.FinishS[2] != 200 || me.FinishS[3] != 55 {
+		t.Errorf("yarn-me: b ends %g, c %g; want 200 (not delayed), 55", me.FinishS[2], me.FinishS[3])
 	}
-	if off := sim(t, jobs, oneNode, YARNME, func(o *Options) { o.ReservedGaps = false }); off.FinishS[2] != 150 {
-		t.Errorf("yarn-me without gaps: c ends %g, want 150", off.FinishS[2])
+	if off := sim(t, jobs, oneNode, YARNME, func(o *Options) { o.ReservedGaps = false }); off.FinishS[3] != 150 {
+		t.Errorf("yarn-me without gaps: c ends %g, want 150", off.FinishS[3])
 	}
-	jobs[2].Phases[0].Tasks = 2
-	if me := sim(t, jobs, oneNode, YARNME, nil); me.FinishS[1] != 200 || me.FinishS[2] != 150 {
-		t.Errorf("yarn-me, c with two tasks: b ends %g, c %g; want 200, 150", me.FinishS[1], me.FinishS[2])
+	jobs[3].Phases[0].Tasks = 2
+	if me := sim(t, jobs, oneNode, YARNME, nil); me.FinishS[2] != 200 || me.FinishS[3] != 150 {
+		t.Errorf("yarn-me, c with two tasks: b ends %g, c %g; want 200, 150", me.FinishS[2], me.FinishS[3])
 	}
 }
 
@@ -372,5 +374,39 @@ func TestInvariantsCatchBrokenSchedules(t *testing.T) {
 	bad.Schedule[2].StartS, bad.Schedule[2].EndS = 5, 15
 	if err := checkInvariants(jobs, oneNode, YARN, o, &bad); err == nil || !strings.Contains(err.Error(), "waits for") {
 		t.Errorf("reduce before maps: %v", err)
+	}
+}
+
+// capJobs: a node reserved for r, nine jobs in front of s in the queue
+// whose tasks could only run elastically and need more disk than the
+// node's elastic share (candidates that start nothing), then s, whose
+// 1 GiB task fits the gap. The gap walk gives up after 8 candidates, so s
+// waits until r starts; without the cap it would fill the gap when the
+// node is visited (t ends at 20 s).
+func capJobs(t testing.TB) []Job {
+	none, disky := mustModel(t, "none"), mustModel(t, "step:1.1@400M")
+	jobs := []Job{
+		{ID: "a", SubmitS: 0, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 100, MemoryBytes: 8 << 30, Cores: 1, Model: none, modelSet: true}}},
+		{ID: "t", SubmitS: 0, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 20, MemoryBytes: 100 << 20, Cores: 1, Model: none, modelSet: true}}},
+		{ID: "r", SubmitS: 1, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 100, MemoryBytes: 4 << 30, Cores: 1, Model: none, modelSet: true}}},
+	}
+	for i := 0; i < 9; i++ {
+		jobs = append(jobs, Job{ID: fmt.Sprintf("e%d", i), SubmitS: 2 + float64(i), Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 10, MemoryBytes: 4 << 30,
+			Cores: 1, Model: disky, modelSet: true}}})
+	}
+	return append(jobs, Job{ID: "s", SubmitS: 15, Phases: []Phase{{Task: "m", Tasks: 1, RuntimeS: 10, MemoryBytes: 1 << 30, Cores: 1, Model: none, modelSet: true}}})
+}
+
+func TestGapWalkGivesUp(t *testing.T) {
+	jobs := capJobs(t)
+	s := len(jobs) - 1
+	if me := sim(t, jobs, oneNode, YARNME, nil); me.FinishS[s] <= 100 {
+		t.Errorf("s ends at %g: the walk should give up before it", me.FinishS[s])
+	}
+	old := gapTries
+	gapTries = 10
+	defer func() { gapTries = old }()
+	if me := sim(t, jobs, oneNode, YARNME, nil); me.FinishS[s] != 30 {
+		t.Errorf("with 10 tries s ends at %g, want 30", me.FinishS[s])
 	}
 }

@@ -126,7 +126,11 @@ func TestMatchesPython(t *testing.T) {
 	}
 	var jobsCompared, elastic, gapDiffs int
 	for i := 0; i < n; i++ {
-		jobs := genJobs(rng, 1+rng.IntN(10), 150, 12<<30)
+		nj, c := 1+rng.IntN(10), Cluster{Nodes: 1 + rng.IntN(4), NodeMemoryBytes: int64(4+rng.IntN(12)) << 30, NodeCores: 1 + rng.IntN(12)}
+		if i%4 == 3 { // a long queue on a small cluster: gap walks that give up
+			nj, c = 25+rng.IntN(20), Cluster{Nodes: 1 + rng.IntN(2), NodeMemoryBytes: int64(8+rng.IntN(8)) << 30, NodeCores: 4 + rng.IntN(12)}
+		}
+		jobs := genJobs(rng, nj, 150, 12<<30)
 		path := filepath.Join(dir, fmt.Sprintf("trace%d.csv", i))
 		var buf bytes.Buffer
 		if err := WriteTrace(&buf, jobs); err != nil {
@@ -139,7 +143,6 @@ func TestMatchesPython(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Cluster{Nodes: 1 + rng.IntN(4), NodeMemoryBytes: int64(4+rng.IntN(12)) << 30, NodeCores: 1 + rng.IntN(12)}
 		o := DefaultOptions()
 		o.ReservedGaps = rng.IntN(3) > 0
 		o.NodeDiskBytesPerS = int64(rng.IntN(3)) * 400 << 20
@@ -194,5 +197,25 @@ func TestDemoMatchesPython(t *testing.T) {
 				t.Errorf("%s on %+v: %v", p, c, err)
 			}
 		}
+	}
+}
+
+// The gap walk's cap (TestGapWalkGivesUp's trace) is Python's too.
+func TestGapCapMatchesPython(t *testing.T) {
+	needPython(t)
+	jobs := capJobs(t)
+	path := filepath.Join(t.TempDir(), "cap.csv")
+	var buf bytes.Buffer
+	if err := WriteTrace(&buf, jobs); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	o := DefaultOptions()
+	out, un, err := Simulate(context.Background(), jobs, oneNode, YARNME, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := compare(jobs, out, un, simulatePy(t, path, oneNode, YARNME, o)); err != nil {
+		t.Error(err)
 	}
 }
