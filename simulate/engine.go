@@ -182,7 +182,7 @@ type engine struct {
 	nodes  []enode
 	tasks  []etask
 	free   int32 // free list of tasks, −1: none
-	events []int32
+	events []event
 	q      jobQueue
 	dirty  []bool
 	dheap  []int32 // dirty nodes below cursor
@@ -242,12 +242,12 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 		if ai < len(arrivals) {
 			t = w.jobs[arrivals[ai]].submit
 		}
-		if len(e.events) > 0 && e.tasks[e.events[0]].finish < t {
-			t = e.tasks[e.events[0]].finish
+		if len(e.events) > 0 && e.events[0].t < t {
+			t = e.events[0].t
 		}
 		e.area += float64(float64(e.held) * (t - e.lastT)) // conversion: no fused multiply-add
 		e.lastT, e.now = t, t
-		for len(e.events) > 0 && e.tasks[e.events[0]].finish == t {
+		for len(e.events) > 0 && e.events[0].t == t {
 			e.finish(e.popEvent())
 			last = t
 		}
@@ -389,7 +389,6 @@ func (e *engine) finish(ti int32) {
 	e.markDirty(t.node)
 	e.held -= int64(t.units)
 	j, ph := t.job, t.phase
-	e.setCons(j, e.jobs[j].cons-int64(t.units))
 	p := &e.phases[ph]
 	p.running--
 	p.done++
@@ -405,9 +404,7 @@ func (e *engine) finish(ti int32) {
 	}
 	e.out.TaskEvents++
 	t.nextFree, e.free = e.free, ti
-	if e.jobs[j].next == ph {
-		e.q.setNeed(j, e.needOf(ph))
-	}
+	e.setCons(j, e.jobs[j].cons-int64(t.units), ph)
 	if p.done < e.w.phases[ph].tasks {
 		return
 	}
@@ -680,10 +677,7 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	if e.cfg.KeepSchedule {
 		e.out.Schedule = append(e.out.Schedule, TaskRun{Job: j, Phase: ph - e.w.jobs[j].p0, Node: ni, StartS: e.now, EndS: fin, Units: units, Cores: pp.cores, Elastic: elastic, DiskBytesPerS: disk})
 	}
-	e.setCons(j, e.jobs[j].cons+int64(units))
-	if e.jobs[j].next == ph {
-		e.q.setNeed(j, e.needOf(ph))
-	}
+	e.setCons(j, e.jobs[j].cons+int64(units), ph)
 	if p.pending == 0 {
 		e.updateNext(j)
 	}
@@ -747,18 +741,20 @@ func (e *engine) popDirty() int32 {
 	return -1
 }
 
-// The event queue: task ids in a min-heap by finish, then id.
+// The event queue: task ends in a min-heap by time, then task id.
 
-func (e *engine) evLess(a, b int32) bool {
-	fa, fb := e.tasks[a].finish, e.tasks[b].finish
-	return fa < fb || (fa == fb && a < b)
+type event struct {
+	t  float64
+	id int32
 }
 
+func evLess(a, b event) bool { return a.t < b.t || (a.t == b.t && a.id < b.id) }
+
 func (e *engine) pushEvent(ti int32) {
-	h := append(e.events, ti)
+	h := append(e.events, event{e.tasks[ti].finish, ti})
 	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !e.evLess(h[i], h[p]) {
+		if !evLess(h[i], h[p]) {
 			break
 		}
 		h[p], h[i] = h[i], h[p]
@@ -769,7 +765,7 @@ func (e *engine) pushEvent(ti int32) {
 
 func (e *engine) popEvent() int32 {
 	h := e.events
-	top := h[0]
+	top := h[0].id
 	last := len(h) - 1
 	h[0] = h[last]
 	h = h[:last]
@@ -778,10 +774,10 @@ func (e *engine) popEvent() int32 {
 		if l >= len(h) {
 			break
 		}
-		if r := l + 1; r < len(h) && e.evLess(h[r], h[l]) {
+		if r := l + 1; r < len(h) && evLess(h[r], h[l]) {
 			l = r
 		}
-		if !e.evLess(h[l], h[i]) {
+		if !evLess(h[l], h[i]) {
 			break
 		}
 		h[i], h[l] = h[l], h[i]
@@ -791,9 +787,15 @@ func (e *engine) popEvent() int32 {
 	return top
 }
 
-// setCons changes the memory job j holds, and its place in the queue.
-func (e *engine) setCons(j int32, cons int64) {
+// setCons changes the memory job j holds, and its place in the queue,
+// after a task of phase ph started or ended (which changes the phase's
+// needs when it is the one the job asks for).
+func (e *engine) setCons(j int32, cons int64, ph int32) {
 	e.jobs[j].cons = cons
+	if e.jobs[j].next == ph && e.q.gaps {
+		e.q.update(j, cons, e.needOf(ph))
+		return
+	}
 	e.q.setCons(j, cons)
 }
 

@@ -16,6 +16,7 @@ func TestJobQueue(t *testing.T) {
 	const n = 300
 	q := newJobQueue(n, true)
 	in := map[int32]bool{}
+	needs := map[int32]need{}
 	randNeed := func() need {
 		nd := need{ideal: int32(1 + rng.IntN(50)), cores: int32(1 + rng.IntN(3)), dur: float64(1 + rng.IntN(30)), kmin: math.MaxInt32, minRT: math.Inf(1), latest: math.Inf(-1)}
 		if rng.IntN(2) == 0 {
@@ -29,13 +30,15 @@ func TestJobQueue(t *testing.T) {
 		j := int32(rng.IntN(n))
 		switch {
 		case !in[j]:
-			q.insert(j, int64(rng.IntN(20)), randNeed())
+			needs[j] = randNeed()
+			q.insert(j, int64(rng.IntN(20)), needs[j])
 			in[j] = true
 		case rng.IntN(3) == 0:
 			q.remove(j)
 			in[j] = false
 		case rng.IntN(3) == 0:
-			q.setNeed(j, randNeed())
+			needs[j] = randNeed()
+			q.update(j, int64(rng.IntN(20)), needs[j])
 		default:
 			q.setCons(j, int64(rng.IntN(20)))
 		}
@@ -59,17 +62,25 @@ func TestJobQueue(t *testing.T) {
 			if len(b.jobs) == 0 || len(b.jobs) > maxBlock {
 				t.Fatalf("step %d: block %d holds %d jobs", step, bi, len(b.jobs))
 			}
-			want := q.need[b.jobs[0]]
-			for _, j := range b.jobs {
+			if len(b.needs) != len(b.jobs) {
+				t.Fatalf("step %d: block %d: %d needs for %d jobs", step, bi, len(b.needs), len(b.jobs))
+			}
+			want := b.needs[0]
+			for k, j := range b.jobs {
 				if q.where[j] != b {
 					t.Fatalf("step %d: job %d not where it is", step, j)
 				}
-				nd := q.need[j]
-				want = need{min(want.ideal, nd.ideal), min(want.kmin, nd.kmin), min(want.cores, nd.cores), math.Min(want.dur, nd.dur), math.Min(want.minRT, nd.minRT),
+				nd := b.needs[k]
+				if nd != needs[j] {
+					t.Fatalf("step %d: job %d needs %+v, want %+v", step, j, nd, needs[j])
+				}
+				want = need{min(want.ideal, nd.ideal), min(want.kmin, nd.kmin), 0, math.Min(want.dur, nd.dur), math.Min(want.minRT, nd.minRT),
 					math.Max(want.latest, nd.latest)}
 			}
-			if b.agg != want {
-				t.Fatalf("step %d: block %d minimum %+v, want %+v", step, bi, b.agg, want)
+			got := b.agg
+			got.cores = 0
+			if got != want {
+				t.Fatalf("step %d: block %d minimum %+v, want %+v", step, bi, got, want)
 			}
 			order = append(order, b.jobs...)
 		}
@@ -82,7 +93,7 @@ func TestJobQueue(t *testing.T) {
 		free, cores, slack, since := int32(rng.IntN(50)), int32(rng.IntN(4)), float64(rng.IntN(40)), float64(rng.IntN(40))
 		var want, got []int32
 		for _, k := range all {
-			nd := q.need[k]
+			nd := needs[k]
 			if nd.cores <= cores && (nd.ideal <= free && nd.dur <= slack || nd.ideal > free && nd.kmin <= free && nd.minRT <= slack && nd.latest >= since) {
 				want = append(want, k)
 			}
