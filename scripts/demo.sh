@@ -43,6 +43,11 @@ echo "== 6. the stages one by one, on the same dataset"
 echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (seed 001 §6-§9)"
 "$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml
 "$bin" profile show -d "$ds" --job spillsort
+echo "== 8. what memory elasticity buys: a trace on 4 nodes of 16 GiB under YARN and YARN-ME (seed 004 §3-§4);"
+echo "   wordcount, pagerank and join run with the elasticity models fitted in step 4"
+"$bin" simulate -d "$ds" --trace testdata/simulate/demo.csv --nodes 4 --node-memory 16G --default-model step:1.5
+"$bin" simulate -d "$ds" -q --trace testdata/simulate/demo.csv --nodes 3,4,6 --node-memory 16G,32G --default-model step:1.5 \
+  --target-makespan 15m | grep '^target'
 
 cat <<TXT
 
