@@ -50,6 +50,7 @@ fuzz: deps
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzYarnRM -fuzztime 30s
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSparkEventLog -fuzztime 30s
 	$(GO) test ./ingest/ -run '^$$' -fuzz FuzzSkylineCSV -fuzztime 30s
+	$(GO) test ./simulate/ -run '^$$' -fuzz FuzzReadTrace -fuzztime 30s
 	@# The Parquet page codec (dataset/internal/pq): round trips and arbitrary bytes into every decoder.
 	for f in FuzzHybridRoundTrip FuzzHybridDecode FuzzDeltaRoundTrip FuzzDeltaDecode FuzzPageHeaderRoundTrip FuzzPageHeaderParse FuzzFloatDictRoundTrip FuzzStringsRoundTrip FuzzStringsDecode FuzzDoubleListsRoundTrip FuzzDoubleListsDecode FuzzWalkRoundTrip FuzzWalkDecode; do \
 		$(GO) test ./dataset/internal/pq/ -run '^$$' -fuzz "^$$f$$" -fuzztime $(PQFUZZTIME) || exit 1; \
