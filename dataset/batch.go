@@ -1,6 +1,9 @@
 package dataset
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // batchAppender is implemented by column writers with a tight loop over a
 // whole slice of rows; the others are fed row by row.
@@ -19,6 +22,11 @@ func (w *Writer[T]) AppendBatch(rs []T) error {
 	if !w.started {
 		if w.err = w.start(); w.err != nil {
 			return w.err
+		}
+	}
+	for i := range rs {
+		if err := w.tbl.checkStrings(&rs[i]); err != nil {
+			return fmt.Errorf("row %d of the batch: %w", i, err)
 		}
 	}
 	for len(rs) > 0 {

@@ -22,6 +22,8 @@ type column[T any] struct {
 	writer func(mem memory.Allocator) colWriter[T]
 	// reader returns a function copying row i of a into r's field.
 	reader func(a arrow.Array) func(i int, r *T)
+	// str is the field of a string column, checked for UTF-8 on append.
+	str func(*T) *string
 }
 
 // colWriter accumulates one column of a batch.
@@ -107,7 +109,7 @@ func newSliceCol[T any, V int32 | int64 | float64](typ arrow.DataType, get func(
 }
 
 func stringCol[T any](name string, dict bool, get func(*T) *string) column[T] {
-	c := column[T]{field: arrow.Field{Name: name, Type: arrow.BinaryTypes.String}, dict: dict,
+	c := column[T]{field: arrow.Field{Name: name, Type: arrow.BinaryTypes.String}, dict: dict, str: get,
 		reader: func(a arrow.Array) func(int, *T) {
 			if d, ok := a.(*array.Dictionary); ok {
 				vals := d.Dictionary().(*array.String)

@@ -90,11 +90,14 @@ func checkRoundTrip[T any](t *testing.T, tbl *Table[T], rows []T) {
 	}
 }
 
+// rngStr is up to 11 runes of alphabet: always UTF-8, which the writers
+// insist on (TestAppendRefusesInvalidUTF8).
 func rngStr(r *rand.Rand, alphabet string) string {
 	n := r.IntN(12)
+	rs := []rune(alphabet)
 	var b strings.Builder
 	for i := 0; i < n; i++ {
-		b.WriteByte(alphabet[r.IntN(len(alphabet))])
+		b.WriteRune(rs[r.IntN(len(rs))])
 	}
 	return b.String()
 }

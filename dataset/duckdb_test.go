@@ -1,51 +1,21 @@
 package dataset
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/internal/duckdbtest"
 )
 
-// duckdb runs queries in DuckDB (node and @duckdb/node-api, which
-// scripts/deps.sh installs in .deps/node) and returns each one's rows.
+// duckdb runs queries in DuckDB (internal/duckdbtest).
 func duckdb(t *testing.T, queries ...string) [][]map[string]any {
 	t.Helper()
-	mods, err := filepath.Abs("../.deps/node/node_modules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(mods, "@duckdb", "node-api")); err != nil {
-		t.Fatalf("DuckDB for node not found in %s: run scripts/deps.sh or make test, which install it", mods)
-	}
-	cmd := exec.Command("node", append([]string{"testdata/duckdb_query.cjs"}, queries...)...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s", err, stderr.String())
-	}
-	var res [][]map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var rows []map[string]any
-		if err := json.Unmarshal([]byte(line), &rows); err != nil {
-			t.Fatalf("duckdb output %q: %v", line, err)
-		}
-		res = append(res, rows)
-	}
-	if len(res) != len(queries) {
-		t.Fatalf("duckdb: %d results for %d queries", len(res), len(queries))
-	}
-	return res
+	return duckdbtest.Query(t, queries...)
 }
 
 // DuckDB, a Parquet reader that shares no code with arrow, reads the

@@ -1,6 +1,9 @@
 package dataset
 
-import "slices"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // UsageColumns is a run of usage rows held column by column, for producers
 // that parse in parallel (the generic CSV reader): AppendUsageColumns adds
@@ -37,6 +40,16 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 	if !w.started {
 		if w.err = w.start(); w.err != nil {
 			return w.err
+		}
+	}
+	for _, d := range []struct {
+		col  string
+		strs []string
+	}{{"tenant", c.Tenants}, {"server", c.Servers}} {
+		for _, v := range d.strs {
+			if !utf8.ValidString(v) {
+				return &InvalidUTF8Error{Table: w.tbl.Name, Column: d.col, Value: v}
+			}
 		}
 	}
 	cols, ok := usageColWriters(w)

@@ -152,6 +152,9 @@ func (w *Writer[T]) Append(r *T) error {
 	if w.err != nil {
 		return w.err
 	}
+	if err := w.tbl.checkStrings(r); err != nil {
+		return err
+	}
 	if !w.started {
 		if w.err = w.start(); w.err != nil {
 			return w.err

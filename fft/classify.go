@@ -43,10 +43,11 @@ type Options struct {
 	// silently; longer ones are filled too but reported in the tenant's
 	// warnings. Default 1 hour.
 	MaxGap time.Duration
-	// Constant: a series is constant when the standard deviation of its
+	// Constant: a series is flat when the standard deviation of its
 	// hourly means, less the part its sample-to-sample noise explains, is
-	// at most max(ConstantRel × mean, ConstantAbs). Defaults 0.05 and
-	// 0.01 (one per cent of a server).
+	// at most max(ConstantRel × mean, ConstantAbs); a flat series is
+	// constant unless it has a cycle of at least MinAmplitude. Defaults
+	// 0.05 and 0.01 (one per cent of a server).
 	ConstantRel, ConstantAbs float64
 	// DetectLen: series longer than this are averaged down by an integer
 	// factor to at most this many points for the spectrum (periods are
@@ -73,6 +74,35 @@ type Options struct {
 	// FundamentalShare: the fundamental of a harmonic family needs this
 	// share of the shuffle threshold. Default 0.25.
 	FundamentalShare float64
+	// MinCyclesFree: a period that is not natural (minutes that divide
+	// an hour, hours that divide a day, a day, a week; naturalPeriods)
+	// must repeat at least this often in the window. Default 48.
+	MinCyclesFree int
+	// SplitStrength: a period must show in each half of the window on its
+	// own (halves of at least two cycles, overlapping when the window
+	// holds fewer than four), with a de-levelled autocorrelation at the
+	// period of at least this much in the weaker half. Default 0.15.
+	SplitStrength float64
+	// FewCyclesStrength: the strength a period seen fewer than
+	// 2·MinCycles times must reach (its halves are a pair of cycles or
+	// two, which one coincidence can match). Default 0.6.
+	FewCyclesStrength float64
+	// MinAmplitude: a flat tenant (Constant) is periodic all the same
+	// when it has an accepted cycle whose repeating part has at least
+	// this standard deviation (fraction of a server; cycleSD). Whether a
+	// cycle is there is judged against the noise (the shuffles and
+	// MinStrength), never against the level, so a daily wave of ±2% on a
+	// tenant at 85% is periodic, and a sub-hourly cycle, which leaves
+	// hourly means flat, too; this floor only keeps ripples too small to
+	// matter to a scheduler constant (NAB ec2 53ea38 at 1.8% has a real
+	// 30-minute blip of 0.2%: a repeating part of 0.08%). Default 0.005
+	// (a sine of ±0.7% of a server).
+	MinAmplitude float64
+	// ShortPeriod: periods up to this long are also searched on the
+	// series' own grid (the most recent DetectLen slots), which sees
+	// cycles of a few slots that the detection grid averages away.
+	// Default 2 hours.
+	ShortPeriod time.Duration
 	// HarmonicTolerance: a shorter confirmed period wins when its folded
 	// profile explains within this much of the best (adjusted R²).
 	// Default 0.1.
@@ -125,9 +155,16 @@ func (o Options) withDefaults() Options {
 	def(&o.HarmonicTolerance, 0.1)
 	def(&o.ClassSpread, 0.05)
 	def(&o.FundamentalShare, 0.25)
+	def(&o.SplitStrength, 0.15)
+	def(&o.FewCyclesStrength, 0.6)
+	def(&o.MinAmplitude, 0.005)
+	if o.ShortPeriod <= 0 {
+		o.ShortPeriod = 2 * time.Hour
+	}
 	defI(&o.DetectLen, 2160)
 	defI(&o.Shuffles, 3)
 	defI(&o.MinCycles, 3)
+	defI(&o.MinCyclesFree, 48)
 	defI(&o.Candidates, 3)
 	defI(&o.MaxHarmonic, 12)
 	defI(&o.MaxK, 8)
@@ -147,14 +184,22 @@ type Tenant struct {
 	Pattern Pattern  `json:"pattern"`
 	PeriodS *float64 `json:"period_s"` // nil unless periodic
 	// Strength in [0,1]: the autocorrelation, at the period, of the series
-	// minus its moving average over one period; for a tenant that is not
-	// periodic, the same at its best rejected candidate (0 if none).
+	// minus its moving average over one period (interpolated between
+	// slots when the period falls between them); for an unpredictable
+	// tenant, the same at its best rejected candidate (0 if none); for a
+	// constant one, at a cycle too small to count (0 if none).
 	Strength float64 `json:"strength"`
 	Mean     float64 `json:"mean"` // mean utilisation over observed slots, fraction of a server
 	Peak     float64 `json:"peak"` // 99th percentile of observed slots
 	Class    string  `json:"class"`
 	Servers  int     `json:"servers"`
-	Slots    int     `json:"slots"`    // grid slots from first to last sample
+	// StepS is the step the tenant was analysed on: the grid's, or, for
+	// a tenant sampled more coarsely, the grid's times its typical gap
+	// between samples, at most an hour (nativestep.go). Slots, Coverage,
+	// Spread and the period search are on this step; Mean and Peak on
+	// the grid's slots, which hold the same samples.
+	StepS    float64 `json:"step_s"`
+	Slots    int     `json:"slots"`    // slots of StepS from first to last sample
 	Coverage float64 `json:"coverage"` // share of those slots with a sample
 	// Spread is the noise-corrected standard deviation of hourly means that
 	// the constant test compares with its threshold.
@@ -282,7 +327,7 @@ func (o *Options) upTo(s *dataset.Series) []float64 {
 
 // analyse classifies one tenant.
 func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
-	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient}
+	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient, StepS: s.StepS}
 	ws.forget() // ws.x and ws.y are about to hold this tenant's series
 	v := o.upTo(s)
 	first, last := -1, -1
@@ -301,10 +346,16 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 		return t
 	}
 	v = v[first : last+1]
-	t.Slots = len(v)
-	t.Coverage = float64(observed) / float64(len(v))
 	t.Mean, t.Peak = meanPeak(v, observed, ws)
 	stepS := s.StepS
+	if k := nativeFactor(v, observed, int(3600/stepS), ws); k > 1 {
+		a0 := floorDiv(s.StartMs, int64(math.Round(stepS*1000))) + int64(first)
+		v, observed = regrid(v, a0, k, ws)
+		stepS *= float64(k)
+		t.StepS = stepS
+	}
+	t.Slots = len(v)
+	t.Coverage = float64(observed) / float64(len(v))
 	span := time.Duration(float64(len(v)) * stepS * float64(time.Second))
 	if span < o.MinHistory {
 		t.Reason = fmt.Sprintf("%s of history, need at least %s", timeflag.FormatDuration(span), timeflag.FormatDuration(o.MinHistory))
@@ -325,14 +376,54 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d gap(s) longer than %s filled by linear interpolation (longest %s)",
 			long, timeflag.FormatDuration(o.MaxGap), timeflag.FormatDuration(time.Duration(float64(longest)*stepS*float64(time.Second)))))
 	}
-	// Constant first.
 	t.Spread = signalSpread(x, max(1, int(math.Round(3600/stepS))))
-	if t.Spread <= math.Max(o.ConstantRel*t.Mean, o.ConstantAbs) {
-		t.Pattern = Constant
-		return t
+	flat := t.Spread <= math.Max(o.ConstantRel*t.Mean, o.ConstantAbs)
+	h := fnv.New64a()
+	h.Write([]byte(s.Tenant))
+	rng := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
+	c := ws.cycle(x, stepS, rng, o)
+	t.Strength = clamp01(c.best)
+	switch {
+	case c.lag > 0 && flat && ws.cycleSD(c.window, c.lag) < o.MinAmplitude:
+		// A cycle too small to matter on a flat tenant.
+		t.Pattern, t.Strength = Constant, clamp01(c.strength)
+	case c.lag > 0:
+		// A period within max(1%, half a step) of a natural one is that
+		// natural period: the grid places a period to the nearest slot
+		// at best, and a smooth wave seen ten times under noise to
+		// within a few (a day came out as 23h50m and 24h06m), where
+		// schedules and people keep hours, days and weeks exactly.
+		p := c.period * stepS
+		if q, ok := nearestNatural(p, stepS/2); ok {
+			p = q
+		}
+		t.Pattern, t.PeriodS, t.Strength = Periodic, &p, clamp01(c.strength)
+	case flat:
+		t.Pattern, t.Strength = Constant, 0
+	default:
+		t.Pattern = Unpredictable
 	}
-	// Periodic: spectrum on a series averaged down to at most DetectLen
-	// points with a smooth length (the most recent part is kept).
+	return t
+}
+
+// found is the outcome of cycle: the period in grid slots (0 if none)
+// and its strength, the window it was measured on, and the strength of
+// the best candidate even when none was confirmed.
+type found struct {
+	lag            int
+	period         float64 // in grid slots: lag, or between slots
+	strength, best float64
+	window         []float64
+}
+
+// cycle searches x (gap-free, on the grid of step stepS) for a period.
+// First on a series averaged down to at most DetectLen points with a
+// smooth length (the most recent part is kept); then, when that finds
+// nothing or a period up to ShortPeriod, on the most recent DetectLen
+// slots of the grid itself, for periods up to ShortPeriod: the
+// detection grid (20 minutes for a month at 2 minutes) averages away
+// cycles of a few slots, and places short periods coarsely.
+func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Options) found {
 	f := detectFactor(len(x), o.DetectLen, stepS)
 	nd := len(x) / f
 	n := smoothLen(nd)
@@ -340,44 +431,87 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	y := ws.y
 	off := len(x) - n*f
 	blockMeans(y, x[off:off+n*f], f)
-	h := fnv.New64a()
-	h.Write([]byte(s.Tenant))
-	rng := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
-	d := detect(y, rng, o, ws)
-	t.Strength = clamp01(d.best)
-	if !d.periodic {
-		t.Pattern = Unpredictable
-		return t
+	d := detect(y, band{stepS: float64(f) * stepS}, rng, o, ws)
+	var res found
+	res.best = d.best
+	shortLag := int(o.ShortPeriod.Seconds() / stepS)
+	if d.periodic {
+		// The cycle's size on the detection grid, before y is reused.
+		sdDetect := ws.cycleSD(y, d.lag)
+		// Refine on the full grid: the detection grid's lag is only good
+		// to within a few of its own steps. The fold is smoothed over
+		// half a detection step (10 minutes at the default grid): over a
+		// whole one, weekly periods seen in four cycles came out one grid
+		// step short.
+		start := int(math.Round(d.period * float64(f)))
+		alt := 0
+		if q, ok := nearestNatural(float64(start)*stepS, float64(f)*stepS); ok {
+			alt = int(math.Round(q / stepS))
+		}
+		lag := ws.refineClimb(x[off:], start, f+1, max(1, f/2), alt)
+		period := float64(lag)
+		if f == 1 && d.period != float64(d.lag) {
+			// Placed between slots on the grid itself already.
+			lag, period = d.lag, d.period
+		}
+		r := acf(ws.delevel(x[off:], lag), lag)
+		if r < d.strength {
+			r = d.strength
+		}
+		res = found{lag: lag, period: period, strength: r, best: math.Max(d.best, r), window: x[off:]}
+		// A cycle the detection grid's averaging shrank (to under 70%
+		// of its size on the grid itself) is faster than it looks there:
+		// a 20-minute cycle on an 18-minute detection grid repeats, as
+		// the grid sees it, every 3 hours.
+		aliased := sdDetect < 0.7*ws.cycleSD(x[off:], lag)
+		if f == 1 || lag > shortLag && !aliased && naturalPeriod(float64(lag)*stepS, stepS) {
+			return res
+		}
 	}
-	// Refine on the full grid: the detection grid's lag is only good to
-	// within a few of its own steps. The fold is smoothed over half a
-	// detection step (10 minutes at the default grid): over a whole one,
-	// weekly periods seen in four cycles came out one grid step short.
-	lag := ws.refineClimb(x[off:], d.lag*f, f+1, max(1, f/2))
-	r := acf(ws.delevel(x[off:], lag), lag)
-	if r < d.strength {
-		r = d.strength
+	if f == 1 || shortLag < 4 {
+		return res // the detection grid was the grid itself
 	}
-	p := float64(lag) * stepS
-	t.Pattern, t.PeriodS, t.Strength = Periodic, &p, clamp01(r)
-	return t
+	// A short period found on the detection grid is placed better on
+	// the grid itself; a long one that is not natural may be a short
+	// cycle aliased by the detection grid's averaging (15.5 minutes on a
+	// 20-minute grid repeats every 7.75 hours): a cycle the grid itself
+	// shows wins over either.
+	n = smoothLen(min(len(x), o.DetectLen))
+	ws.y = growF(ws.y, n)
+	y = ws.y
+	copy(y, x[len(x)-n:])
+	ds := detect(y, band{stepS: stepS, maxLag: shortLag}, rng, o, ws)
+	res.best = math.Max(res.best, ds.best)
+	if !ds.periodic {
+		return res
+	}
+	w := x[len(x)-n:]
+	r := acf(ws.delevel(w, ds.lag), ds.lag)
+	if r < ds.strength {
+		r = ds.strength
+	}
+	return found{lag: ds.lag, period: ds.period, strength: r, best: math.Max(res.best, r), window: w}
 }
 
 // detectFactor is the number of grid steps averaged into one step of the
 // detection series: the least that brings n points down to at most
 // detectLen, raised (by at most half) to one whose detection step divides
-// a day, so that hourly, daily and weekly periods are whole numbers of
-// detection steps (a week is 67.2 steps of 2.5 hours and folds badly;
-// 56 of 3 hours).
+// an hour, or else a day, so that hourly, daily and weekly periods are
+// whole numbers of detection steps (a week is 67.2 steps of 2.5 hours and
+// folds badly, 56 of 3 hours; an hourly cron is 3.33 steps of 18 minutes,
+// and its 3-hour multiple, 10 steps, came out as the period, where 20
+// minutes make it 3).
 func detectFactor(n, detectLen int, stepS float64) int {
 	f := max(1, (n+detectLen-1)/detectLen)
 	if f == 1 {
 		return 1
 	}
-	for g := f; g <= f+f/2; g++ {
-		d := float64(g) * stepS
-		if d == math.Trunc(d) && 86400%int64(d) == 0 {
-			return g
+	for _, unit := range []int64{3600, 86400} {
+		for g := f; g <= f+f/2; g++ {
+			d := float64(g) * stepS
+			if d == math.Trunc(d) && unit%int64(d) == 0 {
+				return g
+			}
 		}
 	}
 	return f

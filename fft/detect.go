@@ -24,6 +24,9 @@ type workspace struct {
 	spec   []float64        // the series' own periodogram, kept while shuffles reuse power
 	obs    []float64        // meanPeak's scratch: sampled values, values above the threshold
 	x, y   []float64        // analyse's filled series and detection series
+	reg    []float64        // a tenant's series on its own step (regrid)
+	regN   []int            // samples per block of reg
+	gaps   []int            // nativeFactor's gap counts
 	tried  map[[3]int]tried // detect's searches of the current series
 
 	// prefixOf is the series whose running sums prefix holds (nil: none).
@@ -41,6 +44,7 @@ type workspace struct {
 // tried is the outcome of one period search in detect.
 type tried struct {
 	lag       int
+	period    float64 // in samples: lag, or between slots (fracPeak)
 	r, f      float64
 	confirmed bool
 }
@@ -141,6 +145,7 @@ func detrendLinear(x []float64) {
 type detectResult struct {
 	periodic bool
 	lag      int     // period in samples of the series given to refine
+	period   float64 // the same, between samples when over many cycles it falls there
 	strength float64 // autocorrelation of the de-levelled series at the period
 	// best is the strength of the best candidate even when it was
 	// rejected (0 when no spectral peak beat the shuffles).
@@ -165,13 +170,20 @@ type detectResult struct {
 //     minus its moving average over that period (which removes levels,
 //     level shifts and trends but not the periodic part), by climbing to the
 //     nearest local maximum within the frequency bin's resolution; it is
-//     confirmed when that hill reaches opts.MinStrength;
+//     confirmed when that hill reaches opts.MinStrength and the period is
+//     one a person would accept (supported: natural or seen
+//     MinCyclesFree times, and in each half of the window);
 //  4. among confirmed periods the shortest whose folded profile explains
 //     (adjusted R²) within HarmonicTolerance of the best is the period:
 //     a daily series folded at a week explains no more than at a day, a
 //     weekly+daily series explains clearly more at a week.
-func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult {
+func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detectResult {
 	n := len(y)
+	// Bins below kLo are periods longer than the band.
+	kLo := max(o.MinCycles, 1)
+	if b.maxLag > 0 {
+		kLo = max(kLo, (n+b.maxLag-1)/b.maxLag)
+	}
 	clear(w.tried)
 	detrendLinear(y)
 	w.forget()
@@ -188,7 +200,7 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	w.spec = append(w.spec[:0], w.periodogram(y)...)
 	p := w.spec
 	var top float64
-	for k := max(o.MinCycles, 1); k < len(p)-1; k++ {
+	for k := kLo; k < len(p)-1; k++ {
 		if p[k] > top { // not math.Max: powers are never NaN, and this is a hot loop
 			top = p[k]
 		}
@@ -214,13 +226,12 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 			return detectResult{}
 		}
 	}
-	kmin := o.MinCycles
 	type cand struct {
 		k int
 		p float64
 	}
 	var cands []cand
-	for k := max(kmin, 1); k < len(p)-1; k++ {
+	for k := kLo; k < len(p)-1; k++ {
 		if p[k] > tau && p[k] >= p[k-1] && p[k] >= p[k+1] {
 			cands = append(cands, cand{k, p[k]})
 		}
@@ -234,13 +245,17 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 	if len(cands) > o.Candidates {
 		cands = cands[:o.Candidates]
 	}
-	// At least kmin cycles, to within the resolution of bin kmin.
-	maxLag := int(float64(n) / (float64(max(kmin, 2)) - 0.5))
+	// At least MinCycles cycles, to within the resolution of that bin.
+	maxLag := int(float64(n) / (float64(max(o.MinCycles, 2)) - 0.5))
+	if b.maxLag > 0 {
+		maxLag = min(maxLag, b.maxLag)
+	}
 	var res detectResult
 	for _, c := range cands {
 		type per struct {
-			lag  int
-			r, f float64
+			lag    int
+			period float64
+			r, f   float64
 		}
 		var confirmed []per
 		for m := 1; m <= o.MaxHarmonic; m++ {
@@ -249,7 +264,7 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 				// spectrum itself.
 				kf := float64(c.k) / float64(m)
 				lo, hi := int(math.Floor(kf)), int(math.Ceil(kf))
-				if lo < kmin || math.Max(p[lo], p[hi]) <= o.FundamentalShare*tau {
+				if lo < kLo || math.Max(p[lo], p[hi]) <= o.FundamentalShare*tau {
 					continue
 				}
 			}
@@ -268,14 +283,48 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 			if !seen {
 				var ok bool
 				t.lag, t.r, ok = w.climb(y, key[0], lo, hi)
+				if !ok && t.r >= o.MinStrength && lo < hi {
+					// The climb ran to a bound of the bin. On a smooth
+					// cycle the hill is so flat that noise tilts it (a
+					// day of 72 steps seen 22.5 times: the line falls
+					// between bins, the climb starts at 74 and ends at
+					// 71): the folded profile, sharp where the
+					// autocorrelation is flat, says whether the period
+					// is inside the bin after all.
+					if lag := w.refineOver(w.refineSeries(y, key[0], 1), key[0], lo, hi); lag > lo && lag < hi {
+						t.lag, t.r, ok = lag, acf(w.delevel(y, lag), lag), true
+					}
+				}
 				t.confirmed = ok && t.r >= o.MinStrength && t.lag <= maxLag
 				if t.confirmed {
 					// The autocorrelation's hill is flat for smooth
 					// cycles; the folded profile is sharp (a period error
 					// drifts the phase over every cycle), so it places the
 					// period within the bin.
-					t.lag = w.refine(y, t.lag, max(t.lag-lo, hi-t.lag), 1)
-					t.f = w.foldR2(y, t.lag)
+					// Over many cycles of a short period it is the
+					// other way round: a fold at a whole number of
+					// samples drifts off a period that is not one (a
+					// 4.4-sample cycle folded at 4 over 360 cycles
+					// comes out flat), while the autocorrelation's
+					// hill is sharp. The fold places the period where
+					// a half-sample error drifts less than a quarter
+					// of a cycle over the window (lag² ≥ 2n).
+					// There the autocorrelation, taken between samples
+					// where the period falls between them (fracPeak),
+					// also stands in for the fold's adjusted R² when
+					// harmonics are compared: a 15-minute cycle on a
+					// 2-minute grid is 7.5 slots, and at 7 or 8 its
+					// autocorrelation fell 0.18 short of its double's
+					// at 15, which won.
+					t.period = float64(t.lag)
+					if t.lag*t.lag >= 2*n {
+						t.lag = w.refine(y, t.lag, max(t.lag-lo, hi-t.lag), 1)
+						t.period = float64(t.lag)
+						t.f = w.foldR2(y, t.lag)
+					} else if t.period, t.f = w.fracPeak(y, t.lag); t.f < t.r {
+						t.period, t.f = float64(t.lag), t.r
+					}
+					t.confirmed = t.lag <= maxLag && w.supported(y, t.lag, b.stepS, o)
 				}
 				w.tried[key] = t
 			}
@@ -283,7 +332,7 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 			if !t.confirmed {
 				continue
 			}
-			confirmed = append(confirmed, per{t.lag, t.r, t.f})
+			confirmed = append(confirmed, per{t.lag, t.period, t.r, t.f})
 		}
 		if len(confirmed) == 0 {
 			continue
@@ -294,11 +343,66 @@ func detect(y []float64, rng *rand.Rand, o *Options, w *workspace) detectResult 
 		}
 		for _, q := range confirmed { // in increasing lag order
 			if q.f >= bestF-o.HarmonicTolerance {
-				return detectResult{periodic: true, lag: q.lag, strength: q.r, best: math.Max(res.best, q.r)}
+				r := q.r
+				if q.period != float64(q.lag) {
+					r = q.f // the autocorrelation at the period itself
+				}
+				return detectResult{periodic: true, lag: q.lag, period: q.period, strength: r, best: math.Max(res.best, r)}
 			}
 		}
 	}
 	return res
+}
+
+// fracPeak places a period of about lag samples between samples: the
+// period in [lag−1, lag+1], in eighths of a sample, where the
+// autocorrelation of y de-levelled over lag, with the lagged copy
+// interpolated linearly between samples, is highest (climbing from lag),
+// and that autocorrelation.
+func (w *workspace) fracPeak(y []float64, lag int) (period, r float64) {
+	e := w.delevel(y, lag)
+	period, r = float64(lag), fracACF(e, float64(lag))
+	for dir := -1.0; dir <= 1; dir += 2 {
+		moved := false
+		for {
+			next := period + dir/8
+			if next < float64(lag)-1 || next > float64(lag)+1 {
+				break
+			}
+			rn := fracACF(e, next)
+			if rn <= r {
+				break
+			}
+			period, r, moved = next, rn, true
+		}
+		if moved {
+			break
+		}
+	}
+	return period, r
+}
+
+// fracACF is acf at a lag between samples: e against its copy tau
+// samples on, interpolated linearly.
+func fracACF(e []float64, tau float64) float64 {
+	l := int(math.Floor(tau))
+	a := tau - float64(l)
+	n := len(e)
+	if l < 1 || l+1 >= n {
+		return 0
+	}
+	var sxy, sxx, syy float64
+	for i := 0; i+l+1 < n; i++ {
+		x := e[i]
+		y := (1-a)*e[i+l] + a*e[i+l+1]
+		sxy += x * y
+		sxx += x * x
+		syy += y * y
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
 }
 
 // climb finds the local maximum of the de-levelled autocorrelation nearest
@@ -571,14 +675,25 @@ func (w *workspace) refineOver(e []float64, start, lo, hi int) int {
 // and the fold's score has a single hill (a period error drifts the phase
 // over every cycle, so the score falls away on both sides of the period);
 // it folds 3 to 5 times where refine folds at every lag of the window.
-func (w *workspace) refineClimb(x []float64, start, radius, smooth int) int {
+func (w *workspace) refineClimb(x []float64, start, radius, smooth, alt int) int {
 	e := w.refineSeries(x, start, smooth)
 	lo, hi := max(2, start-radius), min(len(e)-2, start+radius)
 	if start < lo || start > hi {
 		return w.refineOver(e, start, lo, hi)
 	}
 	score := func(lag int) float64 { return w.foldExplained(e, lag) }
-	best, bf := start, score(start)
+	from, bf := start, score(start)
+	// A natural period near the start (alt) is tried too: over many
+	// cycles the fold's hill is narrower than a detection step (a 3-hour
+	// cron with 37-minute runs seen 95 times: a slot off, the runs
+	// drift apart), so a climb from a start a few slots off finds
+	// nothing to climb.
+	if alt != start && alt >= lo && alt <= hi {
+		if f := score(alt); f > bf {
+			from, bf = alt, f
+		}
+	}
+	best := from
 	for dir := -1; dir <= 1; dir += 2 {
 		for {
 			next := best + dir
@@ -591,7 +706,7 @@ func (w *workspace) refineClimb(x []float64, start, radius, smooth int) int {
 			}
 			best, bf = next, f
 		}
-		if best != start {
+		if best != from {
 			break // climbed one way: the other side is lower
 		}
 	}

@@ -126,7 +126,7 @@ func (o Options) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"min-coverage", o.MinCoverage}, {"min-strength", o.MinStrength}, {"fundamental-share", o.FundamentalShare}} {
+	}{{"min-coverage", o.MinCoverage}, {"min-strength", o.MinStrength}, {"fundamental-share", o.FundamentalShare}, {"split-strength", o.SplitStrength}, {"few-cycles-strength", o.FewCyclesStrength}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			bad("%s %g: want a fraction in [0,1]", f.name, f.v)
 		}
@@ -134,16 +134,16 @@ func (o Options) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"constant-rel", o.ConstantRel}, {"constant-abs", o.ConstantAbs}, {"harmonic-tolerance", o.HarmonicTolerance}, {"class-spread", o.ClassSpread}} {
+	}{{"constant-rel", o.ConstantRel}, {"constant-abs", o.ConstantAbs}, {"min-amplitude", o.MinAmplitude}, {"harmonic-tolerance", o.HarmonicTolerance}, {"class-spread", o.ClassSpread}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			bad("%s %g: want a number ≥ 0", f.name, f.v)
 		}
 	}
-	if o.MinHistory < 0 || o.MaxGap < 0 {
-		bad("min-history %v and max-gap %v: want durations ≥ 0", o.MinHistory, o.MaxGap)
+	if o.MinHistory < 0 || o.MaxGap < 0 || o.ShortPeriod < 0 {
+		bad("min-history %v, max-gap %v and short-period %v: want durations ≥ 0", o.MinHistory, o.MaxGap, o.ShortPeriod)
 	}
-	if o.DetectLen < 0 || o.Shuffles < 0 || o.MinCycles < 0 || o.Candidates < 0 || o.MaxHarmonic < 0 || o.Workers < 0 {
-		bad("detect len, shuffles, min cycles, candidates, max harmonic and workers: want counts ≥ 0")
+	if o.DetectLen < 0 || o.Shuffles < 0 || o.MinCycles < 0 || o.MinCyclesFree < 0 || o.Candidates < 0 || o.MaxHarmonic < 0 || o.Workers < 0 {
+		bad("detect len, shuffles, min cycles, min cycles free, candidates, max harmonic and workers: want counts ≥ 0")
 	}
 	return errors.Join(errs...)
 }
@@ -166,7 +166,7 @@ func (r *Result) Profile() *profile.Tenants {
 	periods := map[string]map[float64]int{}
 	for _, t := range r.Tenants {
 		file.Tenants = append(file.Tenants, profile.Tenant{Tenant: t.Tenant, Class: t.Class, Pattern: string(t.Pattern),
-			PeriodS: t.PeriodS, Strength: t.Strength, Mean: t.Mean, Peak: t.Peak})
+			PeriodS: t.PeriodS, Strength: t.Strength, Mean: t.Mean, Peak: t.Peak, StepS: t.StepS})
 		if t.PeriodS != nil && t.Class != "" {
 			if periods[t.Class] == nil {
 				periods[t.Class] = map[float64]int{}

@@ -155,13 +155,13 @@ var errAvroShort = errors.New("truncated Avro data")
 type avroDecoder struct {
 	buf []byte
 	off int
-	// budget bounds the values one record may decode: a schema whose
-	// records contain themselves (or nulls) could otherwise make a few
-	// bytes decode for ever.
+	// budget bounds the values decoded: a schema whose records contain
+	// themselves (or nulls) could otherwise make a few bytes decode for
+	// ever. The caller sets it in proportion to the bytes.
 	budget int
 }
 
-var errAvroBudget = errors.New("record decodes to more values than its bytes allow (a self-recursive schema?)")
+var errAvroBudget = errors.New("more values than the file's bytes allow (a self-recursive schema, or a flood of empty values)")
 
 func (d *avroDecoder) long() (int64, error) {
 	u, n := binary.Uvarint(d.buf[d.off:])

@@ -180,7 +180,10 @@ func ingestAzureVMTable(ctx context.Context, in *Input, s *sink) error {
 			continue
 		}
 		if err := w.Append(rec); err != nil {
-			return err
+			if err := s.appendErr(err, lineOf(r)); err != nil {
+				return err
+			}
+			continue
 		}
 		ix.add(rec.VMID, rec.Subscription, rec.Deployment)
 		s.accepted++

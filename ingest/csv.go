@@ -208,6 +208,9 @@ func (r *usageCSV) Close() {
 	}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *usageCSV) Line() int64 { return r.lr.line }
+
 func (r *usageCSV) Record() (*dataset.Usage, *ParseError) {
 	if r.bad {
 		return nil, &r.perr
@@ -364,8 +367,16 @@ func (p *csvParser) parseFields(line []byte, lineNo int64, rec *dataset.Usage) *
 			return reject(c[i], errors.New("memory is NaN"))
 		}
 	}
-	tenantID, tenant := p.tenants.Bytes(t)
-	serverID, server := p.servers.Bytes(s)
+	// Names that are not UTF-8 would make the usage table unreadable to
+	// DuckDB and others (issue 22 #1).
+	tenantID, tenant, ok := p.tenants.ValidBytes(t)
+	if !ok {
+		return reject(c[p.idx[colTenant]], errors.New("tenant is not valid UTF-8"))
+	}
+	serverID, server, ok := p.servers.ValidBytes(s)
+	if !ok {
+		return reject(c[p.idx[colServer]], errors.New("server is not valid UTF-8"))
+	}
 	p.tenantID, p.serverID = tenantID, serverID
 	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ts, CPU: cpu, Memory: mem}
 	return nil

@@ -653,29 +653,6 @@ func TestCSVMultistreamGzip(t *testing.T) {
 	checkRejects(t, "multistream", path, res.rejects, []wantReject{{4, 7, "cpu"}})
 }
 
-func TestCSVTruncatedGzip(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString("tenant,server,timestamp,cpu\n")
-	r := rand.New(rand.NewPCG(7, 8))
-	for i := 0; i < 200000; i++ {
-		fmt.Fprintf(&b, "t%d,s%d,%d,%.4f\n", r.IntN(100), r.IntN(4), 1700000000+i, r.Float64())
-	}
-	gz := gzipBytes(t, b.Bytes())
-	path := writeFile(t, t.TempDir(), "cut.gz", gz[:len(gz)/2])
-	for _, unit := range []CPUUnit{UnitAuto, UnitFraction} {
-		res, err := readCSV(t, path, unit, time.UTC)
-		if err == nil || !strings.Contains(err.Error(), path) {
-			t.Fatalf("%s: truncated gzip: error %v, want an I/O error naming the file", unit, err)
-		}
-		if len(res.recs) == 0 || len(res.recs) >= 200000 {
-			t.Errorf("%s: %d records before the error", unit, len(res.recs))
-		}
-		if len(res.rejects) != 0 {
-			t.Errorf("%s: the cut line became a reject: %v", unit, &res.rejects[0])
-		}
-	}
-}
-
 // bigCSV builds a CSV of at least size bytes with bad and blank lines at
 // known places, and what a reader must make of it.
 func bigCSV(size int) (data []byte, recs []dataset.Usage, rejects []wantReject) {

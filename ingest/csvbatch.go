@@ -33,7 +33,10 @@ func drainUsageCSV(ctx context.Context, s *sink, r *usageCSV, w *dataset.Writer[
 			continue
 		}
 		if err := w.Append(rec); err != nil {
-			return err
+			if err := s.appendErr(err, lineOf(r)); err != nil {
+				return err
+			}
+			continue
 		}
 		s.accepted++
 		s.res.Accepted++

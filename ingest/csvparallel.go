@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -44,7 +43,8 @@ type csvChunk struct {
 	recs       []dataset.Usage
 	rejects    []chunkReject
 	lines      int64
-	fault      any // a memory fault: the file shrank while mapped
+	fault      any    // a recovered panic: the file shrank while mapped, or a bug
+	faultAt    string // where it happened (panicSite)
 	done       chan struct{}
 	cols       dataset.UsageColumns // columnar mode: the records
 	worker     int                  // columnar mode: whose string tables cols uses
@@ -113,7 +113,7 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if e := recover(); e != nil {
-			c.fault = e
+			c.fault, c.faultAt = e, panicSite()
 		}
 	}()
 	data := pc.data[c.start:c.end]
@@ -222,7 +222,7 @@ func (pc *parallelCSV) take(r *usageCSV) (*csvChunk, bool) {
 	<-c.done
 	if c.fault != nil {
 		pc.close()
-		r.err = fmt.Errorf("%s: the file changed while it was read (%v)", r.file, c.fault)
+		r.err = recovered(r.file, "csv", c.fault, c.faultAt)
 		return nil, false
 	}
 	return c, true

@@ -133,6 +133,9 @@ func (r *hdfsAudit) fail(line []byte, col int, err error) {
 	r.perr = &ParseError{File: r.file, Line: r.lr.line, Col: col, Err: err, Record: recordText(line)}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *hdfsAudit) Line() int64 { return r.lr.line }
+
 func (r *hdfsAudit) Record() (*dataset.Provenance, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr
@@ -172,7 +175,7 @@ func (r *hdfsAudit) parse(line []byte) (int, error) {
 		return 1, errors.New("no timestamp before the audit fields")
 	}
 	end := 19
-	if len(line) > 23 && (line[19] == ',' || line[19] == '.') {
+	if k >= 23 && (line[19] == ',' || line[19] == '.') {
 		end = 23
 	}
 	stamp := line[:end]

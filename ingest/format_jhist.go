@@ -272,14 +272,21 @@ func parseJhistBinary(p *jhistParse, in *Input, ctx context.Context) error {
 		p.reject(2, schema, fmt.Errorf("schema: %v", err))
 		return nil
 	}
-	d := &avroDecoder{buf: body}
+	// One value budget for the whole body, not one per record: values that
+	// take no bytes (nulls, empty records) can otherwise make each of many
+	// small records decode a budget's worth, quadratic in the file's size.
+	d := &avroDecoder{buf: body, budget: 1024 + 8*len(body)}
 	for n := int64(1); d.off < len(d.buf); n++ {
 		if n&0xfff == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		start := d.off
-		d.budget = 1024 + 8*(len(d.buf)-d.off)
 		v, err := d.value(typ, 0)
+		if err == nil && d.off == start {
+			// A record of no bytes (a schema without fields, or only
+			// nulls) would repeat for ever.
+			err = errors.New("the schema's record takes no bytes (no fields, or only nulls)")
+		}
 		if err != nil {
 			p.reject(n, nil, fmt.Errorf("binary record %d at byte %d after the schema: %v; the remaining %d bytes cannot be read", n, start, err, len(d.buf)-start))
 			return nil

@@ -246,6 +246,9 @@ func newProfrunsCSV(in *Input) *profrunsCSV {
 
 func (r *profrunsCSV) Err() error { return r.err }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *profrunsCSV) Line() int64 { return r.lr.line }
+
 func (r *profrunsCSV) Record() (*dataset.ProfRun, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -107,6 +108,11 @@ func parseNativeLine(line []byte) (*dataset.Run, []dataset.SkylineSample, error)
 		return nil, nil, &nativeErr{cols[7], errors.New("empty skyline")}
 	}
 	sort.SliceStable(events, func(a, b int) bool { return events[a].t < events[b].t })
+	for _, k := range []int{0, 5} {
+		if !utf8.Valid(fields[k]) {
+			return nil, nil, &nativeErr{cols[k], errors.New("job and run ids must be UTF-8")}
+		}
+	}
 	job, runID := string(fields[0]), string(fields[5])
 	var samples []dataset.SkylineSample
 	level := int64(0)

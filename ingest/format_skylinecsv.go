@@ -126,6 +126,9 @@ func newSkylineCSV(in *Input, loc *time.Location) *skylineCSV {
 	return &skylineCSV{lr: newLineReader(in), file: in.Path, loc: loc, ncol: -1, runs: map[skyKey]*[]skyRow{}}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *skylineCSV) Line() int64 { return r.lr.line }
+
 func (r *skylineCSV) Record() (*jobRecord, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

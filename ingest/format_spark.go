@@ -171,6 +171,9 @@ type sparkLog struct {
 	beforeStart  int64
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *sparkLog) Line() int64 { return r.lr.line }
+
 func (r *sparkLog) Record() (*jobRecord, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

@@ -110,6 +110,9 @@ func newYarnRM(in *Input, loc *time.Location) *yarnRM {
 	return &yarnRM{lr: newLineReader(in), file: in.Path, loc: loc, apps: map[string]*rmApp{}}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *yarnRM) Line() int64 { return r.lr.line }
+
 func (r *yarnRM) Record() (*jobRecord, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

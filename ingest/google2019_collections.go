@@ -246,6 +246,9 @@ func (r *collectionsParquet) Scan() bool {
 	return true
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *collectionsParquet) Line() int64 { return r.row }
+
 func (r *collectionsParquet) Record() (*dataset.Collection, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

@@ -213,6 +213,9 @@ func (r *googleParquet) Scan() bool {
 	return true
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *googleParquet) Line() int64 { return r.row }
+
 func (r *googleParquet) Record() (*googleSample, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

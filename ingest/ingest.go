@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -174,7 +175,11 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if e := recover(); e != nil {
-			fr, err = FileResult{}, fmt.Errorf("%s: the file changed while it was read (%v)", path, e)
+			name := "format detection"
+			if f != nil {
+				name = f.Name
+			}
+			fr, err = FileResult{}, recovered(path, name, e, panicSite())
 		}
 	}()
 	if f == nil {
@@ -185,6 +190,11 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	s := &sink{tx: tx, format: f.Name, opts: opts, res: res, run: st, file: path, index: len(res.Files)}
 	if err := f.ingest(ctx, in, s); err != nil {
 		return FileResult{}, src, err
+	}
+	if dmg := in.Damage(); dmg != nil {
+		if err := s.reject(&ParseError{File: path, Line: in.damaged.lines + 1, Err: dmg}); err != nil {
+			return FileResult{}, src, err
+		}
 	}
 	sum, err := in.SHA256()
 	if err != nil {
@@ -198,6 +208,41 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	// (google2019-usage sums) have been written.
 	src = dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum}
 	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, src, nil
+}
+
+// recovered is the error for a panic recovered while a file was read. A
+// memory fault (debug.SetPanicOnFault's runtime error, which has an Addr
+// method) means the mapped file shrank under the reader; anything else is
+// a bug in the reader: said so, with the code position, and never blamed
+// on the file (issue 22 #15).
+func recovered(file, format string, e any, site string) error {
+	if _, fault := e.(interface{ Addr() uintptr }); fault {
+		return fmt.Errorf("%s: the file changed while it was read (%v)", file, e)
+	}
+	return fmt.Errorf("%s: internal error in wlprof's %s reader at %s: %v; nothing of this file was ingested. "+
+		"This is a bug in wlprof, not in your file: please report it with the file (or leave the file out meanwhile)",
+		file, format, site, e)
+}
+
+// panicSite is the function and line that panicked, for a deferred
+// recover in the panicking goroutine: the first frame past the runtime's
+// panic machinery.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	inPanic := false
+	for {
+		fr, more := frames.Next()
+		switch {
+		case fr.Function == "runtime.gopanic":
+			inPanic = true
+		case inPanic && !strings.HasPrefix(fr.Function, "runtime."):
+			return fmt.Sprintf("%s (%s:%d)", strings.TrimPrefix(fr.Function, "github.com/wlprof/wlprof/"), filepath.Base(fr.File), fr.Line)
+		}
+		if !more {
+			return "an unknown place"
+		}
+	}
 }
 
 // expand turns the arguments into a sorted list of files: a directory
@@ -256,6 +301,26 @@ type sink struct {
 	index    int       // the input's FileResult in res.Files
 }
 
+// appendErr turns an append refused for a string that is not UTF-8
+// (dataset.InvalidUTF8Error) into a reject of the record at line (0 when
+// the reader cannot say); any other error is returned as it is.
+func (s *sink) appendErr(err error, line int64) error {
+	var bad *dataset.InvalidUTF8Error
+	if !errors.As(err, &bad) {
+		return err
+	}
+	return s.reject(&ParseError{File: s.file, Line: line, Err: bad,
+		Record: recordText([]byte(bad.Column + "=" + bad.Value))})
+}
+
+// lineOf is the line (or record number) a reader is at, when it says.
+func lineOf(r any) int64 {
+	if l, ok := r.(interface{ Line() int64 }); ok {
+		return l.Line()
+	}
+	return 0
+}
+
 // reject records one rejected input record and enforces MaxRejects.
 func (s *sink) reject(perr *ParseError) error {
 	s.rejected++
@@ -264,9 +329,11 @@ func (s *sink) reject(perr *ParseError) error {
 		cp := *perr
 		s.res.Samples = append(s.res.Samples, &cp)
 	}
+	// The reject's own strings are escaped: the record is the input's
+	// raw bytes, and a reason may quote them.
 	err := s.tx.Rejects().Append(&dataset.Reject{
-		Ingest: int32(s.tx.Ingest()), File: perr.File, Line: perr.Line, Col: int32(perr.Col),
-		Format: s.format, Reason: perr.Err.Error(), Record: perr.Record,
+		Ingest: int32(s.tx.Ingest()), File: dataset.EscapeInvalidUTF8(perr.File), Line: perr.Line, Col: int32(perr.Col),
+		Format: s.format, Reason: dataset.EscapeInvalidUTF8(perr.Err.Error()), Record: dataset.EscapeInvalidUTF8(perr.Record),
 	})
 	if err != nil {
 		return err
@@ -300,7 +367,10 @@ func drain[T any](ctx context.Context, s *sink, r Reader[T], w appender[T]) erro
 			continue
 		}
 		if err := w.Append(rec); err != nil {
-			return err
+			if err := s.appendErr(err, lineOf(r)); err != nil {
+				return err
+			}
+			continue
 		}
 		s.accepted++
 		s.res.Accepted++

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -315,10 +314,9 @@ func TestRunMaxRejects(t *testing.T) {
 	}
 }
 
-// TestRunInterrupted: an input whose stream breaks in the middle (a gzip
-// file cut short, after more than a Parquet batch of rows went to the
-// staging files) fails the ingest, and the rollback leaves the dataset
-// byte-identical.
+// TestRunInterrupted: an input that fails the ingest part way (more
+// rejects than MaxRejects, after more than a Parquet batch of rows went to
+// the staging files) rolls back: the dataset is byte-identical.
 func TestRunInterrupted(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("tenant,server,timestamp,cpu\n")
@@ -327,25 +325,86 @@ func TestRunInterrupted(t *testing.T) {
 	for i := 0; i < rows; i++ {
 		fmt.Fprintf(&b, "t%d,s%d,%d,0.%d\n", r.IntN(50), r.IntN(3), 1704067200+i, r.IntN(100))
 	}
-	gz := gzipBytes(t, b.Bytes())
+	for i := 0; i < 20; i++ {
+		b.WriteString("t,s,not-a-time,0.5\n")
+	}
 	in := t.TempDir()
-	cut := writeFile(t, in, "cut.csv.gz", gz[:len(gz)*19/20])
+	bad := writeFile(t, in, "bad.csv.gz", gzipBytes(t, b.Bytes()))
 	good := writeFile(t, in, "good.csv", []byte(usageBody))
 	dir := filepath.Join(t.TempDir(), "ds")
 	mustIngest(t, dir, "csv", []string{good}, DefaultOptions())
 	before := snapshot(t, dir)
 
-	res, err := ingest(t, context.Background(), dir, "auto", []string{good, cut}, DefaultOptions())
-	if err == nil {
-		t.Fatal("a truncated gzip input was ingested without error")
+	opts := DefaultOptions()
+	opts.MaxRejects = 10
+	res, err := ingest(t, context.Background(), dir, "auto", []string{good, bad}, opts)
+	if !errors.Is(err, ErrTooManyRejects) || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("error %v: want too many rejects naming %s", err, bad)
 	}
-	if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), cut) {
-		t.Errorf("error %v: want io.ErrUnexpectedEOF naming %s", err, cut)
-	}
-	if res == nil || res.Accepted <= int64(dataset.BatchRows) || res.Accepted >= int64(rows)+4 || len(res.Files) != 1 {
+	if res == nil || res.Accepted <= int64(dataset.BatchRows) || len(res.Files) != 1 {
 		t.Errorf("result %+v: the failure should come after a full batch", res)
 	}
 	sameTree(t, "after a failed ingest", snapshot(t, dir), before)
+}
+
+// TestDamagedCompressionIsOneReject (issue 22 #12): a compressed input
+// damaged part way gives, in every format, the records of its whole lines
+// before the damage and one reject for the rest, on the line after them:
+// a gzip cut short, a gzip with a broken checksum, a zstd cut short.
+func TestDamagedCompressionIsOneReject(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("tenant,server,timestamp,cpu\n")
+	r := rand.New(rand.NewPCG(7, 8))
+	const rows = 200_000
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(&b, "t%d,s%d,%d,%.4f\n", r.IntN(100), r.IntN(4), 1700000000+i, r.Float64())
+	}
+	gz := gzipBytes(t, b.Bytes())
+	badSum := bytes.Clone(gz)
+	badSum[len(badSum)-6] ^= 0xff // the CRC-32 in the trailer
+	zs := zstdBytes(t, b.Bytes())
+	spark, err := os.ReadFile(sparkDir + "sparklens_local-1532512550423.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparkGz := gzipBytes(t, spark)
+	in := t.TempDir()
+	for _, c := range []struct {
+		format, name string
+		data         []byte
+		all          bool // every record is before the damage
+	}{
+		{"csv", "cut.csv.gz", gz[:len(gz)/2], false},
+		{"csv", "crc.csv.gz", badSum, true},
+		{"csv", "cut.csv.zst", zs[:len(zs)/2], false},
+		{"spark-eventlog", "cut.jsonl.gz", sparkGz[:len(sparkGz)*3/4], false},
+	} {
+		path := writeFile(t, in, c.name, c.data)
+		out := mustRun(t, c.format, []string{path}, DefaultOptions())
+		var damaged []dataset.Reject
+		for _, rj := range out.rejects {
+			if strings.Contains(rj.Reason, "stream is damaged") {
+				damaged = append(damaged, rj)
+			}
+		}
+		if len(damaged) != 1 || len(out.rejects) != 1 || out.res.Accepted == 0 {
+			t.Errorf("%s: %d accepted, rejects %+v: want records and the damage as the one reject", c.name, out.res.Accepted, out.rejects)
+			continue
+		}
+		if c.format != "csv" {
+			continue
+		}
+		// The records are exactly the whole lines before the damage,
+		// and the reject is on the line after them.
+		n := int64(len(out.usage))
+		if c.all && n != rows || !c.all && (n == 0 || n >= rows) || damaged[0].Line != n+2 {
+			t.Errorf("%s: %d records, damage reported on line %d", c.name, n, damaged[0].Line)
+		}
+		want := bytes.Split(b.Bytes(), []byte("\n"))[n]
+		if got := fmt.Sprintf("t%s", strings.TrimPrefix(out.usage[n-1].Tenant, "t")); !bytes.HasPrefix(want, []byte(got+",")) {
+			t.Errorf("%s: last record %+v, line %d of the input is %q", c.name, out.usage[n-1], n+1, want)
+		}
+	}
 }
 
 // countdownCtx reports cancellation once Err was asked more than n times.
@@ -555,5 +614,54 @@ func TestRunDeterministic(t *testing.T) {
 	}
 	if n := ds.Rows("usage"); n < 100000 {
 		t.Errorf("only %d usage rows", n)
+	}
+}
+
+type fakeFault struct{}
+
+func (fakeFault) Error() string { return "unexpected fault address 0x1" }
+func (fakeFault) RuntimeError() {}
+func (fakeFault) Addr() uintptr { return 1 }
+
+// TestRecoveredPanics: a reader's bug is reported as wlprof's internal
+// error with the code position, never as "the file changed while it was
+// read", which only a memory fault on the mapped input means (issue 22
+// #15).
+func TestRecoveredPanics(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, c := range []struct {
+		panicking func()
+		want      []string
+		not       string
+	}{
+		{func() { var a []int; _ = a[len(path)] }, []string{"in.txt: internal error in wlprof's boom reader at ingest.TestRecoveredPanics", "ingest_test.go:", "index out of range", "a bug in wlprof"}, "changed"},
+		{func() { panic(fakeFault{}) }, []string{"in.txt: the file changed while it was read (unexpected fault address 0x1)"}, "internal"},
+	} {
+		f := &Format{Name: "boom", ingest: func(context.Context, *Input, *sink) error { c.panicking(); return nil }}
+		_, _, err := ingestFile(context.Background(), tx, f, path, DefaultOptions(), &Result{}, &runState{})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v\nwant it to contain %q", err, w)
+			}
+		}
+		if strings.Contains(err.Error(), c.not) {
+			t.Errorf("%v\nmentions %q", err, c.not)
+		}
 	}
 }

@@ -38,6 +38,14 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 			}
 			continue
 		}
+		// A run is written with its samples and profiling runs or not at
+		// all: one string that is not UTF-8 rejects the record.
+		if err := checkJobStrings(runs, sky, s.tx.ProfRuns(), rec); err != nil {
+			if err := s.appendErr(err, lineOf(r)); err != nil {
+				return err
+			}
+			continue
+		}
 		if rec.Run != nil {
 			if first := s.seenRun(rec.Run); first != "" {
 				if dups++; dups == 1 {
@@ -75,6 +83,26 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 		s.notes = append(s.notes, fmt.Sprintf("runs also read from another input of this ingest, written twice (an .inprogress log beside its final copy? a file named twice?): %d (%s)", dups, firstDup))
 	}
 	return r.Err()
+}
+
+// checkJobStrings is the first string of rec that its tables would refuse.
+func checkJobStrings(runs *dataset.Writer[dataset.Run], sky *dataset.Writer[dataset.SkylineSample], prof *dataset.Writer[dataset.ProfRun], rec *jobRecord) error {
+	if rec.Run != nil {
+		if err := runs.CheckStrings(rec.Run); err != nil {
+			return err
+		}
+	}
+	for i := range rec.Samples {
+		if err := sky.CheckStrings(&rec.Samples[i]); err != nil {
+			return err
+		}
+	}
+	for i := range rec.ProfRuns {
+		if err := prof.CheckStrings(&rec.ProfRuns[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seenRun returns the input that already gave this (job, run) in this

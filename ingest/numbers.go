@@ -145,9 +145,12 @@ func parseRFC3339(b []byte, loc *time.Location) (int64, error) {
 	bad := func(why string) (int64, error) {
 		return 0, fmt.Errorf("timestamp %q: %s (want RFC 3339 like 2024-01-31T12:00:00Z)", b, why)
 	}
+	if len(b) < 10 {
+		return bad("too short for a date")
+	}
 	year, ok1 := digits(b, 4)
 	month, ok2 := digits(b[5:], 2)
-	if !ok1 || !ok2 || len(b) < 10 || b[7] != '-' {
+	if !ok1 || !ok2 || b[4] != '-' || b[7] != '-' {
 		return bad("bad date")
 	}
 	day, ok := digits(b[8:], 2)

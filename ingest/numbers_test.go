@@ -401,3 +401,29 @@ func TestDaysFromCivil(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRFC3339Damaged: every prefix of a valid instant, and every
+// single-byte change of one, is an error or an instant, never a panic
+// (issue 22 #15: "2024" as an OpenLineage nominalStartTime sliced past
+// its end and aborted the whole file).
+func TestParseRFC3339Damaged(t *testing.T) {
+	for _, v := range []string{"2024-01-31T12:00:00Z", "2024-01-31 12:00:00,123", "2024-01-31T12:00:00.5+05:30", "2024-02-29"} {
+		for n := 0; n <= len(v); n++ {
+			b := []byte(v[:n])
+			_, err := parseRFC3339(b, time.UTC)
+			if n < 10 && err == nil {
+				t.Errorf("%q: accepted", b)
+			}
+			for i := range b {
+				for _, c := range []byte{0, '-', ':', '9', 'T', 0xff} {
+					d := append([]byte(nil), b...)
+					d[i] = c
+					_, _ = parseRFC3339(d, time.UTC)
+				}
+			}
+		}
+	}
+	if _, err := parseRFC3339([]byte("2024x01-31"), time.UTC); err == nil {
+		t.Error("2024x01-31: accepted")
+	}
+}

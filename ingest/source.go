@@ -25,6 +25,7 @@ type Input struct {
 	f           *os.File
 	raw         *countingHash
 	closers     []func()
+	damaged     *damageReader // the decompressed stream, for its damage
 
 	// An uncompressed regular file is mapped instead of read: parsers work
 	// on the page cache directly, with no copy, and hash it block by block.
@@ -87,7 +88,8 @@ func Open(path string) (*Input, error) {
 		zr.Multistream(true)
 		in.Compression = "gzip"
 		in.closers = append(in.closers, func() { zr.Close() })
-		br = bufio.NewReaderSize(zr, ReadBufferSize)
+		in.damaged = newDamageReader(zr, in.Compression)
+		br = bufio.NewReaderSize(in.damaged, ReadBufferSize)
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
@@ -96,7 +98,8 @@ func Open(path string) (*Input, error) {
 		}
 		in.Compression = "zstd"
 		in.closers = append(in.closers, zr.Close)
-		br = bufio.NewReaderSize(zr, ReadBufferSize)
+		in.damaged = newDamageReader(zr, in.Compression)
+		br = bufio.NewReaderSize(in.damaged, ReadBufferSize)
 	}
 	in.r = br
 	return in, nil
@@ -172,6 +175,10 @@ func (in *Input) SHA256() (string, error) {
 	}
 	return hex.EncodeToString(in.raw.h.Sum(nil)), nil
 }
+
+// Damage is why a compressed input ended before its end, once it has
+// been read to where it did (see damageReader), or nil.
+func (in *Input) Damage() error { return in.damaged.err() }
 
 // Close releases the file, the mapping and any decompressor.
 func (in *Input) Close() error {

@@ -131,6 +131,9 @@ func (r *lineRecords[T]) Scan() bool {
 	}
 }
 
+// Line is where the reader is: the current record's line (or row).
+func (r *lineRecords[T]) Line() int64 { return r.lr.line }
+
 func (r *lineRecords[T]) Record() (*T, *ParseError) {
 	if r.perr != nil {
 		return nil, r.perr

@@ -75,6 +75,10 @@ type Tenant struct {
 	Strength float64  `json:"strength" jsonschema:"minimum=0,maximum=1"`
 	Mean     float64  `json:"mean" jsonschema:"minimum=0,maximum=1"`
 	Peak     float64  `json:"peak" jsonschema:"minimum=0,maximum=1"`
+	// StepS is the step the tenant was analysed on (seconds): the file's
+	// step_s, or a multiple of it for a tenant sampled more coarsely.
+	// Absent in files written before it existed.
+	StepS float64 `json:"step_s,omitempty" jsonschema:"minimum=0"`
 }
 
 // Patterns, as the classify stage names them.

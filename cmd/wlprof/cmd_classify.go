@@ -50,8 +50,11 @@ headroom for short, medium and long jobs (seed 000 §3, §4.1).
 
 The series are built from the usage table and stored in the series table;
 later runs reuse them until more usage is ingested or --step changes.
-Tenants with less than 3 days of history, or samples in less than half of
-their slots, are "insufficient" with the reason.
+A tenant sampled more coarsely than the grid is analysed on its own step
+(the grid's times its typical gap between samples, at most an hour): STEP
+with --tenants, step_s in -o json and csv. Tenants with less than 3 days of
+history, or samples in less than half of their slots, are "insufficient"
+with the reason.
 ` + timesHelp + exitStatusHelp,
 		Example: "  wlprof classify -d ds\n  wlprof classify -d ds --step 5m -o json\n  wlprof classify -d ds --k 3 --at 2024-01-14T12:00:00Z",
 		Args:    args(cobra.NoArgs),
@@ -119,7 +122,7 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
 	}
 	if o.Tenants {
-		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tREASON")
+		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tSTEP\tREASON")
 		for _, t := range rep.Tenants {
 			period, class, reason := "-", t.Class, t.Reason
 			if t.PeriodS != nil {
@@ -131,7 +134,8 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 			if reason == "" {
 				reason = "-"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\n", t.Tenant, t.Pattern, period, t.Strength, t.Mean, t.Peak, class, reason)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\t%s\n", t.Tenant, t.Pattern, period, t.Strength, t.Mean, t.Peak, class,
+				timeflag.FormatSeconds(t.StepS), reason)
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -154,10 +158,11 @@ func writeClassifyText(o *classifyOptions, rep *classifyReport) error {
 
 func writeClassifyCSV(o *classifyOptions, rep *classifyReport) error {
 	w := csv.NewWriter(o.g.io.Out)
-	// The tenant's class's headroom closes each row, as the text's class
-	// table shows it (empty for a tenant without a class).
+	// The tenant's class's headroom follows, as the text's class table
+	// shows it (empty for a tenant without a class); step_s, added later,
+	// closes each row.
 	w.Write([]string{"tenant", "pattern", "period_s", "strength", "mean", "peak", "class", "servers", "reason",
-		"class_current", "headroom_short", "headroom_medium", "headroom_long"})
+		"class_current", "headroom_short", "headroom_medium", "headroom_long", "step_s"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	classes := map[string]fft.Class{}
 	for _, c := range rep.Classes {
@@ -169,7 +174,7 @@ func writeClassifyCSV(o *classifyOptions, rep *classifyReport) error {
 			period = f(*t.PeriodS)
 		}
 		row := []string{t.Tenant, string(t.Pattern), period, f(t.Strength), f(t.Mean), f(t.Peak), t.Class,
-			strconv.Itoa(t.Servers), t.Reason, "", "", "", ""}
+			strconv.Itoa(t.Servers), t.Reason, "", "", "", "", f(t.StepS)}
 		if c, ok := classes[t.Class]; ok {
 			row[9], row[10], row[11], row[12] = f(c.Current), f(c.Headroom.Short), f(c.Headroom.Medium), f(c.Headroom.Long)
 		}

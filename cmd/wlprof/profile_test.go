@@ -142,8 +142,18 @@ func TestProfileRunCLI(t *testing.T) {
 // dataset, the one in progress is not.
 func TestProfileRunInterrupted(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// Ctrl-C comes once the first run is committed (polled: a fixed delay
+	// was flaky on a loaded machine), or after a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+			if m, err := dataset.Open(ds); err == nil && m.Rows("profruns") > 0 {
+				cancel()
+			}
+		}
+	}()
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"profile", "run", "-d", ds, "--job", "nap", "--repeat", "20", "--grace", "200ms", "--", "sleep", "0.3"},
 		&streams{In: strings.NewReader(""), Out: &out, Err: &errb})
