@@ -145,3 +145,46 @@ func TestSimulateErrors(t *testing.T) {
 		}
 	}
 }
+
+// wlprof report --simulate-trace adds the simulate section: both
+// policies, their figures, the stage computed in index.json.
+func TestReportSimulateSection(t *testing.T) {
+	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out := filepath.Join(t.TempDir(), "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-q", "-o", "json", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
+		"--simulate-node-memory", "16G", "--simulate-default-model", "step:1.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+			Jobs     int    `json:"jobs"`
+		} `json:"stages"`
+		Plots []struct {
+			Name string `json:"name"`
+		} `json:"plots"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		if s.Stage == "simulate" {
+			found = s.Computed && s.Jobs == 11
+		}
+	}
+	if !found {
+		t.Errorf("simulate stage not computed for 11 jobs: %+v", idx.Stages)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	for _, w := range []string{`<section id="simulate">`, "<td>yarn-me</td>", "4 nodes of 16 GiB and 16 cores"} {
+		if !strings.Contains(string(html), w) {
+			t.Errorf("index.html lacks %q", w)
+		}
+	}
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-node-memory") {
+		t.Errorf("bad --simulate-node-memory: exit %d, %q", code, stderr)
+	}
+}
