@@ -25,6 +25,7 @@ echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
 set +e
 "$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
+  --simulate-trace testdata/simulate/demo.csv --simulate-nodes 4 --simulate-node-memory 16G --simulate-default-model step:1.5 \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
