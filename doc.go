@@ -11,13 +11,14 @@
 //
 //	cmd/wlprof        flags, opening the dataset, calling stages, printing
 //	pipeline          where stages meet: the report, a reservation's window
-//	plan              what-if stages: what the analysis stages' numbers buy
+//	plan simulate     what-if stages: what the analysis stages' numbers buy
 //	ingest fft slo skyline profiler elasticity reports   the analysis stages
 //	dataset profile   the store, and the published profile format
 //
 // Analysis stages never import each other; a what-if stage imports the
 // analysis stages whose results it replays (plan fits skylines on
-// training runs and takes windows from slo), never another what-if.
+// training runs and takes windows from slo; simulate runs elasticity's
+// models), never another what-if.
 // internal/ holds helpers nobody outside should import.
 //
 // # The stage surface

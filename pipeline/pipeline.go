@@ -9,6 +9,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/simulate"
 	"github.com/wlprof/wlprof/skyline"
 	"github.com/wlprof/wlprof/slo"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	// yarn.resourcemanager.reservation-system.max-periodicity.
 	YARNQueue      string
 	MaxPeriodicity time.Duration
+	// Simulate, when it names a trace, adds the simulate stage's what-if
+	// of that workload (its first cluster) with the dataset's models.
+	Simulate *simulate.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

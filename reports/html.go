@@ -63,6 +63,7 @@ type view struct {
 	SLOJobs     []*viewJob
 	SkyJobs     []*viewJob
 	Plan        *Plan
+	Sim         *Simulation
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -87,10 +88,11 @@ var stageTitles = map[string]string{
 	StagePlan:       "Reservation plan",
 	StageElasticity: "Memory elasticity",
 	StageProfiler:   "Profiler sweeps",
+	StageSimulate:   "Elastic memory what-if",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
-	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan}
+	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -300,6 +302,8 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
 {{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{.ID}}</a></li>{{end}}</ul>{{end}}
 </section>
+
+{{template "simulate" .}}
 
 <section id="jobs">
 <h2>Jobs</h2>

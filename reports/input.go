@@ -22,6 +22,8 @@ type Input struct {
 	Skipped []Skipped
 	// Plan is the plan stage's packing and replay; nil when it did not run.
 	Plan *Plan
+	// Simulation is the simulate stage's what-if; nil when it did not run.
+	Simulation *Simulation
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -39,7 +41,7 @@ const (
 )
 
 // Stages in report order.
-var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler}
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate}
 
 // Plan is the reservation plan (seed 001 §6, §9): the packed load over the
 // LCM beside the naive plan and the lower bound, one row per placement,

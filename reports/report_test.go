@@ -76,9 +76,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 		}
 	}
 	// 4 classify figures per pattern class set, the CDF, the plan's two,
-	// and per job: skyline, α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+2+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+4*6)
+	// the simulation's two, and per job: skyline, α trade-off,
+	// elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+2+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -103,6 +104,7 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 func TestMissingStagesSayNotComputed(t *testing.T) {
 	in := synthInput(0, 2, 2)
 	in.Plan = nil
+	in.Simulation = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -127,8 +129,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 5 {
-		t.Errorf("%d sections say not computed, want 5 (classify, slo, plan, elasticity, profiler)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 6 {
+		t.Errorf("%d sections say not computed, want 6 (classify, slo, plan, elasticity, profiler, simulate)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")

@@ -270,7 +270,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.Stages = stages(jobs, in)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := figures(jobs, in.Tenants, in.Plan, inline)
+	figs := append(figures(jobs, in.Tenants, in.Plan, inline), simFigures(in.Simulation)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -542,6 +542,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 				}
 				s.Jobs = len(jobs)
 			}
+		}
+		if st == StageSimulate {
+			simStage(in, &s)
 		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil

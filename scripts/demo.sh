@@ -25,6 +25,7 @@ echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
 set +e
 "$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
+  --simulate-trace testdata/simulate/demo.csv --simulate-nodes 4 --simulate-node-memory 16G --simulate-default-model step:1.5 \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
@@ -43,6 +44,11 @@ echo "== 6. the stages one by one, on the same dataset"
 echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (seed 001 §6-§9)"
 "$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml
 "$bin" profile show -d "$ds" --job spillsort
+echo "== 8. what memory elasticity buys: a trace on 4 nodes of 16 GiB under YARN and YARN-ME (seed 004 §3-§4);"
+echo "   wordcount, pagerank and join run with the elasticity models fitted in step 4"
+"$bin" simulate -d "$ds" --trace testdata/simulate/demo.csv --nodes 4 --node-memory 16G --default-model step:1.5
+"$bin" simulate -d "$ds" -q --trace testdata/simulate/demo.csv --nodes 3,4,6 --node-memory 16G,32G --default-model step:1.5 \
+  --target-makespan 15m | grep '^target'
 
 cat <<TXT
 

@@ -7,9 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/simulate"
 )
 
 type reportOptions struct {
@@ -24,6 +26,9 @@ type reportOptions struct {
 	// SLOOverrides is the slo stage's overrides file (user sign-offs).
 	SLOOverrides   string
 	MaxPeriodicity time.Duration
+	// The simulate section's workload and cluster.
+	SimTrace, SimNodeMemory, SimDefaultModel string
+	SimNodes                                 int
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -77,6 +82,28 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
+	f.StringVar(&o.SimTrace, "simulate-trace", "", "add the simulate section: this simjobs-csv workload under YARN and YARN-ME (as wlprof simulate --trace)")
+	f.IntVar(&o.SimNodes, "simulate-nodes", 100, "nodes of the simulated cluster")
+	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
+	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
+}
+
+// simulateOpts is the simulate section's options, nil without a trace.
+func (o *reportOptions) simulateOpts() (*simulate.Options, error) {
+	if o.SimTrace == "" {
+		return nil, nil
+	}
+	so := simulate.DefaultOptions()
+	so.Trace, so.Nodes, so.DefaultModel = o.SimTrace, []int{o.SimNodes}, o.SimDefaultModel
+	m, err := bytesize.Parse(o.SimNodeMemory)
+	if err != nil {
+		return nil, usagef("--simulate-node-memory: %v", err)
+	}
+	so.NodeMemoryBytes = []int64{m}
+	if err := so.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	return &so, nil
 }
 
 func runReport(ctx context.Context, o *reportOptions) error {
@@ -128,8 +155,12 @@ func (o *reportOptions) checkCounts() error {
 // pipeline are the options of the stages the report runs.
 func (o *reportOptions) pipeline() (pipeline.Options, error) {
 	fit, err := o.fit.skylineOpts()
+	if err != nil {
+		return pipeline.Options{}, err
+	}
+	sim, err := o.simulateOpts()
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: tuneStage}, err
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: tuneStage, Simulate: sim}, err
 }
 
 // figures are the options the report is written with.

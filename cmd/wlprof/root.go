@@ -105,6 +105,7 @@ manifest); every analysis command reads that dataset.
 		newSkylineCmd(g),
 		newElasticityCmd(g),
 		newPlanCmd(g),
+		newSimulateCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/timeflag"
+	"github.com/wlprof/wlprof/simulate"
+)
+
+type simulateOptions struct {
+	g            *globalOptions
+	Trace        string
+	Policies     string
+	Nodes        string
+	NodeMemory   string
+	NodeCores    int
+	MemoryUnit   string
+	DiskBW       string
+	DiskShare    float64
+	DefaultModel string
+	ReservedGaps bool
+	Target       time.Duration
+}
+
+func newSimulateCmd(g *globalOptions) *cobra.Command {
+	o := &simulateOptions{g: g}
+	def := simulate.DefaultOptions()
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Simulate a workload on a cluster under YARN and YARN-ME (elastic memory)",
+		Long: `What memory elasticity buys on a cluster (seed 004 §3, §4): a discrete-event
+simulation of the jobs of --trace on --nodes nodes of --node-memory and
+--node-cores, under stock YARN (fair ordering of jobs, nodes reserved for
+the head job) and under YARN-ME, which starts a task with less than its
+ideal memory when it would still end no later than its job's estimated
+completion: the least memory that gives the lowest runtime among what the
+node has, never below 10% of ideal, within the node's disk bandwidth
+share for elastic tasks; other jobs may use a reserved node when they end
+before the reserved job could start there.
+
+The trace (simjobs-csv) has one row per phase:
+  job,submit_s,task,tasks,runtime_s,memory_bytes[,cores][,after][,model]
+runtime_s is a task's duration at memory_bytes, its ideal memory; after
+names the phase the row waits for (reduces after maps); model is none,
+step:SLOWDOWN or curve:FRACTION=SLOWDOWN;... (from that fraction of ideal
+memory on), each with an optional @DISK bytes per second. A phase without
+one uses the elasticity model of its job and task in the dataset (wlprof
+elasticity; its ideal memory wins over the trace's), else --default-model.
+
+Memory is allocated in --memory-unit steps. A job with a task larger than
+a node is left out and listed. Several --nodes or --node-memory values
+sweep the clusters; --target-makespan then names, per policy, the
+smallest cluster that runs the trace within it. The rules are in
+simulate/doc.go; scripts/simulate.py implements them again.
+` + timesHelp + exitStatusHelp,
+		Example: `  wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G
+  wlprof simulate -d ds --trace jobs.csv --nodes 100 --default-model step:1.5 -o json
+  wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Trace, "trace", "", "the workload: a simjobs-csv file (required)")
+	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
+	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
+	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
+	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node; a task takes its phase's cores (1 unless the trace says)")
+	f.StringVar(&o.MemoryUnit, "memory-unit", bytesize.Format(def.MemoryUnitBytes), "memory is allocated in whole units of this size")
+	f.StringVar(&o.DiskBW, "node-disk-bandwidth", bytesize.Format(def.NodeDiskBytesPerS), "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
+	f.Float64Var(&o.DiskShare, "elastic-disk-share", def.ElasticDiskShare, "share of a node's disk bandwidth elastic tasks may take together")
+	f.StringVar(&o.DefaultModel, "default-model", def.DefaultModel, "model of tasks with none in the trace or dataset: none or step:SLOWDOWN")
+	f.BoolVar(&o.ReservedGaps, "reserved-gaps", def.ReservedGaps, "yarn-me: run other jobs' tasks on a reserved node when they end before the reserved job could start there")
+	f.Var(timeflag.NewDuration(&o.Target, 0), "target-makespan", "name, per policy, the smallest swept cluster that runs the trace within this")
+	return cmd
+}
+
+func runSimulate(ctx context.Context, o *simulateOptions) error {
+	g := o.g
+	opts := simulate.DefaultOptions()
+	opts.Trace, opts.NodeCores, opts.ElasticDiskShare, opts.DefaultModel, opts.ReservedGaps, opts.TargetMakespan =
+		o.Trace, o.NodeCores, o.DiskShare, o.DefaultModel, o.ReservedGaps, o.Target
+	var errs []error
+	opts.Policies = nil
+	for _, p := range splitList(o.Policies) {
+		opts.Policies = append(opts.Policies, simulate.Policy(p))
+	}
+	opts.Nodes = nil
+	for _, s := range splitList(o.Nodes) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--nodes %q: want whole numbers, e.g. 50,100", s))
+			continue
+		}
+		opts.Nodes = append(opts.Nodes, n)
+	}
+	opts.NodeMemoryBytes = nil
+	for _, s := range splitList(o.NodeMemory) {
+		m, err := bytesize.Parse(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--node-memory: %w", err))
+			continue
+		}
+		opts.NodeMemoryBytes = append(opts.NodeMemoryBytes, m)
+	}
+	var err error
+	if opts.MemoryUnitBytes, err = bytesize.Parse(o.MemoryUnit); err != nil {
+		errs = append(errs, fmt.Errorf("--memory-unit: %w", err))
+	}
+	if strings.TrimSpace(o.DiskBW) == "0" {
+		opts.NodeDiskBytesPerS = 0
+	} else if opts.NodeDiskBytesPerS, err = bytesize.Parse(o.DiskBW); err != nil {
+		errs = append(errs, fmt.Errorf("--node-disk-bandwidth: %w", err))
+	}
+	if o.Trace == "" {
+		errs = append(errs, errors.New("--trace FILE is required: the workload, in simjobs-csv (workloads from the dataset's job runs are not built yet)"))
+	}
+	if len(errs) == 0 || (len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0 && opts.MemoryUnitBytes > 0) {
+		if err := opts.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return usageError{errors.Join(errs...)}
+	}
+	ds, err := dataset.Open(g.Dataset)
+	if errors.Is(err, dataset.ErrNoDataset) {
+		g.progressf("note: no dataset at %s: no elasticity models; tasks use their trace's model or --default-model %s\n", g.Dataset, o.DefaultModel)
+		ds, err = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	in, err := simulate.Load(ctx, ds, opts)
+	if err != nil {
+		return err
+	}
+	res, err := simulate.Run(ctx, in, opts)
+	if err != nil {
+		return err
+	}
+	return printDoc(g, res, res.WriteCSV, res.WriteText)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

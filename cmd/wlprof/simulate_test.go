@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const demoTrace = "../../testdata/simulate/demo.csv"
+
+// wlprof simulate on the bundled demo trace, 4 nodes of 16 GiB, without a
+// dataset (every phase without a model column takes step:1.5): text, JSON
+// and CSV are golden; the JSON has issue 18's contract names, yarn and
+// yarn-me run every task, and only yarn-me runs some elastically.
+func TestSimulateGolden(t *testing.T) {
+	nods := filepath.Join(t.TempDir(), "none")
+	for _, f := range []string{"text", "json", "csv"} {
+		out, stderr, code := wlprof(t, "simulate", "-d", nods, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "--default-model", "step:1.5", "-o", f)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, stderr)
+		}
+		if !strings.Contains(stderr, "no dataset at") {
+			t.Errorf("no note about the missing dataset: %q", stderr)
+		}
+		golden(t, "simulate-demo."+map[string]string{"text": "txt", "json": "json", "csv": "csv"}[f], out)
+		if f != "json" {
+			continue
+		}
+		var doc struct {
+			Version int `json:"version"`
+			Cluster struct {
+				Nodes           *int   `json:"nodes"`
+				NodeMemoryBytes *int64 `json:"node_memory_bytes"`
+				NodeCores       *int   `json:"node_cores"`
+			} `json:"cluster"`
+			Policies []struct {
+				Policy            string   `json:"policy"`
+				MakespanS         *float64 `json:"makespan_s"`
+				MeanJCTS          *float64 `json:"mean_jct_s"`
+				MedianJCTS        *float64 `json:"median_jct_s"`
+				MemoryUtilisation *float64 `json:"memory_utilisation"`
+				ElasticTasks      *int     `json:"elastic_tasks"`
+				Tasks             *int     `json:"tasks"`
+			} `json:"policies"`
+			Jobs []struct {
+				Job     string   `json:"job"`
+				Policy  string   `json:"policy"`
+				SubmitS *float64 `json:"submit_s"`
+				FinishS *float64 `json:"finish_s"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Version != 1 || doc.Cluster.Nodes == nil || *doc.Cluster.Nodes != 4 || doc.Cluster.NodeMemoryBytes == nil || *doc.Cluster.NodeMemoryBytes != 16<<30 ||
+			doc.Cluster.NodeCores == nil || len(doc.Policies) != 2 || len(doc.Jobs) != 22 {
+			t.Fatalf("document %.400s", out)
+		}
+		for _, p := range doc.Policies {
+			if p.MakespanS == nil || p.MeanJCTS == nil || p.MedianJCTS == nil || p.MemoryUtilisation == nil || p.ElasticTasks == nil || p.Tasks == nil || *p.Tasks != 314 {
+				t.Errorf("policy %+v", p)
+			} else if (p.Policy == "yarn") != (*p.ElasticTasks == 0) {
+				t.Errorf("%s: %d elastic tasks", p.Policy, *p.ElasticTasks)
+			}
+		}
+		for _, j := range doc.Jobs {
+			if j.SubmitS == nil || j.FinishS == nil || *j.FinishS <= *j.SubmitS {
+				t.Errorf("job %+v", j)
+			}
+		}
+	}
+	// A sweep with a target: the smallest cluster per policy.
+	out, stderr, code := wlprof(t, "simulate", "-d", nods, "-q", "--trace", demoTrace, "--nodes", "3,4,6", "--node-memory", "16G,32G", "--default-model", "step:1.5",
+		"--target-makespan", "15m")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("-q: stderr %q", stderr)
+	}
+	golden(t, "simulate-demo-sweep.txt", out)
+}
+
+// The demo trace against the bundled profiling runs: wordcount, pagerank
+// and join, the profiled jobs, take the elasticity stage's models; the
+// other jobs without a model column take --default-model (none).
+func TestSimulateDatasetModels(t *testing.T) {
+	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Phases []struct {
+			Job, Task, Model string
+			Source           string `json:"model_source"`
+			IdealMemoryBytes int64  `json:"ideal_memory_bytes"`
+		} `json:"phases"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{}
+	for _, p := range doc.Phases {
+		src[p.Job+"/"+p.Task] = p.Source + " " + p.Model
+	}
+	for k, want := range map[string]string{"wordcount/map": "dataset fitted", "wordcount/reduce": "dataset fitted", "pagerank/reduce": "dataset fitted",
+		"join/reduce": "dataset fitted", "pagerank/map": "trace step:1.2", "wordcount-2/reduce": "default none", "etl-1/load": "trace curve:0.2=2;0.5=1.4"} {
+		if src[k] != want {
+			t.Errorf("%s: %q, want %q", k, src[k], want)
+		}
+	}
+	if len(doc.Warnings) != 0 {
+		t.Errorf("warnings %q", doc.Warnings)
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("job,submit_s,task,tasks,runtime_s,memory_bytes,model\na,0,m,1,0,1G,\nb,0,m,1,5,1G,linear:2\n"), 0o644)
+	nods := filepath.Join(dir, "none")
+	for _, c := range []struct {
+		argv []string
+		code int
+		msg  []string
+	}{
+		{[]string{"simulate", "-d", nods}, 2, []string{"--trace FILE is required"}},
+		{[]string{"simulate", "-d", nods, "--trace", bad}, 1, []string{"bad.csv:2: runtime_s \"0\"", `bad.csv:3: model "linear:2": unknown model "linear"`}},
+		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--default-model", "fast", "--nodes", "0,x", "--policy", "fifo"},
+			2, []string{`default-model: model "fast"`, `--nodes "x"`, `policy "fifo"`}},
+		{[]string{"simulate", "-d", nods, "--trace", filepath.Join(dir, "missing.csv")}, 1, []string{"missing.csv"}},
+	} {
+		_, stderr, code := wlprof(t, c.argv...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, stderr)
+		}
+		for _, m := range c.msg {
+			if !strings.Contains(stderr, m) {
+				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
+			}
+		}
+	}
+}
+
+// wlprof report --simulate-trace adds the simulate section: both
+// policies, their figures, the stage computed in index.json.
+func TestReportSimulateSection(t *testing.T) {
+	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out := filepath.Join(t.TempDir(), "report")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-q", "-o", "json", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
+		"--simulate-node-memory", "16G", "--simulate-default-model", "step:1.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+			Jobs     int    `json:"jobs"`
+		} `json:"stages"`
+		Plots []struct {
+			Name string `json:"name"`
+		} `json:"plots"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		if s.Stage == "simulate" {
+			found = s.Computed && s.Jobs == 11
+		}
+	}
+	if !found {
+		t.Errorf("simulate stage not computed for 11 jobs: %+v", idx.Stages)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	for _, w := range []string{`<section id="simulate">`, "<td>yarn-me</td>", "4 nodes of 16 GiB and 16 cores"} {
+		if !strings.Contains(string(html), w) {
+			t.Errorf("index.html lacks %q", w)
+		}
+	}
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-node-memory") {
+		t.Errorf("bad --simulate-node-memory: exit %d, %q", code, stderr)
+	}
+}

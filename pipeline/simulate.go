@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/simulate"
+)
+
+// seriesPoints is how finely the report draws memory in use over time.
+const seriesPoints = 120
+
+// addSimulate runs the simulate stage on o.Simulate's trace with the
+// dataset's elasticity models, as wlprof simulate does, on its first
+// cluster, and keeps what the report's section shows.
+func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Options) error {
+	if o.Simulate == nil || o.Simulate.Trace == "" {
+		r.note(reports.StageSimulate, "No workload to simulate: give a simjobs-csv trace (--simulate-trace FILE) to compare YARN and YARN-ME on a cluster with the elasticity models.")
+		return nil
+	}
+	opts := *o.Simulate
+	opts.Nodes, opts.NodeMemoryBytes = opts.Nodes[:1], opts.NodeMemoryBytes[:1]
+	opts.SeriesPoints, opts.TargetMakespan = seriesPoints, 0
+	var res *simulate.Result
+	err := r.around(reports.StageSimulate, func() error {
+		in, err := simulate.Load(ctx, ds, opts)
+		if err != nil {
+			return err
+		}
+		res, err = simulate.Run(ctx, in, opts)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("simulate: %w", err)
+	}
+	c := res.Cluster
+	s := &reports.Simulation{Trace: opts.Trace, Warnings: res.Warnings,
+		Cluster: fmt.Sprintf("%d nodes of %s and %d cores", c.Nodes, bytesize.Human(float64(c.NodeMemoryBytes)), c.NodeCores)}
+	for _, p := range res.Policies {
+		sp := reports.SimPolicy{Policy: string(p.Policy), MakespanS: p.MakespanS, MeanJCTS: p.MeanJCTS, MedianJCTS: p.MedianJCTS, P95JCTS: p.P95JCTS,
+			MemoryUtilisation: p.MemoryUtilisation, Tasks: p.Tasks, ElasticTasks: p.ElasticTasks}
+		for _, j := range res.Jobs {
+			if j.Policy == p.Policy {
+				sp.JCTS = append(sp.JCTS, j.JCTS)
+			}
+		}
+		var first float64
+		if len(p.MemorySeries) > 0 {
+			first = p.MemorySeries[0].StartS
+		}
+		for _, m := range p.MemorySeries {
+			sp.MemoryStartS = append(sp.MemoryStartS, m.StartS-first)
+			sp.MemoryEndS = append(sp.MemoryEndS, m.EndS-first)
+			sp.MemoryUtilSeries = append(sp.MemoryUtilSeries, m.Utilisation)
+		}
+		s.Policies = append(s.Policies, sp)
+	}
+	for _, u := range res.Unschedulable {
+		s.LeftOut = append(s.LeftOut, reports.Skipped{Stage: reports.StageSimulate, Job: u.Job, Reason: "task " + u.Task + ": " + u.Reason})
+	}
+	r.in.Simulation = s
+	return nil
+}

@@ -1,0 +1,81 @@
+package reports
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// synthSimulation is a what-if of jobs jobs under both policies, yarn-me
+// the faster, with memory series over the makespan.
+func synthSimulation(r *rand.Rand, jobs int) *Simulation {
+	s := &Simulation{Trace: "trace.csv", Cluster: "4 nodes of 16 GiB and 16 cores"}
+	for pi, p := range []string{"yarn", "yarn-me"} {
+		sp := SimPolicy{Policy: p, Tasks: int64(10 * jobs), MakespanS: 3600 / float64(pi+1), MemoryUtilisation: 0.7 + 0.1*float64(pi)}
+		for j := 0; j < max(jobs, 1); j++ {
+			sp.JCTS = append(sp.JCTS, (100+r.Float64()*1000)/float64(pi+1))
+			sp.MeanJCTS += sp.JCTS[j] / float64(max(jobs, 1))
+		}
+		sp.MedianJCTS, sp.P95JCTS = sp.MeanJCTS, 1.5*sp.MeanJCTS
+		if pi == 1 {
+			sp.ElasticTasks = int64(jobs)
+		}
+		for k := 0; k < 20; k++ {
+			w := sp.MakespanS / 20
+			sp.MemoryStartS = append(sp.MemoryStartS, float64(k)*w)
+			sp.MemoryEndS = append(sp.MemoryEndS, float64(k+1)*w)
+			sp.MemoryUtilSeries = append(sp.MemoryUtilSeries, r.Float64())
+		}
+		s.Policies = append(s.Policies, sp)
+	}
+	return s
+}
+
+// The section shows each policy, both figures, the jobs left out and the
+// warnings, trace strings escaped.
+func TestSimulationSection(t *testing.T) {
+	in := synthInput(0, 3, 5)
+	in.Simulation.Trace = xss
+	in.Simulation.LeftOut = []Skipped{{Stage: StageSimulate, Job: "big" + xss, Reason: "a task needs 40 GiB"}}
+	in.Simulation.Warnings = []string{"warning " + xss}
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range idx.Plots {
+		if p.Stage == StageSimulate {
+			names = append(names, p.Name)
+		}
+	}
+	if strings.Join(names, ",") != "simulate-jct-cdf,simulate-memory" {
+		t.Errorf("simulate plots %v", names)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	html := string(b)
+	i := strings.Index(html, `<section id="simulate">`)
+	if i < 0 {
+		t.Fatal("no simulate section")
+	}
+	sec := html[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	for _, w := range []string{"<td>yarn-me</td>", "<td>1h</td>", "<td>30m</td>", "Job completion times", "Memory in use over time", "a task needs 40 GiB", "<svg"} {
+		if !strings.Contains(sec, w) {
+			t.Errorf("section lacks %q", w)
+		}
+	}
+	if strings.Contains(html, xss) {
+		t.Error("a trace string is not escaped")
+	}
+	for _, s := range idx.Stages {
+		if s.Stage == StageSimulate && (!s.Computed || s.Jobs != 3) {
+			t.Errorf("index stage %+v", s)
+		}
+	}
+	if SimJCTCDF(nil) != nil || SimMemory(&Simulation{}) != nil {
+		t.Error("plots of nothing")
+	}
+}

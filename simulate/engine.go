@@ -1,0 +1,813 @@
+package simulate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Policy is a scheduling policy the simulator knows.
+type Policy string
+
+const (
+	// YARN is stock YARN (seed 004 §3, §4): fair ordering of jobs, node
+	// reservation for the head job, regular allocations only.
+	YARN Policy = "yarn"
+	// YARNME is YARN-ME (§3, Alg. 1): YARN plus elastic allocations, and
+	// other jobs in the gaps of reserved nodes.
+	YARNME Policy = "yarn-me"
+)
+
+// Config is one simulation: a cluster of identical nodes and a policy.
+// Memory is counted in whole units of UnitBytes (DSS §4: 100 MB): a node
+// has ⌊memory / unit⌋ units, a task's ideal memory is ⌈ideal / unit⌉.
+type Config struct {
+	Policy    Policy
+	Nodes     int
+	NodeUnits int32
+	NodeCores int32
+	UnitBytes int64
+	// NodeMemoryBytes is the node's memory as given (for messages).
+	NodeMemoryBytes int64
+	// ElasticDiskBytesPerS is what elastic tasks together may take of a
+	// node's disk bandwidth (§2.6, §3): share × bandwidth. Negative: no
+	// limit.
+	ElasticDiskBytesPerS int64
+	// ReservedGaps lets yarn-me put other jobs' tasks on a reserved node
+	// when they end before the reserved job's task could start there (§3).
+	ReservedGaps bool
+	// KeepSchedule records every task (Outcome.Schedule).
+	KeepSchedule bool
+	// SeriesPoints, when positive, asks for the memory in use over time
+	// as that many time-weighted means (Outcome.MemorySeries).
+	SeriesPoints int
+}
+
+// TaskRun is one task as it ran.
+type TaskRun struct {
+	Job     int32 // index into the simulated jobs
+	Phase   int32 // index into the job's phases
+	Node    int32
+	StartS  float64
+	EndS    float64
+	Units   int32 // memory units held
+	Cores   int32
+	Elastic bool
+	// DiskBytesPerS is the disk bandwidth an elastic task takes.
+	DiskBytesPerS int64
+}
+
+// SeriesPoint is the mean share of the cluster's memory in use over
+// [StartS, EndS).
+type SeriesPoint struct {
+	StartS      float64 `json:"start_s"`
+	EndS        float64 `json:"end_s"`
+	Utilisation float64 `json:"memory_utilisation"`
+}
+
+// Outcome is one simulation's result, per job in the order of the jobs
+// given.
+type Outcome struct {
+	FinishS      []float64
+	Tasks        []int32
+	ElasticTasks []int32
+	// MakespanS is the last finish minus the first submission.
+	MakespanS float64
+	// MemoryUtilisation is the mean share of the cluster's memory units
+	// held by tasks between the first submission and the last finish.
+	MemoryUtilisation float64
+	// TaskEvents counts task starts and finishes.
+	TaskEvents   int64
+	Schedule     []TaskRun
+	MemorySeries []SeriesPoint
+}
+
+// prepared is a workload in units, shared read-only by the simulations
+// of a sweep.
+type prepared struct {
+	jobs   []pjob
+	phases []pphase
+}
+
+type pjob struct {
+	id       string
+	submit   float64
+	p0, np   int32 // phases[p0 : p0+np]
+	maxUnits int32 // largest ideal memory of its phases, units
+	maxCores int32
+}
+
+type pphase struct {
+	job        int32
+	tasks      int32
+	dur        float64
+	ideal      int32 // units
+	cores      int32
+	after      int32 // phase index, −1: ready at submission
+	tab        *table
+	dependents []int32
+}
+
+// prepare converts jobs (ordered as SortJobs orders them) to units and
+// tabulates each phase's model.
+func prepare(jobs []Job, unit int64) *prepared {
+	pw := &prepared{jobs: make([]pjob, len(jobs))}
+	for ji, j := range jobs {
+		pj := pjob{id: j.ID, submit: j.SubmitS, p0: int32(len(pw.phases)), np: int32(len(j.Phases))}
+		idx := map[string]int32{}
+		for i, p := range j.Phases {
+			idx[p.Task] = pj.p0 + int32(i)
+		}
+		for _, p := range j.Phases {
+			units := int32(min((p.MemoryBytes+unit-1)/unit, math.MaxInt32/2))
+			pp := pphase{job: int32(ji), tasks: int32(p.Tasks), dur: p.RuntimeS, ideal: units, cores: int32(p.Cores), after: -1,
+				tab: buildTable(p.Model, units, unit, p.RuntimeS)}
+			if p.After != "" {
+				pp.after = idx[p.After]
+			}
+			pj.maxUnits, pj.maxCores = max(pj.maxUnits, units), max(pj.maxCores, pp.cores)
+			pw.phases = append(pw.phases, pp)
+		}
+		for i := pj.p0; i < pj.p0+pj.np; i++ {
+			if a := pw.phases[i].after; a >= 0 {
+				pw.phases[a].dependents = append(pw.phases[a].dependents, i)
+			}
+		}
+		pw.jobs[ji] = pj
+	}
+	return pw
+}
+
+type ejob struct {
+	cons     int64 // memory units its running tasks hold (fair ordering)
+	rank     int32
+	next     int32 // phase whose task it asks for next, −1: none (not queued)
+	left     int32 // phases not finished
+	reserved []int32
+	finish   float64
+	tasks    int32
+	elastic  int32
+}
+
+type ephase struct {
+	pending, running, done int32
+	ready                  bool
+	lanes                  []float64 // finishes of running regular tasks, in start order (= sorted)
+	laneHead               int
+	efin                   []float64 // finishes of running elastic tasks, sorted
+}
+
+type enode struct {
+	freeUnits, freeCores int32
+	disk                 int64 // elastic tasks' disk bandwidth
+	resJob, resPhase     int32 // reservation, −1: none
+	run                  []int32
+}
+
+type etask struct {
+	start, finish    float64
+	job, phase, node int32
+	units, cores     int32
+	disk             int64
+	elastic          bool
+	nextFree         int32
+}
+
+type engine struct {
+	cfg    Config
+	w      *prepared
+	jobs   []ejob
+	phases []ephase
+	nodes  []enode
+	tasks  []etask
+	free   int32 // free list of tasks, −1: none
+	events []event
+	q      jobQueue
+	dirty  []bool
+	dheap  []int32 // dirty nodes below cursor
+	cursor int     // every node at or above with dirty set is due
+	now    float64
+	out    *Outcome
+	// utilisation
+	held    int64 // memory units held by running tasks
+	area    float64
+	lastT   float64
+	series  []float64 // (t, held) pairs at instants
+	running int
+}
+
+// Simulate runs one simulation of the jobs (ordered as SortJobs orders
+// them) on cfg's cluster, skipping the jobs whose skip is true. It is the
+// stage's per-key core: a plain function of the workload and the cluster.
+func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outcome, error) {
+	e := &engine{cfg: cfg, w: w, free: -1, out: &Outcome{}}
+	nj := len(w.jobs)
+	e.jobs = make([]ejob, nj)
+	e.phases = make([]ephase, len(w.phases))
+	e.nodes = make([]enode, cfg.Nodes)
+	e.dirty = make([]bool, cfg.Nodes)
+	e.cursor = cfg.Nodes
+	e.out.FinishS = make([]float64, nj)
+	e.out.Tasks = make([]int32, nj)
+	e.out.ElasticTasks = make([]int32, nj)
+	for i := range e.nodes {
+		e.nodes[i] = enode{freeUnits: cfg.NodeUnits, freeCores: cfg.NodeCores, resJob: -1, resPhase: -1}
+	}
+	var arrivals []int32
+	for i := range e.jobs {
+		e.jobs[i] = ejob{rank: int32(i), next: -1, left: w.jobs[i].np}
+		e.out.FinishS[i] = math.NaN()
+		if skip == nil || !skip[i] {
+			arrivals = append(arrivals, int32(i))
+		}
+	}
+	for i := range e.phases {
+		e.phases[i].pending = w.phases[i].tasks
+	}
+	e.q = newJobQueue(nj, cfg.Policy == YARNME && cfg.ReservedGaps)
+	if len(arrivals) == 0 {
+		return e.out, nil
+	}
+	first := w.jobs[arrivals[0]].submit
+	e.lastT = first
+	last := first
+	for ai, steps := 0, 0; ai < len(arrivals) || len(e.events) > 0; steps++ {
+		if steps&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		t := math.Inf(1)
+		if ai < len(arrivals) {
+			t = w.jobs[arrivals[ai]].submit
+		}
+		if len(e.events) > 0 && e.events[0].t < t {
+			t = e.events[0].t
+		}
+		e.area += float64(float64(e.held) * (t - e.lastT)) // conversion: no fused multiply-add
+		e.lastT, e.now = t, t
+		for len(e.events) > 0 && e.events[0].t == t {
+			e.finish(e.popEvent())
+			last = t
+		}
+		for ai < len(arrivals) && w.jobs[arrivals[ai]].submit == t {
+			e.arrive(arrivals[ai])
+			ai++
+		}
+		for n := e.popDirty(); n >= 0; n = e.popDirty() {
+			e.visit(n)
+		}
+		if cfg.SeriesPoints > 0 {
+			e.series = append(e.series, t, float64(e.held))
+		}
+	}
+	for _, j := range arrivals {
+		if e.jobs[j].left > 0 {
+			return nil, fmt.Errorf("simulate: internal error: job %s has %d phases left with nothing running", w.jobs[j].id, e.jobs[j].left)
+		}
+	}
+	e.out.MakespanS = last - first
+	if span := last - first; span > 0 && cfg.NodeUnits > 0 && cfg.Nodes > 0 {
+		e.out.MemoryUtilisation = e.area / (float64(cfg.NodeUnits) * float64(cfg.Nodes) * span)
+	}
+	if cfg.SeriesPoints > 0 {
+		e.out.MemorySeries = bucketSeries(e.series, first, last, cfg.SeriesPoints, float64(cfg.NodeUnits)*float64(cfg.Nodes))
+	}
+	return e.out, nil
+}
+
+// bucketSeries turns the step function of memory held (value from each
+// instant to the next) into n time-weighted means over [first, last].
+func bucketSeries(pts []float64, first, last float64, n int, capUnits float64) []SeriesPoint {
+	if !(last > first) || capUnits <= 0 {
+		return nil
+	}
+	out := make([]SeriesPoint, n)
+	width := (last - first) / float64(n)
+	for i := range out {
+		out[i].StartS = first + float64(i)*width
+		out[i].EndS = first + float64(i+1)*width
+	}
+	out[n-1].EndS = last
+	for i := 0; i+2 < len(pts); i += 2 {
+		a, b, v := pts[i], pts[i+2], pts[i+1]
+		for k := max(0, int((a-first)/width)); k < n && out[k].StartS < b; k++ {
+			lo, hi := math.Max(a, out[k].StartS), math.Min(b, out[k].EndS)
+			if hi > lo {
+				out[k].Utilisation += v * (hi - lo)
+			}
+		}
+	}
+	for i := range out {
+		if d := out[i].EndS - out[i].StartS; d > 0 {
+			out[i].Utilisation /= d * capUnits
+		}
+	}
+	return out
+}
+
+// arrive makes a job's phases without after ready.
+func (e *engine) arrive(j int32) {
+	pj := &e.w.jobs[j]
+	for i := pj.p0; i < pj.p0+pj.np; i++ {
+		if e.w.phases[i].after < 0 {
+			e.phases[i].ready = true
+		}
+	}
+	e.updateNext(j)
+}
+
+// updateNext sets the phase the job asks for next: the first phase, in
+// trace order, that is ready and has tasks not started. A job that asks
+// for a new phase (it joins the queue, or moves on) makes due every node
+// without a reservation and those reserved for it; a job that asks for
+// nothing more leaves the queue, and the nodes reserved for it are due.
+func (e *engine) updateNext(j int32) {
+	pj := &e.w.jobs[j]
+	next := int32(-1)
+	for i := pj.p0; i < pj.p0+pj.np; i++ {
+		if e.phases[i].ready && e.phases[i].pending > 0 {
+			next = i
+			break
+		}
+	}
+	ej := &e.jobs[j]
+	if next == ej.next {
+		return
+	}
+	old := ej.next
+	ej.next = next
+	if old >= 0 {
+		e.q.remove(j)
+	}
+	if next < 0 {
+		e.dirtyReserved(j)
+		return
+	}
+	e.q.insert(j, ej.cons, e.needOf(next))
+	e.dirtyNewPhase(j)
+}
+
+// dirtyNewPhase makes due the nodes without a reservation and those
+// reserved for job j.
+func (e *engine) dirtyNewPhase(j int32) {
+	for i := range e.nodes {
+		if r := e.nodes[i].resJob; r < 0 || r == j {
+			e.dirty[i] = true
+		}
+	}
+	e.dheap = e.dheap[:0] // every due node is met by the sweep, in order
+	e.cursor = 0
+}
+
+func (e *engine) dirtyReserved(j int32) {
+	ej := &e.jobs[j]
+	keep := ej.reserved[:0]
+	for _, n := range ej.reserved {
+		if e.nodes[n].resJob == j {
+			e.markDirty(n)
+			keep = append(keep, n)
+		}
+	}
+	ej.reserved = keep
+}
+
+// finish ends a task: its node gets its resources back and is due.
+func (e *engine) finish(ti int32) {
+	t := &e.tasks[ti]
+	n := &e.nodes[t.node]
+	n.freeUnits += t.units
+	n.freeCores += t.cores
+	n.disk -= t.disk
+	for i, x := range n.run {
+		if x == ti {
+			n.run = append(n.run[:i], n.run[i+1:]...)
+			break
+		}
+	}
+	e.markDirty(t.node)
+	e.held -= int64(t.units)
+	j, ph := t.job, t.phase
+	p := &e.phases[ph]
+	p.running--
+	p.done++
+	if t.elastic {
+		i := sort.SearchFloat64s(p.efin, t.finish)
+		p.efin = append(p.efin[:i], p.efin[i+1:]...)
+	} else {
+		p.laneHead++ // regular tasks of a phase end in the order they started
+		if p.laneHead > 64 && p.laneHead*2 > len(p.lanes) {
+			p.lanes = append(p.lanes[:0], p.lanes[p.laneHead:]...)
+			p.laneHead = 0
+		}
+	}
+	e.out.TaskEvents++
+	t.nextFree, e.free = e.free, ti
+	e.setCons(j, e.jobs[j].cons-int64(t.units), ph)
+	if p.done < e.w.phases[ph].tasks {
+		return
+	}
+	for _, d := range e.w.phases[ph].dependents {
+		e.phases[d].ready = true
+	}
+	ej := &e.jobs[j]
+	ej.left--
+	if ej.left == 0 {
+		e.out.FinishS[j] = e.now
+	}
+	e.updateNext(j)
+}
+
+// visit schedules on node n until nothing more can start there
+// (Algorithm 1 for one node; doc.go has the rules).
+func (e *engine) visit(ni int32) {
+	n := &e.nodes[ni]
+	for {
+		if n.resJob >= 0 {
+			j := n.resJob
+			ph := e.jobs[j].next
+			if ph != n.resPhase {
+				e.release(ni)
+				continue
+			}
+			if e.fits(n, ph) {
+				e.start(ni, j, ph, e.w.phases[ph].ideal, e.w.phases[ph].dur, 0, false)
+				e.release(ni)
+				continue
+			}
+			if e.cfg.Policy != YARNME {
+				return
+			}
+			if k, rt, disk, ok := e.elastic(ni, ph); ok {
+				e.start(ni, j, ph, k, rt, disk, true)
+				e.release(ni)
+				continue
+			}
+			if e.cfg.ReservedGaps {
+				e.gaps(ni, j, ph)
+			}
+			return
+		}
+		j := e.q.head()
+		if j < 0 {
+			return
+		}
+		ph := e.jobs[j].next
+		if e.fits(n, ph) {
+			e.start(ni, j, ph, e.w.phases[ph].ideal, e.w.phases[ph].dur, 0, false)
+			continue
+		}
+		if e.cfg.Policy == YARNME {
+			if k, rt, disk, ok := e.elastic(ni, ph); ok {
+				e.start(ni, j, ph, k, rt, disk, true)
+				continue
+			}
+		}
+		n.resJob, n.resPhase = j, ph
+		e.jobs[j].reserved = append(e.jobs[j].reserved, ni)
+	}
+}
+
+func (e *engine) release(ni int32) { e.nodes[ni].resJob, e.nodes[ni].resPhase = -1, -1 }
+
+func (e *engine) fits(n *enode, ph int32) bool {
+	p := &e.w.phases[ph]
+	return n.freeUnits >= p.ideal && n.freeCores >= p.cores
+}
+
+// gapTries is how many candidates (gapCandidate) a gap walk tries
+// before it gives up: YARN-ME's work per node visit stays bounded.
+var gapTries = 8
+
+// gaps fills a node reserved for job r with other jobs' tasks that end
+// no later than r's task could start there (§3): the other jobs are taken
+// in queue order; of those that are candidates, each starts a regular
+// task when it fits, else an elastic one when it may; after a start the
+// walk begins again at the head; it stops when gapTries candidates in a
+// row start nothing, or the queue ends. The queue's gap walk meets, in
+// queue order, every candidate (and some others, which are skipped).
+func (e *engine) gaps(ni int32, r, rph int32) {
+	n := &e.nodes[ni]
+	limit := e.fitTime(ni, rph)
+	// Supersets of now + d ≤ limit and now + minRT ≤ estimate despite
+	// rounding, for the walk; gapCandidate checks them exactly.
+	slack := math.Inf(1)
+	if !math.IsInf(limit, 1) {
+		slack = limit - e.now + 1e-9*math.Max(1, math.Max(math.Abs(limit), math.Abs(e.now)))
+	}
+	since := e.now - 1e-9*math.Max(1, math.Abs(e.now))
+	for started := true; started && n.freeCores > 0; {
+		started = false
+		tries := 0
+		e.q.gapWalk(n.freeUnits, n.freeCores, slack, since, func(j int32) bool {
+			if j == r || !e.gapCandidate(n, j, limit) {
+				return true
+			}
+			ph := e.jobs[j].next
+			p := &e.w.phases[ph]
+			if e.fits(n, ph) { // a candidate: it ends by the limit
+				e.start(ni, j, ph, p.ideal, p.dur, 0, false)
+				started = true
+				return false
+			}
+			if k, rt, disk, ok := e.elastic(ni, ph); ok && e.now+rt <= limit {
+				e.start(ni, j, ph, k, rt, disk, true)
+				started = true
+				return false
+			}
+			tries++
+			return tries < gapTries
+		})
+	}
+}
+
+// gapCandidate: job j's next task fits node n and ends by limit, or it
+// does not fit, has a model, n has its cores and ⌈10%⌉ of its ideal
+// memory, and its lowest elastic runtime would end by limit and, when
+// its phase has lanes, by the phase's estimate.
+func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
+	ph := e.jobs[j].next
+	p := &e.w.phases[ph]
+	if p.cores > n.freeCores {
+		return false
+	}
+	if p.ideal <= n.freeUnits {
+		return e.now+p.dur <= limit
+	}
+	t := p.tab
+	if t == nil || t.kmin > n.freeUnits {
+		return false
+	}
+	minRT := t.rt[len(t.rt)-1]
+	if !(e.now+minRT <= limit) {
+		return false
+	}
+	est, ok := e.laneEstimate(ph)
+	return !ok || e.now+minRT <= est
+}
+
+// elastic is Alg. 1's elastic allocation of phase ph's next task on node
+// ni: the least memory giving the lowest runtime among what the node has
+// free (never below 10% of ideal), if the node's elastic disk share
+// allows it and the task would end no later than its phase's estimated
+// completion.
+func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int64, ok bool) {
+	p := &e.w.phases[ph]
+	n := &e.nodes[ni]
+	t := p.tab
+	if t == nil || n.freeCores < p.cores {
+		return 0, 0, 0, false
+	}
+	avail := min(n.freeUnits, p.ideal-1)
+	if avail < t.kmin {
+		return 0, 0, 0, false
+	}
+	i := avail - t.kmin
+	units, rt, disk = t.choice[i], t.rt[i], t.disk[i]
+	if units < 0 || math.IsInf(rt, 1) {
+		return 0, 0, 0, false
+	}
+	if disk > 0 && e.cfg.ElasticDiskBytesPerS >= 0 && n.disk+disk > e.cfg.ElasticDiskBytesPerS {
+		return 0, 0, 0, false
+	}
+	if !(e.now+rt <= e.estimate(ni, ph)) {
+		return 0, 0, 0, false
+	}
+	return units, rt, disk, true
+}
+
+// estimate is the timeline generator's completion estimate for phase ph
+// (Alg. 1, §3): each running regular task of the phase is a lane; the
+// phase's tasks not started run one after another on the lanes, in the
+// order the lanes free up, at their ideal duration; the estimate is when
+// the last lane ends, or a running task does if later. A phase with no
+// regular task running has the node's own timeline: its next task starts
+// regularly when the node's running tasks have released enough.
+func (e *engine) estimate(ni int32, ph int32) float64 {
+	if est, ok := e.laneEstimate(ph); ok {
+		return est
+	}
+	est := math.Inf(-1)
+	if p := &e.phases[ph]; len(p.efin) > 0 {
+		est = p.efin[len(p.efin)-1]
+	}
+	return math.Max(est, e.fitTime(ni, ph)+e.w.phases[ph].dur)
+}
+
+// laneEstimate is the estimate of a phase with lanes; false without.
+func (e *engine) laneEstimate(ph int32) (float64, bool) {
+	p := &e.phases[ph]
+	d := e.w.phases[ph].dur
+	lanes := p.lanes[p.laneHead:]
+	L := int32(len(lanes))
+	if L == 0 {
+		return 0, false
+	}
+	est := math.Inf(-1)
+	if len(p.efin) > 0 {
+		est = p.efin[len(p.efin)-1]
+	}
+	q, r := p.pending/L, p.pending%L
+	est = math.Max(est, lanes[L-1]+float64(float64(q)*d)) // conversions: no fused multiply-add
+	if r > 0 {
+		est = math.Max(est, lanes[r-1]+float64(float64(q+1)*d))
+	}
+	return est, true
+}
+
+// fitTime is the earliest instant at which node ni's running tasks have
+// released enough for a regular task of phase ph: now if it fits, +Inf
+// if it never would.
+func (e *engine) fitTime(ni int32, ph int32) float64 {
+	n := &e.nodes[ni]
+	p := &e.w.phases[ph]
+	u, c := n.freeUnits, n.freeCores
+	if u >= p.ideal && c >= p.cores {
+		return e.now
+	}
+	for _, ti := range n.run { // sorted by finish
+		t := &e.tasks[ti]
+		u += t.units
+		c += t.cores
+		if u >= p.ideal && c >= p.cores {
+			return t.finish
+		}
+	}
+	return math.Inf(1)
+}
+
+// start runs phase ph's next task on node ni with units of memory for rt
+// seconds.
+func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic bool) {
+	pp := &e.w.phases[ph]
+	ti := e.free
+	if ti >= 0 {
+		e.free = e.tasks[ti].nextFree
+	} else {
+		ti = int32(len(e.tasks))
+		e.tasks = append(e.tasks, etask{})
+	}
+	fin := e.now + rt
+	e.tasks[ti] = etask{start: e.now, finish: fin, job: j, phase: ph, node: ni, units: units, cores: pp.cores, disk: disk, elastic: elastic, nextFree: -1}
+	n := &e.nodes[ni]
+	n.freeUnits -= units
+	n.freeCores -= pp.cores
+	n.disk += disk
+	k := sort.Search(len(n.run), func(i int) bool { return e.tasks[n.run[i]].finish > fin })
+	n.run = append(n.run, 0)
+	copy(n.run[k+1:], n.run[k:])
+	n.run[k] = ti
+	e.held += int64(units)
+	p := &e.phases[ph]
+	p.pending--
+	p.running++
+	if elastic {
+		k := sort.SearchFloat64s(p.efin, fin)
+		p.efin = append(p.efin, 0)
+		copy(p.efin[k+1:], p.efin[k:])
+		p.efin[k] = fin
+		e.out.ElasticTasks[j]++
+	} else {
+		p.lanes = append(p.lanes, fin)
+	}
+	e.out.Tasks[j]++
+	e.out.TaskEvents++
+	e.pushEvent(ti)
+	if e.cfg.KeepSchedule {
+		e.out.Schedule = append(e.out.Schedule, TaskRun{Job: j, Phase: ph - e.w.jobs[j].p0, Node: ni, StartS: e.now, EndS: fin, Units: units, Cores: pp.cores, Elastic: elastic, DiskBytesPerS: disk})
+	}
+	e.setCons(j, e.jobs[j].cons+int64(units), ph)
+	if p.pending == 0 {
+		e.updateNext(j)
+	}
+}
+
+// Dirty nodes: a min-heap of the due nodes below cursor, and a sweep of
+// the due flags from cursor on (most nodes become due at once when a job
+// asks for a new phase on an idle cluster).
+
+func (e *engine) markDirty(n int32) {
+	if e.dirty[n] {
+		return
+	}
+	e.dirty[n] = true
+	if int(n) < e.cursor {
+		h := append(e.dheap, n)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if h[p] <= h[i] {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		e.dheap = h
+	}
+}
+
+func (e *engine) popDirty() int32 {
+	if h := e.dheap; len(h) > 0 {
+		n := h[0]
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= len(h) {
+				break
+			}
+			if r := l + 1; r < len(h) && h[r] < h[l] {
+				l = r
+			}
+			if h[i] <= h[l] {
+				break
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+		e.dheap = h
+		e.dirty[n] = false
+		return n
+	}
+	for e.cursor < len(e.dirty) {
+		n := int32(e.cursor)
+		e.cursor++
+		if e.dirty[n] {
+			e.dirty[n] = false
+			return n
+		}
+	}
+	return -1
+}
+
+// The event queue: task ends in a min-heap by time, then task id.
+
+type event struct {
+	t  float64
+	id int32
+}
+
+func evLess(a, b event) bool { return a.t < b.t || (a.t == b.t && a.id < b.id) }
+
+func (e *engine) pushEvent(ti int32) {
+	h := append(e.events, event{e.tasks[ti].finish, ti})
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !evLess(h[i], h[p]) {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	e.events = h
+}
+
+func (e *engine) popEvent() int32 {
+	h := e.events
+	top := h[0].id
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		if r := l + 1; r < len(h) && evLess(h[r], h[l]) {
+			l = r
+		}
+		if !evLess(h[l], h[i]) {
+			break
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+	e.events = h
+	return top
+}
+
+// setCons changes the memory job j holds, and its place in the queue,
+// after a task of phase ph started or ended (which changes the phase's
+// needs when it is the one the job asks for).
+func (e *engine) setCons(j int32, cons int64, ph int32) {
+	e.jobs[j].cons = cons
+	if e.jobs[j].next == ph && e.q.gaps {
+		e.q.update(j, cons, e.needOf(ph))
+		return
+	}
+	e.q.setCons(j, cons)
+}
+
+// needOf is what phase ph's task needs to start in a gap.
+func (e *engine) needOf(ph int32) need {
+	p := &e.w.phases[ph]
+	n := need{ideal: p.ideal, cores: p.cores, dur: p.dur, kmin: math.MaxInt32, minRT: math.Inf(1), latest: math.Inf(-1)}
+	if t := p.tab; t != nil {
+		n.kmin, n.minRT, n.latest = t.kmin, t.rt[len(t.rt)-1], math.Inf(1) // the lowest runtime: with all it may take
+		if est, ok := e.laneEstimate(ph); ok {
+			n.latest = est - n.minRT
+		}
+	}
+	return n
+}

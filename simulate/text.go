@@ -1,0 +1,145 @@
+package simulate
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wlprof/wlprof/internal/bytesize"
+	textable "github.com/wlprof/wlprof/internal/table"
+	"github.com/wlprof/wlprof/internal/timeflag"
+)
+
+// maxTextJobs is how many jobs the text output lists at most.
+const maxTextJobs = 30
+
+// WriteText writes the result as wlprof simulate prints it: the cluster,
+// a row per policy, the change YARN-ME makes, the first jobs' JCTs per
+// policy, the swept clusters and targets, then what was not simulated and
+// the warnings.
+func (r *Result) WriteText(out io.Writer) error {
+	c := r.Cluster
+	jobs, tasks := 0, int64(0)
+	if len(r.Policies) > 0 {
+		jobs, tasks = r.Policies[0].Jobs, r.Policies[0].Tasks
+	}
+	disk := "elastic tasks' disk not limited"
+	if c.NodeDiskBytesPerS > 0 {
+		disk = fmt.Sprintf("elastic tasks may take %s/s of a node's %s/s of disk", bytesize.Human(c.ElasticDiskShare*float64(c.NodeDiskBytesPerS)),
+			bytesize.Human(float64(c.NodeDiskBytesPerS)))
+	}
+	fmt.Fprintf(out, "%d %s, %d tasks, on %d %s of %s and %d cores (memory in %s units; %s)\n\n", jobs, plural(jobs, "job", "jobs"), tasks,
+		c.Nodes, plural(c.Nodes, "node", "nodes"), bytesize.Human(float64(c.NodeMemoryBytes)), c.NodeCores, bytesize.Format(c.MemoryUnitBytes), disk)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "POLICY\tMAKESPAN\tMEAN_JCT\tMEDIAN_JCT\tP95_JCT\tMEMORY_UTILISATION\tTASKS\tELASTIC_TASKS")
+	for _, p := range r.Policies {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", p.Policy, timeflag.FormatSeconds(p.MakespanS), timeflag.FormatSeconds(p.MeanJCTS),
+			timeflag.FormatSeconds(p.MedianJCTS), timeflag.FormatSeconds(p.P95JCTS), pctText(p.MemoryUtilisation), p.Tasks, p.ElasticTasks)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(r.Policies) == 2 && r.Policies[0].MakespanS > 0 && r.Policies[0].MeanJCTS > 0 {
+		a, b := r.Policies[0], r.Policies[1]
+		fmt.Fprintf(out, "%s against %s: makespan %s, mean JCT %s\n", b.Policy, a.Policy, changeText(b.MakespanS/a.MakespanS), changeText(b.MeanJCTS/a.MeanJCTS))
+	}
+	if len(r.Jobs) > 0 && len(r.Policies) > 0 {
+		fmt.Fprintln(out)
+		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		head := []string{"JOB", "SUBMIT"}
+		for _, p := range r.Policies {
+			head = append(head, strings.ToUpper(strings.ReplaceAll(string(p.Policy), "-", "_"))+"_JCT")
+		}
+		fmt.Fprintln(w, strings.Join(append(head, "ELASTIC_TASKS"), "\t"))
+		type row struct {
+			submit  float64
+			jct     []string
+			elastic int32
+		}
+		rows := map[string]*row{}
+		var order []string
+		for _, j := range r.Jobs {
+			rw := rows[j.Job]
+			if rw == nil {
+				rw = &row{submit: j.SubmitS}
+				rows[j.Job] = rw
+				order = append(order, j.Job)
+			}
+			rw.jct = append(rw.jct, timeflag.FormatSeconds(j.JCTS))
+			rw.elastic += j.ElasticTasks
+		}
+		for i, id := range order {
+			if i == maxTextJobs {
+				break
+			}
+			rw := rows[id]
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", id, timeflag.FormatSeconds(rw.submit), strings.Join(rw.jct, "\t"), rw.elastic)
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if len(order) > maxTextJobs {
+			fmt.Fprintf(out, "(%d of %d jobs shown; -o json or -o csv for all)\n", maxTextJobs, len(order))
+		}
+	}
+	if len(r.Sweep) > 0 {
+		fmt.Fprintln(out, "\nclusters:")
+		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "  NODES\tNODE_MEMORY\tPOLICY\tMAKESPAN\tMEAN_JCT\tMEMORY_UTILISATION\tELASTIC_TASKS\tJOBS_LEFT_OUT")
+		for _, s := range r.Sweep {
+			fmt.Fprintf(w, "  %d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", s.Nodes, bytesize.Human(float64(s.NodeMemoryBytes)), s.Policy, timeflag.FormatSeconds(s.MakespanS),
+				timeflag.FormatSeconds(s.MeanJCTS), pctText(s.MemoryUtilisation), s.ElasticTasks, s.JobsLeftOut)
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, t := range r.Targets {
+		if t.Nodes == nil {
+			fmt.Fprintf(out, "target makespan %s: no swept cluster meets it under %s\n", timeflag.FormatSeconds(t.TargetMakespanS), t.Policy)
+			continue
+		}
+		fmt.Fprintf(out, "target makespan %s: %s needs %d × %s (%s of memory; makespan %s)\n", timeflag.FormatSeconds(t.TargetMakespanS), t.Policy, *t.Nodes,
+			bytesize.Human(float64(*t.NodeMemoryBytes)), bytesize.Human(float64(*t.Nodes)*float64(*t.NodeMemoryBytes)), timeflag.FormatSeconds(*t.MakespanS))
+	}
+	if len(r.Unschedulable) > 0 {
+		fmt.Fprintln(out, "\nnot simulated:")
+		for _, u := range r.Unschedulable {
+			fmt.Fprintf(out, "  %s (task %s): %s\n", u.Job, u.Task, u.Reason)
+		}
+	}
+	for _, s := range r.Warnings {
+		fmt.Fprintf(out, "warning: %s\n", s)
+	}
+	return nil
+}
+
+// changeText writes a ratio as a signed percentage change.
+func changeText(ratio float64) string {
+	return strconv.FormatFloat(100*(ratio-1), 'f', 1, 64) + "%"
+}
+
+// WriteCSV writes one row per job and policy of the first cluster.
+func (r *Result) WriteCSV(out io.Writer) error {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	return textable.CSV(out, []string{"nodes", "node_memory_bytes", "node_cores", "policy", "job", "submit_s", "finish_s", "jct_s", "tasks", "elastic_tasks"},
+		func(row func(...string)) {
+			for _, j := range r.Jobs {
+				row(strconv.Itoa(r.Cluster.Nodes), strconv.FormatInt(r.Cluster.NodeMemoryBytes, 10), strconv.Itoa(r.Cluster.NodeCores),
+					string(j.Policy), j.Job, f(j.SubmitS), f(j.FinishS), f(j.JCTS), strconv.Itoa(int(j.Tasks)), strconv.Itoa(int(j.ElasticTasks)))
+			}
+		})
+}
+
+// pctText writes a share as a percentage with one decimal.
+func pctText(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
