@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -87,38 +84,8 @@ func runSimulate(ctx context.Context, o *simulateOptions) error {
 	opts := simulate.DefaultOptions()
 	opts.Trace, opts.NodeCores, opts.ElasticDiskShare, opts.DefaultModel, opts.ReservedGaps, opts.TargetMakespan =
 		o.Trace, o.NodeCores, o.DiskShare, o.DefaultModel, o.ReservedGaps, o.Target
-	var errs []error
-	opts.Policies = nil
-	for _, p := range splitList(o.Policies) {
-		opts.Policies = append(opts.Policies, simulate.Policy(p))
-	}
-	opts.Nodes = nil
-	for _, s := range splitList(o.Nodes) {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--nodes %q: want whole numbers, e.g. 50,100", s))
-			continue
-		}
-		opts.Nodes = append(opts.Nodes, n)
-	}
-	opts.NodeMemoryBytes = nil
-	for _, s := range splitList(o.NodeMemory) {
-		m, err := bytesize.Parse(s)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--node-memory: %w", err))
-			continue
-		}
-		opts.NodeMemoryBytes = append(opts.NodeMemoryBytes, m)
-	}
-	var err error
-	if opts.MemoryUnitBytes, err = bytesize.Parse(o.MemoryUnit); err != nil {
-		errs = append(errs, fmt.Errorf("--memory-unit: %w", err))
-	}
-	if strings.TrimSpace(o.DiskBW) == "0" {
-		opts.NodeDiskBytesPerS = 0
-	} else if opts.NodeDiskBytesPerS, err = bytesize.Parse(o.DiskBW); err != nil {
-		errs = append(errs, fmt.Errorf("--node-disk-bandwidth: %w", err))
-	}
+	errs := simulate.Flags{Policies: o.Policies, Nodes: o.Nodes, NodeMemory: o.NodeMemory, MemoryUnit: o.MemoryUnit,
+		NodeDiskBandwidth: o.DiskBW}.Apply(&opts)
 	if o.Trace == "" {
 		errs = append(errs, errors.New("--trace FILE is required: the workload, in simjobs-csv (workloads from the dataset's job runs are not built yet)"))
 	}
@@ -147,14 +114,4 @@ func runSimulate(ctx context.Context, o *simulateOptions) error {
 		return err
 	}
 	return printDoc(g, res, res.WriteCSV, res.WriteText)
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
