@@ -16,6 +16,7 @@ type jobQueue struct {
 	cons   []int64   // job → memory units held when it was put in place
 	gaps   bool      // keep needs
 	n      int
+	free   []*qblock // emptied blocks, for reuse: the queue empties and fills again all the time
 }
 
 type qblock struct {
@@ -88,14 +89,29 @@ func (a *need) bounds(x *need) bool {
 	return x.ideal == a.ideal || x.kmin == a.kmin || x.dur == a.dur || x.minRT == a.minRT || x.latest == a.latest
 }
 
+// newBlock is an empty block, reused when one is free.
+func (q *jobQueue) newBlock() *qblock {
+	if n := len(q.free); n > 0 {
+		b := q.free[n-1]
+		q.free = q.free[:n-1]
+		return b
+	}
+	b := &qblock{jobs: make([]int32, 0, maxBlock+1)}
+	if q.gaps {
+		b.needs = make([]need, 0, maxBlock+1)
+	}
+	return b
+}
+
 // insert queues job j holding cons units; nd is its next task's needs.
 func (q *jobQueue) insert(j int32, cons int64, nd need) {
 	q.cons[j] = cons
 	q.n++
 	if len(q.blocks) == 0 {
-		b := &qblock{jobs: append(make([]int32, 0, maxBlock+1), j)}
+		b := q.newBlock()
+		b.jobs = append(b.jobs, j)
 		if q.gaps {
-			b.needs = append(make([]need, 0, maxBlock+1), nd)
+			b.needs = append(b.needs, nd)
 			b.agg = nd
 		}
 		q.blocks = append(q.blocks, b)
@@ -129,10 +145,11 @@ func (q *jobQueue) insert(j int32, cons int64, nd need) {
 	}
 	// Split: the second half becomes a new block after b.
 	h := len(b.jobs) / 2
-	nb := &qblock{jobs: append(make([]int32, 0, maxBlock+1), b.jobs[h:]...)}
+	nb := q.newBlock()
+	nb.jobs = append(nb.jobs, b.jobs[h:]...)
 	b.jobs = b.jobs[:h]
 	if q.gaps {
-		nb.needs = append(make([]need, 0, maxBlock+1), b.needs[h:]...)
+		nb.needs = append(nb.needs, b.needs[h:]...)
 		b.needs = b.needs[:h]
 	}
 	for _, x := range nb.jobs {
@@ -169,6 +186,7 @@ func (q *jobQueue) remove(j int32) need {
 			break
 		}
 	}
+	q.free = append(q.free, b) // empty: jobs and needs are [:0]
 	return nd
 }
 
