@@ -3,7 +3,9 @@
 # the quality bar is FUZZTIME=10m) and prints, per target, the executions
 # and their rate. A target that fails stops the run: its input is in the
 # package's testdata/fuzz/<target>/, to be kept in the seed corpus once
-# fixed. FUZZ=regexp picks targets.
+# fixed. FUZZ=regexp picks targets. One worker per target (FUZZPARALLEL):
+# with two, the progress counts of the slower targets stalled for the
+# whole run, and a rate per core compares across machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 time=${FUZZTIME:-30s}
@@ -14,7 +16,7 @@ trap 'rm -f "$log"' EXIT
 printf '%-44s %12s %10s\n' TARGET EXECS PER_S
 for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do
 	for f in $("$go" test "$pkg" -list '^Fuzz' | grep '^Fuzz' | grep -E -- "$pick" || true); do
-		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" >"$log" 2>&1; then
+		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
 			cat "$log"
 			echo "fuzz: $pkg $f failed" >&2
 			exit 1
