@@ -149,10 +149,12 @@ func BenchmarkSandboxAccuracy(b *testing.B) {
 		b.ReportMetric(m.Validation.MedianAbsError, "runs_median_abs_error")
 		floor := scatterFloor(m)
 		b.ReportMetric(floor, "runs_scatter_floor")
-		if e := m.Validation.MedianAbsError; e > 0.05 || math.IsNaN(e) {
-			b.Errorf("issue 7's bar: median absolute error %.1f%% over the single runs not fitted, want ≤ 5%% "+
-				"(a model that predicted each setting's median exactly would have %.1f%% on these runs)", 100*e, 100*floor)
-		}
+		// Issue 16: the bar is on the settings' medians (above); single
+		// runs scatter by the machine's noise, so their error is printed
+		// beside that floor, not failed on: make bench exits 0 on a sound
+		// model on a noisy host.
+		b.Logf("single runs not fitted: median absolute error %.1f%% (a model that predicted each setting's median exactly would have %.1f%% on these runs)",
+			100*m.Validation.MedianAbsError, 100*floor)
 	}
 }
 
