@@ -55,6 +55,7 @@ type FileInfo struct {
 type Source struct {
 	Path      string   `json:"path"`
 	Format    string   `json:"format"`
+	Table     string   `json:"table,omitempty"` // the table its records went to; absent in older manifests
 	SizeBytes int64    `json:"size_bytes"`
 	SHA256    string   `json:"sha256"`
 	Accepted  int64    `json:"accepted"`

@@ -242,10 +242,14 @@ type Result struct {
 	AtMs  int64   `json:"-"`
 	// Built: the series were built from the usage table (and stored as
 	// the new series table), not read from a fresh series table.
-	Built    bool     `json:"-"`
-	Tenants  []Tenant `json:"tenants"`
-	Classes  []Class  `json:"classes"`
-	Warnings []string `json:"warnings"`
+	Built bool `json:"-"`
+	// Units and UnitsNote: what a utilisation of 1 is (CapacityUnits);
+	// tenants.json carries them.
+	Units     string   `json:"-"`
+	UnitsNote string   `json:"-"`
+	Tenants   []Tenant `json:"tenants"`
+	Classes   []Class  `json:"classes"`
+	Warnings  []string `json:"warnings"`
 }
 
 // classify is Run on series in memory: pattern per tenant, K-Means

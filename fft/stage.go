@@ -27,6 +27,8 @@ type Input struct {
 	// background write to the series table.
 	built bool
 	store func() error
+	// units, unitsNote: what a utilisation of 1 is (CapacityUnits).
+	units, unitsNote string
 }
 
 // Load prepares the classify stage's input from a dataset. A fresh series
@@ -43,10 +45,43 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		return Input{}, err
 	}
 	sopts := SeriesOptions{Step: opts.Step}
+	units, note := CapacityUnits(ds.Manifest())
 	if seriesFresh(ds, sopts) {
-		return Input{stored: ds}, nil
+		return Input{stored: ds, units: units, unitsNote: note}, nil
 	}
-	return build(ctx, ds, sopts, false)
+	in, err := build(ctx, ds, sopts, false)
+	in.units, in.unitsNote = units, note
+	return in, err
+}
+
+// GoogleUsageFormat is the ingest format of Google ClusterData 2019's
+// instance usage, whose cpu and memory are NCU/NMU: fractions of the
+// largest machine of the cell, not of the tenant's own machine.
+const GoogleUsageFormat = "google2019-usage"
+
+// CapacityUnits says what a utilisation of 1 means in the dataset's usage
+// table, from the inputs its rows came from: "server" (a fraction of the
+// tenant's own server: csv, Alibaba, Azure), "ncu" (Google 2019: a
+// fraction of the largest machine of the cell, so 1 − usage is the spare
+// share of that machine, not of the tenant's) or "mixed"; the note says
+// it in words for tenants.json.
+func CapacityUnits(m *dataset.Manifest) (units, note string) {
+	var ncu, server bool
+	for _, s := range m.Sources {
+		switch {
+		case s.Format == GoogleUsageFormat:
+			ncu = true
+		case s.Table == dataset.UsageTable.Name:
+			server = true
+		}
+	}
+	switch {
+	case ncu && server:
+		return "mixed", "utilisation mixes fractions of a server with Google 2019 NCU (fractions of the largest machine of a cell): headroom compares them as if they were one unit"
+	case ncu:
+		return "ncu", "utilisation is in Google 2019 NCU, a fraction of the largest machine of the cell: headroom (1 − utilisation) is spare capacity in that unit, not a fraction of the tenant's own machine"
+	}
+	return "server", ""
 }
 
 // build builds (or, with useStored, reads a usable stored table of) the
@@ -65,6 +100,14 @@ func build(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, useSto
 // stored table that cannot be used as it is (another step, not in tenant
 // order) is rebuilt from usage, as Load would have done.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	res, err := runStage(ctx, in, opts)
+	if res != nil {
+		res.Units, res.UnitsNote = in.units, in.unitsNote
+	}
+	return res, err
+}
+
+func runStage(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -158,6 +201,10 @@ func (r *Result) Profile() *profile.Tenants {
 	if r.AtMs != dataset.NoTime {
 		at := r.AtMs
 		file.AtMs = &at
+	}
+	file.CapacityUnits, file.CapacityNote = r.Units, r.UnitsNote
+	if file.CapacityUnits == "" {
+		file.CapacityUnits = "server"
 	}
 	topWeight := 1.0
 	for _, c := range r.Classes {

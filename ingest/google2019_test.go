@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"github.com/wlprof/wlprof/fft"
 	"math"
 	"os"
 	"path/filepath"
@@ -235,5 +236,12 @@ func writeOtherParquet(t testing.TB, path string) {
 	f, _ := os.Create(path)
 	if err := pqarrow.WriteTable(tbl, f, 10, nil, pqarrow.DefaultWriterProps()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The classify stage tells NCU from server fractions by this name.
+func TestGoogleUsageFormatName(t *testing.T) {
+	if googleUsageFormat != fft.GoogleUsageFormat {
+		t.Fatalf("ingest's %q, fft's %q", googleUsageFormat, fft.GoogleUsageFormat)
 	}
 }

@@ -218,7 +218,7 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 	}
 	// Counts and notes go into src at the end of Run, where held records
 	// (google2019-usage sums) have been written.
-	src = dataset.Source{Path: path, Format: f.Name, SizeBytes: in.Size, SHA256: sum}
+	src = dataset.Source{Path: path, Format: f.Name, Table: f.Table, SizeBytes: in.Size, SHA256: sum}
 	return FileResult{Path: path, Format: f.Name, Table: f.Table, Accepted: s.accepted, Rejected: s.rejected, Notes: notes}, src, nil
 }
 

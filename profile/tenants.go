@@ -14,6 +14,14 @@ type Tenants struct {
 	// data up to it was used; classes' Current is their utilisation then.
 	// Null in files written before the field existed.
 	AtMs *int64 `json:"at_ms"`
+	// CapacityUnits is what a utilisation of 1 is: "server" (a fraction of
+	// the tenant's own server), "ncu" (Google 2019's NCU: a fraction of
+	// the largest machine of the cell, so headroom is spare capacity in
+	// that unit, not a fraction of the tenant's machine) or "mixed";
+	// CapacityNote says so in words when it is not "server". Absent in
+	// files written before the field existed (read them as "server").
+	CapacityUnits string `json:"capacity_units,omitempty" jsonschema:"enum=server|ncu|mixed"`
+	CapacityNote  string `json:"capacity_note,omitempty"`
 	// Ranking is, per job type, the patterns from most to least preferred.
 	Ranking Ranking `json:"ranking"`
 	// Classes by pattern, then class id.
