@@ -102,7 +102,12 @@ func build(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, useSto
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res, err := runStage(ctx, in, opts)
 	if res != nil {
+		// Series given in memory are taken as fractions of each tenant's
+		// own server, as a dataset without Google 2019 usage is.
 		res.Units, res.UnitsNote = in.units, in.unitsNote
+		if res.Units == "" {
+			res.Units = "server"
+		}
 	}
 	return res, err
 }
