@@ -50,7 +50,7 @@ func Reservation(ctx context.Context, ds *dataset.Dataset, o ReservationOptions)
 		return nil, err
 	}
 	if len(in.Jobs) == 0 {
-		return nil, fmt.Errorf("job %q has no skylines in %s", job, ds.Dir)
+		return nil, ds.UnknownJob(ctx, dataset.SkylinesTable.Name, job)
 	}
 	if o.ArrivalMs == nil {
 		err := Options{Around: o.Around}.around(reports.StageSLO, func() (err error) {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -114,7 +115,7 @@ func TestReservationErrors(t *testing.T) {
 	ds := tpchDataset(t)
 	o := ReservationOptions{Skyline: fitOptions(), Spec: skyline.ReservationSpec{Queue: "q", MaxPeriodicityMs: 86400_000}}
 	o.Skyline.Job = "nosuch"
-	if _, err := Reservation(ctx, ds, o); err == nil || err.Error() != `job "nosuch" has no skylines in `+ds.Dir {
+	if _, err := Reservation(ctx, ds, o); !errors.Is(err, dataset.ErrUnknownJob) || !strings.HasPrefix(err.Error(), `job "nosuch" has no skylines in `+ds.Dir) {
 		t.Errorf("unknown job: %v", err)
 	}
 	// A period that does not divide max-periodicity: inferred, the error

@@ -2,6 +2,10 @@ package profiler
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -71,4 +75,29 @@ func SweepInto(ctx context.Context, ds *dataset.Dataset, argv []string, o Option
 	}
 	_, err := Sweep(ctx, argv, o)
 	return runs, samples, err
+}
+
+// NoRunsError is the error of a job (and task, when given) with no
+// profiling runs in ds: a misspelt job names the closest known jobs
+// (dataset.UnknownJobError); a known job without task lists its tasks.
+func NoRunsError(ctx context.Context, ds *dataset.Dataset, job, task string) error {
+	var tasks []string
+	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
+		if r.Job == job && !slices.Contains(tasks, r.Task) {
+			tasks = append(tasks, r.Task)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(tasks) == 0 || task == "" {
+		return ds.UnknownJob(ctx, dataset.ProfRunsTable.Name, job)
+	}
+	slices.Sort(tasks)
+	q := make([]string, len(tasks))
+	for i, t := range tasks {
+		q[i] = strconv.Quote(t)
+	}
+	return fmt.Errorf("job %q has no profiling runs of task %q in %s; its tasks: %s", job, task, ds.Dir, strings.Join(q, ", "))
 }

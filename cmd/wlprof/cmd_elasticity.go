@@ -108,6 +108,9 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 		return err
 	}
 	res, err := elasticity.Run(ctx, in, opts)
+	if errors.Is(err, elasticity.ErrNoRuns) && o.Job != "" && len(in.Runs) > 0 {
+		return ds.UnknownJob(ctx, dataset.ProfRunsTable.Name, o.Job)
+	}
 	if errors.Is(err, elasticity.ErrNoRuns) {
 		return fmt.Errorf("%w in %s (ingest profruns-csv, jhist or spark-eventlog, or run wlprof profile run)", err, o.g.Dataset)
 	}

@@ -90,7 +90,7 @@ func runPlan(ctx context.Context, o *planOptions) error {
 	}
 	if len(in.Jobs) == 0 && len(in.NotPlanned) == 0 {
 		if o.fit.Job != "" {
-			return fmt.Errorf("job %q has no skylines in %s", o.fit.Job, g.Dataset)
+			return ds.UnknownJob(ctx, dataset.SkylinesTable.Name, o.fit.Job)
 		}
 		return fmt.Errorf("%s has no skylines to plan: ingest job runs (yarn-rm, spark-eventlog, re-native, skyline-csv) first", g.Dataset)
 	}

@@ -181,7 +181,7 @@ func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 		return err
 	}
 	if len(runs) == 0 {
-		return fmt.Errorf("no profiling runs of job %q in %s", o.Job, o.g.Dataset)
+		return profiler.NoRunsError(ctx, ds, o.Job, o.Task)
 	}
 	rep := profiler.NewReport(o.Job, runs, samples)
 	return printDoc(o.g, rep, rep.WriteCSV, rep.WriteText)

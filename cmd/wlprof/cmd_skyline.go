@@ -102,7 +102,7 @@ func runSkyline(ctx context.Context, o *skylineOptions) error {
 	}
 	if o.Job != "" {
 		if len(in.Jobs) == 0 {
-			return fmt.Errorf("job %q has no skylines in %s", o.Job, o.g.Dataset)
+			return ds.UnknownJob(ctx, dataset.SkylinesTable.Name, o.Job)
 		}
 		if n := len(in.Jobs[0].Runs); n < o.MinRuns {
 			return fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", o.Job, skyline.ErrTooFewRuns, n, o.MinRuns)

@@ -82,7 +82,11 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 		return err
 	}
 	if o.Job != "" && !res.Only(o.Job) {
-		return usagef("--job %q: no such job in %s", o.Job, o.g.Dataset)
+		names := make([]string, len(res.Jobs))
+		for i, j := range res.Jobs {
+			names[i] = j.Job
+		}
+		return dataset.NewUnknownJob(o.g.Dataset, "SLO", o.Job, names)
 	}
 	if !o.g.Quiet {
 		for _, w := range res.Warnings {

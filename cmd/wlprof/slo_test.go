@@ -83,7 +83,7 @@ func TestSLOErrors(t *testing.T) {
 		{[]string{"slo", "-d", ds, "--max-read-spread", "-0.1"}, 2, "max-read-spread -0.1: want a number ≥ 0"},
 		// Every bad option is reported at once.
 		{[]string{"slo", "-d", ds, "--min-runs", "1", "--snap", "-1"}, 2, "min-runs 1: want at least 2\nslo: snap -1: want a number ≥ 0"},
-		{[]string{"slo", "-d", ds, "--job", "nosuch"}, 2, "no such job"},
+		{[]string{"slo", "-d", ds, "--job", "nosuch"}, 1, `job "nosuch" has no SLO`},
 		{[]string{"slo", "-d", ds, "--overrides", "does-not-exist.yaml"}, 1, "no such file"},
 		{[]string{"slo", "-d", filepath.Join(t.TempDir(), "nope")}, 1, ""},
 	} {
