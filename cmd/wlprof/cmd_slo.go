@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/slo"
@@ -54,7 +55,7 @@ off, corrects or rejects inferred SLOs; see the slo package documentation.
 	f.Float64Var(&o.opts.MaxReadCV, "max-read-cv", o.opts.MaxReadCV, "CV (MAD/median) of T_outRead above which reads are unstable")
 	f.Float64Var(&o.opts.MaxReadSpread, "max-read-spread", o.opts.MaxReadSpread, "MAD of T_outRead, as a fraction of the period, above which reads are unstable")
 	f.Float64Var(&o.opts.MinSlack, "min-slack", o.opts.MinSlack, "median slack ratio below which a deadline is not actionable")
-	f.Float64Var(&o.opts.WindowGraceS, "window-grace", o.opts.WindowGraceS, "seconds around a run's [start, end] for user-window attribution")
+	f.Var(timeflag.NewSeconds(&o.opts.WindowGraceS, o.opts.WindowGraceS), "window-grace", "slack around a run's [start, end] for user-window attribution (a duration, or seconds)")
 	return cmd
 }
 

@@ -15,6 +15,7 @@ package timeflag
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -170,3 +171,42 @@ func (i *Instant) Set(s string) error {
 
 // Type names the value in --help.
 func (i *Instant) Type() string { return "instant" }
+
+// Seconds is a pflag value for a duration kept as float64 seconds (an
+// option whose JSON field is in seconds): it reads what ParseDuration
+// reads (90s, 1m30s, 1d) and, as before it was a duration, a bare number
+// of seconds (60).
+type Seconds struct{ S *float64 }
+
+// NewSeconds sets *p to def seconds and returns the flag value that sets it.
+func NewSeconds(p *float64, def float64) *Seconds {
+	*p = def
+	return &Seconds{p}
+}
+
+func (s *Seconds) String() string {
+	if s.S == nil || *s.S == 0 {
+		return "0"
+	}
+	return FormatSeconds(*s.S)
+}
+
+// Set parses a flag's argument.
+func (s *Seconds) Set(v string) error {
+	if x, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q: want a duration (90s, 1m30s) or a number of seconds", v)
+		}
+		*s.S = x
+		return nil
+	}
+	d, err := ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%q: want a duration (90s, 1m30s) or a number of seconds", v)
+	}
+	*s.S = d.Seconds()
+	return nil
+}
+
+// Type names the value in --help.
+func (s *Seconds) Type() string { return "duration" }

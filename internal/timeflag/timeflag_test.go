@@ -99,3 +99,22 @@ func TestFlagValues(t *testing.T) {
 		t.Errorf("instant %d %v %q", ms, err, i.String())
 	}
 }
+
+// Seconds reads durations and bare seconds, and refuses the rest.
+func TestSeconds(t *testing.T) {
+	var v float64
+	f := NewSeconds(&v, 60)
+	if f.String() != "1m" {
+		t.Errorf("default prints %q", f.String())
+	}
+	for in, want := range map[string]float64{"90": 90, "1.5": 1.5, "90s": 90, "1m30s": 90, "1d": 86400, "0": 0} {
+		if err := f.Set(in); err != nil || v != want {
+			t.Errorf("Set(%q): %v, %v; want %v", in, v, err, want)
+		}
+	}
+	for _, in := range []string{"", "NaN", "+Inf", "1x", "one minute"} {
+		if err := f.Set(in); err == nil {
+			t.Errorf("Set(%q) accepted: %v", in, v)
+		}
+	}
+}
