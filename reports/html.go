@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"github.com/wlprof/wlprof/internal/safetext"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"html/template"
 	"math"
@@ -154,7 +155,10 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 	if err := page.Execute(&b, v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	// Names from input files are shown with their invisible characters
+	// (bidi overrides, controls) escaped, so no name renders as another.
+	// The page has no script, so the escapes are plain text everywhere.
+	return []byte(safetext.Escape(b.String())), nil
 }
 
 var funcs = template.FuncMap{

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/wlprof/wlprof/internal/quantile"
+	"github.com/wlprof/wlprof/internal/safetext"
 	"github.com/wlprof/wlprof/profile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -59,7 +60,7 @@ var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = safetext.Escape(title)
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Title.TextStyle.Font = font.From(sans, 12)
@@ -218,7 +219,7 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 	for i, r := range reps {
 		l := line(decimate(r.Series.Values, 0, r.Series.StepS/div), palette(i), vg.Points(0.8))
 		p.Add(l)
-		p.Legend.Add(r.Tenant, l)
+		p.Legend.Add(safetext.Escape(r.Tenant), l)
 		ymax = math.Max(ymax, maxY(l.l.XYs))
 	}
 	p.Y.Min = 0
@@ -247,7 +248,7 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 		}
 		l := line(xy, palette(i), vg.Points(0.8))
 		p.Add(l)
-		p.Legend.Add(r.Tenant, l)
+		p.Legend.Add(safetext.Escape(r.Tenant), l)
 		ymax = math.Max(ymax, maxY(xy))
 	}
 	p.Y.Min = 0

@@ -398,3 +398,34 @@ func TestSummaryWeighsJobsByRunsPerDay(t *testing.T) {
 		t.Errorf("jobs without period %d (want 1), reserved per run %g (want 1110)", s.JobsWithoutPeriod, s.ReservedAreaContainerS)
 	}
 }
+
+// Names with bidirectional overrides or controls are shown escaped in the
+// page (issue 22): "abc\u202egnp.exe" must not render as "abcexe.png".
+// The profile keeps the name as it is.
+func TestReportEscapesInvisibleCharacters(t *testing.T) {
+	in := synthInput(30, 3, 3)
+	in.Jobs[0].Profile.Job = "abc\u202egnp.exe"
+	in.Tenants.File.Tenants[0].Tenant = "a\u2066tenant\x1b[31m"
+	in.Skipped = []Skipped{{Stage: StageSkyline, Job: "zero\u200bwidth", Reason: "1 run"}}
+	opts := DefaultOptions()
+	opts.InlineJobs = 10
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, err := Write(dir, in, opts); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, r := range string(html) {
+		if r == '\u202e' || r == '\u2066' || r == '\u200b' || r == 0x1b {
+			t.Fatalf("index.html holds %U unescaped", r)
+		}
+	}
+	for _, want := range []string{`abc\u202egnp.exe`, `zero\u200bwidth`} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("index.html does not show %s", want)
+		}
+	}
+	j, err := profile.LoadJob(filepath.Join(dir, "profiles", profile.FileName("abc\u202egnp.exe")))
+	if err != nil || j.Job != "abc\u202egnp.exe" {
+		t.Errorf("the profile does not keep the name: %v %q", err, j.Job)
+	}
+}

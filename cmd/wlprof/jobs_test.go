@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,4 +42,33 @@ func TestUnknownJob(t *testing.T) {
 		fmt.Fprintf(&b, "$ wlprof %s\n%s", strings.Join(argv, " "), strings.ReplaceAll(errs, ds, "$DS"))
 	}
 	golden(t, "unknown-job.txt", b.String())
+}
+
+// A job name with a bidirectional override is shown escaped in text
+// output and in messages, and kept as it is in JSON (issue 22).
+func TestInvisibleCharactersEscaped(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../testdata/resourceestimator/tpch_q12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "tpch\u202e21q"
+	in := filepath.Join(dir, "re.txt")
+	os.WriteFile(in, bytes.ReplaceAll(b, []byte("tpch_q12"), []byte(name)), 0o644)
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "ingest", "re-native", in, "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, errs)
+	}
+	out, errs, code := wlprof(t, "skyline", "-d", ds)
+	if code != 0 || !strings.Contains(out, `tpch\u202e21q`) || strings.ContainsRune(out+errs, '\u202e') {
+		t.Errorf("skyline text: exit %d, stdout %q, stderr %q: want the name escaped", code, out, errs)
+	}
+	out, _, _ = wlprof(t, "skyline", "-d", ds, "-o", "json")
+	if !strings.Contains(out, "tpch\u202e21q") {
+		t.Errorf("skyline json does not keep the name: %q", out)
+	}
+	_, errs, code = wlprof(t, "skyline", "-d", ds, "--job", "tpch\u202e2")
+	if code != 1 || !strings.Contains(errs, `"tpch\u202e2"`) || !strings.Contains(errs, `closest: "tpch\u202e21q"`) || strings.ContainsRune(errs, '\u202e') {
+		t.Errorf("unknown job: exit %d, stderr %q", code, errs)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/internal/safetext"
 )
 
 // globalOptions are the flags every command shares.
@@ -30,6 +31,13 @@ func (g *globalOptions) progressf(format string, a ...any) {
 // run builds the command tree, runs it and maps the outcome to an exit code.
 // It is what main and the tests call.
 func run(ctx context.Context, argv []string, s *streams) int {
+	// Names from input files reach stderr in warnings and errors: their
+	// invisible characters (bidi overrides, controls) are shown escaped.
+	errw := safetext.NewWriter(s.Err)
+	defer errw.Flush()
+	s2 := *s
+	s2.Err = errw
+	s = &s2
 	root := newRootCmd(s)
 	root.SetArgs(argv)
 	err := root.ExecuteContext(ctx)
@@ -126,7 +134,13 @@ func printDoc(g *globalOptions, doc any, csv, text func(io.Writer) error) error 
 	case "csv":
 		return csv(g.io.Out)
 	}
-	return text(g.io.Out)
+	// A text document is for people: names are shown with their invisible
+	// characters escaped (safetext); JSON and CSV keep every byte.
+	w := safetext.NewWriter(g.io.Out)
+	if err := text(w); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // writeJSON writes one indented JSON document.
