@@ -31,6 +31,11 @@ type Options struct {
 	// (for google2019-usage, before the duplicate instance rows found when
 	// the rows are summed at the end move from accepted to rejected).
 	Progress func(FileResult)
+	// Watch, when set, is called as each input is opened with its path,
+	// its size on disk and a function that says how many of those bytes
+	// were read so far (safe to call from another goroutine); the stop it
+	// returns is called when the input is done, before Progress.
+	Watch func(path string, size int64, read func() int64) (stop func())
 	// SkipDuplicates skips, with a note, a file whose content (sha256) the
 	// dataset already holds from an earlier ingest or an earlier input of
 	// this one: its rows would be counted twice. wlprof ingest sets it
@@ -182,6 +187,9 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 		return FileResult{}, src, err
 	}
 	defer in.Close()
+	if opts.Watch != nil {
+		defer opts.Watch(path, in.Size, in.Progress)()
+	}
 	// A mapped input that shrinks while it is read faults; that becomes an
 	// error for this file instead of a crash, for every format.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))

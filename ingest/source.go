@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/klauspost/compress/gzip"
@@ -26,6 +27,10 @@ type Input struct {
 	raw         *countingHash
 	closers     []func()
 	damaged     *damageReader // the decompressed stream, for its damage
+	// read is how many bytes of the raw file the parser has gone
+	// through, for progress (Progress); atomic, read from another
+	// goroutine.
+	read atomic.Int64
 
 	// An uncompressed regular file is mapped instead of read: parsers work
 	// on the page cache directly, with no copy, and hash it block by block.
@@ -35,15 +40,34 @@ type Input struct {
 }
 
 type countingHash struct {
-	r io.Reader
-	h hash.Hash
-	n int64
+	r    io.Reader
+	h    hash.Hash
+	n    int64
+	read *atomic.Int64
 }
 
 func (c *countingHash) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.h.Write(p[:n])
 	c.n += int64(n)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+// Progress is how many bytes of the raw file (compressed, as it lies on
+// disk) the parser has gone through so far, out of Size. Safe to call
+// from another goroutine while the input is read.
+func (in *Input) Progress() int64 { return in.read.Load() }
+
+// progressReader counts what is read of a mapped input through Reader.
+type progressReader struct {
+	r    io.Reader
+	read *atomic.Int64
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.read.Add(int64(n))
 	return n, err
 }
 
@@ -71,8 +95,9 @@ func Open(path string) (*Input, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: is a directory", path)
 	}
-	raw := &countingHash{r: f, h: sha256.New()}
-	in := &Input{Path: path, Size: st.Size(), f: f, raw: raw}
+	in := &Input{Path: path, Size: st.Size(), f: f}
+	raw := &countingHash{r: f, h: sha256.New(), read: &in.read}
+	in.raw = raw
 	if in.mapFile(st) {
 		return in, nil
 	}
@@ -137,6 +162,9 @@ func (in *Input) Mapped() []byte { return in.data }
 // blocks well behind are handed back so resident memory stays bounded on
 // inputs larger than RAM.
 func (in *Input) consumed(pos int) {
+	if int64(pos) > in.read.Load() {
+		in.read.Store(int64(pos))
+	}
 	for in.hashed+mapBlock <= pos {
 		in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
 		in.hashed += mapBlock
@@ -150,7 +178,7 @@ func (in *Input) consumed(pos int) {
 // Reader is the decompressed content.
 func (in *Input) Reader() *bufio.Reader {
 	if in.r == nil {
-		in.r = bufio.NewReaderSize(bytes.NewReader(in.data), ReadBufferSize)
+		in.r = bufio.NewReaderSize(progressReader{bytes.NewReader(in.data), &in.read}, ReadBufferSize)
 	}
 	return in.r
 }
@@ -170,6 +198,7 @@ func (in *Input) SHA256() (string, error) {
 	if in.data != nil {
 		in.raw.h.Write(in.data[in.hashed:])
 		in.hashed = len(in.data)
+		in.read.Store(int64(len(in.data)))
 	} else if _, err := io.Copy(io.Discard, in.raw); err != nil {
 		return "", err
 	}

@@ -63,7 +63,7 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 		return err
 	}
 	var res *fft.Result
-	err = tuneStage(reports.StageClassify, func() (err error) {
+	err = o.g.stage(reports.StageClassify, func() (err error) {
 		res, err = pipeline.Classify(ctx, ds, opts)
 		return err
 	})

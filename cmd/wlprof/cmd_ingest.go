@@ -109,6 +109,9 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 			return usageError{err}
 		}
 	}
+	opts.Watch = func(path string, size int64, read func() int64) func() {
+		return o.g.statusLine("  "+path, size, read)
+	}
 	if o.g.io.ErrTTY && !o.g.Quiet {
 		opts.Progress = func(fr ingest.FileResult) {
 			fmt.Fprintf(o.g.io.Err, "  %s: %d accepted, %d rejected\n", fr.Path, fr.Accepted, fr.Rejected)

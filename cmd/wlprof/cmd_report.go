@@ -118,7 +118,7 @@ func runReport(ctx context.Context, o *reportOptions) error {
 	if err := reports.CheckDir(o.Out); err != nil {
 		return err
 	}
-	po, err := o.pipeline()
+	po, err := o.pipeline(g)
 	if err != nil {
 		return err
 	}
@@ -153,14 +153,14 @@ func (o *reportOptions) checkCounts() error {
 }
 
 // pipeline are the options of the stages the report runs.
-func (o *reportOptions) pipeline() (pipeline.Options, error) {
+func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	fit, err := o.fit.skylineOpts()
 	if err != nil {
 		return pipeline.Options{}, err
 	}
 	sim, err := o.simulateOpts()
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: tuneStage, Simulate: sim}, err
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim}, err
 }
 
 // figures are the options the report is written with.

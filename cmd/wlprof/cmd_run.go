@@ -72,7 +72,10 @@ func runRun(ctx context.Context, o *runOptions) error {
 		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects = o.MaxRejects
-	po, err := o.report.pipeline()
+	opts.Watch = func(path string, size int64, read func() int64) func() {
+		return g.statusLine("  "+path, size, read)
+	}
+	po, err := o.report.pipeline(g)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func runSLO(ctx context.Context, o *sloOptions) error {
 		return err
 	}
 	var res *slo.Result
-	err = tuneStage(reports.StageSLO, func() (err error) {
+	err = o.g.stage(reports.StageSLO, func() (err error) {
 		res, err = pipeline.SLO(ctx, ds, o.opts, o.Overrides)
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/internal/progress"
 	"github.com/wlprof/wlprof/internal/safetext"
 )
 
@@ -26,6 +27,23 @@ func (g *globalOptions) progressf(format string, a ...any) {
 	if !g.Quiet {
 		fmt.Fprintf(g.io.Err, format, a...)
 	}
+}
+
+// stage runs a stage with the process-wide settings it runs best with
+// (tuneStage), under a status line with its elapsed time on a terminal.
+func (g *globalOptions) stage(stage string, run func() error) error {
+	defer g.statusLine(stage, 0, nil)()
+	return tuneStage(stage, run)
+}
+
+// statusLine draws a progress line (progress.Start) on stderr when it is
+// a terminal, never with --quiet or -o json; it returns the function that
+// clears it.
+func (g *globalOptions) statusLine(label string, size int64, read func() int64) (stop func()) {
+	if g.Quiet || g.Output == "json" || g.io.Term == nil {
+		return func() {}
+	}
+	return progress.Start(g.io.Term, label, size, read).Stop
 }
 
 // run builds the command tree, runs it and maps the outcome to an exit code.

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+
+	"github.com/wlprof/wlprof/internal/progress"
 )
 
 // streams is where a command reads and writes. Tests pass buffers; main
@@ -12,13 +14,15 @@ type streams struct {
 	Out    io.Writer // data
 	Err    io.Writer // progress, warnings, summaries
 	ErrTTY bool      // Err is a terminal: progress may be shown
+	// Term is stderr as it is, when it is a terminal, for the progress
+	// line redrawn in place (\r); nil otherwise.
+	Term io.Writer
 }
 
 func systemStreams() *streams {
-	return &streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr)}
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	s := &streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	if progress.IsTerminal(os.Stderr) {
+		s.ErrTTY, s.Term = true, os.Stderr
+	}
+	return s
 }
