@@ -76,6 +76,7 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
+	completeJob(cmd, g, dataset.ProfRunsTable.Name)
 	return cmd
 }
 

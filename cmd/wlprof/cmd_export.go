@@ -92,6 +92,7 @@ window. The output is exactly the request body, always JSON.
 	var now int64
 	o.Now = *timeflag.NewInstant(&now)
 	f.Var(&o.Now, "now", "place the request at or after this instant (default: the dataset's last instant)")
+	completeJob(cmd, g, dataset.SkylinesTable.Name)
 	return cmd
 }
 

@@ -60,6 +60,7 @@ allocations are containers per --step.
 	f.Var(timeflag.NewDuration(&o.LCMCap, 24*time.Hour), "lcm-cap", "largest LCM of the periods; a period that does not divide it gets one reservation per instance")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.IntVar(&o.EndPoints, "end-points", 64, "end points LowCost tries per job")
+	completeJob(cmd, g, dataset.SkylinesTable.Name)
 	return cmd
 }
 

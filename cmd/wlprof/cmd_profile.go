@@ -126,6 +126,7 @@ With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[.
 	}
 	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (required)")
 	showCmd.Flags().StringVar(&so.Task, "task", "", "only this task kind")
+	completeJob(showCmd, g, dataset.ProfRunsTable.Name)
 	cmd.AddCommand(runCmd, showCmd)
 	return group(cmd)
 }

@@ -54,6 +54,7 @@ the skyline rounded up to whole containers.
 	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
 	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted at once (0: one per core)")
+	completeJob(cmd, g, dataset.SkylinesTable.Name)
 	return cmd
 }
 

@@ -72,3 +72,37 @@ func TestInvisibleCharactersEscaped(t *testing.T) {
 		t.Errorf("unknown job: exit %d, stderr %q", code, errs)
 	}
 }
+
+// --job completes from the dataset's jobs of the table the command reads
+// (-d or $WLPROF_DATASET), with no file completion (issue 22).
+func TestJobCompletion(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	for _, in := range [][]string{
+		{"re-native", "../../testdata/resourceestimator/tpch_q12.txt"},
+		{"profruns-csv", "../../testdata/elasticity/profruns.csv"},
+	} {
+		if _, errs, code := wlprof(t, append(append([]string{"ingest"}, in...), "-d", ds, "-q")...); code != 0 {
+			t.Fatalf("ingest %v: exit %d: %s", in, code, errs)
+		}
+	}
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"__complete", "skyline", "-d", ds, "--job", "tp"}, "tpch_q12\n:4\n"},
+		{[]string{"__complete", "plan", "-d", ds, "--job", ""}, "tpch_q12\n:4\n"},
+		{[]string{"__complete", "elasticity", "-d", ds, "--job", "word"}, "wordcount\n:4\n"},
+		{[]string{"__complete", "profile", "show", "-d", ds, "--job", "pager"}, "pagerank\n:4\n"},
+		{[]string{"__complete", "skyline", "-d", ds, "--job", "zz"}, ":4\n"},
+		{[]string{"__complete", "skyline", "-d", filepath.Join(ds, "nope"), "--job", ""}, ":4\n"},
+	} {
+		out, _, code := wlprof(t, c.argv...)
+		if code != 0 || out != c.want {
+			t.Errorf("wlprof %s: exit %d, %q; want %q", strings.Join(c.argv, " "), code, out, c.want)
+		}
+	}
+	t.Setenv("WLPROF_DATASET", ds)
+	if out, _, _ := wlprof(t, "__complete", "export", "yarn-reservation", "--job", "t"); out != "tpch_q12\n:4\n" {
+		t.Errorf("with WLPROF_DATASET: %q", out)
+	}
+}

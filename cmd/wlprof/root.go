@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/progress"
 	"github.com/wlprof/wlprof/internal/safetext"
 )
@@ -44,6 +46,33 @@ func (g *globalOptions) statusLine(label string, size int64, read func() int64) 
 		return func() {}
 	}
 	return progress.Start(g.io.Term, label, size, read).Stop
+}
+
+// completeJob completes cmd's --job with the jobs of table in the dataset
+// (-d, else $WLPROF_DATASET, else the default), as kubectl completes
+// resource names; an unreadable dataset completes nothing.
+func completeJob(cmd *cobra.Command, g *globalOptions, table string) {
+	cmd.RegisterFlagCompletionFunc("job", func(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		dir := g.Dataset
+		if v := os.Getenv("WLPROF_DATASET"); v != "" && (c.Flag("dataset") == nil || !c.Flag("dataset").Changed) {
+			dir = v
+		}
+		ds, err := dataset.Open(dir)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names, err := ds.JobNames(c.Context(), table)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		for _, n := range names {
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, n)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
 // run builds the command tree, runs it and maps the outcome to an exit code.
