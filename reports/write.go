@@ -184,7 +184,36 @@ func CheckDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	return replaceable(abs)
+	if err := replaceable(abs); err != nil {
+		return err
+	}
+	return creatable(abs)
+}
+
+// creatable says whether Write can create dir's temporary sibling: the
+// nearest existing ancestor of dir's parent is a directory we may write
+// in (tried by creating and removing a directory there, so a read-only
+// or full file system fails now, before the work, and nothing is left).
+func creatable(abs string) error {
+	at := filepath.Dir(abs)
+	for {
+		st, err := os.Stat(at)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("cannot write a report at %s: %s is not a directory", abs, at)
+			}
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) || filepath.Dir(at) == at {
+			return fmt.Errorf("cannot write a report at %s: %w", abs, err)
+		}
+		at = filepath.Dir(at)
+	}
+	probe, err := os.MkdirTemp(at, ".wlprof-check-")
+	if err != nil {
+		return fmt.Errorf("cannot write a report at %s: %s is not writable (%w)", abs, at, errors.Unwrap(err))
+	}
+	return os.Remove(probe)
 }
 
 // replaceable says whether dir may be replaced: missing, empty, or a
