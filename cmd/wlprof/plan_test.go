@@ -66,3 +66,77 @@ func TestPlanGolden(t *testing.T) {
 		}
 	}
 }
+
+// wlprof plan --capacity on tpch_q12 with the override window: the text
+// is golden (the shares and peaks beside the footprint); the JSON's
+// footprint share is the peak over the LCM of the largest share of a
+// resource, recomputed from the placement's allocation, memory_bytes and
+// vcores; without --capacity none of the new fields is written (the
+// plan-tpch_q12.json golden). Bad capacities are usage errors, every one
+// reported.
+func TestPlanCapacityGolden(t *testing.T) {
+	ds := skylineDataset(t)
+	ov := filepath.Join(t.TempDir(), "ov.yaml")
+	os.WriteFile(ov, []byte("version: 1\njobs:\n  - job: tpch_q12\n    period_s: 3600\n    arrival_s: 600\n    deadline_s: 1800\n"), 0o644)
+	argv := []string{"plan", "-d", ds, "--step", "5s", "--overrides", ov, "--capacity", "containers=3000,memory=4T,cores=2000"}
+	out, stderr, code := wlprof(t, argv...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "plan-tpch_q12-capacity.txt", out)
+	out, stderr, code = wlprof(t, append(argv, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("-o json: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		LCMS     float64 `json:"lcm_s"`
+		StepS    float64 `json:"step_s"`
+		Capacity struct {
+			Containers  int64   `json:"containers"`
+			MemoryBytes int64   `json:"memory_bytes"`
+			VCores      float64 `json:"vcores"`
+		} `json:"capacity"`
+		FootprintShare  float64 `json:"footprint_share"`
+		NaiveShare      float64 `json:"naive_footprint_share"`
+		LowerBoundShare float64 `json:"lower_bound_share"`
+		FootprintMemory int64   `json:"footprint_memory_bytes"`
+		Placements      []struct {
+			Allocation []int64   `json:"allocation"`
+			Memory     []int64   `json:"memory_bytes"`
+			VCores     []float64 `json:"vcores"`
+		} `json:"placements"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Placements) != 1 {
+		t.Fatalf("bad document (%v): %.300s", err, out)
+	}
+	share, lb, naive := doc.FootprintShare, doc.LowerBoundShare, doc.NaiveShare
+	pl := doc.Placements[0]
+	if doc.Capacity.Containers != 3000 || doc.Capacity.MemoryBytes != 4<<40 || doc.Capacity.VCores != 2000 ||
+		len(pl.Memory) != len(pl.Allocation) || len(pl.VCores) != len(pl.Allocation) {
+		t.Fatalf("capacity %+v; %d steps, %d of memory, %d of vcores", doc.Capacity, len(pl.Allocation), len(pl.Memory), len(pl.VCores))
+	}
+	var top float64
+	var memPeak int64
+	for i, v := range pl.Allocation { // one instance in the one-hour LCM
+		top = max(top, float64(v)/3000, float64(pl.Memory[i])/float64(4<<40), pl.VCores[i]/2000)
+		memPeak = max(memPeak, pl.Memory[i])
+	}
+	if top != share || memPeak != doc.FootprintMemory || !(lb <= share && share <= naive) {
+		t.Errorf("footprint share %v, recomputed %v; memory peak %d, recomputed %d; lower bound %v, naive %v", share, top, doc.FootprintMemory, memPeak, lb, naive)
+	}
+	for _, c := range []struct {
+		capacity string
+		msgs     []string
+	}{
+		{"disk=1T,containers=0,memory=2G,memory=3G", []string{`unknown resource "disk"`, `containers="0"`, "memory given twice"}},
+		{"cores=-4", []string{`cores="-4": want a number of vcores > 0`}},
+		{"memory", []string{`--capacity "memory": want resource=amount`}},
+	} {
+		_, stderr, code := wlprof(t, "plan", "-d", ds, "--capacity", c.capacity, "--holdout", "1")
+		for _, m := range append(c.msgs, "holdout 1") {
+			if code != 2 || !strings.Contains(stderr, m) {
+				t.Errorf("--capacity %s: exit %d, %q; want 2 with %q", c.capacity, code, stderr, m)
+			}
+		}
+	}
+}
