@@ -11,7 +11,9 @@
 // arrival, deadline, and the period anchor, which places its periods in
 // the LCM frame), else an override with period_s, arrival_s and
 // deadline_s; the others are listed in not_planned with the reason. Runs
-// are ordered by their start in the runs table (by id without one).
+// are ordered by their start in the runs table (by id without one). Under
+// a capacity Load also reads each run's samples with their memory_bytes
+// and vcores, for the container sizes (below).
 //
 // # Packing (Pack, §6)
 //
@@ -20,7 +22,8 @@
 //     cap gets one non-periodic reservation per instance arriving inside
 //     the cap, placed alone; the LCM is then the cap itself, and windows
 //     wrap around it.
-//   - Cost c(t) is the load in containers (the one resource so far).
+//   - Cost c(t) is the load in containers; under a capacity (--capacity,
+//     below) the largest share of a resource it names.
 //   - Jobs are placed one at a time in the arrival order of their first
 //     instance in the LCM; ties by job id.
 //   - A job's skyline is trimmed of leading and trailing zero steps; each
@@ -49,6 +52,57 @@
 //     allocation at a peak step goes back to its naive placement (listed
 //     in fallback_to_naive), so the plan is never worse than doing nothing.
 //
+// # Capacity (--capacity, §6)
+//
+// "c(t) = max(load(MEM,t)/capacity(MEM,t), load(cores,t)/capacity(cores,t))":
+// with a Capacity naming any of containers, memory (bytes) and cores
+// (vcores, to a thousandth), c(t) is the max over the resources it names
+// of load(r, t) / capacity(r), and every rule above reads c where it read
+// the load: the cost a job sees at an offset (per resource the highest
+// load over its instances there, plus what it put there already), the
+// end point's score (its highest c, then Σ containers × c), the fallback
+// (while the packed plan's max_t c(t) exceeds naive's, the last-placed job
+// with an allocation at a step of that cost goes naive).
+//
+//   - Sizes. Each step of a job's fitted skyline has a container size:
+//     the largest memory_bytes / containers and vcores / containers of the
+//     training runs' samples (skylines table) in force during the step (the
+//     samples skyline.Quantise takes the maximum of), rounded up to a byte
+//     and a thousandth of a vcore; the job's largest where no sample of
+//     the step says; 0 where none of its samples does (a warning). The
+//     largest, not the mean: the reservation must hold the biggest
+//     containers the step asked for. A step's memory load is its
+//     containers × that size; when LowCost stretches a stage, its
+//     containers keep the stage's size, so each resource's area is kept.
+//   - Placement. A container goes to the eligible step (as above) whose
+//     cost with it is the lowest, ties to the latest: a container of
+//     stage k adds its size to each resource. The batched water-filling
+//     assumes every step rises by the same amount, which sizes break; a
+//     heap of the stage's steps by cost places one container at a time.
+//   - Exactness. Loads are whole numbers (containers, bytes, thousandths
+//     of a vcore); a share is float64(load) / float64(capacity), so equal
+//     shares compare equal; the end point's Σ is rounded term by term.
+//     scripts/lowcost.py does the same divisions and agrees exactly.
+//   - Containers alone. load / N orders steps and end points as the load
+//     does: the packing is the default one, with the shares added.
+//
+// The result adds (absent without a capacity; no field is renamed):
+// capacity {containers, memory_bytes, vcores} (the resources named);
+// footprint_share and naive_footprint_share, max_t c(t) of the packed and
+// naive plans; lower_bound_share, max over the resources named of the
+// resource's lower bound / its capacity, the bound being max(⌈total area
+// / LCM⌉, max over jobs ⌈area of one instance / window⌉) in that resource
+// (bytes, thousandths of a vcore) — every plan's share is at least this,
+// as each resource's peak is at least its bound; for memory and cores
+// when named, footprint_memory_bytes, naive_footprint_memory_bytes,
+// lower_bound_memory_bytes and footprint_vcores, naive_footprint_vcores,
+// lower_bound_vcores, each plan's peak of that resource over the LCM (at
+// its own step, not necessarily the peak cost's) and its bound; and per
+// placement memory_bytes and vcores, the allocation in that resource per
+// step. footprint_containers and the other container fields stay the
+// packed plan's containers: under a capacity the packed plan may hold
+// more containers than naive at its peak (the fallback compares shares).
+//
 // # Held-out replay (Replay, §9) and DRA (§7)
 //
 // Each job's runs are split in time order: the latest Holdout share (30%,
@@ -73,6 +127,6 @@
 // training runs and replays the held-out runs against that skyline at the
 // job's arrival (not repacked), without DRA.
 //
-// Not yet: memory and cores as resources of the cost (--capacity), the
-// report's planning section, the alignment penalty of §7.
+// Not yet: the report's planning section, the alignment penalty of §7;
+// the report plans with the default cost (no capacity).
 package plan

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -25,6 +26,13 @@ type Job struct {
 	// Skyline is the fitted reservation, containers per step from the
 	// run's start.
 	Skyline []int64
+	// MemoryPerContainer and MilliVCoresPerContainer are the size of one
+	// container in each step of Skyline, bytes and thousandths of a vcore
+	// (Run derives them from the training runs' skyline samples: see
+	// stepSizes); nil is unknown, which counts as 0. Only the
+	// multi-resource cost (PackOptions.Capacity) reads them.
+	MemoryPerContainer      []int64
+	MilliVCoresPerContainer []int64
 }
 
 // Placement is where LowCost (or the naive fallback) put one instance
@@ -40,6 +48,11 @@ type Placement struct {
 	WindowEndS   float64 `json:"window_end_s"`
 	StepS        float64 `json:"step_s"`
 	Allocation   []int64 `json:"allocation"`
+	// MemoryBytes and VCores are the allocation in bytes and vcores per
+	// step (its containers × the size of a container of the skyline step
+	// they were placed for), when the capacity names that resource.
+	MemoryBytes []int64   `json:"memory_bytes,omitempty"`
+	VCores      []float64 `json:"vcores,omitempty"`
 	// PeriodStartS is where the job's periods start in the LCM (the first
 	// at PeriodStartS, then every PeriodS; 0 for one-off reservations):
 	// instance i's allocation starts at PeriodStartS + i·PeriodS +
@@ -74,6 +87,28 @@ type Packing struct {
 	NaiveLoad           []int64      `json:"-"`
 	FallbackToNaiveJobs []string     `json:"fallback_to_naive"`
 	Warnings            []string     `json:"warnings"`
+	// Under a capacity (PackOptions.Capacity; all absent without one):
+	// the capacity; FootprintShare and NaiveFootprintShare, the peak cost
+	// max_t c(t) of the packed and naive plans, c(t) = max over the
+	// resources named of load(r, t) / capacity(r); LowerBoundShare, max
+	// over the resources named of the resource's lower bound / capacity
+	// (below the share of every plan: each resource's peak is at least its
+	// bound); and, for memory and vcores when named, the packed and naive
+	// plans' peaks (each at its own step, not necessarily the peak cost's)
+	// and the resource's lower bound, max(⌈total area / LCM⌉, max over jobs
+	// ⌈area of one instance / window⌉) as for containers. The container
+	// fields above stay the packed plan's containers, which under a
+	// capacity may exceed naive's: the fallback compares shares.
+	Capacity                  *Capacity `json:"capacity,omitempty"`
+	FootprintShare            *float64  `json:"footprint_share,omitempty"`
+	NaiveFootprintShare       *float64  `json:"naive_footprint_share,omitempty"`
+	LowerBoundShare           *float64  `json:"lower_bound_share,omitempty"`
+	FootprintMemoryBytes      *int64    `json:"footprint_memory_bytes,omitempty"`
+	NaiveFootprintMemoryBytes *int64    `json:"naive_footprint_memory_bytes,omitempty"`
+	LowerBoundMemoryBytes     *int64    `json:"lower_bound_memory_bytes,omitempty"`
+	FootprintVCores           *float64  `json:"footprint_vcores,omitempty"`
+	NaiveFootprintVCores      *float64  `json:"naive_footprint_vcores,omitempty"`
+	LowerBoundVCores          *float64  `json:"lower_bound_vcores,omitempty"`
 }
 
 // PackOptions are the packing's parameters.
@@ -85,6 +120,11 @@ type PackOptions struct {
 	// EndPoints is how many end points LowCost tries per job, evenly
 	// spaced over the feasible ones (all of them when there are fewer).
 	EndPoints int
+	// Capacity, when set, makes the cost the largest share of a resource
+	// in use (seed 001 §6), with each job's container sizes
+	// (Job.MemoryPerContainer, MilliVCoresPerContainer); unset, the cost
+	// is the load in containers.
+	Capacity Capacity
 }
 
 // unit is one job instance pattern on the grid: what packing places.
@@ -95,6 +135,7 @@ type unit struct {
 	window   int   // steps
 	arrival  int   // the arrival offset from the period's start, steps
 	sky      []int64
+	w        [nRes][]int64 // a container's size per resource, per step of sky (multi-resource cost)
 	instance *int
 	order    int // placement order
 }
@@ -111,6 +152,9 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 	if o.EndPoints <= 0 {
 		o.EndPoints = 64
 	}
+	if errs := o.Capacity.validate(); len(errs) > 0 {
+		return nil, fmt.Errorf("plan: %w", errors.Join(errs...))
+	}
 	p := &Packing{StepS: o.StepS, Placements: []Placement{}, NotPlanned: []NotPlanned{}, FallbackToNaiveJobs: []string{}, Warnings: []string{}}
 	capSteps := int(math.Floor(o.LCMCapS/o.StepS + 1e-9))
 	type ok struct {
@@ -118,13 +162,14 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 		period, window int
 		start, arrival int
 		sky            []int64
+		w              [nRes][]int64
 	}
 	var good []ok
 	lcm := 1
 	oneOff := false
 	for i := range jobs {
 		j := &jobs[i]
-		sky, period, start, arrival, window, reason := check(j, o.StepS)
+		sky, trim, period, start, arrival, window, reason := check(j, o.StepS, o.Capacity.Set())
 		if reason != "" {
 			p.NotPlanned = append(p.NotPlanned, NotPlanned{j.ID, reason})
 			continue
@@ -134,7 +179,20 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 		} else {
 			oneOff = true
 		}
-		good = append(good, ok{j, period, window, start, arrival, sky})
+		g := ok{j: j, period: period, window: window, start: start, arrival: arrival, sky: sky}
+		if o.Capacity.Set() {
+			g.w = weights(j, trim, len(sky))
+			for _, r := range []struct {
+				res  int
+				name string
+				cap  bool
+			}{{resMemory, "memory", o.Capacity.MemoryBytes > 0}, {resMilliCores, "vcores", o.Capacity.VCores > 0}} {
+				if r.cap && peak(g.w[r.res]) == 0 {
+					p.Warnings = append(p.Warnings, fmt.Sprintf("job %s: the size of its containers in %s is unknown: it counts as 0 in the cost", j.ID, r.name))
+				}
+			}
+		}
+		good = append(good, g)
 	}
 	if oneOff {
 		lcm = capSteps // one-off instances fill the whole cap
@@ -143,7 +201,7 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 	var units []*unit
 	for _, g := range good {
 		if lcm%g.period == 0 {
-			u := &unit{job: g.j, period: g.period, window: g.window, arrival: g.arrival, sky: g.sky}
+			u := &unit{job: g.j, period: g.period, window: g.window, arrival: g.arrival, sky: g.sky, w: g.w}
 			for s := g.start % g.period; s < lcm; s += g.period {
 				u.starts = append(u.starts, s)
 			}
@@ -155,7 +213,7 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 		n := 0
 		for s := g.start; s < lcm; s += g.period {
 			k := n
-			units = append(units, &unit{job: g.j, period: lcm, window: g.window, arrival: g.arrival, sky: g.sky, starts: []int{s}, instance: &k})
+			units = append(units, &unit{job: g.j, period: lcm, window: g.window, arrival: g.arrival, sky: g.sky, w: g.w, starts: []int{s}, instance: &k})
 			n++
 		}
 		if n == 0 {
@@ -173,13 +231,72 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 		}
 		return ua.job.ID < ub.job.ID
 	})
-	load := make([]int64, lcm)
-	naive := make([]int64, lcm)
-	allocs := make([][]int64, len(units))
-	offsets := make([]int, len(units))
-	var area, lb int64
 	for i, u := range units {
 		u.order = i
+	}
+	var offsets []int
+	var allocs [][]int64
+	var allocsR [][nRes][]int64
+	var isNaive []bool
+	switch c := o.Capacity; {
+	case c.MemoryBytes > 0 || c.VCores > 0:
+		offsets, allocs, allocsR, isNaive = packMulti(p, units, lcm, o)
+	default:
+		offsets, allocs, isNaive = packContainers(p, units, lcm, o)
+		if c.Containers > 0 {
+			// Containers alone: the cost is the load over a constant,
+			// which orders the steps and the end points as the load does;
+			// the packing is the default one, and its shares are its
+			// footprints over the capacity.
+			n := float64(c.Containers)
+			fs, ns, ls := float64(p.Footprint)/n, float64(p.NaiveFootprint)/n, float64(p.LowerBound)/n
+			p.Capacity, p.FootprintShare, p.NaiveFootprintShare, p.LowerBoundShare = &c, &fs, &ns, &ls
+		}
+	}
+	for i, u := range units {
+		arr := float64(u.arrival) * o.StepS
+		ps := ((u.starts[0]-u.arrival)%lcm + lcm) % lcm
+		pl := Placement{Job: u.job.ID, PeriodS: u.job.PeriodS, StepS: o.StepS, Allocation: allocs[i],
+			Instances: len(u.starts), Instance: u.instance, Naive: isNaive[i], PeriodStartS: float64(ps) * o.StepS,
+			OffsetS: arr + float64(offsets[i])*o.StepS, WindowStartS: arr, WindowEndS: arr + float64(u.window)*o.StepS}
+		if u.instance != nil { // seconds from the LCM's start
+			pl.PeriodStartS = 0
+			pl.WindowStartS = float64(u.starts[0]) * o.StepS
+			pl.OffsetS = pl.WindowStartS + float64(offsets[i])*o.StepS
+			pl.WindowEndS = pl.WindowStartS + float64(u.window)*o.StepS
+		}
+		if o.Capacity.MemoryBytes > 0 {
+			pl.MemoryBytes = allocsR[i][resMemory]
+		}
+		if o.Capacity.VCores > 0 {
+			pl.VCores = make([]float64, len(allocs[i]))
+			for t, v := range allocsR[i][resMilliCores] {
+				pl.VCores[t] = float64(v) / 1000
+			}
+		}
+		p.Placements = append(p.Placements, pl)
+	}
+	sort.SliceStable(p.Placements, func(a, b int) bool {
+		pa, pb := p.Placements[a], p.Placements[b]
+		if pa.Job != pb.Job {
+			return pa.Job < pb.Job
+		}
+		return pa.WindowStartS < pb.WindowStartS
+	})
+	sort.SliceStable(p.NotPlanned, func(a, b int) bool { return p.NotPlanned[a].Job < p.NotPlanned[b].Job })
+	return p, nil
+}
+
+// packContainers places the units in order under the default cost, the
+// load in containers, and falls back to naive where LowCost ends above
+// it; it sets p's footprints and loads.
+func packContainers(p *Packing, units []*unit, lcm int, o PackOptions) (offsets []int, allocs [][]int64, isNaive []bool) {
+	load := make([]int64, lcm)
+	naive := make([]int64, lcm)
+	allocs = make([][]int64, len(units))
+	offsets = make([]int, len(units))
+	var area, lb int64
+	for i, u := range units {
 		a := int64(0)
 		for _, v := range u.sky {
 			a += v
@@ -195,7 +312,7 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 	// The planner is never worse than doing nothing: while LowCost's plan
 	// peaks above the naive one, the last-placed job with an allocation at
 	// a peak step goes back to its naive placement.
-	isNaive := make([]bool, len(units))
+	isNaive = make([]bool, len(units))
 	for peak(load) > p.NaiveFootprint {
 		top := peak(load)
 		victim := -1
@@ -215,37 +332,17 @@ func Pack(jobs []Job, o PackOptions) (*Packing, error) {
 	}
 	p.Footprint = peak(load)
 	p.Load, p.NaiveLoad = load, naive
-	for i, u := range units {
-		arr := float64(u.arrival) * o.StepS
-		ps := ((u.starts[0]-u.arrival)%lcm + lcm) % lcm
-		pl := Placement{Job: u.job.ID, PeriodS: u.job.PeriodS, StepS: o.StepS, Allocation: allocs[i],
-			Instances: len(u.starts), Instance: u.instance, Naive: isNaive[i], PeriodStartS: float64(ps) * o.StepS,
-			OffsetS: arr + float64(offsets[i])*o.StepS, WindowStartS: arr, WindowEndS: arr + float64(u.window)*o.StepS}
-		if u.instance != nil { // seconds from the LCM's start
-			pl.PeriodStartS = 0
-			pl.WindowStartS = float64(u.starts[0]) * o.StepS
-			pl.OffsetS = pl.WindowStartS + float64(offsets[i])*o.StepS
-			pl.WindowEndS = pl.WindowStartS + float64(u.window)*o.StepS
-		}
-		p.Placements = append(p.Placements, pl)
-	}
-	sort.SliceStable(p.Placements, func(a, b int) bool {
-		pa, pb := p.Placements[a], p.Placements[b]
-		if pa.Job != pb.Job {
-			return pa.Job < pb.Job
-		}
-		return pa.WindowStartS < pb.WindowStartS
-	})
-	sort.SliceStable(p.NotPlanned, func(a, b int) bool { return p.NotPlanned[a].Job < p.NotPlanned[b].Job })
-	return p, nil
+	return offsets, allocs, isNaive
 }
 
 // check turns a job into grid steps, or says why it cannot be planned:
 // start is the first window's start in the LCM frame, arrival the window's
-// offset from its period's start, both in steps.
-func check(j *Job, stepS float64) (sky []int64, period, start, arrival, window int, reason string) {
-	fail := func(format string, a ...any) ([]int64, int, int, int, int, string) {
-		return nil, 0, 0, 0, 0, fmt.Sprintf(format, a...)
+// offset from its period's start, both in steps; trim is how many zero
+// steps the skyline began with. Its container sizes are checked when
+// sized (the multi-resource cost reads them).
+func check(j *Job, stepS float64, sized bool) (sky []int64, trim, period, start, arrival, window int, reason string) {
+	fail := func(format string, a ...any) ([]int64, int, int, int, int, int, string) {
+		return nil, 0, 0, 0, 0, 0, fmt.Sprintf(format, a...)
 	}
 	for _, x := range []float64{j.PeriodS, j.ArrivalS, j.DeadlineS, j.PhaseS} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -265,6 +362,22 @@ func check(j *Job, stepS float64) (sky []int64, period, start, arrival, window i
 	for _, v := range j.Skyline {
 		if v < 0 {
 			return fail("the skyline has a negative value (%d containers)", v)
+		}
+	}
+	for _, sz := range []struct {
+		name string
+		v    []int64
+	}{{"memory per container", j.MemoryPerContainer}, {"thousandths of a vcore per container", j.MilliVCoresPerContainer}} {
+		if !sized {
+			break
+		}
+		if sz.v != nil && len(sz.v) != len(j.Skyline) {
+			return fail("%d steps of %s for a skyline of %d steps", len(sz.v), sz.name, len(j.Skyline))
+		}
+		for _, v := range sz.v {
+			if v < 0 {
+				return fail("the %s is negative (%d)", sz.name, v)
+			}
 		}
 	}
 	lo, hi := 0, len(j.Skyline)
@@ -290,7 +403,7 @@ func check(j *Job, stepS float64) (sky []int64, period, start, arrival, window i
 	arrival = int(math.Round(j.ArrivalS / stepS))
 	start = int(math.Round(j.PhaseS/stepS)) + arrival
 	start = ((start % period) + period) % period
-	return sky, period, start, arrival, window, ""
+	return sky, lo, period, start, arrival, window, ""
 }
 
 // lowCost places one unit against load (seed 001 §6): for each end point

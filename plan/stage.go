@@ -35,6 +35,10 @@ type Options struct {
 	DRA DRA
 	// AlphaSweep are the α the held-out trade-off is evaluated at.
 	AlphaSweep []float64
+	// Capacity, when set, makes the packing's cost the largest share of a
+	// resource it names (seed 001 §6; see Capacity and PackOptions);
+	// unset, the cost is the load in containers.
+	Capacity Capacity
 	// Job, when set, restricts Load to that job.
 	Job string
 }
@@ -71,6 +75,7 @@ func (o *Options) Validate() error {
 			errs = append(errs, fmt.Errorf("alpha-sweep: %g is not an alpha in [0,1]", a))
 		}
 	}
+	errs = append(errs, o.Capacity.validate()...)
 	return errors.Join(errs...)
 }
 
@@ -81,6 +86,10 @@ type JobInput struct {
 	// Source is where the window came from: "slo" or "override".
 	Source string
 	Runs   []skyline.JobRun
+	// Sizes are each run's skyline samples with their memory and vcores,
+	// by run id: read only under a Capacity, for the size of a container
+	// in each step of the fitted skyline (see stepSizes).
+	Sizes map[string][]SizeSample
 }
 
 // Input is what Run plans: jobs with a window and runs, and the jobs Load
@@ -134,9 +143,25 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err != nil {
 		return Input{}, err
 	}
+	sizes := map[string]map[string][]SizeSample{}
+	if opts.Capacity.Set() {
+		err = dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+			if opts.Job != "" && s.Job != opts.Job {
+				return nil
+			}
+			if sizes[s.Job] == nil {
+				sizes[s.Job] = map[string][]SizeSample{}
+			}
+			sizes[s.Job][s.Run] = append(sizes[s.Job][s.Run], SizeSample{OffsetS: s.OffsetS, Containers: s.Containers, MemoryBytes: s.MemoryBytes, VCores: s.VCores})
+			return nil
+		})
+		if err != nil {
+			return Input{}, err
+		}
+	}
 	var in Input
 	for _, j := range skin.Jobs {
-		ji := JobInput{Job: Job{ID: j.ID}, Runs: append([]skyline.JobRun(nil), j.Runs...)}
+		ji := JobInput{Job: Job{ID: j.ID}, Runs: append([]skyline.JobRun(nil), j.Runs...), Sizes: sizes[j.ID]}
 		sort.SliceStable(ji.Runs, func(a, b int) bool {
 			sa, oka := starts[j.ID+"\x00"+ji.Runs[a].ID]
 			sb, okb := starts[j.ID+"\x00"+ji.Runs[b].ID]
@@ -267,10 +292,17 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}
 		j := ji.Job
 		j.Skyline = fit.Reservation
+		if opts.Capacity.Set() {
+			var runs [][]SizeSample
+			for _, r := range pr.train {
+				runs = append(runs, ji.Sizes[r.ID])
+			}
+			j.MemoryPerContainer, j.MilliVCoresPerContainer = stepSizes(runs, len(j.Skyline), opts.Skyline.StepS)
+		}
 		jobs = append(jobs, j)
 		preps = append(preps, pr)
 	}
-	pk, err := Pack(jobs, PackOptions{StepS: opts.Skyline.StepS, LCMCapS: opts.LCMCap.Seconds(), EndPoints: opts.EndPoints})
+	pk, err := Pack(jobs, PackOptions{StepS: opts.Skyline.StepS, LCMCapS: opts.LCMCap.Seconds(), EndPoints: opts.EndPoints, Capacity: opts.Capacity})
 	if err != nil {
 		return nil, err
 	}

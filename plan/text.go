@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/wlprof/wlprof/internal/table"
@@ -38,7 +39,8 @@ func (r *Result) Replays() map[string]JobReplay {
 }
 
 // WriteText writes the plan as wlprof plan prints it: the footprint
-// against naive and the lower bound, a row per placement with its job's
+// against naive and the lower bound (and, under a capacity, as shares of
+// it with the memory and vcores peaks), a row per placement with its job's
 // held-out replay, the α trade-off, then notes, warnings and the jobs not
 // planned.
 func (r *Result) WriteText(out io.Writer) error {
@@ -60,6 +62,7 @@ func (r *Result) WriteText(out io.Writer) error {
 			fmt.Fprintf(out, " (%.0f%% below naive)", 100*(1-float64(r.Footprint)/float64(r.NaiveFootprint)))
 		}
 		fmt.Fprintln(out)
+		r.writeCapacity(out)
 		replay := r.Replays()
 		fmt.Fprintln(out)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -103,6 +106,45 @@ func (r *Result) WriteText(out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writeCapacity writes, under a capacity, the peak shares of the packed,
+// naive and lower-bound plans and the memory and vcores peaks.
+func (r *Result) writeCapacity(out io.Writer) {
+	if r.Capacity == nil || r.FootprintShare == nil || r.NaiveFootprintShare == nil || r.LowerBoundShare == nil {
+		return
+	}
+	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+	fs, ns := *r.FootprintShare, *r.NaiveFootprintShare
+	fmt.Fprintf(out, "capacity %s: footprint %s of it, naive %s, lower bound %s", r.Capacity, pct(fs), pct(ns), pct(*r.LowerBoundShare))
+	if ns > 0 {
+		fmt.Fprintf(out, " (%.0f%% below naive)", 100*(1-fs/ns))
+	}
+	fmt.Fprintln(out)
+	var peaks []string
+	if r.FootprintMemoryBytes != nil && r.NaiveFootprintMemoryBytes != nil && r.LowerBoundMemoryBytes != nil {
+		peaks = append(peaks, fmt.Sprintf("memory %s (naive %s, lower bound %s)", gib(*r.FootprintMemoryBytes),
+			gib(*r.NaiveFootprintMemoryBytes), gib(*r.LowerBoundMemoryBytes)))
+	}
+	if r.FootprintVCores != nil && r.NaiveFootprintVCores != nil && r.LowerBoundVCores != nil {
+		peaks = append(peaks, fmt.Sprintf("vcores %g (naive %g, lower bound %g)", *r.FootprintVCores, *r.NaiveFootprintVCores, *r.LowerBoundVCores))
+	}
+	if len(peaks) > 0 {
+		fmt.Fprintf(out, "peak %s\n", strings.Join(peaks, "; "))
+	}
+}
+
+// gib writes a memory peak for the text table: GiB to a tenth (TiB to a
+// hundredth from 1 TiB; MiB below 1 GiB).
+func gib(b int64) string {
+	switch x := float64(b); {
+	case x >= 1<<40:
+		return fmt.Sprintf("%.2f TiB", x/(1<<40))
+	case x >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", x/(1<<30))
+	default:
+		return fmt.Sprintf("%.0f MiB", x/(1<<20))
+	}
 }
 
 // WriteCSV writes one row per placement with its job's replay.

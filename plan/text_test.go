@@ -43,3 +43,27 @@ func TestResultText(t *testing.T) {
 		t.Errorf("empty plan: %q", got)
 	}
 }
+
+// Under a capacity the text adds the shares and the memory and vcores
+// peaks after the footprint; without one it has neither line.
+func TestResultTextCapacity(t *testing.T) {
+	fs, ns, ls := 0.25, 0.5, 0.125
+	mem, nmem, lmem := int64(3<<40), int64(1536<<20), int64(512<<20)
+	vc, nvc, lvc := 10.5, 12.0, 2.25
+	r := &Result{Alpha: 0.1, Packing: &Packing{LCMS: 3600, StepS: 60, Footprint: 3, NaiveFootprint: 4, LowerBound: 2,
+		Capacity: &Capacity{Containers: 12, MemoryBytes: 12 << 40, VCores: 42}, FootprintShare: &fs, NaiveFootprintShare: &ns, LowerBoundShare: &ls,
+		FootprintMemoryBytes: &mem, NaiveFootprintMemoryBytes: &nmem, LowerBoundMemoryBytes: &lmem,
+		FootprintVCores: &vc, NaiveFootprintVCores: &nvc, LowerBoundVCores: &lvc,
+		Placements: []Placement{{Job: "a", PeriodS: 3600, WindowEndS: 600, Allocation: []int64{3}}}}}
+	text, err := table.String(r.WriteText)
+	want := "footprint 3 containers: naive 4, lower bound 2 (25% below naive)\n" +
+		"capacity containers=12,memory=12T,cores=42: footprint 25.0% of it, naive 50.0%, lower bound 12.5% (50% below naive)\n" +
+		"peak memory 3.00 TiB (naive 1.5 GiB, lower bound 512 MiB); vcores 10.5 (naive 12, lower bound 2.25)\n\nJOB"
+	if err != nil || !strings.Contains(text, want) {
+		t.Errorf("text (%v) lacks %q:\n%s", err, want, text)
+	}
+	r.Capacity, r.FootprintShare, r.NaiveFootprintShare, r.LowerBoundShare = nil, nil, nil, nil
+	if text, _ := table.String(r.WriteText); strings.Contains(text, "capacity") || strings.Contains(text, "peak memory") {
+		t.Errorf("no capacity, yet:\n%s", text)
+	}
+}

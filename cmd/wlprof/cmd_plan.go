@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +19,7 @@ type planOptions struct {
 	LCMCap    time.Duration
 	Overrides string
 	EndPoints int
+	Capacity  string
 }
 
 func newPlanCmd(g *globalOptions) *cobra.Command {
@@ -37,6 +39,14 @@ shown beside the naive plan (each skyline at its arrival) and a lower
 bound; a job whose packing would raise the footprint above naive keeps its
 naive placement.
 
+With --capacity the cost of a step is its largest share of a resource the
+capacity names (§6: c(t) = max over resources of load/capacity): containers,
+memory, cores. A container's memory and vcores in each step of a skyline
+are the largest per container among the training runs' samples in that
+step (the skylines table's memory_bytes and vcores). LowCost then minimises
+the peak share, and the footprint, naive plan and lower bound are also given
+as shares of the capacity, with the memory and vcores peaks.
+
 The held-out runs are then replayed against the reservation alone (no
 opportunistic capacity, §9's worst case): a run misses its deadline when
 work is left at it, with and without dynamic reprovisioning (DRA: up to
@@ -49,7 +59,8 @@ allocations are containers per --step.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof plan -d ds
   wlprof plan -d ds --overrides slo.yaml --holdout 0.3 -o json
-  wlprof plan -d ds --step 5s --lcm-cap 1h`,
+  wlprof plan -d ds --step 5s --lcm-cap 1h
+  wlprof plan -d ds --capacity containers=5000,memory=20T,cores=10000`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(cmd.Context(), o) },
 	}
@@ -60,6 +71,7 @@ allocations are containers per --step.
 	f.Var(timeflag.NewDuration(&o.LCMCap, 24*time.Hour), "lcm-cap", "largest LCM of the periods; a period that does not divide it gets one reservation per instance")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
 	f.IntVar(&o.EndPoints, "end-points", 64, "end points LowCost tries per job")
+	f.StringVar(&o.Capacity, "capacity", "", "cost a step by its largest share of this cluster: containers=N,memory=SIZE,cores=N (any of them; default: the load in containers)")
 	completeJob(cmd, g, dataset.SkylinesTable.Name)
 	return cmd
 }
@@ -73,8 +85,12 @@ func runPlan(ctx context.Context, o *planOptions) error {
 	opts := plan.DefaultOptions()
 	sk.SkipBadJobs = true
 	opts.Skyline, opts.Holdout, opts.LCMCap, opts.EndPoints, opts.Job = sk, o.Holdout, o.LCMCap, o.EndPoints, o.fit.Job
+	errs := plan.Flags{Capacity: o.Capacity}.Apply(&opts)
 	if err := opts.Validate(); err != nil {
-		return usageError{err}
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return usageError{errors.Join(errs...)}
 	}
 	if o.Overrides != "" {
 		if opts.SLO.Overrides, err = slo.LoadOverrides(o.Overrides); err != nil {
