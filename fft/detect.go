@@ -346,6 +346,8 @@ func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detec
 				r := q.r
 				if q.period != float64(q.lag) {
 					r = q.f // the autocorrelation at the period itself
+				} else if p, ok := w.fractionalDivisor(y, q.lag); ok {
+					return detectResult{periodic: true, lag: int(math.Round(p)), period: p, strength: r, best: math.Max(res.best, r)}
 				}
 				return detectResult{periodic: true, lag: q.lag, period: q.period, strength: r, best: math.Max(res.best, r)}
 			}
@@ -741,4 +743,71 @@ func boxSmooth(x []float64, win int, w *workspace) []float64 {
 		out[i] = (p[b] - p[a]) / float64(b-a)
 	}
 	return out
+}
+
+// fractionalDivisor says whether a period of lag samples is really lag/k
+// samples, a period between samples, for k = 2…4 prime to lag: a
+// 15-minute sawtooth on a 2-minute grid repeats exactly every 15 samples
+// (30 minutes), and at 7 or 8 samples its autocorrelation is far below
+// that, since the sawtooth's drop is sharp; interpolating between samples
+// (fracPeak) blurs the drop, and the double won by more than
+// HarmonicTolerance. The fold at lag tells them apart: its bin b lies at
+// phase (b·k mod lag)/lag of the shorter cycle, so a profile that is a
+// cycle of lag/k samples is smooth when its bins are put in that order
+// and jumps k times as often in their own order. The shorter period is
+// taken when the reordered profile's squared steps (cyclic) are under
+// 0.7 of the profile's own — about 0.54 for a sawtooth, 0.25 for a sine,
+// and far above 1 for a genuine cycle of lag samples, whose reordering
+// puts bins of opposite phase side by side. At least 6 samples per
+// longer cycle and 2 per shorter one.
+func (w *workspace) fractionalDivisor(y []float64, lag int) (float64, bool) {
+	if lag < 6 || lag > len(y)/4 {
+		return 0, false
+	}
+	prof := make([]float64, lag)
+	cnt := make([]int, lag)
+	for i, v := range y {
+		prof[i%lag] += v
+		cnt[i%lag]++
+	}
+	for b := range prof {
+		prof[b] /= float64(cnt[b])
+	}
+	rough := func(at func(m int) float64) float64 {
+		var s float64
+		for m := 0; m < lag; m++ {
+			d := at((m+1)%lag) - at(m)
+			s += d * d
+		}
+		return s
+	}
+	own := rough(func(m int) float64 { return prof[m] })
+	if own == 0 {
+		return 0, false
+	}
+	best, bestRatio := 0, 0.7
+	for k := 2; k <= 4 && float64(lag)/float64(k) >= 2; k++ {
+		if gcd(k, lag) != 1 {
+			continue
+		}
+		inv := 1 // k⁻¹ mod lag: bin b_m = m·k⁻¹ holds phase m/lag of the shorter cycle
+		for (inv*k)%lag != 1 {
+			inv++
+		}
+		ratio := rough(func(m int) float64 { return prof[(m*inv)%lag] }) / own
+		if ratio < bestRatio {
+			best, bestRatio = k, ratio
+		}
+	}
+	if best == 0 {
+		return 0, false
+	}
+	return float64(lag) / float64(best), true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

@@ -1,6 +1,7 @@
 package fft
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -107,6 +108,59 @@ func TestIssue16RandomWalks(t *testing.T) {
 		})
 		if g := Analyse(&s, Options{}); g.Pattern != Unpredictable {
 			t.Errorf("random walk %d: %s (strength %.2f); want unpredictable", seed, g.Pattern, g.Strength)
+		}
+	}
+}
+
+// Sharp cycles whose period falls between samples (issue 16: a 15-minute
+// sawtooth on a 2-minute grid came out as 30 minutes, its double, which
+// is a whole 15 samples), and cycles of a whole number of samples that
+// must keep their period (a 30-minute sawtooth, an on/off hour, spikes).
+// Periods are placed to within a slot; 14 days, seeds 1–3 for each.
+func TestSharpSubHourlyCycles(t *testing.T) {
+	saw := func(p float64) func(float64, *rand.Rand) float64 {
+		return func(tS float64, _ *rand.Rand) float64 { return 0.2 + 0.5*math.Mod(tS, p)/p }
+	}
+	square := func(p float64) func(float64, *rand.Rand) float64 {
+		return func(tS float64, _ *rand.Rand) float64 {
+			if math.Mod(tS, p) < p/2 {
+				return 0.7
+			}
+			return 0.15
+		}
+	}
+	spike := func(p float64) func(float64, *rand.Rand) float64 {
+		return func(tS float64, _ *rand.Rand) float64 {
+			if math.Mod(tS, p) < 120 {
+				return 0.9
+			}
+			return 0.2
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		f       func(float64, *rand.Rand) float64
+		periodS float64
+	}{
+		{"sawtooth-15m", saw(900), 900},
+		{"sawtooth-9m", saw(540), 540},
+		{"sawtooth-25m", saw(1500), 1500},
+		{"sawtooth-30m", saw(1800), 1800},
+		{"square-15m", square(900), 900},
+		{"square-1h", square(3600), 3600},
+		{"spike-30m", spike(1800), 1800},
+		{"spike-1h", spike(3600), 3600},
+	} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			s := issueSeries(c.name, 14, 0.02, seed, c.f)
+			g := Analyse(&s, Options{})
+			if g.Pattern != Periodic || math.Abs(*g.PeriodS-c.periodS) > s.StepS {
+				got := "none"
+				if g.PeriodS != nil {
+					got = fmt.Sprintf("%gs", *g.PeriodS)
+				}
+				t.Errorf("%s seed %d: %s at %s (strength %.2f); want periodic at %gs", c.name, seed, g.Pattern, got, g.Strength, c.periodS)
+			}
 		}
 	}
 }
