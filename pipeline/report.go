@@ -47,6 +47,9 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	if r.in.Title == "" {
 		r.in.Title = "wlprof report of " + ds.Dir
 	}
+	if err := r.addInputs(ctx, ds); err != nil {
+		return nil, err
+	}
 	if err := r.addClassify(ctx, ds); err != nil {
 		return nil, err
 	}
@@ -91,6 +94,24 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 		r.in.Jobs = append(r.in.Jobs, *j)
 	}
 	return r.in, nil
+}
+
+// addInputs lists every ingested input with its rejects per reason, for
+// the data-quality section.
+func (r *reportInput) addInputs(ctx context.Context, ds *dataset.Dataset) error {
+	srcs, err := dataset.RejectsBySource(ctx, ds)
+	if err != nil {
+		return err
+	}
+	r.in.Inputs = []reports.DataInput{}
+	for _, s := range srcs {
+		in := reports.DataInput{File: s.Path, Format: s.Format, Ingest: s.Ingest, Accepted: s.Accepted, Rejected: s.Rejected}
+		for _, g := range s.Reasons {
+			in.Reasons = append(in.Reasons, reports.RejectReason{Reason: g.Reason, Count: int64(g.Count)})
+		}
+		r.in.Inputs = append(r.in.Inputs, in)
+	}
+	return nil
 }
 
 // addClassify classifies the tenants as wlprof classify does, and draws

@@ -69,6 +69,7 @@ type view struct {
 	Warnings    []viewWarning
 	Skipped     []Skipped
 	InlineJobs  int
+	Quality     *qualityView
 }
 
 type patternCount struct {
@@ -92,7 +93,8 @@ var stageTitles = map[string]string{
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
-	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation}
+	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
+		Quality: newQualityView(&idx.DataQuality)}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -175,8 +177,12 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.2f", a/b)
 	},
-	"deref": func(p *float64) float64 { return *p },
-	"stage": func(m map[string]*viewStage, s string) *viewStage { return m[s] },
+	"deref":     func(p *float64) float64 { return *p },
+	"minus":     func(a, b int) int { return a - b },
+	"pathParts": pathParts,
+	"thousands": thousands,
+	"share":     share,
+	"stage":     func(m map[string]*viewStage, s string) *viewStage { return m[s] },
 	"sorted": func(m map[string]float64) []string {
 		k := make([]string, 0, len(m))
 		for n := range m {
@@ -205,6 +211,9 @@ th:first-child,td:first-child{text-align:left;word-break:break-all}th{background
 .nc{color:#8a6d00;background:#fff8e0;padding:.4em .8em;border-left:4px solid #e0b000}
 .warn{color:#8a3000}.cards{display:flex;flex-wrap:wrap;gap:.8em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;min-width:12em}
 .card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
+table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file{word-break:normal}.dq td:nth-child(2),.dq td.why,.dq th:nth-child(2),.dq th:last-child{text-align:left}
+.dq tr.total td{font-weight:bold;border-top:2px solid #ccc}.dq tr.sub td{color:#777;background:#fafafa;font-size:13px}.dq td.why b{font-weight:600;margin-right:.3em}
+.dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:6%}
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
 </style>
 </head>
@@ -212,7 +221,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 <header>
 <h1>{{.Title}}</h1>
 <p class="muted">wlprof report: {{.S.Tenants}} tenants, {{.S.Jobs}} recurring jobs. Profiles for schedulers are in <code>profiles/</code> and <code>tenants.json</code>; every figure is also in <code>plots/</code> as SVG and PNG.</p>
-<nav><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#jobs">Jobs</a><a href="#caveats">Caveats ({{.S.Warnings}})</a></nav>
+<nav><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#quality">Data quality</a><a href="#jobs">Jobs</a><a href="#caveats">Caveats ({{.S.Warnings}})</a></nav>
 </header>
 
 <section id="summary">
@@ -222,6 +231,7 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 <div class="card">Jobs with SLOs{{if .S.JobsWithSLO}}<b>{{.S.JobsWithSLO}} / {{.S.Jobs}}</b>{{.S.JobsActionable}} actionable{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Reserved vs used{{if .S.JobsWithSkyline}}<b>{{ratio .S.ReservedPerDayContainerS .S.UsedPerDayContainerS}}×</b>{{hours .S.ReservedPerDayContainerS}} vs {{hours .S.UsedPerDayContainerS}} container·h a day, {{.S.JobsWithSkyline}} jobs weighted by runs a day{{if .S.JobsWithoutPeriod}} ({{.S.JobsWithoutPeriod}} without a period counted once){{end}}{{else}}<b>–</b>not computed{{end}}</div>
 <div class="card">Elastic savings{{if .S.ElasticSavingsFraction}}<b>{{pct (deref .S.ElasticSavingsFraction)}}</b>of ideal memory at ≤ {{pct .S.MaxPenalty}} slower, {{.S.ElasticityModels}} models{{else}}<b>–</b>not computed{{end}}</div>
+<div class="card">Inputs{{with .Quality}}{{if .Inputs}}<b>{{len .Inputs}}</b>{{if .Rejected}}{{thousands .Rejected}} records rejected ({{share .RejectedFraction}}) in {{.InputsWithRejects}} of them{{else}}no record rejected{{end}}{{else}}<b>–</b>not known{{end}}{{end}}<br><a href="#quality">data quality</a></div>
 <div class="card">Caveats<b>{{.S.Warnings}}</b><a href="#caveats">see below</a></div>
 </div>
 {{if .Tenants}}
@@ -304,6 +314,8 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 </section>
 
 {{template "simulate" .}}
+
+{{template "quality" .}}
 
 <section id="jobs">
 <h2>Jobs</h2>

@@ -24,6 +24,9 @@ type Input struct {
 	Plan *Plan
 	// Simulation is the simulate stage's what-if; nil when it did not run.
 	Simulation *Simulation
+	// Inputs are the dataset's ingested inputs, in the manifest's order,
+	// for the data-quality section; nil when not known.
+	Inputs []DataInput
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.

@@ -63,6 +63,9 @@ type Index struct {
 	Plots        []IndexPlot    `json:"plots"`
 	Stages       []IndexStage   `json:"stages"`
 	Summary      Summary        `json:"summary"`
+	// DataQuality is the data-quality section: per ingested input, the
+	// records accepted and rejected and the most frequent reasons.
+	DataQuality DataQuality `json:"data_quality"`
 }
 
 // IndexProfile is one written profile file.
@@ -268,6 +271,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	}
 	idx.Summary = summarise(jobs, in.Tenants, opts)
 	idx.Stages = stages(jobs, in)
+	idx.DataQuality = dataQuality(in.Inputs)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
 	figs := append(figures(jobs, in.Tenants, in.Plan, inline), simFigures(in.Simulation)...)
