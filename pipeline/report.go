@@ -42,7 +42,7 @@ func (r *reportInput) job(id string) *reports.Job {
 // figures' data, and with o.YARNQueue each fitted job's YARN reservation.
 // A stage without inputs leaves a note that says what would compute it.
 func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input, error) {
-	r := &reportInput{in: &reports.Input{Title: o.Title, Notes: map[string][]string{}},
+	r := &reportInput{in: &reports.Input{Title: o.Title, Notes: map[string][]string{}, Absent: map[string]string{}},
 		jobs: profile.Jobs{}, extra: map[string]*reports.Job{}, anchors: map[string]skyline.Anchor{}, around: o.around}
 	if r.in.Title == "" {
 		r.in.Title = "wlprof report of " + ds.Dir
@@ -147,6 +147,7 @@ func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) erro
 func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides string) error {
 	if ds.Rows(dataset.RunsTable.Name) == 0 {
 		r.note(reports.StageSLO, "No job runs in the dataset: ingest YARN ResourceManager logs, OpenLineage events or Spark event logs (and HDFS audit logs for provenance) to infer SLOs.")
+		r.in.Absent[reports.StageSLO] = "no job runs in the dataset"
 		return nil
 	}
 	var res *slo.Result
@@ -156,8 +157,11 @@ func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides
 	})
 	if errors.Is(err, slo.ErrNoRuns) {
 		r.note(reports.StageSLO, err.Error())
+		r.in.Absent[reports.StageSLO] = err.Error()
 		return nil
 	}
+	// Every job of the runs table has an SLO, actionable or not.
+	r.in.Absent[reports.StageSLO] = "no runs of this job in the runs table"
 	if err != nil {
 		return err
 	}
@@ -183,8 +187,11 @@ func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o Opt
 	}
 	if len(in.Jobs) == 0 {
 		r.note(reports.StageSkyline, "The dataset has no skylines: ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs.")
+		r.in.Absent[reports.StageSkyline] = "the dataset has no skylines"
 		return nil, nil
 	}
+	// Every job of the skylines table is fitted or skipped with a reason.
+	r.in.Absent[reports.StageSkyline] = "no runs of this job in the skylines table"
 	opts.SkipBadJobs = true // a broken log is a caveat of the report, not its end
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {

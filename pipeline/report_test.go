@@ -89,7 +89,48 @@ func TestReportDataQuality(t *testing.T) {
 		t.Error("a file name is markup in the page")
 	}
 	// The summary card counts what the section shows.
-	if !strings.Contains(html, "Inputs<b>3</b>7 records rejected (18.9%) in 2 of them") {
+	if !strings.Contains(html, "Inputs<b>3</b>7 records rejected (18.9%) in 2 of them; <a href=\"#quality\">data quality</a>") {
 		t.Error("the Inputs card does not count the section's rejects")
+	}
+}
+
+// Each job's section says why a stage has no result for it: the skyline
+// stage's reason for a job it left out, and what a job lacks otherwise (a
+// profiled job has no runs in the runs or skylines table).
+func TestReportSaysWhyPerJob(t *testing.T) {
+	ctx := context.Background()
+	in := filepath.Join(t.TempDir(), "in")
+	os.MkdirAll(in, 0o755)
+	for _, f := range []string{"../testdata/jobs/skyline/offsets.csv", "../testdata/elasticity/profruns.csv"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(in, filepath.Base(f)), b, 0o644)
+	}
+	var lines []string
+	rep, err := Run(ctx, []string{in}, runOptions(filepath.Join(t.TempDir(), "out"), &lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(rep.Report.Dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	job := func(name string) string {
+		i := strings.Index(html, "<h3>"+name+"</h3>")
+		if i < 0 {
+			t.Fatalf("no section of job %s", name)
+		}
+		return html[i : i+strings.Index(html[i:], "</section>")]
+	}
+	if sec := job("report"); !strings.Contains(sec, "Skyline: not fitted: 1 runs, fewer than --min-runs 2.") || strings.Count(sec, "fewer than --min-runs") != 1 {
+		t.Errorf("job report:\n%s", sec)
+	}
+	for _, w := range []string{"SLO: not computed: no runs of this job in the runs table.", "Skyline: not computed: no runs of this job in the skylines table."} {
+		if sec := job("wordcount"); !strings.Contains(sec, w) {
+			t.Errorf("job wordcount lacks %q:\n%s", w, sec)
+		}
 	}
 }

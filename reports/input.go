@@ -31,6 +31,10 @@ type Input struct {
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
 	Notes map[string][]string
+	// Absent says, per stage (slo, skyline), why a job that is neither in
+	// the stage's results nor in Skipped has none: "no runs of this job in
+	// the runs table". The job's section shows it after "not computed".
+	Absent map[string]string
 }
 
 // Stage names, as sections and Notes use them.

@@ -125,6 +125,9 @@ type Summary struct {
 	ElasticSavingsFraction *float64 `json:"elastic_savings_fraction"`
 	MaxPenalty             float64  `json:"max_penalty"`
 	Warnings               int      `json:"warnings"`
+	// Skipped is how many jobs (or a job's tasks) a stage left out, each
+	// with its reason in the report (Input.Skipped).
+	Skipped int `json:"skipped"`
 }
 
 // figure is a plot to render and where it goes.
@@ -270,6 +273,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 		return nil, err
 	}
 	idx.Summary = summarise(jobs, in.Tenants, opts)
+	idx.Summary.Skipped = len(in.Skipped)
 	idx.Stages = stages(jobs, in)
 	idx.DataQuality = dataQuality(in.Inputs)
 
