@@ -283,7 +283,7 @@ th:first-child,td:first-child{text-align:left;overflow-wrap:anywhere}th{backgrou
 .card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
 table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file{word-break:normal}.dq td:nth-child(2),.dq td.why,.dq th:nth-child(2),.dq th:last-child{text-align:left}
 .dq tr.total td{font-weight:bold;border-top:2px solid #ccc}.dq tr.sub td{color:#777;background:#fafafa;font-size:13px}.dq td.why b{font-weight:600;margin-right:.3em}
-.dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:6%}
+.dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:7%}.dq td:nth-child(5){white-space:nowrap}
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
 td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
 </style>

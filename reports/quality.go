@@ -144,11 +144,13 @@ func thousands(n int64) string {
 }
 
 // share writes a fraction as a percentage that does not round a few
-// rejects in a large input to 0%: 0.018%, 4.0%, 100%.
+// rejects in a large input to 0%: <0.001%, 0.018%, 4.0%, 100%.
 func share(x float64) string {
 	switch {
 	case x == 0:
 		return "0%"
+	case x < 0.00001:
+		return "<0.001%"
 	case x < 0.001:
 		return strconv.FormatFloat(100*x, 'g', 2, 64) + "%"
 	case x >= 1:

@@ -71,7 +71,7 @@ func TestDataQuality(t *testing.T) {
 }
 
 func TestShareAndThousands(t *testing.T) {
-	for x, want := range map[float64]string{0: "0%", 133.0 / 721525: "0.018%", 0.04: "4.0%", 0.999: "99.9%", 1: "100%"} {
+	for x, want := range map[float64]string{0: "0%", 1.0 / 721393: "<0.001%", 31.0 / 722663: "0.0043%", 133.0 / 721525: "0.018%", 0.04: "4.0%", 0.999: "99.9%", 1: "100%"} {
 		if got := share(x); got != want {
 			t.Errorf("share(%g) = %q, want %q", x, got, want)
 		}
