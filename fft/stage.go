@@ -218,7 +218,7 @@ func (r *Result) Profile() *profile.Tenants {
 	periods := map[string]map[float64]int{}
 	for _, t := range r.Tenants {
 		file.Tenants = append(file.Tenants, profile.Tenant{Tenant: t.Tenant, Class: t.Class, Pattern: string(t.Pattern),
-			PeriodS: t.PeriodS, Strength: t.Strength, Mean: t.Mean, Peak: t.Peak, StepS: t.StepS})
+			PeriodS: t.PeriodS, Strength: t.Strength, Mean: t.Mean, Peak: t.Peak, StepS: t.StepS, Reason: t.Reason})
 		if t.PeriodS != nil && t.Class != "" {
 			if periods[t.Class] == nil {
 				periods[t.Class] = map[float64]int{}

@@ -42,10 +42,13 @@ func (r *reportInput) job(id string) *reports.Job {
 // figures' data, and with o.YARNQueue each fitted job's YARN reservation.
 // A stage without inputs leaves a note that says what would compute it.
 func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input, error) {
-	r := &reportInput{in: &reports.Input{Title: o.Title, Notes: map[string][]string{}},
+	r := &reportInput{in: &reports.Input{Title: o.Title, Notes: map[string][]string{}, Absent: map[string]string{}},
 		jobs: profile.Jobs{}, extra: map[string]*reports.Job{}, anchors: map[string]skyline.Anchor{}, around: o.around}
 	if r.in.Title == "" {
 		r.in.Title = "wlprof report of " + ds.Dir
+	}
+	if err := r.addInputs(ctx, ds); err != nil {
+		return nil, err
 	}
 	if err := r.addClassify(ctx, ds); err != nil {
 		return nil, err
@@ -93,6 +96,24 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	return r.in, nil
 }
 
+// addInputs lists every ingested input with its rejects per reason, for
+// the data-quality section.
+func (r *reportInput) addInputs(ctx context.Context, ds *dataset.Dataset) error {
+	srcs, err := dataset.RejectsBySource(ctx, ds)
+	if err != nil {
+		return err
+	}
+	r.in.Inputs = []reports.DataInput{}
+	for _, s := range srcs {
+		in := reports.DataInput{File: s.Path, Format: s.Format, Ingest: s.Ingest, Accepted: s.Accepted, Rejected: s.Rejected}
+		for _, g := range s.Reasons {
+			in.Reasons = append(in.Reasons, reports.RejectReason{Reason: g.Reason, Count: int64(g.Count)})
+		}
+		r.in.Inputs = append(r.in.Inputs, in)
+	}
+	return nil
+}
+
 // addClassify classifies the tenants as wlprof classify does, and draws
 // the tenants closest to each class's centre.
 func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) error {
@@ -126,6 +147,7 @@ func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) erro
 func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides string) error {
 	if ds.Rows(dataset.RunsTable.Name) == 0 {
 		r.note(reports.StageSLO, "No job runs in the dataset: ingest YARN ResourceManager logs, OpenLineage events or Spark event logs (and HDFS audit logs for provenance) to infer SLOs.")
+		r.in.Absent[reports.StageSLO] = "no job runs in the dataset"
 		return nil
 	}
 	var res *slo.Result
@@ -135,8 +157,11 @@ func (r *reportInput) addSLO(ctx context.Context, ds *dataset.Dataset, overrides
 	})
 	if errors.Is(err, slo.ErrNoRuns) {
 		r.note(reports.StageSLO, err.Error())
+		r.in.Absent[reports.StageSLO] = err.Error()
 		return nil
 	}
+	// Every job of the runs table has an SLO, actionable or not.
+	r.in.Absent[reports.StageSLO] = "no runs of this job in the runs table"
 	if err != nil {
 		return err
 	}
@@ -162,8 +187,11 @@ func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o Opt
 	}
 	if len(in.Jobs) == 0 {
 		r.note(reports.StageSkyline, "The dataset has no skylines: ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs.")
+		r.in.Absent[reports.StageSkyline] = "the dataset has no skylines"
 		return nil, nil
 	}
+	// Every job of the skylines table is fitted or skipped with a reason.
+	r.in.Absent[reports.StageSkyline] = "no runs of this job in the skylines table"
 	opts.SkipBadJobs = true // a broken log is a caveat of the report, not its end
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {

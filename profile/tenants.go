@@ -87,6 +87,10 @@ type Tenant struct {
 	// step_s, or a multiple of it for a tenant sampled more coarsely.
 	// Absent in files written before it existed.
 	StepS float64 `json:"step_s,omitempty" jsonschema:"minimum=0"`
+	// Reason says why the pattern is insufficient (too little history,
+	// too few samples); absent otherwise, and in files written before it
+	// existed.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Patterns, as the classify stage names them.

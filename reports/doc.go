@@ -10,8 +10,10 @@
 //	tenants.json          profile.Tenants, when the classify stage ran
 //	plots/*.svg, *.png    every figure, drawn with gonum.org/v1/plot
 //	index.html            self-contained report: summary first, a section per
-//	                      stage and per job, caveats; inline SVG, no script,
-//	                      a Content-Security-Policy that forbids any fetch
+//	                      stage, the data quality of every ingested input
+//	                      (Input.Inputs), a section per job, caveats;
+//	                      inline SVG, no script, a Content-Security-Policy
+//	                      that forbids any fetch
 //	index.json            Index: what was written (wlprof report -o json)
 //	reservations/*.json   YARN reservation requests, when the input has them
 //

@@ -24,10 +24,17 @@ type Input struct {
 	Plan *Plan
 	// Simulation is the simulate stage's what-if; nil when it did not run.
 	Simulation *Simulation
+	// Inputs are the dataset's ingested inputs, in the manifest's order,
+	// for the data-quality section; nil when not known.
+	Inputs []DataInput
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
 	Notes map[string][]string
+	// Absent says, per stage (slo, skyline), why a job that is neither in
+	// the stage's results nor in Skipped has none: "no runs of this job in
+	// the runs table". The job's section shows it after "not computed".
+	Absent map[string]string
 }
 
 // Stage names, as sections and Notes use them.

@@ -151,6 +151,7 @@ func TestReportEscapesTraceStrings(t *testing.T) {
 	in.Tenants.File.Tenants[0].Tenant = `<svg onload=alert(4)>`
 	in.Tenants.Representatives[0].Tenant = `<svg onload=alert(5)>`
 	in.Skipped = []Skipped{{Stage: StageSkyline, Job: `"><script>alert(6)</script>`, Reason: "1 run"}}
+	in.Inputs = []DataInput{{File: `in/<script>alert(7)</script>.csv`, Format: "csv", Rejected: 1, Reasons: []RejectReason{{`<img src=x onerror=alert(8)>`, 1}}}}
 	opts := DefaultOptions()
 	opts.InlineJobs = 10
 	dir := filepath.Join(t.TempDir(), "r")

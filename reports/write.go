@@ -63,6 +63,9 @@ type Index struct {
 	Plots        []IndexPlot    `json:"plots"`
 	Stages       []IndexStage   `json:"stages"`
 	Summary      Summary        `json:"summary"`
+	// DataQuality is the data-quality section: per ingested input, the
+	// records accepted and rejected and the most frequent reasons.
+	DataQuality DataQuality `json:"data_quality"`
 }
 
 // IndexProfile is one written profile file.
@@ -122,6 +125,9 @@ type Summary struct {
 	ElasticSavingsFraction *float64 `json:"elastic_savings_fraction"`
 	MaxPenalty             float64  `json:"max_penalty"`
 	Warnings               int      `json:"warnings"`
+	// Skipped is how many jobs (or a job's tasks) a stage left out, each
+	// with its reason in the report (Input.Skipped).
+	Skipped int `json:"skipped"`
 }
 
 // figure is a plot to render and where it goes.
@@ -296,7 +302,9 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 		return nil, err
 	}
 	idx.Summary = summarise(jobs, in.Tenants, opts)
+	idx.Summary.Skipped = len(in.Skipped)
 	idx.Stages = stages(jobs, in)
+	idx.DataQuality = dataQuality(in.Inputs)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
 	figs := append(figures(jobs, in.Tenants, in.Plan, inline), simFigures(in.Simulation)...)
