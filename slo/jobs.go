@@ -314,6 +314,8 @@ func (e evidence) reason(o Options) string {
 		return fmt.Sprintf("too few runs (%d, need %d)", e.runs, o.MinRuns)
 	case e.submits < 3:
 		return fmt.Sprintf("too few submissions with a time to find a period (%d)", e.submits)
+	case !e.periodic && math.IsInf(p.CV, 1):
+		return "irregular period (half or more of the submissions share an instant: the median spacing is 0)"
 	case !e.periodic && p.CV > o.MaxPeriodCV:
 		return fmt.Sprintf("irregular period (submission spacing CV %.2f > %.2f)", p.CV, o.MaxPeriodCV)
 	case !e.periodic:
