@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"syscall"
 	"time"
@@ -271,6 +272,7 @@ type Representative struct {
 func (r *Result) Representatives(ctx context.Context, ds *dataset.Dataset, n int) ([]Representative, error) {
 	type pick struct {
 		class, tenant string
+		stepS         float64 // the step the tenant was analysed on
 	}
 	var picks []pick
 	wanted := map[string]bool{}
@@ -290,7 +292,7 @@ func (r *Result) Representatives(ctx context.Context, ds *dataset.Dataset, n int
 			return members[a].Tenant < members[b].Tenant
 		})
 		for _, t := range members[:min(n, len(members))] {
-			picks = append(picks, pick{c.Class, t.Tenant})
+			picks = append(picks, pick{c.Class, t.Tenant, t.StepS})
 			wanted[t.Tenant] = true
 		}
 	}
@@ -319,10 +321,44 @@ func (r *Result) Representatives(ctx context.Context, ds *dataset.Dataset, n int
 		if s == nil {
 			continue
 		}
-		f, pw := Spectrum(s.Values, s.StepS)
-		out = append(out, Representative{Class: p.class, Series: *s, FrequencyHz: f, Power: pw})
+		on := onStep(s, p.stepS)
+		f, pw := Spectrum(on.Values, on.StepS)
+		out = append(out, Representative{Class: p.class, Series: on, FrequencyHz: f, Power: pw})
 	}
 	return out, nil
+}
+
+// onStep is s as the tenant was analysed: from its first sample to its
+// last, on stepS when that is coarser than s's grid (regrid's blocks; a
+// tenant sampled every 30 minutes on a 2-minute grid is NaN in 14 slots
+// of 15 there, and its figure and spectrum were drawn from those).
+func onStep(s *dataset.Series, stepS float64) dataset.Series {
+	first, last := -1, -1
+	for i, x := range s.Values {
+		if !math.IsNaN(x) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	out := *s
+	if first < 0 {
+		out.Values = nil
+		return out
+	}
+	stepMs := int64(math.Round(s.StepS * 1000))
+	v := s.Values[first : last+1]
+	a0 := floorDiv(s.StartMs, stepMs) + int64(first)
+	out.StartMs, out.Values = a0*stepMs, slices.Clone(v)
+	if k := int(math.Round(stepS / s.StepS)); k > 1 {
+		var w workspace
+		reg, _ := regrid(v, a0, k, &w)
+		out.Values = slices.Clone(reg)
+		out.StartMs = floorDiv(a0, int64(k)) * int64(k) * stepMs
+		out.StepS = s.StepS * float64(k)
+	}
+	return out
 }
 
 // readOnly says whether err is the file system refusing a write.

@@ -217,15 +217,46 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 	p := newPlot("Class "+class+": representative tenants", unit, "utilisation (of a server)")
 	ymax := 0.0
 	for i, r := range reps {
-		l := line(decimate(r.Series.Values, 0, r.Series.StepS/div), palette(i), vg.Points(0.8))
-		p.Add(l)
-		p.Legend.Add(safetext.Escape(r.Tenant), l)
-		ymax = math.Max(ymax, maxY(l.l.XYs))
+		// A series with gaps is drawn as one line per run of samples: a
+		// line through NaN draws nothing after it.
+		var first *plainLine
+		for _, run := range sampleRuns(r.Series.Values) {
+			l := line(decimate(r.Series.Values[run[0]:run[1]], float64(run[0])*r.Series.StepS/div, r.Series.StepS/div), palette(i), vg.Points(0.8))
+			p.Add(l)
+			ymax = math.Max(ymax, maxY(l.l.XYs))
+			if first == nil {
+				first = l
+			}
+		}
+		if first != nil {
+			p.Legend.Add(safetext.Escape(r.Tenant), first)
+		}
 	}
+	p.X.Min, p.X.Max = 0, extent/div
 	p.Y.Min = 0
 	p.Legend.Top = true
 	legendRoom(p, ymax)
 	return p
+}
+
+// sampleRuns are the [start, end) index ranges of v's runs of non-NaN
+// values.
+func sampleRuns(v []float64) [][2]int {
+	var runs [][2]int
+	start := -1
+	for i, x := range v {
+		switch {
+		case math.IsNaN(x) && start >= 0:
+			runs = append(runs, [2]int{start, i})
+			start = -1
+		case !math.IsNaN(x) && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		runs = append(runs, [2]int{start, len(v)})
+	}
+	return runs
 }
 
 // ClassSpectra draws the spectra of one class's representatives against
