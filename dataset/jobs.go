@@ -135,3 +135,24 @@ func addStrings(set map[string]bool, a arrow.Array) {
 		}
 	}
 }
+
+// CompleteJobs are the jobs of table in the dataset at dir that start
+// with prefix, for shell completion of --job: none when the dataset
+// cannot be read.
+func CompleteJobs(ctx context.Context, dir, table, prefix string) []string {
+	ds, err := Open(dir)
+	if err != nil {
+		return nil
+	}
+	names, err := ds.JobNames(ctx, table)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

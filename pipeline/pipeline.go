@@ -8,6 +8,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/simulate"
 	"github.com/wlprof/wlprof/skyline"
@@ -152,4 +153,25 @@ func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOption
 		deadlineMs = *w.DeadlineMs
 	}
 	return arrivalMs, deadlineMs, periodMs, nil
+}
+
+// SimulateSection is the simulate section's options as wlprof report and
+// run take them (--simulate-trace, --simulate-nodes,
+// --simulate-node-memory, --simulate-default-model): nil without a trace,
+// one cluster of nodes × nodeMemory otherwise; every bad value at once.
+func SimulateSection(trace string, nodes int, nodeMemory, defaultModel string) (*simulate.Options, error) {
+	if trace == "" {
+		return nil, nil
+	}
+	so := simulate.DefaultOptions()
+	so.Trace, so.Nodes, so.DefaultModel = trace, []int{nodes}, defaultModel
+	m, err := bytesize.Parse(nodeMemory)
+	if err != nil {
+		return nil, fmt.Errorf("--simulate-node-memory: %w", err)
+	}
+	so.NodeMemoryBytes = []int64{m}
+	if err := so.Validate(); err != nil {
+		return nil, err
+	}
+	return &so, nil
 }

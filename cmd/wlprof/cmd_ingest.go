@@ -88,13 +88,9 @@ FORMATS
 
 func runIngest(ctx context.Context, o *ingestOptions) error {
 	opts := ingest.DefaultOptions()
-	unit, err := ingest.ParseCPUUnit(o.CPUUnit)
+	err := (ingest.Flags{CPUUnit: o.CPUUnit, TZ: o.TZ}).Apply(&opts)
 	if err != nil {
 		return usageError{err}
-	}
-	opts.CPUUnit = unit
-	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
-		return usagef("--tz %q: %v", o.TZ, err)
 	}
 	opts.MaxRejects, opts.SkipDuplicates = o.MaxRejects, !o.AllowDup
 	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
@@ -109,9 +105,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 			return usageError{err}
 		}
 	}
-	opts.Watch = func(path string, size int64, read func() int64) func() {
-		return o.g.statusLine("  "+path, size, read)
-	}
+	opts.Watch = o.g.watchInput
 	if o.g.io.ErrTTY && !o.g.Quiet {
 		opts.Progress = func(fr ingest.FileResult) {
 			fmt.Fprintf(o.g.io.Err, "  %s: %d accepted, %d rejected\n", fr.Path, fr.Accepted, fr.Rejected)

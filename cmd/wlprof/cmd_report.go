@@ -7,11 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
-	"github.com/wlprof/wlprof/simulate"
 )
 
 type reportOptions struct {
@@ -88,24 +86,6 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
 }
 
-// simulateOpts is the simulate section's options, nil without a trace.
-func (o *reportOptions) simulateOpts() (*simulate.Options, error) {
-	if o.SimTrace == "" {
-		return nil, nil
-	}
-	so := simulate.DefaultOptions()
-	so.Trace, so.Nodes, so.DefaultModel = o.SimTrace, []int{o.SimNodes}, o.SimDefaultModel
-	m, err := bytesize.Parse(o.SimNodeMemory)
-	if err != nil {
-		return nil, usagef("--simulate-node-memory: %v", err)
-	}
-	so.NodeMemoryBytes = []int64{m}
-	if err := so.Validate(); err != nil {
-		return nil, usageError{err}
-	}
-	return &so, nil
-}
-
 func runReport(ctx context.Context, o *reportOptions) error {
 	g := o.fit.g
 	if o.Out == "" {
@@ -158,9 +138,12 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	sim, err := o.simulateOpts()
+	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimNodes, o.SimNodeMemory, o.SimDefaultModel)
+	if err != nil {
+		return pipeline.Options{}, usageError{err}
+	}
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim}, err
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim}, nil
 }
 
 // figures are the options the report is written with.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/ingest"
@@ -67,14 +66,10 @@ func runRun(ctx context.Context, o *runOptions) error {
 		return err
 	}
 	opts := ingest.DefaultOptions()
-	var err error
-	if opts.Location, err = time.LoadLocation(o.TZ); err != nil {
-		return usagef("--tz %q: %v", o.TZ, err)
+	if err := (ingest.Flags{TZ: o.TZ}).Apply(&opts); err != nil {
+		return usageError{err}
 	}
-	opts.MaxRejects = o.MaxRejects
-	opts.Watch = func(path string, size int64, read func() int64) func() {
-		return g.statusLine("  "+path, size, read)
-	}
+	opts.MaxRejects, opts.Watch = o.MaxRejects, g.watchInput
 	po, err := o.report.pipeline(g)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
@@ -48,30 +47,21 @@ func (g *globalOptions) statusLine(label string, size int64, read func() int64) 
 	return progress.Start(g.io.Term, label, size, read).Stop
 }
 
+// watchInput is ingest's Options.Watch: a progress line per input.
+func (g *globalOptions) watchInput(path string, size int64, read func() int64) func() {
+	return g.statusLine("  "+path, size, read)
+}
+
 // completeJob completes cmd's --job with the jobs of table in the dataset
 // (-d, else $WLPROF_DATASET, else the default), as kubectl completes
-// resource names; an unreadable dataset completes nothing.
+// resource names.
 func completeJob(cmd *cobra.Command, g *globalOptions, table string) {
 	cmd.RegisterFlagCompletionFunc("job", func(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		dir := g.Dataset
 		if v := os.Getenv("WLPROF_DATASET"); v != "" && (c.Flag("dataset") == nil || !c.Flag("dataset").Changed) {
 			dir = v
 		}
-		ds, err := dataset.Open(dir)
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		names, err := ds.JobNames(c.Context(), table)
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var out []string
-		for _, n := range names {
-			if strings.HasPrefix(n, prefix) {
-				out = append(out, n)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return dataset.CompleteJobs(c.Context(), dir, table, prefix), cobra.ShellCompDirectiveNoFileComp
 	})
 }
 
