@@ -85,3 +85,23 @@ func TestShareAndThousands(t *testing.T) {
 		t.Errorf("pathParts = %q", got)
 	}
 }
+
+// wlprof report's text output says when inputs had rejects, and where to
+// see them; it says nothing when none had.
+func TestIndexTextDataQuality(t *testing.T) {
+	idx := &Index{Dir: "r", IndexHTML: "index.html", DataQuality: DataQuality{
+		Inputs: make([]DataQualityInput, 3), InputsWithRejects: 2, Accepted: 95, Rejected: 5}}
+	var b strings.Builder
+	if err := idx.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  data quality: 2 of 3 inputs had rejected records (5 of 100); see the report's data-quality section or wlprof rejects\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("text:\n%s\nwant a line %q", b.String(), want)
+	}
+	idx.DataQuality.Rejected, idx.DataQuality.InputsWithRejects = 0, 0
+	b.Reset()
+	idx.WriteText(&b)
+	if strings.Contains(b.String(), "data quality") {
+		t.Errorf("a line about rejects without any:\n%s", b.String())
+	}
+}

@@ -31,6 +31,10 @@ func (idx *Index) WriteText(w io.Writer) error {
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "  not computed: %s\n", strings.Join(missing, ", "))
 	}
+	if q := idx.DataQuality; q.Rejected > 0 {
+		fmt.Fprintf(w, "  data quality: %d of %d inputs had rejected records (%d of %d); see the report's data-quality section or wlprof rejects\n",
+			q.InputsWithRejects, len(q.Inputs), q.Rejected, q.Accepted+q.Rejected)
+	}
 	return nil
 }
 
