@@ -17,11 +17,12 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// memInput is an Input over bytes, as Open would map them. Only for
-// inputs under 8 MiB: past that the line reader hands blocks back to the
-// kernel, which a Go slice must not be.
+// memInput is an Input over bytes, as Open would map them (whatever
+// they hold: compressed bytes are not decompressed).
 func memInput(name string, b []byte) *Input {
-	return &Input{Path: name, data: b, raw: &countingHash{h: sha256.New()}}
+	in := &Input{Path: name, Size: int64(len(b)), data: b, inMemory: true}
+	in.raw = &countingHash{h: sha256.New(), read: &in.read}
+	return in
 }
 
 // readJobs drains a job reader into memory.

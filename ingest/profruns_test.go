@@ -27,6 +27,12 @@ func readProfruns(t testing.TB, path string) ([]dataset.ProfRun, []ParseError, e
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readProfrunsInput(t, in)
+}
+
+// readProfrunsInput drains the profruns-csv reader of in, and closes in.
+func readProfrunsInput(t testing.TB, in *Input) ([]dataset.ProfRun, []ParseError, error) {
+	t.Helper()
 	defer in.Close()
 	r := newProfrunsCSV(in)
 	var recs []dataset.ProfRun

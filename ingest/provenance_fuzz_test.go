@@ -14,11 +14,7 @@ import (
 // readAudit runs the hdfs-audit reader over data and returns its records
 // (copied) and rejects.
 func readAudit(t testing.TB, data []byte) ([]dataset.Provenance, []ParseError) {
-	path := writeFile(t, t.TempDir(), "audit.log", data)
-	in, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := fuzzInput(t, "audit.log", data)
 	defer in.Close()
 	r := newHDFSAudit(in, time.UTC)
 	var recs []dataset.Provenance

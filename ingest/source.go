@@ -37,6 +37,7 @@ type Input struct {
 	data     []byte
 	hashed   int // data[:hashed] has been hashed
 	released int // data[:released] has been given back to the kernel
+	inMemory bool // data is ordinary memory (openMemory), not a mapping: never released
 }
 
 type countingHash struct {
@@ -169,7 +170,7 @@ func (in *Input) consumed(pos int) {
 		in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
 		in.hashed += mapBlock
 	}
-	for in.released+2*mapBlock <= in.hashed {
+	for !in.inMemory && in.released+2*mapBlock <= in.hashed {
 		_ = syscall.Madvise(in.data[in.released:in.released+mapBlock], syscall.MADV_DONTNEED)
 		in.released += mapBlock
 	}
@@ -215,5 +216,21 @@ func (in *Input) Close() error {
 		c()
 	}
 	in.closers = nil
+	if in.f == nil {
+		return nil
+	}
 	return in.f.Close()
+}
+
+// openMemory is an Input over data as if it were an uncompressed file at
+// path, mapped: the parsers see what Open would give them, without a file
+// (the fuzz targets run a parser thousands of times a second). Compressed
+// data is refused: that path needs a stream.
+func openMemory(path string, data []byte) (*Input, bool) {
+	if len(data) < 4 || bytes.HasPrefix(data, gzipMagic) || bytes.HasPrefix(data, zstdMagic) {
+		return nil, false
+	}
+	in := &Input{Path: path, Size: int64(len(data)), data: data, inMemory: true}
+	in.raw = &countingHash{r: bytes.NewReader(nil), h: sha256.New(), read: &in.read}
+	return in, true
 }

@@ -20,11 +20,8 @@ import (
 // without a dataset (fuzzing wants thousands of runs a second): the
 // format's parser is driven directly, as its ingest function does.
 func fuzzIngest(t *testing.T, format, name string, body []byte, opts Options) (*ingested, error) {
-	path := writeFile(t, t.TempDir(), name, body)
-	in, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := fuzzInput(t, name, body)
+	path := in.Path
 	defer in.Close()
 	out := &ingested{res: &Result{}}
 	collect := func(r Reader[dataset.Usage]) error {
