@@ -187,7 +187,8 @@ func TestDemoMatchesPython(t *testing.T) {
 	o := DefaultOptions()
 	o.DefaultModel = "step:1.5"
 	ResolveModels(jobs, nil, StepModel{Slowdown: 1.5})
-	for _, c := range []Cluster{{3, 16 << 30, 16}, {4, 16 << 30, 16}, {6, 32 << 30, 16}, {2, 10 << 30, 8}} {
+	for _, c := range []Cluster{{Nodes: 3, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 4, NodeMemoryBytes: 16 << 30, NodeCores: 16},
+		{Nodes: 6, NodeMemoryBytes: 32 << 30, NodeCores: 16}, {Nodes: 2, NodeMemoryBytes: 10 << 30, NodeCores: 8}} {
 		for _, p := range []Policy{YARN, YARNME} {
 			out, un, err := Simulate(context.Background(), jobs, c, p, o)
 			if err != nil {
