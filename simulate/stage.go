@@ -475,8 +475,10 @@ func leftOut(w *prepared, jobs []Job, cfg Config) ([]bool, []Unschedulable) {
 		big.Cores = max(big.Cores, g.Cores)
 	}
 	a := "a node's"
-	if len(cfg.Groups) > 1 {
-		a = "the largest node's" // memory, or cores: the most any node has
+	for _, g := range cfg.Groups {
+		if g.Units != big.Units || g.Cores != big.Cores {
+			a = "the largest node's" // memory, or cores: the most any node has
+		}
 	}
 	for ji, pj := range w.jobs {
 		for i := pj.p0; i < pj.p0+pj.np; i++ {
