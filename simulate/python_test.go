@@ -201,7 +201,9 @@ func TestDemoMatchesPython(t *testing.T) {
 	o.DefaultModel = "step:1.5"
 	ResolveModels(jobs, nil, StepModel{Slowdown: 1.5})
 	for _, c := range []Cluster{{Nodes: 3, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 4, NodeMemoryBytes: 16 << 30, NodeCores: 16},
-		{Nodes: 6, NodeMemoryBytes: 32 << 30, NodeCores: 16}, {Nodes: 2, NodeMemoryBytes: 10 << 30, NodeCores: 8}} {
+		{Nodes: 6, NodeMemoryBytes: 32 << 30, NodeCores: 16}, {Nodes: 2, NodeMemoryBytes: 10 << 30, NodeCores: 8},
+		{Shapes: []NodeShape{{Nodes: 2, NodeMemoryBytes: 16 << 30, NodeCores: 8}, {Nodes: 1, NodeMemoryBytes: 64 << 30, NodeCores: 32}, {Nodes: 2, NodeMemoryBytes: 8 << 30}}},
+		{Shapes: []NodeShape{{Nodes: 1, NodeMemoryBytes: 4 << 30}, {Nodes: 1, NodeMemoryBytes: 32 << 30, NodeCores: 4}}}} {
 		for _, p := range []Policy{YARN, YARNME} {
 			out, un, err := Simulate(context.Background(), jobs, c, p, o)
 			if err != nil {
