@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/simulate"
 )
@@ -22,7 +21,9 @@ func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Op
 		return nil
 	}
 	opts := *o.Simulate
-	opts.Nodes, opts.NodeMemoryBytes = opts.Nodes[:1], opts.NodeMemoryBytes[:1]
+	if len(opts.NodeShapes) == 0 { // the first swept cluster; shapes are one
+		opts.Nodes, opts.NodeMemoryBytes = opts.Nodes[:1], opts.NodeMemoryBytes[:1]
+	}
 	opts.SeriesPoints, opts.TargetMakespan = seriesPoints, 0
 	var res *simulate.Result
 	err := r.around(reports.StageSimulate, func() error {
@@ -38,7 +39,7 @@ func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Op
 	}
 	c := res.Cluster
 	s := &reports.Simulation{Trace: opts.Trace, Warnings: res.Warnings,
-		Cluster: fmt.Sprintf("%d nodes of %s and %d cores", c.Nodes, bytesize.Human(float64(c.NodeMemoryBytes)), c.NodeCores)}
+		Cluster: c.Describe()}
 	for _, p := range res.Policies {
 		sp := reports.SimPolicy{Policy: string(p.Policy), MakespanS: p.MakespanS, MeanJCTS: p.MeanJCTS, MedianJCTS: p.MedianJCTS, P95JCTS: p.P95JCTS,
 			MemoryUtilisation: p.MemoryUtilisation, Tasks: p.Tasks, ElasticTasks: p.ElasticTasks}

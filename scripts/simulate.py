@@ -8,12 +8,13 @@ decision (the job queue is sorted afresh, a phase's lanes and a node's
 release times are sorted from its running tasks, an elastic task's memory
 is searched over every candidate) where the Go engine keeps indexes.
 
-  simulate.py TRACE --nodes N --node-memory BYTES --node-cores C
-      --memory-unit BYTES --node-disk-bandwidth BYTES_PER_S
+  simulate.py TRACE (--nodes N --node-memory BYTES | --node-shapes SHAPES)
+      --node-cores C --memory-unit BYTES --node-disk-bandwidth BYTES_PER_S
       --elastic-disk-share SHARE --policy yarn|yarn-me
       [--default-model SPEC] [--no-reserved-gaps] [--schedule]
 
-TRACE is simjobs-csv. Prints {"policy", "makespan_s", "memory_utilisation",
+SHAPES is COUNTxBYTES[/CORES],... (a cluster of nodes that differ, numbered
+in that order; no cores: --node-cores). TRACE is simjobs-csv. Prints {"policy", "makespan_s", "memory_utilisation",
 "task_events", "seconds", "jobs": [{"job", "submit_s", "finish_s", "tasks",
 "elastic_tasks"}], "left_out": [job ids], "schedule": [...] with
 --schedule}.
@@ -87,6 +88,16 @@ def model_at(model, mem, ideal):
     return s, disk
 
 
+def parse_shapes(spec, default_cores):
+    """[(count, memory bytes, cores)] of COUNTxBYTES[/CORES],..."""
+    out = []
+    for part in spec.split(","):
+        count, _, rest = part.strip().lower().partition("x")
+        mem, _, cores = rest.partition("/")
+        out.append((int(count), parse_size(mem), int(cores) if cores else default_cores))
+    return out
+
+
 class Phase:
     def __init__(self, job, name, tasks, dur, mem, cores, after, model):
         self.job, self.name, self.tasks, self.dur = job, name, tasks, dur
@@ -137,7 +148,10 @@ class Sim:
     def __init__(self, jobs, a):
         self.a = a
         self.unit = a.memory_unit
-        self.node_units = a.node_memory // self.unit
+        if a.node_shapes:
+            shapes = parse_shapes(a.node_shapes, a.node_cores)
+        else:
+            shapes = [(a.nodes, a.node_memory, a.node_cores)]
         self.cap_disk = int(math.floor(a.elastic_disk_share * a.node_disk_bandwidth)) if a.node_disk_bandwidth > 0 else -1
         self.me = a.policy == "yarn-me"
         self.jobs = jobs
@@ -146,9 +160,16 @@ class Sim:
             j.rank = rank
             for p in j.phases:
                 p.units = -(-p.mem // self.unit)
-            if any(p.units > self.node_units or p.cores > a.node_cores for p in j.phases):
+        self.nodes = []
+        for count, mem, cores in shapes:
+            for _ in range(count):
+                u = mem // self.unit
+                self.nodes.append(dict(cap_units=u, cap_cores=cores, units=u, cores=cores, disk=0, res=None, running=[]))
+        self.cap = sum(n["cap_units"] for n in self.nodes)
+        for j in jobs:
+            # left out: a task that no node could hold, memory and cores together
+            if any(not any(p.units <= mem // self.unit and p.cores <= cores for _, mem, cores in shapes) for p in j.phases):
                 self.left_out.append(j)
-        self.nodes = [dict(units=self.node_units, cores=a.node_cores, disk=0, res=None, running=[]) for _ in range(a.nodes)]
         self.now = 0.0
         self.dirty = set()
         self.running = []
@@ -189,12 +210,20 @@ class Sim:
                 return t.end
         return INF
 
+    def could_fit(self, ni, p):
+        n = self.nodes[ni]
+        return n["cap_units"] >= p.units and n["cap_cores"] >= p.cores
+
     def estimate(self, ni, p):
         lanes = sorted(t.end for t in p.running if not t.elastic)
         ends = [t.end for t in p.running if t.elastic]
         est = max(ends) if ends else -INF
         if not lanes:
-            return max(est, self.fit_time(ni, p) + p.dur)
+            if self.could_fit(ni, p):
+                start = self.fit_time(ni, p)
+            else:  # this node never fits it: when the first node that could
+                start = min(self.fit_time(k, p) for k in range(len(self.nodes)) if self.could_fit(k, p))
+            return max(est, start + p.dur)
         q, r = divmod(p.pending, len(lanes))
         est = max(est, lanes[-1] + q * p.dur)
         if r:
@@ -299,10 +328,24 @@ class Sim:
                 if self.a.reserved_gaps:
                     self.gaps(ni, j, p)
                 return
-            q = self.queue()
-            if not q:
+            # the head is the first job whose task the node could ever hold;
+            # yarn-me may start the ones before it elastically
+            h = None
+            started = False
+            for j in self.queue():
+                if self.could_fit(ni, j.next):
+                    h = j
+                    break
+                if self.me:
+                    el = self.elastic(ni, j.next)
+                    if el:
+                        self.start(ni, j, j.next, el[0], el[1], el[2], True)
+                        started = True
+                        break
+            if started:
+                continue
+            if h is None:
                 return
-            h = q[0]
             p = h.next
             if self.fits(ni, p):
                 self.start(ni, h, p, p.units, p.dur, 0, False)
@@ -407,15 +450,16 @@ class Sim:
             if j.left:
                 raise SystemExit("simulate.py: job %s never finished" % j.id)
         span = last - first
-        util = area / (self.node_units * len(self.nodes) * span) if span > 0 else 0.0
+        util = area / (self.cap * span) if span > 0 else 0.0
         return span, util
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace")
-    ap.add_argument("--nodes", type=int, required=True)
-    ap.add_argument("--node-memory", type=int, required=True)
+    ap.add_argument("--nodes", type=int)
+    ap.add_argument("--node-memory", type=int)
+    ap.add_argument("--node-shapes")
     ap.add_argument("--node-cores", type=int, required=True)
     ap.add_argument("--memory-unit", type=int, required=True)
     ap.add_argument("--node-disk-bandwidth", type=int, required=True)
@@ -425,6 +469,8 @@ def main():
     ap.add_argument("--no-reserved-gaps", dest="reserved_gaps", action="store_false")
     ap.add_argument("--schedule", action="store_true")
     a = ap.parse_args()
+    if not a.node_shapes and (a.nodes is None or a.node_memory is None):
+        ap.error("give --nodes and --node-memory, or --node-shapes")
     t0 = time.perf_counter()
     jobs = read_trace(a.trace, parse_model(a.default_model))
     s = Sim(jobs, a)

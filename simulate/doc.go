@@ -28,11 +28,25 @@
 //
 // # Cluster
 //
-// Identical nodes (DSS §4: 16 cores, 10 GB); memory is counted in whole
-// units of --memory-unit (DSS: 100 MB; here 100 MiB): a node has
-// ⌊memory / unit⌋ units, a task's ideal memory is ⌈ideal / unit⌉. A job
-// with a task larger than a node (memory or cores) is left out of that
+// Identical nodes (DSS §4: 16 cores, 10 GB: --nodes, --node-memory,
+// --node-cores), or a list of node shapes (--node-shapes
+// 40x16G/16,10x64G/32: COUNTxMEMORY[/CORES], no cores: --node-cores).
+// Memory is counted in whole units of --memory-unit (DSS: 100 MB; here
+// 100 MiB): a node has ⌊its memory / unit⌋ units, a task's ideal memory
+// is ⌈ideal / unit⌉. Nodes are numbered in the order of the shapes as
+// given, then in order within a shape; that is the node order of every
+// tie below. Every node has --node-disk-bandwidth (shapes do not carry
+// disk). A job with a task that fits no node (its memory and its cores
+// on one node: larger than the largest node) is left out of that
 // cluster's simulation and listed, under both policies alike.
+//
+// Shapes are one cluster, not swept: they go without --nodes,
+// --node-memory and --target-makespan (Validate says which to use). In
+// the output the cluster's nodes is the total, node_memory_bytes and
+// node_cores what every node has, 0 when the nodes differ in it, and
+// shapes lists them [{nodes, node_memory_bytes, node_cores}] (absent
+// for --nodes and --node-memory); the text states the shapes. CSV rows
+// carry the same three cluster columns.
 //
 // # Engine
 //
@@ -56,7 +70,12 @@
 // A job asks for the next task of its first phase, in trace order, that
 // is ready and has tasks not started. Jobs that ask are ordered by YARN's
 // fair scheduling (§4, DSS): least memory held by their running tasks
-// first, then rank.
+// first, then rank. On node n the head job is the first in that order
+// whose task n could fit when empty (memory and cores); the jobs before
+// it are passed over on n (YARN's FairScheduler asks that a request fit
+// the node's total resources), though yarn-me tries each of them
+// elastically (4.) in turn, and after a start the visit begins again.
+// On identical nodes no job is passed over: the head is the queue's.
 //
 // # Policies
 //
@@ -69,11 +88,12 @@
 //     reservation ends; under yarn-me, else elastically if it may (4.),
 //     and the reservation ends. Else yarn stops; yarn-me fills the gap
 //     (6.) and stops.
-//  2. Else, with no job asking, the visit stops. Else the head job H's
-//     task starts on n if it fits; under yarn-me, else elastically if it
-//     may (4.); else n is reserved for H (YARN: "a node that cannot fit
-//     the head job's next task is reserved for that job while it has
-//     pending tasks").
+//  2. Else, with no job asking that n could fit (those n passes over
+//     are tried elastically first under yarn-me, above), the visit
+//     stops. Else n's head job H's task starts on n if it fits; under
+//     yarn-me, else elastically if it may (4.); else n is reserved for
+//     H (YARN: "a node that cannot fit the head job's next task is
+//     reserved for that job while it has pending tasks").
 //  3. yarn: nothing else. Every task holds its ideal memory for its
 //     trace runtime.
 //  4. yarn-me's elastic allocation (§3, Alg. 1 lines 7–10), for a task
@@ -98,8 +118,11 @@
 //     max(f_last + q·d, f_r + (q+1)·d). A phase with no regular task
 //     running has no lanes: its estimate is the node's own timeline, when
 //     n's running tasks will have released enough for a regular task,
-//     plus its duration. The estimate does not count reservations; it is
-//     recomputed at every decision from the state at that instant.
+//     plus its duration; when n could never fit the task, the earliest
+//     such instant on the nodes that could, plus its duration (or a
+//     running elastic task's end, if later). The estimate does not count
+//     reservations; it is recomputed at every decision from the state at
+//     that instant.
 //  6. Reserved nodes under yarn-me (§3: "tasks of other jobs [may be]
 //     allocated on a reserved node, but only if this does not hinder the
 //     tasks of the reserved job"; DSS's gap mode): the reservation's
@@ -126,8 +149,8 @@
 // Per policy: makespan (last task end − first submission), mean, median
 // and p95 job completion time (a job's last task end − its submission,
 // §4's "job runtime"), memory utilisation (the mean share of the
-// cluster's memory units held by tasks from the first submission to the
-// last end), tasks and elastic tasks. A sweep (several --nodes or
+// cluster's memory units, every node's whatever its shape, held by tasks
+// from the first submission to the last end), tasks and elastic tasks. A sweep (several --nodes or
 // --node-memory) gives the same per cluster, and --target-makespan the
 // smallest swept cluster (by total memory, then nodes) that runs every
 // job within it — the cluster size needed with and without elasticity.
@@ -135,7 +158,7 @@
 // scripts/simulate.py is an independent implementation of these rules
 // (Python, standard library) that the tests compare with, job by job.
 //
-// Not yet: workloads from the dataset's job runs (a tasks table), lists
-// of node shapes, mis-estimation (§4's robustness study), the Meganode
+// Not yet: workloads from the dataset's job runs (a tasks table), sweeps
+// over node shapes, mis-estimation (§4's robustness study), the Meganode
 // comparison.
 package simulate

@@ -19,17 +19,15 @@ const (
 	YARNME Policy = "yarn-me"
 )
 
-// Config is one simulation: a cluster of identical nodes and a policy.
-// Memory is counted in whole units of UnitBytes (DSS §4: 100 MB): a node
-// has ⌊memory / unit⌋ units, a task's ideal memory is ⌈ideal / unit⌉.
+// Config is one simulation: a cluster and a policy. Memory is counted in
+// whole units of UnitBytes (DSS §4: 100 MB): a node has ⌊memory / unit⌋
+// units, a task's ideal memory is ⌈ideal / unit⌉.
 type Config struct {
-	Policy    Policy
-	Nodes     int
-	NodeUnits int32
-	NodeCores int32
+	Policy Policy
+	// Groups are the cluster's nodes, in node order: the first group's
+	// nodes have the lowest ids (tie-breaking visits them first).
+	Groups    []NodeGroup
 	UnitBytes int64
-	// NodeMemoryBytes is the node's memory as given (for messages).
-	NodeMemoryBytes int64
 	// ElasticDiskBytesPerS is what elastic tasks together may take of a
 	// node's disk bandwidth (§2.6, §3): share × bandwidth. Negative: no
 	// limit.
@@ -42,6 +40,34 @@ type Config struct {
 	// SeriesPoints, when positive, asks for the memory in use over time
 	// as that many time-weighted means (Outcome.MemorySeries).
 	SeriesPoints int
+}
+
+// NodeGroup is Count identical nodes of the engine's cluster.
+type NodeGroup struct {
+	Count int
+	Units int32 // memory units of a node
+	Cores int32
+	// MemoryBytes is a node's memory as given (for messages).
+	MemoryBytes int64
+}
+
+// nodes is the cluster's node count.
+func (c *Config) nodes() int {
+	n := 0
+	for _, g := range c.Groups {
+		n += g.Count
+	}
+	return n
+}
+
+// totalUnits is the cluster's memory, in units: the memory utilisation's
+// denominator.
+func (c *Config) totalUnits() float64 {
+	var u float64
+	for _, g := range c.Groups {
+		u += float64(g.Units) * float64(g.Count)
+	}
+	return u
 }
 
 // TaskRun is one task as it ran.
@@ -159,6 +185,7 @@ type ephase struct {
 }
 
 type enode struct {
+	units, cores         int32 // what the node has in all
 	freeUnits, freeCores int32
 	disk                 int64 // elastic tasks' disk bandwidth
 	resJob, resPhase     int32 // reservation, −1: none
@@ -195,6 +222,7 @@ type engine struct {
 	lastT   float64
 	series  []float64 // (t, held) pairs at instants
 	running int
+	mixed   bool // nodes of several shapes
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -205,15 +233,19 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	nj := len(w.jobs)
 	e.jobs = make([]ejob, nj)
 	e.phases = make([]ephase, len(w.phases))
-	e.nodes = make([]enode, cfg.Nodes)
-	e.dirty = make([]bool, cfg.Nodes)
-	e.cursor = cfg.Nodes
+	nn := cfg.nodes()
+	e.nodes = make([]enode, 0, nn)
+	e.dirty = make([]bool, nn)
+	e.cursor = nn
 	e.out.FinishS = make([]float64, nj)
 	e.out.Tasks = make([]int32, nj)
 	e.out.ElasticTasks = make([]int32, nj)
-	for i := range e.nodes {
-		e.nodes[i] = enode{freeUnits: cfg.NodeUnits, freeCores: cfg.NodeCores, resJob: -1, resPhase: -1}
+	for _, g := range cfg.Groups {
+		for range g.Count {
+			e.nodes = append(e.nodes, enode{units: g.Units, cores: g.Cores, freeUnits: g.Units, freeCores: g.Cores, resJob: -1, resPhase: -1})
+		}
 	}
+	e.mixed = len(cfg.Groups) > 1
 	var arrivals []int32
 	for i := range e.jobs {
 		e.jobs[i] = ejob{rank: int32(i), next: -1, left: w.jobs[i].np}
@@ -268,11 +300,11 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 		}
 	}
 	e.out.MakespanS = last - first
-	if span := last - first; span > 0 && cfg.NodeUnits > 0 && cfg.Nodes > 0 {
-		e.out.MemoryUtilisation = e.area / (float64(cfg.NodeUnits) * float64(cfg.Nodes) * span)
+	if span, tot := last-first, cfg.totalUnits(); span > 0 && tot > 0 {
+		e.out.MemoryUtilisation = e.area / (tot * span)
 	}
 	if cfg.SeriesPoints > 0 {
-		e.out.MemorySeries = bucketSeries(e.series, first, last, cfg.SeriesPoints, float64(cfg.NodeUnits)*float64(cfg.Nodes))
+		e.out.MemorySeries = bucketSeries(e.series, first, last, cfg.SeriesPoints, cfg.totalUnits())
 	}
 	return e.out, nil
 }
@@ -449,7 +481,33 @@ func (e *engine) visit(ni int32) {
 			}
 			return
 		}
-		j := e.q.head()
+		// The head: the first job in queue order whose task the node
+		// could fit in all (memory and cores); the jobs before it are
+		// passed over on this node (YARN: a request must fit the node's
+		// total resources), though yarn-me may start them elastically.
+		// On identical nodes no job is passed over (leftOut).
+		j, started := e.q.head(), false
+		if e.mixed {
+			j = -1
+			e.q.each(func(k int32) bool {
+				kph := e.jobs[k].next
+				if e.couldFit(n, kph) {
+					j = k
+					return false
+				}
+				if e.cfg.Policy == YARNME {
+					if u, rt, disk, ok := e.elastic(ni, kph); ok {
+						e.start(ni, k, kph, u, rt, disk, true)
+						started = true
+						return false
+					}
+				}
+				return true
+			})
+		}
+		if started {
+			continue
+		}
 		if j < 0 {
 			return
 		}
@@ -474,6 +532,12 @@ func (e *engine) release(ni int32) { e.nodes[ni].resJob, e.nodes[ni].resPhase = 
 func (e *engine) fits(n *enode, ph int32) bool {
 	p := &e.w.phases[ph]
 	return n.freeUnits >= p.ideal && n.freeCores >= p.cores
+}
+
+// couldFit: phase ph's task fits node n when nothing runs there.
+func (e *engine) couldFit(n *enode, ph int32) bool {
+	p := &e.w.phases[ph]
+	return n.units >= p.ideal && n.cores >= p.cores
 }
 
 // gapTries is how many candidates (gapCandidate) a gap walk tries
@@ -583,7 +647,9 @@ func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int6
 // order the lanes free up, at their ideal duration; the estimate is when
 // the last lane ends, or a running task does if later. A phase with no
 // regular task running has the node's own timeline: its next task starts
-// regularly when the node's running tasks have released enough.
+// regularly when the node's running tasks have released enough; on a
+// node too small for it ever to start regularly, the earliest such
+// instant on the nodes that could fit it.
 func (e *engine) estimate(ni int32, ph int32) float64 {
 	if est, ok := e.laneEstimate(ph); ok {
 		return est
@@ -592,7 +658,17 @@ func (e *engine) estimate(ni int32, ph int32) float64 {
 	if p := &e.phases[ph]; len(p.efin) > 0 {
 		est = p.efin[len(p.efin)-1]
 	}
-	return math.Max(est, e.fitTime(ni, ph)+e.w.phases[ph].dur)
+	start := math.Inf(1)
+	if e.couldFit(&e.nodes[ni], ph) {
+		start = e.fitTime(ni, ph)
+	} else {
+		for i := range e.nodes {
+			if e.couldFit(&e.nodes[i], ph) {
+				start = math.Min(start, e.fitTime(int32(i), ph))
+			}
+		}
+	}
+	return math.Max(est, start+e.w.phases[ph].dur)
 }
 
 // laneEstimate is the estimate of a phase with lanes; false without.

@@ -320,8 +320,14 @@ func checkInvariants(jobs []Job, c Cluster, p Policy, o Options, out *Outcome) e
 			return fmt.Errorf("job %s finish %g, last task ends %g", j.ID, out.FinishS[ji], jobEnd[int32(ji)])
 		}
 	}
+	var capUnits, capCores []int32 // by node id, in the groups' order
+	for _, g := range cfg.Groups {
+		for range g.Count {
+			capUnits, capCores = append(capUnits, g.Units), append(capCores, g.Cores)
+		}
+	}
 	for n, evs := range byNode {
-		if n < 0 || int(n) >= c.Nodes {
+		if n < 0 || int(n) >= len(capUnits) {
 			return fmt.Errorf("node %d out of range", n)
 		}
 		sort.SliceStable(evs, func(a, b int) bool {
@@ -340,8 +346,8 @@ func checkInvariants(jobs []Job, c Cluster, p Policy, o Options, out *Outcome) e
 			units += sign * e.r.Units
 			cores += sign * e.r.Cores
 			disk += int64(sign) * e.r.DiskBytesPerS
-			if units > cfg.NodeUnits || cores > cfg.NodeCores {
-				return fmt.Errorf("node %d at %g s: %d units, %d cores; capacity %d, %d", n, e.t, units, cores, cfg.NodeUnits, cfg.NodeCores)
+			if units > capUnits[n] || cores > capCores[n] {
+				return fmt.Errorf("node %d at %g s: %d units, %d cores; capacity %d, %d", n, e.t, units, cores, capUnits[n], capCores[n])
 			}
 			if e.start && e.r.Elastic && e.r.DiskBytesPerS > 0 && cfg.ElasticDiskBytesPerS >= 0 && disk > cfg.ElasticDiskBytesPerS {
 				return fmt.Errorf("node %d at %g s: elastic disk %d B/s over the share %d", n, e.t, disk, cfg.ElasticDiskBytesPerS)

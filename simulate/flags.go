@@ -12,9 +12,14 @@ import (
 // lists (several nodes counts or node memories sweep the clusters) and
 // byte sizes.
 type Flags struct {
-	Policies          string // yarn, yarn-me or both
-	Nodes             string // node counts, e.g. 50,100
-	NodeMemory        string // byte sizes, e.g. 32G,64G
+	Policies   string // yarn, yarn-me or both
+	Nodes      string // node counts, e.g. 50,100
+	NodeMemory string // byte sizes, e.g. 32G,64G
+	// NodeShapes is one cluster of several node shapes, COUNTxMEMORY[/CORES]
+	// comma-separated, e.g. 40x16G/16,10x64G/32 (no cores: --node-cores).
+	// With it, Nodes and NodeMemory are empty unless given (a conflict
+	// Options.Validate reports).
+	NodeShapes        string
 	MemoryUnit        string // a byte size
 	NodeDiskBandwidth string // bytes per second; "0": not limited
 }
@@ -44,6 +49,15 @@ func (f Flags) Apply(o *Options) []error {
 		}
 		o.NodeMemoryBytes = append(o.NodeMemoryBytes, m)
 	}
+	o.NodeShapes = nil
+	for _, s := range splitList(f.NodeShapes) {
+		sh, err := ParseNodeShape(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--node-shapes: %w", err))
+			continue
+		}
+		o.NodeShapes = append(o.NodeShapes, sh)
+	}
 	var err error
 	if o.MemoryUnitBytes, err = bytesize.Parse(f.MemoryUnit); err != nil {
 		errs = append(errs, fmt.Errorf("--memory-unit: %w", err))
@@ -64,4 +78,36 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// ParseNodeShape reads one node shape, COUNTxMEMORY[/CORES] (40x16G/16;
+// the memory as bytesize.Parse reads it; no cores: 0, --node-cores).
+// Counts and cores are checked to be whole numbers here, their ranges by
+// Options.Validate.
+func ParseNodeShape(s string) (NodeShape, error) {
+	bad := func(why string) (NodeShape, error) {
+		return NodeShape{}, fmt.Errorf("%q: %s; want COUNTxMEMORY[/CORES], e.g. 40x16G/16", s, why)
+	}
+	count, rest, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if !ok {
+		return bad("no x between the node count and the memory")
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(count))
+	if err != nil {
+		return bad(fmt.Sprintf("node count %q is not a whole number", strings.TrimSpace(count)))
+	}
+	mem, cores, hasCores := strings.Cut(rest, "/")
+	m, err := bytesize.Parse(mem)
+	if err != nil {
+		return bad(fmt.Sprintf("memory %q is no size", strings.TrimSpace(mem)))
+	}
+	sh := NodeShape{Nodes: n, NodeMemoryBytes: m}
+	if hasCores {
+		c, err := strconv.Atoi(strings.TrimSpace(cores))
+		if err != nil || c < 1 {
+			return bad(fmt.Sprintf("cores %q: want a whole number of at least 1", strings.TrimSpace(cores)))
+		}
+		sh.NodeCores = c
+	}
+	return sh, nil
 }

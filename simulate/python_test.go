@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -42,9 +43,21 @@ func needPython(t testing.TB) {
 func simulatePy(t testing.TB, trace string, c Cluster, p Policy, o Options) pyOutcome {
 	t.Helper()
 	args := []string{"../scripts/simulate.py", trace, "--nodes", strconv.Itoa(c.Nodes), "--node-memory", strconv.FormatInt(c.NodeMemoryBytes, 10),
-		"--node-cores", strconv.Itoa(c.NodeCores), "--memory-unit", strconv.FormatInt(o.MemoryUnitBytes, 10),
+		"--node-cores", strconv.Itoa(c.NodeCores)}
+	if len(c.Shapes) > 0 {
+		var sh []string
+		for _, s := range c.Shapes {
+			x := fmt.Sprintf("%dx%d", s.Nodes, s.NodeMemoryBytes)
+			if s.NodeCores != 0 {
+				x += "/" + strconv.Itoa(s.NodeCores)
+			}
+			sh = append(sh, x)
+		}
+		args = []string{"../scripts/simulate.py", trace, "--node-shapes", strings.Join(sh, ","), "--node-cores", strconv.Itoa(o.NodeCores)}
+	}
+	args = append(args, "--memory-unit", strconv.FormatInt(o.MemoryUnitBytes, 10),
 		"--node-disk-bandwidth", strconv.FormatInt(o.NodeDiskBytesPerS, 10), "--elastic-disk-share", strconv.FormatFloat(o.ElasticDiskShare, 'g', -1, 64),
-		"--policy", string(p), "--default-model", o.DefaultModel}
+		"--policy", string(p), "--default-model", o.DefaultModel)
 	if !o.ReservedGaps {
 		args = append(args, "--no-reserved-gaps")
 	}
@@ -187,7 +200,10 @@ func TestDemoMatchesPython(t *testing.T) {
 	o := DefaultOptions()
 	o.DefaultModel = "step:1.5"
 	ResolveModels(jobs, nil, StepModel{Slowdown: 1.5})
-	for _, c := range []Cluster{{3, 16 << 30, 16}, {4, 16 << 30, 16}, {6, 32 << 30, 16}, {2, 10 << 30, 8}} {
+	for _, c := range []Cluster{{Nodes: 3, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 4, NodeMemoryBytes: 16 << 30, NodeCores: 16},
+		{Nodes: 6, NodeMemoryBytes: 32 << 30, NodeCores: 16}, {Nodes: 2, NodeMemoryBytes: 10 << 30, NodeCores: 8},
+		{Shapes: []NodeShape{{Nodes: 2, NodeMemoryBytes: 16 << 30, NodeCores: 8}, {Nodes: 1, NodeMemoryBytes: 64 << 30, NodeCores: 32}, {Nodes: 2, NodeMemoryBytes: 8 << 30}}},
+		{Shapes: []NodeShape{{Nodes: 1, NodeMemoryBytes: 4 << 30}, {Nodes: 1, NodeMemoryBytes: 32 << 30, NodeCores: 4}}}} {
 		for _, p := range []Policy{YARN, YARNME} {
 			out, un, err := Simulate(context.Background(), jobs, c, p, o)
 			if err != nil {
@@ -217,5 +233,89 @@ func TestGapCapMatchesPython(t *testing.T) {
 	}
 	if err := compare(jobs, out, un, simulatePy(t, path, oneNode, YARNME, o)); err != nil {
 		t.Error(err)
+	}
+}
+
+// randomShapes is a cluster of 2 or 3 node shapes: 1–3 nodes each of 2 to
+// 16 GiB (some tasks of genJobs fit only the larger nodes) and 1 to 12
+// cores, or no cores (--node-cores).
+func randomShapes(rng *rand.Rand) Cluster {
+	var shapes []NodeShape
+	for range 2 + rng.IntN(2) {
+		s := NodeShape{Nodes: 1 + rng.IntN(3), NodeMemoryBytes: int64(2+rng.IntN(15)) << 30}
+		if rng.IntN(4) > 0 {
+			s.NodeCores = 1 + rng.IntN(12)
+		}
+		shapes = append(shapes, s)
+	}
+	return Cluster{Shapes: shapes}
+}
+
+// Random traces on random mixed clusters (2–3 node shapes): Go and
+// Python agree as on identical nodes (makespan, every job's finish to
+// 1e-9 s, task and elastic counts, jobs left out, utilisation), under
+// both policies.
+func TestMixedMatchesPython(t *testing.T) {
+	needPython(t)
+	rng := rand.New(rand.NewPCG(18, 18))
+	dir := t.TempDir()
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	var runs, jobsCompared, elastic, leftOut, diffs int
+	for i := 0; i < n; i++ {
+		nj := 1 + rng.IntN(10)
+		if i%4 == 3 {
+			nj = 25 + rng.IntN(20)
+		}
+		c := randomShapes(rng)
+		jobs := genJobs(rng, nj, 150, 12<<30)
+		path := filepath.Join(dir, fmt.Sprintf("trace%d.csv", i))
+		var buf bytes.Buffer
+		if err := WriteTrace(&buf, jobs); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		read, err := ReadTraceFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := DefaultOptions()
+		o.NodeCores = 1 + rng.IntN(16)
+		o.ReservedGaps = rng.IntN(3) > 0
+		o.NodeDiskBytesPerS = int64(rng.IntN(3)) * 400 << 20
+		if rng.IntN(4) == 0 {
+			o.MemoryUnitBytes = 1 << 20
+		}
+		var makespans []float64
+		for _, p := range []Policy{YARN, YARNME} {
+			out, un, err := Simulate(context.Background(), read, c, p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			py := simulatePy(t, path, c, p, o)
+			if err := compare(read, out, un, py); err != nil {
+				t.Fatalf("trace %d (%s), %s on %+v (node cores %d), gaps %v, disk %d, unit %d: %v", i, path, p, c.Shapes, o.NodeCores, o.ReservedGaps,
+					o.NodeDiskBytesPerS, o.MemoryUnitBytes, err)
+			}
+			runs++
+			jobsCompared += len(py.Jobs)
+			leftOut += len(py.LeftOut)
+			for _, e := range out.ElasticTasks {
+				elastic += int(e)
+			}
+			makespans = append(makespans, out.MakespanS)
+		}
+		if makespans[0] != makespans[1] {
+			diffs++
+		}
+	}
+	t.Logf("%d traces on mixed clusters, %d runs agree: %d job finishes compared, %d jobs left out, %d elastic tasks; yarn-me's makespan differs from yarn's on %d traces",
+		n, runs, jobsCompared, leftOut, elastic, diffs)
+	if elastic == 0 || diffs == 0 || leftOut == 0 {
+		t.Errorf("the mixed clusters exercise too little")
 	}
 }

@@ -57,6 +57,18 @@ func (q *jobQueue) head() int32 {
 	return q.blocks[0].jobs[0]
 }
 
+// each calls f on the queued jobs in queue order until f returns false.
+// f must not change the queue unless it returns false.
+func (q *jobQueue) each(f func(j int32) bool) {
+	for _, b := range q.blocks {
+		for _, j := range b.jobs {
+			if !f(j) {
+				return
+			}
+		}
+	}
+}
+
 // pull recomputes a block's minimum.
 func (q *jobQueue) pull(b *qblock) {
 	if !q.gaps {

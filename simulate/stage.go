@@ -7,6 +7,8 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +29,10 @@ type Options struct {
 	// memory (a sweep when either has more than one), counts first.
 	Nodes           []int
 	NodeMemoryBytes []int64
+	// NodeShapes, instead of Nodes and NodeMemoryBytes (both then empty),
+	// is one cluster of nodes of several shapes, in node order; it is
+	// not swept. A shape's NodeCores 0 is NodeCores.
+	NodeShapes []NodeShape
 	// NodeCores per node (DSS: 16); a task takes its phase's cores (1).
 	NodeCores int
 	// MemoryUnitBytes is the allocation granularity (DSS: 100 MB).
@@ -80,8 +86,24 @@ func (o *Options) Validate() error {
 		}
 		seen[p] = true
 	}
-	if len(o.Nodes) == 0 {
-		errs = append(errs, errors.New("nodes: want at least one node count"))
+	shapes := len(o.NodeShapes) > 0
+	if shapes {
+		if len(o.Nodes) > 0 {
+			errs = append(errs, errors.New("nodes and node-shapes both given: use --node-shapes alone (its shapes carry the node counts, e.g. 40x16G/16,10x64G/32), or --nodes with --node-memory"))
+		}
+		if len(o.NodeMemoryBytes) > 0 {
+			errs = append(errs, errors.New("node-memory and node-shapes both given: use --node-shapes alone (its shapes carry the node memories, e.g. 40x16G/16,10x64G/32), or --node-memory with --nodes"))
+		}
+		if o.TargetMakespan > 0 {
+			errs = append(errs, errors.New("target-makespan and node-shapes both given: --node-shapes is one cluster, not swept; --target-makespan picks among clusters swept with --nodes and --node-memory"))
+		}
+	} else {
+		if len(o.Nodes) == 0 {
+			errs = append(errs, errors.New("nodes: want at least one node count"))
+		}
+		if len(o.NodeMemoryBytes) == 0 {
+			errs = append(errs, errors.New("node-memory: want at least one size"))
+		}
 	}
 	for _, n := range o.Nodes {
 		if n < 1 || n > 1_000_000 {
@@ -91,13 +113,34 @@ func (o *Options) Validate() error {
 	if !(o.MemoryUnitBytes > 0) {
 		errs = append(errs, fmt.Errorf("memory-unit %d: want a size above 0", o.MemoryUnitBytes))
 	}
-	if len(o.NodeMemoryBytes) == 0 {
-		errs = append(errs, errors.New("node-memory: want at least one size"))
+	memOK := func(m int64) bool {
+		return o.MemoryUnitBytes <= 0 || (m >= o.MemoryUnitBytes && m/o.MemoryUnitBytes <= math.MaxInt32/4)
 	}
 	for _, m := range o.NodeMemoryBytes {
-		if o.MemoryUnitBytes > 0 && (m < o.MemoryUnitBytes || m/o.MemoryUnitBytes > math.MaxInt32/4) {
+		if !memOK(m) {
 			errs = append(errs, fmt.Errorf("node-memory %s: want at least one memory unit (%s) and at most 2^29 of them", bytesize.Format(m), bytesize.Format(o.MemoryUnitBytes)))
 		}
+	}
+	total := 0
+	for _, s := range o.NodeShapes {
+		var bad []string
+		if s.Nodes < 1 || s.Nodes > 1_000_000 {
+			bad = append(bad, fmt.Sprintf("%d nodes: want 1 to 1000000", s.Nodes))
+		} else {
+			total += s.Nodes
+		}
+		if !memOK(s.NodeMemoryBytes) {
+			bad = append(bad, fmt.Sprintf("memory %s: want at least one memory unit (%s) and at most 2^29 of them", bytesize.Format(max(s.NodeMemoryBytes, 0)), bytesize.Format(o.MemoryUnitBytes)))
+		}
+		if s.NodeCores < 0 || s.NodeCores > 1<<20 {
+			bad = append(bad, fmt.Sprintf("%d cores: want 1 or more (or none: --node-cores)", s.NodeCores))
+		}
+		for _, b := range bad {
+			errs = append(errs, fmt.Errorf("node-shapes %s: %s", s, b))
+		}
+	}
+	if total > 1_000_000 {
+		errs = append(errs, fmt.Errorf("node-shapes: %d nodes in all; want at most 1000000", total))
 	}
 	if o.NodeCores < 1 || o.NodeCores > 1<<20 {
 		errs = append(errs, fmt.Errorf("node-cores %d: want 1 or more", o.NodeCores))
@@ -218,11 +261,72 @@ func ResolveModels(jobs []Job, models []*elasticity.Model, def Model) []string {
 	return warns
 }
 
-// Cluster is one simulated cluster of identical nodes.
+// Cluster is one simulated cluster: Nodes identical nodes, or the nodes
+// of Shapes in that order. A cluster given as shapes has Nodes their
+// total, and NodeMemoryBytes and NodeCores what every node has, or 0 when
+// the nodes differ in that.
 type Cluster struct {
+	Nodes           int         `json:"nodes"`
+	NodeMemoryBytes int64       `json:"node_memory_bytes"`
+	NodeCores       int         `json:"node_cores"`
+	Shapes          []NodeShape `json:"shapes,omitempty"`
+}
+
+// NodeShape is Nodes nodes of one memory and number of cores (0: the
+// options' NodeCores).
+type NodeShape struct {
 	Nodes           int   `json:"nodes"`
 	NodeMemoryBytes int64 `json:"node_memory_bytes"`
 	NodeCores       int   `json:"node_cores"`
+}
+
+// String writes the shape as --node-shapes reads it: COUNTxMEMORY[/CORES].
+func (s NodeShape) String() string {
+	out := strconv.Itoa(s.Nodes) + "x" + bytesize.Format(s.NodeMemoryBytes)
+	if s.NodeCores != 0 {
+		out += "/" + strconv.Itoa(s.NodeCores)
+	}
+	return out
+}
+
+// ShapesCluster is the cluster of shapes (NodeCores 0: defCores): Nodes
+// their total, NodeMemoryBytes and NodeCores what every node has, else 0.
+func ShapesCluster(shapes []NodeShape, defCores int) Cluster {
+	c := Cluster{Shapes: make([]NodeShape, len(shapes))}
+	for i, s := range shapes {
+		if s.NodeCores == 0 {
+			s.NodeCores = defCores
+		}
+		c.Shapes[i] = s
+		c.Nodes += s.Nodes
+		if i == 0 {
+			c.NodeMemoryBytes, c.NodeCores = s.NodeMemoryBytes, s.NodeCores
+		}
+		if s.NodeMemoryBytes != c.NodeMemoryBytes {
+			c.NodeMemoryBytes = 0
+		}
+		if s.NodeCores != c.NodeCores {
+			c.NodeCores = 0
+		}
+	}
+	return c
+}
+
+// Uniform: every node of c has the same memory and cores.
+func (c Cluster) Uniform() bool { return c.NodeMemoryBytes > 0 && c.NodeCores > 0 }
+
+// Describe writes the cluster for people: "4 nodes of 16 GiB and 16
+// cores", or its shapes when the nodes differ: "50 nodes: 40 of 16 GiB
+// and 16 cores, 10 of 64 GiB and 32 cores".
+func (c Cluster) Describe() string {
+	if c.Uniform() {
+		return fmt.Sprintf("%d %s of %s and %d cores", c.Nodes, plural(c.Nodes, "node", "nodes"), bytesize.Human(float64(c.NodeMemoryBytes)), c.NodeCores)
+	}
+	parts := make([]string, len(c.Shapes))
+	for i, s := range c.Shapes {
+		parts[i] = fmt.Sprintf("%d of %s and %d cores", s.Nodes, bytesize.Human(float64(s.NodeMemoryBytes)), s.NodeCores)
+	}
+	return fmt.Sprintf("%d %s: %s", c.Nodes, plural(c.Nodes, "node", "nodes"), strings.Join(parts, ", "))
 }
 
 // ClusterInfo is the cluster of the result's policies and jobs, with the
@@ -322,8 +426,12 @@ type Result struct {
 	Warnings      []string        `json:"warnings"`
 }
 
-// Clusters lists the clusters opts describes, counts first.
+// Clusters lists the clusters opts describes, counts first; NodeShapes
+// is one cluster.
 func (o *Options) Clusters() []Cluster {
+	if len(o.NodeShapes) > 0 {
+		return []Cluster{ShapesCluster(o.NodeShapes, o.NodeCores)}
+	}
 	var cs []Cluster
 	for _, n := range o.Nodes {
 		for _, m := range o.NodeMemoryBytes {
@@ -339,26 +447,58 @@ func (o *Options) config(c Cluster, p Policy) Config {
 	if o.NodeDiskBytesPerS > 0 {
 		disk = int64(math.Floor(o.ElasticDiskShare * float64(o.NodeDiskBytesPerS)))
 	}
-	return Config{Policy: p, Nodes: c.Nodes, NodeUnits: int32(c.NodeMemoryBytes / o.MemoryUnitBytes), NodeCores: int32(c.NodeCores),
-		UnitBytes: o.MemoryUnitBytes, NodeMemoryBytes: c.NodeMemoryBytes, ElasticDiskBytesPerS: disk, ReservedGaps: o.ReservedGaps}
+	shapes := c.Shapes
+	if len(shapes) == 0 {
+		shapes = []NodeShape{{Nodes: c.Nodes, NodeMemoryBytes: c.NodeMemoryBytes, NodeCores: c.NodeCores}}
+	}
+	cfg := Config{Policy: p, UnitBytes: o.MemoryUnitBytes, ElasticDiskBytesPerS: disk, ReservedGaps: o.ReservedGaps}
+	for _, s := range shapes {
+		cores := s.NodeCores
+		if cores == 0 {
+			cores = o.NodeCores
+		}
+		cfg.Groups = append(cfg.Groups, NodeGroup{Count: s.Nodes, Units: int32(s.NodeMemoryBytes / o.MemoryUnitBytes), Cores: int32(cores), MemoryBytes: s.NodeMemoryBytes})
+	}
+	return cfg
 }
 
-// leftOut marks the jobs with a task larger than a node of c.
+// leftOut marks the jobs with a task that fits no node of the cluster
+// (memory and cores together).
 func leftOut(w *prepared, jobs []Job, cfg Config) ([]bool, []Unschedulable) {
 	skip := make([]bool, len(w.jobs))
 	var out []Unschedulable
+	big := cfg.Groups[0] // the largest node's memory, the most cores
+	for _, g := range cfg.Groups[1:] {
+		if g.Units > big.Units {
+			big.Units, big.MemoryBytes = g.Units, g.MemoryBytes
+		}
+		big.Cores = max(big.Cores, g.Cores)
+	}
+	a := "a node's"
+	for _, g := range cfg.Groups {
+		if g.Units != big.Units || g.Cores != big.Cores {
+			a = "the largest node's" // memory, or cores: the most any node has
+		}
+	}
 	for ji, pj := range w.jobs {
 		for i := pj.p0; i < pj.p0+pj.np; i++ {
 			p := &w.phases[i]
+			fits := false
+			for _, g := range cfg.Groups {
+				fits = fits || (p.ideal <= g.Units && p.cores <= g.Cores)
+			}
+			mem := bytesize.Human(float64(jobs[ji].Phases[i-pj.p0].MemoryBytes))
 			var why string
 			switch {
-			case p.ideal > cfg.NodeUnits:
-				why = fmt.Sprintf("a task needs %s (%d units of %s), more than a node's %s (%d units): the job is not simulated",
-					bytesize.Human(float64(jobs[ji].Phases[i-pj.p0].MemoryBytes)), p.ideal, bytesize.Format(cfg.UnitBytes), bytesize.Human(float64(cfg.NodeMemoryBytes)), cfg.NodeUnits)
-			case p.cores > cfg.NodeCores:
-				why = fmt.Sprintf("a task needs %d cores, more than a node's %d: the job is not simulated", p.cores, cfg.NodeCores)
-			default:
+			case fits:
 				continue
+			case p.ideal > big.Units:
+				why = fmt.Sprintf("a task needs %s (%d units of %s), more than %s %s (%d units): the job is not simulated",
+					mem, p.ideal, bytesize.Format(cfg.UnitBytes), a, bytesize.Human(float64(big.MemoryBytes)), big.Units)
+			case p.cores > big.Cores:
+				why = fmt.Sprintf("a task needs %d cores, more than %s %d: the job is not simulated", p.cores, a, big.Cores)
+			default:
+				why = fmt.Sprintf("a task needs %s (%d units of %s) and %d cores: no node has both, the job is not simulated", mem, p.ideal, bytesize.Format(cfg.UnitBytes), p.cores)
 			}
 			skip[ji] = true
 			out = append(out, Unschedulable{Job: pj.id, Task: jobs[ji].Phases[i-pj.p0].Task, Reason: why})

@@ -30,8 +30,8 @@ func (r *Result) WriteText(out io.Writer) error {
 		disk = fmt.Sprintf("elastic tasks may take %s/s of a node's %s/s of disk", bytesize.Human(c.ElasticDiskShare*float64(c.NodeDiskBytesPerS)),
 			bytesize.Human(float64(c.NodeDiskBytesPerS)))
 	}
-	fmt.Fprintf(out, "%d %s, %d tasks, on %d %s of %s and %d cores (memory in %s units; %s)\n\n", jobs, plural(jobs, "job", "jobs"), tasks,
-		c.Nodes, plural(c.Nodes, "node", "nodes"), bytesize.Human(float64(c.NodeMemoryBytes)), c.NodeCores, bytesize.Format(c.MemoryUnitBytes), disk)
+	fmt.Fprintf(out, "%d %s, %d tasks, on %s (memory in %s units; %s)\n\n", jobs, plural(jobs, "job", "jobs"), tasks,
+		c.Describe(), bytesize.Format(c.MemoryUnitBytes), disk)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "POLICY\tMAKESPAN\tMEAN_JCT\tMEDIAN_JCT\tP95_JCT\tMEMORY_UTILISATION\tTASKS\tELASTIC_TASKS")
 	for _, p := range r.Policies {

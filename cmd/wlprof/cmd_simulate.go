@@ -18,6 +18,7 @@ type simulateOptions struct {
 	Policies     string
 	Nodes        string
 	NodeMemory   string
+	NodeShapes   string
 	NodeCores    int
 	MemoryUnit   string
 	DiskBW       string
@@ -55,21 +56,31 @@ elasticity; its ideal memory wins over the trace's), else --default-model.
 Memory is allocated in --memory-unit steps. A job with a task larger than
 a node is left out and listed. Several --nodes or --node-memory values
 sweep the clusters; --target-makespan then names, per policy, the
-smallest cluster that runs the trace within it. The rules are in
-simulate/doc.go; scripts/simulate.py implements them again.
+smallest cluster that runs the trace within it.
+
+--node-shapes gives instead one cluster of nodes that differ:
+COUNTxMEMORY[/CORES] comma-separated, e.g. 40x16G/16,10x64G/32 (no cores:
+--node-cores). It is not swept, and goes without --nodes, --node-memory
+and --target-makespan. A node passes over the jobs whose task it could
+never fit (YARN-ME may still run one there with less memory); a job
+whose task fits no node is left out. Nodes are numbered in the order of
+the shapes, which breaks ties. The rules are in simulate/doc.go;
+scripts/simulate.py implements them again.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G
   wlprof simulate -d ds --trace jobs.csv --nodes 100 --default-model step:1.5 -o json
-  wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h`,
+  wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h
+  wlprof simulate --trace jobs.csv --node-shapes 40x16G/16,10x64G/32`,
 		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), cmd, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Trace, "trace", "", "the workload: a simjobs-csv file (required)")
 	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
 	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
 	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
-	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node; a task takes its phase's cores (1 unless the trace says)")
+	f.StringVar(&o.NodeShapes, "node-shapes", "", "one cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES],... e.g. 40x16G/16,10x64G/32")
+	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node (of a shape without /CORES); a task takes its phase's cores (1 unless the trace says)")
 	f.StringVar(&o.MemoryUnit, "memory-unit", bytesize.Format(def.MemoryUnitBytes), "memory is allocated in whole units of this size")
 	f.StringVar(&o.DiskBW, "node-disk-bandwidth", bytesize.Format(def.NodeDiskBytesPerS), "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
 	f.Float64Var(&o.DiskShare, "elastic-disk-share", def.ElasticDiskShare, "share of a node's disk bandwidth elastic tasks may take together")
@@ -79,17 +90,26 @@ simulate/doc.go; scripts/simulate.py implements them again.
 	return cmd
 }
 
-func runSimulate(ctx context.Context, o *simulateOptions) error {
+func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) error {
 	g := o.g
 	opts := simulate.DefaultOptions()
 	opts.Trace, opts.NodeCores, opts.ElasticDiskShare, opts.DefaultModel, opts.ReservedGaps, opts.TargetMakespan =
 		o.Trace, o.NodeCores, o.DiskShare, o.DefaultModel, o.ReservedGaps, o.Target
-	errs := simulate.Flags{Policies: o.Policies, Nodes: o.Nodes, NodeMemory: o.NodeMemory, MemoryUnit: o.MemoryUnit,
+	nodes, mem := o.Nodes, o.NodeMemory
+	if o.NodeShapes != "" { // the defaults of --nodes and --node-memory do not apply
+		if !cmd.Flags().Changed("nodes") {
+			nodes = ""
+		}
+		if !cmd.Flags().Changed("node-memory") {
+			mem = ""
+		}
+	}
+	errs := simulate.Flags{Policies: o.Policies, Nodes: nodes, NodeMemory: mem, NodeShapes: o.NodeShapes, MemoryUnit: o.MemoryUnit,
 		NodeDiskBandwidth: o.DiskBW}.Apply(&opts)
 	if o.Trace == "" {
 		errs = append(errs, errors.New("--trace FILE is required: the workload, in simjobs-csv (workloads from the dataset's job runs are not built yet)"))
 	}
-	if len(errs) == 0 || (len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0 && opts.MemoryUnitBytes > 0) {
+	if len(errs) == 0 || ((len(opts.NodeShapes) > 0 || len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0) && opts.MemoryUnitBytes > 0) {
 		if err := opts.Validate(); err != nil {
 			errs = append(errs, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -186,5 +187,99 @@ func TestReportSimulateSection(t *testing.T) {
 	}
 	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-node-memory") {
 		t.Errorf("bad --simulate-node-memory: exit %d, %q", code, stderr)
+	}
+}
+
+// wlprof simulate --node-shapes: a mixed cluster of the demo trace (text
+// and JSON golden; the JSON's cluster has the total of nodes, 0 for the
+// memory and cores that differ, and the shapes); a uniform cluster given
+// as one shape is the --nodes/--node-memory cluster, the same text and
+// the same JSON but for the shapes listed.
+func TestSimulateNodeShapes(t *testing.T) {
+	nods := filepath.Join(t.TempDir(), "none")
+	for _, f := range []string{"text", "json"} {
+		out, stderr, code := wlprof(t, "simulate", "-d", nods, "-q", "--trace", demoTrace, "--node-shapes", "2x16G/8,1x64G/32,2x8G", "--default-model", "step:1.5", "-o", f)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, stderr)
+		}
+		golden(t, "simulate-demo-shapes."+map[string]string{"text": "txt", "json": "json"}[f], out)
+		if f != "json" {
+			continue
+		}
+		var doc struct {
+			Cluster struct {
+				Nodes           int   `json:"nodes"`
+				NodeMemoryBytes int64 `json:"node_memory_bytes"`
+				NodeCores       int   `json:"node_cores"`
+				Shapes          []struct {
+					Nodes           int   `json:"nodes"`
+					NodeMemoryBytes int64 `json:"node_memory_bytes"`
+					NodeCores       int   `json:"node_cores"`
+				} `json:"shapes"`
+			} `json:"cluster"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		c := doc.Cluster
+		if c.Nodes != 5 || c.NodeMemoryBytes != 0 || c.NodeCores != 0 || len(c.Shapes) != 3 || c.Shapes[1].NodeMemoryBytes != 64<<30 || c.Shapes[2].NodeCores != 16 {
+			t.Errorf("cluster %+v", c)
+		}
+	}
+	docs := map[string]map[string]any{}
+	texts := map[string]string{}
+	for name, argv := range map[string][]string{"nodes": {"--nodes", "4", "--node-memory", "16G"}, "shapes": {"--node-shapes", "4x16G"}} {
+		for _, f := range []string{"text", "json"} {
+			out, stderr, code := wlprof(t, append([]string{"simulate", "-d", nods, "-q", "--trace", demoTrace, "--default-model", "step:1.5", "-o", f}, argv...)...)
+			if code != 0 {
+				t.Fatalf("%s -o %s: exit %d: %s", name, f, code, stderr)
+			}
+			if f == "text" {
+				texts[name] = out
+				continue
+			}
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			docs[name] = doc
+		}
+	}
+	shapes := docs["shapes"]["cluster"].(map[string]any)
+	if want := []any{map[string]any{"nodes": 4.0, "node_memory_bytes": float64(16 << 30), "node_cores": 16.0}}; !reflect.DeepEqual(shapes["shapes"], want) {
+		t.Errorf("shapes %v, want %v", shapes["shapes"], want)
+	}
+	delete(shapes, "shapes")
+	if !reflect.DeepEqual(docs["nodes"], docs["shapes"]) {
+		t.Errorf("--node-shapes 4x16G differs from --nodes 4 --node-memory 16G beyond its shapes")
+	}
+	if texts["nodes"] != texts["shapes"] {
+		t.Errorf("text differs:\n%s\n%s", texts["nodes"], texts["shapes"])
+	}
+}
+
+// Bad shapes, and shapes with the flags they replace, are usage errors,
+// every one reported at once and saying what to use.
+func TestSimulateNodeShapesErrors(t *testing.T) {
+	nods := filepath.Join(t.TempDir(), "none")
+	for _, c := range []struct {
+		argv []string
+		msg  []string
+	}{
+		{[]string{"--node-shapes", "0x16G,4x10M,abc,2x8G/x", "--nodes", "5", "--target-makespan", "1h"},
+			[]string{"node-shapes 0x16G: 0 nodes", "node-shapes 4x10M: memory 10M: want at least one memory unit", `--node-shapes: "abc": no x`,
+				`--node-shapes: "2x8G/x": cores "x"`, "nodes and node-shapes both given: use --node-shapes alone", "target-makespan and node-shapes"}},
+		{[]string{"--node-shapes", "4x16G", "--node-memory", "32G"}, []string{"node-memory and node-shapes both given: use --node-shapes alone"}},
+		{[]string{"--node-shapes", "nothing"}, []string{`--node-shapes: "nothing": no x between the node count and the memory; want COUNTxMEMORY[/CORES]`}},
+	} {
+		_, stderr, code := wlprof(t, append([]string{"simulate", "-d", nods, "--trace", demoTrace}, c.argv...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s", c.argv, code, stderr)
+		}
+		for _, m := range c.msg {
+			if !strings.Contains(stderr, m) {
+				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
+			}
+		}
 	}
 }
