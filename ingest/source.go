@@ -35,8 +35,8 @@ type Input struct {
 	// An uncompressed regular file is mapped instead of read: parsers work
 	// on the page cache directly, with no copy, and hash it block by block.
 	data     []byte
-	hashed   int // data[:hashed] has been hashed
-	released int // data[:released] has been given back to the kernel
+	hashed   int  // data[:hashed] has been hashed
+	released int  // data[:released] has been given back to the kernel
 	inMemory bool // data is ordinary memory (openMemory), not a mapping: never released
 }
 
