@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -36,5 +37,34 @@ func BenchmarkSFitBaseline10k(b *testing.B) {
 	jobs, av := benchJobs(10000)
 	for b.Loop() {
 		sfitBaseline(0, jobs, av)
+	}
+}
+
+// BenchmarkRun10k is the bar of issue 20: the stage (s_req per phase,
+// s_fit over all jobs, the utility curves) for 10,000 jobs in ≤ 5 s.
+// BenchmarkRun10kBaseline times Alg. 2 as written (sfitBaseline) on the
+// same jobs: the part of the stage SFit replaces.
+func BenchmarkRun10k(b *testing.B) { benchRun(b, false) }
+
+func BenchmarkRun10kBaseline(b *testing.B) { benchRun(b, true) }
+
+func benchRun(b *testing.B, baseline bool) {
+	fj, av := benchJobs(10000)
+	in := Input{AtS: 0, Availability: av, Jobs: make([]JobInput, len(fj))}
+	for i, j := range fj {
+		in.Jobs[i] = JobInput{Job: "job" + string(rune('a'+i%26)) + string(rune('0'+i%10)), GoalS: j.GoalS}
+		for k, p := range j.Phases {
+			in.Jobs[i].Phases = append(in.Jobs[i].Phases, Phase{Name: []string{"map", "reduce"}[k], Tasks: p.Pending, Pending: p.Pending, MuS: p.MuS})
+		}
+	}
+	opts := DefaultOptions()
+	for b.Loop() {
+		if baseline {
+			sfitBaseline(in.AtS, fj, av)
+			continue
+		}
+		if _, err := Run(context.Background(), in, opts); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
