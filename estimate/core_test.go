@@ -32,10 +32,11 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 		{GoalS: 100, Phases: []FitPhase{{Pending: 30, MuS: 20}}},
 		{GoalS: 200, Phases: []FitPhase{{Pending: 50, MuS: 10}}},
 	}
-	got := SFit(0, jobs, av)
-	want := []FitResult{{SFit: 30, Short: 0}, {SFit: 10, Short: 0}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("SFit = %+v, want %+v", got, want)
+	if got, want := SFit(0, jobs, av), []int{30, 10}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("SFit = %v, want %v", got, want)
+	}
+	if got := Shortfall(0, jobs, av); !reflect.DeepEqual(got, []float64{0, 0}) {
+		t.Fatalf("Shortfall = %v, want none", got)
 	}
 	if r, ok := SReq(Phase{Pending: 30, MuS: 20}, 100); r != 6 || !ok {
 		t.Errorf("s_req(A) = %d %v, want 6", r, ok)
@@ -50,13 +51,16 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 		t.Errorf("mean Ω to B's goal = %g, want 7", m)
 	}
 
-	// Half the slots before t = 100: 500 slot-s; B's 10 tasks take 100,
-	// A's 30 need 600 and get 400, i.e. 20 tasks: A is 10 tasks short.
+	// Half the slots before t = 100: 500 slot-s until A's goal, 900
+	// until B's. Earliest goal first: A's 600 slot-s get 500 (5 tasks
+	// short); B gets the 400 left of 900 for its 500 (10 tasks short).
+	// s_fit does not change: the window [100, 200] is the same.
 	tight := mustAv(t, []float64{0, 100}, []float64{5, 4}, 0)
-	got = SFit(0, jobs, tight)
-	want = []FitResult{{SFit: 30, Short: 10}, {SFit: 10, Short: 0}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("tight SFit = %+v, want %+v", got, want)
+	if got, want := SFit(0, jobs, tight), []int{30, 10}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("tight SFit = %v, want %v", got, want)
+	}
+	if got := Shortfall(0, jobs, tight); !reflect.DeepEqual(got, []float64{5, 10}) {
+		t.Fatalf("tight Shortfall = %v, want [5 10]", got)
 	}
 }
 
@@ -67,8 +71,9 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 //	30 of 10 s; A: goal 100, 5 of 10 s.
 //	[200, 300]: 200 slot-s, C takes 20 tasks → 10 left.
 //	[100, 200]: 200 slot-s, C's 10 take 100 first, B gets 10 → 20 left.
-//	s_fit = A 5, B 20, C 0. [0, 100]: 200 slot-s, B's 20 take all; A,
-//	the last filled, is short all 5.
+//	s_fit = A 5, B 20, C 0. Earliest goal first, A's 50 slot-s and B's
+//	300 fit in the 400 until B's goal; C gets the 250 left of 600 for its
+//	300: 5 tasks short.
 func TestHandThreeJobsOrder(t *testing.T) {
 	av := mustAv(t, []float64{0}, []float64{2}, 0)
 	jobs := []FitJob{
@@ -76,10 +81,11 @@ func TestHandThreeJobsOrder(t *testing.T) {
 		{GoalS: 100, Phases: []FitPhase{{Pending: 5, MuS: 10}}},
 		{GoalS: 200, Phases: []FitPhase{{Pending: 30, MuS: 10}}},
 	}
-	got := SFit(0, jobs, av)
-	want := []FitResult{{SFit: 0}, {SFit: 5, Short: 5}, {SFit: 20}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("SFit = %+v, want %+v", got, want)
+	if got, want := SFit(0, jobs, av), []int{0, 5, 20}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("SFit = %v, want %v", got, want)
+	}
+	if got := Shortfall(0, jobs, av); !reflect.DeepEqual(got, []float64{5, 0, 0}) {
+		t.Fatalf("Shortfall = %v, want [5 0 0]", got)
 	}
 }
 
@@ -216,6 +222,7 @@ func TestSFitProperties(t *testing.T) {
 		if base := sfitBaseline(now, jobs, av); !reflect.DeepEqual(got, base) {
 			t.Fatalf("iteration %d: SFit %+v, Alg. 2 as written %+v", it, got, base)
 		}
+		short := Shortfall(now, jobs, av)
 		for j, g := range got {
 			pend := 0
 			for _, p := range jobs[j].Phases {
@@ -224,8 +231,8 @@ func TestSFitProperties(t *testing.T) {
 					break
 				}
 			}
-			if g.SFit < 0 || g.SFit > pend {
-				t.Fatalf("iteration %d job %d: s_fit %d outside [0, %d]", it, j, g.SFit, pend)
+			if g < 0 || g > pend {
+				t.Fatalf("iteration %d job %d: s_fit %d outside [0, %d]", it, j, g, pend)
 			}
 		}
 		// More availability never raises s_fit or the shortfall.
@@ -234,9 +241,10 @@ func TestSFitProperties(t *testing.T) {
 			more[i] = av.Slots[i] + float64(r.IntN(5))
 		}
 		av2 := mustAv(t, av.Starts, more, av.PeriodS)
+		short2 := Shortfall(now, jobs, av2)
 		for j, g := range SFit(now, jobs, av2) {
-			if g.SFit > got[j].SFit || g.Short > got[j].Short+1e-9 {
-				t.Fatalf("iteration %d job %d: more availability gives %+v, was %+v", it, j, g, got[j])
+			if g > got[j] || short2[j] > short[j]+1e-6 {
+				t.Fatalf("iteration %d job %d: more availability gives s_fit %d short %g, was %d %g", it, j, g, short2[j], got[j], short[j])
 			}
 		}
 	}

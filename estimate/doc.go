@@ -59,9 +59,12 @@
 // work is pushed back to the immediately preceding period"). fit is fluid
 // — a task may straddle a goal — which keeps it monotone (fit.go says
 // why). A job's later phases fill its windows before its current phase
-// (they run nearer its goal). Filling the first window too, less the
-// running tasks' remaining work, leaves what meets no goal (short_tasks;
-// meets_goal is short_tasks = 0). Release times are not modelled: as in
+// (they run nearer its goal). Whether a job meets its goal is not
+// Alg. 2's to say (it fills every window latest goal first, so a late
+// job's overflow lands on the earlier ones): short_tasks is the work that
+// misses the goal when Ω is given out earliest goal first (EDF, fluid,
+// running tasks' remaining work included), and meets_goal is
+// short_tasks = 0. Release times are not modelled: as in
 // §5.3.2, every job may run from now. s_req under the mean availability
 // from now to the goal (§5.3.4.2: "a fixed availability equal to the
 // average amount of resources from current time to its deadline") is

@@ -8,8 +8,8 @@ import (
 // FitJob is one job as Alg. 2 sees it: its completion goal (seconds, on
 // the availability's clock) and its phases in execution order, each with
 // the tasks not yet started and their length µ. RunningS is the remaining
-// work of its running tasks, slot-seconds: they hold slots from now on,
-// so only the last window (now to the earliest goal) loses it.
+// work of its running tasks, slot-seconds: Alg. 2 counts pending tasks
+// only (s_fit starts at s_pend); Shortfall counts it as the job's work.
 type FitJob struct {
 	GoalS    float64
 	Phases   []FitPhase
@@ -20,18 +20,6 @@ type FitJob struct {
 type FitPhase struct {
 	Pending int
 	MuS     float64
-}
-
-// FitResult is Alg. 2's answer for one job.
-type FitResult struct {
-	// SFit is s_fit: the job's pending tasks of its current phase (the
-	// first with pending tasks) that do not fit between the later goals,
-	// so must be run before the earliest goal — at most its pending tasks.
-	SFit int
-	// Short is the work, in tasks of the job's own phases, that fits
-	// nowhere before its goal once the window from now to the earliest
-	// goal is filled too; 0 when the job meets its goal.
-	Short float64
 }
 
 // fitState is the fluid remainder of one job while fitting.
@@ -133,13 +121,10 @@ func goalOrder(jobs []FitJob) []int {
 //  3. what is left of each job must run between now and the earliest
 //     goal: its current phase's remainder, rounded up, is s_fit.
 //
-// Filling that last window as well (less the running tasks' work) gives
-// Short: the work that meets no goal.
-//
 // It runs in O(J log J + windows): a job with nothing left leaves the
 // list, and a window stops when its capacity is spent. sfitBaseline is
 // Alg. 2 as written, O(J²), and gives the same numbers (tested).
-func SFit(now float64, jobs []FitJob, av *Availability) []FitResult {
+func SFit(now float64, jobs []FitJob, av *Availability) []int {
 	st := newStates(jobs)
 	order := goalOrder(jobs)
 	// P: visited jobs with tasks left, in visiting order (latest goal
@@ -178,26 +163,16 @@ func SFit(now float64, jobs []FitJob, av *Availability) []FitResult {
 			push(j)
 		}
 	}
-	out := make([]FitResult, len(jobs))
+	out := make([]int, len(jobs))
 	for j := range jobs {
-		out[j].SFit = ceilTasks(st[j].current(jobs, j))
-	}
-	if len(order) > 0 {
-		c := av.Integral(now, math.Max(jobs[order[0]].GoalS, now))
-		for j := range jobs {
-			c -= jobs[j].RunningS
-		}
-		fill(math.Max(c, 0))
-		for j := range jobs {
-			out[j].Short = st[j].total()
-		}
+		out[j] = ceilTasks(st[j].current(jobs, j))
 	}
 	return out
 }
 
 // sfitBaseline is Alg. 2 line by line: every window visits every job
 // already visited. The benchmark's baseline and the test's oracle.
-func sfitBaseline(now float64, jobs []FitJob, av *Availability) []FitResult {
+func sfitBaseline(now float64, jobs []FitJob, av *Availability) []int {
 	st := newStates(jobs)
 	order := goalOrder(jobs)
 	var P []int
@@ -216,24 +191,9 @@ func sfitBaseline(now float64, jobs []FitJob, av *Availability) []FitResult {
 		}
 		P = append(P, j)
 	}
-	out := make([]FitResult, len(jobs))
+	out := make([]int, len(jobs))
 	for j := range jobs {
-		out[j].SFit = ceilTasks(st[j].current(jobs, j))
-	}
-	if len(order) > 0 {
-		c := av.Integral(now, math.Max(jobs[order[0]].GoalS, now))
-		for j := range jobs {
-			c -= jobs[j].RunningS
-		}
-		c = math.Max(c, 0)
-		for _, p := range P {
-			if st[p].left() {
-				c = st[p].consume(c)
-			}
-		}
-		for j := range jobs {
-			out[j].Short = st[j].total()
-		}
+		out[j] = ceilTasks(st[j].current(jobs, j))
 	}
 	return out
 }
@@ -243,4 +203,39 @@ func ceilTasks(r float64) int {
 		return 0
 	}
 	return int(math.Ceil(r - eps))
+}
+
+// Shortfall is the work of each job, in tasks, that misses its goal when
+// the availability is given out earliest goal first (EDF, fluid), a job's
+// work not done by its goal being dropped there: job j gets what of
+// ∫_now^{goal_j} Ω the jobs with earlier goals left, and its running
+// tasks' remaining work counts as its own. Alg. 2 says what must run
+// now, not who is late: it fills every window latest goal first, so a
+// late job's overflow would be charged to the earlier ones. The missing
+// work is the job's last (EDF runs its phases in order): it is counted
+// in tasks of the last phases first. More availability never raises it.
+func Shortfall(now float64, jobs []FitJob, av *Availability) []float64 {
+	out := make([]float64, len(jobs))
+	used := 0.0
+	for _, j := range goalOrder(jobs) {
+		w := jobs[j].RunningS
+		for _, p := range jobs[j].Phases {
+			w += float64(p.Pending) * p.MuS
+		}
+		avail := math.Max(av.Integral(now, math.Max(jobs[j].GoalS, now))-used, 0)
+		done := math.Min(w, avail)
+		used += done
+		short := w - done
+		if short <= eps*math.Max(w, 1) {
+			continue
+		}
+		for p := len(jobs[j].Phases) - 1; p >= 0 && short > 0; p-- {
+			ph := jobs[j].Phases[p]
+			pw := float64(ph.Pending) * ph.MuS
+			take := math.Min(pw, short)
+			out[j] += take / ph.MuS
+			short -= take
+		}
+	}
+	return out
 }

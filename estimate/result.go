@@ -53,13 +53,14 @@ type JobResult struct {
 	RunningTasks int     `json:"running_tasks"`
 	MuS          float64 `json:"mu_s"`
 	SReq         int     `json:"s_req"`
-	// AvailMeanSlots is Ω's mean from the instant to the goal; SFit and
-	// ShortTasks are Alg. 2's (doc.go); null without an availability.
+	// AvailMeanSlots is Ω's mean from the instant to the goal; SFit is
+	// Alg. 2's, ShortTasks the tasks that miss the goal when Ω is given
+	// out earliest goal first (Shortfall); null without an availability.
 	AvailMeanSlots *float64 `json:"avail_mean_slots"`
 	SFit           *int     `json:"s_fit"`
 	ShortTasks     *float64 `json:"short_tasks"`
-	// MeetsGoal: the goal is ahead and, with an availability, Alg. 2
-	// leaves nothing short; without one, s_req ≤ pending tasks.
+	// MeetsGoal: the goal is ahead and, with an availability, nothing is
+	// short; without one, s_req ≤ pending tasks.
 	MeetsGoal bool          `json:"meets_goal"`
 	Phases    []PhaseResult `json:"phases"`
 	// Utility is eq. 14 (eq. 6 when there is no s_fit) and UtilityReq
@@ -131,7 +132,8 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var fits []FitResult
+	var fits []int
+	var shorts []float64
 	if in.Availability != nil {
 		fj := make([]FitJob, len(jobs))
 		for i, j := range jobs {
@@ -142,6 +144,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			}
 		}
 		fits = SFit(in.AtS, fj, in.Availability)
+		shorts = Shortfall(in.AtS, fj, in.Availability)
 	}
 	for i, j := range jobs {
 		if opts.Job != "" && j.Job != opts.Job {
@@ -157,7 +160,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			}
 		}
 		p := j.Phases[cur]
-		jr := JobResult{Job: j.Job, DeadlineS: window, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
+		jr := JobResult{Job: j.Job, DeadlineS: math.Round(window*1000) / 1000, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
 			DeadlineFrom: j.GoalFrom, ProfileFrom: j.ProfileFrom, Phase: p.Name, PendingTasks: p.Pending,
 			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur]}
 		for k, ph := range j.Phases {
@@ -166,10 +169,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		fit := -1
 		if fits != nil {
 			m := in.Availability.Mean(in.AtS, math.Max(j.GoalS, in.AtS))
-			short := fits[i].Short
-			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks = &m, &fits[i].SFit, &short
-			jr.MeetsGoal = ok && short <= eps
-			fit = fits[i].SFit
+			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks = &m, &fits[i], &shorts[i]
+			jr.MeetsGoal = ok && shorts[i] <= eps
+			fit = fits[i]
 		} else {
 			jr.MeetsGoal = ok && jr.SReq <= p.Pending
 		}

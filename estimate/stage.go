@@ -243,7 +243,7 @@ func goal(ji *JobInput, atS float64, sj *slo.Job, spec *JobSpec, f *JobsFile) st
 	}
 	p, a := float64(pm)/1000, float64(am)/1000
 	k := math.Floor((atS-a-*sj.DeadlineS)/p) + 1
-	ji.GoalS, ji.GoalFrom = a+k*p+*sj.DeadlineS, "slo"
+	ji.GoalS, ji.GoalFrom = math.Round((a+k*p+*sj.DeadlineS)*1000)/1000, "slo" // to the ms, as the SLO's anchor
 	return ""
 }
 
