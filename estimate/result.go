@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/wlprof/wlprof/profile"
 )
 
 // Util is a utility value; −∞ (no slot where one is required) is null in
@@ -246,4 +248,24 @@ func curves(fit, req, pend int) (u, ureq []Util, alloc []int) {
 		}
 	}
 	return u, ureq, alloc
+}
+
+// Profile sets each estimated job's estimate: the phases' task counts, µ
+// and pending tasks it was computed from, and its s_req, s_fit and
+// whether it meets its goal.
+func (r *Result) Profile(jobs profile.Jobs) {
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
+		e := &profile.Estimate{AtMs: r.AtMs, DeadlineMs: r.AtMs + int64(math.Round(j.DeadlineS*1000)),
+			DeadlineFrom: j.DeadlineFrom, ProfileFrom: j.ProfileFrom, SReq: j.SReq, MeetsGoal: j.MeetsGoal,
+			Phases: make([]profile.EstimatePhase, len(j.Phases))}
+		if j.SFit != nil {
+			v := *j.SFit
+			e.SFit = &v
+		}
+		for k, p := range j.Phases {
+			e.Phases[k] = profile.EstimatePhase{Phase: p.Phase, Tasks: p.Tasks, MuS: p.MuS, PendingTasks: p.Pending, SReq: p.SReq}
+		}
+		jobs.Get(j.Job).Estimate = e
+	}
 }

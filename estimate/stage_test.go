@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/profile"
 )
 
 // The hand example of core_test.go through the stage, with a job that
@@ -130,5 +132,27 @@ func TestOptionsValidate(t *testing.T) {
 	err := o.Validate()
 	if err == nil || strings.Count(err.Error(), "\n") != 2 {
 		t.Errorf("want three problems, got %v", err)
+	}
+}
+
+// Profile puts the inputs and the slots into the jobs' profiles, which
+// still validate.
+func TestProfile(t *testing.T) {
+	av := mustAv(t, []float64{0, 100}, []float64{10, 4}, 0)
+	in := Input{AtS: 1000, Availability: av, Jobs: []JobInput{
+		{Job: "A", GoalS: 1100, GoalFrom: "slo", ProfileFrom: "test", Phases: []Phase{{Name: "map", Tasks: 30, Pending: 30, MuS: 20}, {Name: "reduce", Tasks: 2, Pending: 2, MuS: 5}}}}}
+	res, err := Run(context.Background(), in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := profile.Jobs{}
+	res.Profile(jobs)
+	e := jobs.Get("A").Estimate
+	if e == nil || e.AtMs != 1_000_000 || e.DeadlineMs != 1_100_000 || len(e.Phases) != 2 || e.Phases[0].Tasks != 30 || e.Phases[0].MuS != 20 || e.SFit == nil {
+		t.Fatalf("estimate %+v", e)
+	}
+	j := jobs.Get("A")
+	if err := j.Validate(); err != nil {
+		t.Error(err)
 	}
 }
