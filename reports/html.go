@@ -65,6 +65,7 @@ type view struct {
 	SkyJobs     []*viewJob
 	Plan        *Plan
 	Sim         *Simulation
+	Est         *Estimate
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -90,10 +91,11 @@ var stageTitles = map[string]string{
 	StageElasticity: "Memory elasticity",
 	StageProfiler:   "Profiler sweeps",
 	StageSimulate:   "Elastic memory what-if",
+	StageEstimate:   "Completion-goal estimate",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
-	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation}
+	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation, Est: in.Estimate}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -308,6 +310,8 @@ svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-co
 </section>
 
 {{template "simulate" .}}
+
+{{template "estimate" .}}
 
 <section id="jobs">
 <h2>Jobs</h2>

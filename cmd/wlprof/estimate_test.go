@@ -118,3 +118,59 @@ func TestEstimateGolden(t *testing.T) {
 		}
 	}
 }
+
+// wlprof report --estimate-jobs adds the section (Ω(t) with the
+// deadlines, the table) and each estimated job's profile carries its
+// inputs and slots.
+func TestReportEstimateSection(t *testing.T) {
+	ds := estimateDataset(t)
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
+		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+			Jobs     int    `json:"jobs"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		if s.Stage == "estimate" {
+			found = s.Computed && s.Jobs == 5
+		}
+	}
+	if !found {
+		t.Errorf("estimate stage not computed with 5 jobs: %s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "plots", "estimate-availability.svg")); err != nil {
+		t.Error(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "profiles", "QuasiMonteCarlo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Estimate *struct {
+			Phases []struct {
+				Phase string  `json:"phase"`
+				Tasks int     `json:"tasks"`
+				MuS   float64 `json:"mu_s"`
+			} `json:"phases"`
+			DeadlineFrom string `json:"deadline_from"`
+		} `json:"estimate"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Estimate == nil || len(p.Estimate.Phases) != 2 || p.Estimate.Phases[0].Phase != "map" || p.Estimate.Phases[0].Tasks != 1 {
+		t.Errorf("QuasiMonteCarlo's estimate (%v): %s", err, b)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(html), `<section id="estimate">`) || !strings.Contains(string(html), "hourly_clicks_06 &lt;date&gt;: phase") {
+		t.Error("index.html lacks the estimate section or its jobs not estimated")
+	}
+}
