@@ -156,3 +156,31 @@ func TestProfile(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A goal already passed (§3.4.1: finish as soon as possible): s_req is
+// every pending task and the goal is not met; without an availability
+// s_fit is null and meets_goal says whether s_req fits the pending tasks.
+func TestRunPassedGoalAndNoAvailability(t *testing.T) {
+	in := Input{AtS: 1000, Jobs: []JobInput{
+		{Job: "late", GoalS: 940, Phases: []Phase{{Name: "map", Tasks: 5, Pending: 5, MuS: 10}}},
+		{Job: "tight", GoalS: 1005, Phases: []Phase{{Name: "map", Tasks: 5, Pending: 5, MuS: 10}}},
+		{Job: "ok", GoalS: 1600, Phases: []Phase{{Name: "map", Tasks: 5, Pending: 5, MuS: 10}}},
+	}}
+	res, err := Run(context.Background(), in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		sreq int
+		meet bool
+	}{"late": {5, false}, "tight": {10, false}, "ok": {1, true}}
+	for _, j := range res.Jobs {
+		w := want[j.Job]
+		if j.SReq != w.sreq || j.MeetsGoal != w.meet || j.SFit != nil {
+			t.Errorf("%s: s_req %d meets %v s_fit %v; want %d %v nil", j.Job, j.SReq, j.MeetsGoal, j.SFit, w.sreq, w.meet)
+		}
+	}
+	if res.Jobs[0].DeadlineS != -60 {
+		t.Errorf("deadline_s %g, want −60", res.Jobs[0].DeadlineS)
+	}
+}

@@ -58,11 +58,11 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.Availability) == 0 {
 		fmt.Fprintln(out, "availability: none (s_fit not computed)")
 	} else {
-		from := r.AvailabilityFrom
 		if len(r.Tenants) > 0 {
-			from = fmt.Sprintf("%s (%d: %s)", from, len(r.Tenants), strings.Join(r.Tenants, ", "))
+			fmt.Fprintf(out, "availability Ω(t), slots of %g server CPU, daily from the %s (%d: %s):\n ", r.SlotCPU, r.AvailabilityFrom, len(r.Tenants), strings.Join(r.Tenants, ", "))
+		} else {
+			fmt.Fprintf(out, "availability Ω(t), slots, daily from %s:\n ", r.AvailabilityFrom)
 		}
-		fmt.Fprintf(out, "availability Ω(t), slots of %g server CPU, daily from %s:\n ", r.SlotCPU, from)
 		for i, s := range r.Availability {
 			if i > 0 && i%8 == 0 {
 				fmt.Fprint(out, "\n ")
