@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,61 @@ func TestReportEstimateSection(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	if !strings.Contains(string(html), `<section id="estimate">`) || !strings.Contains(string(html), "hourly_clicks_06 &lt;date&gt;: phase") {
 		t.Error("index.html lacks the estimate section or its jobs not estimated")
+	}
+}
+
+// Ω(t) by hand: one periodic tenant on 2 servers at 20% CPU from 00:00 to
+// 12:00 UTC and 60% after, for a week. With 10% of each server reserved
+// and slots of 0.1 server: (2·0.9 − 2·0.2)/0.1 = 14 slots, then
+// (1.8 − 1.2)/0.1 = 6. One job (--jobs) needs 100 tasks of 600 s by 18:00:
+// from 06:00, 6 h at 14 and 6 at 6 slots hold 432,000 slot-s of its
+// 60,000, so it meets its goal; s_req = ⌈60000/43200⌉ = 2.
+func TestEstimateAvailabilityByHand(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("tenant,server,timestamp,cpu\n")
+	for i := 0; i < 7*720; i++ {
+		ts := 1704067200 + i*120
+		u := 0.2
+		if (ts%86400)/3600 >= 12 {
+			u = 0.6
+		}
+		for _, srv := range []string{"web-1", "web-2"} {
+			b.WriteString("web," + srv + "," + strconv.Itoa(ts) + "," + strconv.FormatFloat(u, 'g', -1, 64) + "\n")
+		}
+	}
+	usage := filepath.Join(dir, "usage.csv")
+	os.WriteFile(usage, []byte(b.String()), 0o644)
+	jobs := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 43200\n    phases: [{phase: map, tasks: 100, mu_s: 600}]\n"), 0o644)
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "ingest", "csv", usage, "-d", ds, "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Availability []struct {
+			StartS float64 `json:"start_s"`
+			Slots  float64 `json:"slots"`
+		} `json:"availability"`
+		Tenants []string `json:"tenants"`
+		Jobs    []struct {
+			SReq      int     `json:"s_req"`
+			SFit      int     `json:"s_fit"`
+			Mean      float64 `json:"avail_mean_slots"`
+			MeetsGoal bool    `json:"meets_goal"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Tenants) != 1 || len(doc.Availability) != 2 || doc.Availability[0].Slots != 14 || doc.Availability[1].StartS != 43200 || doc.Availability[1].Slots != 6 {
+		t.Fatalf("availability %+v from %v, want 14 slots from 00:00 and 6 from 12:00", doc.Availability, doc.Tenants)
+	}
+	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 100 || j.Mean != 10 || !j.MeetsGoal {
+		t.Errorf("job %+v, want s_req 2, s_fit 100 (the only job), mean 10 slots, meets its goal", j)
 	}
 }
