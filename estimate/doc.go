@@ -78,17 +78,20 @@
 // s_req, linear to 1 at s_pend) and eq. 6 with s_req alone. Edge cases
 // the thesis leaves open (division by log 1 or by 0): see UtilityReq and
 // UtilityFit; −∞ is null in JSON. eq. 7 (reduces) is UtilityReduce: at
-// --at no reduce slot is placed, so it is not part of the curve.
+// --at no reduce slot is placed, so it is not part of the curve. Above
+// MaxCurve pending tasks the curve is sampled (utility_alloc lists the
+// allocations, s_fit, s_req and s_pend among them).
 //
 // # Inputs (Load)
 //
 // Deadlines: the slo stage's actionable SLOs (the next period instance
 // whose deadline is after --at), or deadline_s in the --jobs file.
-// Profiles: task counts and µ per phase from the dataset's task history
-// (profruns rows ingested from jhist and spark-eventlog, one per task
-// attempt: a phase is the task kind or Spark stage, its task count the
-// median over the job's runs of successful attempts, µ the mean length of
-// all successful attempts, §3.3.2's µ), else from the --jobs file;
+// Profiles: task counts and µ per phase from the --jobs file when it
+// gives phases, else from the dataset's task history (profruns rows
+// ingested from jhist and spark-eventlog, one per task attempt: a phase
+// is the task kind or Spark stage, its task count the median over the
+// job's runs of successful attempts, µ the mean length of all successful
+// attempts, §3.3.2's µ);
 // sandbox profiling runs (framework sandbox or profruns-csv) measure a
 // whole task under a setting, not a job's task count, and give µ only
 // when the --jobs file gives the tasks. Progress at --at: a job not yet
@@ -98,5 +101,6 @@
 //
 // Speed: SFit is O(J log J); Alg. 2 as written is O(J²) (sfitBaseline,
 // the benchmark's baseline). The stage for 10,000 jobs is benchmarked in
-// bench_test.go.
+// bench_test.go (BenchmarkRun10k against BenchmarkRun10kBaseline; the
+// bar is 5 s), not run by the tests.
 package estimate
