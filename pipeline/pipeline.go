@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
@@ -32,6 +33,10 @@ type Options struct {
 	// Simulate, when it names a trace, adds the simulate stage's what-if
 	// of that workload (its first cluster) with the dataset's models.
 	Simulate *simulate.Options
+	// Estimate, when set, adds the estimate stage's section (s_req, s_fit,
+	// Ω(t)) and each estimated job's profile estimate; SLOOverrides
+	// applies unless it has its own.
+	Estimate *estimate.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

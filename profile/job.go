@@ -25,6 +25,10 @@ type Job struct {
 	// Plan is where the plan stage (a what-if) put the job's reservation
 	// and how its held-out runs fared; null when it did not run.
 	Plan *Plan `json:"plan"`
+	// Estimate is the estimate stage's completion-goal estimate (a
+	// what-if, seed 002 §3.4, §5.3.4) at one instant; absent when it did
+	// not run for the job.
+	Estimate *Estimate `json:"estimate,omitempty"`
 	// Phases is the per-phase resource profile of the fastest profiled
 	// configuration (seed 002 §4.2.6).
 	Phases []Phase `json:"phases"`
@@ -260,4 +264,37 @@ type Plan struct {
 	HeldOutRuns        int      `json:"held_out_runs" jsonschema:"minimum=0"`
 	HeldOutMissRate    *float64 `json:"held_out_miss_rate" jsonschema:"minimum=0,maximum=1"`
 	HeldOutMissRateDRA *float64 `json:"held_out_miss_rate_dra" jsonschema:"minimum=0,maximum=1"`
+}
+
+// Estimate is a job's completion-goal estimate (seed 002): the inputs it
+// was computed from (task counts and µ per phase) and its slots.
+type Estimate struct {
+	// AtMs is the instant of the estimate and DeadlineMs the job's goal,
+	// epoch milliseconds UTC; DeadlineFrom says where the goal came from
+	// ("slo" or a file) and ProfileFrom where the phases did.
+	AtMs         int64  `json:"at_ms"`
+	DeadlineMs   int64  `json:"deadline_ms"`
+	DeadlineFrom string `json:"deadline_from"`
+	ProfileFrom  string `json:"profile_from"`
+	// Phases are the job's phases in execution order.
+	Phases []EstimatePhase `json:"phases"`
+	// SReq is eq. 1's slots for the current phase (besides its running
+	// tasks); SFit Alg. 2's tasks of it to run before the earliest goal of
+	// all jobs (null without an availability); MeetsGoal whether the goal
+	// can be met.
+	SReq      int  `json:"s_req" jsonschema:"minimum=0"`
+	SFit      *int `json:"s_fit" jsonschema:"minimum=0"`
+	MeetsGoal bool `json:"meets_goal"`
+}
+
+// EstimatePhase is one phase's profile and progress in an Estimate.
+type EstimatePhase struct {
+	Phase string `json:"phase" jsonschema:"minLength=1"`
+	// Tasks is the phase's task count and MuS its mean task length µ,
+	// seconds; PendingTasks those not started at the instant.
+	Tasks        int     `json:"tasks" jsonschema:"minimum=0"`
+	MuS          float64 `json:"mu_s" jsonschema:"exclusiveMinimum=0"`
+	PendingTasks int     `json:"pending_tasks" jsonschema:"minimum=0"`
+	// SReq is eq. 1 for the phase, in its share of the time left.
+	SReq int `json:"s_req" jsonschema:"minimum=0"`
 }

@@ -153,6 +153,9 @@ func (j *Job) normalise() {
 	j.Elasticity = nonNil(j.Elasticity)
 	j.Phases = nonNil(j.Phases)
 	j.Warnings = nonNil(j.Warnings)
+	if e := j.Estimate; e != nil {
+		e.Phases = nonNil(e.Phases)
+	}
 	if s := j.SLO; s != nil {
 		s.Warnings = nonNil(s.Warnings)
 		s.Override.Fields = nonNil(s.Override.Fields)

@@ -115,6 +115,21 @@ func (j *Job) Validate() error {
 		p.nonNeg(at+".io_capacity_bytes_per_s", ph.IOCapacityBytesPerS)
 		p.nonNeg(at+".memory_bytes", ph.MemoryBytes)
 	}
+	if e := j.Estimate; e != nil {
+		if e.SReq < 0 || (e.SFit != nil && *e.SFit < 0) {
+			p.addf("estimate", "negative s_req or s_fit")
+		}
+		for i, ph := range e.Phases {
+			at := fmt.Sprintf("estimate.phases[%d]", i)
+			if ph.Phase == "" {
+				p.addf(at+".phase", "empty")
+			}
+			if ph.Tasks < 0 || ph.PendingTasks < 0 || ph.SReq < 0 || ph.PendingTasks > ph.Tasks {
+				p.addf(at, "tasks %d, pending %d, s_req %d: want counts ≥ 0, pending at most tasks", ph.Tasks, ph.PendingTasks, ph.SReq)
+			}
+			p.positive(at+".mu_s", ph.MuS)
+		}
+	}
 	return errors.Join(p...)
 }
 

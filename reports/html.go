@@ -79,6 +79,7 @@ type view struct {
 	SkyJobs     []*viewJob
 	Plan        *Plan
 	Sim         *Simulation
+	Est         *Estimate
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -105,11 +106,12 @@ var stageTitles = map[string]string{
 	StageElasticity: "Memory elasticity",
 	StageProfiler:   "Profiler sweeps",
 	StageSimulate:   "Elastic memory what-if",
+	StageEstimate:   "Completion-goal estimate",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality)}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -393,6 +395,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 
 {{template "simulate" .}}
 
+{{template "estimate" .}}
 {{template "quality" .}}
 
 <section id="jobs">

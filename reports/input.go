@@ -27,6 +27,8 @@ type Input struct {
 	// Inputs are the dataset's ingested inputs, in the manifest's order,
 	// for the data-quality section; nil when not known.
 	Inputs []DataInput
+	// Estimate is the estimate stage's what-if; nil when it did not run.
+	Estimate *Estimate
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -48,7 +50,7 @@ const (
 )
 
 // Stages in report order.
-var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate}
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate}
 
 // Plan is the reservation plan (seed 001 §6, §9): the packed load over the
 // LCM beside the naive plan and the lower bound, one row per placement,

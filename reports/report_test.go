@@ -76,10 +76,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 		}
 	}
 	// 4 classify figures per pattern class set, the CDF, the plan's two,
-	// the simulation's two, and per job: skyline, α trade-off,
-	// elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+2+2+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+4*6)
+	// the simulation's two, the estimate's one, and per job: skyline,
+	// α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -105,6 +105,7 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 	in := synthInput(0, 2, 2)
 	in.Plan = nil
 	in.Simulation = nil
+	in.Estimate = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -129,8 +130,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 6 {
-		t.Errorf("%d sections say not computed, want 6 (classify, slo, plan, elasticity, profiler, simulate)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 7 {
+		t.Errorf("%d sections say not computed, want 7 (classify, slo, plan, elasticity, profiler, simulate, estimate)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")

@@ -37,6 +37,7 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 	if jobs > 0 {
 		in.Plan = synthPlan(r, in.Jobs)
 		in.Simulation = synthSimulation(r, len(in.Jobs))
+		in.Estimate = synthEstimate(in.Jobs)
 	}
 	return in
 }

@@ -307,7 +307,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.DataQuality = dataQuality(in.Inputs)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := append(figures(jobs, in.Tenants, in.Plan, inline), simFigures(in.Simulation)...)
+	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(simFigures(in.Simulation), estFigures(in.Estimate)...)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -582,6 +582,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		}
 		if st == StageSimulate {
 			simStage(in, &s)
+		}
+		if st == StageEstimate {
+			estStage(in, &s)
 		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil

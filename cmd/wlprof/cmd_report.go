@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
@@ -27,6 +29,11 @@ type reportOptions struct {
 	// The simulate section's workload and cluster.
 	SimTrace, SimNodeMemory, SimDefaultModel string
 	SimNodes                                 int
+	// The estimate section's options.
+	Estimate     bool
+	EstimateJobs string
+	EstimateAtMs int64
+	EstimateSlot float64
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -84,6 +91,26 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.IntVar(&o.SimNodes, "simulate-nodes", 100, "nodes of the simulated cluster")
 	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
+	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
+	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
+	f.Var(timeflag.NewInstant(&o.EstimateAtMs), "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
+	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
+}
+
+// estimateOpts is the estimate section's options, nil when not asked for.
+func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
+	if !o.Estimate && o.EstimateJobs == "" {
+		return nil, nil
+	}
+	eo := estimate.DefaultOptions()
+	eo.AtMs, eo.SlotCPU = o.EstimateAtMs, o.EstimateSlot
+	if err := eo.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	if errs := (estimate.Flags{Jobs: o.EstimateJobs, Overrides: o.SLOOverrides}).Apply(&eo); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return &eo, nil
 }
 
 func runReport(ctx context.Context, o *reportOptions) error {
@@ -142,8 +169,9 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if err != nil {
 		return pipeline.Options{}, usageError{err}
 	}
+	est, err := o.estimateOpts()
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim}, nil
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est}, err
 }
 
 // figures are the options the report is written with.

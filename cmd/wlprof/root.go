@@ -151,6 +151,7 @@ manifest); every analysis command reads that dataset.
 		newElasticityCmd(g),
 		newPlanCmd(g),
 		newSimulateCmd(g),
+		newEstimateCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// estimateDataset: the provenance world (deadlines from the slo stage),
+// QuasiMonteCarlo's job history (phases from its task attempts) and a
+// synthetic week of tenants (six periodic: the availability).
+func estimateDataset(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, argv := range [][]string{
+		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
+		{"ingest", "auto", "../../testdata/provenance/world"},
+		{"ingest", "jhist", "../../testdata/elasticity/hadoop"},
+	} {
+		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
+			t.Fatalf("%v: %s", argv, errs)
+		}
+	}
+	return ds
+}
+
+// wlprof estimate with testdata/estimate/jobs.yaml: text and CSV are
+// golden; the JSON document has the contract's fields; --job filters the
+// output without changing s_fit; bad input is listed, never a crash.
+func TestEstimateGolden(t *testing.T) {
+	ds := estimateDataset(t)
+	base := []string{"estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5"}
+	out := map[string]string{}
+	for _, f := range []string{"text", "csv", "json"} {
+		o, stderr, code := wlprof(t, append(base, "-o", f)...)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, stderr)
+		}
+		out[f] = o
+	}
+	golden(t, "estimate.txt", out["text"])
+	golden(t, "estimate.csv", out["csv"])
+	var doc struct {
+		Version      int              `json:"version"`
+		At           string           `json:"at"`
+		Availability []map[string]any `json:"availability"`
+		Jobs         []map[string]any `json:"jobs"`
+		NotEstimated []struct {
+			Job, Reason string
+		} `json:"not_estimated"`
+	}
+	if err := json.Unmarshal([]byte(out["json"]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != 1 || doc.At != "2024-01-07T06:00:00Z" || len(doc.Availability) == 0 || len(doc.Jobs) != 5 || len(doc.NotEstimated) != 8 {
+		t.Fatalf("document: version %d at %s, %d steps, %d jobs, %d not estimated", doc.Version, doc.At, len(doc.Availability), len(doc.Jobs), len(doc.NotEstimated))
+	}
+	for _, k := range []string{"start_s", "slots"} {
+		if _, ok := doc.Availability[0][k]; !ok {
+			t.Errorf("availability[0] lacks %q", k)
+		}
+	}
+	sfit := map[string]float64{}
+	for _, j := range doc.Jobs {
+		for _, k := range []string{"job", "deadline_s", "pending_tasks", "mu_s", "s_req", "s_fit", "meets_goal", "utility"} {
+			if _, ok := j[k]; !ok {
+				t.Errorf("%v lacks %q", j["job"], k)
+			}
+		}
+		sfit[j["job"].(string)] = j["s_fit"].(float64)
+		if u := j["utility"].([]any); len(u) != int(j["pending_tasks"].(float64))+1 {
+			t.Errorf("%v: %d utility values for %v pending tasks", j["job"], len(u), j["pending_tasks"])
+		}
+	}
+	for _, n := range doc.NotEstimated {
+		if n.Reason == "" {
+			t.Errorf("%s: no reason", n.Job)
+		}
+	}
+	// QuasiMonteCarlo's phases come from its jhist; hourly_clicks_06 has
+	// no µ.
+	if !strings.Contains(out["text"], "QuasiMonteCarlo") || !strings.Contains(out["text"], `hourly_clicks_06 <date>: phase "map" has no µ`) {
+		t.Errorf("text output:\n%s", out["text"])
+	}
+	one, stderr, code := wlprof(t, append(base, "--job", "daily_sales_07 <date>", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("--job: exit %d: %s", code, stderr)
+	}
+	var single struct {
+		Jobs []map[string]any `json:"jobs"`
+	}
+	json.Unmarshal([]byte(one), &single)
+	if len(single.Jobs) != 1 || single.Jobs[0]["s_fit"].(float64) != sfit["daily_sales_07 <date>"] {
+		t.Errorf("--job: %v, want daily_sales_07 alone with s_fit %g", single.Jobs, sfit["daily_sales_07 <date>"])
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("version: 1\njobs:\n  - job: x\n    phases: [{phase: map, tasks: 3, mu_s: -1}]\n"), 0o644)
+	for _, c := range []struct {
+		argv []string
+		code int
+		msg  string
+	}{
+		{[]string{"estimate", "-d", ds, "--slot-cpu", "0", "--reserve", "1"}, 2, "reserve 1"},
+		{[]string{"estimate", "-d", ds, "--availability-step", "7m"}, 2, "availability-step"},
+		{[]string{"estimate", "-d", ds, "--job", "nope"}, 1, `"nope"`},
+		{[]string{"estimate", "-d", ds, "--jobs", bad}, 1, "mu_s -1"},
+	} {
+		_, stderr, code := wlprof(t, c.argv...)
+		if code != c.code || !strings.Contains(stderr, c.msg) {
+			t.Errorf("%v: exit %d, %q; want %d with %q", c.argv, code, stderr, c.code, c.msg)
+		}
+	}
+}
+
+// wlprof report --estimate-jobs adds the section (Ω(t) with the
+// deadlines, the table) and each estimated job's profile carries its
+// inputs and slots.
+func TestReportEstimateSection(t *testing.T) {
+	ds := estimateDataset(t)
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
+		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+			Jobs     int    `json:"jobs"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		if s.Stage == "estimate" {
+			found = s.Computed && s.Jobs == 5
+		}
+	}
+	if !found {
+		t.Errorf("estimate stage not computed with 5 jobs: %s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "plots", "estimate-availability.svg")); err != nil {
+		t.Error(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "profiles", "QuasiMonteCarlo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Estimate *struct {
+			Phases []struct {
+				Phase string  `json:"phase"`
+				Tasks int     `json:"tasks"`
+				MuS   float64 `json:"mu_s"`
+			} `json:"phases"`
+			DeadlineFrom string `json:"deadline_from"`
+		} `json:"estimate"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Estimate == nil || len(p.Estimate.Phases) != 2 || p.Estimate.Phases[0].Phase != "map" || p.Estimate.Phases[0].Tasks != 1 {
+		t.Errorf("QuasiMonteCarlo's estimate (%v): %s", err, b)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(html), `<section id="estimate">`) || !strings.Contains(string(html), "hourly_clicks_06 &lt;date&gt;: phase") {
+		t.Error("index.html lacks the estimate section or its jobs not estimated")
+	}
+}
+
+// Ω(t) by hand: one periodic tenant on 2 servers at 20% CPU from 00:00 to
+// 12:00 UTC and 60% after, for a week. With 10% of each server reserved
+// and slots of 0.1 server: (2·0.9 − 2·0.2)/0.1 = 14 slots, then
+// (1.8 − 1.2)/0.1 = 6. One job (--jobs) needs 100 tasks of 600 s by 18:00:
+// from 06:00, 6 h at 14 and 6 at 6 slots hold 432,000 slot-s of its
+// 60,000, so it meets its goal; s_req = ⌈60000/43200⌉ = 2.
+func TestEstimateAvailabilityByHand(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("tenant,server,timestamp,cpu\n")
+	for i := 0; i < 7*720; i++ {
+		ts := 1704067200 + i*120
+		u := 0.2
+		if (ts%86400)/3600 >= 12 {
+			u = 0.6
+		}
+		for _, srv := range []string{"web-1", "web-2"} {
+			b.WriteString("web," + srv + "," + strconv.Itoa(ts) + "," + strconv.FormatFloat(u, 'g', -1, 64) + "\n")
+		}
+	}
+	usage := filepath.Join(dir, "usage.csv")
+	os.WriteFile(usage, []byte(b.String()), 0o644)
+	jobs := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 43200\n    phases: [{phase: map, tasks: 100, mu_s: 600}]\n"), 0o644)
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "ingest", "csv", usage, "-d", ds, "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Availability []struct {
+			StartS float64 `json:"start_s"`
+			Slots  float64 `json:"slots"`
+		} `json:"availability"`
+		Tenants []string `json:"tenants"`
+		Jobs    []struct {
+			SReq      int     `json:"s_req"`
+			SFit      int     `json:"s_fit"`
+			Mean      float64 `json:"avail_mean_slots"`
+			MeetsGoal bool    `json:"meets_goal"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Tenants) != 1 || len(doc.Availability) != 2 || doc.Availability[0].Slots != 14 || doc.Availability[1].StartS != 43200 || doc.Availability[1].Slots != 6 {
+		t.Fatalf("availability %+v from %v, want 14 slots from 00:00 and 6 from 12:00", doc.Availability, doc.Tenants)
+	}
+	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 100 || j.Mean != 10 || !j.MeetsGoal {
+		t.Errorf("job %+v, want s_req 2, s_fit 100 (the only job), mean 10 slots, meets its goal", j)
+	}
+}

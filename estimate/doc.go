@@ -1,0 +1,106 @@
+// Package estimate is the completion-goal estimator of seed 002 (Polo,
+// Multi-constraint Scheduling of MapReduce Workloads, UPC 2014): how many
+// slots each job needs now to meet its goal (s_req, §3.3–3.4), how many of
+// its tasks must run before the earliest goal when the slots left to
+// batch work vary over the day (s_fit, Alg. 2 of §5.3.4.2), and how
+// satisfied a job is with each allocation (the utility of §4.2.3 and
+// §5.3.4.3). It is a what-if stage: it reads the slo stage's deadlines,
+// the classify stage's periodic tenants and the dataset's task history,
+// and never runs a scheduler.
+//
+// Units: times are seconds (instants are Unix seconds inside the package,
+// seconds after --at in the output); work is slot-seconds; a slot is one
+// task's worth of a server (--slot-cpu, --slot-memory).
+//
+// # s_req (eq. 1)
+//
+// For a job m with goal T_goal, at T_curr, with pending tasks U, running
+// tasks R (elapsed β_i) and mean task length µ:
+//
+//	s_req = ⌈(Σ_{i∈R} δ_i + |U|·µ) / (T_goal − T_curr) − |R|⌉,  δ_i = max(µ − β_i, 0).
+//
+// The thesis text of eq. 1 is garbled in the seed; this is its reading
+// that keeps the terms it shows and its units: the remaining work over
+// the time left is the slots needed in parallel, less the |R| slots the
+// running tasks already hold, so s_req is compared with allocations of
+// pending tasks (s_alloc ≤ s_pend in eq. 6). It is at least 0. A running
+// task past µ is assumed about to end (δ = 0; the thesis' δ = µ − β would
+// be negative). Per phase (§3.3.1): phases run in order and the time left
+// is split among those with work in proportion to their work, the split
+// under which one slot count carries the job through every phase; the
+// job's s_req is its current phase's (the first with pending tasks).
+// Edge cases (§3.4.1): a goal already passed gives every pending task
+// (finish as soon as possible) and meets_goal false; a job with no
+// observed µ is not estimated (the thesis gives it top priority until it
+// has one) and listed with the reason.
+//
+// # Availability Ω(t) (§5.3.3)
+//
+// The slots left to batch work by the primary tenants: the classify
+// stage's periodic tenants (their usage is what f(t) of §5.3.3 predicts),
+// folded over the UTC day in AvailabilityStep bins. Per bin, in servers:
+// Σ_tenants servers·(1 − Reserve) − Σ_tenants servers·u(bin), with u the
+// tenant's mean average-server CPU in the bin over every day of its
+// history; slots are ⌊CPU / SlotCPU⌋, and, with SlotMemory set,
+// at most ⌊Σ servers·(1 − Reserve) / SlotMemory⌋ (the usage series carry
+// CPU only: the primary tenants' memory is not subtracted). Ω repeats
+// every day. --availability FILE gives the daily profile instead
+// (start_s,slots rows, start_s seconds after UTC midnight).
+//
+// # s_fit (Alg. 2)
+//
+// For all jobs at once: s_fit^j starts at s_pend^j; from the job with the
+// last goal to the earliest, the window between its goal and the previous
+// one takes, in slot-seconds ∫Ω, first the tasks left of the jobs already
+// visited (latest goal first), then the job's own (fit(j, a, b)); the
+// earliest job's window, from now to its goal, is not subtracted: what
+// is left there must run before the earliest goal, and that, in tasks of
+// the job's current phase, is s_fit (§5.3.4.1: "the amount of pending
+// work is pushed back to the immediately preceding period"). fit is fluid
+// — a task may straddle a goal — which keeps it monotone (fit.go says
+// why). A job's later phases fill its windows before its current phase
+// (they run nearer its goal). Whether a job meets its goal is not
+// Alg. 2's to say (it fills every window latest goal first, so a late
+// job's overflow lands on the earlier ones): short_tasks is the work that
+// misses the goal when Ω is given out earliest goal first (EDF, fluid,
+// running tasks' remaining work included), and meets_goal is
+// short_tasks = 0. Release times are not modelled: as in
+// §5.3.2, every job may run from now. s_req under the mean availability
+// from now to the goal (§5.3.4.2: "a fixed availability equal to the
+// average amount of resources from current time to its deadline") is
+// eq. 1 itself; avail_mean_slots is that mean, and s_req above it means
+// the goal cannot be met at that availability.
+//
+// # Utility (eq. 5–7, eq. 14)
+//
+// For allocations 0…s_pend of the current phase: eq. 14 with s_fit
+// (−∞ at 0 below s_fit, log(a)/log(s_fit) − 1 up to s_fit, linear to ½ at
+// s_req, linear to 1 at s_pend) and eq. 6 with s_req alone. Edge cases
+// the thesis leaves open (division by log 1 or by 0): see UtilityReq and
+// UtilityFit; −∞ is null in JSON. eq. 7 (reduces) is UtilityReduce: at
+// --at no reduce slot is placed, so it is not part of the curve. Above
+// MaxCurve pending tasks the curve is sampled (utility_alloc lists the
+// allocations, s_fit, s_req and s_pend among them).
+//
+// # Inputs (Load)
+//
+// Deadlines: the slo stage's actionable SLOs (the next period instance
+// whose deadline is after --at), or deadline_s in the --jobs file.
+// Profiles: task counts and µ per phase from the --jobs file when it
+// gives phases, else from the dataset's task history (profruns rows
+// ingested from jhist and spark-eventlog, one per task attempt: a phase
+// is the task kind or Spark stage, its task count the median over the
+// job's runs of successful attempts, µ the mean length of all successful
+// attempts, §3.3.2's µ);
+// sandbox profiling runs (framework sandbox or profruns-csv) measure a
+// whole task under a setting, not a job's task count, and give µ only
+// when the --jobs file gives the tasks. Progress at --at: a job not yet
+// started has every task pending; the --jobs file may give pending and
+// running tasks per phase. Jobs without a goal, a µ or a task count are
+// listed in not_estimated with the reason.
+//
+// Speed: SFit is O(J log J); Alg. 2 as written is O(J²) (sfitBaseline,
+// the benchmark's baseline). The stage for 10,000 jobs is benchmarked in
+// bench_test.go (BenchmarkRun10k against BenchmarkRun10kBaseline; the
+// bar is 5 s), not run by the tests.
+package estimate

@@ -1,0 +1,271 @@
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Util is a utility value; −∞ (no slot where one is required) is null in
+// JSON, which has no infinities.
+type Util float64
+
+// MarshalJSON writes −∞ as null.
+func (u Util) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(u), -1) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, float64(u), 'g', 6, 64), nil
+}
+
+// Step is one step of the daily availability.
+type Step struct {
+	StartS float64 `json:"start_s"` // seconds after UTC midnight
+	Slots  float64 `json:"slots"`
+}
+
+// PhaseResult is eq. 1 for one phase.
+type PhaseResult struct {
+	Phase   string  `json:"phase"`
+	Tasks   int     `json:"tasks"`
+	MuS     float64 `json:"mu_s"`
+	Pending int     `json:"pending_tasks"`
+	Running int     `json:"running_tasks"`
+	SReq    int     `json:"s_req"`
+}
+
+// JobResult is one job's estimate.
+type JobResult struct {
+	Job string `json:"job"`
+	// DeadlineS is the goal, seconds after the instant (negative: passed);
+	// Deadline the same instant, RFC 3339 UTC.
+	DeadlineS    float64 `json:"deadline_s"`
+	Deadline     string  `json:"deadline"`
+	DeadlineFrom string  `json:"deadline_from"`
+	ProfileFrom  string  `json:"profile_from"`
+	// Phase is the current phase (the first with pending tasks); the
+	// counts, µ, s_req, s_fit and the utility are its.
+	Phase        string  `json:"phase"`
+	PendingTasks int     `json:"pending_tasks"`
+	RunningTasks int     `json:"running_tasks"`
+	MuS          float64 `json:"mu_s"`
+	SReq         int     `json:"s_req"`
+	// AvailMeanSlots is Ω's mean from the instant to the goal; SFit is
+	// Alg. 2's, ShortTasks the tasks that miss the goal when Ω is given
+	// out earliest goal first (Shortfall); null without an availability.
+	AvailMeanSlots *float64 `json:"avail_mean_slots"`
+	SFit           *int     `json:"s_fit"`
+	ShortTasks     *float64 `json:"short_tasks"`
+	// MeetsGoal: the goal is ahead and, with an availability, nothing is
+	// short; without one, s_req ≤ pending tasks.
+	MeetsGoal bool          `json:"meets_goal"`
+	Phases    []PhaseResult `json:"phases"`
+	// Utility is eq. 14 (eq. 6 when there is no s_fit) and UtilityReq
+	// eq. 6, at the allocations 0…pending_tasks, or, for more than
+	// Options.MaxCurve pending tasks, at the allocations UtilityAlloc.
+	Utility      []Util `json:"utility"`
+	UtilityReq   []Util `json:"utility_req"`
+	UtilityAlloc []int  `json:"utility_alloc,omitempty"`
+}
+
+// Result is the estimate stage's document.
+type Result struct {
+	Version int    `json:"version"`
+	At      string `json:"at"`
+	AtMs    int64  `json:"at_ms"`
+	// SlotCPU, SlotMemory and Reserve are the options Ω was derived with.
+	SlotCPU    float64 `json:"slot_cpu"`
+	SlotMemory float64 `json:"slot_memory"`
+	Reserve    float64 `json:"reserve"`
+	// Availability is the daily profile Ω (empty when none), repeating
+	// every AvailabilityPeriodS; AvailabilityFrom says where it came from
+	// and Tenants are the periodic tenants folded into it.
+	AvailabilityFrom    string         `json:"availability_from"`
+	AvailabilityPeriodS float64        `json:"availability_period_s"`
+	Availability        []Step         `json:"availability"`
+	Tenants             []string       `json:"tenants"`
+	Jobs                []JobResult    `json:"jobs"`
+	NotEstimated        []NotEstimated `json:"not_estimated"`
+	Warnings            []string       `json:"warnings"`
+}
+
+// MaxCurve is how many pending tasks get a utility value per allocation;
+// above it the curve is sampled (UtilityAlloc), so 10,000 jobs of
+// thousands of tasks stay a readable document.
+const MaxCurve = 1000
+
+// Run estimates every job of the input together (s_fit needs them all)
+// and keeps those Options.Job names.
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	atMs := int64(math.Round(in.AtS * 1000))
+	res := &Result{Version: 1, At: time.UnixMilli(atMs).UTC().Format(time.RFC3339), AtMs: atMs,
+		SlotCPU: opts.SlotCPU, SlotMemory: opts.SlotMemory, Reserve: opts.Reserve,
+		AvailabilityFrom: in.AvailabilityFrom, Availability: []Step{}, Tenants: in.Tenants,
+		Jobs: []JobResult{}, NotEstimated: append([]NotEstimated{}, in.NotEstimated...),
+		Warnings: append([]string{}, in.Warnings...)}
+	if res.Tenants == nil {
+		res.Tenants = []string{}
+	}
+	if av := in.Availability; av != nil {
+		res.AvailabilityPeriodS = av.PeriodS
+		for i := range av.Starts {
+			if i > 0 && av.Slots[i] == av.Slots[i-1] {
+				continue
+			}
+			res.Availability = append(res.Availability, Step{av.Starts[i], av.Slots[i]})
+		}
+	}
+	var jobs []JobInput
+	for _, j := range in.Jobs {
+		if r := check(&j); r != "" {
+			res.NotEstimated = append(res.NotEstimated, NotEstimated{j.Job, r})
+			continue
+		}
+		jobs = append(jobs, j)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var fits []int
+	var shorts []float64
+	if in.Availability != nil {
+		fj := make([]FitJob, len(jobs))
+		for i, j := range jobs {
+			fj[i].GoalS = j.GoalS
+			for _, p := range j.Phases {
+				fj[i].Phases = append(fj[i].Phases, FitPhase{Pending: p.Pending, MuS: p.MuS})
+				fj[i].RunningS += p.work() - float64(p.Pending)*p.MuS
+			}
+		}
+		fits = SFit(in.AtS, fj, in.Availability)
+		shorts = Shortfall(in.AtS, fj, in.Availability)
+	}
+	for i, j := range jobs {
+		if opts.Job != "" && j.Job != opts.Job {
+			continue
+		}
+		window := j.GoalS - in.AtS
+		sreqs, ok := SReqPhases(j.Phases, window)
+		cur := len(j.Phases) - 1
+		for k, p := range j.Phases {
+			if p.Pending > 0 {
+				cur = k
+				break
+			}
+		}
+		p := j.Phases[cur]
+		jr := JobResult{Job: j.Job, DeadlineS: math.Round(window*1000) / 1000, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
+			DeadlineFrom: j.GoalFrom, ProfileFrom: j.ProfileFrom, Phase: p.Name, PendingTasks: p.Pending,
+			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur]}
+		for k, ph := range j.Phases {
+			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k]})
+		}
+		fit := -1
+		if fits != nil {
+			m := in.Availability.Mean(in.AtS, math.Max(j.GoalS, in.AtS))
+			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks = &m, &fits[i], &shorts[i]
+			jr.MeetsGoal = ok && shorts[i] <= eps
+			fit = fits[i]
+		} else {
+			jr.MeetsGoal = ok && jr.SReq <= p.Pending
+		}
+		jr.Utility, jr.UtilityReq, jr.UtilityAlloc = curves(fit, jr.SReq, p.Pending)
+		res.Jobs = append(res.Jobs, jr)
+	}
+	sort.SliceStable(res.Jobs, func(a, b int) bool { return res.Jobs[a].DeadlineS < res.Jobs[b].DeadlineS })
+	if opts.Job != "" {
+		ne := res.NotEstimated[:0]
+		for _, n := range res.NotEstimated {
+			if n.Job == opts.Job {
+				ne = append(ne, n)
+			}
+		}
+		res.NotEstimated = ne
+	}
+	return res, nil
+}
+
+// check says why a job cannot be estimated ("" when it can): the inputs
+// a hand-made Input may get wrong.
+func check(j *JobInput) string {
+	if math.IsNaN(j.GoalS) || math.IsInf(j.GoalS, 0) {
+		return "no deadline"
+	}
+	if len(j.Phases) == 0 {
+		return "no phases"
+	}
+	for _, p := range j.Phases {
+		switch {
+		case !(p.MuS > 0) || math.IsInf(p.MuS, 0):
+			return fmt.Sprintf("phase %q: no µ (mean task length %g)", p.Name, p.MuS)
+		case p.Pending < 0:
+			return fmt.Sprintf("phase %q: %d pending tasks", p.Name, p.Pending)
+		}
+	}
+	return ""
+}
+
+// curves are the utilities at 0…pend, or at up to MaxCurve+1 evenly
+// spaced allocations with fit, req and pend among them.
+func curves(fit, req, pend int) (u, ureq []Util, alloc []int) {
+	var at []int
+	if pend <= MaxCurve {
+		at = make([]int, pend+1)
+		for a := range at {
+			at[a] = a
+		}
+	} else {
+		set := map[int]bool{0: true, 1: true, pend: true}
+		for _, a := range []int{fit, req} {
+			if a >= 0 && a <= pend {
+				set[a] = true
+			}
+		}
+		for k := 0; k <= MaxCurve; k++ {
+			set[k*pend/MaxCurve] = true
+		}
+		for a := range set {
+			at = append(at, a)
+		}
+		sort.Ints(at)
+		alloc = at
+	}
+	u, ureq = make([]Util, len(at)), make([]Util, len(at))
+	for k, a := range at {
+		ureq[k] = Util(UtilityReq(a, req, pend))
+		if fit >= 0 {
+			u[k] = Util(UtilityFit(a, fit, req, pend))
+		} else {
+			u[k] = ureq[k]
+		}
+	}
+	return u, ureq, alloc
+}
+
+// Profile sets each estimated job's estimate: the phases' task counts, µ
+// and pending tasks it was computed from, and its s_req, s_fit and
+// whether it meets its goal.
+func (r *Result) Profile(jobs profile.Jobs) {
+	for i := range r.Jobs {
+		j := &r.Jobs[i]
+		e := &profile.Estimate{AtMs: r.AtMs, DeadlineMs: r.AtMs + int64(math.Round(j.DeadlineS*1000)),
+			DeadlineFrom: j.DeadlineFrom, ProfileFrom: j.ProfileFrom, SReq: j.SReq, MeetsGoal: j.MeetsGoal,
+			Phases: make([]profile.EstimatePhase, len(j.Phases))}
+		if j.SFit != nil {
+			v := *j.SFit
+			e.SFit = &v
+		}
+		for k, p := range j.Phases {
+			e.Phases[k] = profile.EstimatePhase{Phase: p.Phase, Tasks: p.Tasks, MuS: p.MuS, PendingTasks: p.Pending, SReq: p.SReq}
+		}
+		jobs.Get(j.Job).Estimate = e
+	}
+}

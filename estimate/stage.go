@@ -1,0 +1,286 @@
+package estimate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/slo"
+)
+
+// Options of the estimate stage. Start from DefaultOptions.
+type Options struct {
+	// AtMs is the instant of the estimate (T_curr), Unix ms; 0: the latest
+	// instant of the runs table (submit, start or end), else now.
+	AtMs int64
+	// Job, when set, filters the output; s_fit is still computed over
+	// every job (Alg. 2 is a property of the whole set).
+	Job string
+	// SlotCPU and SlotMemory are one slot's size as fractions of a server
+	// (the unit of the usage series). SlotMemory 0: memory does not bound
+	// the slots. Default 1/16 of a server's CPU.
+	SlotCPU, SlotMemory float64
+	// Reserve is the share of every server kept from batch work on top of
+	// the primary tenants' usage. Default 0.1.
+	Reserve float64
+	// AvailabilityStep is the bin of the folded daily profile; it divides
+	// a day. Default 1 hour.
+	AvailabilityStep time.Duration
+	// AvailabilityFile, when set, is the daily profile (start_s,slots)
+	// instead of the one folded from the periodic tenants.
+	AvailabilityFile string
+	// Jobs is the --jobs file: deadlines, phases and progress the data
+	// lack (nil: none).
+	Jobs *JobsFile
+	// SLO are the slo stage's options, overrides included.
+	SLO slo.Options
+	// Classify are the classify stage's options (which tenants are
+	// periodic, and the series' step).
+	Classify fft.Options
+}
+
+// DefaultOptions: slots of 1/16 of a server, 10% of every server kept
+// back, an hourly daily profile.
+func DefaultOptions() Options {
+	return Options{SlotCPU: 1.0 / 16, Reserve: 0.1, AvailabilityStep: time.Hour, SLO: slo.DefaultOptions()}
+}
+
+// Validate reports every bad option at once.
+func (o *Options) Validate() error {
+	var errs []error
+	if !(o.SlotCPU > 0 && o.SlotCPU <= 1) {
+		errs = append(errs, fmt.Errorf("slot-cpu %g: want a share of a server's CPU in (0, 1]", o.SlotCPU))
+	}
+	if !(o.SlotMemory >= 0 && o.SlotMemory <= 1) {
+		errs = append(errs, fmt.Errorf("slot-memory %g: want a share of a server's memory in (0, 1], or 0 (not bounded)", o.SlotMemory))
+	}
+	if !(o.Reserve >= 0 && o.Reserve < 1) {
+		errs = append(errs, fmt.Errorf("reserve %g: want a share of a server in [0, 1)", o.Reserve))
+	}
+	if o.AvailabilityStep < time.Second || (24*time.Hour)%o.AvailabilityStep != 0 {
+		errs = append(errs, fmt.Errorf("availability-step %v: want a step of at least 1s that divides a day", o.AvailabilityStep))
+	}
+	if err := o.Classify.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// JobInput is one job as Load finds it.
+type JobInput struct {
+	Job string
+	// GoalS is the completion goal, Unix seconds; GoalFrom says where it
+	// came from ("slo" or the jobs file's path).
+	GoalS    float64
+	GoalFrom string
+	// Phases in execution order with their progress at the instant;
+	// ProfileFrom says where they came from.
+	Phases      []Phase
+	ProfileFrom string
+}
+
+// NotEstimated is a job Load or Run could not estimate, and why.
+type NotEstimated struct {
+	Job    string `json:"job"`
+	Reason string `json:"reason"`
+}
+
+// Input is what Run estimates.
+type Input struct {
+	AtS          float64
+	Jobs         []JobInput
+	NotEstimated []NotEstimated
+	// Availability is the daily profile (nil: none; s_fit is then not
+	// computed); AvailabilityFrom says where it came from.
+	Availability     *Availability
+	AvailabilityFrom string
+	// Tenants are the periodic tenants folded into it.
+	Tenants  []string
+	Warnings []string
+}
+
+// Load gathers the jobs' goals (the slo stage's SLOs, or the jobs file),
+// their phases (task history, or the jobs file) and the availability
+// (the periodic tenants' folded day, or --availability); see doc.go.
+func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
+	if err := opts.Validate(); err != nil {
+		return Input{}, err
+	}
+	var in Input
+	at := opts.AtMs
+	if at == 0 && ds != nil {
+		var err error
+		if at, err = latestRun(ctx, ds); err != nil {
+			return Input{}, err
+		}
+	}
+	if at == 0 {
+		at = time.Now().UnixMilli()
+		in.Warnings = append(in.Warnings, "no --at and no runs: the estimate is at the current time")
+	}
+	in.AtS = float64(at) / 1000
+
+	// Goals.
+	slos := map[string]*slo.Job{}
+	if ds != nil && ds.Rows(dataset.RunsTable.Name) > 0 {
+		sin, err := slo.Load(ctx, ds, opts.SLO)
+		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
+			return Input{}, err
+		}
+		if err == nil {
+			res, err := slo.Run(ctx, sin, opts.SLO)
+			if err != nil && !errors.Is(err, slo.ErrNoRuns) {
+				return Input{}, err
+			}
+			if res != nil {
+				for i := range res.Jobs {
+					slos[res.Jobs[i].Job] = &res.Jobs[i]
+				}
+			}
+		}
+	}
+	hist, sandbox, err := loadHistory(ctx, ds)
+	if err != nil {
+		return Input{}, err
+	}
+	names := map[string]bool{}
+	for j := range slos {
+		names[j] = true
+	}
+	for j := range hist {
+		names[j] = true
+	}
+	if opts.Jobs != nil {
+		for _, j := range opts.Jobs.Jobs {
+			names[j.Job] = true
+		}
+	}
+	ids := make([]string, 0, len(names))
+	for j := range names {
+		ids = append(ids, j)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		ji := JobInput{Job: id}
+		spec := opts.Jobs.find(id)
+		var why []string
+		if r := goal(&ji, in.AtS, slos[id], spec, opts.Jobs); r != "" {
+			why = append(why, r)
+		}
+		if r := phases(&ji, hist[id], sandbox[id], spec, opts.Jobs); r != "" {
+			why = append(why, r)
+		}
+		if len(why) > 0 {
+			in.NotEstimated = append(in.NotEstimated, NotEstimated{id, strings.Join(why, "; ")})
+			continue
+		}
+		in.Jobs = append(in.Jobs, ji)
+	}
+
+	// Availability.
+	switch {
+	case opts.AvailabilityFile != "":
+		a, err := ReadAvailability(opts.AvailabilityFile)
+		if err != nil {
+			return Input{}, err
+		}
+		in.Availability, in.AvailabilityFrom = a, opts.AvailabilityFile
+	case ds != nil && ds.Rows(dataset.UsageTable.Name) > 0:
+		a, tenants, warn, err := foldAvailability(ctx, ds, opts)
+		if err != nil {
+			return Input{}, err
+		}
+		in.Availability, in.Tenants, in.AvailabilityFrom = a, tenants, "periodic tenants"
+		in.Warnings = append(in.Warnings, warn...)
+	default:
+		in.Warnings = append(in.Warnings, "no availability: the dataset has no usage of primary tenants and no --availability was given, so s_fit is not computed")
+	}
+	return in, nil
+}
+
+// latestRun is the latest submit, start or end in the runs table, Unix ms
+// (0 when none).
+func latestRun(ctx context.Context, ds *dataset.Dataset) (int64, error) {
+	var at int64
+	if ds.Rows(dataset.RunsTable.Name) == 0 {
+		return 0, nil
+	}
+	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
+		for _, t := range []int64{r.SubmitMs, r.StartMs, r.EndMs} {
+			if t != dataset.NoTime && t > at {
+				at = t
+			}
+		}
+		return nil
+	})
+	return at, err
+}
+
+// goal sets ji's goal: the jobs file's deadline_s after the instant, else
+// the deadline of the SLO's next period instance whose deadline is after
+// the instant. It says why there is none.
+func goal(ji *JobInput, atS float64, sj *slo.Job, spec *JobSpec, f *JobsFile) string {
+	if spec != nil && spec.DeadlineS != nil {
+		ji.GoalS, ji.GoalFrom = atS+*spec.DeadlineS, f.Path
+		return ""
+	}
+	const hint = " (give deadline_s in --jobs)"
+	if sj == nil {
+		return "no deadline: the slo stage does not know the job" + hint
+	}
+	if !sj.Actionable {
+		return "no deadline: the SLO is not actionable: " + sj.Reason + hint
+	}
+	pm, am, ok := sj.Anchor()
+	if !ok || pm <= 0 || sj.DeadlineS == nil {
+		return "no deadline: the SLO has no period, anchor or deadline" + hint
+	}
+	p, a := float64(pm)/1000, float64(am)/1000
+	k := math.Floor((atS-a-*sj.DeadlineS)/p) + 1
+	ji.GoalS, ji.GoalFrom = math.Round((a+k*p+*sj.DeadlineS)*1000)/1000, "slo" // to the ms, as the SLO's anchor
+	return ""
+}
+
+// phases sets ji's phases: the jobs file's (µ from the profiling runs
+// when it gives none), else the task history's, every task pending.
+func phases(ji *JobInput, h *history, sandbox map[string]sandboxMu, spec *JobSpec, f *JobsFile) string {
+	if spec != nil && len(spec.Phases) > 0 {
+		var why []string
+		var muFrom []string
+		for _, ps := range spec.Phases {
+			p := Phase{Name: ps.Phase, Tasks: ps.Tasks, Pending: ps.Tasks, Running: ps.RunningS}
+			if ps.Pending != nil {
+				p.Pending = *ps.Pending
+			}
+			switch {
+			case ps.MuS != nil:
+				p.MuS = *ps.MuS
+			case sandbox[ps.Phase].n > 0:
+				p.MuS = sandbox[ps.Phase].mu
+				muFrom = append(muFrom, fmt.Sprintf("%s: median of %d profiling runs", ps.Phase, sandbox[ps.Phase].n))
+			default:
+				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", ps.Phase))
+			}
+			ji.Phases = append(ji.Phases, p)
+		}
+		ji.ProfileFrom = f.Path
+		if len(muFrom) > 0 {
+			ji.ProfileFrom += " (µ " + strings.Join(muFrom, ", ") + ")"
+		}
+		return strings.Join(why, "; ")
+	}
+	if h == nil {
+		return "no profile: no task history (jhist or spark-eventlog) and no phases in --jobs"
+	}
+	for _, hp := range h.phases {
+		ji.Phases = append(ji.Phases, Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks})
+	}
+	ji.ProfileFrom = fmt.Sprintf("task history (%d runs)", h.runs)
+	return ""
+}
