@@ -42,10 +42,13 @@ func TestEstimateSection(t *testing.T) {
 	}
 	sec := html[i:]
 	sec = sec[:strings.Index(sec, "</section>")]
-	for _, w := range []string{"<td>late</td>", "<td>1d6h</td>", "<td>30m</td>", "<b>no</b>", "Availability Ω(t) and deadlines", "has no µ", "<svg"} {
+	for _, w := range []string{"<td>late</td>", "<td>1d6h</td>", "<td>30m</td>", "<b>no</b>", "Availability Ω(t) and deadlines", "has no µ", "<svg", "<td>17.5</td>", "<td>3.0</td>", "<td>0.0</td>"} {
 		if !strings.Contains(sec, w) {
 			t.Errorf("section lacks %q", w)
 		}
+	}
+	if i := strings.Index(html, "%!"); i >= 0 {
+		t.Errorf("a formatting error in the page: %s", html[i:min(len(html), i+40)])
 	}
 	if strings.Contains(html, xss) {
 		t.Error("a job name is not escaped")

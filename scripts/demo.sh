@@ -26,6 +26,7 @@ echo "   (bundled fixtures include malformed records on purpose: they land in th
 set +e
 "$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
   --simulate-trace testdata/simulate/demo.csv --simulate-nodes 4 --simulate-node-memory 16G --simulate-default-model step:1.5 \
+  --estimate-jobs testdata/estimate/jobs.yaml \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
@@ -49,6 +50,9 @@ echo "   wordcount, pagerank and join run with the elasticity models fitted in s
 "$bin" simulate -d "$ds" --trace testdata/simulate/demo.csv --nodes 4 --node-memory 16G --default-model step:1.5
 "$bin" simulate -d "$ds" -q --trace testdata/simulate/demo.csv --nodes 3,4,6 --node-memory 16G,32G --default-model step:1.5 \
   --target-makespan 15m | grep '^target'
+echo "== 9. what each job needs to meet its goal: Polo's s_req and s_fit against the slots the periodic tenants leave"
+echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks come from testdata/estimate/jobs.yaml)"
+"$bin" estimate -d "$ds" --jobs testdata/estimate/jobs.yaml --at 2024-01-07T06:00:00Z --slot-cpu 0.5 | head -16
 
 cat <<TXT
 
