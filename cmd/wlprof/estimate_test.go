@@ -174,6 +174,9 @@ func TestReportEstimateSection(t *testing.T) {
 	if !strings.Contains(string(html), `<section id="estimate">`) || !strings.Contains(string(html), "hourly_clicks_06 &lt;date&gt;: phase") {
 		t.Error("index.html lacks the estimate section or its jobs not estimated")
 	}
+	if i := strings.Index(string(html), "%!"); i >= 0 {
+		t.Errorf("a formatting error in index.html: %s", html[i:min(len(html), i+40)])
+	}
 }
 
 // Ω(t) by hand: one periodic tenant on 2 servers at 20% CPU from 00:00 to
