@@ -238,3 +238,32 @@ func TestClassifyUsage(t *testing.T) {
 		}
 	}
 }
+
+// On the bundled real series (NAB CloudWatch and Azure VMs, 5-minute
+// samples, one tenant per file, series-csv): wlprof's document, the step
+// chosen from the data as wlprof chooses it.
+func TestClassifyRealSeriesAsCore(t *testing.T) {
+	var paths, args []string
+	for _, name := range []string{"azure_v1_vm1061169_avgcpu.csv", "azure_v1_vm942980_avgcpu.csv",
+		"nab_ec2_cpu_utilization_53ea38.csv", "nab_ec2_cpu_utilization_77c1ca.csv", "nab_rds_cpu_utilization_cc0c53.csv"} {
+		p, err := filepath.Abs(filepath.Join("../../testdata/timeseries", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		args = append([]string{"--input", p}, args...) // shards in reverse
+	}
+	want, _ := coreClassify(t, "series-csv", paths)
+	var doc fft.Document
+	if err := json.Unmarshal(want, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Tenants) != len(paths) || doc.StepS != 300 || doc.Patterns[fft.Insufficient] == len(paths) {
+		t.Fatalf("fixtures: %d tenants, step %gs, %v", len(doc.Tenants), doc.StepS, doc.Patterns)
+	}
+	t.Logf("fixtures: %v, %d classes", doc.Patterns, len(doc.Classes))
+	_, _, file, _ := beamClassify(t, "series-csv", args...)
+	if !bytes.Equal(file, want) {
+		t.Fatalf("classify.json differs from wlprof classify -o json:\n%s", firstDiff(file, want))
+	}
+}
