@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,12 +68,19 @@ func beamClassify(t *testing.T, format string, args ...string) (int, []byte, []b
 	return code, stdout.Bytes(), file, out
 }
 
-// world writes a small synthetic world (as wlprof synth) and returns its
-// CSV's path.
+// world writes a small synthetic world (as wlprof synth: 10 tenants of
+// 1–3 servers, 4 days; WLPROF_BEAM_WORLD_TENANTS and _DAYS make it
+// larger) and returns its CSV's path.
 func world(t *testing.T) string {
 	t.Helper()
 	o := synth.Default()
 	o.Tenants, o.Days, o.MaxServers = 10, 4, 3
+	if n, err := strconv.Atoi(os.Getenv("WLPROF_BEAM_WORLD_TENANTS")); err == nil && n > 0 {
+		o.Tenants = n
+	}
+	if d, err := strconv.ParseFloat(os.Getenv("WLPROF_BEAM_WORLD_DAYS"), 64); err == nil && d > 0 {
+		o.Days = d
+	}
 	path := filepath.Join(t.TempDir(), "world.csv")
 	f, err := os.Create(path)
 	if err != nil {
@@ -127,7 +135,9 @@ func shard(t *testing.T, path string, n int, salt string) string {
 // document byte for byte, on 1, 4 and 16 shards, whatever the sharding.
 func TestClassifyWorldAsCore(t *testing.T) {
 	path := world(t)
+	start := time.Now()
 	want, _ := coreClassify(t, "csv", []string{path})
+	t.Logf("wlprof ingest + classify: %v", time.Since(start))
 	var doc fft.Document
 	if err := json.Unmarshal(want, &doc); err != nil {
 		t.Fatal(err)

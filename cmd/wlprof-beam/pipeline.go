@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/ingest"
@@ -32,14 +33,19 @@ import (
 // does), so the result is that of wlprof classify on the same rows.
 
 func init() {
-	beam.RegisterType(reflect.TypeOf((*readShardFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*analyseFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*combineFn)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*writeRejectsFn)(nil)).Elem())
+	// Generic registration: the SDK calls the DoFns without reflection.
+	register.DoFn4x1[context.Context, string, func(string, fft.Partial), func(rejectRow), error](&readShardFn{})
+	register.Emitter2[string, fft.Partial]()
+	register.Emitter1[rejectRow]()
+	register.Function2x1(mergePartials)
+	register.DoFn2x2[string, fft.Partial, analysed, error](&analyseFn{})
+	register.DoFn2x1[int, func(*analysed) bool, error](&combineFn{})
+	register.Iter1[analysed]()
+	register.DoFn2x1[int, func(*rejectRow) bool, error](&writeRejectsFn{})
+	register.Iter1[rejectRow]()
 	beam.RegisterType(reflect.TypeOf((*fft.Partial)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*rejectRow)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*analysed)(nil)).Elem())
-	beam.RegisterFunction(mergePartials)
 }
 
 // classifyConfig is what the pipeline's steps need to know.
