@@ -277,3 +277,26 @@ func TestClassifyRealSeriesAsCore(t *testing.T) {
 		t.Fatalf("classify.json differs from wlprof classify -o json:\n%s", firstDiff(file, want))
 	}
 }
+
+// Inputs without a usable record: exit 1, saying so; -o text prints the
+// class table.
+func TestClassifyNoDataAndText(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.csv")
+	if err := os.WriteFile(bad, []byte("tenant,server,timestamp,cpu\nx,y,not-a-time,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"classify", "-q", "--format", "csv", "--input", bad, "--out", filepath.Join(t.TempDir(), "out")},
+		streams{Out: &stdout, Err: &stderr})
+	if code != exitError || !strings.Contains(stderr.String(), "no utilisation data") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	path := world(t)
+	code = run(context.Background(), []string{"classify", "-q", "--format", "csv", "--input", path, "--out", filepath.Join(t.TempDir(), "out")},
+		streams{Out: &stdout, Err: &stderr})
+	if code != exitOK || !strings.Contains(stdout.String(), "HEADROOM") || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
