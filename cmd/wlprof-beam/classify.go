@@ -64,8 +64,12 @@ and DIR/classes.parquet (readable by DuckDB) and DIR/rejects.csv (every
 rejected input record with file, line and reason), and prints the document
 as -o asks.
 
-A server's samples of one grid slot should not be split between shards (as
-with wlprof, a split run of samples counts twice in that slot's average).`,
+Shard by server, tenant or time (files of whole days, hours...): a server's
+samples of one grid slot should not be split between shards (as with wlprof,
+a split run of samples counts twice in that slot's average). Without --step,
+the step is measured, as wlprof measures it, on the first batch of the first
+shard by name: shards that each hold every n-th sample of a server look
+coarser than the data is; give --step then.`,
 		Example: "  wlprof-beam classify --input 'traces/*.csv' --format csv --out out\n" +
 			"  wlprof-beam classify --input 'shards/part-*' --format azure-cpu --runner flink --endpoint localhost:8099 --out /shared/out",
 		Args: cobra.NoArgs,

@@ -98,8 +98,9 @@ func world(t *testing.T) string {
 }
 
 // shard splits a CSV's rows into n files by server (each file keeps the
-// header and the rows' order); salt changes which server goes where, and
-// the files are named in reverse, so that shard order differs too.
+// header and the rows' order); salt changes which server goes where
+// ("by-day": by the day of the sample instead), and the files are named in
+// reverse, so that shard order differs too.
 func shard(t *testing.T, path string, n int, salt string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -116,9 +117,18 @@ func shard(t *testing.T, path string, n int, salt string) string {
 		if l == "" {
 			continue
 		}
-		fields := strings.SplitN(l, ",", 3)
+		fields := strings.SplitN(l, ",", 4)
 		h := fnv.New32a()
-		h.Write([]byte(salt + fields[0] + "," + fields[1]))
+		if salt == "by-day" {
+			// Days end on slot boundaries: no server's slot is split.
+			sec, err := strconv.ParseInt(fields[2], 10, 64)
+			if err != nil {
+				t.Fatalf("timestamp %q: %v", fields[2], err)
+			}
+			h.Write([]byte(strconv.FormatInt(sec/86400, 10)))
+		} else {
+			h.Write([]byte(salt + fields[0] + "," + fields[1]))
+		}
 		parts[h.Sum32()%uint32(n)].WriteString(l)
 	}
 	dir := t.TempDir()
@@ -149,7 +159,7 @@ func TestClassifyWorldAsCore(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		salt string
-	}{{1, ""}, {4, ""}, {4, "other"}, {16, ""}} {
+	}{{1, ""}, {4, ""}, {4, "other"}, {16, ""}, {3, "by-day"}} {
 		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
 			start := time.Now()
 			code, stdout, file, _ := beamClassify(t, "csv", "--input", shard(t, path, c.n, c.salt))
