@@ -32,7 +32,9 @@ func (a *slotAcc) add(v float64) {
 	if *a&slotCountMax == slotCountMax {
 		return
 	}
-	*a += slotAcc(uint64(math.Round(v*slotUnit))<<slotCountBits | 1)
+	// v·2^24 is exact and at most 2^24, so adding ½ and truncating is
+	// math.Round (halves away from zero) for v ≥ 0, without its call.
+	*a += slotAcc(uint64(v*slotUnit+0.5)<<slotCountBits | 1)
 }
 
 // value is the slot's average server, rounded to 1e-6 of a server; NaN
