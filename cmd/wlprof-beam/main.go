@@ -1,7 +1,3 @@
-// Command wlprof-beam runs wlprof's per-tenant stages as an Apache Beam
-// pipeline: on Prism, in process, by default; on Flink, Spark or Dataflow
-// through their job services. It is its own Go module, so that building
-// wlprof and testing its core never compile the Beam SDK.
 package main
 
 import (
