@@ -23,7 +23,7 @@ import (
 
 // coreClassify is wlprof ingest FORMAT PATHS + wlprof classify -o json:
 // the document, as wlprof writes it, and the rejects.
-func coreClassify(t *testing.T, format string, paths []string) ([]byte, []dataset.Reject) {
+func coreClassify(t *testing.T, format string, paths []string, fopts ...fft.Options) ([]byte, []dataset.Reject) {
 	t.Helper()
 	ctx := context.Background()
 	opts := ingest.DefaultOptions()
@@ -31,11 +31,15 @@ func coreClassify(t *testing.T, format string, paths []string) ([]byte, []datase
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := fft.Load(ctx, ds, fft.Options{})
+	var o fft.Options
+	if len(fopts) > 0 {
+		o = fopts[0]
+	}
+	in, err := fft.Load(ctx, ds, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := fft.Run(ctx, in, fft.Options{})
+	res, err := fft.Run(ctx, in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,5 +312,23 @@ func TestClassifyNoDataAndText(t *testing.T) {
 		streams{Out: &stdout, Err: &stderr})
 	if code != exitOK || !strings.Contains(stdout.String(), "HEADROOM") || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// --k, --at and --step reach the stage as wlprof's flags do.
+func TestClassifyFlagsAsCore(t *testing.T) {
+	path := world(t)
+	at := time.Date(2024, 1, 3, 12, 0, 0, 0, time.UTC)
+	want, _ := coreClassify(t, "csv", []string{path}, fft.Options{K: 2, AtMs: at.UnixMilli(), Step: 4 * time.Minute})
+	_, _, file, _ := beamClassify(t, "csv", "--input", shard(t, path, 4, ""), "--k", "2", "--at", at.Format(time.RFC3339), "--step", "4m")
+	var doc fft.Document
+	if err := json.Unmarshal(file, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.StepS != 240 || doc.At != at.Format(time.RFC3339) {
+		t.Fatalf("step %gs, at %s: the flags did not reach the stage", doc.StepS, doc.At)
+	}
+	if !bytes.Equal(file, want) {
+		t.Fatalf("classify.json differs from wlprof classify --k 2 --at --step 4m:\n%s", firstDiff(file, want))
 	}
 }
