@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
-.PHONY: all deps deps-build build test vet demo bench fuzz clean
+.PHONY: all deps deps-build build test test-beam vet demo bench fuzz clean
 
 all: build
 
@@ -32,6 +32,12 @@ test: deps
 	$(GO) test -skip '^TestSandboxAccuracy$$' $(PKGS)
 	$(GO) test -race -count=1 -run '^(TestScanUsageStopsEarly|TestScanSeriesEqualsReadSeries|TestAddBatchPartsAgree)$$' ./dataset ./fft
 	$(GO) test -count=1 -run '^TestSandboxAccuracy$$' ./elasticity
+	$(MAKE) test-beam
+
+# wlprof-beam is a module of its own (the Apache Beam SDK is large): its
+# vet and tests, on a small world, in a step of their own.
+test-beam: deps
+	cd cmd/wlprof-beam && $(GO) vet ./... && $(GO) test ./...
 
 # The demo runs every stage that exists on bundled and synthetic data.
 demo: build

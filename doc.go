@@ -46,7 +46,8 @@
 // Load reads the dataset; Run computes and touches nothing else (fft's Run
 // also writes the series table it built, which is the stage's cache).
 // Input is plain data, so a distributed runner can build it for one key
-// and call the stage's per-key core: fft.Analyse (one tenant's series),
+// and call the stage's per-key core: fft.Analyse (one tenant's series,
+// built from merged fft.Partials; fft.Combine then does the classes),
 // skyline.Solve (one job's runs), elasticity.Run (one group's runs). The
 // profiler, whose input is a command, has no Load. Process-wide settings
 // (GC pace, memory limits) are the program's, never a stage's.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -288,20 +289,56 @@ func classify(ctx context.Context, in Input, o Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(res.Tenants, func(i, j int) bool { return res.Tenants[i].Tenant < res.Tenants[j].Tenant })
-	// Series must follow the same order for the class aggregates.
-	series := make([]*dataset.Series, len(in.Series))
-	for i := range in.Series {
-		series[i] = &in.Series[i]
+	return combine(res, in.Series, &o)
+}
+
+// Combine is the part of Run that needs every tenant: K-Means classes per
+// pattern over tenants already analysed (Analyse, one per series, in any
+// order), and the classes' mean, peak, current and headroom from their
+// series. A distributed runner analyses tenants per key and calls it once
+// with all of them; Run calls the same code, so both give the same Result
+// bit for bit on the same series (sums run in tenant order).
+func Combine(series []dataset.Series, tenants []Tenant, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
-	sort.SliceStable(series, func(i, j int) bool { return series[i].Tenant < series[j].Tenant })
-	for i := 1; i < len(series); i++ {
-		if series[i].Tenant == series[i-1].Tenant {
-			return nil, errDuplicate(series[i].Tenant)
+	o := opts.withDefaults()
+	if len(series) == 0 {
+		return nil, ErrNoSeries
+	}
+	if len(tenants) != len(series) {
+		return nil, fmt.Errorf("fft: %d analysed tenants for %d series", len(tenants), len(series))
+	}
+	step := series[0].StepS
+	for _, s := range series {
+		if s.StepS != step || step <= 0 {
+			return nil, errStep(s.Tenant, s.StepS, step)
 		}
 	}
-	res.Classes = cluster(res.Tenants, &o)
-	res.AtMs, res.Warnings = headroom(res, series, &o)
+	res := &Result{StepS: step, Tenants: slices.Clone(tenants), Warnings: []string{}}
+	return combine(res, series, &o)
+}
+
+// combine sorts res.Tenants, clusters them and fills the classes from
+// series (the same tenants, any order).
+func combine(res *Result, in []dataset.Series, o *Options) (*Result, error) {
+	sort.SliceStable(res.Tenants, func(i, j int) bool { return res.Tenants[i].Tenant < res.Tenants[j].Tenant })
+	// Series must follow the same order for the class aggregates.
+	series := make([]*dataset.Series, len(in))
+	for i := range in {
+		series[i] = &in[i]
+	}
+	sort.SliceStable(series, func(i, j int) bool { return series[i].Tenant < series[j].Tenant })
+	for i := range series {
+		if i > 0 && series[i].Tenant == series[i-1].Tenant {
+			return nil, errDuplicate(series[i].Tenant)
+		}
+		if res.Tenants[i].Tenant != series[i].Tenant {
+			return nil, fmt.Errorf("fft: tenant %q was analysed, but the series at its place is %q", res.Tenants[i].Tenant, series[i].Tenant)
+		}
+	}
+	res.Classes = cluster(res.Tenants, o)
+	res.AtMs, res.Warnings = headroom(res, series, o)
 	return res, nil
 }
 

@@ -22,6 +22,12 @@
 // (one series → pattern, period, strength). Options documents every
 // default; Options.Validate reports every bad value at once.
 //
+// Distributed (partial.go; cmd/wlprof-beam): a slot's servers are summed
+// exactly (fixed point), so per-shard SeriesBuilder.Partials merged per
+// tenant (Partial.Merge, in any grouping and order) give Series bit for
+// bit; BatchStep is BuildSeries' step choice; Combine is Run's global part
+// (classes, headroom) over tenants already analysed, the code Run uses.
+//
 // Decision per tenant (classify.go, detect.go, support.go), seed 000 §3:
 // periodic and constant tenants are those whose history predicts them,
 // repeating periodically or all the time.

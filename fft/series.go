@@ -67,14 +67,14 @@ type tenantAcc struct {
 // minutes, 8 KB).
 const chunkSlots = 1024
 
-// chunk holds per-slot sums (float32 halves the memory of 216 M slots; the
-// series round to 1e-6 anyway) and server counts, side by side: on
-// time-ordered data every sample lands in another tenant's chunk, and one
-// cache line per sample is what the build costs at 10,000 tenants.
-type chunk [chunkSlots]struct {
-	sum float32
-	cnt uint32
-}
+// chunk holds per-slot sums and server counts packed in one word (slotAcc,
+// partial.go): 8 bytes a slot, as a float32 sum beside a count took, but
+// the sum is exact, so a slot's value does not depend on the order its
+// servers were added in (nor on how the rows were split between builders
+// whose Partials are merged). On time-ordered data every sample lands in
+// another tenant's chunk, and one cache line per sample is what the build
+// costs at 10,000 tenants.
+type chunk [chunkSlots]slotAcc
 
 type serverAcc struct {
 	tenant int32
@@ -170,9 +170,7 @@ func (b *SeriesBuilder) flush(sa *serverAcc) {
 	if sa.chunk == nil || sa.chunkNo != k {
 		sa.chunk, sa.chunkNo = b.accs[sa.tenant].chunk(k), k
 	}
-	v := &sa.chunk[sa.slot&(chunkSlots-1)]
-	v.sum += float32(sa.sum / float64(sa.n))
-	v.cnt++
+	sa.chunk[sa.slot&(chunkSlots-1)].add(sa.sum / float64(sa.n))
 	sa.n = 0
 }
 
@@ -225,13 +223,13 @@ func (a *tenantAcc) span() (lo, hi int64, ok bool) {
 	}
 	lo, hi = math.MaxInt64, math.MinInt64
 	for j := range a.chunks[first] {
-		if a.chunks[first][j].cnt != 0 {
+		if a.chunks[first][j] != 0 {
 			lo = (a.first+int64(first))<<chunkShift + int64(j)
 			break
 		}
 	}
 	for j := chunkSlots - 1; j >= 0; j-- {
-		if a.chunks[last][j].cnt != 0 {
+		if a.chunks[last][j] != 0 {
 			hi = (a.first+int64(last))<<chunkShift + int64(j)
 			break
 		}
@@ -355,12 +353,10 @@ func (b *SeriesBuilder) series(a *tenantAcc) dataset.Series {
 		slot := lo + int64(k)
 		c := a.chunks[slot>>chunkShift-a.first]
 		j := slot & (chunkSlots - 1)
-		if c == nil || c[j].cnt == 0 {
+		if c == nil {
 			vals[k] = math.NaN()
 		} else {
-			// Round away the float32 sums' last digits (1e-7 of a
-			// server).
-			vals[k] = math.Round(float64(c[j].sum)/float64(c[j].cnt)*1e6) / 1e6
+			vals[k] = c[j].value()
 		}
 	}
 	a.chunks = nil
@@ -407,6 +403,27 @@ func (s *stepSampler[K]) median() int64 {
 	return quantile.UpperMedian(s.gaps)
 }
 
+// BatchStep is the grid step BuildSeries uses when ub is the first batch
+// of the usage table: step (0: DefaultStep), or the data's own sampling
+// interval when that is coarser (the upper median gap between consecutive
+// samples of a server, to the second). A distributed runner calls it on
+// the first batch of its first input to choose the step every shard uses.
+func BatchStep(ub *dataset.UsageBatch, step time.Duration) time.Duration {
+	if step <= 0 {
+		step = DefaultStep
+	}
+	var ss stepSampler[int64] // key: the batch's tenant and server ids
+	for i := 0; i < ub.Len; i++ {
+		if ub.TimeMs[i] != dataset.NoTime {
+			ss.add(int64(ub.TenantIdx[i])<<32|int64(uint32(ub.ServerIdx[i])), ub.TimeMs[i])
+		}
+	}
+	if data := time.Duration(ss.median()) * time.Millisecond; data > step {
+		step = data.Round(time.Second)
+	}
+	return step
+}
+
 // BuildSeries reads the dataset's usage table once and returns the series
 // of every tenant, and the step it used. The step is opts.Step, or the
 // data's own sampling interval when that is coarser (measured on the first
@@ -420,15 +437,7 @@ func BuildSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (
 	var b *SeriesBuilder
 	err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
 		if b == nil {
-			var ss stepSampler[int64] // key: the batch's tenant and server ids
-			for i := 0; i < ub.Len; i++ {
-				if ub.TimeMs[i] != dataset.NoTime {
-					ss.add(int64(ub.TenantIdx[i])<<32|int64(uint32(ub.ServerIdx[i])), ub.TimeMs[i])
-				}
-			}
-			if data := time.Duration(ss.median()) * time.Millisecond; data > step {
-				step = data.Round(time.Second)
-			}
+			step = BatchStep(ub, step)
 			b = NewSeriesBuilder(step)
 		}
 		b.AddBatch(ub)

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/safetext"
+	"github.com/wlprof/wlprof/internal/timeflag"
+)
+
+type classifyOptions struct {
+	g          *globalOptions
+	Inputs     []string // globs
+	Format     string
+	Runner     string
+	Endpoint   string
+	Out        string
+	Step       time.Duration
+	K          int
+	AtMs       int64
+	Tenants    bool
+	MaxRejects int64
+	BeamLog    string
+	Ingest     ingestConfig
+}
+
+var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error": slog.LevelError,
+	"warn": slog.LevelWarn, "info": slog.LevelInfo, "debug": slog.LevelDebug}
+
+var runners = []string{"prism", "flink", "spark", "dataflow"}
+
+func newClassifyCmd(g *globalOptions) *cobra.Command {
+	o := &classifyOptions{g: g, AtMs: dataset.NoTime}
+	cmd := &cobra.Command{
+		Use:   "classify --input GLOB --format FMT --out DIR",
+		Short: "Classify tenants from raw trace shards: pattern, class, headroom (as wlprof classify)",
+		Long: `Read raw shards with wlprof's ingest parsers, build every tenant's
+average-server series from per-shard partial sums, classify each tenant
+with the FFT, cluster the tenants into classes and compute each class's
+headroom: the answer of wlprof ingest + wlprof classify on the same input,
+whatever the number and order of the shards.
+
+Writes DIR/classify.json (exactly wlprof classify -o json), DIR/tenants.parquet
+and DIR/classes.parquet (readable by DuckDB) and DIR/rejects.csv (every
+rejected input record with file, line and reason), and prints the document
+as -o asks.
+
+Shard by server, tenant or time (files of whole days, hours...): a server's
+samples of one grid slot should not be split between shards (as with wlprof,
+a split run of samples counts twice in that slot's average). Without --step,
+the step is measured, as wlprof measures it, on the first batch of the first
+shard by name: shards that each hold every n-th sample of a server look
+coarser than the data is; give --step then.`,
+		Example: "  wlprof-beam classify --input 'traces/*.csv' --format csv --out out\n" +
+			"  wlprof-beam classify --input 'shards/part-*' --format azure-cpu --runner flink --endpoint localhost:8099 --out /shared/out",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runClassifyCmd(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.Inputs, "input", nil, "input shards: a glob (repeatable)")
+	f.StringVar(&o.Format, "format", "", "input format, as wlprof ingest FORMAT (a usage format)")
+	f.StringVar(&o.Runner, "runner", "prism", "Beam runner: prism (in process), flink, spark or dataflow")
+	f.StringVar(&o.Endpoint, "endpoint", "", "job service endpoint of the runner (prism: started in process when empty)")
+	f.StringVar(&o.Out, "out", "", "output directory")
+	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step (default 2m, coarser when the data is)")
+	f.IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
+	f.Var(timeflag.NewInstant(&o.AtMs), "at", "instant that is \"current\" for headroom (default: the last slot)")
+	f.BoolVar(&o.Tenants, "tenants", false, "also list every tenant with its pattern, period and class")
+	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "fail when more input records than this are rejected (negative: no limit)")
+	f.StringVar(&o.BeamLog, "beam-log", "off", "Beam's and Prism's own log on stderr: off, error, warn, info or debug")
+	f.StringVar(&o.Ingest.CPUUnit, "cpu-unit", "", "how CSV inputs write utilisation: auto, fraction, percent or raw")
+	f.StringVar(&o.Ingest.TZ, "tz", "", "time zone of timestamps without a UTC offset (default UTC)")
+	f.StringVar(&o.Ingest.Tenant, "tenant", "", "tenant of formats that carry none (series-csv, alibaba2018-machine)")
+	f.StringVar(&o.Ingest.TenantKey, "tenant-key", "", "which trace field is the tenant (see wlprof ingest --help)")
+	return cmd
+}
+
+// validate checks every flag and returns the shards, sorted, and the
+// options of the stage; all problems at once, as a usage error.
+func (o *classifyOptions) validate() ([]string, fft.Options, error) {
+	var errs []error
+	opts := fft.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
+	if err := opts.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if o.Format == "" {
+		errs = append(errs, errors.New("--format: required (a usage format of wlprof ingest)"))
+	} else if f, err := ingest.Lookup(o.Format); err != nil {
+		errs = append(errs, fmt.Errorf("--format: %v", err))
+	} else if f.Table != dataset.UsageTable.Name {
+		errs = append(errs, fmt.Errorf("--format %s: its records go to the %s table; classify reads utilisation (usage) formats", o.Format, f.Table))
+	}
+	if o.Out == "" {
+		errs = append(errs, errors.New("--out: required"))
+	}
+	known := false
+	for _, r := range runners {
+		known = known || r == o.Runner
+	}
+	if !known {
+		errs = append(errs, fmt.Errorf("--runner %q: want one of %v", o.Runner, runners))
+	}
+	if _, err := o.Ingest.options(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, ok := beamLogLevels[o.BeamLog]; !ok {
+		errs = append(errs, fmt.Errorf("--beam-log %q: want off, error, warn, info or debug", o.BeamLog))
+	}
+	var shards []string
+	if len(o.Inputs) == 0 {
+		errs = append(errs, errors.New("--input: required (a glob of input shards)"))
+	}
+	for _, g := range o.Inputs {
+		m, err := filepath.Glob(g)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--input %q: %v", g, err))
+		case len(m) == 0:
+			errs = append(errs, fmt.Errorf("--input %q: no file matches", g))
+		}
+		shards = append(shards, m...)
+	}
+	sort.Strings(shards)
+	return shards, opts, errors.Join(errs...)
+}
+
+func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
+	shards, opts, err := o.validate()
+	if err != nil {
+		return usageError{err}
+	}
+	doc, rejected, err := classifyShards(ctx, shards, o, opts)
+	if err != nil {
+		return err
+	}
+	if o.g.Output == "json" {
+		err = writeJSON(o.g.io.Out, doc)
+	} else {
+		w := safetext.NewWriter(o.g.io.Out)
+		if err = doc.WriteText(w, o.Tenants); err == nil {
+			err = w.Flush()
+		}
+		for _, s := range doc.Warnings {
+			o.g.progressf("warning: %s\n", s)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+	}
+	return nil
+}
+
+// classifyShards runs the pipeline and returns the document it wrote and
+// the number of rejected records.
+func classifyShards(ctx context.Context, shards []string, o *classifyOptions, opts fft.Options) (fft.Document, int64, error) {
+	var doc fft.Document
+	iopts, err := o.Ingest.options()
+	if err != nil {
+		return doc, 0, usageError{err}
+	}
+	step, err := chooseStep(ctx, shards, o.Format, iopts, o.Step)
+	if err != nil {
+		return doc, 0, err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return doc, 0, err
+	}
+	// Stale results must not pass for this run's.
+	for _, name := range []string{classifyJSON, tenantsParquet, classesParquet, rejectsCSV} {
+		if err := os.Remove(filepath.Join(o.Out, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return doc, 0, err
+		}
+	}
+	out, err := filepath.Abs(o.Out)
+	if err != nil {
+		return doc, 0, err
+	}
+	for i := range shards {
+		if shards[i], err = filepath.Abs(shards[i]); err != nil {
+			return doc, 0, err
+		}
+	}
+	opts.Step = step
+	p := buildClassify(shards, classifyConfig{Format: o.Format, Ingest: o.Ingest, StepMs: step.Milliseconds(), Options: opts, Out: out})
+	o.g.progressf("classify: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatDuration(step))
+	if o.Endpoint != "" {
+		*jobopts.Endpoint = o.Endpoint
+	}
+	// The SDK and Prism log through slog's default logger; their errors
+	// come back as the run's error, said once.
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(o.g.io.Err, &slog.HandlerOptions{Level: beamLogLevels[o.BeamLog]})))
+	defer slog.SetDefault(prev)
+	if _, err := beam.Run(ctx, o.Runner, p); err != nil {
+		return doc, 0, fmt.Errorf("pipeline on %s: %w", o.Runner, err)
+	}
+	rejected, err := countRejects(out)
+	if err != nil {
+		return doc, 0, err
+	}
+	if o.MaxRejects >= 0 && rejected > o.MaxRejects {
+		return doc, rejected, fmt.Errorf("%w: %d rejected, more than --max-rejects %d (see %s)", ingest.ErrTooManyRejects, rejected, o.MaxRejects, filepath.Join(o.Out, rejectsCSV))
+	}
+	b, err := os.ReadFile(filepath.Join(out, classifyJSON))
+	if errors.Is(err, os.ErrNotExist) {
+		return doc, rejected, fmt.Errorf("the inputs hold no utilisation data to classify (%d record(s) rejected)", rejected)
+	}
+	if err != nil {
+		return doc, rejected, err
+	}
+	return doc, rejected, json.Unmarshal(b, &doc)
+}
+
+// chooseStep is the grid step of the run: --step, or the data's own
+// sampling interval when coarser, measured as wlprof classify measures it
+// (fft.BatchStep) on the first batch of the first shard holding usage.
+func chooseStep(ctx context.Context, shards []string, format string, opts ingest.Options, step time.Duration) (time.Duration, error) {
+	tmp, err := os.MkdirTemp("", "wlprof-beam-step-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	for i, s := range shards {
+		var got time.Duration
+		errFound := errors.New("found")
+		_, err := readShard(ctx, filepath.Join(tmp, fmt.Sprint(i)), format, s, opts, func(ub *dataset.UsageBatch) error {
+			got = fft.BatchStep(ub, step)
+			return errFound
+		})
+		if errors.Is(err, errFound) {
+			return got, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if step <= 0 {
+		step = fft.DefaultStep
+	}
+	return step, nil
+}
+
+// countRejects counts the rows of DIR/rejects.csv, writing one with only
+// its header when the pipeline had none to write.
+func countRejects(dir string) (int64, error) {
+	f, err := os.Open(filepath.Join(dir, rejectsCSV))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, writeRejects(dir, nil)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	var n int64
+	for {
+		_, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return max(n-1, 0), nil
+}

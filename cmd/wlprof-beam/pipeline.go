@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/ingest"
+)
+
+// The classify pipeline:
+//
+//	shard paths ─ReadShard─▶ (tenant, fft.Partial) per shard ─CombinePerKey(Merge)─▶ one Partial per tenant
+//	             └─rejects (side output) ─▶ one group ─▶ DIR/rejects.csv
+//	per tenant ─Analyse─▶ (tenant, series) ─▶ one group ─Combine─▶ DIR/classify.json, tenants.parquet, classes.parquet
+//
+// A shard is reduced to one Partial per tenant (exact sums and counts per
+// grid slot, fft/partial.go) before anything is shuffled: never one
+// element per sample. Partials merge with integer adds, so the series do
+// not depend on how the rows were sharded nor in which order the merges
+// ran; the global combine sorts the tenants before the class sums (as Run
+// does), so the result is that of wlprof classify on the same rows.
+
+func init() {
+	// Generic registration: the SDK calls the DoFns without reflection.
+	register.DoFn4x1[context.Context, string, func(string, fft.Partial), func(rejectRow), error](&readShardFn{})
+	register.Emitter2[string, fft.Partial]()
+	register.Emitter1[rejectRow]()
+	register.Function2x1(mergePartials)
+	register.DoFn2x2[string, fft.Partial, analysed, error](&analyseFn{})
+	register.DoFn2x1[int, func(*analysed) bool, error](&combineFn{})
+	register.Iter1[analysed]()
+	register.DoFn2x1[int, func(*rejectRow) bool, error](&writeRejectsFn{})
+	register.Iter1[rejectRow]()
+	beam.RegisterType(reflect.TypeOf((*fft.Partial)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*rejectRow)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*analysed)(nil)).Elem())
+}
+
+// classifyConfig is what the pipeline's steps need to know.
+type classifyConfig struct {
+	Format  string
+	Ingest  ingestConfig
+	StepMs  int64
+	Options fft.Options
+	Out     string // directory of the outputs
+}
+
+// buildClassify makes the pipeline over the given shards.
+func buildClassify(shards []string, cfg classifyConfig) *beam.Pipeline {
+	p, s := beam.NewPipelineWithRoot()
+	paths := beam.CreateList(s, shards)
+	partials, rejects := beam.ParDo2(s, &readShardFn{Format: cfg.Format, Ingest: cfg.Ingest, StepMs: cfg.StepMs}, paths)
+	perTenant := beam.CombinePerKey(s, mergePartials, partials)
+	tenants := beam.ParDo(s, &analyseFn{StepMs: cfg.StepMs, Options: cfg.Options}, perTenant)
+	beam.ParDo0(s, &combineFn{Options: cfg.Options, Out: cfg.Out, Format: cfg.Format}, beam.GroupByKey(s, beam.AddFixedKey(s, tenants)))
+	beam.ParDo0(s, &writeRejectsFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, rejects)))
+	return p
+}
+
+// rejectRow is one rejected input record, as the dataset's rejects table
+// keeps it (without the ingest number, which a pipeline has not).
+type rejectRow struct {
+	File   string
+	Line   int64
+	Col    int32
+	Format string
+	Reason string
+	Record string
+}
+
+// readShardFn reads one shard with ingest's parser for Format and emits
+// each tenant's Partial, and every rejected record.
+//
+// The shard is ingested into a temporary dataset in the worker's temp
+// directory and read back: the parsers, their rejects and their units are
+// then exactly those of wlprof ingest. (A streaming reader that skips the
+// temporary Parquet is the next step; it costs about what ingest does.)
+type readShardFn struct {
+	Format string
+	Ingest ingestConfig
+	StepMs int64
+}
+
+// ingestConfig is what a worker needs of the ingest options, in a form a
+// runner can ship (ingest.Options holds a *time.Location and callbacks).
+type ingestConfig struct {
+	CPUUnit, TZ       string // as --cpu-unit and --tz
+	Tenant, TenantKey string // as --tenant and --tenant-key
+}
+
+// options are the ingest options of every shard: no limit on rejects per
+// shard (the command checks the total).
+func (c ingestConfig) options() (ingest.Options, error) {
+	o := ingest.DefaultOptions()
+	o.MaxRejects = -1
+	o.Tenant, o.TenantKey = c.Tenant, c.TenantKey
+	if err := (ingest.Flags{CPUUnit: c.CPUUnit, TZ: c.TZ}).Apply(&o); err != nil {
+		return o, err
+	}
+	return o, o.Validate()
+}
+
+func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, fft.Partial), reject func(rejectRow)) error {
+	opts, err := f.Ingest.options()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "wlprof-beam-shard-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	b := fft.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
+	ds, err := readShard(ctx, filepath.Join(tmp, "ds"), f.Format, path, opts, func(ub *dataset.UsageBatch) error {
+		b.AddBatch(ub)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rows, err := dataset.ReadRejects(ctx, ds, "")
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		reject(rejectRow{File: r.File, Line: r.Line, Col: r.Col, Format: r.Format, Reason: r.Reason, Record: r.Record})
+	}
+	for _, p := range b.Partials() {
+		emit(p.Tenant, p)
+	}
+	return nil
+}
+
+// readShard ingests one input into a new dataset at dir and hands its
+// usage rows to fn batch by batch, in the input's order.
+func readShard(ctx context.Context, dir, format, path string, opts ingest.Options, fn func(*dataset.UsageBatch) error) (*dataset.Dataset, error) {
+	_, ds, err := ingest.Into(ctx, dir, format, []string{path}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ds, dataset.ScanUsageBatches(ctx, ds, fn)
+}
+
+// mergePartials merges two Partials of one tenant (exact: any grouping
+// and order give the same sums). a is copied first: a runner may hand the
+// same value to more than one merge.
+func mergePartials(a, b fft.Partial) fft.Partial {
+	a.Slots = slices.Clone(a.Slots)
+	a.Merge(b)
+	return a
+}
+
+// analysed is one tenant's classification and series, gob-encoded (NaN
+// marks slots without samples, and JSON has no NaN).
+type analysed struct {
+	Tenant string
+	Blob   []byte
+}
+
+type tenantSeries struct {
+	Tenant fft.Tenant
+	Series dataset.Series
+}
+
+// analyseFn is the per-tenant core of classify: fft.Analyse on the
+// tenant's series, built from its merged Partial.
+type analyseFn struct {
+	StepMs  int64
+	Options fft.Options
+}
+
+func (f *analyseFn) ProcessElement(tenant string, p fft.Partial) (analysed, error) {
+	s := p.Series(time.Duration(f.StepMs) * time.Millisecond)
+	blob, err := encodeGob(tenantSeries{Tenant: fft.Analyse(&s, f.Options), Series: s})
+	return analysed{Tenant: tenant, Blob: blob}, err
+}
+
+// combineFn is the global combine: classes and headroom over every
+// tenant (fft.Combine, which sorts them), written to Out.
+type combineFn struct {
+	Options fft.Options
+	Out     string
+	Format  string
+}
+
+func (f *combineFn) ProcessElement(_ int, iter func(*analysed) bool) error {
+	var series []dataset.Series
+	var tenants []fft.Tenant
+	var a analysed
+	for iter(&a) {
+		var ts tenantSeries
+		if err := decodeGob(a.Blob, &ts); err != nil {
+			return err
+		}
+		series = append(series, ts.Series)
+		tenants = append(tenants, ts.Tenant)
+	}
+	res, err := fft.Combine(series, tenants, f.Options)
+	if err != nil {
+		return err
+	}
+	// As wlprof classify on a dataset just ingested: built from usage.
+	res.Built = true
+	res.Units = "server"
+	if f.Format == fft.GoogleUsageFormat {
+		res.Units = "ncu"
+	}
+	return writeResults(f.Out, res)
+}
+
+// writeRejectsFn writes every rejected record, sorted by file, line and
+// column, to Out/rejects.csv.
+type writeRejectsFn struct {
+	Out string
+}
+
+func (f *writeRejectsFn) ProcessElement(_ int, iter func(*rejectRow) bool) error {
+	var rows []rejectRow
+	var r rejectRow
+	for iter(&r) {
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Reason < b.Reason
+	})
+	return writeRejects(f.Out, rows)
+}
+
+func encodeGob(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, fmt.Errorf("wlprof-beam: encode %T: %w", v, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeGob(b []byte, v any) error {
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(v); err != nil {
+		return fmt.Errorf("wlprof-beam: decode %T: %w", v, err)
+	}
+	return nil
+}
