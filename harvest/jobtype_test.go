@@ -1,0 +1,99 @@
+package harvest
+
+import (
+	"math"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+func TestClassify(t *testing.T) {
+	th := Thresholds{ShortBelowS: 173, LongAboveS: 433}
+	for _, c := range []struct {
+		s    float64
+		want JobType
+	}{{-1, Medium}, {math.NaN(), Medium}, {0, Short}, {172.9, Short}, {173, Medium}, {433, Medium}, {433.1, Long}} {
+		if got := th.Classify(c.s); got != c.want {
+			t.Errorf("Classify(%g) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}
+
+// TestDeriveThresholds: ten runs of 10, 20, …, 100 s, one container each
+// (work 550 s): with capacities 1:2:1 (a quarter each to short and long),
+// short runs carry at most 137.5 s of work (10+20+30+40 = 100; adding 50
+// would pass), so short is below 50 s; long runs at most 137.5 s from the
+// top (100 alone; adding 90 passes), so long is above 90 s.
+func TestDeriveThresholds(t *testing.T) {
+	var d []float64
+	for i := 1; i <= 10; i++ {
+		d = append(d, float64(10*i))
+	}
+	th := DeriveThresholds(d, nil, Capacity{Short: 1, Medium: 2, Long: 1})
+	if th.From != "history" || th.ShortBelowS != 50 || th.LongAboveS != 90 {
+		t.Fatalf("got %+v, want short below 50, long above 90 from history", th)
+	}
+	if th.Classify(40) != Short || th.Classify(50) != Medium || th.Classify(90) != Medium || th.Classify(100) != Long {
+		t.Fatal("types at the edges")
+	}
+	// No constant capacity: no run is long. No unpredictable: none short.
+	th = DeriveThresholds(d, nil, Capacity{Short: 0, Medium: 1, Long: 0})
+	for _, x := range d {
+		if th.Classify(x) != Medium {
+			t.Fatalf("%gs is %v with all capacity periodic (%+v)", x, th.Classify(x), th)
+		}
+	}
+	// Containers weigh the work: one 10 s run of 1000 containers carries
+	// most of it, so short (a quarter) cannot include it.
+	w := make([]float64, 10)
+	for i := range w {
+		w[i] = 1
+	}
+	w[0] = 1000
+	th = DeriveThresholds(d, w, Capacity{Short: 1, Medium: 2, Long: 1})
+	if th.Classify(10) == Short {
+		t.Fatalf("the 10 s run of 1000 containers is short (%+v)", th)
+	}
+	// Too few runs or no capacity: the paper's.
+	if th := DeriveThresholds(d[:5], nil, Capacity{1, 1, 1}); th.From != "paper" || th.ShortBelowS != 173 || th.LongAboveS != 433 {
+		t.Fatalf("few runs: %+v", th)
+	}
+	if th := DeriveThresholds(d, nil, Capacity{}); th.From != "paper" {
+		t.Fatalf("no capacity: %+v", th)
+	}
+}
+
+// TestDeriveThresholdsShares: on many runs the work of each type is
+// within one run's work of its capacity share.
+func TestDeriveThresholdsShares(t *testing.T) {
+	var d []float64
+	for i := 0; i < 1000; i++ {
+		d = append(d, 30+float64((i*7919)%3000))
+	}
+	c := Capacity{Short: 0.2, Medium: 0.5, Long: 0.3}
+	th := DeriveThresholds(d, nil, c)
+	var work [3]float64
+	var W float64
+	for _, x := range d {
+		work[th.Classify(x)] += x
+		W += x
+	}
+	for i, want := range []float64{0.2, 0.5, 0.3} {
+		if got := work[i] / W; math.Abs(got-want) > 0.01 {
+			t.Errorf("%v work share %.3f, want %.2f (%+v)", JobType(i), got, want, th)
+		}
+	}
+}
+
+func TestLastRuns(t *testing.T) {
+	runs := []dataset.Run{
+		{Job: "a", StartMs: 0, EndMs: 100_000},
+		{Job: "a", StartMs: 1000_000, EndMs: 1500_000},
+		{Job: "a", StartMs: 500_000, EndMs: 900_000},
+		{Job: "b", StartMs: 0, EndMs: dataset.NoTime},
+	}
+	got := LastRuns(runs)
+	if len(got) != 1 || got["a"] != 500 {
+		t.Fatalf("got %v, want a: 500", got)
+	}
+}
