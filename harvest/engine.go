@@ -324,12 +324,12 @@ func (e *engine) enforce(at int64) {
 
 func (e *engine) deactivate(k int) {
 	i := e.active[k]
-	e.actPos[i] = -1
 	e.stack[i] = e.stack[i][:0]
 	last := len(e.active) - 1
 	e.active[k] = e.active[last]
 	e.actPos[e.active[k]] = int32(k)
 	e.active = e.active[:last]
+	e.actPos[i] = -1
 }
 
 func (e *engine) release(c *container) {

@@ -186,7 +186,10 @@ type Result struct {
 	Jobs        int            `json:"jobs"`
 	JobsByType  map[string]int `json:"jobs_by_type"`
 	HistoryRuns int            `json:"history_runs"`
-	Thresholds  Thresholds     `json:"thresholds"`
+	// Thresholds are the last epoch's (the profiles'); EpochThresholds
+	// every epoch's, which typed the jobs submitted in it.
+	Thresholds      Thresholds   `json:"thresholds"`
+	EpochThresholds []Thresholds `json:"epoch_thresholds"`
 	// Policies: history (Algorithm 1) then blind (the baseline).
 	Policies    []*Outcome `json:"policies"`
 	Assumptions []string   `json:"assumptions"`
@@ -286,9 +289,15 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	case WorkloadPoisson:
 		runs = poisson(startMs, endMs, &opts)
 	}
-	res.Thresholds = thresholds(runs, w, res.StartMs, &opts)
-	res.lastRuns = map[string]float64{}
+	// Thresholds per epoch: from the runs ended before it and its classes'
+	// capacity (§4.1: "the current computational capacity").
+	res.EpochThresholds = make([]Thresholds, len(w.Epochs))
+	for k := range w.Epochs {
+		res.EpochThresholds[k] = thresholds(runs, w, k, &opts)
+	}
+	res.Thresholds = res.EpochThresholds[len(w.Epochs)-1]
 	last := map[string]float64{}
+	ep := 0
 	for _, r := range runs {
 		lastS, seen := last[r.job]
 		if !seen {
@@ -302,7 +311,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		if r.startMs >= endMs {
 			continue
 		}
-		j := Job{ID: r.job, Type: res.Thresholds.Classify(lastS), SubmitMs: r.startMs, DurationMs: r.durMs, Containers: r.containers}
+		for ep+1 < len(w.Epochs) && w.Epochs[ep+1].FromMs <= r.startMs {
+			ep++
+		}
+		j := Job{ID: r.job, Type: res.EpochThresholds[ep].Classify(lastS), SubmitMs: r.startMs, DurationMs: r.durMs, Containers: r.containers}
 		w.Jobs = append(w.Jobs, j)
 		res.JobsByType[j.Type.String()]++
 	}
@@ -360,8 +372,9 @@ func fromRuns(runs []dataset.Run, containers int) []jobRun {
 }
 
 // thresholds are the flags', else DeriveThresholds over the runs that
-// ended before the replay, with the capacity of the first epoch's classes.
-func thresholds(runs []jobRun, w *World, startMs int64, o *Options) Thresholds {
+// ended before epoch k, with the capacity of its classes.
+func thresholds(runs []jobRun, w *World, k int, o *Options) Thresholds {
+	startMs := w.Epochs[k].FromMs
 	if o.ShortBelow > 0 {
 		return Thresholds{ShortBelowS: o.ShortBelow.Seconds(), LongAboveS: o.LongAbove.Seconds(), From: "flags"}
 	}
@@ -374,7 +387,7 @@ func thresholds(runs []jobRun, w *World, startMs int64, o *Options) Thresholds {
 	}
 	var capa Capacity
 	rc := float64(o.ReserveCores())
-	for _, cl := range w.Epochs[0].Classes {
+	for _, cl := range w.Epochs[k].Classes {
 		s := 0
 		for _, m := range cl.Members {
 			s += w.Tenants[m].Servers
