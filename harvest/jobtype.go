@@ -151,26 +151,12 @@ func DeriveThresholds(durationsS, containers []float64, c Capacity) Thresholds {
 	return th
 }
 
-// LastRuns types every recurring job by its last run in runs (by start;
-// runs without a start or an end are skipped): the job's last duration
-// in seconds, for the profiles.
+// LastRuns is every recurring job's last run duration in seconds (its
+// last run by start, MergeRuns), what the profiles type it by.
 func LastRuns(runs []dataset.Run) map[string]float64 {
-	type last struct {
-		start int64
-		d     float64
-	}
-	m := map[string]last{}
-	for _, r := range runs {
-		if r.StartMs == dataset.NoTime || r.EndMs == dataset.NoTime || r.EndMs < r.StartMs {
-			continue
-		}
-		if l, ok := m[r.Job]; !ok || r.StartMs >= l.start {
-			m[r.Job] = last{r.StartMs, float64(r.EndMs-r.StartMs) / 1000}
-		}
-	}
-	out := make(map[string]float64, len(m))
-	for j, l := range m {
-		out[j] = l.d
+	out := map[string]float64{}
+	for _, s := range MergeRuns(runs) {
+		out[s.Job] = float64(s.EndMs-s.StartMs) / 1000
 	}
 	return out
 }

@@ -87,13 +87,27 @@ func TestDeriveThresholdsShares(t *testing.T) {
 
 func TestLastRuns(t *testing.T) {
 	runs := []dataset.Run{
-		{Job: "a", StartMs: 0, EndMs: 100_000},
-		{Job: "a", StartMs: 1000_000, EndMs: 1500_000},
-		{Job: "a", StartMs: 500_000, EndMs: 900_000},
-		{Job: "b", StartMs: 0, EndMs: dataset.NoTime},
+		{Job: "a", Run: "1", StartMs: 0, EndMs: 100_000},
+		{Job: "a", Run: "2", StartMs: 1000_000, EndMs: 1500_000},
+		{Job: "a", Run: "3", StartMs: 500_000, EndMs: 900_000},
+		{Job: "b", Run: "4", StartMs: 0, EndMs: dataset.NoTime},
 	}
 	got := LastRuns(runs)
 	if len(got) != 1 || got["a"] != 500 {
-		t.Fatalf("got %v, want a: 500", got)
+		t.Fatalf("got %v, want a: 500 (its last run by start)", got)
+	}
+}
+
+func TestMergeRuns(t *testing.T) {
+	nt := dataset.NoTime
+	rows := []dataset.Run{
+		{Job: "q 2024-01-01T00", Run: "r1", SubmitMs: nt, StartMs: 1000, EndMs: nt, Source: "openlineage"},
+		{Job: "q 2024-01-01T00", Run: "r1", SubmitMs: nt, StartMs: nt, EndMs: 61_000, Source: "openlineage"},
+		{Job: "q 2024-01-01T01", Run: "r2", SubmitMs: 3_600_000, StartMs: nt, EndMs: 3_700_000, Source: "openlineage"},
+		{Job: "x", Run: "r3", SubmitMs: nt, StartMs: 5, EndMs: nt},
+	}
+	got := MergeRuns(rows)
+	if len(got) != 2 || got[0].Job != got[1].Job || got[0].EndMs-got[0].StartMs != 60_000 || got[1].StartMs != 3_600_000 {
+		t.Fatalf("%+v", got)
 	}
 }

@@ -353,21 +353,12 @@ type jobRun struct {
 	containers int
 }
 
-// fromRuns are the runs with a start and an end, by start then job.
+// fromRuns are the runs table's runs (MergeRuns), each of containers.
 func fromRuns(runs []dataset.Run, containers int) []jobRun {
 	var out []jobRun
-	for _, r := range runs {
-		if r.StartMs == dataset.NoTime || r.EndMs == dataset.NoTime || r.EndMs < r.StartMs {
-			continue
-		}
-		out = append(out, jobRun{job: r.Job, startMs: r.StartMs, durMs: r.EndMs - r.StartMs, containers: containers})
+	for _, s := range MergeRuns(runs) {
+		out = append(out, jobRun{job: s.Job, startMs: s.StartMs, durMs: s.EndMs - s.StartMs, containers: containers})
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].startMs != out[b].startMs {
-			return out[a].startMs < out[b].startMs
-		}
-		return out[a].job < out[b].job
-	})
 	return out
 }
 

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// harvestDataset: a synthetic week of tenants and the provenance world's
+// job runs (the same week).
+func harvestDataset(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, argv := range [][]string{
+		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
+		{"ingest", "auto", "../../testdata/provenance/world"},
+	} {
+		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
+			t.Fatalf("%v: %s", argv, errs)
+		}
+	}
+	return ds
+}
+
+// wlprof harvest on the runs table and on a Poisson stream: text and CSV
+// are golden, the JSON document has its fields, the same seed gives the
+// same bytes, and bad flags are usage errors.
+func TestHarvestGolden(t *testing.T) {
+	ds := harvestDataset(t)
+	runs := []string{"harvest", "-d", ds, "--containers", "2"}
+	txt, errs, code := wlprof(t, runs...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "harvest-runs.txt", txt)
+	pois := []string{"harvest", "-d", ds, "--workload", "poisson", "--seed", "5", "--mean-interarrival", "10m", "--max-containers", "8", "--short-below", "173s", "--long-above", "433s"}
+	out := map[string]string{}
+	for _, f := range []string{"text", "csv", "json"} {
+		o, errs, code := wlprof(t, append(pois, "-o", f)...)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, errs)
+		}
+		out[f] = o
+	}
+	golden(t, "harvest-poisson.txt", out["text"])
+	golden(t, "harvest-poisson.csv", out["csv"])
+	again, _, _ := wlprof(t, append(pois, "-o", "json")...)
+	if again != out["json"] {
+		t.Fatal("the same seed gave another document")
+	}
+	var doc struct {
+		Version    int    `json:"version"`
+		Workload   string `json:"workload"`
+		Seed       uint64 `json:"seed"`
+		Thresholds struct {
+			ShortBelowS float64 `json:"short_below_s"`
+			LongAboveS  float64 `json:"long_above_s"`
+			From        string  `json:"from"`
+		} `json:"thresholds"`
+		Policies []struct {
+			Policy         string                    `json:"policy"`
+			Containers     int                       `json:"containers"`
+			Killed         int                       `json:"killed"`
+			HarvestedCoreH float64                   `json:"harvested_core_h"`
+			ByPattern      map[string]map[string]any `json:"by_pattern"`
+			ByType         map[string]map[string]any `json:"by_type"`
+		} `json:"policies"`
+		Assumptions []string `json:"assumptions"`
+	}
+	if err := json.Unmarshal([]byte(out["json"]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != 1 || doc.Workload != "poisson" || doc.Seed != 5 || doc.Thresholds.ShortBelowS != 173 || doc.Thresholds.LongAboveS != 433 ||
+		doc.Thresholds.From != "flags" || len(doc.Policies) != 2 || doc.Policies[0].Policy != "history" || doc.Policies[1].Policy != "blind" ||
+		doc.Policies[0].Containers == 0 || len(doc.Assumptions) == 0 {
+		t.Fatalf("document: %+v", doc)
+	}
+	// internal/synth's world (not tuned on): Algorithm 1 kills fewer.
+	if h, b := doc.Policies[0], doc.Policies[1]; !(h.Killed < b.Killed) {
+		t.Errorf("history killed %d, blind %d", h.Killed, b.Killed)
+	}
+	for _, bad := range [][]string{
+		{"--reserve", "1.5"},
+		{"--workload", "trace"},
+		{"--short-below", "10m"},
+		{"--short-below", "10m", "--long-above", "1m"},
+	} {
+		if _, _, code := wlprof(t, append([]string{"harvest", "-d", ds}, bad...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}
