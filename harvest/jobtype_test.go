@@ -3,6 +3,9 @@ package harvest
 import (
 	"math"
 	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/profile"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -109,5 +112,32 @@ func TestMergeRuns(t *testing.T) {
 	got := MergeRuns(rows)
 	if len(got) != 2 || got[0].Job != got[1].Job || got[0].EndMs-got[0].StartMs != 60_000 || got[1].StartMs != 3_600_000 {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// TestProfileTypes: the profiles carry each job's type and validate.
+func TestProfileTypes(t *testing.T) {
+	nt := dataset.NoTime
+	var rows []dataset.Run
+	for i, d := range []int64{60, 300, 900} {
+		rows = append(rows, dataset.Run{Job: string(rune('a' + i)), Run: string(rune('a' + i)), SubmitMs: nt, StartMs: 0, EndMs: d * 1000})
+	}
+	o := DefaultOptions()
+	o.ShortBelow, o.LongAbove = 173*time.Second, 433*time.Second
+	jobs := profile.Jobs{}
+	TypeJobs(rows, nil, o).Profile(jobs)
+	want := map[string]string{"a": "short", "b": "medium", "c": "long"}
+	for id, w := range want {
+		j := jobs[id]
+		if j == nil || j.Harvest == nil || j.Harvest.JobType != w || j.Harvest.ThresholdsFrom != "flags" {
+			t.Fatalf("%s: %+v", id, j)
+		}
+		if err := j.Validate(); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+	// Without flags or classes: too few runs, the paper's thresholds.
+	if ty := TypeJobs(rows, nil, DefaultOptions()); ty.Thresholds.From != "paper" {
+		t.Fatalf("%+v", ty.Thresholds)
 	}
 }

@@ -397,18 +397,10 @@ func thresholds(runs []jobRun, w *World, k int, o *Options) Thresholds {
 }
 
 // Profile sets every job of the runs table's length type (§4.1) from its
-// last run, with the thresholds of the replay.
+// last run, with the last classification's thresholds (nothing for the
+// Poisson workload, whose jobs are not the dataset's).
 func (r *Result) Profile(jobs profile.Jobs) {
-	ids := make([]string, 0, len(r.lastRuns))
-	for id := range r.lastRuns {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		d := r.lastRuns[id]
-		jobs.Get(id).Harvest = &profile.Harvest{JobType: r.Thresholds.Classify(d).String(), LastRunS: d,
-			ShortBelowS: r.Thresholds.ShortBelowS, LongAboveS: r.Thresholds.LongAboveS, ThresholdsFrom: r.Thresholds.From}
-	}
+	Typing{Thresholds: r.Thresholds, LastRunS: r.lastRuns}.Profile(jobs)
 }
 
 func assumptions(r *Result, o *Options) []string {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/wlprof/wlprof/profile"
 )
 
 // harvestDataset: a synthetic week of tenants and the provenance world's
@@ -93,4 +95,33 @@ func TestHarvestGolden(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
 	}
+}
+
+// wlprof report --job-types: every job of the runs table has its type in
+// its profile, and the profile loads.
+func TestReportJobTypes(t *testing.T) {
+	ds := harvestDataset(t)
+	out := filepath.Join(t.TempDir(), "r")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--job-types", "--alpha-sweep", "", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, err := filepath.Glob(filepath.Join(out, "profiles", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no profiles: %v", err)
+	}
+	types := map[string]int{}
+	for _, f := range files {
+		j, err := profile.LoadJob(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Harvest == nil {
+			t.Fatalf("%s has no harvest section", f)
+		}
+		types[j.Harvest.JobType]++
+		if j.Harvest.ThresholdsFrom != "history" {
+			t.Errorf("%s: thresholds from %s", f, j.Harvest.ThresholdsFrom)
+		}
+	}
+	t.Logf("%d profiles: %v", len(files), types)
 }
