@@ -8,8 +8,8 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
-	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/simulate"
