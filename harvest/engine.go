@@ -171,9 +171,59 @@ type engine struct {
 	epoch  int
 	// per epoch: each tenant's class index (−1 none)
 	classOf []int
+	// Per-tenant free cores at a slot, computed once (fcSlot the slot).
+	fc     []int32
+	fcSlot []int64
+	// Per class of the epoch: all its servers, the cores its tenants give
+	// to containers, and at aggSlot the server-weighted sum of its members'
+	// utilisation and the servers with data.
+	classServers []int
+	classHeld    []int
+	classSum     []float64
+	classData    []float64
+	aggSlot      int64
+	// Sampling tables (samplers): each class's members and every tenant,
+	// weighted by the cores a server leaves when the primary is idle.
+	classTab []sampler
+	allTab   sampler
 	// scratch
 	free []int
 	cand []int32
+}
+
+// sampler draws a tenant with probability ∝ its cap (servers × (cores −
+// reserve)): cum is the running sum over idx.
+type sampler struct {
+	idx []int32
+	cap []int32
+	cum []int64
+}
+
+func newSampler(members []int32, tenants []WorldTenant, coresLeft int) sampler {
+	var sp sampler
+	var acc int64
+	for _, m := range members {
+		c := int32(tenants[m].Servers * coresLeft)
+		if c <= 0 {
+			continue
+		}
+		acc += int64(c)
+		sp.idx, sp.cap, sp.cum = append(sp.idx, m), append(sp.cap, c), append(sp.cum, acc)
+	}
+	return sp
+}
+
+func (sp *sampler) total() int64 {
+	if len(sp.cum) == 0 {
+		return 0
+	}
+	return sp.cum[len(sp.cum)-1]
+}
+
+// draw is an index into sp.idx.
+func (sp *sampler) draw(rng *rand.Rand) int {
+	x := rng.Int64N(sp.total())
+	return sort.Search(len(sp.cum), func(k int) bool { return sp.cum[k] > x })
 }
 
 // Replay runs one policy over the world. keepKills records every kill.
@@ -182,7 +232,16 @@ func Replay(w *World, p Params, policy Policy, keepKills bool) *Outcome {
 		rng:   rand.New(rand.NewPCG(p.Seed, policySalt(policy))),
 		out:   &Outcome{Policy: policy, ByPattern: map[string]*Tally{}, ByType: map[string]*Tally{}},
 		alloc: make([]int, len(w.Tenants)), stack: make([][]int32, len(w.Tenants)), actPos: make([]int32, len(w.Tenants)),
-		classOf: make([]int, len(w.Tenants)), free: make([]int, len(w.Tenants))}
+		classOf: make([]int, len(w.Tenants)), free: make([]int, len(w.Tenants)),
+		fc: make([]int32, len(w.Tenants)), fcSlot: make([]int64, len(w.Tenants))}
+	for i := range e.fcSlot {
+		e.fcSlot[i] = math.MinInt64
+	}
+	all := make([]int32, len(w.Tenants))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	e.allTab = newSampler(all, w.Tenants, p.Cores-p.ReserveCores)
 	for i := range e.actPos {
 		e.actPos[i] = -1
 	}
@@ -225,9 +284,47 @@ func (e *engine) setEpoch(k int) {
 	for i := range e.classOf {
 		e.classOf[i] = -1
 	}
-	for ci, c := range e.w.Epochs[k].Classes {
-		for _, m := range c.Members {
+	classes := e.w.Epochs[k].Classes
+	e.classServers, e.classHeld = make([]int, len(classes)), make([]int, len(classes))
+	e.classSum, e.classData = make([]float64, len(classes)), make([]float64, len(classes))
+	e.classTab = make([]sampler, len(classes))
+	e.aggSlot = math.MinInt64
+	for ci, c := range classes {
+		members := make([]int32, len(c.Members))
+		for k, m := range c.Members {
 			e.classOf[m] = ci
+			e.classServers[ci] += e.w.Tenants[m].Servers
+			e.classHeld[ci] += e.alloc[m]
+			members[k] = int32(m)
+		}
+		e.classTab[ci] = newSampler(members, e.w.Tenants, e.p.Cores-e.p.ReserveCores)
+	}
+}
+
+// held changes tenant i's cores given to containers by d.
+func (e *engine) held(i, d int) {
+	e.alloc[i] += d
+	if ci := e.classOf[i]; ci >= 0 {
+		e.classHeld[ci] += d
+	}
+}
+
+// aggregate fills every class's utilisation sums at the current slot.
+func (e *engine) aggregate() {
+	if e.aggSlot == e.slot {
+		return
+	}
+	e.aggSlot = e.slot
+	clear(e.classSum)
+	clear(e.classData)
+	for i, ci := range e.classOf {
+		if ci < 0 {
+			continue
+		}
+		if u := e.usage(i, e.slot); !math.IsNaN(u) {
+			s := float64(e.w.Tenants[i].Servers)
+			e.classSum[ci] += s * u
+			e.classData[ci] += s
 		}
 	}
 }
@@ -262,7 +359,11 @@ func (e *engine) serverFree(u float64) int {
 
 // tenantFree is the cores tenant i can still give at the current slot.
 func (e *engine) tenantFree(i int) int {
-	return e.w.Tenants[i].Servers*e.serverFree(e.usage(i, e.slot)) - e.alloc[i]
+	if e.fcSlot[i] != e.slot {
+		e.fcSlot[i] = e.slot
+		e.fc[i] = int32(e.w.Tenants[i].Servers * e.serverFree(e.usage(i, e.slot)))
+	}
+	return int(e.fc[i]) - e.alloc[i]
 }
 
 // advance applies every container end and usage change up to t: at an
@@ -307,7 +408,7 @@ func (e *engine) enforce(at int64) {
 				continue
 			}
 			c.alive = false
-			e.alloc[i]--
+			e.held(i, -1)
 			over--
 			e.account(c, at, func(t *Tally) { t.Killed++; t.LostCoreH += float64(at-c.startMs) / 3.6e6 })
 			if e.keep {
@@ -335,7 +436,7 @@ func (e *engine) deactivate(k int) {
 func (e *engine) release(c *container) {
 	c.alive = false
 	i := int(c.tenant)
-	e.alloc[i]--
+	e.held(i, -1)
 	if e.alloc[i] == 0 {
 		e.deactivate(int(e.actPos[i]))
 		return
@@ -385,23 +486,16 @@ func (e *engine) place(ji int) {
 			if len(classes) > 1 {
 				e.out.MultiClass++
 			}
-			e.cand = e.cand[:0]
-			for _, ci := range classes {
-				for _, m := range e.w.Epochs[e.epoch].Classes[ci].Members {
-					e.cand = append(e.cand, int32(m))
-				}
+			tabs := make([]*sampler, len(classes))
+			for k, ci := range classes {
+				tabs[k] = &e.classTab[ci]
 			}
-			sort.Slice(e.cand, func(a, b int) bool { return e.cand[a] < e.cand[b] })
-			need -= e.spread(ji, need, e.cand)
+			need -= e.spread(ji, need, tabs)
 		}
 	}
 	if need > 0 {
 		// The default policy: every tenant with free cores now.
-		e.cand = e.cand[:0]
-		for i := range e.w.Tenants {
-			e.cand = append(e.cand, int32(i))
-		}
-		need -= e.spread(ji, need, e.cand)
+		need -= e.spread(ji, need, []*sampler{&e.allTab})
 	}
 	if need > 0 {
 		e.out.Unplaced += int64(need)
@@ -425,24 +519,14 @@ func (e *engine) selectClasses(j *Job) []int {
 	weighted := make([]float64, len(classes))
 	var fit []int
 	total := 0.0
+	e.aggregate()
 	for ci := range classes {
 		c := &classes[ci]
-		var sumU, servers float64
-		held := 0
-		allServers := 0
-		for _, m := range c.Members {
-			s := e.w.Tenants[m].Servers
-			allServers += s
-			held += e.alloc[m]
-			if u := e.usage(m, e.slot); !math.IsNaN(u) {
-				sumU += float64(s) * u
-				servers += float64(s)
-			}
-		}
-		if servers == 0 {
+		if e.classData[ci] == 0 {
 			continue // no member has data now: nothing to harvest
 		}
-		cur := sumU / servers
+		held, allServers := e.classHeld[ci], e.classServers[ci]
+		cur := e.classSum[ci] / e.classData[ci]
 		u := cur
 		switch j.Type {
 		case Medium:
@@ -507,12 +591,58 @@ func (e *engine) draw(idx []int, w []float64) int {
 	return idx[len(idx)-1]
 }
 
-// spread starts up to n of job ji's containers on the candidates (tenant
-// indexes, ascending), each on a tenant with probability ∝ its free cores
-// (§5: RM-H picks a heartbeating server of the class ∝ its available
-// resources), one after another: n distinct free cores drawn uniformly.
-// It returns how many started.
-func (e *engine) spread(ji, n int, cand []int32) int {
+// spread starts up to n of job ji's containers on the tenants of tabs,
+// one after another, each on a tenant with probability ∝ its free cores
+// now (§5: RM-H picks a heartbeating server of the class ∝ its available
+// resources). A tenant is drawn ∝ its cores when idle (a table, then the
+// class ∝ its table's total) and kept with probability free/idle cores:
+// exactly ∝ free cores, in O(log n) a draw. When few cores are free
+// (draws keep failing) the rest are placed by one pass over the tenants
+// (place). It returns how many started.
+func (e *engine) spread(ji, n int, tabs []*sampler) int {
+	var total int64
+	for _, t := range tabs {
+		total += t.total()
+	}
+	if total == 0 || n == 0 {
+		return 0
+	}
+	j := &e.w.Jobs[ji]
+	placed, misses := 0, 0
+	for placed < n && misses < 32 {
+		x := e.rng.Int64N(total)
+		t := tabs[0]
+		for _, tt := range tabs {
+			if x < tt.total() {
+				t = tt
+				break
+			}
+			x -= tt.total()
+		}
+		k := t.draw(e.rng)
+		i := int(t.idx[k])
+		if f := e.tenantFree(i); f > 0 && e.rng.Int32N(t.cap[k]) < int32(f) {
+			e.start(ji, i, j)
+			placed++
+			misses = 0
+			continue
+		}
+		misses++
+	}
+	if placed < n {
+		e.cand = e.cand[:0]
+		for _, t := range tabs {
+			e.cand = append(e.cand, t.idx...)
+		}
+		placed += e.scan(ji, n-placed, e.cand)
+	}
+	return placed
+}
+
+// scan starts up to n of job ji's containers on the candidates by one
+// pass: n distinct free cores drawn uniformly among all of theirs (the
+// same law as spread's draws one after another).
+func (e *engine) scan(ji, n int, cand []int32) int {
 	total := 0
 	for _, i := range cand {
 		f := max(0, e.tenantFree(int(i)))
@@ -556,7 +686,7 @@ func (e *engine) start(ji, i int, j *Job) {
 	id := int32(len(e.cs))
 	e.cs = append(e.cs, container{job: int32(ji), tenant: int32(i), pattern: pattern, startMs: j.SubmitMs,
 		endMs: j.SubmitMs + j.DurationMs, alive: true})
-	e.alloc[i]++
+	e.held(i, 1)
 	e.stack[i] = append(e.stack[i], id)
 	if e.actPos[i] < 0 {
 		e.actPos[i] = int32(len(e.active))

@@ -154,3 +154,38 @@ func TestEndFreesCores(t *testing.T) {
 		t.Fatalf("%+v", o.Tally)
 	}
 }
+
+// TestSpreadProportional: A has 6 cores free (2 of 12 used: 12 − 4 − 2)
+// and B 2 (6 used); one container lands on A three times as often as on
+// B. Both primaries take every core at minute 1, so the kill tells where
+// it was. A job of 8 takes every free core: 6 on A, 2 on B.
+func TestSpreadProportional(t *testing.T) {
+	world := func(containers int) *World {
+		return &World{StepMs: min1, EndMs: 10 * min1, Epochs: []Epoch{{FromMs: 0}},
+			Tenants: []WorldTenant{{Name: "A", Servers: 1, Values: steps(1, 2.0/12, 9, 1)}, {Name: "B", Servers: 1, Values: steps(1, 0.5, 9, 1)}},
+			Jobs:    []Job{{ID: "j", SubmitMs: 0, DurationMs: 5 * min1, Containers: containers}}}
+	}
+	onA := 0
+	for seed := uint64(1); seed <= 800; seed++ {
+		p := params
+		p.Seed = seed
+		o := Replay(world(1), p, Blind, true)
+		if len(o.Kills) != 1 {
+			t.Fatalf("%+v", o.Tally)
+		}
+		if o.Kills[0].Tenant == "A" {
+			onA++
+		}
+	}
+	if onA < 560 || onA > 640 {
+		t.Fatalf("A got %d of 800, want about 600", onA)
+	}
+	o := Replay(world(8), params, Blind, true)
+	n := map[string]int{}
+	for _, k := range o.Kills {
+		n[k.Tenant]++
+	}
+	if o.Containers != 8 || n["A"] != 6 || n["B"] != 2 {
+		t.Fatalf("%+v kills %v", o.Tally, n)
+	}
+}
