@@ -16,16 +16,8 @@ import (
 // makes, the same by pattern and by job type, then the assumptions and
 // warnings.
 func (r *Result) WriteText(out io.Writer) error {
-	day := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") }
-	fmt.Fprintf(out, "%d tenants on %d servers of %d cores (%d reserved for the primary tenant), %gs grid; replay %s to %s UTC, %d classifications (every %s)\n",
-		r.Tenants, r.Servers, r.Cores, r.ReserveCores, r.StepS, day(r.StartMs), day(r.EndMs), r.Epochs, fmtDur(time.Duration(r.ReclassifyS*float64(time.Second))))
-	src := "the dataset's runs table"
-	if r.Workload == WorkloadPoisson {
-		src = fmt.Sprintf("a synthetic Poisson stream (seed %d)", r.Seed)
-	}
-	fmt.Fprintf(out, "workload: %s: %d jobs (%d short, %d medium, %d long), %d runs before the replay\n", src, r.Jobs,
-		r.JobsByType["short"], r.JobsByType["medium"], r.JobsByType["long"], r.HistoryRuns)
-	fmt.Fprintf(out, "job types: short below %s, long above %s (%s)\n\n", secs(r.Thresholds.ShortBelowS), secs(r.Thresholds.LongAboveS), thresholdsFrom(r.Thresholds.From))
+	world, workload, types := r.Summary()
+	fmt.Fprintf(out, "%s\nworkload: %s\njob types: %s\n\n", world, workload, types)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "POLICY\tCONTAINERS\tKILLED\tKILLED_SHARE\tHARVESTED_CORE_H\tLOST_CORE_H\tUNPLACED\tMULTI_CLASS_JOBS\tFALLBACK_JOBS")
 	for _, p := range r.Policies {
@@ -71,6 +63,22 @@ func (r *Result) WriteText(out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// Summary is the result's first lines in words: the world, the workload
+// and the job types' thresholds.
+func (r *Result) Summary() (world, workload, types string) {
+	day := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") }
+	world = fmt.Sprintf("%d tenants on %d servers of %d cores (%d reserved for the primary tenant), %gs grid; replay %s to %s UTC, %d classifications (every %s)",
+		r.Tenants, r.Servers, r.Cores, r.ReserveCores, r.StepS, day(r.StartMs), day(r.EndMs), r.Epochs, fmtDur(time.Duration(r.ReclassifyS*float64(time.Second))))
+	src := "the dataset's runs table"
+	if r.Workload == WorkloadPoisson {
+		src = fmt.Sprintf("a synthetic Poisson stream (seed %d)", r.Seed)
+	}
+	workload = fmt.Sprintf("%s: %d jobs (%d short, %d medium, %d long), %d runs before the replay", src, r.Jobs,
+		r.JobsByType["short"], r.JobsByType["medium"], r.JobsByType["long"], r.HistoryRuns)
+	types = fmt.Sprintf("short below %s, long above %s (%s)", secs(r.Thresholds.ShortBelowS), secs(r.Thresholds.LongAboveS), thresholdsFrom(r.Thresholds.From))
+	return world, workload, types
 }
 
 // groupKeys are a breakdown's keys over every policy, in a fixed order:

@@ -41,6 +41,10 @@ type Options struct {
 	// JobTypes, when set, adds each job's length type (seed 000 §4.1,
 	// package harvest) to its profile.
 	JobTypes *harvest.Options
+	// Harvest, when set, adds the harvest stage's section (seed 000's
+	// replay, history against blind) and, with the runs workload, each
+	// job's length type to its profile.
+	Harvest *harvest.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/profile"
@@ -130,4 +132,51 @@ func TestReportJobTypes(t *testing.T) {
 		}
 	}
 	t.Logf("%d profiles: %v", len(files), types)
+}
+
+// wlprof report --harvest adds the section: computed in index.json, the
+// policies' table on the page, and the profiles carry the job types.
+func TestReportHarvestSection(t *testing.T) {
+	ds := harvestDataset(t)
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--harvest", "--alpha-sweep", "", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		found = found || (s.Stage == "harvest" && s.Computed)
+	}
+	if !found {
+		t.Fatalf("harvest not computed: %s", stdout)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<section id="harvest">`, "Harvesting what-if", "<td>history</td>", "<td>blind</td>", "Assumptions:"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if strings.Contains(string(page), "%!") {
+		t.Error("a formatting error reached the page")
+	}
+	j, err := profile.LoadJob(filepath.Join(out, "profiles", profile.FileName("hourly_clicks_00 <date>")))
+	if err != nil {
+		files, _ := filepath.Glob(filepath.Join(out, "profiles", "*"))
+		t.Fatalf("%v (profiles: %v)", err, files)
+	}
+	if j.Harvest == nil {
+		t.Fatal("no job type in the profile")
+	}
 }
