@@ -90,6 +90,7 @@
 // figures (2–4 s each at that size) thirty daily ones take 60–120 s, so at
 // that size --reclassify 72h (ten) is the setting that should meet 60 s.
 //
-// Not yet: the report section, re-running killed containers, memory, DAG
-// concurrency (Algorithm 1 line 4: J.req is the run's containers).
+// Not yet: re-running killed containers, queueing unplaced ones, memory,
+// DAG concurrency (Algorithm 1 line 4: J.req is the run's containers,
+// --containers for the runs table, which records none).
 package harvest
