@@ -48,10 +48,10 @@ func BenchmarkRun(b *testing.B) {
 	}
 }
 
-// BenchmarkReplay compares the two placements on one world (classes from
-// one classification, in force for the whole month): Algorithm 1 against
-// the straightforward baseline, a tenant ∝ its free cores over the whole
-// cluster.
+// BenchmarkReplay times both policies on one world (classes from one
+// classification, in force for the whole month), each placing containers
+// by draws (spread) and by the straightforward baseline, one pass over
+// every candidate tenant per job (scan).
 func BenchmarkReplay(b *testing.B) {
 	series, o := benchWorld()
 	w := &World{StepMs: 600_000, EndMs: series[0].StartMs + int64(len(series[0].Values))*600_000}
@@ -70,11 +70,17 @@ func BenchmarkReplay(b *testing.B) {
 		w.Jobs = append(w.Jobs, Job{ID: r.job, Type: th.Classify(float64(r.durMs) / 1000), SubmitMs: r.startMs, DurationMs: r.durMs, Containers: r.containers})
 	}
 	for _, pol := range []Policy{History, Blind} {
-		b.Run(string(pol), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				o := Replay(w, Params{Cores: 12, ReserveCores: 4, Seed: 1}, pol, false)
-				b.ReportMetric(float64(o.Containers), "containers")
+		for _, linear := range []bool{false, true} {
+			name := string(pol) + "/draws"
+			if linear {
+				name = string(pol) + "/linear-scan"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					o := Replay(w, Params{Cores: 12, ReserveCores: 4, Seed: 1, linear: linear}, pol, false)
+					b.ReportMetric(float64(o.Containers), "containers")
+				}
+			})
+		}
 	}
 }

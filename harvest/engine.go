@@ -77,6 +77,10 @@ type Params struct {
 	Cores        int    // per server
 	ReserveCores int    // kept free for the primary tenant per server
 	Seed         uint64 // of the policy's draws
+	// linear places every job by one pass over its candidate tenants
+	// (scan) instead of the draws: the straightforward baseline the
+	// benchmark compares with.
+	linear bool
 }
 
 // Tally counts containers and their core-hours.
@@ -609,6 +613,9 @@ func (e *engine) spread(ji, n int, tabs []*sampler) int {
 	}
 	j := &e.w.Jobs[ji]
 	placed, misses := 0, 0
+	if e.p.linear {
+		misses = math.MaxInt
+	}
 	for placed < n && misses < 32 {
 		x := e.rng.Int64N(total)
 		t := tabs[0]

@@ -189,3 +189,23 @@ func TestSpreadProportional(t *testing.T) {
 		t.Fatalf("%+v kills %v", o.Tally, n)
 	}
 }
+
+// TestLinearSameLaw: the one-pass placement (the benchmark's baseline)
+// puts a single container on A about three times as often as on B, as
+// the draws do (TestSpreadProportional).
+func TestLinearSameLaw(t *testing.T) {
+	onA := 0
+	for seed := uint64(1); seed <= 800; seed++ {
+		w := &World{StepMs: min1, EndMs: 10 * min1, Epochs: []Epoch{{FromMs: 0}},
+			Tenants: []WorldTenant{{Name: "A", Servers: 1, Values: steps(1, 2.0/12, 9, 1)}, {Name: "B", Servers: 1, Values: steps(1, 0.5, 9, 1)}},
+			Jobs:    []Job{{ID: "j", SubmitMs: 0, DurationMs: 5 * min1, Containers: 1}}}
+		p := params
+		p.Seed, p.linear = seed, true
+		if o := Replay(w, p, Blind, true); o.Kills[0].Tenant == "A" {
+			onA++
+		}
+	}
+	if onA < 560 || onA > 640 {
+		t.Fatalf("A got %d of 800, want about 600", onA)
+	}
+}
