@@ -50,9 +50,9 @@ type Thresholds struct {
 	LongAboveS  float64 `json:"long_above_s"`
 	From        string  `json:"from"`
 	// Shares are the capacity shares the rule aimed each type's work at
-	// (short: unpredictable classes, medium: periodic, long: constant);
-	// zero unless From is "history".
-	Shares [3]float64 `json:"-"`
+	// (short: unpredictable classes, medium: periodic, long: constant),
+	// in that order; zero unless From is "history".
+	Shares [3]float64 `json:"capacity_shares"`
 }
 
 // Classify is Algorithm 1 line 3: the type of a job whose last run took

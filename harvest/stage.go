@@ -335,6 +335,22 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	res.Assumptions = assumptions(res, &opts)
+	paper := 0
+	for _, th := range res.EpochThresholds {
+		if th.From == "paper" {
+			paper++
+		}
+	}
+	if paper > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by seed 000 §6's 173 s and 433 s",
+			paper, len(res.EpochThresholds), MinThresholdRuns))
+	}
+	for _, p := range res.Policies {
+		if p.Unplaced > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d containers found no free core when submitted and were not placed (there is no queue): the cluster is saturated, and kills compare placements of different jobs",
+				p.Policy, p.Unplaced))
+		}
+	}
 	return res, nil
 }
 

@@ -78,6 +78,10 @@ func (r *Result) Summary() (world, workload, types string) {
 	workload = fmt.Sprintf("%s: %d jobs (%d short, %d medium, %d long), %d runs before the replay", src, r.Jobs,
 		r.JobsByType["short"], r.JobsByType["medium"], r.JobsByType["long"], r.HistoryRuns)
 	types = fmt.Sprintf("short below %s, long above %s (%s)", secs(r.Thresholds.ShortBelowS), secs(r.Thresholds.LongAboveS), thresholdsFrom(r.Thresholds.From))
+	if th := r.Thresholds; th.From == "history" {
+		types += fmt.Sprintf("; capacity shares of their preferred classes: short (unpredictable) %.0f%%, medium (periodic) %.0f%%, long (constant) %.0f%%",
+			100*th.Shares[0], 100*th.Shares[1], 100*th.Shares[2])
+	}
 	return world, workload, types
 }
 
