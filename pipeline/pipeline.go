@@ -9,6 +9,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/simulate"
@@ -37,6 +38,13 @@ type Options struct {
 	// Ω(t)) and each estimated job's profile estimate; SLOOverrides
 	// applies unless it has its own.
 	Estimate *estimate.Options
+	// JobTypes, when set, adds each job's length type (seed 000 §4.1,
+	// package harvest) to its profile.
+	JobTypes *harvest.Options
+	// Harvest, when set, adds the harvest stage's section (seed 000's
+	// replay, history against blind) and, with the runs workload, each
+	// job's length type to its profile.
+	Harvest *harvest.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

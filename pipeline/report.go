@@ -83,6 +83,12 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	if err := r.addEstimate(ctx, ds, o); err != nil {
 		return nil, err
 	}
+	if err := r.addJobTypes(ctx, ds, o); err != nil {
+		return nil, err
+	}
+	if err := r.addHarvest(ctx, ds, o); err != nil {
+		return nil, err
+	}
 	if err := slo.Identify(ctx, ds, r.jobs); err != nil {
 		return nil, err
 	}

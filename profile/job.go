@@ -29,6 +29,10 @@ type Job struct {
 	// what-if, seed 002 §3.4, §5.3.4) at one instant; absent when it did
 	// not run for the job.
 	Estimate *Estimate `json:"estimate,omitempty"`
+	// Harvest is the job's length type for seed 000's class selection
+	// (Algorithm 1 line 3, W[type, class]); absent when the harvest stage
+	// did not run.
+	Harvest *Harvest `json:"harvest,omitempty"`
 	// Phases is the per-phase resource profile of the fastest profiled
 	// configuration (seed 002 §4.2.6).
 	Phases []Phase `json:"phases"`
@@ -297,4 +301,19 @@ type EstimatePhase struct {
 	PendingTasks int     `json:"pending_tasks" jsonschema:"minimum=0"`
 	// SReq is eq. 1 for the phase, in its share of the time left.
 	SReq int `json:"s_req" jsonschema:"minimum=0"`
+}
+
+// Harvest is a job's length type (seed 000 §4.1): short, medium or long
+// by its last run's duration against two thresholds.
+type Harvest struct {
+	// JobType is short (LastRunS below ShortBelowS), long (above
+	// LongAboveS) or medium.
+	JobType  string  `json:"job_type" jsonschema:"enum=short|medium|long"`
+	LastRunS float64 `json:"last_run_s" jsonschema:"minimum=0"`
+	// ShortBelowS and LongAboveS are the thresholds, ThresholdsFrom where
+	// they came from: "flags", "history" (the harvest stage's rule) or
+	// "paper" (seed 000 §6's 173 s and 433 s).
+	ShortBelowS    float64 `json:"short_below_s" jsonschema:"minimum=0"`
+	LongAboveS     float64 `json:"long_above_s" jsonschema:"minimum=0"`
+	ThresholdsFrom string  `json:"thresholds_from" jsonschema:"enum=flags|history|paper"`
 }

@@ -130,6 +130,19 @@ func (j *Job) Validate() error {
 			p.positive(at+".mu_s", ph.MuS)
 		}
 	}
+	if h := j.Harvest; h != nil {
+		switch h.JobType {
+		case "short", "medium", "long":
+		default:
+			p.addf("harvest.job_type", "%q: want short, medium or long", h.JobType)
+		}
+		p.nonNeg("harvest.last_run_s", h.LastRunS)
+		p.nonNeg("harvest.short_below_s", h.ShortBelowS)
+		p.nonNeg("harvest.long_above_s", h.LongAboveS)
+		if h.LongAboveS < h.ShortBelowS {
+			p.addf("harvest", "long_above_s %g below short_below_s %g", h.LongAboveS, h.ShortBelowS)
+		}
+	}
 	return errors.Join(p...)
 }
 

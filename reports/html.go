@@ -80,6 +80,7 @@ type view struct {
 	Plan        *Plan
 	Sim         *Simulation
 	Est         *Estimate
+	Harv        *Harvest
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -107,11 +108,12 @@ var stageTitles = map[string]string{
 	StageProfiler:   "Profiler sweeps",
 	StageSimulate:   "Elastic memory what-if",
 	StageEstimate:   "Completion-goal estimate",
+	StageHarvest:    "Harvesting what-if",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -396,6 +398,8 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{template "simulate" .}}
 
 {{template "estimate" .}}
+
+{{template "harvest" .}}
 {{template "quality" .}}
 
 <section id="jobs">

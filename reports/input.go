@@ -29,6 +29,8 @@ type Input struct {
 	Inputs []DataInput
 	// Estimate is the estimate stage's what-if; nil when it did not run.
 	Estimate *Estimate
+	// Harvest is the harvest stage's what-if; nil when it did not run.
+	Harvest *Harvest
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -50,7 +52,7 @@ const (
 )
 
 // Stages in report order.
-var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate}
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate, StageHarvest}
 
 // Plan is the reservation plan (seed 001 §6, §9): the packed load over the
 // LCM beside the naive plan and the lower bound, one row per placement,

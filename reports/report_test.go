@@ -106,6 +106,7 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 	in.Plan = nil
 	in.Simulation = nil
 	in.Estimate = nil
+	in.Harvest = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -130,8 +131,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 7 {
-		t.Errorf("%d sections say not computed, want 7 (classify, slo, plan, elasticity, profiler, simulate, estimate)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 8 {
+		t.Errorf("%d sections say not computed, want 8 (classify, slo, plan, elasticity, profiler, simulate, estimate, harvest)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")

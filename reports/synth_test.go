@@ -38,8 +38,21 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 		in.Plan = synthPlan(r, in.Jobs)
 		in.Simulation = synthSimulation(r, len(in.Jobs))
 		in.Estimate = synthEstimate(in.Jobs)
+		in.Harvest = synthHarvest()
 	}
 	return in
+}
+
+// synthHarvest is a replay's figures (fixed: they draw nothing from the
+// world's stream).
+func synthHarvest() *Harvest {
+	h := &Harvest{World: "24 tenants on 96 servers.", Workload: "Workload: 100 jobs.", Thresholds: "Job types: short below 173s.",
+		Assumptions: []string{"a container is one core"}}
+	for k, p := range []string{"history", "blind"} {
+		h.Policies = append(h.Policies, HarvestRow{Policy: p, Containers: 1000, Killed: int64(10 + 40*k), HarvestedCoreH: 900.5, LostCoreH: float64(5 + 20*k)})
+		h.Groups = append(h.Groups, HarvestRow{By: "job type", Key: "long", Policy: p, Containers: 300, Killed: int64(1 + 30*k), HarvestedCoreH: 500})
+	}
+	return h
 }
 
 // synthPlan is a day's packed load at one-minute steps, one placement per

@@ -586,6 +586,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		if st == StageEstimate {
 			estStage(in, &s)
 		}
+		if st == StageHarvest {
+			harvestStage(in, &s)
+		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil
 			n := 0

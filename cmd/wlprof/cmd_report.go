@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
+	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
@@ -34,6 +35,11 @@ type reportOptions struct {
 	EstimateJobs string
 	EstimateAtMs int64
 	EstimateSlot float64
+	// JobTypes adds each job's length type to its profile; Harvest the
+	// harvest section, on HarvestWorkload.
+	JobTypes        bool
+	Harvest         bool
+	HarvestWorkload string
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -94,6 +100,9 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
 	f.Var(timeflag.NewInstant(&o.EstimateAtMs), "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
+	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: seed 000 §4.1, as wlprof harvest derives them) to its profile")
+	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
+	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
 	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
 }
 
@@ -170,8 +179,22 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		return pipeline.Options{}, usageError{err}
 	}
 	est, err := o.estimateOpts()
+	var types *harvest.Options
+	if o.JobTypes {
+		ho := harvest.DefaultOptions()
+		types = &ho
+	}
+	var harv *harvest.Options
+	if o.Harvest || o.HarvestWorkload != "runs" {
+		ho := harvest.DefaultOptions()
+		ho.Workload = o.HarvestWorkload
+		if verr := ho.Validate(); verr != nil && err == nil {
+			err = usageError{verr}
+		}
+		harv = &ho
+	}
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est}, err
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv}, err
 }
 
 // figures are the options the report is written with.

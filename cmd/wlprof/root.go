@@ -152,6 +152,7 @@ manifest); every analysis command reads that dataset.
 		newPlanCmd(g),
 		newSimulateCmd(g),
 		newEstimateCmd(g),
+		newHarvestCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

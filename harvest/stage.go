@@ -1,0 +1,448 @@
+package harvest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Workloads a replay can take its batch jobs from.
+const (
+	WorkloadRuns    = "runs"
+	WorkloadPoisson = "poisson"
+)
+
+// Options of the harvest stage. Start from DefaultOptions.
+type Options struct {
+	// Seed of every draw (the policies' and the Poisson stream's).
+	Seed uint64
+	// Reserve is the share of a server's cores kept for the primary
+	// tenant to spike into (§6: 4 of 12 cores, 33%); ReserveCores =
+	// ⌈Reserve × Cores⌉.
+	Reserve float64
+	Cores   int
+	// Workload: "runs" (the dataset's runs table) or "poisson".
+	Workload string
+	// ShortBelow and LongAbove override the derived thresholds (both or
+	// neither; 0: derived).
+	ShortBelow, LongAbove time.Duration
+	// Reclassify is the cadence of the classification (§4.1: once a day):
+	// classes in force from each multiple of it (since the Unix epoch, so
+	// days start at midnight UTC) use only the data before it.
+	Reclassify time.Duration
+	// Containers is each run's containers in the runs workload (the runs
+	// table records none).
+	Containers int
+	// The Poisson workload: arrivals with MeanInterarrival (§6: 300 s)
+	// over the whole data, each a run of one of PoissonJobs recurring jobs
+	// (§6: 52 queries); a job's typical duration is log-uniform in
+	// [MinDuration, MaxDuration] and each run varies it by ±20%; its
+	// containers are uniform in 1..MaxContainers.
+	MeanInterarrival         time.Duration
+	PoissonJobs              int
+	MinDuration, MaxDuration time.Duration
+	MaxContainers            int
+	// Classify are the options of the classifications (AtMs is set per
+	// epoch).
+	Classify fft.Options
+}
+
+// DefaultOptions are §6's testbed: 12 cores, 33% reserve, daily classes.
+func DefaultOptions() Options {
+	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, Containers: 4,
+		MeanInterarrival: 300 * time.Second, PoissonJobs: 52, MinDuration: 30 * time.Second, MaxDuration: time.Hour, MaxContainers: 16}
+}
+
+// Validate reports every bad option at once.
+func (o *Options) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("harvest: "+format, a...)) }
+	if !(o.Reserve >= 0 && o.Reserve < 1) {
+		bad("reserve %g: want a share of the cores in [0, 1)", o.Reserve)
+	}
+	if o.Cores < 1 || o.Cores > 1<<16 {
+		bad("cores %d: want 1 to 65536", o.Cores)
+	}
+	if o.Workload != WorkloadRuns && o.Workload != WorkloadPoisson {
+		bad("workload %q: want runs or poisson", o.Workload)
+	}
+	if (o.ShortBelow > 0) != (o.LongAbove > 0) || o.ShortBelow < 0 || o.LongAbove < 0 {
+		bad("short-below %v and long-above %v: give both (durations above 0) or neither", o.ShortBelow, o.LongAbove)
+	} else if o.LongAbove < o.ShortBelow {
+		bad("long-above %v is below short-below %v", o.LongAbove, o.ShortBelow)
+	}
+	if o.Reclassify < time.Minute {
+		bad("reclassify %v: want at least 1m", o.Reclassify)
+	}
+	if o.Containers < 1 || o.Containers > 1<<20 {
+		bad("containers %d: want 1 to 1048576", o.Containers)
+	}
+	if o.Workload == WorkloadPoisson {
+		if o.MeanInterarrival < time.Millisecond {
+			bad("mean-interarrival %v: want at least 1ms", o.MeanInterarrival)
+		}
+		if o.PoissonJobs < 1 {
+			bad("poisson-jobs %d: want at least 1", o.PoissonJobs)
+		}
+		if o.MinDuration < time.Second || o.MaxDuration < o.MinDuration {
+			bad("durations %v to %v: want 1s ≤ min ≤ max", o.MinDuration, o.MaxDuration)
+		}
+		if o.MaxContainers < 1 || o.MaxContainers > 1<<20 {
+			bad("max-containers %d: want 1 to 1048576", o.MaxContainers)
+		}
+	}
+	if err := o.Classify.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// ReserveCores is ⌈Reserve × Cores⌉ (§6: 33% of 12 is 4).
+func (o *Options) ReserveCores() int {
+	return int(math.Ceil(o.Reserve*float64(o.Cores) - 1e-9))
+}
+
+// ErrNoSeries: the dataset has no usage to replay.
+var ErrNoSeries = errors.New("harvest: no tenant usage to replay (ingest utilisation first)")
+
+// Input is what Run replays: every tenant's series (on one grid, as the
+// classify stage builds them) and the dataset's job runs.
+type Input struct {
+	Series []dataset.Series
+	Runs   []dataset.Run
+}
+
+// Load reads the tenants' series as the classify stage builds them
+// (fft.Load and fft.Run, which also stores a rebuilt series table) and
+// the runs table.
+func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
+	if err := opts.Validate(); err != nil {
+		return Input{}, err
+	}
+	copts := opts.Classify
+	copts.AtMs = 0
+	fin, err := fft.Load(ctx, ds, copts)
+	if err != nil {
+		return Input{}, err
+	}
+	series := fin.Series
+	// fft.Run waits for the background write of series it built, and
+	// classifies a fresh stored table as it streams it; either way the
+	// series are then in memory (built) or on disk (stored).
+	res, err := fft.Run(ctx, fin, copts)
+	if errors.Is(err, fft.ErrNoSeries) {
+		return Input{}, ErrNoSeries
+	}
+	if err != nil {
+		return Input{}, err
+	}
+	if series == nil {
+		d := ds
+		if res.Built {
+			if d, err = dataset.Open(ds.Dir); err != nil {
+				return Input{}, err
+			}
+		}
+		if series, err = dataset.ReadSeries(ctx, d); err != nil {
+			return Input{}, err
+		}
+	}
+	in := Input{Series: series}
+	if ds.Rows(dataset.RunsTable.Name) > 0 {
+		if in.Runs, err = dataset.ReadAll(ctx, ds, dataset.RunsTable); err != nil {
+			return Input{}, err
+		}
+	}
+	return in, nil
+}
+
+// Result is the replay of both policies over the same world.
+type Result struct {
+	Version  int    `json:"version"`
+	Workload string `json:"workload"`
+	Seed     uint64 `json:"seed"`
+	// The world: cores per server and the reserve, the grid, the replay
+	// window (epoch ms UTC), the classification cadence and epochs.
+	Cores        int     `json:"cores"`
+	Reserve      float64 `json:"reserve"`
+	ReserveCores int     `json:"reserve_cores"`
+	StepS        float64 `json:"step_s"`
+	StartMs      int64   `json:"start_ms"`
+	EndMs        int64   `json:"end_ms"`
+	ReclassifyS  float64 `json:"reclassify_s"`
+	Epochs       int     `json:"epochs"`
+	Tenants      int     `json:"tenants"`
+	Servers      int     `json:"servers"`
+	// Jobs replayed (submitted in the window), by type; HistoryRuns the
+	// runs before the window the thresholds came from.
+	Jobs        int            `json:"jobs"`
+	JobsByType  map[string]int `json:"jobs_by_type"`
+	HistoryRuns int            `json:"history_runs"`
+	// Thresholds are the last epoch's (the profiles'); EpochThresholds
+	// every epoch's, which typed the jobs submitted in it.
+	Thresholds      Thresholds   `json:"thresholds"`
+	EpochThresholds []Thresholds `json:"epoch_thresholds"`
+	// Policies: history (Algorithm 1) then blind (the baseline).
+	Policies    []*Outcome `json:"policies"`
+	Assumptions []string   `json:"assumptions"`
+	Warnings    []string   `json:"warnings"`
+
+	lastRuns map[string]float64
+}
+
+// Run replays the batch workload over the tenants' usage under
+// Algorithm 1 and under the history-blind baseline.
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(in.Series) == 0 {
+		return nil, ErrNoSeries
+	}
+	stepS := in.Series[0].StepS
+	stepMs := int64(math.Round(stepS * 1000))
+	if stepMs <= 0 {
+		return nil, fmt.Errorf("harvest: series step %gs", stepS)
+	}
+	series := append([]dataset.Series(nil), in.Series...)
+	sort.SliceStable(series, func(a, b int) bool { return series[a].Tenant < series[b].Tenant })
+	w := &World{StepMs: stepMs}
+	idx := map[string]int{}
+	startMs, endMs := int64(math.MaxInt64), int64(math.MinInt64)
+	servers := 0
+	for i, s := range series {
+		if s.StepS != stepS {
+			return nil, fmt.Errorf("harvest: series of %q has step %gs, others %gs", s.Tenant, s.StepS, stepS)
+		}
+		n := int(max(s.Servers, 1))
+		servers += n
+		w.Tenants = append(w.Tenants, WorldTenant{Name: s.Tenant, Servers: n, StartMs: s.StartMs, Values: s.Values})
+		idx[s.Tenant] = i
+		if len(s.Values) > 0 {
+			startMs = min(startMs, s.StartMs)
+			endMs = max(endMs, s.StartMs+int64(len(s.Values))*stepMs)
+		}
+	}
+	if startMs >= endMs {
+		return nil, ErrNoSeries
+	}
+	res := &Result{Version: 1, Workload: opts.Workload, Seed: opts.Seed, Cores: opts.Cores, Reserve: opts.Reserve,
+		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), Tenants: len(series),
+		Servers: servers, JobsByType: map[string]int{}, Warnings: []string{}}
+
+	// Epochs: a classification at every multiple of the cadence, from data
+	// strictly before it; the replay starts at the first with classes.
+	cad := opts.Reclassify.Milliseconds()
+	fin := fft.Input{Series: series}
+	for b := (floorDiv(startMs, cad) + 1) * cad; b < endMs; b += cad {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		copts := opts.Classify
+		copts.AtMs = b - 1
+		cr, err := fft.Run(ctx, fin, copts)
+		if err != nil {
+			return nil, err
+		}
+		ep := Epoch{FromMs: b}
+		for _, c := range cr.Classes {
+			ep.Classes = append(ep.Classes, WorldClass{Name: c.Class, Pattern: string(c.Pattern), Mean: c.Mean, Peak: c.Peak,
+				Weights: [3]float64{c.Weights.Short, c.Weights.Medium, c.Weights.Long}})
+		}
+		ci := map[string]int{}
+		for k, c := range ep.Classes {
+			ci[c.Name] = k
+		}
+		for _, t := range cr.Tenants {
+			if k, ok := ci[t.Class]; ok && t.Class != "" {
+				ep.Classes[k].Members = append(ep.Classes[k].Members, idx[t.Tenant])
+			}
+		}
+		if len(ep.Classes) == 0 && len(w.Epochs) == 0 {
+			continue
+		}
+		w.Epochs = append(w.Epochs, ep)
+	}
+	if len(w.Epochs) == 0 {
+		return nil, fmt.Errorf("harvest: no classification before any %s boundary has classes: too little history (the classify stage wants %v of it)",
+			opts.Reclassify, minHistory(opts.Classify))
+	}
+	res.StartMs, res.EndMs, res.Epochs = w.Epochs[0].FromMs, endMs, len(w.Epochs)
+	w.EndMs = endMs
+
+	// The batch workload and its types.
+	var runs []jobRun
+	switch opts.Workload {
+	case WorkloadRuns:
+		runs = fromRuns(in.Runs, opts.Containers)
+		if len(runs) == 0 {
+			return nil, errors.New("harvest: the dataset has no runs with a start and an end (ingest job logs, or use --workload poisson)")
+		}
+	case WorkloadPoisson:
+		runs = poisson(startMs, endMs, &opts)
+	}
+	// Thresholds per epoch: from the runs ended before it and its classes'
+	// capacity (§4.1: "the current computational capacity").
+	res.EpochThresholds = make([]Thresholds, len(w.Epochs))
+	for k := range w.Epochs {
+		res.EpochThresholds[k] = thresholds(runs, w, k, &opts)
+	}
+	res.Thresholds = res.EpochThresholds[len(w.Epochs)-1]
+	last := map[string]float64{}
+	ep := 0
+	for _, r := range runs {
+		lastS, seen := last[r.job]
+		if !seen {
+			lastS = -1
+		}
+		last[r.job] = float64(r.durMs) / 1000
+		if r.startMs < res.StartMs {
+			res.HistoryRuns++
+			continue
+		}
+		if r.startMs >= endMs {
+			continue
+		}
+		for ep+1 < len(w.Epochs) && w.Epochs[ep+1].FromMs <= r.startMs {
+			ep++
+		}
+		j := Job{ID: r.job, Type: res.EpochThresholds[ep].Classify(lastS), SubmitMs: r.startMs, DurationMs: r.durMs, Containers: r.containers}
+		w.Jobs = append(w.Jobs, j)
+		res.JobsByType[j.Type.String()]++
+	}
+	if opts.Workload == WorkloadRuns {
+		res.lastRuns = last
+	}
+	res.Jobs = len(w.Jobs)
+
+	p := Params{Cores: opts.Cores, ReserveCores: res.ReserveCores, Seed: opts.Seed}
+	res.Policies = make([]*Outcome, 2)
+	var wg sync.WaitGroup
+	for k, pol := range []Policy{History, Blind} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res.Policies[k] = Replay(w, p, pol, false)
+		}()
+	}
+	wg.Wait()
+	res.Assumptions = assumptions(res, &opts)
+	paper := 0
+	for _, th := range res.EpochThresholds {
+		if th.From == "paper" {
+			paper++
+		}
+	}
+	if paper > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by seed 000 §6's 173 s and 433 s",
+			paper, len(res.EpochThresholds), MinThresholdRuns))
+	}
+	for _, p := range res.Policies {
+		if p.Unplaced > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d containers found no free core when submitted and were not placed (there is no queue): the cluster is saturated, and kills compare placements of different jobs",
+				p.Policy, p.Unplaced))
+		}
+	}
+	return res, nil
+}
+
+func minHistory(o fft.Options) time.Duration {
+	if o.MinHistory > 0 {
+		return o.MinHistory
+	}
+	return 72 * time.Hour
+}
+
+// jobRun is one run of the workload, in start order.
+type jobRun struct {
+	job        string
+	startMs    int64
+	durMs      int64
+	containers int
+}
+
+// fromRuns are the runs table's runs (MergeRuns), each of containers.
+func fromRuns(runs []dataset.Run, containers int) []jobRun {
+	var out []jobRun
+	for _, s := range MergeRuns(runs) {
+		out = append(out, jobRun{job: s.Job, startMs: s.StartMs, durMs: s.EndMs - s.StartMs, containers: containers})
+	}
+	return out
+}
+
+// thresholds are the flags', else DeriveThresholds over the runs that
+// ended before epoch k, with the capacity of its classes.
+func thresholds(runs []jobRun, w *World, k int, o *Options) Thresholds {
+	startMs := w.Epochs[k].FromMs
+	if o.ShortBelow > 0 {
+		return Thresholds{ShortBelowS: o.ShortBelow.Seconds(), LongAboveS: o.LongAbove.Seconds(), From: "flags"}
+	}
+	var d, c []float64
+	for _, r := range runs {
+		if r.startMs+r.durMs < startMs {
+			d = append(d, float64(r.durMs)/1000)
+			c = append(c, float64(r.containers))
+		}
+	}
+	var capa Capacity
+	rc := float64(o.ReserveCores())
+	for _, cl := range w.Epochs[k].Classes {
+		s := 0
+		for _, m := range cl.Members {
+			s += w.Tenants[m].Servers
+		}
+		v := float64(s) * math.Max(0, float64(o.Cores)*(1-cl.Mean)-rc)
+		switch cl.Pattern {
+		case string(fft.Unpredictable):
+			capa.Short += v
+		case string(fft.Periodic):
+			capa.Medium += v
+		case string(fft.Constant):
+			capa.Long += v
+		}
+	}
+	return DeriveThresholds(d, c, capa)
+}
+
+// Profile sets every job of the runs table's length type (§4.1) from its
+// last run, with the last classification's thresholds (nothing for the
+// Poisson workload, whose jobs are not the dataset's).
+func (r *Result) Profile(jobs profile.Jobs) {
+	Typing{Thresholds: r.Thresholds, LastRunS: r.lastRuns}.Profile(jobs)
+}
+
+func assumptions(r *Result, o *Options) []string {
+	a := []string{
+		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage is its average server's, rounded up to whole cores (§5 NM-H), on every one of its servers", o.Cores, r.ReserveCores, o.Reserve),
+		"a container is one core; when a tenant's primary usage takes cores its containers hold, the youngest are killed first until they fit (§5 NM-H); killed containers are not run again",
+		fmt.Sprintf("classes are recomputed every %s from the data before it (fft, the classify stage); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify)),
+		"history: Algorithm 1 picks one class whose headroom for the job's type (cores: servers × (cores × (1 − u) − reserve) less cores already given) holds the job, with probability ∝ headroom × W[type, pattern] (3/2/1 by rank); else several drawn the same way until they hold it; else none and the default policy places it",
+		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now (§5 RM-H); containers no tenant has room for are not placed (no queue)",
+	}
+	switch o.Workload {
+	case WorkloadRuns:
+		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers for its recorded duration, submitted at its start; a job's type is from its previous run (unseen: medium)", o.Containers))
+	case WorkloadPoisson:
+		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its previous run (unseen: medium)",
+			fmtDur(o.MeanInterarrival), o.Seed, o.PoissonJobs, fmtDur(o.MinDuration), fmtDur(o.MaxDuration), o.MaxContainers))
+	}
+	return a
+}
+
+func fmtDur(d time.Duration) string {
+	s := d.String()
+	for _, suf := range []string{"m0s", "h0m"} {
+		if len(s) > len(suf) && s[len(s)-len(suf):] == suf {
+			s = s[:len(s)-len(suf)+1]
+		}
+	}
+	return s
+}

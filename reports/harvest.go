@@ -1,0 +1,58 @@
+package reports
+
+import "html/template"
+
+// StageHarvest is the harvesting what-if's section (seed 000 §4–§6).
+const StageHarvest = "harvest"
+
+// Harvest is the harvest stage's replay as the report shows it: the
+// world and workload in words, a row per policy, the breakdowns by
+// pattern and job type, and the assumptions the numbers rest on.
+type Harvest struct {
+	World, Workload, Thresholds string
+	Policies                    []HarvestRow
+	// Groups are the breakdowns: By is "pattern" or "job type".
+	Groups      []HarvestRow
+	Assumptions []string
+	Warnings    []string
+}
+
+// HarvestRow is one policy's figures, overall or in one group (By, Key).
+type HarvestRow struct {
+	By, Key, Policy              string
+	Containers, Killed, Unplaced int64
+	MultiClassJobs, FallbackJobs int64
+	HarvestedCoreH, LostCoreH    float64
+}
+
+// KilledShare is the share of containers killed.
+func (r HarvestRow) KilledShare() float64 {
+	if r.Containers == 0 {
+		return 0
+	}
+	return float64(r.Killed) / float64(r.Containers)
+}
+
+// harvestStage fills the section's entry of index.json.
+func harvestStage(in *Input, s *IndexStage) {
+	s.Computed = in.Harvest != nil && len(in.Harvest.Policies) > 0
+}
+
+// harvestHTML is the section (the page's template "harvest").
+const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<section id="harvest">
+<h2>{{.Title}}</h2>
+{{range .Notes}}<p class="nc">{{.}}</p>{{end}}
+{{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
+{{with .Harv}}{{if .Policies}}<p>{{.World}} Batch containers harvest the cores the primary tenants leave, placed by Algorithm 1 with the classes' history (history) and without it (blind); a container is killed, youngest first, when its primary tenant needs its reserve back (seed 000 §4–§6; the rules are in harvest/doc.go).</p>
+<p>{{.Workload}} {{.Thresholds}}</p>
+<table><tr><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th><th>unplaced</th><th>multi-class jobs</th><th>fallback jobs</th></tr>
+{{range .Policies}}<tr><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td><td>{{.Unplaced}}</td><td>{{.MultiClassJobs}}</td><td>{{.FallbackJobs}}</td></tr>
+{{end}}</table>
+{{if .Groups}}<table><tr><th>by</th><th></th><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th></tr>
+{{range .Groups}}<tr><td>{{.By}}</td><td>{{.Key}}</td><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td></tr>
+{{end}}</table>{{end}}
+<p class="muted">Assumptions:</p><ul class="why">{{range .Assumptions}}<li>{{.}}</li>{{end}}</ul>
+{{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}
+</section>{{end}}`
+
+func init() { template.Must(page.New("harvest-section").Parse(harvestHTML)) }
