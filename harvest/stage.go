@@ -11,6 +11,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -34,6 +35,12 @@ type Options struct {
 	// ShortBelow and LongAbove override the derived thresholds (both or
 	// neither; 0: derived).
 	ShortBelow, LongAbove time.Duration
+	// Window is how much of the data, up to its end, is replayed (the
+	// classifications before the window still use all the data before
+	// them); 0 replays everything. A dataset that mixes a decade-old
+	// trace with this week's would otherwise be replayed day by day over
+	// the decade.
+	Window time.Duration
 	// Reclassify is the cadence of the classification (§4.1: once a day):
 	// classes in force from each multiple of it (since the Unix epoch, so
 	// days start at midnight UTC) use only the data before it.
@@ -57,7 +64,7 @@ type Options struct {
 
 // DefaultOptions are §6's testbed: 12 cores, 33% reserve, daily classes.
 func DefaultOptions() Options {
-	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, Containers: 4,
+	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, Window: 7 * 24 * time.Hour, Containers: 4,
 		MeanInterarrival: 300 * time.Second, PoissonJobs: 52, MinDuration: 30 * time.Second, MaxDuration: time.Hour, MaxContainers: 16}
 }
 
@@ -81,6 +88,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Reclassify < time.Minute {
 		bad("reclassify %v: want at least 1m", o.Reclassify)
+	}
+	if o.Window < 0 {
+		bad("window %v: want 0 (all the data) or more", o.Window)
 	}
 	if o.Containers < 1 || o.Containers > 1<<20 {
 		bad("containers %d: want 1 to 1048576", o.Containers)
@@ -242,7 +252,23 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	// strictly before it; the replay starts at the first with classes.
 	cad := opts.Reclassify.Milliseconds()
 	fin := fft.Input{Series: series}
-	for b := (floorDiv(startMs, cad) + 1) * cad; b < endMs; b += cad {
+	from := startMs
+	if w := opts.Window.Milliseconds(); w > 0 && endMs-w > from {
+		// The window ends where the servers' data does, by the median:
+		// a tenant whose data ends earlier has no usage to harvest
+		// beside, and the data's very end may be one late tenant's.
+		if m := medianEnd(series, stepMs); m < endMs && m-w > startMs {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the replay ends where half the servers' data has ended (%s before the data's last sample)",
+				timeflag.FormatDuration(time.Duration(endMs-m)*time.Millisecond)))
+			endMs = m
+		}
+		from = max(startMs, endMs-w)
+		if from > startMs {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("replayed %s of the data (--window); it starts %s earlier",
+				timeflag.FormatDuration(opts.Window), timeflag.FormatDuration(time.Duration(from-startMs)*time.Millisecond)))
+		}
+	}
+	for b := (floorDiv(from, cad) + 1) * cad; b < endMs; b += cad {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -287,7 +313,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			return nil, errors.New("harvest: the dataset has no runs with a start and an end (ingest job logs, or use --workload poisson)")
 		}
 	case WorkloadPoisson:
-		runs = poisson(startMs, endMs, &opts)
+		runs = poisson(from, endMs, &opts)
 	}
 	// Thresholds per epoch: from the runs ended before it and its classes'
 	// capacity (§4.1: "the current computational capacity").
@@ -445,4 +471,35 @@ func fmtDur(d time.Duration) string {
 		}
 	}
 	return s
+}
+
+// medianEnd is the server-weighted median of the instants the tenants'
+// data ends (its last sample's slot end).
+func medianEnd(series []dataset.Series, stepMs int64) int64 {
+	type end struct {
+		ms int64
+		n  int
+	}
+	var ends []end
+	total := 0
+	for _, s := range series {
+		last := len(s.Values) - 1
+		for last >= 0 && math.IsNaN(s.Values[last]) {
+			last--
+		}
+		if last < 0 {
+			continue
+		}
+		n := int(max(s.Servers, 1))
+		ends = append(ends, end{s.StartMs + int64(last+1)*stepMs, n})
+		total += n
+	}
+	sort.Slice(ends, func(a, b int) bool { return ends[a].ms < ends[b].ms })
+	seen := 0
+	for _, e := range ends {
+		if seen += e.n; 2*seen >= total {
+			return e.ms
+		}
+	}
+	return math.MaxInt64
 }

@@ -122,3 +122,25 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("another seed gave the same result")
 	}
 }
+
+// The replay window ends where half the servers' data has ended, not at
+// one late tenant's last sample (a dataset mixing traces of other
+// periods was replayed over days with almost no usage: 14,303 of 14,307
+// containers unplaced on the demo dataset).
+func TestMedianEnd(t *testing.T) {
+	nan := math.NaN()
+	series := []dataset.Series{
+		{Tenant: "a", StartMs: 0, Servers: 3, Values: []float64{1, 1, 1, 1}},     // ends at 4 steps
+		{Tenant: "b", StartMs: 0, Servers: 1, Values: []float64{1, 1, nan, nan}}, // 2
+		{Tenant: "c", StartMs: 100_000, Servers: 1, Values: []float64{1, 1, 1}},  // 100 + 3 steps
+		{Tenant: "d", StartMs: 0, Servers: 2, Values: []float64{nan, nan}},       // no data: left out
+	}
+	const step = 10_000
+	if got := medianEnd(series, step); got != 40_000 {
+		t.Errorf("median end %d, want 40000 (a's 3 servers of 5 end there)", got)
+	}
+	series[0].Servers = 1
+	if got := medianEnd(series, step); got != 40_000 {
+		t.Errorf("median end %d with one server each, want 40000 (2 of 3 by then)", got)
+	}
+}

@@ -62,6 +62,7 @@ The workload is the dataset's runs table (--workload runs: each run
 	f.StringVar(&o.Opts.Workload, "workload", def.Workload, "batch jobs from the dataset's runs table (runs) or a synthetic Poisson stream (poisson)")
 	f.Var(timeflag.NewDuration(&o.Short, 0), "short-below", "jobs whose last run was shorter are short (with --long-above; default: derived)")
 	f.Var(timeflag.NewDuration(&o.Long, 0), "long-above", "jobs whose last run was longer are long (with --short-below; default: derived)")
+	f.Var(timeflag.NewDuration(&o.Opts.Window, def.Window), "window", "replay this much of the data, up to its end (0: all of it; a classification per --reclassify in it)")
 	f.Var(timeflag.NewDuration(&o.Opts.Reclassify, def.Reclassify), "reclassify", "classify the tenants again at every multiple of this, from the data before it")
 	f.IntVar(&o.Opts.Containers, "containers", def.Containers, "containers of each run of the runs table (it records none)")
 	f.Var(timeflag.NewDuration(&o.Opts.MeanInterarrival, def.MeanInterarrival), "mean-interarrival", "poisson: mean time between job arrivals")
