@@ -26,7 +26,7 @@ echo "   (bundled fixtures include malformed records on purpose: they land in th
 set +e
 "$bin" run --out "$out" -d "$ds" --step 5s --yarn-queue dedicated --overrides testdata/plan/overrides.yaml \
   --simulate-trace testdata/simulate/demo.csv --simulate-nodes 4 --simulate-node-memory 16G --simulate-default-model step:1.5 \
-  --estimate-jobs testdata/estimate/jobs.yaml \
+  --estimate-jobs testdata/estimate/jobs.yaml --harvest --harvest-workload poisson \
   "$out/world/usage.csv" testdata/usage_with_rejects.csv testdata/timeseries testdata/traces \
   testdata/resourceestimator/tpch_q12.txt testdata/jobs testdata/elasticity testdata/provenance
 status=$?
@@ -53,6 +53,9 @@ echo "   wordcount, pagerank and join run with the elasticity models fitted in s
 echo "== 9. what each job needs to meet its goal: Polo's s_req and s_fit against the slots the periodic tenants leave"
 echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks come from testdata/estimate/jobs.yaml)"
 "$bin" estimate -d "$ds" --jobs testdata/estimate/jobs.yaml --at 2024-01-07T06:00:00Z --slot-cpu 0.5 | head -16
+echo "== 10. what the tenant classes buy: harvesting spare cores by Algorithm 1's class selection against a"
+echo "   history-blind placement, over the primary tenants' real usage (seed 000 §4-§6; a Poisson batch stream)"
+"$bin" harvest -d "$ds" --workload poisson --seed 5 --window 3d | head -8
 
 cat <<TXT
 
