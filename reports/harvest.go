@@ -1,6 +1,14 @@
 package reports
 
-import "html/template"
+import (
+	"html/template"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
 
 // StageHarvest is the harvesting what-if's section (seed 000 §4–§6).
 const StageHarvest = "harvest"
@@ -45,6 +53,7 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
 {{with .Harv}}{{if .Policies}}<p>{{.World}} Batch containers harvest the cores the primary tenants leave, placed by Algorithm 1 with the classes' history (history) and without it (blind); a container is killed, youngest first, when its primary tenant needs its reserve back (seed 000 §4–§6; the rules are in harvest/doc.go).</p>
 <p>{{.Workload}} {{.Thresholds}}</p>
+{{with stage $.Stages "harvest"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>{{end}}</div>{{end}}{{end}}
 <table><tr><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th><th>unplaced</th><th>multi-class jobs</th><th>fallback jobs</th></tr>
 {{range .Policies}}<tr><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td><td>{{.Unplaced}}</td><td>{{.MultiClassJobs}}</td><td>{{.FallbackJobs}}</td></tr>
 {{end}}</table>
@@ -56,3 +65,61 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 </section>{{end}}`
 
 func init() { template.Must(page.New("harvest-section").Parse(harvestHTML)) }
+
+// HarvestKills draws, per pattern of the classes containers went to,
+// the containers killed under each policy (seed 000 Fig. 13's measure):
+// history's bars beside blind's. Nil without a breakdown by pattern.
+func HarvestKills(h *Harvest) *plot.Plot {
+	if h == nil {
+		return nil
+	}
+	keys := []string{}
+	killed := map[[2]string]float64{}
+	for _, g := range h.Groups {
+		if g.By != "pattern" {
+			continue
+		}
+		if !slices.Contains(keys, g.Key) {
+			keys = append(keys, g.Key)
+		}
+		killed[[2]string{g.Key, g.Policy}] = float64(g.Killed)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	p := newPlot("Containers killed, by the pattern of their class", "", "containers killed")
+	top := 0.0
+	const w = 18
+	for k, pol := range []string{"history", "blind"} {
+		vals := make(plotter.Values, len(keys))
+		for i, key := range keys {
+			vals[i] = killed[[2]string{key, pol}]
+			top = max(top, vals[i])
+		}
+		bar, err := plotter.NewBarChart(vals, vg.Points(w))
+		if err != nil {
+			return nil
+		}
+		bar.Color = polColor(map[string]string{"history": "yarn-me", "blind": "yarn"}[pol])
+		bar.LineStyle.Width = 0
+		bar.Offset = vg.Points(float64(2*k-1) * w / 2)
+		p.Add(bar)
+		p.Legend.Add(pol, bar)
+	}
+	p.NominalX(keys...)
+	p.X.Min, p.X.Max = -0.6, float64(len(keys))-0.4
+	p.Y.Tick.Marker = intTicks{}
+	p.Legend.Top = true
+	p.Y.Min = 0
+	legendRoom(p, math.Max(1, top))
+	return p
+}
+
+// harvestFigures are the section's plots.
+func harvestFigures(h *Harvest) []*figure {
+	if h == nil || len(h.Policies) == 0 {
+		return nil
+	}
+	return []*figure{{IndexPlot: IndexPlot{Name: "harvest-kills", Stage: StageHarvest, Title: "Containers killed by pattern",
+		SVG: "plots/harvest-kills.svg", PNG: "plots/harvest-kills.png"}, build: func() *plot.Plot { return HarvestKills(h) }, inline: true}}
+}

@@ -76,10 +76,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 		}
 	}
 	// 4 classify figures per pattern class set, the CDF, the plan's two,
-	// the simulation's two, the estimate's one, and per job: skyline,
-	// α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+4*6)
+	// the simulation's two, the estimate's one, the harvest's one, and
+	// per job: skyline, α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+1+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+1+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -430,5 +430,21 @@ func TestReportEscapesInvisibleCharacters(t *testing.T) {
 	j, err := profile.LoadJob(filepath.Join(dir, "profiles", profile.FileName("abc\u202egnp.exe")))
 	if err != nil || j.Job != "abc\u202egnp.exe" {
 		t.Errorf("the profile does not keep the name: %v %q", err, j.Job)
+	}
+}
+
+// The harvest section draws the kills per pattern, history beside blind,
+// and nothing without a breakdown by pattern.
+func TestHarvestKillsFigure(t *testing.T) {
+	h := synthHarvest()
+	if HarvestKills(h) == nil {
+		t.Fatal("no figure with a breakdown by pattern")
+	}
+	if len(harvestFigures(h)) != 1 || harvestFigures(nil) != nil {
+		t.Error("harvestFigures")
+	}
+	h.Groups = h.Groups[:2] // job types only
+	if HarvestKills(h) != nil || HarvestKills(nil) != nil {
+		t.Error("a figure without a breakdown by pattern")
 	}
 }

@@ -52,6 +52,11 @@ func synthHarvest() *Harvest {
 		h.Policies = append(h.Policies, HarvestRow{Policy: p, Containers: 1000, Killed: int64(10 + 40*k), HarvestedCoreH: 900.5, LostCoreH: float64(5 + 20*k)})
 		h.Groups = append(h.Groups, HarvestRow{By: "job type", Key: "long", Policy: p, Containers: 300, Killed: int64(1 + 30*k), HarvestedCoreH: 500})
 	}
+	for i, key := range []string{"constant", "periodic", "unpredictable"} {
+		for k, p := range []string{"history", "blind"} {
+			h.Groups = append(h.Groups, HarvestRow{By: "pattern", Key: key, Policy: p, Containers: 300, Killed: int64(3*i + 10*k), HarvestedCoreH: 300})
+		}
+	}
 	return h
 }
 

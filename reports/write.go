@@ -307,7 +307,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.DataQuality = dataQuality(in.Inputs)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(simFigures(in.Simulation), estFigures(in.Estimate)...)...)
+	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(append(simFigures(in.Simulation), estFigures(in.Estimate)...), harvestFigures(in.Harvest)...)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
