@@ -322,6 +322,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.EpochThresholds[k] = thresholds(runs, w, k, &opts)
 	}
 	res.Thresholds = res.EpochThresholds[len(w.Epochs)-1]
+	if n := emptyMedium(res.EpochThresholds); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("job types: in %d of %d classifications the thresholds met (no medium jobs): a few long runs carry most of the work, so the work-weighted quantiles coincide; --short-below and --long-above set them", n, len(res.EpochThresholds)))
+	}
 	last := map[string]float64{}
 	ep := 0
 	for _, r := range runs {
@@ -502,4 +505,16 @@ func medianEnd(series []dataset.Series, stepMs int64) int64 {
 		}
 	}
 	return math.MaxInt64
+}
+
+// emptyMedium counts the derived thresholds (From "history") that leave
+// no duration between them.
+func emptyMedium(ths []Thresholds) int {
+	n := 0
+	for _, th := range ths {
+		if th.From == "history" && !(th.LongAboveS > th.ShortBelowS) {
+			n++
+		}
+	}
+	return n
 }

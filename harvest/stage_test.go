@@ -144,3 +144,22 @@ func TestMedianEnd(t *testing.T) {
 		t.Errorf("median end %d with one server each, want 40000 (2 of 3 by then)", got)
 	}
 }
+
+// Thresholds that met (one run carrying most of the work) are said in a
+// warning; the paper's and the flags' never count.
+func TestEmptyMedium(t *testing.T) {
+	ths := []Thresholds{
+		{ShortBelowS: 100, LongAboveS: 100, From: "history"},
+		{ShortBelowS: 100, LongAboveS: 400, From: "history"},
+		{ShortBelowS: 173, LongAboveS: 173, From: "flags"},
+	}
+	if n := emptyMedium(ths); n != 1 {
+		t.Errorf("emptyMedium = %d, want 1", n)
+	}
+	// DeriveThresholds on one run carrying 99% of the work: they meet.
+	d := []float64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 100_000}
+	th := DeriveThresholds(d, nil, Capacity{Short: 1, Medium: 1, Long: 1})
+	if th.From != "history" || th.LongAboveS > th.ShortBelowS {
+		t.Errorf("thresholds %+v: want history thresholds that meet", th)
+	}
+}
