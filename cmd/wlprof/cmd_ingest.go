@@ -106,7 +106,7 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		}
 	}
 	opts.Watch = o.g.watchInput
-	if o.g.io.ErrTTY && !o.g.Quiet {
+	if o.g.io.Term != nil && !o.g.Quiet {
 		opts.Progress = func(fr ingest.FileResult) {
 			fmt.Fprintf(o.g.io.Err, "  %s: %d accepted, %d rejected\n", fr.Path, fr.Accepted, fr.Rejected)
 		}

@@ -33,7 +33,7 @@ func TestProgressOnTerminalOnly(t *testing.T) {
 		var out, errb, term bytes.Buffer
 		s := &streams{In: strings.NewReader(""), Out: &out, Err: &errb}
 		if c.term {
-			s.ErrTTY, s.Term = true, &term
+			s.Term = &term
 		}
 		code := run(context.Background(), append(c.argv, "-d", ds), s)
 		if code != 0 {
