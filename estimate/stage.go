@@ -127,23 +127,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	in.AtS = float64(at) / 1000
 
 	// Goals.
-	slos := map[string]*slo.Job{}
-	if ds != nil && ds.Rows(dataset.RunsTable.Name) > 0 {
-		sin, err := slo.Load(ctx, ds, opts.SLO)
-		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
-			return Input{}, err
-		}
-		if err == nil {
-			res, err := slo.Run(ctx, sin, opts.SLO)
-			if err != nil && !errors.Is(err, slo.ErrNoRuns) {
-				return Input{}, err
-			}
-			if res != nil {
-				for i := range res.Jobs {
-					slos[res.Jobs[i].Job] = &res.Jobs[i]
-				}
-			}
-		}
+	slos, err := slo.ByJob(ctx, ds, opts.SLO)
+	if err != nil {
+		return Input{}, err
 	}
 	hist, sandbox, err := loadHistory(ctx, ds)
 	if err != nil {

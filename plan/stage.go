@@ -115,23 +115,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err != nil {
 		return Input{}, err
 	}
-	windows := map[string]*slo.Job{}
-	if ds.Rows(dataset.RunsTable.Name) > 0 {
-		sin, err := slo.Load(ctx, ds, opts.SLO)
-		if err != nil && !errors.Is(err, slo.ErrNoRuns) {
-			return Input{}, err
-		}
-		if err == nil {
-			res, err := slo.Run(ctx, sin, opts.SLO)
-			if err != nil && !errors.Is(err, slo.ErrNoRuns) {
-				return Input{}, err
-			}
-			if res != nil {
-				for i := range res.Jobs {
-					windows[res.Jobs[i].Job] = &res.Jobs[i]
-				}
-			}
-		}
+	windows, err := slo.ByJob(ctx, ds, opts.SLO)
+	if err != nil {
+		return Input{}, err
 	}
 	starts := map[string]int64{}
 	err = dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {

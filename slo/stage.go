@@ -216,3 +216,31 @@ func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error
 	}
 	return nil
 }
+
+// ByJob runs the stage on ds and indexes its jobs by name, for the stages
+// that take each job's SLO as an input (plan, estimate): empty, not an
+// error, when ds has no runs.
+func ByJob(ctx context.Context, ds *dataset.Dataset, opts Options) (map[string]*Job, error) {
+	jobs := map[string]*Job{}
+	if ds == nil || ds.Rows(dataset.RunsTable.Name) == 0 {
+		return jobs, nil
+	}
+	in, err := Load(ctx, ds, opts)
+	if errors.Is(err, ErrNoRuns) {
+		return jobs, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(ctx, in, opts)
+	if errors.Is(err, ErrNoRuns) {
+		return jobs, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i := range res.Jobs {
+		jobs[res.Jobs[i].Job] = &res.Jobs[i]
+	}
+	return jobs, nil
+}
