@@ -10,25 +10,10 @@ import (
 )
 
 // estimateDataset: the provenance world (deadlines from the slo stage),
-// QuasiMonteCarlo's job history (phases from its task attempts) and a
-// synthetic week of tenants (six periodic: the availability).
+// a synthetic week of tenants (six periodic: the availability) and
+// QuasiMonteCarlo's job history (phases from its task attempts).
 func estimateDataset(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
-		t.Fatal(errs)
-	}
-	for _, argv := range [][]string{
-		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
-		{"ingest", "auto", "../../testdata/provenance/world"},
-		{"ingest", "jhist", "../../testdata/elasticity/hadoop"},
-	} {
-		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
-			t.Fatalf("%v: %s", argv, errs)
-		}
-	}
-	return ds
+	return weekDataset(t, []string{"ingest", "jhist", "../../testdata/elasticity/hadoop"})
 }
 
 // wlprof estimate with testdata/estimate/jobs.yaml: text and CSV are

@@ -10,25 +10,29 @@ import (
 	"github.com/wlprof/wlprof/profile"
 )
 
-// harvestDataset: a synthetic week of tenants and the provenance world's
-// job runs (the same week).
-func harvestDataset(t *testing.T) string {
+// weekDataset: a synthetic week of 10 tenants (seed 3; six periodic) and
+// the provenance world's job runs (the same week), then the extra ingests
+// (each a wlprof ingest argv).
+func weekDataset(t *testing.T, extra ...[]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
 	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
 		t.Fatal(errs)
 	}
-	for _, argv := range [][]string{
+	for _, argv := range append([][]string{
 		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
 		{"ingest", "auto", "../../testdata/provenance/world"},
-	} {
+	}, extra...) {
 		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
 			t.Fatalf("%v: %s", argv, errs)
 		}
 	}
 	return ds
 }
+
+// harvestDataset: the week and its job runs.
+func harvestDataset(t *testing.T) string { return weekDataset(t) }
 
 // wlprof harvest on the runs table and on a Poisson stream: text and CSV
 // are golden, the JSON document has its fields, the same seed gives the
