@@ -91,6 +91,10 @@ func HarvestKills(h *Harvest) *plot.Plot {
 	top := 0.0
 	const w = 18
 	for k, pol := range []string{"history", "blind"} {
+		c := blue // the policy that uses history, as yarn-me in the simulate section
+		if pol == "blind" {
+			c = grey
+		}
 		vals := make(plotter.Values, len(keys))
 		for i, key := range keys {
 			vals[i] = killed[[2]string{key, pol}]
@@ -100,7 +104,7 @@ func HarvestKills(h *Harvest) *plot.Plot {
 		if err != nil {
 			return nil
 		}
-		bar.Color = polColor(map[string]string{"history": "yarn-me", "blind": "yarn"}[pol])
+		bar.Color = c
 		bar.LineStyle.Width = 0
 		bar.Offset = vg.Points(float64(2*k-1) * w / 2)
 		p.Add(bar)
