@@ -27,6 +27,7 @@ import (
 //	memory_bytes  mapreduce.{map,reduce}.memory.mb from the conf (Hadoop's
 //	              default 1024 MB when there is no conf; Config says so)
 //	runtime_s     attempt finish − attempt start
+//	start         the attempt's start time
 //	input_bytes   map: the split bytes read (FileInputFormatCounter
 //	              BYTES_READ, else HDFS_BYTES_READ); reduce: REDUCE_SHUFFLE_BYTES
 //	spilled_*     SPILLED_RECORDS, and spilled bytes estimated from it at the
@@ -461,7 +462,7 @@ func jhistRun(path, job, jobID string, a *jhAttempt, conf map[string]string) (*d
 	}
 	c := a.end.Counters.c
 	r := &dataset.ProfRun{Job: job, Task: a.kind, Framework: "mapreduce", Source: path,
-		RuntimeS: float64(*a.end.FinishTime-a.startMs) / 1000}
+		RuntimeS: float64(*a.end.FinishTime-a.startMs) / 1000, StartMs: a.startMs}
 	if r.RuntimeS == 0 {
 		r.RuntimeS = 0.001 // finished within the log's millisecond
 	}

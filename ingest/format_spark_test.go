@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -96,9 +97,10 @@ func TestSparkEventLogFixtures(t *testing.T) {
 	// shuffle or input metrics, nothing spilled.
 	d := o.prof[0]
 	want := dataset.ProfRun{Job: "PythonPi", Task: "stage 0: reduce at pi.py:39", Framework: "spark", MemoryBytes: 1 << 30,
-		Slots: 2, RuntimeS: 4.832, Source: d.Source, Config: d.Config}
+		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Source: d.Source, Config: d.Config}
 	if !reflect.DeepEqual(d, want) || !strings.HasSuffix(d.Source, "drelephant_event_log_1.jsonl") ||
-		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) {
+		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) ||
+		!strings.Contains(d.Config, `"app_id":"application_1457600942802_0093"`) || !strings.Contains(d.Config, `"parent_stages":[]`) {
 		t.Errorf("first drelephant profrun\n%+v\nwant\n%+v", d, want)
 	}
 	// sparklens line 12: task 0 of stage 0 on the driver (local mode, 4
@@ -436,6 +438,39 @@ func TestSparkProfRunsMemory(t *testing.T) {
 		if runs[0].MemoryBytes != c.want || (c.source == "") != (src == "") || !strings.Contains(src, c.source) {
 			t.Errorf("%q: memory %d (want %d), memory_source %q (want %q)", c.value, runs[0].MemoryBytes, c.want, src, c.source)
 		}
+	}
+}
+
+// TestSparkProfRunsStageParents: a task's config carries its stage's
+// "Parent IDs" (the stage DAG), not the "Parent IDs" of the stage's RDDs,
+// and its start is the attempt's launch time.
+func TestSparkProfRunsStageParents(t *testing.T) {
+	s := NewSparkProfRuns("f")
+	stage := func(id int, parents string) string {
+		return fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":%d,"Stage Attempt ID":0,"Stage Name":"s%d","Number of Tasks":1,`+
+			`"RDD Info":[{"RDD ID":9,"Name":"r","Parent IDs":[7,8]}],"Parent IDs":%s}}`, id, id, parents)
+	}
+	end := func(stage int, launch int64) string {
+		return fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":%d,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":0,"Attempt":0,"Launch Time":%d,"Executor ID":"1","Host":"h","Finish Time":%d},"Task Metrics":{"Disk Bytes Spilled":0,"Memory Bytes Spilled":0}}`, stage, launch, launch+500)
+	}
+	lines := []string{`{"Event":"SparkListenerApplicationStart","App Name":"dag","App ID":"app-1"}`,
+		stage(0, "[]"), stage(1, "[]"), stage(2, "[0,1]"), end(0, 1000), end(1, 1100), end(2, 2000)}
+	for i, l := range lines {
+		if perr := s.Line(int64(i+1), []byte(l)); perr != nil {
+			t.Fatalf("line %d: %v", i+1, perr)
+		}
+	}
+	runs := s.Runs()
+	if len(runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(runs))
+	}
+	for i, want := range []string{`"parent_stages":[]`, `"parent_stages":[]`, `"parent_stages":[0,1]`} {
+		if !strings.Contains(runs[i].Config, want) || !strings.Contains(runs[i].Config, `"app_id":"app-1"`) {
+			t.Errorf("stage %d: config %s, want %s and app-1", i, runs[i].Config, want)
+		}
+	}
+	if runs[2].StartMs != 2000 {
+		t.Errorf("stage 2 start %d, want its launch 2000", runs[2].StartMs)
 	}
 }
 

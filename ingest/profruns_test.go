@@ -149,13 +149,13 @@ func TestJhistFixture(t *testing.T) {
 	// mapreduce.map.memory.mb 1024 in the conf.
 	if m.Job != "QuasiMonteCarlo" || m.Task != "map" || m.Framework != "mapreduce" || m.MemoryBytes != 1024<<20 ||
 		math.Abs(m.RuntimeS-2.097) > 1e-9 || m.InputBytes != 118 || m.OutputBytes != 18 || m.OutputRecords != 2 ||
-		m.SpilledRecords != 2 || m.SpilledBytes != 18 || m.ExitCode != 0 {
+		m.SpilledRecords != 2 || m.SpilledBytes != 18 || m.ExitCode != 0 || m.StartMs != 1526555651139 {
 		t.Errorf("map run %+v", m)
 	}
 	// REDUCE_ATTEMPT_STARTED 1526555656049 → finished 1526555658260;
 	// REDUCE_SHUFFLE_BYTES 28, REDUCE_INPUT_RECORDS 2, SPILLED_RECORDS 2.
 	if r.Task != "reduce" || math.Abs(r.RuntimeS-2.211) > 1e-9 || r.InputBytes != 28 || r.InputRecords != 2 ||
-		r.SpilledRecords != 2 || r.SpilledBytes != 28 || r.MemoryBytes != 1024<<20 {
+		r.SpilledRecords != 2 || r.SpilledBytes != 28 || r.MemoryBytes != 1024<<20 || r.StartMs != 1526555656049 {
 		t.Errorf("reduce run %+v", r)
 	}
 	var cfg map[string]string

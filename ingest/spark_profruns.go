@@ -30,9 +30,12 @@ import (
 //	slots         tasks the executor runs at once: its cores / spark.task.cpus
 //	input_bytes   shuffle bytes read (remote + local) + input bytes read
 //	runtime_s     finish − launch of the attempt
+//	start         the attempt's launch time
 //	spilled_bytes Disk Bytes Spilled; memory_spilled_bytes Memory Bytes Spilled
 //	exit_code     0 for Success, 1 otherwise (the reason goes to Config)
-//	config        the memory keys of the Spark properties, JSON
+//	config        the memory keys of the Spark properties, JSON, plus
+//	              stage_attempt_index, executor, app_id and parent_stages
+//	              (the stage's "Parent IDs": the stage DAG)
 type SparkProfRuns struct {
 	path     string
 	appName  string
@@ -40,6 +43,7 @@ type SparkProfRuns struct {
 	props    map[string]string
 	cores    map[string]int // executor id → total cores
 	stages   map[int]string // stage id → name
+	parents  map[int][]int  // stage id → parent stage ids ("Parent IDs")
 	pending  []sparkTask
 	rejected int
 }
@@ -71,7 +75,7 @@ var sparkConfKeys = []string{
 
 // NewSparkProfRuns starts reading the event log at path.
 func NewSparkProfRuns(path string) *SparkProfRuns {
-	return &SparkProfRuns{path: path, props: map[string]string{}, cores: map[string]int{}, stages: map[int]string{}}
+	return &SparkProfRuns{path: path, props: map[string]string{}, cores: map[string]int{}, stages: map[int]string{}, parents: map[int][]int{}}
 }
 
 // Line reads one event line (1-based lineNo). It returns a *ParseError for
@@ -126,12 +130,16 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 	case "SparkListenerStageSubmitted", "SparkListenerStageCompleted":
 		var e struct {
 			Info struct {
-				ID   int    `json:"Stage ID"`
-				Name string `json:"Stage Name"`
+				ID      int    `json:"Stage ID"`
+				Name    string `json:"Stage Name"`
+				Parents []int  `json:"Parent IDs"`
 			} `json:"Stage Info"`
 		}
 		if json.Unmarshal(line, &e) == nil {
 			s.stages[e.Info.ID] = e.Info.Name
+			if e.Info.Parents != nil {
+				s.parents[e.Info.ID] = e.Info.Parents
+			}
 		}
 	case "SparkListenerTaskEnd":
 		var e struct {
@@ -243,6 +251,12 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 			c[k] = v
 		}
 		c["stage_attempt_index"] = fmt.Sprintf("%d.%d", t.stage, t.index)
+		if s.appID != "" {
+			c["app_id"] = s.appID
+		}
+		if ps, ok := s.parents[t.stage]; ok {
+			c["parent_stages"] = ps
+		}
 		c["executor"] = t.executor
 		slots := int32(0)
 		if n := s.cores[t.executor]; n > 0 {
@@ -252,7 +266,7 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 		}
 		r := dataset.ProfRun{Job: job, Task: fmt.Sprintf("stage %d: %s", t.stage, s.stages[t.stage]), Framework: "spark",
 			MemoryBytes: mem, Slots: slots, Repetition: int32(t.attempt), InputBytes: t.input,
-			RuntimeS: float64(t.finishMs-t.launchMs) / 1000, CPUS: float64(t.cpuNs) / 1e9,
+			RuntimeS: float64(t.finishMs-t.launchMs) / 1000, CPUS: float64(t.cpuNs) / 1e9, StartMs: t.launchMs,
 			SpilledBytes: t.diskSpill, MemorySpilledBytes: t.memSpill, InputRecords: t.records, Source: s.path}
 		if r.RuntimeS == 0 {
 			r.RuntimeS = 0.001
