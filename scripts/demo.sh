@@ -50,6 +50,9 @@ echo "   wordcount, pagerank and join run with the elasticity models fitted in s
 "$bin" simulate -d "$ds" --trace testdata/simulate/demo.csv --nodes 4 --node-memory 16G --default-model step:1.5
 "$bin" simulate -d "$ds" -q --trace testdata/simulate/demo.csv --nodes 3,4,6 --node-memory 16G,32G --default-model step:1.5 \
   --target-makespan 15m | grep '^target'
+echo "   without --trace the workload is the dataset's own history: every run whose task attempts came from the"
+echo "   bundled .jhist and Spark logs, on a cluster smaller than the one they ran on (OBSERVED_JCT is the real run)"
+"$bin" simulate -d "$ds" --nodes 1 --node-memory 4G --node-cores 4 --policy yarn | tail -n +2
 echo "== 9. what each job needs to meet its goal: Polo's s_req and s_fit against the slots the periodic tenants leave"
 echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks come from testdata/estimate/jobs.yaml)"
 "$bin" estimate -d "$ds" --jobs testdata/estimate/jobs.yaml --at 2024-01-07T06:00:00Z --slot-cpu 0.5 | head -16

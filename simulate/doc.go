@@ -26,6 +26,21 @@
 // least 1), its disk bandwidth that of its curve point at or below m
 // (§2.6's disk rate over the runtime).
 //
+// Without a trace the workload is the dataset's job history
+// (FromHistory): one job per run whose task attempts the dataset holds
+// (MapReduce .jhist files and Spark event logs give one profruns row per
+// attempt), submitted at its first attempt's start; per phase (map,
+// reduce, Spark stage) the tasks with a successful attempt, their mean
+// runtime and the median container memory they were given (taken as the
+// ideal memory: the runtime was measured at it; a fitted model of the
+// recurring job and task replaces it, as above); reduces wait for maps, a
+// Spark stage for its parent stage (of several, the one that ended last in
+// the log, since a phase waits for one). Failed attempts, the
+// application's start-up before its first task, and runs of the runs
+// table without attempts are not replayed, and the output says how many.
+// Each job's observed_jct_s (its last attempt end − first attempt start)
+// is printed beside the simulated JCTs.
+//
 // # Cluster
 //
 // Identical nodes (DSS §4: 16 cores, 10 GB: --nodes, --node-memory,

@@ -166,8 +166,9 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// ErrNoWorkload is returned by Load when there is no trace to read.
-var ErrNoWorkload = errors.New("no workload: give a simjobs-csv trace (--trace FILE); workloads from the dataset's job runs are not built yet")
+// ErrNoWorkload is returned by Load when there is no trace to read and
+// the dataset has no task attempts to build the workload from.
+var ErrNoWorkload = errors.New("no workload: the dataset has no task attempts to replay (ingest MapReduce .jhist files or Spark event logs), and no --trace FILE (simjobs-csv) was given")
 
 // ErrNoJobs is returned by Run when the input has no job.
 var ErrNoJobs = errors.New("no jobs to simulate")
@@ -177,6 +178,16 @@ var ErrNoJobs = errors.New("no jobs to simulate")
 type Input struct {
 	Jobs     []Job
 	Warnings []string
+	Workload Workload
+}
+
+// Workload says where the simulated jobs came from.
+type Workload struct {
+	// Source is "trace" (a simjobs-csv file, Trace) or "dataset" (the
+	// dataset's task attempts, History).
+	Source  string           `json:"source"`
+	Trace   string           `json:"trace,omitempty"`
+	History *HistoryWorkload `json:"history,omitempty"`
 }
 
 // Load reads the trace and gives every phase its model: the trace's
@@ -187,12 +198,27 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
+	var (
+		jobs  []Job
+		warns []string
+		wl    = Workload{Source: "trace", Trace: opts.Trace}
+	)
 	if opts.Trace == "" {
-		return Input{}, ErrNoWorkload
-	}
-	jobs, err := ReadTraceFile(opts.Trace)
-	if err != nil {
-		return Input{}, err
+		var hist HistoryWorkload
+		var err error
+		jobs, hist, warns, err = FromHistory(ctx, ds)
+		if err != nil {
+			return Input{}, err
+		}
+		if len(jobs) == 0 {
+			return Input{}, ErrNoWorkload
+		}
+		wl = Workload{Source: "dataset", History: &hist}
+	} else {
+		var err error
+		if jobs, err = ReadTraceFile(opts.Trace); err != nil {
+			return Input{}, err
+		}
 	}
 	var models []*elasticity.Model
 	if ds != nil && ds.Rows(dataset.ProfRunsTable.Name) > 0 {
@@ -210,7 +236,7 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		}
 	}
 	def, _ := ParseModel(opts.DefaultModel)
-	return Input{Jobs: jobs, Warnings: ResolveModels(jobs, models, def)}, nil
+	return Input{Jobs: jobs, Warnings: append(warns, ResolveModels(jobs, models, def)...), Workload: wl}, nil
 }
 
 // ResolveModels gives every phase without a trace model the fitted model
@@ -232,7 +258,11 @@ func ResolveModels(jobs []Job, models []*elasticity.Model, def Model) []string {
 			if p.modelSet {
 				continue
 			}
-			ms := byKey[[2]string{j.ID, p.Task}]
+			mj := j.ModelJob
+			if mj == "" {
+				mj = j.ID
+			}
+			ms := byKey[[2]string{mj, p.Task}]
 			if len(ms) == 0 {
 				p.Model, p.ModelSource = def, "default"
 				continue
@@ -366,6 +396,10 @@ type JobOutcome struct {
 	JCTS         float64 `json:"jct_s"`
 	Tasks        int32   `json:"tasks"`
 	ElasticTasks int32   `json:"elastic_tasks"`
+	// ObservedJCTS is the run's JCT in the history the workload was
+	// built from (a workload from the dataset), absent otherwise: the
+	// simulation of a cluster like the real one should come close.
+	ObservedJCTS float64 `json:"observed_jct_s,omitempty"`
 }
 
 // SweepPoint is one policy on one swept cluster.
@@ -424,6 +458,9 @@ type Result struct {
 	Unschedulable []Unschedulable `json:"unschedulable"`
 	Phases        []PhaseInfo     `json:"phases"`
 	Warnings      []string        `json:"warnings"`
+	// Workload says where the jobs came from (a trace or the dataset's
+	// task attempts); absent when Run was given jobs directly.
+	Workload *Workload `json:"workload,omitempty"`
 }
 
 // Clusters lists the clusters opts describes, counts first; NodeShapes
@@ -574,6 +611,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		NodeDiskBytesPerS: opts.NodeDiskBytesPerS, ElasticDiskShare: opts.ElasticDiskShare},
 		Policies: []PolicySummary{}, Jobs: []JobOutcome{}, Unschedulable: []Unschedulable{}, Phases: []PhaseInfo{},
 		Warnings: append([]string{}, in.Warnings...)}
+	if in.Workload.Source != "" {
+		wl := in.Workload
+		res.Workload = &wl
+	}
 	for _, j := range in.Jobs {
 		for _, p := range j.Phases {
 			spec := ModelSpec(p.Model)
@@ -598,7 +639,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 					continue
 				}
 				res.Jobs = append(res.Jobs, JobOutcome{Job: pj.id, Policy: r.p, SubmitS: pj.submit, FinishS: r.out.FinishS[ji],
-					JCTS: r.out.FinishS[ji] - pj.submit, Tasks: r.out.Tasks[ji], ElasticTasks: r.out.ElasticTasks[ji]})
+					JCTS: r.out.FinishS[ji] - pj.submit, Tasks: r.out.Tasks[ji], ElasticTasks: r.out.ElasticTasks[ji], ObservedJCTS: in.Jobs[ji].ObservedS})
 			}
 		}
 		if sweep || opts.TargetMakespan > 0 {

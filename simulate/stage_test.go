@@ -41,6 +41,10 @@ func runTrace(t testing.TB, body string, mod func(*Options)) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Workload == nil || res.Workload.Source != "trace" || res.Workload.Trace != o.Trace {
+		t.Fatalf("workload %+v, want the trace %s", res.Workload, o.Trace)
+	}
+	res.Workload.Trace = "trace.csv" // a new temporary file each time
 	return res
 }
 

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	textable "github.com/wlprof/wlprof/internal/table"
 	"github.com/wlprof/wlprof/internal/timeflag"
@@ -30,8 +32,22 @@ func (r *Result) WriteText(out io.Writer) error {
 		disk = fmt.Sprintf("elastic tasks may take %s/s of a node's %s/s of disk", bytesize.Human(c.ElasticDiskShare*float64(c.NodeDiskBytesPerS)),
 			bytesize.Human(float64(c.NodeDiskBytesPerS)))
 	}
-	fmt.Fprintf(out, "%d %s, %d tasks, on %s (memory in %s units; %s)\n\n", jobs, plural(jobs, "job", "jobs"), tasks,
+	fmt.Fprintf(out, "%d %s, %d tasks, on %s (memory in %s units; %s)\n", jobs, plural(jobs, "job", "jobs"), tasks,
 		c.Describe(), bytesize.Format(c.MemoryUnitBytes), disk)
+	if wl := r.Workload; wl != nil && wl.History != nil {
+		h := wl.History
+		at := "no run has a start time"
+		if h.FirstSubmitMs != dataset.NoTime {
+			at = "0 s is " + time.UnixMilli(h.FirstSubmitMs).UTC().Format("2006-01-02 15:04:05 UTC")
+		}
+		fmt.Fprintf(out, "workload: %d %s of %d recurring %s, replayed from the dataset's %d task attempts (%s)", h.Runs, plural(h.Runs, "run", "runs"),
+			h.Jobs, plural(h.Jobs, "job", "jobs"), h.Attempts, at)
+		if h.RunsWithoutAttempts > 0 {
+			fmt.Fprintf(out, "; %d %s without task attempts left out", h.RunsWithoutAttempts, plural(h.RunsWithoutAttempts, "run", "runs"))
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintln(out)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "POLICY\tMAKESPAN\tMEAN_JCT\tMEDIAN_JCT\tP95_JCT\tMEMORY_UTILISATION\tTASKS\tELASTIC_TASKS")
 	for _, p := range r.Policies {
@@ -52,18 +68,27 @@ func (r *Result) WriteText(out io.Writer) error {
 		for _, p := range r.Policies {
 			head = append(head, strings.ToUpper(strings.ReplaceAll(string(p.Policy), "-", "_"))+"_JCT")
 		}
-		fmt.Fprintln(w, strings.Join(append(head, "ELASTIC_TASKS"), "\t"))
+		observed := false
+		for _, j := range r.Jobs {
+			observed = observed || j.ObservedJCTS > 0
+		}
+		head = append(head, "ELASTIC_TASKS")
+		if observed {
+			head = append(head, "OBSERVED_JCT")
+		}
+		fmt.Fprintln(w, strings.Join(head, "\t"))
 		type row struct {
 			submit  float64
 			jct     []string
 			elastic int32
+			obs     float64
 		}
 		rows := map[string]*row{}
 		var order []string
 		for _, j := range r.Jobs {
 			rw := rows[j.Job]
 			if rw == nil {
-				rw = &row{submit: j.SubmitS}
+				rw = &row{submit: j.SubmitS, obs: j.ObservedJCTS}
 				rows[j.Job] = rw
 				order = append(order, j.Job)
 			}
@@ -75,7 +100,15 @@ func (r *Result) WriteText(out io.Writer) error {
 				break
 			}
 			rw := rows[id]
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", id, timeflag.FormatSeconds(rw.submit), strings.Join(rw.jct, "\t"), rw.elastic)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d", id, timeflag.FormatSeconds(rw.submit), strings.Join(rw.jct, "\t"), rw.elastic)
+			if observed {
+				obs := "-"
+				if rw.obs > 0 {
+					obs = timeflag.FormatSeconds(rw.obs)
+				}
+				fmt.Fprintf(w, "\t%s", obs)
+			}
+			fmt.Fprintln(w)
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -124,11 +157,15 @@ func changeText(ratio float64) string {
 // WriteCSV writes one row per job and policy of the first cluster.
 func (r *Result) WriteCSV(out io.Writer) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return textable.CSV(out, []string{"nodes", "node_memory_bytes", "node_cores", "policy", "job", "submit_s", "finish_s", "jct_s", "tasks", "elastic_tasks"},
+	return textable.CSV(out, []string{"nodes", "node_memory_bytes", "node_cores", "policy", "job", "submit_s", "finish_s", "jct_s", "tasks", "elastic_tasks", "observed_jct_s"},
 		func(row func(...string)) {
 			for _, j := range r.Jobs {
+				obs := ""
+				if j.ObservedJCTS > 0 {
+					obs = f(j.ObservedJCTS)
+				}
 				row(strconv.Itoa(r.Cluster.Nodes), strconv.FormatInt(r.Cluster.NodeMemoryBytes, 10), strconv.Itoa(r.Cluster.NodeCores),
-					string(j.Policy), j.Job, f(j.SubmitS), f(j.FinishS), f(j.JCTS), strconv.Itoa(int(j.Tasks)), strconv.Itoa(int(j.ElasticTasks)))
+					string(j.Policy), j.Job, f(j.SubmitS), f(j.FinishS), f(j.JCTS), strconv.Itoa(int(j.Tasks)), strconv.Itoa(int(j.ElasticTasks)), obs)
 			}
 		})
 }

@@ -20,6 +20,14 @@ type Job struct {
 	ID      string
 	SubmitS float64
 	Phases  []Phase
+	// ModelJob is the recurring job whose elasticity models the phases
+	// use; "" means ID (a trace's jobs). A workload from the dataset's
+	// runs (FromHistory) names each run, and its models are the job's.
+	ModelJob string
+	// ObservedS is how long the run took in the history it was built
+	// from (FromHistory: its last attempt's end − its submission); 0 when
+	// unknown or not from history.
+	ObservedS float64
 }
 
 // Phase is a set of identical tasks of a job: maps, reduces, a Spark

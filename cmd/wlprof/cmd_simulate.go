@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,7 @@ func newSimulateCmd(g *globalOptions) *cobra.Command {
 		Use:   "simulate",
 		Short: "Simulate a workload on a cluster under YARN and YARN-ME (elastic memory)",
 		Long: `What memory elasticity buys on a cluster (seed 004 §3, §4): a discrete-event
-simulation of the jobs of --trace on --nodes nodes of --node-memory and
+simulation of a workload on --nodes nodes of --node-memory and
 --node-cores, under stock YARN (fair ordering of jobs, nodes reserved for
 the head job) and under YARN-ME, which starts a task with less than its
 ideal memory when it would still end no later than its job's estimated
@@ -43,6 +44,14 @@ completion: the least memory that gives the lowest runtime among what the
 node has, never below 10% of ideal, within the node's disk bandwidth
 share for elastic tasks; other jobs may use a reserved node when they end
 before the reserved job could start there.
+
+The workload is the dataset's job history unless --trace is given: every
+run whose task attempts the dataset holds (MapReduce .jhist files, Spark
+event logs) is submitted when it started, each phase (map, reduce, Spark
+stage) with its successful tasks, their mean runtime and the container
+memory they were given, taken as ideal; reduces wait for maps, a Spark
+stage for its parent stage (of several, the one that finished last).
+The first output line says how many runs and attempts were replayed.
 
 The trace (simjobs-csv) has one row per phase:
   job,submit_s,task,tasks,runtime_s,memory_bytes[,cores][,after][,model]
@@ -67,7 +76,8 @@ whose task fits no node is left out. Nodes are numbered in the order of
 the shapes, which breaks ties. The rules are in simulate/doc.go;
 scripts/simulate.py implements them again.
 ` + timesHelp + exitStatusHelp,
-		Example: `  wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G
+		Example: `  wlprof simulate -d ds --nodes 4 --node-memory 16G
+  wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G
   wlprof simulate -d ds --trace jobs.csv --nodes 100 --default-model step:1.5 -o json
   wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h
   wlprof simulate --trace jobs.csv --node-shapes 40x16G/16,10x64G/32`,
@@ -75,7 +85,7 @@ scripts/simulate.py implements them again.
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), cmd, o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Trace, "trace", "", "the workload: a simjobs-csv file (required)")
+	f.StringVar(&o.Trace, "trace", "", "the workload: a simjobs-csv file (default: the dataset's task attempts)")
 	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
 	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
 	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
@@ -106,9 +116,6 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) er
 	}
 	errs := simulate.Flags{Policies: o.Policies, Nodes: nodes, NodeMemory: mem, NodeShapes: o.NodeShapes, MemoryUnit: o.MemoryUnit,
 		NodeDiskBandwidth: o.DiskBW}.Apply(&opts)
-	if o.Trace == "" {
-		errs = append(errs, errors.New("--trace FILE is required: the workload, in simjobs-csv (workloads from the dataset's job runs are not built yet)"))
-	}
 	if len(errs) == 0 || ((len(opts.NodeShapes) > 0 || len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0) && opts.MemoryUnitBytes > 0) {
 		if err := opts.Validate(); err != nil {
 			errs = append(errs, err)
@@ -118,6 +125,9 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) er
 		return usageError{errors.Join(errs...)}
 	}
 	ds, err := dataset.Open(g.Dataset)
+	if errors.Is(err, dataset.ErrNoDataset) && o.Trace == "" {
+		return fmt.Errorf("no workload: no dataset at %s to replay the job history of, and no --trace FILE (simjobs-csv) given", g.Dataset)
+	}
 	if errors.Is(err, dataset.ErrNoDataset) {
 		g.progressf("note: no dataset at %s: no elasticity models; tasks use their trace's model or --default-model %s\n", g.Dataset, o.DefaultModel)
 		ds, err = nil, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,7 +130,7 @@ func TestSimulateErrors(t *testing.T) {
 		code int
 		msg  []string
 	}{
-		{[]string{"simulate", "-d", nods}, 2, []string{"--trace FILE is required"}},
+		{[]string{"simulate", "-d", nods}, 1, []string{"no dataset at", "--trace FILE"}},
 		{[]string{"simulate", "-d", nods, "--trace", bad}, 1, []string{"bad.csv:2: runtime_s \"0\"", `bad.csv:3: model "linear:2": unknown model "linear"`}},
 		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--default-model", "fast", "--nodes", "0,x", "--policy", "fifo"},
 			2, []string{`default-model: model "fast"`, `--nodes "x"`, `policy "fifo"`}},
@@ -281,5 +282,70 @@ func TestSimulateNodeShapesErrors(t *testing.T) {
 				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
 			}
 		}
+	}
+}
+
+// Without --trace the workload is the dataset's job history: the real
+// jhist file (one QuasiMonteCarlo run: 1 map, 1 reduce) and two Spark
+// logs (PythonPi: one stage of 10 tasks; the sparklens application: 8
+// tasks in its stages), each run submitted when it started.
+func TestSimulateFromHistory(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "jhist", "../../testdata/elasticity/hadoop"); code != 0 {
+		t.Fatalf("ingest jhist: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark"); code != 0 {
+		t.Fatalf("ingest spark: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "2", "--node-memory", "8G", "-o", "json")
+	if code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Workload struct {
+			Source  string `json:"source"`
+			History struct {
+				Runs, Jobs, Attempts int
+			} `json:"history"`
+		} `json:"workload"`
+		Phases []struct {
+			Job   string `json:"job"`
+			Task  string `json:"task"`
+			Tasks int    `json:"tasks"`
+			After string `json:"after"`
+		} `json:"phases"`
+		Jobs []struct {
+			Job     string  `json:"job"`
+			SubmitS float64 `json:"submit_s"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	w := doc.Workload
+	if w.Source != "dataset" || w.History.Runs != 3 || w.History.Jobs != 3 || w.History.Attempts != 1+1+10+8 {
+		t.Errorf("workload %+v", w)
+	}
+	got := map[string]string{}
+	for _, p := range doc.Phases {
+		got[p.Job+" "+p.Task] = fmt.Sprintf("%d after %q", p.Tasks, p.After)
+	}
+	for k, want := range map[string]string{
+		"QuasiMonteCarlo/job_1526555215992_0001 map":                          `1 after ""`,
+		"QuasiMonteCarlo/job_1526555215992_0001 reduce":                       `1 after "map"`,
+		"PythonPi/application_1457600942802_0093 stage 0: reduce at pi.py:39": `10 after ""`,
+	} {
+		if got[k] != want {
+			t.Errorf("%s: %s, want %s (phases %v)", k, got[k], want, got)
+		}
+	}
+	// The Spark 1.5 log is from 2016, the jhist from 2018, sparklens from
+	// 2018: the PythonPi run is submitted first.
+	if len(doc.Jobs) == 0 || doc.Jobs[0].Job != "PythonPi/application_1457600942802_0093" || doc.Jobs[0].SubmitS != 0 {
+		t.Errorf("first job %+v, want PythonPi at 0 s", doc.Jobs)
+	}
+	text, _, code := wlprof(t, "simulate", "-d", ds, "--nodes", "2", "--node-memory", "8G")
+	if code != 0 || !strings.Contains(text, "workload: 3 runs of 3 recurring jobs, replayed from the dataset's 20 task attempts (0 s is 2016-03-16 ") {
+		t.Errorf("text output (exit %d):\n%s", code, text)
 	}
 }
