@@ -190,5 +190,5 @@ var (
 var TableNames = []string{
 	UsageTable.Name, SeriesTable.Name, RunsTable.Name, SkylinesTable.Name,
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
-	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name,
+	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name, StagesTable.Name,
 }

@@ -1,0 +1,162 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+const alibabaBatchTaskName = "alibaba2018-batch-task"
+
+func init() {
+	register(&Format{
+		Name:        alibabaBatchTaskName,
+		Table:       dataset.StagesTable.Name,
+		Description: "Alibaba clusterdata 2018 batch_task.csv: task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem (the DAG is in task_name)",
+		Detect: func(_ string, head []byte) bool {
+			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			if err != nil || len(f) != 9 {
+				return false
+			}
+			_, ok := plainInt(f[1])
+			return ok && bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4])
+		},
+		ingest: func(ctx context.Context, in *Input, s *sink) error {
+			s.notes = append(s.notes, "stage = the task number in task_name (M2_1: stage 2, after stage 1; task_… names are independent stages); "+
+				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
+			p := &alibabaBatchTask{file: in.Path, start: traceStartMs(s.opts, unixEpoch)}
+			r := newLineRecords(in, p.parse)
+			return drain[dataset.Stage](ctx, s, r, s.tx.Stages())
+		},
+	})
+}
+
+// alibabaBatchTask parses batch_task lines (the column order of the
+// trace's schema.md, section 1.5):
+//
+//	task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem
+//
+// task_name holds the DAG (trace_2018.md §2.3): "M5_3_4" is task 5, which
+// starts when every instance of tasks 3 and 4 has finished; the letters
+// do not matter. Names that are no such pattern (task_Nzg3…==, MergeTask)
+// are independent tasks: their whole name is their stage id.
+type alibabaBatchTask struct {
+	file    string
+	start   int64
+	fields  [][]byte
+	cols    []int
+	scratch []byte
+}
+
+// parseTaskName splits a DAG task name into its stage and parents; ok is
+// false for names that carry no DAG.
+func parseTaskName(name string) (stage string, parents []string, ok bool) {
+	i := 0
+	for i < len(name) && (name[i] < '0' || name[i] > '9') {
+		if name[i] == '_' {
+			return "", nil, false
+		}
+		i++
+	}
+	if i == 0 || i == len(name) {
+		return "", nil, false
+	}
+	parts := strings.Split(name[i:], "_")
+	for _, p := range parts {
+		if p == "" {
+			return "", nil, false
+		}
+		for _, c := range []byte(p) {
+			if c < '0' || c > '9' {
+				return "", nil, false
+			}
+		}
+	}
+	norm := func(p string) string { // "03" and "3" are one task
+		if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			return strconv.FormatInt(n, 10)
+		}
+		return p
+	}
+	for _, p := range parts[1:] {
+		parents = append(parents, norm(p))
+	}
+	return norm(parts[0]), parents, true
+}
+
+func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) *ParseError {
+	reject := func(col int, err error) *ParseError {
+		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
+	}
+	var err error
+	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
+		return reject(0, err)
+	}
+	f, c := p.fields, p.cols
+	if len(f) != 9 {
+		return reject(0, fmt.Errorf("%d fields, want 9 (task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem)", len(f)))
+	}
+	name, job := string(f[0]), string(f[2])
+	if name == "" {
+		return reject(c[0], errors.New("empty task_name"))
+	}
+	if job == "" {
+		return reject(c[2], errors.New("empty job_name"))
+	}
+	n, ok := plainInt(f[1])
+	if !ok || n < 0 {
+		return reject(c[1], fmt.Errorf("instance_num %q is not a count", f[1]))
+	}
+	stage, parents, dag := parseTaskName(name)
+	if !dag {
+		stage = name
+	}
+	for _, q := range parents {
+		if q == stage {
+			return reject(c[0], fmt.Errorf("task_name %q: task %s waits for itself", name, stage))
+		}
+	}
+	times := [2]int64{dataset.NoTime, dataset.NoTime}
+	for k, col := range [2]int{5, 6} {
+		if len(f[col]) == 0 {
+			continue
+		}
+		t, ok := plainInt(f[col])
+		if !ok || t < 0 || t > 1e11 {
+			return reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", [2]string{"start_time", "end_time"}[k], f[col]))
+		}
+		if t > 0 { // 0: before or after the trace's 8 days
+			times[k] = p.start + t*1000
+		}
+	}
+	if times[0] != dataset.NoTime && times[1] != dataset.NoTime && times[1] < times[0] {
+		return reject(c[6], fmt.Errorf("end_time %s is before start_time %s", f[6], f[5]))
+	}
+	num := func(col int, what string) (float64, *ParseError) {
+		if len(f[col]) == 0 {
+			return 0, nil
+		}
+		x, err := parseFloat(f[col])
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return 0, reject(c[col], fmt.Errorf("%s %q is not a non-negative number", what, f[col]))
+		}
+		return x / 100, nil
+	}
+	cpus, perr := num(7, "plan_cpu")
+	if perr != nil {
+		return perr
+	}
+	mem, perr := num(8, "plan_mem")
+	if perr != nil {
+		return perr
+	}
+	*rec = dataset.Stage{Job: job, Stage: stage, Name: name, Parents: strings.Join(parents, ","), Tasks: n, Status: string(f[4]),
+		StartMs: times[0], EndMs: times[1], CPUs: cpus, Memory: mem, Source: alibabaBatchTaskName}
+	return nil
+}
