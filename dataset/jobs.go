@@ -62,6 +62,7 @@ var jobNouns = map[string]string{
 	ProvenanceTable.Name:  "provenance events",
 	ProfRunsTable.Name:    "profiling runs",
 	ProfSamplesTable.Name: "profiling samples",
+	StagesTable.Name:      "job DAG stages",
 }
 
 // UnknownJob is the error of a --job that table (one with a job column)

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dag"
+	"github.com/wlprof/wlprof/dataset"
+)
+
+func newDAGCmd(g *globalOptions) *cobra.Command {
+	opts := dag.DefaultOptions()
+	cmd := &cobra.Command{
+		Use:   "dag",
+		Short: "The most containers each job asks for at once, from its stage DAG",
+		Long: `What a batch job asks of a harvesting scheduler at most at once (seed 000
+§4.1, Fig. 7; Algorithm 1's J.req): the job's stages in breadth-first
+levels (a stage enters the level after the last of its parents), and the
+largest sum of the tasks of one level's stages. The DAG's largest
+antichain can be larger (a long chain beside a short one); dag/doc says
+when.
+
+The DAGs come from Alibaba 2018 batch_task.csv (ingest
+alibaba2018-batch-task: M5_3_4 is stage 5 after stages 3 and 4), Spark
+event logs (a stage's parent stages and its tasks) and MapReduce .jhist
+files (maps, then reduces). Where the dataset has the run's skyline
+(Spark), its observed peak of containers is printed beside the maximum.
+A parent the job does not have is taken as done, and stages on a cycle
+give the job no maximum; the NOTE column says so.
+` + exitStatusHelp,
+		Example: `  wlprof ingest -d ds alibaba2018-batch-task batch_task.csv
+  wlprof dag -d ds
+  wlprof dag -d ds --job j_1 -o json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDAG(cmd.Context(), g, opts) },
+	}
+	cmd.Flags().StringVar(&opts.Job, "job", "", "only this job's runs")
+	completeJob(cmd, g, dataset.StagesTable.Name)
+	return cmd
+}
+
+func runDAG(ctx context.Context, g *globalOptions, opts dag.Options) error {
+	ds, err := dataset.Open(g.Dataset)
+	if err != nil {
+		return err
+	}
+	in, err := dag.Load(ctx, ds, opts)
+	if err != nil {
+		return err
+	}
+	res, err := dag.Run(ctx, in, opts)
+	if errors.Is(err, dag.ErrNoDAGs) && opts.Job != "" {
+		return ds.UnknownJob(ctx, dataset.StagesTable.Name, opts.Job)
+	}
+	if err != nil {
+		return err
+	}
+	return printDoc(g, res, res.WriteCSV, res.WriteText)
+}

@@ -1,0 +1,166 @@
+// Package dag is seed 000's maximum concurrent containers of a job from
+// its DAG (Zhang et al., OSDI'16, §4.1, Fig. 7): what a batch job asks of
+// a harvesting scheduler at most at once (Alg. 1's J.req). It has the stage
+// surface (Options, Load, Run, Result).
+//
+// # The rule
+//
+// A job's stages are put in breadth-first levels: a stage with no parent
+// is in level 0, and a stage enters the level after the last of its
+// parents (Kahn's topological layering, the breadth-first order in which
+// a stage becomes ready once all its parents are done). The maximum
+// concurrent containers is the largest sum, over the stages of one level,
+// of their tasks. This is the paper's reading of Fig. 7; it assumes the
+// stages of one level run together and those of different levels do not.
+// The largest antichain of the DAG (stages no two of which depend on each
+// other, weighted by tasks) can be larger: a long chain beside a short
+// one puts stages of different levels side by side (A→B→C beside D→E:
+// levels {A,D}, {B,E}, {C}, while C and D may run at once if D starts
+// late). The level maximum is a lower bound of that antichain and the
+// paper's number.
+//
+// A parent the job does not have (a task the trace lost, a Spark stage
+// that was skipped because its output was cached) is taken as done and
+// noted. Stages on a cycle never become ready: the job gets no level and
+// its reason says which stages.
+//
+// # Sources
+//
+//   - Alibaba 2018 batch_task (the stages table): task_name's numbers,
+//     instance_num tasks per stage;
+//   - Spark event logs (the profruns table): a stage's "Parent IDs" and
+//     its tasks (distinct task indexes with an attempt);
+//   - MapReduce job history (profruns): maps, then reduces (reduce
+//     slow-start, which overlaps them, is not modelled).
+//
+// Where the skylines table has the same run (Spark logs do), its
+// observed peak of containers is given beside the DAG's maximum. A Spark
+// skyline counts executors, each running as many tasks at once as it has
+// cores: its peak times the executor's task slots is what compares with
+// the DAG's tasks.
+package dag
+
+import (
+	"sort"
+	"strings"
+)
+
+// Stage is one stage of a job's DAG.
+type Stage struct {
+	ID      string
+	Tasks   int64
+	Parents []string
+}
+
+// Level is one breadth-first level: its stages and their summed tasks.
+type Level struct {
+	Stages []string `json:"stages"`
+	Tasks  int64    `json:"tasks"`
+}
+
+// Levels puts stages in breadth-first levels (Kahn's layering). missing
+// lists parents that are no stage of the job (taken as done); cyclic the
+// stages that never become ready (on or after a cycle), sorted. Stage
+// order within a level is the input order.
+func Levels(stages []Stage) (levels []Level, missing, cyclic []string) {
+	idx := make(map[string]int, len(stages))
+	for i, s := range stages {
+		idx[s.ID] = i
+	}
+	indeg := make([]int, len(stages))
+	children := make([][]int, len(stages))
+	seenMissing := map[string]bool{}
+	for i, s := range stages {
+		seen := map[int]bool{}
+		for _, p := range s.Parents {
+			j, ok := idx[p]
+			if !ok {
+				if !seenMissing[p] {
+					seenMissing[p] = true
+					missing = append(missing, p)
+				}
+				continue
+			}
+			if seen[j] {
+				continue // a parent named twice waits once
+			}
+			seen[j] = true
+			indeg[i]++
+			children[j] = append(children[j], i)
+		}
+	}
+	var cur []int
+	for i := range stages {
+		if indeg[i] == 0 {
+			cur = append(cur, i)
+		}
+	}
+	done := 0
+	for len(cur) > 0 {
+		sort.Ints(cur)
+		lv := Level{}
+		var next []int
+		for _, i := range cur {
+			lv.Stages = append(lv.Stages, stages[i].ID)
+			lv.Tasks += stages[i].Tasks
+			for _, c := range children[i] {
+				indeg[c]--
+				if indeg[c] == 0 {
+					next = append(next, c)
+				}
+			}
+		}
+		done += len(cur)
+		levels = append(levels, lv)
+		cur = next
+	}
+	if done < len(stages) {
+		for i, s := range stages {
+			if indeg[i] > 0 {
+				cyclic = append(cyclic, s.ID)
+			}
+		}
+		sort.Strings(cyclic)
+	}
+	sort.Strings(missing)
+	return levels, missing, cyclic
+}
+
+// MaxLevel is the level of most tasks (the first of equals) and its tasks.
+func MaxLevel(levels []Level) (level int, tasks int64) {
+	level = -1
+	for i, l := range levels {
+		if l.Tasks > tasks || level < 0 {
+			level, tasks = i, l.Tasks
+		}
+	}
+	return level, tasks
+}
+
+// stageLess orders stage ids numerically when both are numbers.
+func stageLess(a, b string) bool {
+	na, nb := isDigits(a), isDigits(b)
+	switch {
+	case na && nb:
+		a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	case na != nb:
+		return na
+	}
+	return a < b
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,167 @@
+package dag
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/wlprof/wlprof/ingest"
+)
+
+// The hand case: A (5 tasks); B (3) and C (4) after A; D (6)
+// after B and C. Levels {A}, {B, C}, {D}: the maximum is 7, at level 1.
+func TestLevelsFourStages(t *testing.T) {
+	stages := []Stage{{"A", 5, nil}, {"B", 3, []string{"A"}}, {"C", 4, []string{"A"}}, {"D", 6, []string{"B", "C"}}}
+	levels, missing, cyclic := Levels(stages)
+	want := []Level{{[]string{"A"}, 5}, {[]string{"B", "C"}, 7}, {[]string{"D"}, 6}}
+	if !reflect.DeepEqual(levels, want) || missing != nil || cyclic != nil {
+		t.Fatalf("levels %v missing %v cyclic %v", levels, missing, cyclic)
+	}
+	if l, n := MaxLevel(levels); l != 1 || n != 7 {
+		t.Errorf("max level %d with %d tasks, want 1 with 7", l, n)
+	}
+}
+
+// A stage enters the level after its *last* parent, not its first: E
+// waits for A (level 0) and D (level 2).
+func TestLevelsLastParent(t *testing.T) {
+	stages := []Stage{{"A", 1, nil}, {"B", 1, []string{"A"}}, {"D", 1, []string{"B"}}, {"E", 9, []string{"A", "D", "D"}}}
+	levels, _, _ := Levels(stages)
+	if len(levels) != 4 || levels[3].Stages[0] != "E" {
+		t.Errorf("levels %v: want E alone in level 3", levels)
+	}
+}
+
+func TestLevelsBadDAGs(t *testing.T) {
+	_, missing, cyclic := Levels([]Stage{{"1", 2, []string{"9"}}, {"2", 1, []string{"1", "8", "9"}}})
+	if !reflect.DeepEqual(missing, []string{"8", "9"}) || cyclic != nil {
+		t.Errorf("missing %v cyclic %v", missing, cyclic)
+	}
+	// 2 and 3 form a cycle; 4 waits for 3, so it never starts either.
+	levels, _, cyclic := Levels([]Stage{{"1", 2, nil}, {"2", 1, []string{"3"}}, {"3", 1, []string{"2"}}, {"4", 1, []string{"3"}}})
+	if !reflect.DeepEqual(cyclic, []string{"2", "3", "4"}) || len(levels) != 1 {
+		t.Errorf("levels %v cyclic %v", levels, cyclic)
+	}
+}
+
+// Seeded random DAGs: every stage is in exactly one level, one past its
+// deepest parent (longest path from a root, computed here by recursion),
+// and the level maximum never exceeds the largest antichain (brute
+// force over subsets).
+func TestLevelsProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 4))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + r.IntN(10)
+		stages := make([]Stage, n)
+		anc := make([]uint, n) // bit j: stage j is an ancestor
+		for i := range stages {
+			stages[i] = Stage{ID: strconv.Itoa(i), Tasks: int64(1 + r.IntN(20))}
+			for j := 0; j < i; j++ {
+				if r.Float64() < 0.3 {
+					stages[i].Parents = append(stages[i].Parents, strconv.Itoa(j))
+					anc[i] |= 1<<j | anc[j]
+				}
+			}
+		}
+		r.Shuffle(n, func(a, b int) { stages[a], stages[b] = stages[b], stages[a] })
+		levels, missing, cyclic := Levels(stages)
+		if missing != nil || cyclic != nil {
+			t.Fatalf("trial %d: missing %v cyclic %v", trial, missing, cyclic)
+		}
+		depth := map[string]int{}
+		byID := map[string]Stage{}
+		for _, s := range stages {
+			byID[s.ID] = s
+		}
+		var d func(id string) int
+		d = func(id string) int {
+			if v, ok := depth[id]; ok {
+				return v
+			}
+			v := 0
+			for _, p := range byID[id].Parents {
+				v = max(v, d(p)+1)
+			}
+			depth[id] = v
+			return v
+		}
+		seen := 0
+		for li, l := range levels {
+			var sum int64
+			for _, id := range l.Stages {
+				seen++
+				sum += byID[id].Tasks
+				if d(id) != li {
+					t.Fatalf("trial %d: stage %s in level %d, its longest path is %d", trial, id, li, d(id))
+				}
+			}
+			if sum != l.Tasks {
+				t.Fatalf("trial %d: level %d tasks %d, want %d", trial, li, l.Tasks, sum)
+			}
+		}
+		if seen != n {
+			t.Fatalf("trial %d: %d stages in levels, want %d", trial, seen, n)
+		}
+		// anc is indexed by stage number (the id), stages are shuffled.
+		var best int64
+		for set := uint(1); set < 1<<n; set++ {
+			ok := true
+			for i := 0; i < n && ok; i++ {
+				ok = set&(1<<i) == 0 || anc[i]&set == 0
+			}
+			if !ok {
+				continue
+			}
+			var w int64
+			for _, s := range stages {
+				i, _ := strconv.Atoi(s.ID)
+				if set&(1<<i) != 0 {
+					w += s.Tasks
+				}
+			}
+			best = max(best, w)
+		}
+		if _, m := MaxLevel(levels); m > best {
+			t.Fatalf("trial %d: level maximum %d above the largest antichain %d", trial, m, best)
+		}
+	}
+}
+
+// The Alibaba fixture (written from the trace's schema), through ingest
+// and the stage: Job-A of trace_2018.md §2.3 has levels {1}: 10,
+// {2, 3}: 4+6, {4}: 3, {5}: 2.
+func TestStageAlibaba(t *testing.T) {
+	ctx := context.Background()
+	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "alibaba2018-batch-task",
+		[]string{"../testdata/traces/alibaba2018/batch_task_schema_sample.csv"}, ingest.DefaultOptions())
+	if err != nil && ds == nil {
+		t.Fatal(err)
+	}
+	in, err := Load(ctx, ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, j := range res.Jobs {
+		got[j.Job] = strconv.FormatInt(j.MaxContainers, 10) + "@" + strconv.Itoa(j.MaxLevel) + "/" + strconv.Itoa(len(j.Levels)) + " " + j.Reason
+	}
+	want := map[string]string{
+		"j_1": "10@0/4 ",
+		"j_2": "13@0/1 ",
+		"j_3": "0@-1/0 stage(s) 1, 2 wait for each other (a cycle) and never start: no maximum",
+		"j_4": "4@0/1 waits for stage(s) 9 that the job does not have: taken as done",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if l := res.Jobs[0].Levels; !reflect.DeepEqual(l[1], Level{[]string{"2", "3"}, 10}) {
+		t.Errorf("j_1 level 1 %v", l[1])
+	}
+}

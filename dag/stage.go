@@ -1,0 +1,293 @@
+package dag
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wlprof/wlprof/dataset"
+	textable "github.com/wlprof/wlprof/internal/table"
+)
+
+// Options of the dag stage.
+type Options struct {
+	// Job keeps only this job's runs ("" all).
+	Job string
+}
+
+// DefaultOptions: every job.
+func DefaultOptions() Options { return Options{} }
+
+// Validate has nothing to refuse today; it is the stage surface's.
+func (o *Options) Validate() error { return nil }
+
+// ErrNoDAGs is returned by Run when the input has no job DAG.
+var ErrNoDAGs = errors.New("no job DAGs: ingest Alibaba 2018 batch_task.csv (alibaba2018-batch-task), Spark event logs or MapReduce .jhist files")
+
+// RunDAG is one run's stages, as Load read them.
+type RunDAG struct {
+	Job    string
+	Run    string
+	Source string // alibaba2018-batch-task, spark-eventlog, jhist
+	Stages []Stage
+}
+
+// Input is what Run analyses: the runs' DAGs and the skylines' observed
+// peaks of containers per job and run.
+type Input struct {
+	DAGs  []RunDAG
+	Peaks map[[2]string]float64
+}
+
+// Load reads the stages table (Alibaba) and the task attempts of the
+// profruns table (Spark stages with their parents, MapReduce maps and
+// reduces), and the skylines' peaks.
+func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
+	if err := opts.Validate(); err != nil {
+		return Input{}, err
+	}
+	in := Input{Peaks: map[[2]string]float64{}}
+	want := func(job string) bool { return opts.Job == "" || job == opts.Job }
+	// Alibaba: a job is one run.
+	byJob := map[string]*RunDAG{}
+	var order []string
+	err := dataset.Scan(ctx, ds, dataset.StagesTable, func(s *dataset.Stage) error {
+		if !want(s.Job) {
+			return nil
+		}
+		d := byJob[s.Job]
+		if d == nil {
+			d = &RunDAG{Job: s.Job, Source: s.Source}
+			byJob[s.Job] = d
+			order = append(order, s.Job)
+		}
+		var parents []string
+		if s.Parents != "" {
+			parents = strings.Split(s.Parents, ",")
+		}
+		d.Stages = append(d.Stages, Stage{ID: s.Stage, Tasks: s.Tasks, Parents: parents})
+		return nil
+	})
+	if err != nil {
+		return Input{}, err
+	}
+	for _, j := range order {
+		in.DAGs = append(in.DAGs, *byJob[j])
+	}
+	// Spark and MapReduce task attempts.
+	type acc struct {
+		d       *RunDAG
+		tasks   map[string]map[string]bool // stage → task ids
+		parents map[string][]string
+	}
+	runs := map[string]*acc{}
+	var rorder []string
+	err = dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
+		if !want(r.Job) || r.Framework == "sandbox" || !strings.Contains(r.Config, "attempt") {
+			return nil
+		}
+		var c struct {
+			Attempt    string `json:"attempt"`
+			JobID      string `json:"job_id"`
+			StageIndex string `json:"stage_attempt_index"`
+			AppID      string `json:"app_id"`
+			Parents    []int  `json:"parent_stages"`
+		}
+		if json.Unmarshal([]byte(r.Config), &c) != nil || (c.Attempt == "" && c.StageIndex == "") {
+			return nil
+		}
+		run, stage, task, src := c.JobID, r.Task, c.Attempt, "jhist"
+		if c.Attempt != "" {
+			if i := strings.LastIndexByte(task, '_'); i > 0 {
+				task = task[:i]
+			}
+		} else {
+			run, src = c.AppID, "spark-eventlog"
+			s, idx, _ := strings.Cut(c.StageIndex, ".")
+			stage, task = s, idx
+		}
+		if run == "" {
+			run = filepath.Base(r.Source)
+		}
+		key := r.Job + "\x00" + run
+		a := runs[key]
+		if a == nil {
+			a = &acc{d: &RunDAG{Job: r.Job, Run: run, Source: src}, tasks: map[string]map[string]bool{}, parents: map[string][]string{}}
+			runs[key] = a
+			rorder = append(rorder, key)
+		}
+		if a.tasks[stage] == nil {
+			a.tasks[stage] = map[string]bool{}
+		}
+		a.tasks[stage][task] = true
+		if src == "spark-eventlog" && c.Parents != nil {
+			ps := make([]string, len(c.Parents))
+			for i, p := range c.Parents {
+				ps[i] = strconv.Itoa(p)
+			}
+			a.parents[stage] = ps
+		}
+		return nil
+	})
+	if err != nil {
+		return Input{}, err
+	}
+	for _, key := range rorder {
+		a := runs[key]
+		ids := make([]string, 0, len(a.tasks))
+		for s := range a.tasks {
+			ids = append(ids, s)
+		}
+		sort.Slice(ids, func(i, j int) bool {
+			if a.d.Source == "jhist" { // map before reduce
+				return ids[i] == "map" && ids[j] != "map"
+			}
+			return stageLess(ids[i], ids[j])
+		})
+		for _, s := range ids {
+			st := Stage{ID: s, Tasks: int64(len(a.tasks[s])), Parents: a.parents[s]}
+			if a.d.Source == "jhist" && s == "reduce" && a.tasks["map"] != nil {
+				st.Parents = []string{"map"}
+			}
+			a.d.Stages = append(a.d.Stages, st)
+		}
+		in.DAGs = append(in.DAGs, *a.d)
+	}
+	err = dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+		k := [2]string{s.Job, s.Run}
+		if s.Containers > in.Peaks[k] {
+			in.Peaks[k] = s.Containers
+		}
+		return nil
+	})
+	return in, err
+}
+
+// Job is one run's result.
+type Job struct {
+	Job    string `json:"job"`
+	Run    string `json:"run"`
+	Source string `json:"source"`
+	Stages int    `json:"stages"`
+	Tasks  int64  `json:"tasks"`
+	// Levels are the breadth-first levels; MaxContainers the largest
+	// level's tasks and MaxLevel its index (−1 without levels).
+	Levels        []Level `json:"levels"`
+	MaxContainers int64   `json:"max_containers"`
+	MaxLevel      int     `json:"max_level"`
+	// ObservedPeak is the skylines' peak of containers for the run, when
+	// the dataset has it.
+	ObservedPeak *float64 `json:"observed_peak_containers,omitempty"`
+	// MissingParents are parents the job does not have (taken as done);
+	// Cyclic the stages a cycle keeps from ever starting (the job then has
+	// no maximum); Reason says so in words.
+	MissingParents []string `json:"missing_parents,omitempty"`
+	Cyclic         []string `json:"cyclic_stages,omitempty"`
+	Reason         string   `json:"reason,omitempty"`
+}
+
+// Result is the dag stage's output.
+type Result struct {
+	Version int    `json:"version"`
+	Rule    string `json:"rule"`
+	Jobs    []Job  `json:"jobs"`
+}
+
+// Rule says in a line how the maximum is computed.
+const Rule = "breadth-first levels (a stage enters the level after its last parent); max_containers = the largest sum of a level's tasks (seed 000 §4.1, Fig. 7); the DAG's largest antichain can be larger"
+
+// Run computes every run's levels and maximum.
+func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(in.DAGs) == 0 {
+		return nil, ErrNoDAGs
+	}
+	res := &Result{Version: 1, Rule: Rule, Jobs: []Job{}}
+	for _, d := range in.DAGs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		j := Job{Job: d.Job, Run: d.Run, Source: d.Source, Stages: len(d.Stages), Levels: []Level{}, MaxLevel: -1}
+		for _, s := range d.Stages {
+			j.Tasks += s.Tasks
+		}
+		levels, missing, cyclic := Levels(d.Stages)
+		j.MissingParents, j.Cyclic = missing, cyclic
+		var why []string
+		if len(missing) > 0 {
+			why = append(why, fmt.Sprintf("waits for stage(s) %s that the job does not have: taken as done", strings.Join(missing, ", ")))
+		}
+		if len(cyclic) > 0 {
+			why = append(why, fmt.Sprintf("stage(s) %s wait for each other (a cycle) and never start: no maximum", strings.Join(cyclic, ", ")))
+		} else {
+			j.Levels = levels
+			j.MaxLevel, j.MaxContainers = MaxLevel(levels)
+		}
+		j.Reason = strings.Join(why, "; ")
+		if p, ok := in.Peaks[[2]string{d.Job, d.Run}]; ok {
+			p := p
+			j.ObservedPeak = &p
+		}
+		res.Jobs = append(res.Jobs, j)
+	}
+	sort.SliceStable(res.Jobs, func(a, b int) bool {
+		if res.Jobs[a].Job != res.Jobs[b].Job {
+			return res.Jobs[a].Job < res.Jobs[b].Job
+		}
+		return res.Jobs[a].Run < res.Jobs[b].Run
+	})
+	return res, nil
+}
+
+// WriteText writes a row per run, then the rule.
+func (r *Result) WriteText(out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tOBSERVED_PEAK\tNOTE")
+	for _, j := range r.Jobs {
+		maxC, at := "-", "-"
+		if j.MaxLevel >= 0 {
+			maxC, at = strconv.FormatInt(j.MaxContainers, 10), strconv.Itoa(j.MaxLevel)
+		}
+		peak := "-"
+		if j.ObservedPeak != nil {
+			peak = strconv.FormatFloat(*j.ObservedPeak, 'g', 6, 64)
+		}
+		run := j.Run
+		if run == "" {
+			run = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, peak, j.Reason)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(out, "rule: %s\n", r.Rule)
+	return err
+}
+
+// WriteCSV writes a row per run.
+func (r *Result) WriteCSV(out io.Writer) error {
+	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason"},
+		func(row func(...string)) {
+			for _, j := range r.Jobs {
+				maxC, peak := "", ""
+				if j.MaxLevel >= 0 {
+					maxC = strconv.FormatInt(j.MaxContainers, 10)
+				}
+				if j.ObservedPeak != nil {
+					peak = strconv.FormatFloat(*j.ObservedPeak, 'g', -1, 64)
+				}
+				row(j.Job, j.Run, j.Source, strconv.Itoa(j.Stages), strconv.FormatInt(j.Tasks, 10), strconv.Itoa(len(j.Levels)), maxC,
+					strconv.Itoa(j.MaxLevel), peak, j.Reason)
+			}
+		})
+}
