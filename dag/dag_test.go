@@ -136,7 +136,7 @@ func TestLevelsProperties(t *testing.T) {
 func TestStageAlibaba(t *testing.T) {
 	ctx := context.Background()
 	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "alibaba2018-batch-task",
-		[]string{"../testdata/traces/alibaba2018/batch_task_schema_sample.csv"}, ingest.DefaultOptions())
+		[]string{"../testdata/dag/batch_task_schema_sample.csv"}, ingest.DefaultOptions())
 	if err != nil && ds == nil {
 		t.Fatal(err)
 	}

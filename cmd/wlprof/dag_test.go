@@ -11,7 +11,7 @@ import (
 // JSON contract, and --job for a job that is not there.
 func TestDAGCommand(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	_, stderr, code := wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/traces/alibaba2018/batch_task_schema_sample.csv")
+	_, stderr, code := wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv")
 	if code != 3 || !strings.Contains(stderr, "waits for itself") {
 		t.Fatalf("ingest: exit %d (want 3: three rejects): %s", code, stderr)
 	}
