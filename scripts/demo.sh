@@ -59,6 +59,12 @@ echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks com
 echo "== 10. what the tenant classes buy: harvesting spare cores by Algorithm 1's class selection against a"
 echo "   history-blind placement, over the primary tenants' real usage (seed 000 §4-§6; a Poisson batch stream)"
 "$bin" harvest -d "$ds" --workload poisson --seed 5 --window 3d | head -8
+echo "== 11. the most containers each job asks for at once, from its stage DAG (seed 000 §4.1, Fig. 7): the Spark"
+echo "   and MapReduce runs of step 4, then Alibaba 2018 batch_task rows written from the trace's schema (testdata/dag;"
+echo "   three rows are rejects on purpose, so that ingest exits 3)"
+"$bin" dag -d "$ds"
+"$bin" ingest -d "$out/dags" -q alibaba2018-batch-task testdata/dag/batch_task_schema_sample.csv >/dev/null 2>&1 || test $? -eq 3
+"$bin" dag -d "$out/dags"
 
 cat <<TXT
 
