@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wlprof/wlprof/dag"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/timeflag"
@@ -128,6 +129,12 @@ var ErrNoSeries = errors.New("harvest: no tenant usage to replay (ingest utilisa
 type Input struct {
 	Series []dataset.Series
 	Runs   []dataset.Run
+	// DAGContainers are the most containers at once of runs whose stage
+	// DAG the dataset holds (package dag), by job and run: the runs
+	// workload gives such a run that many containers (Alg. 1's J.req), a
+	// run of a job with other DAG'd runs their largest, and others
+	// Options.Containers.
+	DAGContainers map[[2]string]int
 }
 
 // Load reads the tenants' series as the classify stage builds them
@@ -171,6 +178,24 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			return Input{}, err
 		}
 	}
+	if opts.Workload == WorkloadRuns && (ds.Rows(dataset.StagesTable.Name) > 0 || ds.Rows(dataset.ProfRunsTable.Name) > 0) {
+		din, err := dag.Load(ctx, ds, dag.DefaultOptions())
+		if err != nil {
+			return Input{}, err
+		}
+		dres, err := dag.Run(ctx, din, dag.DefaultOptions())
+		if err != nil && !errors.Is(err, dag.ErrNoDAGs) {
+			return Input{}, err
+		}
+		if dres != nil {
+			in.DAGContainers = map[[2]string]int{}
+			for _, j := range dres.Jobs {
+				if j.MaxLevel >= 0 && j.MaxContainers > 0 {
+					in.DAGContainers[[2]string{j.Job, j.Run}] = int(min(j.MaxContainers, 1<<20))
+				}
+			}
+		}
+	}
 	return in, nil
 }
 
@@ -203,7 +228,10 @@ type Result struct {
 	// Policies: history (Algorithm 1) then blind (the baseline).
 	Policies    []*Outcome `json:"policies"`
 	Assumptions []string   `json:"assumptions"`
-	Warnings    []string   `json:"warnings"`
+	// RunsWithDAG are the runs of the runs workload whose containers come
+	// from a stage DAG (Input.DAGContainers).
+	RunsWithDAG int      `json:"runs_with_dag,omitempty"`
+	Warnings    []string `json:"warnings"`
 
 	lastRuns map[string]float64
 }
@@ -308,7 +336,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	var runs []jobRun
 	switch opts.Workload {
 	case WorkloadRuns:
-		runs = fromRuns(in.Runs, opts.Containers)
+		var fromDAG int
+		runs, fromDAG = fromRuns(in.Runs, opts.Containers, in.DAGContainers)
+		res.RunsWithDAG = fromDAG
 		if len(runs) == 0 {
 			return nil, errors.New("harvest: the dataset has no runs with a start and an end (ingest job logs, or use --workload poisson)")
 		}
@@ -399,12 +429,25 @@ type jobRun struct {
 }
 
 // fromRuns are the runs table's runs (MergeRuns), each of containers.
-func fromRuns(runs []dataset.Run, containers int) []jobRun {
-	var out []jobRun
-	for _, s := range MergeRuns(runs) {
-		out = append(out, jobRun{job: s.Job, startMs: s.StartMs, durMs: s.EndMs - s.StartMs, containers: containers})
+func fromRuns(runs []dataset.Run, containers int, dagMax map[[2]string]int) ([]jobRun, int) {
+	byJob := map[string]int{}
+	for k, n := range dagMax {
+		byJob[k[0]] = max(byJob[k[0]], n)
 	}
-	return out
+	var out []jobRun
+	fromDAG := 0
+	for _, s := range MergeRuns(runs) {
+		c := containers
+		if n, ok := dagMax[[2]string{s.Job, s.Run}]; ok {
+			c = n
+			fromDAG++
+		} else if n, ok := byJob[s.Job]; ok {
+			c = n
+			fromDAG++
+		}
+		out = append(out, jobRun{job: s.Job, startMs: s.StartMs, durMs: s.EndMs - s.StartMs, containers: c})
+	}
+	return out, fromDAG
 }
 
 // thresholds are the flags', else DeriveThresholds over the runs that
@@ -458,7 +501,11 @@ func assumptions(r *Result, o *Options) []string {
 	}
 	switch o.Workload {
 	case WorkloadRuns:
-		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers for its recorded duration, submitted at its start; a job's type is from its previous run (unseen: medium)", o.Containers))
+		dagNote := ""
+		if r.RunsWithDAG > 0 {
+			dagNote = fmt.Sprintf(" (%d run(s) instead the most containers at once of their stage DAG, or of their job's, as wlprof dag gives it)", r.RunsWithDAG)
+		}
+		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers%s for its recorded duration, submitted at its start; a job's type is from its previous run (unseen: medium)", o.Containers, dagNote))
 	case WorkloadPoisson:
 		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its previous run (unseen: medium)",
 			fmtDur(o.MeanInterarrival), o.Seed, o.PoissonJobs, fmtDur(o.MinDuration), fmtDur(o.MaxDuration), o.MaxContainers))

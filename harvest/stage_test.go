@@ -163,3 +163,17 @@ func TestEmptyMedium(t *testing.T) {
 		t.Errorf("thresholds %+v: want history thresholds that meet", th)
 	}
 }
+
+// A run's containers: its own DAG's maximum, else the largest of its
+// job's DAG'd runs, else --containers (Alg. 1's J.req).
+func TestFromRunsDAGContainers(t *testing.T) {
+	runs := []dataset.Run{
+		{Job: "a", Run: "a1", StartMs: 0, EndMs: 1000, SubmitMs: dataset.NoTime},
+		{Job: "a", Run: "a2", StartMs: 2000, EndMs: 3000, SubmitMs: dataset.NoTime},
+		{Job: "b", Run: "b1", StartMs: 4000, EndMs: 5000, SubmitMs: dataset.NoTime},
+	}
+	got, n := fromRuns(runs, 4, map[[2]string]int{{"a", "a1"}: 10, {"a", "a0"}: 25})
+	if n != 2 || len(got) != 3 || got[0].containers != 10 || got[1].containers != 25 || got[2].containers != 4 {
+		t.Errorf("containers %+v (%d from a DAG); want a1 10 (its DAG), a2 25 (its job's largest), b1 4 (the flag)", got, n)
+	}
+}

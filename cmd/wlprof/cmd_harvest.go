@@ -46,7 +46,9 @@ durations and the capacity of each type's preferred classes (harvest/
 doc.go); a job never seen is medium.
 
 The workload is the dataset's runs table (--workload runs: each run
---containers containers for its duration), or a synthetic Poisson stream
+--containers containers for its duration, or, where the dataset has the
+run's stage DAG, the most containers it asks for at once as wlprof dag
+gives it), or a synthetic Poisson stream
 (--workload poisson, --seed). The same --seed gives the same numbers.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof harvest -d ds
