@@ -172,8 +172,11 @@ func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOption
 // run take them (--simulate-trace, --simulate-nodes,
 // --simulate-node-memory, --simulate-default-model): nil without a trace,
 // one cluster of nodes × nodeMemory otherwise; every bad value at once.
-func SimulateSection(trace string, nodes int, nodeMemory, defaultModel string) (*simulate.Options, error) {
-	if trace == "" {
+func SimulateSection(trace string, history bool, nodes int, nodeMemory, defaultModel string) (*simulate.Options, error) {
+	if trace != "" && history {
+		return nil, fmt.Errorf("--simulate-trace and --simulate-history both given: the section simulates one workload, a trace or the dataset's job history")
+	}
+	if trace == "" && !history {
 		return nil, nil
 	}
 	so := simulate.DefaultOptions()

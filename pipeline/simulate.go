@@ -16,8 +16,8 @@ const seriesPoints = 120
 // dataset's elasticity models, as wlprof simulate does, on its first
 // cluster, and keeps what the report's section shows.
 func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Options) error {
-	if o.Simulate == nil || o.Simulate.Trace == "" {
-		r.note(reports.StageSimulate, "No workload to simulate: give a simjobs-csv trace (--simulate-trace FILE) to compare YARN and YARN-ME on a cluster with the elasticity models.")
+	if o.Simulate == nil {
+		r.note(reports.StageSimulate, "No workload to simulate: give a simjobs-csv trace (--simulate-trace FILE), or replay the dataset's job history (--simulate-history), to compare YARN and YARN-ME on a cluster with the elasticity models.")
 		return nil
 	}
 	opts := *o.Simulate
@@ -40,6 +40,14 @@ func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Op
 	c := res.Cluster
 	s := &reports.Simulation{Trace: opts.Trace, Warnings: res.Warnings,
 		Cluster: c.Describe()}
+	if h := res.Workload; h != nil && h.History != nil {
+		s.Trace = fmt.Sprintf("the dataset's job history (%d runs of %d jobs, replayed from %d task attempts)", h.History.Runs, h.History.Jobs, h.History.Attempts)
+		for _, j := range res.Jobs {
+			if j.Policy == res.Policies[0].Policy && j.ObservedJCTS > 0 {
+				s.ObservedJCTS = append(s.ObservedJCTS, j.ObservedJCTS)
+			}
+		}
+	}
 	for _, p := range res.Policies {
 		sp := reports.SimPolicy{Policy: string(p.Policy), MakespanS: p.MakespanS, MeanJCTS: p.MeanJCTS, MedianJCTS: p.MedianJCTS, P95JCTS: p.P95JCTS,
 			MemoryUtilisation: p.MemoryUtilisation, Tasks: p.Tasks, ElasticTasks: p.ElasticTasks}

@@ -24,6 +24,9 @@ type Simulation struct {
 	LeftOut []Skipped
 	// Warnings are the stage's (models that disagree with the trace, ...).
 	Warnings []string
+	// ObservedJCTS are the real runs' completion times when the workload
+	// is the dataset's job history (drawn beside the simulated ones).
+	ObservedJCTS []float64
 }
 
 // SimPolicy is one policy's outcome.
@@ -57,18 +60,34 @@ func SimJCTCDF(s *Simulation) *plot.Plot {
 			hi = max(hi, x)
 		}
 	}
+	for _, x := range s.ObservedJCTS {
+		hi = max(hi, x)
+	}
 	unit, div := timeAxis(hi)
 	pl := newPlot(fmt.Sprintf("Job completion times of %d jobs", len(s.Policies[0].JCTS)), "job completion time ("+unit+")", "fraction of jobs")
-	for _, p := range s.Policies {
-		v := append([]float64(nil), p.JCTS...)
+	cdf := func(jcts []float64) plotter.XYs {
+		v := append([]float64(nil), jcts...)
 		sort.Float64s(v)
 		xy := make(plotter.XYs, 0, 2*len(v))
 		for i, x := range v {
 			xy = append(xy, plotter.XY{X: x / div, Y: float64(i) / float64(len(v))}, plotter.XY{X: x / div, Y: float64(i+1) / float64(len(v))})
 		}
-		l := line(xy, polColor(p.Policy), vg.Points(1.5))
+		return xy
+	}
+	for _, p := range s.Policies {
+		l := line(cdf(p.JCTS), polColor(p.Policy), vg.Points(1.5))
 		pl.Add(l)
 		pl.Legend.Add(fmt.Sprintf("%s (mean %s)", p.Policy, durText(p.MeanJCTS)), l)
+	}
+	if len(s.ObservedJCTS) > 0 {
+		mean := 0.0
+		for _, x := range s.ObservedJCTS {
+			mean += x / float64(len(s.ObservedJCTS))
+		}
+		l := line(cdf(s.ObservedJCTS), red, vg.Points(1.5))
+		l.l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		pl.Add(l)
+		pl.Legend.Add(fmt.Sprintf("observed runs (mean %s)", durText(mean)), l)
 	}
 	pl.Legend.Top = false
 	pl.Legend.Left = false

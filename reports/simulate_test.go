@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // synthSimulation is a what-if of jobs jobs under both policies, yarn-me
@@ -77,5 +79,33 @@ func TestSimulationSection(t *testing.T) {
 	}
 	if SimJCTCDF(nil) != nil || SimMemory(&Simulation{}) != nil {
 		t.Error("plots of nothing")
+	}
+}
+
+// With the real runs' JCTs (a workload from the job history), the CDF
+// draws them as a third line, and its axis reaches the slowest of them.
+func TestSimJCTCDFObserved(t *testing.T) {
+	s := synthSimulation(rand.New(rand.NewPCG(3, 4)), 5)
+	svg := func(s *Simulation) string {
+		wt, err := SimJCTCDF(s).WriterTo(4*vg.Inch, 3*vg.Inch, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if _, err := wt.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if strings.Contains(svg(s), "observed runs") {
+		t.Errorf("an observed line without observed runs")
+	}
+	s.ObservedJCTS = []float64{50, 4000}
+	with := SimJCTCDF(s)
+	if !strings.Contains(svg(s), "observed runs (mean 2025s)") && !strings.Contains(svg(s), "observed runs (mean 33m45s)") {
+		t.Errorf("no observed line in the legend")
+	}
+	if with.X.Max < 4000/60.0-1e-9 && with.X.Max < 4000-1e-9 {
+		t.Errorf("x axis ends at %g: the 4000 s observed run is cut off", with.X.Max)
 	}
 }

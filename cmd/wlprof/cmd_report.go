@@ -30,6 +30,7 @@ type reportOptions struct {
 	// The simulate section's workload and cluster.
 	SimTrace, SimNodeMemory, SimDefaultModel string
 	SimNodes                                 int
+	SimHistory                               bool
 	// The estimate section's options.
 	Estimate     bool
 	EstimateJobs string
@@ -94,6 +95,7 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
 	f.StringVar(&o.SimTrace, "simulate-trace", "", "add the simulate section: this simjobs-csv workload under YARN and YARN-ME (as wlprof simulate --trace)")
+	f.BoolVar(&o.SimHistory, "simulate-history", false, "add the simulate section: the dataset's own job history (task attempts of .jhist files and Spark logs) under YARN and YARN-ME (as wlprof simulate without --trace)")
 	f.IntVar(&o.SimNodes, "simulate-nodes", 100, "nodes of the simulated cluster")
 	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
@@ -174,7 +176,7 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimNodes, o.SimNodeMemory, o.SimDefaultModel)
+	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimDefaultModel)
 	if err != nil {
 		return pipeline.Options{}, usageError{err}
 	}

@@ -344,6 +344,18 @@ func TestSimulateFromHistory(t *testing.T) {
 	if len(doc.Jobs) == 0 || doc.Jobs[0].Job != "PythonPi/application_1457600942802_0093" || doc.Jobs[0].SubmitS != 0 {
 		t.Errorf("first job %+v, want PythonPi at 0 s", doc.Jobs)
 	}
+	// The report's section replays the same history.
+	rep := filepath.Join(t.TempDir(), "report")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", rep, "-q", "--simulate-history", "--simulate-nodes", "2", "--simulate-node-memory", "8G"); code != 0 {
+		t.Fatalf("report --simulate-history: exit %d: %s", code, stderr)
+	}
+	html, _ := os.ReadFile(filepath.Join(rep, "index.html"))
+	if !strings.Contains(string(html), "job history (3 runs of 3 jobs, replayed from 20 task attempts) on 2 nodes of 8 GiB") {
+		t.Errorf("index.html does not name the history it simulated")
+	}
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", rep, "--simulate-history", "--simulate-trace", demoTrace); code != 2 || !strings.Contains(stderr, "both given") {
+		t.Errorf("--simulate-history with --simulate-trace: exit %d: %s", code, stderr)
+	}
 	text, _, code := wlprof(t, "simulate", "-d", ds, "--nodes", "2", "--node-memory", "8G")
 	if code != 0 || !strings.Contains(text, "workload: 3 runs of 3 recurring jobs, replayed from the dataset's 20 task attempts (0 s is 2016-03-16 ") {
 		t.Errorf("text output (exit %d):\n%s", code, text)
