@@ -94,9 +94,13 @@
 // attempts, §3.3.2's µ);
 // sandbox profiling runs (framework sandbox or profruns-csv) measure a
 // whole task under a setting, not a job's task count, and give µ only
-// when the --jobs file gives the tasks. Progress at --at: a job not yet
-// started has every task pending; the --jobs file may give pending and
-// running tasks per phase. Jobs without a goal, a µ or a task count are
+// when the --jobs file gives the tasks. Progress at --at: when a run of
+// the job in the task history was in progress then (its first attempt
+// started at or before --at, its last ends after; of several, the
+// latest started), its attempts give each phase's tasks (that run's),
+// those finished, and the elapsed time β of each running one; otherwise
+// every task is pending. The --jobs file may give pending and running
+// tasks per phase instead. Jobs without a goal, a µ or a task count are
 // listed in not_estimated with the reason.
 //
 // Speed: SFit is O(J log J); Alg. 2 as written is O(J²) (sfitBaseline,

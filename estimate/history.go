@@ -3,6 +3,7 @@ package estimate
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,63 @@ import (
 type history struct {
 	runs   int
 	phases []histPhase
+	// attempts of each run with times, for the progress at an instant.
+	byRun map[string]*runAttempts
+}
+
+// runAttempts are one run's task attempts that have a start.
+type runAttempts struct {
+	id           string
+	startS, endS float64
+	phases       map[string][]attempt
+}
+
+type attempt struct {
+	task         string // task id within its phase
+	startS, endS float64
+	ok           bool
+}
+
+// progress is a job's state at atS from the run of it in progress then
+// (its first attempt started at or before atS, its last ends after): per
+// phase the tasks finished, the elapsed time of each running one, and the
+// run's id. ok is false when no run was in progress.
+func (h *history) progress(atS float64) (run string, total, finished map[string]int, running map[string][]float64, ok bool) {
+	if h == nil {
+		return "", nil, nil, nil, false
+	}
+	var best *runAttempts
+	for _, r := range h.byRun {
+		if r.startS <= atS && atS < r.endS && (best == nil || r.startS > best.startS || r.startS == best.startS && r.id < best.id) {
+			best = r
+		}
+	}
+	if best == nil {
+		return "", nil, nil, nil, false
+	}
+	total, finished, running = map[string]int{}, map[string]int{}, map[string][]float64{}
+	for name, as := range best.phases {
+		done := map[string]bool{}
+		run := map[string]float64{}
+		all := map[string]bool{}
+		for _, a := range as {
+			all[a.task] = true
+			switch {
+			case a.ok && a.endS <= atS:
+				done[a.task] = true
+			case a.startS <= atS && atS < a.endS:
+				run[a.task] = max(run[a.task], atS-a.startS)
+			}
+		}
+		finished[name], total[name] = len(done), len(all)
+		for t, e := range run {
+			if !done[t] {
+				running[name] = append(running[name], e)
+			}
+		}
+		sort.Float64s(running[name])
+	}
+	return best.id, total, finished, running, true
 }
 
 type histPhase struct {
@@ -48,6 +106,25 @@ func attemptKey(r *dataset.ProfRun) (run string, ok bool) {
 	return r.Source + "\x00" + id, true
 }
 
+// attemptTask is the task a history attempt belongs to: jhist's attempt
+// id without its attempt number, Spark's stage.index.
+func attemptTask(config string) string {
+	var c struct {
+		Attempt    string `json:"attempt"`
+		StageIndex string `json:"stage_attempt_index"`
+	}
+	if json.Unmarshal([]byte(config), &c) != nil {
+		return ""
+	}
+	if c.Attempt != "" {
+		if i := strings.LastIndexByte(c.Attempt, '_'); i > 0 {
+			return c.Attempt[:i]
+		}
+		return c.Attempt
+	}
+	return c.StageIndex
+}
+
 // loadHistory reads the profruns table once: task attempts grouped into
 // per-job phases (history), and the other rows' median runtime per job
 // and task (profiling runs, for µ only).
@@ -62,6 +139,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 	}
 	acc := map[string]map[string]*phaseAcc{}
 	runs := map[string]map[string]bool{}
+	timed := map[string]map[string]*runAttempts{}
 	sb := map[string]map[string][]float64{}
 	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
 		run, ok := attemptKey(r)
@@ -78,6 +156,24 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 			runs[r.Job], acc[r.Job] = map[string]bool{}, map[string]*phaseAcc{}
 		}
 		runs[r.Job][run] = true
+		if r.StartMs > 0 && r.StartMs != dataset.NoTime {
+			if timed[r.Job] == nil {
+				timed[r.Job] = map[string]*runAttempts{}
+			}
+			ra := timed[r.Job][run]
+			st := float64(r.StartMs) / 1000
+			en := st + r.RuntimeS
+			if ra == nil {
+				_, label, _ := strings.Cut(run, "\x00")
+				if label == "" {
+					label = filepath.Base(r.Source)
+				}
+				ra = &runAttempts{id: label, startS: st, endS: en, phases: map[string][]attempt{}}
+				timed[r.Job][run] = ra
+			}
+			ra.startS, ra.endS = min(ra.startS, st), max(ra.endS, en)
+			ra.phases[r.Task] = append(ra.phases[r.Task], attempt{task: attemptTask(r.Config), startS: st, endS: en, ok: r.ExitCode == 0})
+		}
 		pa := acc[r.Job][r.Task]
 		if pa == nil {
 			pa = &phaseAcc{perRun: map[string]int{}}
@@ -95,7 +191,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 	}
 	hist := map[string]*history{}
 	for job, phases := range acc {
-		h := &history{runs: len(runs[job])}
+		h := &history{runs: len(runs[job]), byRun: timed[job]}
 		for name, pa := range phases {
 			if pa.n == 0 {
 				continue

@@ -159,7 +159,7 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		if r := goal(&ji, in.AtS, slos[id], spec, opts.Jobs); r != "" {
 			why = append(why, r)
 		}
-		if r := phases(&ji, hist[id], sandbox[id], spec, opts.Jobs); r != "" {
+		if r := phases(&ji, in.AtS, hist[id], sandbox[id], spec, opts.Jobs); r != "" {
 			why = append(why, r)
 		}
 		if len(why) > 0 {
@@ -234,8 +234,10 @@ func goal(ji *JobInput, atS float64, sj *slo.Job, spec *JobSpec, f *JobsFile) st
 }
 
 // phases sets ji's phases: the jobs file's (µ from the profiling runs
-// when it gives none), else the task history's, every task pending.
-func phases(ji *JobInput, h *history, sandbox map[string]sandboxMu, spec *JobSpec, f *JobsFile) string {
+// when it gives none), else the task history's: every task pending,
+// unless a run of the job was in progress at atS, whose tasks then say
+// which are done, running (and for how long) and pending.
+func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu, spec *JobSpec, f *JobsFile) string {
 	if spec != nil && len(spec.Phases) > 0 {
 		var why []string
 		var muFrom []string
@@ -264,9 +266,21 @@ func phases(ji *JobInput, h *history, sandbox map[string]sandboxMu, spec *JobSpe
 	if h == nil {
 		return "no profile: no task history (jhist or spark-eventlog) and no phases in --jobs"
 	}
+	run, total, finished, running, inProgress := h.progress(atS)
 	for _, hp := range h.phases {
-		ji.Phases = append(ji.Phases, Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks})
+		p := Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks}
+		if inProgress {
+			if n, ok := total[hp.name]; ok {
+				p.Tasks = n
+			}
+			p.Running = running[hp.name]
+			p.Pending = max(0, p.Tasks-finished[hp.name]-len(p.Running))
+		}
+		ji.Phases = append(ji.Phases, p)
 	}
 	ji.ProfileFrom = fmt.Sprintf("task history (%d runs)", h.runs)
+	if inProgress {
+		ji.ProfileFrom += fmt.Sprintf("; progress at the instant from run %s, in progress then", run)
+	}
 	return ""
 }

@@ -53,7 +53,9 @@ Deadlines are the next instance of each actionable SLO (wlprof slo, with
 --overrides), or deadline_s in --jobs. Task counts and µ per phase come from
 the task history ingested from jhist and spark-eventlog, or from --jobs (with
 µ from the profiling runs when it gives none); a job has every task pending
-unless --jobs gives its progress. Jobs without a deadline, a µ or a task count
+unless a run of it in the task history was in progress at --at (its attempts
+then say which tasks are done, running and pending) or --jobs gives its
+progress. Jobs without a deadline, a µ or a task count
 are listed as not estimated, with the reason. --job only filters the output.
 The rules and the thesis' edge cases are in estimate/doc.go.
 ` + timesHelp + exitStatusHelp,
