@@ -89,12 +89,14 @@ def model_at(model, mem, ideal):
 
 
 def parse_shapes(spec, default_cores):
-    """[(count, memory bytes, cores)] of COUNTxBYTES[/CORES],..."""
+    """[(count, memory bytes, cores, disk bytes/s or 0)] of
+    COUNTxBYTES[/CORES][@DISK],... (disk 0: --node-disk-bandwidth)"""
     out = []
     for part in spec.split(","):
-        count, _, rest = part.strip().lower().partition("x")
+        part, _, disk = part.strip().lower().partition("@")
+        count, _, rest = part.partition("x")
         mem, _, cores = rest.partition("/")
-        out.append((int(count), parse_size(mem), int(cores) if cores else default_cores))
+        out.append((int(count), parse_size(mem), int(cores) if cores else default_cores, parse_size(disk) if disk else 0))
     return out
 
 
@@ -151,7 +153,7 @@ class Sim:
         if a.node_shapes:
             shapes = parse_shapes(a.node_shapes, a.node_cores)
         else:
-            shapes = [(a.nodes, a.node_memory, a.node_cores)]
+            shapes = [(a.nodes, a.node_memory, a.node_cores, 0)]
         self.cap_disk = int(math.floor(a.elastic_disk_share * a.node_disk_bandwidth)) if a.node_disk_bandwidth > 0 else -1
         self.me = a.policy == "yarn-me"
         self.jobs = jobs
@@ -161,14 +163,16 @@ class Sim:
             for p in j.phases:
                 p.units = -(-p.mem // self.unit)
         self.nodes = []
-        for count, mem, cores in shapes:
+        for count, mem, cores, disk in shapes:
+            # a shape's own disk bandwidth, else the cluster's
+            cap_disk = int(math.floor(a.elastic_disk_share * disk)) if disk > 0 else self.cap_disk
             for _ in range(count):
                 u = mem // self.unit
-                self.nodes.append(dict(cap_units=u, cap_cores=cores, units=u, cores=cores, disk=0, res=None, running=[]))
+                self.nodes.append(dict(cap_units=u, cap_cores=cores, units=u, cores=cores, disk=0, cap_disk=cap_disk, res=None, running=[]))
         self.cap = sum(n["cap_units"] for n in self.nodes)
         for j in jobs:
             # left out: a task that no node could hold, memory and cores together
-            if any(not any(p.units <= mem // self.unit and p.cores <= cores for _, mem, cores in shapes) for p in j.phases):
+            if any(not any(p.units <= mem // self.unit and p.cores <= cores for _, mem, cores, _ in shapes) for p in j.phases):
                 self.left_out.append(j)
         self.now = 0.0
         self.dirty = set()
@@ -253,7 +257,7 @@ class Sim:
         if best is None or best[1] == INF:
             return None
         k, rt, disk = best
-        if disk > 0 and self.cap_disk >= 0 and n["disk"] + disk > self.cap_disk:
+        if disk > 0 and n["cap_disk"] >= 0 and n["disk"] + disk > n["cap_disk"]:
             return None
         if not self.now + rt <= self.estimate(ni, p):
             return None

@@ -45,13 +45,14 @@
 //
 // Identical nodes (DSS §4: 16 cores, 10 GB: --nodes, --node-memory,
 // --node-cores), or a list of node shapes (--node-shapes
-// 40x16G/16,10x64G/32: COUNTxMEMORY[/CORES], no cores: --node-cores).
+// 40x16G/16,10x64G/32@1G: COUNTxMEMORY[/CORES][@DISK], no cores:
+// --node-cores, no disk: --node-disk-bandwidth).
 // Memory is counted in whole units of --memory-unit (DSS: 100 MB; here
 // 100 MiB): a node has ⌊its memory / unit⌋ units, a task's ideal memory
 // is ⌈ideal / unit⌉. Nodes are numbered in the order of the shapes as
 // given, then in order within a shape; that is the node order of every
-// tie below. Every node has --node-disk-bandwidth (shapes do not carry
-// disk). A job with a task that fits no node (its memory and its cores
+// tie below. Every node has --node-disk-bandwidth, or its shape's @DISK.
+// A job with a task that fits no node (its memory and its cores
 // on one node: larger than the largest node) is left out of that
 // cluster's simulation and listed, under both policies alike.
 //

@@ -49,6 +49,19 @@ type NodeGroup struct {
 	Cores int32
 	// MemoryBytes is a node's memory as given (for messages).
 	MemoryBytes int64
+	// OwnDisk says that ElasticDiskBytesPerS, what elastic tasks together
+	// may take of one of these nodes' disk bandwidth, is the group's own
+	// (negative: no limit); else the Config's applies.
+	OwnDisk              bool
+	ElasticDiskBytesPerS int64
+}
+
+// elasticDisk is what elastic tasks may take of a node of g, −1: no limit.
+func (c *Config) elasticDisk(g NodeGroup) int64 {
+	if g.OwnDisk {
+		return max(g.ElasticDiskBytesPerS, -1)
+	}
+	return max(c.ElasticDiskBytesPerS, -1)
 }
 
 // nodes is the cluster's node count.
@@ -188,6 +201,7 @@ type enode struct {
 	units, cores         int32 // what the node has in all
 	freeUnits, freeCores int32
 	disk                 int64 // elastic tasks' disk bandwidth
+	diskCap              int64 // what they may take together, −1: no limit
 	resJob, resPhase     int32 // reservation, −1: none
 	run                  []int32
 }
@@ -241,8 +255,9 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	e.out.Tasks = make([]int32, nj)
 	e.out.ElasticTasks = make([]int32, nj)
 	for _, g := range cfg.Groups {
+		dc := cfg.elasticDisk(g)
 		for range g.Count {
-			e.nodes = append(e.nodes, enode{units: g.Units, cores: g.Cores, freeUnits: g.Units, freeCores: g.Cores, resJob: -1, resPhase: -1})
+			e.nodes = append(e.nodes, enode{units: g.Units, cores: g.Cores, freeUnits: g.Units, freeCores: g.Cores, diskCap: dc, resJob: -1, resPhase: -1})
 		}
 	}
 	e.mixed = len(cfg.Groups) > 1
@@ -632,7 +647,7 @@ func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int6
 	if units < 0 || math.IsInf(rt, 1) {
 		return 0, 0, 0, false
 	}
-	if disk > 0 && e.cfg.ElasticDiskBytesPerS >= 0 && n.disk+disk > e.cfg.ElasticDiskBytesPerS {
+	if disk > 0 && n.diskCap >= 0 && n.disk+disk > n.diskCap {
 		return 0, 0, 0, false
 	}
 	if !(e.now+rt <= e.estimate(ni, ph)) {

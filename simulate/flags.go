@@ -80,15 +80,25 @@ func splitList(s string) []string {
 	return out
 }
 
-// ParseNodeShape reads one node shape, COUNTxMEMORY[/CORES] (40x16G/16;
-// the memory as bytesize.Parse reads it; no cores: 0, --node-cores).
+// ParseNodeShape reads one node shape, COUNTxMEMORY[/CORES][@DISK]
+// (40x16G/16@1G; memory and disk bytes per second as bytesize.Parse reads
+// them; no cores: 0, --node-cores; no disk: 0, --node-disk-bandwidth).
 // Counts and cores are checked to be whole numbers here, their ranges by
 // Options.Validate.
 func ParseNodeShape(s string) (NodeShape, error) {
 	bad := func(why string) (NodeShape, error) {
-		return NodeShape{}, fmt.Errorf("%q: %s; want COUNTxMEMORY[/CORES], e.g. 40x16G/16", s, why)
+		return NodeShape{}, fmt.Errorf("%q: %s; want COUNTxMEMORY[/CORES][@DISK], e.g. 40x16G/16 or 40x16G/16@1G", s, why)
 	}
-	count, rest, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	spec, disk, hasDisk := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "@")
+	var diskBytes int64
+	if hasDisk {
+		d, err := bytesize.Parse(disk)
+		if err != nil || d < 1 {
+			return bad(fmt.Sprintf("disk bandwidth %q: want bytes per second, e.g. 500M", strings.TrimSpace(disk)))
+		}
+		diskBytes = d
+	}
+	count, rest, ok := strings.Cut(spec, "x")
 	if !ok {
 		return bad("no x between the node count and the memory")
 	}
@@ -101,7 +111,7 @@ func ParseNodeShape(s string) (NodeShape, error) {
 	if err != nil {
 		return bad(fmt.Sprintf("memory %q is no size", strings.TrimSpace(mem)))
 	}
-	sh := NodeShape{Nodes: n, NodeMemoryBytes: m}
+	sh := NodeShape{Nodes: n, NodeMemoryBytes: m, DiskBytesPerS: diskBytes}
 	if hasCores {
 		c, err := strconv.Atoi(strings.TrimSpace(cores))
 		if err != nil || c < 1 {

@@ -51,6 +51,9 @@ func simulatePy(t testing.TB, trace string, c Cluster, p Policy, o Options) pyOu
 			if s.NodeCores != 0 {
 				x += "/" + strconv.Itoa(s.NodeCores)
 			}
+			if s.DiskBytesPerS != 0 {
+				x += "@" + strconv.FormatInt(s.DiskBytesPerS, 10)
+			}
 			sh = append(sh, x)
 		}
 		args = []string{"../scripts/simulate.py", trace, "--node-shapes", strings.Join(sh, ","), "--node-cores", strconv.Itoa(o.NodeCores)}
@@ -238,13 +241,17 @@ func TestGapCapMatchesPython(t *testing.T) {
 
 // randomShapes is a cluster of 2 or 3 node shapes: 1–3 nodes each of 2 to
 // 16 GiB (some tasks of genJobs fit only the larger nodes) and 1 to 12
-// cores, or no cores (--node-cores).
+// cores, or no cores (--node-cores), and a third of them a disk bandwidth
+// of their own (100 to 400 MiB/s).
 func randomShapes(rng *rand.Rand) Cluster {
 	var shapes []NodeShape
 	for range 2 + rng.IntN(2) {
 		s := NodeShape{Nodes: 1 + rng.IntN(3), NodeMemoryBytes: int64(2+rng.IntN(15)) << 30}
 		if rng.IntN(4) > 0 {
 			s.NodeCores = 1 + rng.IntN(12)
+		}
+		if rng.IntN(3) == 0 {
+			s.DiskBytesPerS = int64(1+rng.IntN(4)) * 100 << 20
 		}
 		shapes = append(shapes, s)
 	}

@@ -197,7 +197,7 @@ func TestRunShapes(t *testing.T) {
 		})
 		runtime.GOMAXPROCS(old)
 		c := res.Cluster.Cluster
-		if c.Nodes != 3 || c.NodeMemoryBytes != 0 || c.NodeCores != 0 || !slices.Equal(c.Shapes, []NodeShape{{2, 16 << 30, 16}, {1, 32 << 30, 32}}) {
+		if c.Nodes != 3 || c.NodeMemoryBytes != 0 || c.NodeCores != 0 || !slices.Equal(c.Shapes, []NodeShape{{2, 16 << 30, 16, 0}, {1, 32 << 30, 32, 0}}) {
 			t.Fatalf("cluster %+v", c)
 		}
 		if len(res.Sweep) != 0 || len(res.Policies) != 2 {
@@ -265,5 +265,29 @@ func TestValidateShapes(t *testing.T) {
 	o.NodeShapes = []NodeShape{{Nodes: 40, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 10, NodeMemoryBytes: 64 << 30}}
 	if err := o.Validate(); err != nil {
 		t.Errorf("good shapes: %v", err)
+	}
+}
+
+// A shape's own disk bandwidth bounds the elastic tasks on its nodes: the
+// hand case's third task needs 200 MiB/s of disk below ideal memory. On
+// a node of 300 MiB/s (half for elastic tasks: 150) it cannot start
+// elastically (yarn-me = yarn, 200 s); of 1 GiB/s (512) it can (150 s),
+// whatever --node-disk-bandwidth says for the other shapes.
+func TestShapeDiskBandwidth(t *testing.T) {
+	jobs := oneJob(t, "step:1.5@200M")
+	for _, c := range []struct {
+		disk int64
+		want float64
+	}{{300 << 20, 200}, {1 << 30, 150}} {
+		cl := ShapesCluster([]NodeShape{{Nodes: 1, NodeMemoryBytes: 10 << 30, NodeCores: 16, DiskBytesPerS: c.disk}}, 16)
+		for _, def := range []int64{0, 100 << 20, 10 << 30} {
+			me := sim(t, jobs, cl, YARNME, func(o *Options) { o.NodeDiskBytesPerS = def })
+			if me.MakespanS != c.want {
+				t.Errorf("node disk %d MiB/s, --node-disk-bandwidth %d MiB/s: yarn-me makespan %g, want %g", c.disk>>20, def>>20, me.MakespanS, c.want)
+			}
+		}
+	}
+	if got := ShapesCluster([]NodeShape{{Nodes: 1, NodeMemoryBytes: 10 << 30, DiskBytesPerS: 1 << 30}}, 16).Describe(); got != "1 node: 1 of 10 GiB and 16 cores with 1 GiB/s of disk" {
+		t.Errorf("describe %q", got)
 	}
 }

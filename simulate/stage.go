@@ -302,19 +302,25 @@ type Cluster struct {
 	Shapes          []NodeShape `json:"shapes,omitempty"`
 }
 
-// NodeShape is Nodes nodes of one memory and number of cores (0: the
-// options' NodeCores).
+// NodeShape is Nodes nodes of one memory, number of cores (0: the
+// options' NodeCores) and disk bandwidth (0: the options'
+// NodeDiskBytesPerS).
 type NodeShape struct {
 	Nodes           int   `json:"nodes"`
 	NodeMemoryBytes int64 `json:"node_memory_bytes"`
 	NodeCores       int   `json:"node_cores"`
+	DiskBytesPerS   int64 `json:"node_disk_bytes_per_s,omitempty"`
 }
 
-// String writes the shape as --node-shapes reads it: COUNTxMEMORY[/CORES].
+// String writes the shape as --node-shapes reads it:
+// COUNTxMEMORY[/CORES][@DISK].
 func (s NodeShape) String() string {
 	out := strconv.Itoa(s.Nodes) + "x" + bytesize.Format(s.NodeMemoryBytes)
 	if s.NodeCores != 0 {
 		out += "/" + strconv.Itoa(s.NodeCores)
+	}
+	if s.DiskBytesPerS != 0 {
+		out += "@" + bytesize.Format(s.DiskBytesPerS)
 	}
 	return out
 }
@@ -342,8 +348,16 @@ func ShapesCluster(shapes []NodeShape, defCores int) Cluster {
 	return c
 }
 
-// Uniform: every node of c has the same memory and cores.
-func (c Cluster) Uniform() bool { return c.NodeMemoryBytes > 0 && c.NodeCores > 0 }
+// Uniform: every node of c has the same memory and cores, and no shape
+// has a disk bandwidth of its own.
+func (c Cluster) Uniform() bool {
+	for _, s := range c.Shapes {
+		if s.DiskBytesPerS > 0 {
+			return false
+		}
+	}
+	return c.NodeMemoryBytes > 0 && c.NodeCores > 0
+}
 
 // Describe writes the cluster for people: "4 nodes of 16 GiB and 16
 // cores", or its shapes when the nodes differ: "50 nodes: 40 of 16 GiB
@@ -355,6 +369,9 @@ func (c Cluster) Describe() string {
 	parts := make([]string, len(c.Shapes))
 	for i, s := range c.Shapes {
 		parts[i] = fmt.Sprintf("%d of %s and %d cores", s.Nodes, bytesize.Human(float64(s.NodeMemoryBytes)), s.NodeCores)
+		if s.DiskBytesPerS > 0 {
+			parts[i] += fmt.Sprintf(" with %s/s of disk", bytesize.Human(float64(s.DiskBytesPerS)))
+		}
 	}
 	return fmt.Sprintf("%d %s: %s", c.Nodes, plural(c.Nodes, "node", "nodes"), strings.Join(parts, ", "))
 }
@@ -494,7 +511,11 @@ func (o *Options) config(c Cluster, p Policy) Config {
 		if cores == 0 {
 			cores = o.NodeCores
 		}
-		cfg.Groups = append(cfg.Groups, NodeGroup{Count: s.Nodes, Units: int32(s.NodeMemoryBytes / o.MemoryUnitBytes), Cores: int32(cores), MemoryBytes: s.NodeMemoryBytes})
+		g := NodeGroup{Count: s.Nodes, Units: int32(s.NodeMemoryBytes / o.MemoryUnitBytes), Cores: int32(cores), MemoryBytes: s.NodeMemoryBytes}
+		if s.DiskBytesPerS > 0 {
+			g.OwnDisk, g.ElasticDiskBytesPerS = true, int64(math.Floor(o.ElasticDiskShare*float64(s.DiskBytesPerS)))
+		}
+		cfg.Groups = append(cfg.Groups, g)
 	}
 	return cfg
 }
@@ -719,7 +740,17 @@ func targets(sweep []SweepPoint, policies []Policy, target float64) []Target {
 // bandwidth than a node's elastic share at every memory: they never run
 // elastically.
 func diskWarnings(w *prepared, jobs []Job, cfg Config) []string {
-	if cfg.ElasticDiskBytesPerS < 0 {
+	// The largest share any node gives; no warning when a node sets no
+	// limit.
+	largest := int64(-1)
+	for _, g := range cfg.Groups {
+		c := cfg.elasticDisk(g)
+		if c < 0 {
+			return nil
+		}
+		largest = max(largest, c)
+	}
+	if largest < 0 {
 		return nil
 	}
 	var out []string
@@ -735,9 +766,9 @@ func diskWarnings(w *prepared, jobs []Job, cfg Config) []string {
 					least = min(least, t.disk[k])
 				}
 			}
-			if least != math.MaxInt64 && least > cfg.ElasticDiskBytesPerS {
+			if least != math.MaxInt64 && least > largest {
 				out = append(out, fmt.Sprintf("job %s task %s: an elastic task needs %s/s of disk, more than a node's elastic share (%s/s): it never runs elastically",
-					pj.id, jobs[ji].Phases[i-pj.p0].Task, bytesize.Human(float64(least)), bytesize.Human(float64(cfg.ElasticDiskBytesPerS))))
+					pj.id, jobs[ji].Phases[i-pj.p0].Task, bytesize.Human(float64(least)), bytesize.Human(float64(largest))))
 			}
 		}
 	}

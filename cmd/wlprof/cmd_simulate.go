@@ -68,8 +68,9 @@ sweep the clusters; --target-makespan then names, per policy, the
 smallest cluster that runs the trace within it.
 
 --node-shapes gives instead one cluster of nodes that differ:
-COUNTxMEMORY[/CORES] comma-separated, e.g. 40x16G/16,10x64G/32 (no cores:
---node-cores). It is not swept, and goes without --nodes, --node-memory
+COUNTxMEMORY[/CORES][@DISK] comma-separated, e.g. 40x16G/16,10x64G/32@1G
+(no cores: --node-cores; no disk bandwidth per second:
+--node-disk-bandwidth). It is not swept, and goes without --nodes, --node-memory
 and --target-makespan. A node passes over the jobs whose task it could
 never fit (YARN-ME may still run one there with less memory); a job
 whose task fits no node is left out. Nodes are numbered in the order of
@@ -89,7 +90,7 @@ scripts/simulate.py implements them again.
 	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
 	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
 	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
-	f.StringVar(&o.NodeShapes, "node-shapes", "", "one cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES],... e.g. 40x16G/16,10x64G/32")
+	f.StringVar(&o.NodeShapes, "node-shapes", "", "one cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES][@DISK],... e.g. 40x16G/16,10x64G/32@1G")
 	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node (of a shape without /CORES); a task takes its phase's cores (1 unless the trace says)")
 	f.StringVar(&o.MemoryUnit, "memory-unit", bytesize.Format(def.MemoryUnitBytes), "memory is allocated in whole units of this size")
 	f.StringVar(&o.DiskBW, "node-disk-bandwidth", bytesize.Format(def.NodeDiskBytesPerS), "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
