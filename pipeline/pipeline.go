@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -172,7 +173,7 @@ func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOption
 // run take them (--simulate-trace, --simulate-nodes,
 // --simulate-node-memory, --simulate-default-model): nil without a trace,
 // one cluster of nodes × nodeMemory otherwise; every bad value at once.
-func SimulateSection(trace string, history bool, nodes int, nodeMemory, defaultModel string) (*simulate.Options, error) {
+func SimulateSection(trace string, history bool, nodes int, nodeMemory, nodeShapes, defaultModel string) (*simulate.Options, error) {
 	if trace != "" && history {
 		return nil, fmt.Errorf("--simulate-trace and --simulate-history both given: the section simulates one workload, a trace or the dataset's job history")
 	}
@@ -186,6 +187,17 @@ func SimulateSection(trace string, history bool, nodes int, nodeMemory, defaultM
 		return nil, fmt.Errorf("--simulate-node-memory: %w", err)
 	}
 	so.NodeMemoryBytes = []int64{m}
+	if strings.TrimSpace(nodeShapes) != "" {
+		var shapes []simulate.NodeShape
+		for _, p := range strings.Split(nodeShapes, ",") {
+			sh, err := simulate.ParseNodeShape(p)
+			if err != nil {
+				return nil, fmt.Errorf("--simulate-node-shapes: %w", err)
+			}
+			shapes = append(shapes, sh)
+		}
+		so.Nodes, so.NodeMemoryBytes, so.NodeShapes = nil, nil, [][]simulate.NodeShape{shapes}
+	}
 	if err := so.Validate(); err != nil {
 		return nil, err
 	}

@@ -21,8 +21,10 @@ func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Op
 		return nil
 	}
 	opts := *o.Simulate
-	if len(opts.NodeShapes) == 0 { // the first swept cluster; shapes are one
+	if len(opts.NodeShapes) == 0 { // the first swept cluster
 		opts.Nodes, opts.NodeMemoryBytes = opts.Nodes[:1], opts.NodeMemoryBytes[:1]
+	} else {
+		opts.NodeShapes = opts.NodeShapes[:1]
 	}
 	opts.SeriesPoints, opts.TargetMakespan = seriesPoints, 0
 	var res *simulate.Result

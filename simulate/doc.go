@@ -56,13 +56,18 @@
 // on one node: larger than the largest node) is left out of that
 // cluster's simulation and listed, under both policies alike.
 //
-// Shapes are one cluster, not swept: they go without --nodes,
-// --node-memory and --target-makespan (Validate says which to use). In
+// Several clusters of shapes (--node-shapes given again, or ; between
+// clusters) are swept like counts and memories, and --target-makespan
+// picks, per policy, the one of least memory in all (then fewest nodes)
+// that meets it; shapes go without --nodes and --node-memory (Validate
+// says which to use). In
 // the output the cluster's nodes is the total, node_memory_bytes and
 // node_cores what every node has, 0 when the nodes differ in it, and
-// shapes lists them [{nodes, node_memory_bytes, node_cores}] (absent
-// for --nodes and --node-memory); the text states the shapes. CSV rows
-// carry the same three cluster columns.
+// shapes lists them [{nodes, node_memory_bytes, node_cores,
+// node_disk_bytes_per_s}] (absent for --nodes and --node-memory); sweep
+// points and targets carry shapes and memory_bytes (the cluster's
+// memory in all); the text states the shapes. CSV rows carry the same
+// three cluster columns.
 //
 // # Engine
 //

@@ -15,10 +15,11 @@ type Flags struct {
 	Policies   string // yarn, yarn-me or both
 	Nodes      string // node counts, e.g. 50,100
 	NodeMemory string // byte sizes, e.g. 32G,64G
-	// NodeShapes is one cluster of several node shapes, COUNTxMEMORY[/CORES]
-	// comma-separated, e.g. 40x16G/16,10x64G/32 (no cores: --node-cores).
-	// With it, Nodes and NodeMemory are empty unless given (a conflict
-	// Options.Validate reports).
+	// NodeShapes are clusters of node shapes, each its shapes
+	// COUNTxMEMORY[/CORES][@DISK] comma-separated, clusters separated by
+	// ; (several are swept), e.g. 40x16G/16,10x64G/32;60x32G/16 (no
+	// cores: --node-cores). With it, Nodes and NodeMemory are empty unless
+	// given (a conflict Options.Validate reports).
 	NodeShapes        string
 	MemoryUnit        string // a byte size
 	NodeDiskBandwidth string // bytes per second; "0": not limited
@@ -50,13 +51,21 @@ func (f Flags) Apply(o *Options) []error {
 		o.NodeMemoryBytes = append(o.NodeMemoryBytes, m)
 	}
 	o.NodeShapes = nil
-	for _, s := range splitList(f.NodeShapes) {
-		sh, err := ParseNodeShape(s)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--node-shapes: %w", err))
-			continue
+	if strings.TrimSpace(f.NodeShapes) != "" {
+		for _, cluster := range strings.Split(f.NodeShapes, ";") {
+			var shapes []NodeShape
+			for _, s := range splitList(cluster) {
+				sh, err := ParseNodeShape(s)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("--node-shapes: %w", err))
+					continue
+				}
+				shapes = append(shapes, sh)
+			}
+			if len(shapes) > 0 {
+				o.NodeShapes = append(o.NodeShapes, shapes)
+			}
 		}
-		o.NodeShapes = append(o.NodeShapes, sh)
 	}
 	var err error
 	if o.MemoryUnitBytes, err = bytesize.Parse(f.MemoryUnit); err != nil {

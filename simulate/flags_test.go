@@ -30,15 +30,16 @@ func TestFlagsApply(t *testing.T) {
 // is reported, each with what is wrong.
 func TestFlagsNodeShapes(t *testing.T) {
 	o := DefaultOptions()
-	errs := Flags{Policies: "yarn", NodeShapes: "40x16G/16, 10X64g/32@1G,2x1.5G", MemoryUnit: "100M", NodeDiskBandwidth: "0"}.Apply(&o)
+	errs := Flags{Policies: "yarn", NodeShapes: "40x16G/16, 10X64g/32@1G,2x1.5G ; 5x1G", MemoryUnit: "100M", NodeDiskBandwidth: "0"}.Apply(&o)
 	want := []NodeShape{{40, 16 << 30, 16, 0}, {10, 64 << 30, 32, 1 << 30}, {2, 3 << 29, 0, 0}}
-	if len(errs) != 0 || !slices.Equal(o.NodeShapes, want) || o.Nodes != nil || o.NodeMemoryBytes != nil {
+	if len(errs) != 0 || len(o.NodeShapes) != 2 || !slices.Equal(o.NodeShapes[0], want) || !slices.Equal(o.NodeShapes[1], []NodeShape{{5, 1 << 30, 0, 0}}) ||
+		o.Nodes != nil || o.NodeMemoryBytes != nil {
 		t.Fatalf("%+v %v", o, errs)
 	}
 	if err := o.Validate(); err != nil {
 		t.Errorf("validate: %v", err)
 	}
-	if got := o.NodeShapes[2].String() + "," + o.NodeShapes[0].String() + "," + o.NodeShapes[1].String(); got != "2x1536M,40x16G/16,10x64G/32@1G" {
+	if got := ShapesString(o.NodeShapes[0]); got != "40x16G/16,10x64G/32@1G,2x1536M" {
 		t.Errorf("String %q", got)
 	}
 	errs = Flags{Policies: "yarn", NodeShapes: "40*16G,ax16G,4xlots,4x16G/0,4x16G/many,4x16G@fast,4x16G", MemoryUnit: "100M", NodeDiskBandwidth: "0"}.Apply(&o)
@@ -52,7 +53,7 @@ func TestFlagsNodeShapes(t *testing.T) {
 			t.Errorf("errors %q: want one with %s", got, w)
 		}
 	}
-	if len(errs) != 6 || len(o.NodeShapes) != 1 {
-		t.Errorf("%d errors, %d shapes kept; want 6, 1", len(errs), len(o.NodeShapes))
+	if len(errs) != 6 || len(o.NodeShapes) != 1 || len(o.NodeShapes[0]) != 1 {
+		t.Errorf("%d errors, %v shapes kept; want 6, one cluster of 1", len(errs), o.NodeShapes)
 	}
 }

@@ -3,6 +3,7 @@ package simulate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -192,7 +193,7 @@ func TestRunShapes(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		res := runTrace(t, sweepTrace, func(o *Options) {
 			o.Nodes, o.NodeMemoryBytes = nil, nil
-			o.NodeShapes = []NodeShape{{Nodes: 2, NodeMemoryBytes: 16 << 30}, {Nodes: 1, NodeMemoryBytes: 32 << 30, NodeCores: 32}}
+			o.NodeShapes = [][]NodeShape{{{Nodes: 2, NodeMemoryBytes: 16 << 30}, {Nodes: 1, NodeMemoryBytes: 32 << 30, NodeCores: 32}}}
 			o.SeriesPoints = 20
 		})
 		runtime.GOMAXPROCS(old)
@@ -251,18 +252,18 @@ func TestMixedLeftOut(t *testing.T) {
 // Shapes are checked with the other options, every problem at once.
 func TestValidateShapes(t *testing.T) {
 	o := DefaultOptions()
-	o.NodeShapes = []NodeShape{{Nodes: 0, NodeMemoryBytes: 16 << 30}, {Nodes: 2, NodeMemoryBytes: 10 << 20}, {Nodes: 1, NodeMemoryBytes: 1 << 30, NodeCores: -1}}
-	o.TargetMakespan = time.Hour
+	o.NodeShapes = [][]NodeShape{{{Nodes: 0, NodeMemoryBytes: 16 << 30}, {Nodes: 2, NodeMemoryBytes: 10 << 20}, {Nodes: 1, NodeMemoryBytes: 1 << 30, NodeCores: -1}}, {}}
 	err := o.Validate()
 	for _, w := range []string{"node-shapes 0x16G: 0 nodes", "node-shapes 2x10M: memory 10M: want at least one memory unit (100M)", "node-shapes 1x1G/-1: -1 cores",
-		"nodes and node-shapes both given: use --node-shapes alone", "node-memory and node-shapes both given", "target-makespan and node-shapes"} {
+		"nodes and node-shapes both given: use --node-shapes alone", "node-memory and node-shapes both given", "an empty cluster"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("%q not in %v", w, err)
 		}
 	}
 	o = DefaultOptions()
 	o.Nodes, o.NodeMemoryBytes = nil, nil
-	o.NodeShapes = []NodeShape{{Nodes: 40, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 10, NodeMemoryBytes: 64 << 30}}
+	o.NodeShapes = [][]NodeShape{{{Nodes: 40, NodeMemoryBytes: 16 << 30, NodeCores: 16}, {Nodes: 10, NodeMemoryBytes: 64 << 30}}, {{Nodes: 3, NodeMemoryBytes: 1 << 30}}}
+	o.TargetMakespan = time.Hour // picks among swept clusters of shapes too
 	if err := o.Validate(); err != nil {
 		t.Errorf("good shapes: %v", err)
 	}
@@ -289,5 +290,33 @@ func TestShapeDiskBandwidth(t *testing.T) {
 	}
 	if got := ShapesCluster([]NodeShape{{Nodes: 1, NodeMemoryBytes: 10 << 30, DiskBytesPerS: 1 << 30}}, 16).Describe(); got != "1 node: 1 of 10 GiB and 16 cores with 1 GiB/s of disk" {
 		t.Errorf("describe %q", got)
+	}
+}
+
+// Clusters of shapes are swept like counts and memories: each cluster
+// under each policy, and --target-makespan picks the one of least memory
+// that meets it. On the hand case's job (three 100 s tasks of 4 GiB),
+// 1x8G runs two at once (200 s), 1x12G three (100 s), 1x4G,1x8G three
+// (100 s) with 12 GiB as well but on 2 nodes: the 100 s target picks
+// 1x12G (same memory, fewer nodes).
+func TestSweepShapes(t *testing.T) {
+	jobs := oneJob(t, "none")
+	o := DefaultOptions()
+	o.Nodes, o.NodeMemoryBytes, o.Policies, o.TargetMakespan = nil, nil, []Policy{YARN}, 100*time.Second
+	o.MemoryUnitBytes = 1 << 30 // 4 GiB tasks fill 8 and 12 GiB nodes exactly
+	o.NodeShapes = [][]NodeShape{{{Nodes: 1, NodeMemoryBytes: 8 << 30}}, {{Nodes: 1, NodeMemoryBytes: 4 << 30}, {Nodes: 1, NodeMemoryBytes: 8 << 30}}, {{Nodes: 1, NodeMemoryBytes: 12 << 30}}}
+	res, err := Run(context.Background(), Input{Jobs: jobs}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range res.Sweep {
+		got = append(got, fmt.Sprintf("%s=%g/%d", ShapesString(p.Shapes), p.MakespanS, p.MemoryBytes>>30))
+	}
+	if want := []string{"1x8G/16=200/8", "1x4G/16,1x8G/16=100/12", "1x12G/16=100/12"}; !slices.Equal(got, want) {
+		t.Errorf("sweep %v, want %v", got, want)
+	}
+	if len(res.Targets) != 1 || res.Targets[0].Shapes == nil || ShapesString(res.Targets[0].Shapes) != "1x12G/16" {
+		t.Errorf("targets %+v, want 1x12G", res.Targets)
 	}
 }

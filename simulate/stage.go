@@ -30,9 +30,9 @@ type Options struct {
 	Nodes           []int
 	NodeMemoryBytes []int64
 	// NodeShapes, instead of Nodes and NodeMemoryBytes (both then empty),
-	// is one cluster of nodes of several shapes, in node order; it is
-	// not swept. A shape's NodeCores 0 is NodeCores.
-	NodeShapes []NodeShape
+	// are clusters of nodes of several shapes, each in node order;
+	// several are swept. A shape's NodeCores 0 is NodeCores.
+	NodeShapes [][]NodeShape
 	// NodeCores per node (DSS: 16); a task takes its phase's cores (1).
 	NodeCores int
 	// MemoryUnitBytes is the allocation granularity (DSS: 100 MB).
@@ -94,9 +94,6 @@ func (o *Options) Validate() error {
 		if len(o.NodeMemoryBytes) > 0 {
 			errs = append(errs, errors.New("node-memory and node-shapes both given: use --node-shapes alone (its shapes carry the node memories, e.g. 40x16G/16,10x64G/32), or --node-memory with --nodes"))
 		}
-		if o.TargetMakespan > 0 {
-			errs = append(errs, errors.New("target-makespan and node-shapes both given: --node-shapes is one cluster, not swept; --target-makespan picks among clusters swept with --nodes and --node-memory"))
-		}
 	} else {
 		if len(o.Nodes) == 0 {
 			errs = append(errs, errors.New("nodes: want at least one node count"))
@@ -121,26 +118,34 @@ func (o *Options) Validate() error {
 			errs = append(errs, fmt.Errorf("node-memory %s: want at least one memory unit (%s) and at most 2^29 of them", bytesize.Format(m), bytesize.Format(o.MemoryUnitBytes)))
 		}
 	}
-	total := 0
-	for _, s := range o.NodeShapes {
-		var bad []string
-		if s.Nodes < 1 || s.Nodes > 1_000_000 {
-			bad = append(bad, fmt.Sprintf("%d nodes: want 1 to 1000000", s.Nodes))
-		} else {
-			total += s.Nodes
+	for _, cluster := range o.NodeShapes {
+		total := 0
+		for _, s := range cluster {
+			var bad []string
+			if s.Nodes < 1 || s.Nodes > 1_000_000 {
+				bad = append(bad, fmt.Sprintf("%d nodes: want 1 to 1000000", s.Nodes))
+			} else {
+				total += s.Nodes
+			}
+			if !memOK(s.NodeMemoryBytes) {
+				bad = append(bad, fmt.Sprintf("memory %s: want at least one memory unit (%s) and at most 2^29 of them", bytesize.Format(max(s.NodeMemoryBytes, 0)), bytesize.Format(o.MemoryUnitBytes)))
+			}
+			if s.NodeCores < 0 || s.NodeCores > 1<<20 {
+				bad = append(bad, fmt.Sprintf("%d cores: want 1 or more (or none: --node-cores)", s.NodeCores))
+			}
+			if s.DiskBytesPerS < 0 {
+				bad = append(bad, fmt.Sprintf("disk %d bytes/s: want more than 0 (or none: --node-disk-bandwidth)", s.DiskBytesPerS))
+			}
+			for _, b := range bad {
+				errs = append(errs, fmt.Errorf("node-shapes %s: %s", s, b))
+			}
 		}
-		if !memOK(s.NodeMemoryBytes) {
-			bad = append(bad, fmt.Sprintf("memory %s: want at least one memory unit (%s) and at most 2^29 of them", bytesize.Format(max(s.NodeMemoryBytes, 0)), bytesize.Format(o.MemoryUnitBytes)))
+		if total > 1_000_000 {
+			errs = append(errs, fmt.Errorf("node-shapes %s: %d nodes in all; want at most 1000000", ShapesString(cluster), total))
 		}
-		if s.NodeCores < 0 || s.NodeCores > 1<<20 {
-			bad = append(bad, fmt.Sprintf("%d cores: want 1 or more (or none: --node-cores)", s.NodeCores))
+		if len(cluster) == 0 {
+			errs = append(errs, errors.New("node-shapes: an empty cluster (two ; in a row?)"))
 		}
-		for _, b := range bad {
-			errs = append(errs, fmt.Errorf("node-shapes %s: %s", s, b))
-		}
-	}
-	if total > 1_000_000 {
-		errs = append(errs, fmt.Errorf("node-shapes: %d nodes in all; want at most 1000000", total))
 	}
 	if o.NodeCores < 1 || o.NodeCores > 1<<20 {
 		errs = append(errs, fmt.Errorf("node-cores %d: want 1 or more", o.NodeCores))
@@ -312,6 +317,29 @@ type NodeShape struct {
 	DiskBytesPerS   int64 `json:"node_disk_bytes_per_s,omitempty"`
 }
 
+// ShapesString writes a cluster of shapes as --node-shapes reads it,
+// comma-separated.
+func ShapesString(shapes []NodeShape) string {
+	parts := make([]string, len(shapes))
+	for i, s := range shapes {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// MemoryBytes is the cluster's memory: nodes × node memory, or the sum
+// over its shapes.
+func (c Cluster) MemoryBytes() int64 {
+	if len(c.Shapes) == 0 {
+		return int64(c.Nodes) * c.NodeMemoryBytes
+	}
+	var m int64
+	for _, s := range c.Shapes {
+		m += int64(s.Nodes) * s.NodeMemoryBytes
+	}
+	return m
+}
+
 // String writes the shape as --node-shapes reads it:
 // COUNTxMEMORY[/CORES][@DISK].
 func (s NodeShape) String() string {
@@ -421,13 +449,18 @@ type JobOutcome struct {
 
 // SweepPoint is one policy on one swept cluster.
 type SweepPoint struct {
-	Nodes             int     `json:"nodes"`
-	NodeMemoryBytes   int64   `json:"node_memory_bytes"`
-	Policy            Policy  `json:"policy"`
-	MakespanS         float64 `json:"makespan_s"`
-	MeanJCTS          float64 `json:"mean_jct_s"`
-	MemoryUtilisation float64 `json:"memory_utilisation"`
-	ElasticTasks      int64   `json:"elastic_tasks"`
+	Nodes           int   `json:"nodes"`
+	NodeMemoryBytes int64 `json:"node_memory_bytes"`
+	// Shapes are the cluster's node shapes when it was given as shapes
+	// (NodeMemoryBytes is then 0 unless every node has the same);
+	// MemoryBytes is the cluster's memory in all.
+	Shapes            []NodeShape `json:"shapes,omitempty"`
+	MemoryBytes       int64       `json:"memory_bytes"`
+	Policy            Policy      `json:"policy"`
+	MakespanS         float64     `json:"makespan_s"`
+	MeanJCTS          float64     `json:"mean_jct_s"`
+	MemoryUtilisation float64     `json:"memory_utilisation"`
+	ElasticTasks      int64       `json:"elastic_tasks"`
 	// JobsLeftOut counts jobs with tasks larger than the cluster's nodes.
 	JobsLeftOut int `json:"jobs_left_out"`
 }
@@ -441,6 +474,9 @@ type Target struct {
 	Nodes           *int     `json:"nodes"`
 	NodeMemoryBytes *int64   `json:"node_memory_bytes"`
 	MakespanS       *float64 `json:"makespan_s"`
+	// Shapes and MemoryBytes as in SweepPoint (absent when none meets).
+	Shapes      []NodeShape `json:"shapes,omitempty"`
+	MemoryBytes *int64      `json:"memory_bytes,omitempty"`
 }
 
 // Unschedulable is a job left out because a task is larger than a node.
@@ -480,11 +516,15 @@ type Result struct {
 	Workload *Workload `json:"workload,omitempty"`
 }
 
-// Clusters lists the clusters opts describes, counts first; NodeShapes
-// is one cluster.
+// Clusters lists the clusters opts describes: every count with every
+// memory, counts first; or each cluster of shapes, in order.
 func (o *Options) Clusters() []Cluster {
 	if len(o.NodeShapes) > 0 {
-		return []Cluster{ShapesCluster(o.NodeShapes, o.NodeCores)}
+		cs := make([]Cluster, len(o.NodeShapes))
+		for i, sh := range o.NodeShapes {
+			cs[i] = ShapesCluster(sh, o.NodeCores)
+		}
+		return cs
 	}
 	var cs []Cluster
 	for _, n := range o.Nodes {
@@ -671,7 +711,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 				}
 			}
 			c := clusters[r.c]
-			res.Sweep = append(res.Sweep, SweepPoint{Nodes: c.Nodes, NodeMemoryBytes: c.NodeMemoryBytes, Policy: r.p, MakespanS: s.MakespanS,
+			res.Sweep = append(res.Sweep, SweepPoint{Nodes: c.Nodes, NodeMemoryBytes: c.NodeMemoryBytes, Shapes: c.Shapes, MemoryBytes: c.MemoryBytes(), Policy: r.p, MakespanS: s.MakespanS,
 				MeanJCTS: s.MeanJCTS, MemoryUtilisation: s.MemoryUtilisation, ElasticTasks: s.ElasticTasks, JobsLeftOut: left})
 		}
 	}
@@ -722,14 +762,13 @@ func targets(sweep []SweepPoint, policies []Policy, target float64) []Target {
 				best = s
 				continue
 			}
-			tb, ts := float64(best.Nodes)*float64(best.NodeMemoryBytes), float64(s.Nodes)*float64(s.NodeMemoryBytes)
-			if ts < tb || (ts == tb && s.Nodes < best.Nodes) {
+			if s.MemoryBytes < best.MemoryBytes || (s.MemoryBytes == best.MemoryBytes && s.Nodes < best.Nodes) {
 				best = s
 			}
 		}
 		if best != nil {
-			n, m, mk := best.Nodes, best.NodeMemoryBytes, best.MakespanS
-			t.Nodes, t.NodeMemoryBytes, t.MakespanS = &n, &m, &mk
+			n, m, mk, tm := best.Nodes, best.NodeMemoryBytes, best.MakespanS, best.MemoryBytes
+			t.Nodes, t.NodeMemoryBytes, t.MakespanS, t.MemoryBytes, t.Shapes = &n, &m, &mk, &tm, best.Shapes
 		}
 		out = append(out, t)
 	}

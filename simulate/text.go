@@ -120,9 +120,19 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.Sweep) > 0 {
 		fmt.Fprintln(out, "\nclusters:")
 		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "  NODES\tNODE_MEMORY\tPOLICY\tMAKESPAN\tMEAN_JCT\tMEMORY_UTILISATION\tELASTIC_TASKS\tJOBS_LEFT_OUT")
+		shapes := len(r.Sweep[0].Shapes) > 0
+		if shapes {
+			fmt.Fprintln(w, "  SHAPES\tNODES\tMEMORY\tPOLICY\tMAKESPAN\tMEAN_JCT\tMEMORY_UTILISATION\tELASTIC_TASKS\tJOBS_LEFT_OUT")
+		} else {
+			fmt.Fprintln(w, "  NODES\tNODE_MEMORY\tPOLICY\tMAKESPAN\tMEAN_JCT\tMEMORY_UTILISATION\tELASTIC_TASKS\tJOBS_LEFT_OUT")
+		}
 		for _, s := range r.Sweep {
-			fmt.Fprintf(w, "  %d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", s.Nodes, bytesize.Human(float64(s.NodeMemoryBytes)), s.Policy, timeflag.FormatSeconds(s.MakespanS),
+			if shapes {
+				fmt.Fprintf(w, "  %s\t%d\t%s\t", ShapesString(s.Shapes), s.Nodes, bytesize.Human(float64(s.MemoryBytes)))
+			} else {
+				fmt.Fprintf(w, "  %d\t%s\t", s.Nodes, bytesize.Human(float64(s.NodeMemoryBytes)))
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\n", s.Policy, timeflag.FormatSeconds(s.MakespanS),
 				timeflag.FormatSeconds(s.MeanJCTS), pctText(s.MemoryUtilisation), s.ElasticTasks, s.JobsLeftOut)
 		}
 		if err := w.Flush(); err != nil {
@@ -132,6 +142,11 @@ func (r *Result) WriteText(out io.Writer) error {
 	for _, t := range r.Targets {
 		if t.Nodes == nil {
 			fmt.Fprintf(out, "target makespan %s: no swept cluster meets it under %s\n", timeflag.FormatSeconds(t.TargetMakespanS), t.Policy)
+			continue
+		}
+		if len(t.Shapes) > 0 {
+			fmt.Fprintf(out, "target makespan %s: %s needs %s (%d nodes, %s of memory; makespan %s)\n", timeflag.FormatSeconds(t.TargetMakespanS), t.Policy,
+				ShapesString(t.Shapes), *t.Nodes, bytesize.Human(float64(*t.MemoryBytes)), timeflag.FormatSeconds(*t.MakespanS))
 			continue
 		}
 		fmt.Fprintf(out, "target makespan %s: %s needs %d × %s (%s of memory; makespan %s)\n", timeflag.FormatSeconds(t.TargetMakespanS), t.Policy, *t.Nodes,

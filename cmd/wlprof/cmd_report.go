@@ -29,6 +29,7 @@ type reportOptions struct {
 	MaxPeriodicity time.Duration
 	// The simulate section's workload and cluster.
 	SimTrace, SimNodeMemory, SimDefaultModel string
+	SimNodeShapes                            string
 	SimNodes                                 int
 	SimHistory                               bool
 	// The estimate section's options.
@@ -98,6 +99,7 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.SimHistory, "simulate-history", false, "add the simulate section: the dataset's own job history (task attempts of .jhist files and Spark logs) under YARN and YARN-ME (as wlprof simulate without --trace)")
 	f.IntVar(&o.SimNodes, "simulate-nodes", 100, "nodes of the simulated cluster")
 	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
+	f.StringVar(&o.SimNodeShapes, "simulate-node-shapes", "", "a simulated cluster of several node shapes instead of --simulate-nodes and --simulate-node-memory: COUNTxMEMORY[/CORES][@DISK],... (as wlprof simulate --node-shapes)")
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
@@ -176,7 +178,7 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimDefaultModel)
+	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimNodeShapes, o.SimDefaultModel)
 	if err != nil {
 		return pipeline.Options{}, usageError{err}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,7 +20,7 @@ type simulateOptions struct {
 	Policies     string
 	Nodes        string
 	NodeMemory   string
-	NodeShapes   string
+	NodeShapes   []string
 	NodeCores    int
 	MemoryUnit   string
 	DiskBW       string
@@ -67,11 +68,13 @@ a node is left out and listed. Several --nodes or --node-memory values
 sweep the clusters; --target-makespan then names, per policy, the
 smallest cluster that runs the trace within it.
 
---node-shapes gives instead one cluster of nodes that differ:
+--node-shapes gives instead a cluster of nodes that differ:
 COUNTxMEMORY[/CORES][@DISK] comma-separated, e.g. 40x16G/16,10x64G/32@1G
 (no cores: --node-cores; no disk bandwidth per second:
---node-disk-bandwidth). It is not swept, and goes without --nodes, --node-memory
-and --target-makespan. A node passes over the jobs whose task it could
+--node-disk-bandwidth). Given several times (or with ; between clusters)
+it sweeps those clusters, and --target-makespan picks the one of least
+memory that meets it. It goes without --nodes and --node-memory. A node
+passes over the jobs whose task it could
 never fit (YARN-ME may still run one there with less memory); a job
 whose task fits no node is left out. Nodes are numbered in the order of
 the shapes, which breaks ties. The rules are in simulate/doc.go;
@@ -81,7 +84,8 @@ scripts/simulate.py implements them again.
   wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G
   wlprof simulate -d ds --trace jobs.csv --nodes 100 --default-model step:1.5 -o json
   wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h
-  wlprof simulate --trace jobs.csv --node-shapes 40x16G/16,10x64G/32`,
+  wlprof simulate --trace jobs.csv --node-shapes 40x16G/16,10x64G/32
+  wlprof simulate --trace jobs.csv --node-shapes 40x16G,10x64G --node-shapes 30x32G@1G --target-makespan 2h`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), cmd, o) },
 	}
@@ -90,7 +94,7 @@ scripts/simulate.py implements them again.
 	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
 	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
 	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
-	f.StringVar(&o.NodeShapes, "node-shapes", "", "one cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES][@DISK],... e.g. 40x16G/16,10x64G/32@1G")
+	f.StringArrayVar(&o.NodeShapes, "node-shapes", nil, "a cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES][@DISK],... e.g. 40x16G/16,10x64G/32@1G (given again, or ; between clusters: a sweep)")
 	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node (of a shape without /CORES); a task takes its phase's cores (1 unless the trace says)")
 	f.StringVar(&o.MemoryUnit, "memory-unit", bytesize.Format(def.MemoryUnitBytes), "memory is allocated in whole units of this size")
 	f.StringVar(&o.DiskBW, "node-disk-bandwidth", bytesize.Format(def.NodeDiskBytesPerS), "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
@@ -107,7 +111,8 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) er
 	opts.Trace, opts.NodeCores, opts.ElasticDiskShare, opts.DefaultModel, opts.ReservedGaps, opts.TargetMakespan =
 		o.Trace, o.NodeCores, o.DiskShare, o.DefaultModel, o.ReservedGaps, o.Target
 	nodes, mem := o.Nodes, o.NodeMemory
-	if o.NodeShapes != "" { // the defaults of --nodes and --node-memory do not apply
+	shapes := strings.Join(o.NodeShapes, ";")
+	if shapes != "" { // the defaults of --nodes and --node-memory do not apply
 		if !cmd.Flags().Changed("nodes") {
 			nodes = ""
 		}
@@ -115,7 +120,7 @@ func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) er
 			mem = ""
 		}
 	}
-	errs := simulate.Flags{Policies: o.Policies, Nodes: nodes, NodeMemory: mem, NodeShapes: o.NodeShapes, MemoryUnit: o.MemoryUnit,
+	errs := simulate.Flags{Policies: o.Policies, Nodes: nodes, NodeMemory: mem, NodeShapes: shapes, MemoryUnit: o.MemoryUnit,
 		NodeDiskBandwidth: o.DiskBW}.Apply(&opts)
 	if len(errs) == 0 || ((len(opts.NodeShapes) > 0 || len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0) && opts.MemoryUnitBytes > 0) {
 		if err := opts.Validate(); err != nil {

@@ -189,6 +189,18 @@ func TestReportSimulateSection(t *testing.T) {
 	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-node-memory") {
 		t.Errorf("bad --simulate-node-memory: exit %d, %q", code, stderr)
 	}
+	// --simulate-node-shapes: the section's cluster is the shapes.
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-q", "--simulate-trace", demoTrace, "--simulate-node-shapes", "2x16G/8,1x64G/32@1G",
+		"--simulate-default-model", "step:1.5"); code != 0 {
+		t.Fatalf("--simulate-node-shapes: exit %d: %s", code, stderr)
+	}
+	html, _ = os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(html), "3 nodes: 2 of 16 GiB and 8 cores, 1 of 64 GiB and 32 cores with 1 GiB/s of disk") {
+		t.Errorf("index.html does not describe the shapes")
+	}
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-shapes", "2y16G"); code != 2 || !strings.Contains(stderr, "--simulate-node-shapes") {
+		t.Errorf("bad --simulate-node-shapes: exit %d, %q", code, stderr)
+	}
 }
 
 // wlprof simulate --node-shapes: a mixed cluster of the demo trace (text
@@ -261,6 +273,21 @@ func TestSimulateNodeShapes(t *testing.T) {
 
 // Bad shapes, and shapes with the flags they replace, are usage errors,
 // every one reported at once and saying what to use.
+// --node-shapes given twice sweeps the two clusters, and
+// --target-makespan picks among them.
+func TestSimulateSweepShapes(t *testing.T) {
+	out, stderr, code := wlprof(t, "simulate", "-d", filepath.Join(t.TempDir(), "none"), "-q", "--trace", demoTrace, "--default-model", "step:1.5",
+		"--node-shapes", "2x16G/8,1x64G/32", "--node-shapes", "4x16G;8x16G@1G", "--target-makespan", "1h")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"SHAPES", "2x16G/8,1x64G/32", "4x16G/16", "8x16G/16@1G", "target makespan 1h: yarn needs", "target makespan 1h: yarn-me needs"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q not in\n%s", w, out)
+		}
+	}
+}
+
 func TestSimulateNodeShapesErrors(t *testing.T) {
 	nods := filepath.Join(t.TempDir(), "none")
 	for _, c := range []struct {
@@ -269,7 +296,7 @@ func TestSimulateNodeShapesErrors(t *testing.T) {
 	}{
 		{[]string{"--node-shapes", "0x16G,4x10M,abc,2x8G/x", "--nodes", "5", "--target-makespan", "1h"},
 			[]string{"node-shapes 0x16G: 0 nodes", "node-shapes 4x10M: memory 10M: want at least one memory unit", `--node-shapes: "abc": no x`,
-				`--node-shapes: "2x8G/x": cores "x"`, "nodes and node-shapes both given: use --node-shapes alone", "target-makespan and node-shapes"}},
+				`--node-shapes: "2x8G/x": cores "x"`, "nodes and node-shapes both given: use --node-shapes alone"}},
 		{[]string{"--node-shapes", "4x16G", "--node-memory", "32G"}, []string{"node-memory and node-shapes both given: use --node-shapes alone"}},
 		{[]string{"--node-shapes", "nothing"}, []string{`--node-shapes: "nothing": no x between the node count and the memory; want COUNTxMEMORY[/CORES]`}},
 	} {
