@@ -26,13 +26,13 @@ func assumptions(r *Result, o *Options) []string {
 func warnings(r *Result, in Input) []string {
 	var w []string
 	if r.UnjoinedMachines > 0 {
-		w = append(w, fmt.Sprintf("%d of %d machines with events are not servers of the usage table: left out (their ids must match the usage's server names)", r.UnjoinedMachines, r.Machines))
+		w = append(w, fmt.Sprintf("%d of %d machines with events are no server of the usage table: left out (their ids must match the usage's server names)", r.UnjoinedMachines, r.Machines))
 	}
 	if in.SharedServers > 0 {
 		w = append(w, fmt.Sprintf("%d servers have usage rows of several tenants: each went to the tenant with the most CPU there (for one tenant per server, ingest usage keyed by machine or by user)", in.SharedServers))
 	}
 	if len(r.Excluded) > 0 {
-		w = append(w, fmt.Sprintf("%d tenants are left out of the classes (see excluded)", len(r.Excluded)))
+		w = append(w, fmt.Sprintf("%s left out of the classes (see excluded)", count(len(r.Excluded), "tenant is", "tenants are")))
 	}
 	if n := len(r.Tenants); n < 9 {
 		w = append(w, fmt.Sprintf("only %d tenants with a machine history: some of the nine classes are empty, and Algorithm 2 cannot place three replicas in distinct rows and columns of non-empty classes", n))
@@ -44,7 +44,7 @@ func warnings(r *Result, in Input) []string {
 		}
 	}
 	if big > 0 {
-		w = append(w, fmt.Sprintf("%d tenants hold more than S/9 each: with one class per tenant their classes cannot be balanced", big))
+		w = append(w, fmt.Sprintf("%s more than S/9: with one class per tenant, its class cannot hold S/9", count(big, "tenant holds", "tenants each hold")))
 	}
 	if r.Disruptions == 0 {
 		w = append(w, "no machine was removed in the window: every tenant's reimage rate is 0, so the rows are cut by peak (the tie-break) and say nothing about durability")
@@ -108,6 +108,14 @@ func (r *Result) WriteText(out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// count is "1 tenant is" or "3 tenants are".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func span(lo, hi *float64, prec int) string {

@@ -133,7 +133,7 @@ func TestRunJoins(t *testing.T) {
 		return dataset.MachineEvent{Machine: m, TimeMs: start + dt, Type: typ}
 	}
 	in := Input{
-		Events: []dataset.MachineEvent{ev("1", 0, "ADD"), ev("2", 0, "ADD"), ev("9", 0, "ADD"), ev("1", 1e9, "REMOVE"), ev("1", 2e9, "ADD"), ev("4", 0, "ADD")},
+		Events:       []dataset.MachineEvent{ev("1", 0, "ADD"), ev("2", 0, "ADD"), ev("9", 0, "ADD"), ev("1", 1e9, "REMOVE"), ev("1", 2e9, "ADD"), ev("4", 0, "ADD")},
 		ServerTenant: map[string]string{"1": "a", "2": "b", "3": "c", "4": "d"},
 		Tenants:      []TenantUsage{{"a", 0.5}, {"b", 0.2}, {"c", 0.3}, {"d", math.NaN()}},
 		UsageStartMs: dataset.NoTime, UsageEndMs: dataset.NoTime,

@@ -56,6 +56,11 @@ echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks com
 echo "== 10. what the tenant classes buy: harvesting spare cores by Algorithm 1's class selection against a"
 echo "   history-blind placement, over the primary tenants' real usage (seed 000 §4-§6; a Poisson batch stream)"
 "$bin" harvest -d "$ds" --workload poisson --seed 5 --window 3d | head -8
+echo "== 11. where replicas go: seed 000's 3 x 3 classes (reimage rate x peak CPU, equal storage per class, Algorithm 2)"
+echo "   on testdata/placement, a world written from the Google 2019 machine_events schema (the bundled traces have no"
+echo "   machine history to speak of; REMOVE events stand in for reimages)"
+"$bin" ingest auto -d "$out/placement" -q testdata/placement/usage.csv testdata/placement/machine_events.json
+"$bin" placement -d "$out/placement" --stability-window 2d | head -14
 
 cat <<TXT
 
