@@ -30,6 +30,9 @@ type Input struct {
 	Tenants       []TenantUsage
 	// The usage table's first and last sample (dataset.NoTime: none).
 	UsageStartMs, UsageEndMs int64
+	// Series are the tenants' average servers (the classify stage's),
+	// whose busy periods the replay reads; none: no tenant is ever busy.
+	Series []dataset.Series
 }
 
 // TenantUsage is a tenant as the classify stage sees it.
@@ -110,12 +113,27 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err != nil {
 		return in, err
 	}
+	in.Series = fin.Series
+	// fft.Run waits for the background write of series it built, and
+	// classifies a fresh stored table as it streams it (harvest.Load does
+	// the same): then the series are read back from the table.
 	res, err := fft.Run(ctx, fin, copts)
 	if errors.Is(err, fft.ErrNoSeries) {
 		return in, ErrNoUsage
 	}
 	if err != nil {
 		return in, err
+	}
+	if in.Series == nil && opts.Blocks > 0 {
+		d := ds
+		if res.Built {
+			if d, err = dataset.Open(ds.Dir); err != nil {
+				return in, err
+			}
+		}
+		if in.Series, err = dataset.ReadSeries(ctx, d); err != nil {
+			return in, err
+		}
 	}
 	for _, t := range res.Tenants {
 		p := t.Peak
@@ -152,8 +170,11 @@ type Result struct {
 	Tenants            []Tenant  `json:"tenants"`
 	Excluded           []Exclude `json:"excluded"`
 	Stability          Stability `json:"stability"`
-	Assumptions        []string  `json:"assumptions"`
-	Warnings           []string  `json:"warnings"`
+	// Replay is the durability and availability replay (null with
+	// --blocks 0).
+	Replay      *Replay  `json:"replay"`
+	Assumptions []string `json:"assumptions"`
+	Warnings    []string `json:"warnings"`
 }
 
 // Class is one of the nine classes: its tenants (by name), servers and
@@ -239,8 +260,14 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			hist[e.Machine] = m
 			names = append(names, e.Machine)
 		}
-		if e.Type == dataset.MachineRemove {
+		if e.Rack != "" {
+			m.rack = e.Rack
+		}
+		switch e.Type {
+		case dataset.MachineRemove:
 			m.removes = append(m.removes, e.TimeMs)
+		case dataset.MachineAdd:
+			m.adds = append(m.adds, e.TimeMs)
 		}
 	}
 	sort.Strings(names)
@@ -313,6 +340,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var err error
 	Cluster(members)
 	res.ClassTargetBytes = res.TotalStorageBytes / 9
 	for i := range tenants {
@@ -327,6 +355,11 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		tm[i] = per[tenants[i].Tenant].machines
 	}
 	res.Stability = stability(tm, res.StartMs, res.EndMs, opts.StabilityWindow)
+	if opts.Blocks > 0 {
+		if res.Replay, err = runReplay(ctx, res, members, tm, in.Series, &opts); err != nil {
+			return nil, err
+		}
+	}
 	res.Assumptions = assumptions(res, &opts)
 	res.Warnings = append(res.Warnings, warnings(res, in)...)
 	return res, nil
@@ -334,8 +367,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 
 type machine struct {
 	name    string
+	rack    string
 	firstMs int64
 	removes []int64
+	adds    []int64
 }
 
 func sortedTenants(ts []TenantUsage) []TenantUsage {

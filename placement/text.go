@@ -97,6 +97,26 @@ func (r *Result) WriteText(out io.Writer) error {
 		}
 		fmt.Fprintf(out, "%d windows; tenants in the same group as in the window before: %s (mean %.0f%%)\n", r.Stability.Windows, strings.Join(fs, ", "), 100**r.Stability.MeanSameFraction)
 	}
+	if rp := r.Replay; rp != nil {
+		fmt.Fprintf(out, "\ndurability and availability replay: %d blocks × %d replicas on %d servers in %d racks, seeds %d–%d (mean, min–max over them)\n",
+			rp.Blocks, rp.Replicas, rp.Servers, rp.Racks, rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1])
+		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "POLICY\tLOST_BLOCKS\tLOST_SHARE\tFAILED_ACCESSES\tFAILED_SHARE")
+		for _, p := range rp.Policies {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Policy, spreadText(p.LostBlocks, false), spreadText(p.LostShare, true),
+				spreadText(p.FailedAccesses, false), spreadText(p.FailedShare, true))
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "replay assumptions:")
+		for _, a := range rp.Assumptions {
+			fmt.Fprintf(out, "  - %s\n", a)
+		}
+		for _, wn := range rp.Warnings {
+			fmt.Fprintf(out, "  - warning: %s\n", wn)
+		}
+	}
 	fmt.Fprintln(out, "\nassumptions:")
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(out, "  - %s\n", a)
@@ -116,6 +136,18 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// spreadText is "mean (min–max)", as a percentage when share.
+func spreadText(sp Spread, share bool) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	if share {
+		f = func(v float64) string { return strconv.FormatFloat(100*v, 'f', 4, 64) + "%" }
+	}
+	if sp.Min == sp.Max {
+		return f(sp.Mean)
+	}
+	return f(sp.Mean) + " (" + f(sp.Min) + "–" + f(sp.Max) + ")"
 }
 
 func span(lo, hi *float64, prec int) string {

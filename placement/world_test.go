@@ -68,7 +68,9 @@ func stable(_ *rand.Rand, planted, _ int) int { return planted }
 // bars (25 of 27, 80%) were set before the first run.
 func TestPlantedWorld(t *testing.T) {
 	in, planted := plantedWorld(7, 3, 4, 6, stable)
-	res, err := Run(context.Background(), in, DefaultOptions())
+	opts := DefaultOptions()
+	opts.Blocks = 0 // the replay has its own tests
+	res, err := Run(context.Background(), in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestPlantedWorld(t *testing.T) {
 	// The same world whose tenants draw their rate group anew each month:
 	// about a third keep their group.
 	in, _ = plantedWorld(7, 3, 4, 6, func(r *rand.Rand, _, _ int) int { return r.IntN(3) })
-	res, err = Run(context.Background(), in, DefaultOptions())
+	res, err = Run(context.Background(), in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,13 +110,15 @@ func TestPlantedWorld(t *testing.T) {
 // Deterministic: the same input in another order gives the same result.
 func TestRunDeterministic(t *testing.T) {
 	in, _ := plantedWorld(3, 2, 3, 3, stable)
-	a, err := Run(context.Background(), in, DefaultOptions())
+	opts := DefaultOptions()
+	opts.Blocks, opts.Accesses, opts.Seeds = 2000, 2000, 2
+	a, err := Run(context.Background(), in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	r.Shuffle(len(in.Tenants), func(i, j int) { in.Tenants[i], in.Tenants[j] = in.Tenants[j], in.Tenants[i] })
-	b, err := Run(context.Background(), in, DefaultOptions())
+	b, err := Run(context.Background(), in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

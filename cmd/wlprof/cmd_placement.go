@@ -45,9 +45,20 @@ placement/doc.go; the output states its assumptions.
 Group stability (the share of tenants that keep their reimage group from
 one --stability-window to the next, §3 Fig. 6) needs two whole windows;
 a shorter trace says so.
+
+The replay (§6, Fig. 15/16; --blocks 0 skips it) writes --blocks blocks
+of --replicas replicas at the start under stock HDFS placement (writer,
+same rack, another rack) and under Algorithm 2 (classes of distinct rows
+and columns), replays the machines' removals (a REMOVE destroys the
+replicas on it) and the tenants' busy periods (a replica is unavailable
+while its tenant's CPU is above --busy), re-replicates a lost replica
+--detect after the loss at --blocks-per-hour per source server, and
+counts blocks lost and failed accesses, mean and spread over --seeds
+seeds from --seed. The same seeds give the same numbers.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof placement -d ds
-  wlprof placement -d ds --server-storage 8TB --stability-window 2d -o json`,
+  wlprof placement -d ds --server-storage 8TB --stability-window 2d -o json
+  wlprof placement -d ds --blocks 100000 --seeds 10 --detect 30m`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlacement(cmd.Context(), o) },
 	}
@@ -55,6 +66,14 @@ a shorter trace says so.
 	f.StringVar(&o.Storage, "server-storage", "4TB", "storage each server offers for harvesting (4TB, 500GiB, bytes)")
 	f.Var(timeflag.NewDuration(&o.Opts.StabilityWindow, def.StabilityWindow), "stability-window", "window of the reimage-group stability measure")
 	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step of the tenants' series (as wlprof classify)")
+	f.IntVar(&o.Opts.Blocks, "blocks", def.Blocks, "replay: blocks written at the start (0: no replay)")
+	f.IntVar(&o.Opts.Replicas, "replicas", def.Replicas, "replay: replicas per block")
+	f.Float64Var(&o.Opts.BusyThreshold, "busy", def.BusyThreshold, "replay: a replica is unavailable while its tenant's CPU is above this fraction")
+	f.Float64Var(&o.Opts.BlocksPerHour, "blocks-per-hour", def.BlocksPerHour, "replay: re-replication rate per source server (§6: 30)")
+	f.Var(timeflag.NewDuration(&o.Opts.Detect, def.Detect), "detect", "replay: time from a replica's loss to its detection")
+	f.IntVar(&o.Opts.Accesses, "accesses", def.Accesses, "replay: block accesses, uniform over the window")
+	f.Uint64Var(&o.Opts.Seed, "seed", def.Seed, "replay: first seed")
+	f.IntVar(&o.Opts.Seeds, "seeds", def.Seeds, "replay: seeds (runs) per policy")
 	return cmd
 }
 

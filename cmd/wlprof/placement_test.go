@@ -61,6 +61,16 @@ func TestPlacementGolden(t *testing.T) {
 			MeanSameFraction *float64 `json:"mean_same_fraction"`
 		} `json:"stability"`
 		Assumptions []string `json:"assumptions"`
+		Replay      *struct {
+			Blocks   int `json:"blocks"`
+			Policies []struct {
+				Policy string `json:"policy"`
+				Runs   []struct {
+					Seed       uint64 `json:"seed"`
+					LostBlocks int    `json:"lost_blocks"`
+				} `json:"runs"`
+			} `json:"policies"`
+		} `json:"replay"`
 	}
 	if err := json.Unmarshal([]byte(out["json"]), &doc); err != nil {
 		t.Fatal(err)
@@ -68,6 +78,13 @@ func TestPlacementGolden(t *testing.T) {
 	if doc.Version != 1 || len(doc.Classes) != 9 || len(doc.Tenants) != 12 || doc.UnjoinedMachines != 1 ||
 		len(doc.Excluded) != 1 || doc.Excluded[0].Tenant != "dev-scratch" || doc.Stability.Windows != 3 || doc.Stability.MeanSameFraction == nil {
 		t.Fatalf("document: %s", out["json"])
+	}
+	if rp := doc.Replay; rp == nil || rp.Blocks != 10000 || len(rp.Policies) != 2 || rp.Policies[0].Policy != "hdfs-stock" ||
+		rp.Policies[1].Policy != "algorithm-2" || len(rp.Policies[1].Runs) != 5 {
+		t.Errorf("replay: %+v", doc.Replay)
+	}
+	if o, _, _ := wlprof(t, "placement", "-d", ds, "--blocks", "0", "-o", "json"); !strings.Contains(o, `"replay": null`) {
+		t.Error("--blocks 0 still replays")
 	}
 	seen := map[string]string{}
 	sum := 0.0
