@@ -68,6 +68,7 @@ type replayParams struct {
 // outcome of one replay.
 type outcome struct {
 	lost, failed, accesses int
+	empty                  bool // no server in the cluster at the start: nothing written
 }
 
 // event kinds, in the order they run at one instant: a server returns
@@ -194,6 +195,9 @@ func replay(w *rWorld, p *replayParams, policy string, seed uint64) outcome {
 		if s.up[i] {
 			upList = append(upList, i)
 		}
+	}
+	if len(upList) == 0 && p.initialPlan == nil {
+		return outcome{empty: true}
 	}
 	for b := range s.blocks {
 		if p.initialPlan != nil {

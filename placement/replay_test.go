@@ -141,3 +141,16 @@ func TestReplayPlanted(t *testing.T) {
 		t.Errorf("algorithm 2 lost %g blocks on average, stock %g", h, st)
 	}
 }
+
+// No server in the cluster at the start: nothing is written, and the
+// replay says so rather than counting blocks with no replica.
+func TestReplayNoServerAtStart(t *testing.T) {
+	w := toyWorld(3, nil)
+	for i := range w.servers {
+		w.servers[i].ups = []int64{10 * minute}
+	}
+	p := &replayParams{replicas: 3, busy: 0.66, copyMs: 2 * minute, detectMs: 10 * minute, blocks: 5, accesses: 10}
+	if got := replay(w, p, PolicyAlg2, 1); !got.empty || got.failed != 0 || got.lost != 0 {
+		t.Fatalf("%+v", got)
+	}
+}

@@ -143,6 +143,9 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 		fmt.Sprintf("%d accesses uniform over the window and the blocks; one fails when no replica is available (or the block is lost); the same writers and accesses for both policies", o.Accesses),
 		fmt.Sprintf("seeds %d to %d; spread: mean, min and max over them", rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1]),
 	}
+	if outs[0][0].empty {
+		rp.Warnings = append(rp.Warnings, "no machine was in the cluster at the window's start: no block was written")
+	}
 	if noSeries > 0 {
 		rp.Warnings = append(rp.Warnings, fmt.Sprintf("%s no series: never busy in the replay", count(noSeries, "tenant has", "tenants have")))
 	}

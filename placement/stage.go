@@ -315,7 +315,12 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			res.Excluded = append(res.Excluded, Exclude{tu.Tenant, "primary tenant of no server (every server it uses has a busier tenant)"})
 			continue
 		case a == nil:
-			res.Excluded = append(res.Excluded, Exclude{tu.Tenant, fmt.Sprintf("none of its %d servers has machine events", usageServers[tu.Tenant])})
+			n := usageServers[tu.Tenant]
+			why := fmt.Sprintf("none of its %d servers has machine events", n)
+			if n == 1 {
+				why = "its server has no machine events"
+			}
+			res.Excluded = append(res.Excluded, Exclude{tu.Tenant, why})
 			continue
 		case math.IsNaN(tu.Peak):
 			res.Excluded = append(res.Excluded, Exclude{tu.Tenant, "no utilisation samples, so no peak"})
