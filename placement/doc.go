@@ -80,10 +80,15 @@
 // and returns, and each tenant's busy periods (its average-server CPU
 // above --busy, default 0.66: every server of the tenant is taken to be
 // busy together, since the series are per tenant). --blocks blocks
-// (default 10,000; the paper used 4M) are written at the window's start,
-// each by a server drawn uniformly among those in the cluster, with the
-// same writers and accesses for both policies (a random stream of their
-// own), the placement choices from another.
+// (default 10,000; the paper used 4M) are written at instants uniform over
+// the window, each by a server drawn uniformly among those in the cluster
+// then, with the same writes and accesses for both policies (a random
+// stream of their own), the placement choices from another. Writing every
+// block at the start was tried first and is misleading: re-replication
+// targets are uniform, so within a month the replicas drift away from the
+// frequently removed servers (on the planted world they held 503 of 18,000
+// replicas where a third was placed) and stock HDFS looks durable for
+// reasons a file system that keeps writing does not share.
 //
 //   - hdfs-stock: the writer, another server of its rack, a server of
 //     another rack (as issue 19 states it; HDFS's default puts the second
@@ -103,14 +108,19 @@
 // whose source leaves first starts again from another, and a block with no
 // copy target waits for a server to rejoin. A block whose last replica
 // goes is lost. --accesses accesses (default 100,000), uniform over the
-// window and the blocks, fail when no replica is on a server in the
+// blocks and, for each, over the time from its write to the window's end,
+// fail when no replica is on a server in the
 // cluster whose tenant is not busy (or the block is lost). Each policy
 // runs --seeds seeds from --seed (default five, as §6's five runs): blocks
 // lost and failed accesses, counts and shares, mean, min and max. The runs
 // are independent and run two at a time; results do not depend on
 // GOMAXPROCS. Hand-checked in replay_test.go: a 3-replica block against
 // spaced, bursty and racing removals (lost 0, 1, 1, 0), an access toy, the
-// placement rules. Storage never fills: the paper's trade-off between
+// placement rules; on the planted world with three correlated waves over
+// the frequent tenants' servers, stock HDFS lost 1 block of 6,000 on
+// average (0–2 over three seeds) and Algorithm 2 none. A Google-cell-sized
+// world (11,700 machines, 10,000 blocks, 100,000 accesses) replays in
+// 0.35 s per seed and policy (BenchmarkRunScale). Storage never fills: the paper's trade-off between
 // space and diversity (§4.2) is not modelled.
 //
 // # Output

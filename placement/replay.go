@@ -68,14 +68,16 @@ type replayParams struct {
 // outcome of one replay.
 type outcome struct {
 	lost, failed, accesses int
-	empty                  bool // no server in the cluster at the start: nothing written
+	unwritten              int // blocks written when no server was in the cluster
 }
 
 // event kinds, in the order they run at one instant: a server returns
-// (empty), leaves, a loss is detected, a copy completes.
+// (empty), leaves, a block is written, a loss is detected, a copy
+// completes.
 const (
 	evUp = iota
 	evDown
+	evWrite
 	evDetect
 	evCopy
 )
@@ -141,28 +143,31 @@ func (q *eventQ) pop() event {
 }
 
 type block struct {
-	replicas []int
-	lost     bool
-	pending  bool // a detection or a copy is scheduled
+	replicas  []int
+	lost      bool
+	unwritten bool
+	pending   bool // a detection or a copy is scheduled
 }
 
 type sim struct {
-	w       *rWorld
-	p       *replayParams
-	policy  string
-	rng     *rand.Rand
-	up      []bool
-	epoch   []int
-	free    []int64 // when each server's copy slot is free
-	holds   [][]int // blocks placed on each server since it last came up
-	blocks  []block
-	q       eventQ
-	seq     int
-	lost    int
-	upCount int
-	upOf    []int     // up servers per tenant
-	stalled []int     // blocks a copy found no target for: retried when a server rejoins
-	upIn    [3][3]int // up servers per class
+	w         *rWorld
+	p         *replayParams
+	policy    string
+	rng       *rand.Rand
+	up        []bool
+	epoch     []int
+	free      []int64 // when each server's copy slot is free
+	holds     [][]int // blocks placed on each server since it last came up
+	blocks    []block
+	q         eventQ
+	seq       int
+	lost      int
+	unwritten int
+	writer    []uint64 // per block: the draw that picks its writer
+	upCount   int
+	upOf      []int     // up servers per tenant
+	stalled   []int     // blocks a copy found no target for: retried when a server rejoins
+	upIn      [3][3]int // up servers per class
 }
 
 func (s *sim) push(e event) {
@@ -187,36 +192,29 @@ func replay(w *rWorld, p *replayParams, policy string, seed uint64) outcome {
 			s.push(event{ms: t, kind: evDown, id: i})
 		}
 	}
-	// Membership at the start, then the blocks, all written at the start.
-	s.runUntil(w.startMs)
+	// Blocks are written at instants uniform over the window, each by a
+	// server drawn among those in the cluster then (the test hook writes
+	// its plan at the start); accesses are uniform over the blocks and,
+	// for each, over the time from its write to the window's end.
 	s.blocks = make([]block, p.blocks)
-	var upList []int
-	for i := range s.up {
-		if s.up[i] {
-			upList = append(upList, i)
-		}
-	}
-	if len(upList) == 0 && p.initialPlan == nil {
-		return outcome{empty: true}
-	}
+	span := max(w.endMs-w.startMs, 1)
+	writeAt := make([]int64, p.blocks)
+	writer := make([]uint64, p.blocks)
 	for b := range s.blocks {
-		if p.initialPlan != nil {
-			s.blocks[b].replicas = append([]int(nil), p.initialPlan[b]...)
-		} else if len(upList) > 0 {
-			writer := upList[common.IntN(len(upList))]
-			s.blocks[b].replicas = s.place(writer)
+		writeAt[b], writer[b] = w.startMs, common.Uint64()
+		if p.initialPlan == nil {
+			writeAt[b] = w.startMs + common.Int64N(span)
 		}
-		for _, sv := range s.blocks[b].replicas {
-			s.holds[sv] = append(s.holds[sv], b)
-		}
+		s.push(event{ms: writeAt[b], kind: evWrite, id: b})
 	}
-	// Accesses: uniform in time over the window and over the blocks.
+	s.writer = writer
 	times := make([]int64, p.accesses)
 	which := make([]int, p.accesses)
-	span := w.endMs - w.startMs
 	for i := range times {
-		times[i] = w.startMs + common.Int64N(max(span, 1))
 		which[i] = common.IntN(max(p.blocks, 1))
+		if p.blocks > 0 {
+			times[i] = writeAt[which[i]] + common.Int64N(max(w.endMs-writeAt[which[i]], 1))
+		}
 	}
 	if p.accessAt != nil {
 		times, which = p.accessAt, make([]int, len(p.accessAt))
@@ -233,14 +231,45 @@ func replay(w *rWorld, p *replayParams, policy string, seed uint64) outcome {
 			break
 		}
 		b := &s.blocks[which[i]]
+		if b.unwritten {
+			continue
+		}
 		out.accesses++
 		if b.lost || !s.available(b, times[i]) {
 			out.failed++
 		}
 	}
 	s.runUntil(w.endMs)
-	out.lost = s.lost
+	out.lost, out.unwritten = s.lost, s.unwritten
 	return out
+}
+
+// write places block b: the test plan, or the writer's replica and the
+// policy's others, the writer drawn among the servers in the cluster.
+func (s *sim) write(b int) {
+	bl := &s.blocks[b]
+	if s.p.initialPlan != nil {
+		bl.replicas = append([]int(nil), s.p.initialPlan[b]...)
+	} else if s.upCount > 0 {
+		// The writer: a server drawn from the common stream, or the next
+		// one in the cluster after it (membership is the trace's, so both
+		// policies see the same writers).
+		n := len(s.up)
+		for k, sv := 0, int(s.writer[b]%uint64(n)); k < n; k, sv = k+1, (sv+1)%n {
+			if s.up[sv] {
+				bl.replicas = s.place(sv)
+				break
+			}
+		}
+	}
+	if len(bl.replicas) == 0 {
+		bl.unwritten = true // no server to write to: counted apart, not as lost
+		s.unwritten++
+		return
+	}
+	for _, sv := range bl.replicas {
+		s.holds[sv] = append(s.holds[sv], b)
+	}
 }
 
 // available: some replica's server is up and its tenant not busy.
@@ -279,6 +308,8 @@ func (s *sim) runUntil(ms int64) {
 			if s.up[e.id] {
 				s.down(e.id, e.ms)
 			}
+		case evWrite:
+			s.write(e.id)
 		case evDetect:
 			s.startCopy(e.id, e.ms)
 		case evCopy:
@@ -407,7 +438,7 @@ func (s *sim) stockTarget(reps []int) int {
 	for _, r := range reps[1:] {
 		one = one && w.servers[r].rack == w.servers[reps[0]].rack
 	}
-	if one {
+	if one && len(w.byRack) > 1 {
 		rk := w.servers[reps[0]].rack
 		if t := s.pick(w.all, reps, func(sv int) bool { return w.servers[sv].rack != rk }); t >= 0 {
 			return t

@@ -3,8 +3,13 @@ package placement
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 const minute = int64(60_000)
@@ -113,11 +118,16 @@ func TestReplayPlacementRules(t *testing.T) {
 	}
 }
 
-// The replay through Run: deterministic, and on the planted world (where
-// disruptions are independent per server) Algorithm 2's placement loses
-// no more than stock HDFS; measured, not tuned (logged).
+// The replay through Run: deterministic; on the planted world (removals
+// independent per server) Algorithm 2 loses no more than stock HDFS; and
+// with correlated waves (§3: "many servers might be reimaged at the same
+// time") that take every server of the frequent tenants out within an
+// hour, three times, stock HDFS loses the blocks whose three replicas all
+// sit on frequent tenants (about (1/3)³ of them, less what re-replication
+// saves) while Algorithm 2 keeps one replica per row. Measured, not tuned
+// (logged); the bar (a tenth of stock's losses) was set before the run.
 func TestReplayPlanted(t *testing.T) {
-	in, _ := plantedWorld(11, 3, 4, 6, stable)
+	in, planted := plantedWorld(11, 3, 4, 6, stable)
 	opts := DefaultOptions()
 	opts.Blocks, opts.Accesses, opts.Seeds = 6000, 6000, 3
 	opts.Detect = 3 * time.Hour // slow detection, to see losses in a small world
@@ -130,7 +140,7 @@ func TestReplayPlanted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range a.Replay.Policies {
-		t.Logf("%s: lost %v, failed accesses %v", p.Policy, p.LostBlocks, p.FailedAccesses)
+		t.Logf("independent removals, %s: lost %v, failed accesses %v", p.Policy, p.LostBlocks, p.FailedAccesses)
 		for k, r := range p.Runs {
 			if r != b.Replay.Policies[i].Runs[k] {
 				t.Fatalf("run %d of %s differs: %+v, %+v", k, p.Policy, r, b.Replay.Policies[i].Runs[k])
@@ -140,17 +150,49 @@ func TestReplayPlanted(t *testing.T) {
 	if st, h := a.Replay.Policies[0].LostBlocks.Mean, a.Replay.Policies[1].LostBlocks.Mean; h > st {
 		t.Errorf("algorithm 2 lost %g blocks on average, stock %g", h, st)
 	}
+
+	// Waves over the frequent tenants' servers, at 1, 2.5 and 4 months.
+	r := rand.New(rand.NewPCG(5, 5))
+	frequent := map[string]bool{}
+	for n, c := range planted {
+		frequent[n] = strings.HasPrefix(c, "frequent/")
+	}
+	var servers []string
+	for m, tn := range in.ServerTenant {
+		if frequent[tn] {
+			servers = append(servers, m)
+		}
+	}
+	sort.Strings(servers)
+	monthMs := Month.Milliseconds()
+	for _, at := range []int64{monthMs, 5 * monthMs / 2, 4 * monthMs} {
+		for _, m := range servers {
+			ms := in.UsageStartMs + at + r.Int64N(3600_000)
+			in.Events = append(in.Events, dataset.MachineEvent{Machine: m, TimeMs: ms, Type: dataset.MachineRemove},
+				dataset.MachineEvent{Machine: m, TimeMs: ms + 2*3600_000, Type: dataset.MachineAdd})
+		}
+	}
+	opts.Detect = 10 * time.Minute
+	c, err := Run(context.Background(), in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, h := c.Replay.Policies[0].LostBlocks, c.Replay.Policies[1].LostBlocks
+	t.Logf("with waves: hdfs-stock lost %v, algorithm-2 lost %v (of %d blocks)", st, h, opts.Blocks)
+	if !(st.Mean > 0) || h.Mean > st.Mean/10 {
+		t.Errorf("waves: stock lost %v, algorithm 2 %v", st, h)
+	}
 }
 
-// No server in the cluster at the start: nothing is written, and the
-// replay says so rather than counting blocks with no replica.
-func TestReplayNoServerAtStart(t *testing.T) {
+// No server ever in the cluster: no block is written, none is lost, and
+// accesses to unwritten blocks are not counted.
+func TestReplayNoServer(t *testing.T) {
 	w := toyWorld(3, nil)
 	for i := range w.servers {
-		w.servers[i].ups = []int64{10 * minute}
+		w.servers[i].ups = nil
 	}
 	p := &replayParams{replicas: 3, busy: 0.66, copyMs: 2 * minute, detectMs: 10 * minute, blocks: 5, accesses: 10}
-	if got := replay(w, p, PolicyAlg2, 1); !got.empty || got.failed != 0 || got.lost != 0 {
+	if got := replay(w, p, PolicyAlg2, 1); got.unwritten != 5 || got.failed != 0 || got.lost != 0 || got.accesses != 0 {
 		t.Fatalf("%+v", got)
 	}
 }

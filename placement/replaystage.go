@@ -124,7 +124,7 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 		for k, out := range outs[i] {
 			rpp.Runs = append(rpp.Runs, ReplayRun{Seed: rp.Seeds[k], LostBlocks: out.lost, FailedAccesses: out.failed, Accesses: out.accesses})
 			lost = append(lost, float64(out.lost))
-			lostS = append(lostS, float64(out.lost)/float64(o.Blocks))
+			lostS = append(lostS, float64(out.lost)/float64(max(o.Blocks-out.unwritten, 1)))
 			failed = append(failed, float64(out.failed))
 			if out.accesses > 0 {
 				failedS = append(failedS, float64(out.failed)/float64(out.accesses))
@@ -134,17 +134,17 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 		rp.Policies = append(rp.Policies, rpp)
 	}
 	rp.Assumptions = []string{
-		fmt.Sprintf("%d blocks of %d replicas, all written at the window's start by a server drawn uniformly among those in the cluster; storage never fills", o.Blocks, o.Replicas),
+		fmt.Sprintf("%d blocks of %d replicas written at instants uniform over the window, each by a server drawn uniformly among those in the cluster then; storage never fills", o.Blocks, o.Replicas),
 		"hdfs-stock: one replica on the writer, one on another server of its rack, one on another rack (issue 19's statement; HDFS's default puts the second and third on one remote rack: also two racks); re-replication: another rack while all replicas share one, else any server",
 		"algorithm-2: the writer, then classes in rows and columns no replica's class uses (forgotten after every third replica), a tenant holding no replica, a random server of it; when no such class has a server in the cluster: an unused row, then any class",
 		"a REMOVE destroys every replica on the machine; it rejoins at its ADD with an empty disk",
 		fmt.Sprintf("a lost replica is detected %s later and copied from the live replica whose copy slot frees first, at %g blocks per hour per source server; a copy whose source leaves first is started again; a block with no replica left is lost", fmtDur(o.Detect), o.BlocksPerHour),
 		fmt.Sprintf("a replica is unavailable while its server is out or its tenant's average-server CPU is above %g (every server of a tenant at its average: the series are per tenant); a gap is not busy", o.BusyThreshold),
-		fmt.Sprintf("%d accesses uniform over the window and the blocks; one fails when no replica is available (or the block is lost); the same writers and accesses for both policies", o.Accesses),
+		fmt.Sprintf("%d accesses uniform over the blocks and, for each, over the time from its write to the window's end; one fails when no replica is available (or the block is lost); the same writes and accesses for both policies", o.Accesses),
 		fmt.Sprintf("seeds %d to %d; spread: mean, min and max over them", rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1]),
 	}
-	if outs[0][0].empty {
-		rp.Warnings = append(rp.Warnings, "no machine was in the cluster at the window's start: no block was written")
+	if n := outs[0][0].unwritten; n > 0 {
+		rp.Warnings = append(rp.Warnings, fmt.Sprintf("%d blocks fell at instants with no machine in the cluster and were not written (seed %d; they are left out of the shares)", n, rp.Seeds[0]))
 	}
 	if noSeries > 0 {
 		rp.Warnings = append(rp.Warnings, fmt.Sprintf("%s no series: never busy in the replay", count(noSeries, "tenant has", "tenants have")))

@@ -36,7 +36,8 @@ func plantedWorld(seed uint64, perCell, servers, months int, rateOf func(r *rand
 					id++
 					m := fmt.Sprint(100000 + id)
 					in.ServerTenant[m] = name
-					in.Events = append(in.Events, dataset.MachineEvent{Machine: m, TimeMs: start, Type: dataset.MachineAdd})
+					rack := fmt.Sprint("rack", id%30) // racks across tenants, as in a real cell
+					in.Events = append(in.Events, dataset.MachineEvent{Machine: m, TimeMs: start, Type: dataset.MachineAdd, Rack: rack})
 					t := float64(start)
 					for month := 0; month < months; month++ {
 						end := float64(start + int64(month+1)*monthMs)
@@ -48,8 +49,8 @@ func plantedWorld(seed uint64, perCell, servers, months int, rateOf func(r *rand
 								break
 							}
 							in.Events = append(in.Events,
-								dataset.MachineEvent{Machine: m, TimeMs: int64(t), Type: dataset.MachineRemove},
-								dataset.MachineEvent{Machine: m, TimeMs: int64(t) + 3600_000, Type: dataset.MachineAdd})
+								dataset.MachineEvent{Machine: m, TimeMs: int64(t), Type: dataset.MachineRemove, Rack: rack},
+								dataset.MachineEvent{Machine: m, TimeMs: int64(t) + 3600_000, Type: dataset.MachineAdd, Rack: rack})
 							t += 3600_000
 						}
 					}
