@@ -27,11 +27,18 @@ func init() {
 			if bytes.HasPrefix(head, parquetMagic) {
 				return strings.Contains(name, "machine_events")
 			}
-			// switch_id and platform_id are machine_events' own; no other
-			// table of the trace has both.
+			// switch_id and platform_id are machine_events' own; the
+			// BigQuery JSON export leaves null fields out, so a line
+			// without them is one with time, machine_id and type and no
+			// field of instance_events (collection_id, instance_index) or
+			// machine_attributes (name).
 			line := firstLine(head)
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"machine_id"`)) &&
-				bytes.Contains(line, []byte(`"switch_id"`)) && bytes.Contains(line, []byte(`"platform_id"`))
+			if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) || !bytes.Contains(line, []byte(`"machine_id"`)) {
+				return false
+			}
+			has := func(k string) bool { return bytes.Contains(line, []byte(`"`+k+`"`)) }
+			return has("switch_id") && has("platform_id") ||
+				has("time") && has("type") && !has("collection_id") && !has("instance_index") && !has("name")
 		},
 		ingest: ingestGoogleMachineEvents,
 	})

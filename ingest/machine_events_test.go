@@ -224,4 +224,26 @@ func TestMachineEventsDetection(t *testing.T) {
 			t.Errorf("%s: %v %v, want %s", c.file, f, err, c.want)
 		}
 	}
+	// The JSON export leaves null fields out: a REMOVE may carry only
+	// time, machine_id and type. instance_events and machine_attributes
+	// lines are not machine events.
+	dir := t.TempDir()
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`{"time":"3600000000","machine_id":"5","type":"2"}`, true},
+		{`{"time":"0","type":"0","collection_id":"1","instance_index":"0","machine_id":"5"}`, false},
+		{`{"time":"0","machine_id":"5","name":"GN7r","value":"3"}`, false},
+	} {
+		in, err := Open(writeFile(t, dir, "events.json", []byte(c.line+"\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := Detect(in)
+		in.Close()
+		if got := f != nil && f.Name == googleMachineEventsFormat; got != c.want {
+			t.Errorf("%s: detected %v", c.line, f)
+		}
+	}
 }
