@@ -186,9 +186,11 @@
 // cluster, a REMOVE or UPDATE only when it is in (so a REMOVE without an
 // ADD is rejected), and a known type (Google's EVENT_TYPE_UNKNOWN 0 is
 // not). BigQuery exports are not sorted: sort them by time first. Auto
-// detection: a JSON line with machine_id, switch_id and platform_id, or a
-// Parquet file whose name contains machine_events; a 7-field CSV line
-// whose time_stamp and cpu_num are integers and whose status is a word.
+// detection: a JSON line with machine_id, switch_id and platform_id, or
+// (the export leaves null fields out) with time, machine_id and type and
+// none of collection_id, instance_index, name; a Parquet file whose name
+// contains machine_events; a 7-field CSV line whose time_stamp and
+// cpu_num are integers and whose status is a word.
 //
 // Rejects in these formats: wrong column counts, unparsable times or
 // numbers, NaN, negative or above-100% values, unknown VMs in a join,
