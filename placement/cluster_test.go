@@ -168,3 +168,19 @@ func TestGroupsByCount(t *testing.T) {
 		t.Fatalf("six distinct: %v", g)
 	}
 }
+
+// Sizes read as --server-storage takes them; bad ones are named.
+func TestFlagsServerStorage(t *testing.T) {
+	for in, want := range map[string]float64{"4TB": 4e12, "500GiB": 500 << 30, "1.5e12": 1.5e12, " 2 TB ": 2e12, "4096": 4096} {
+		o := DefaultOptions()
+		if errs := (Flags{ServerStorage: in}).Apply(&o); len(errs) != 0 || o.ServerStorageBytes != want {
+			t.Errorf("%q: %g %v, want %g", in, o.ServerStorageBytes, errs, want)
+		}
+	}
+	for _, in := range []string{"lots", "0", "-1TB", "NaN", "4XB"} {
+		o := DefaultOptions()
+		if errs := (Flags{ServerStorage: in}).Apply(&o); len(errs) != 1 {
+			t.Errorf("%q: accepted (%g)", in, o.ServerStorageBytes)
+		}
+	}
+}

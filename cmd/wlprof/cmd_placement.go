@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -81,13 +80,7 @@ func runPlacement(ctx context.Context, o *placementOptions) error {
 	g := o.g
 	opts := o.Opts
 	opts.Classify.Step = o.Step
-	var errs []error
-	b, err := placement.ParseBytes(o.Storage)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--server-storage: %w", err))
-	} else {
-		opts.ServerStorageBytes = b
-	}
+	errs := placement.Flags{ServerStorage: o.Storage}.Apply(&opts)
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)
 	}
