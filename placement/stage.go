@@ -234,7 +234,23 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if len(in.ServerTenant) == 0 {
 		return nil, ErrNoUsage
 	}
-	ev := append([]dataset.MachineEvent(nil), in.Events...)
+	// Rows another writer put in the table without a time or with another
+	// type are left out (ingest never writes them) and counted.
+	ev := make([]dataset.MachineEvent, 0, len(in.Events))
+	odd := 0
+	for _, e := range in.Events {
+		switch {
+		case e.TimeMs == dataset.NoTime:
+			odd++
+		case e.Type == dataset.MachineAdd, e.Type == dataset.MachineRemove, e.Type == dataset.MachineUpdate:
+			ev = append(ev, e)
+		default:
+			odd++
+		}
+	}
+	if len(ev) == 0 {
+		return nil, ErrNoEvents
+	}
 	sort.SliceStable(ev, func(a, b int) bool { return ev[a].TimeMs < ev[b].TimeMs })
 	res := &Result{Version: 1, ServerStorageBytes: opts.ServerStorageBytes, PeakPercentile: 99,
 		Classes: []Class{}, Tenants: []Tenant{}, Excluded: []Exclude{}, Warnings: []string{}}
@@ -367,6 +383,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	res.Assumptions = assumptions(res, &opts)
 	res.Warnings = append(res.Warnings, warnings(res, in)...)
+	if odd > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d machine_events rows without a time or with a type other than ADD, REMOVE, UPDATE were left out", odd))
+	}
 	return res, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,5 +160,12 @@ func TestRunJoins(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Input{}, DefaultOptions()); err != ErrNoEvents {
 		t.Errorf("no events: %v", err)
+	}
+	// Rows no ingest writes (null time, another type): left out, said.
+	in.ServerTenant = map[string]string{"1": "a", "2": "b", "3": "c", "4": "d"}
+	in.Events = append(in.Events, dataset.MachineEvent{Machine: "1", TimeMs: dataset.NoTime, Type: "REMOVE"}, ev("2", 5, "REBOOT"))
+	res, err = Run(context.Background(), in, DefaultOptions())
+	if err != nil || res.Tenants[0].Disruptions != 1 || !strings.Contains(strings.Join(res.Warnings, "\n"), "2 machine_events rows") {
+		t.Errorf("odd rows: %v %+v", err, res)
 	}
 }
