@@ -60,9 +60,9 @@ func warnings(r *Result, in Input) []string {
 // assumptions and warnings.
 func (r *Result) WriteText(out io.Writer) error {
 	day := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") }
-	fmt.Fprintf(out, "machine history: %d machines with events, %d of them usage servers; %s to %s UTC (%.2f months); %d disruptions (REMOVE events)\n",
-		r.Machines, r.JoinedMachines, day(r.StartMs), day(r.EndMs), r.Months, r.Disruptions)
-	fmt.Fprintf(out, "storage: %s per server, S = %s over %d tenants, S/9 = %s\n\n", FormatBytes(r.ServerStorageBytes), FormatBytes(r.TotalStorageBytes), len(r.Tenants), FormatBytes(r.ClassTargetBytes))
+	fmt.Fprintf(out, "machine history: %s with events, %d of them usage servers; %s to %s UTC (%.2f months); %s (REMOVE events)\n",
+		count(r.Machines, "machine", "machines"), r.JoinedMachines, day(r.StartMs), day(r.EndMs), r.Months, count(r.Disruptions, "disruption", "disruptions"))
+	fmt.Fprintf(out, "storage: %s per server, S = %s over %s, S/9 = %s\n\n", FormatBytes(r.ServerStorageBytes), FormatBytes(r.TotalStorageBytes), count(len(r.Tenants), "tenant", "tenants"), FormatBytes(r.ClassTargetBytes))
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "CLASS\tTENANTS\tSERVERS\tSTORAGE\tSHARE\tREIMAGES/SERVER/MONTH\tPEAK\tMEMBERS")
 	for _, c := range r.Classes {
@@ -98,8 +98,8 @@ func (r *Result) WriteText(out io.Writer) error {
 		fmt.Fprintf(out, "%d windows; tenants in the same group as in the window before: %s (mean %.0f%%)\n", r.Stability.Windows, strings.Join(fs, ", "), 100**r.Stability.MeanSameFraction)
 	}
 	if rp := r.Replay; rp != nil {
-		fmt.Fprintf(out, "\ndurability and availability replay: %d blocks × %d replicas on %d servers in %d racks, seeds %d–%d (mean, min–max over them)\n",
-			rp.Blocks, rp.Replicas, rp.Servers, rp.Racks, rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1])
+		fmt.Fprintf(out, "\ndurability and availability replay: %d blocks × %d replicas on %s in %s, seeds %d–%d (mean, min–max over them)\n",
+			rp.Blocks, rp.Replicas, count(rp.Servers, "server", "servers"), count(rp.Racks, "rack", "racks"), rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1])
 		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "POLICY\tLOST_BLOCKS\tLOST_SHARE\tFAILED_ACCESSES\tFAILED_SHARE")
 		for _, p := range rp.Policies {
