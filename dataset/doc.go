@@ -77,6 +77,8 @@
 //	vms         vmid, subscription, deployment, created, deleted, max_cpu, avg_cpu,
 //	            p95_max_cpu, category, cores, memory_gb, source
 //	collections collection, user, logical_name, source
+//	machine_events machine, time, type (ADD|REMOVE|UPDATE), rack, cpus,
+//	            memory, platform, source
 //
 // vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
 // it is what joins VM utilisation readings in usage to a tenant (the
@@ -85,6 +87,13 @@
 // the cpu statistics are fractions of the VM. collections holds one row
 // per Google ClusterData2019 collection event that names a user (format
 // google2019-collection-events): it joins a collection's usage to its user.
+// machine_events is the machines' history (formats google2019-machine-events,
+// alibaba2018-machine-meta): machine is the usage table's server id, rack
+// the top-of-rack switch (Google switch_id) or Alibaba's failure_domain_1,
+// cpus and memory the capacity in the source's units (Google: fractions of
+// the largest machine; Alibaba: cores, and mem_size / 100), null when
+// absent. Each machine's events are in time order and alternate ADD …
+// REMOVE … ADD (UPDATEs only while added): ingest rejects the rest.
 //
 // A run's skyline rows are the change points of a step function: the
 // containers (memory_bytes, vcores) of a row are held from its offset_s,

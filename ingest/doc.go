@@ -162,6 +162,36 @@
 // machine_id; --tenant-key machine makes each machine its own tenant. A
 // sample repeating its machine's previous time_stamp is a duplicate.
 //
+// # Machine histories (issue 19: formats "google2019-machine-events", "alibaba2018-machine-meta")
+//
+// Both write the machine_events table (dataset.MachineEvent): machine,
+// time, type ADD / REMOVE / UPDATE, rack, capacity, platform, source.
+// google2019-machine-events reads ClusterData2019 machine_events as JSON
+// lines (INT64 as strings or numbers; type as its number or name) or
+// Parquet shards; time is on the trace clock as for google2019-usage (time
+// 0, the machines there before the window, lands 600 s before it), rack =
+// switch_id, cpus and memory = capacity (fractions of the largest
+// machine), platform = platform_id; missing_data_reason is not stored.
+// alibaba2018-machine-meta reads machine_meta.csv (seven columns, no
+// header): rack = failure_domain_1, cpus = cpu_num, memory = mem_size /
+// 100. Its rows are status snapshots, not events: status USING is in
+// service (an ADD when the machine was not, else an UPDATE), any other
+// status word out of service (a REMOVE when it was in service). The
+// published schema does not list the status values; the source's notes
+// count every other status word read as out of service.
+//
+// Each machine's history must be consistent, across the inputs of one
+// ingest and with the rows already in the dataset: events in time order
+// (ties in input order), an ADD only when the machine is out of the
+// cluster, a REMOVE or UPDATE only when it is in (so a REMOVE without an
+// ADD is rejected), and a known type (Google's EVENT_TYPE_UNKNOWN 0 is
+// not). BigQuery exports are not sorted: sort them by time first. Auto
+// detection: a JSON line with machine_id, switch_id and platform_id, or
+// (the export leaves null fields out) with time, machine_id and type and
+// none of collection_id, instance_index, name; a Parquet file whose name
+// contains machine_events; a 7-field CSV line whose time_stamp and
+// cpu_num are integers and whose status is a word.
+//
 // Rejects in these formats: wrong column counts, unparsable times or
 // numbers, NaN, negative or above-100% values, unknown VMs in a join,
 // duplicates as above; each with file, line (row number for Parquet),

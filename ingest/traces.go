@@ -14,9 +14,10 @@ import (
 // runState is what the inputs of one Run share: the VM table that azure-cpu
 // readings join with, filled by azure-vmtable inputs read before them.
 type runState struct {
-	vms   *vmIndex
-	colls *collIndex
-	sums  *googleSums // google2019-usage rows, written when the Run ends
+	vms      *vmIndex
+	colls    *collIndex
+	machines *machineIndex // machine histories, for the machine-event formats
+	sums     *googleSums   // google2019-usage rows, written when the Run ends
 }
 
 // tenantKeys lists, per format, the values --tenant-key accepts; the first

@@ -65,6 +65,11 @@ echo "   three rows are rejects on purpose, so that ingest exits 3)"
 "$bin" dag -d "$ds"
 "$bin" ingest -d "$out/dags" -q alibaba2018-batch-task testdata/dag/batch_task_schema_sample.csv >/dev/null 2>&1 || test $? -eq 3
 "$bin" dag -d "$out/dags"
+echo "== 12. where replicas go: seed 000's 3 x 3 classes (reimage rate x peak CPU, equal storage per class, Algorithm 2)"
+echo "   on testdata/placement, a world written from the Google 2019 machine_events schema (the bundled traces have no"
+echo "   machine history to speak of; REMOVE events stand in for reimages)"
+"$bin" ingest auto -d "$out/placement" -q testdata/placement/usage.csv testdata/placement/machine_events.json
+"$bin" placement -d "$out/placement" --stability-window 2d | head -14
 
 cat <<TXT
 

@@ -154,6 +154,7 @@ manifest); every analysis command reads that dataset.
 		newEstimateCmd(g),
 		newHarvestCmd(g),
 		newDAGCmd(g),
+		newPlacementCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

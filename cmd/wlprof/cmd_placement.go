@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/timeflag"
+	"github.com/wlprof/wlprof/placement"
+)
+
+type placementOptions struct {
+	g       *globalOptions
+	Opts    placement.Options
+	Storage string
+	Step    time.Duration
+}
+
+func newPlacementCmd(g *globalOptions) *cobra.Command {
+	o := &placementOptions{g: g, Opts: placement.DefaultOptions()}
+	def := placement.DefaultOptions()
+	cmd := &cobra.Command{
+		Use:   "placement",
+		Short: "Cluster the primary tenants into seed 000's 3 × 3 reimage × peak classes of equal storage",
+		Long: `The replica-placement classes of seed 000 (§3, §4.2 Algorithm 2): per
+primary tenant, the rate of disruptive events per server per month and its
+peak CPU utilisation, then nine classes — infrequent / intermediate /
+frequent reimages × low / medium / high peak — each holding as close to
+S/9 of the harvestable storage as whole tenants allow (one class per
+tenant). Algorithm 2 puts a block's replicas in classes of distinct rows
+and columns.
+
+The traces record no reimages: a machine's REMOVE event (a REMOVE→ADD
+cycle, or a removal never undone) stands in for one. Machines are the
+usage table's servers of the same id (ingest google2019-machine-events or
+alibaba2018-machine-meta beside the usage); a server belongs to the tenant
+with the most CPU on it. The peak is the classify stage's (99th
+percentile of the tenant's average server). Every server offers
+--server-storage (no trace records disk capacity). The cut rule is in
+placement/doc.go; the output states its assumptions.
+
+Group stability (the share of tenants that keep their reimage group from
+one --stability-window to the next, §3 Fig. 6) needs two whole windows;
+a shorter trace says so.
+
+The replay (§6, Fig. 15/16; --blocks 0 skips it) writes --blocks blocks
+of --replicas replicas at the start under stock HDFS placement (writer,
+same rack, another rack) and under Algorithm 2 (classes of distinct rows
+and columns), replays the machines' removals (a REMOVE destroys the
+replicas on it) and the tenants' busy periods (a replica is unavailable
+while its tenant's CPU is above --busy), re-replicates a lost replica
+--detect after the loss at --blocks-per-hour per source server, and
+counts blocks lost and failed accesses, mean and spread over --seeds
+seeds from --seed. The same seeds give the same numbers.
+` + timesHelp + exitStatusHelp,
+		Example: `  wlprof placement -d ds
+  wlprof placement -d ds --server-storage 8TB --stability-window 2d -o json
+  wlprof placement -d ds --blocks 100000 --seeds 10 --detect 30m`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlacement(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Storage, "server-storage", "4TB", "storage each server offers for harvesting (4TB, 500GiB, bytes)")
+	f.Var(timeflag.NewDuration(&o.Opts.StabilityWindow, def.StabilityWindow), "stability-window", "window of the reimage-group stability measure")
+	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step of the tenants' series (as wlprof classify)")
+	f.IntVar(&o.Opts.Blocks, "blocks", def.Blocks, "replay: blocks written at the start (0: no replay)")
+	f.IntVar(&o.Opts.Replicas, "replicas", def.Replicas, "replay: replicas per block")
+	f.Float64Var(&o.Opts.BusyThreshold, "busy", def.BusyThreshold, "replay: a replica is unavailable while its tenant's CPU is above this fraction")
+	f.Float64Var(&o.Opts.BlocksPerHour, "blocks-per-hour", def.BlocksPerHour, "replay: re-replication rate per source server (§6: 30)")
+	f.Var(timeflag.NewDuration(&o.Opts.Detect, def.Detect), "detect", "replay: time from a replica's loss to its detection")
+	f.IntVar(&o.Opts.Accesses, "accesses", def.Accesses, "replay: block accesses, uniform over the window")
+	f.Uint64Var(&o.Opts.Seed, "seed", def.Seed, "replay: first seed")
+	f.IntVar(&o.Opts.Seeds, "seeds", def.Seeds, "replay: seeds (runs) per policy")
+	return cmd
+}
+
+func runPlacement(ctx context.Context, o *placementOptions) error {
+	g := o.g
+	opts := o.Opts
+	opts.Classify.Step = o.Step
+	errs := placement.Flags{ServerStorage: o.Storage}.Apply(&opts)
+	if err := opts.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return usageError{errors.Join(errs...)}
+	}
+	ds, err := dataset.Open(g.Dataset)
+	if err != nil {
+		return err
+	}
+	in, err := placement.Load(ctx, ds, opts)
+	if err != nil {
+		return err
+	}
+	res, err := placement.Run(ctx, in, opts)
+	if err != nil {
+		return err
+	}
+	return printDoc(g, res, res.WriteCSV, res.WriteText)
+}

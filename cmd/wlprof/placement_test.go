@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// placementDataset: the bundled placement world (testdata/placement).
+func placementDataset(t *testing.T) string {
+	t.Helper()
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	return ds
+}
+
+// wlprof placement on the bundled world: text and CSV are golden, the
+// JSON document has its fields and nine classes of which every tenant is
+// in exactly one, the output is the same bytes again, and bad flags are
+// usage errors (all of them at once).
+func TestPlacementGolden(t *testing.T) {
+	ds := placementDataset(t)
+	out := map[string]string{}
+	for _, f := range []string{"text", "csv", "json"} {
+		o, errs, code := wlprof(t, "placement", "-d", ds, "--stability-window", "2d", "-o", f)
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", f, code, errs)
+		}
+		out[f] = o
+	}
+	golden(t, "placement.txt", out["text"])
+	golden(t, "placement.csv", out["csv"])
+	again, _, _ := wlprof(t, "placement", "-d", ds, "--stability-window", "2d", "-o", "json")
+	if again != out["json"] {
+		t.Fatal("a second run gave another document")
+	}
+	var doc struct {
+		Version int `json:"version"`
+		Classes []struct {
+			Class        string   `json:"class"`
+			ReimageGroup string   `json:"reimage_group"`
+			PeakGroup    string   `json:"peak_group"`
+			Tenants      []string `json:"tenants"`
+			Servers      int      `json:"servers"`
+			StorageBytes float64  `json:"storage_bytes"`
+		} `json:"classes"`
+		Tenants []struct {
+			Tenant string `json:"tenant"`
+			Class  string `json:"class"`
+		} `json:"tenants"`
+		Excluded []struct {
+			Tenant, Reason string
+		} `json:"excluded"`
+		TotalStorageBytes float64 `json:"total_storage_bytes"`
+		UnjoinedMachines  int     `json:"unjoined_machines"`
+		Stability         struct {
+			Windows          int      `json:"windows"`
+			MeanSameFraction *float64 `json:"mean_same_fraction"`
+		} `json:"stability"`
+		Assumptions []string `json:"assumptions"`
+		Replay      *struct {
+			Blocks   int `json:"blocks"`
+			Policies []struct {
+				Policy string `json:"policy"`
+				Runs   []struct {
+					Seed       uint64 `json:"seed"`
+					LostBlocks int    `json:"lost_blocks"`
+				} `json:"runs"`
+			} `json:"policies"`
+		} `json:"replay"`
+	}
+	if err := json.Unmarshal([]byte(out["json"]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != 1 || len(doc.Classes) != 9 || len(doc.Tenants) != 12 || doc.UnjoinedMachines != 1 ||
+		len(doc.Excluded) != 1 || doc.Excluded[0].Tenant != "dev-scratch" || doc.Stability.Windows != 3 || doc.Stability.MeanSameFraction == nil {
+		t.Fatalf("document: %s", out["json"])
+	}
+	if rp := doc.Replay; rp == nil || rp.Blocks != 10000 || len(rp.Policies) != 2 || rp.Policies[0].Policy != "hdfs-stock" ||
+		rp.Policies[1].Policy != "algorithm-2" || len(rp.Policies[1].Runs) != 5 {
+		t.Errorf("replay: %+v", doc.Replay)
+	}
+	if o, _, _ := wlprof(t, "placement", "-d", ds, "--blocks", "0", "-o", "json"); !strings.Contains(o, `"replay": null`) {
+		t.Error("--blocks 0 still replays")
+	}
+	seen := map[string]string{}
+	sum := 0.0
+	for _, c := range doc.Classes {
+		if c.Class != c.ReimageGroup+"/"+c.PeakGroup {
+			t.Errorf("class %+v", c)
+		}
+		for _, n := range c.Tenants {
+			if seen[n] != "" {
+				t.Errorf("%s in %s and %s", n, seen[n], c.Class)
+			}
+			seen[n] = c.Class
+		}
+		sum += c.StorageBytes
+	}
+	for _, tn := range doc.Tenants {
+		if seen[tn.Tenant] != tn.Class {
+			t.Errorf("tenant %s: class %s, listed in %q", tn.Tenant, tn.Class, seen[tn.Tenant])
+		}
+	}
+	if sum != doc.TotalStorageBytes || !strings.Contains(strings.Join(doc.Assumptions, " "), "REMOVE") {
+		t.Errorf("storage %g of %g; assumptions %v", sum, doc.TotalStorageBytes, doc.Assumptions)
+	}
+
+	// The default window is a month: the 8-day world is too short.
+	txt, _, _ := wlprof(t, "placement", "-d", ds)
+	if !strings.Contains(txt, "too short: the trace covers") {
+		t.Errorf("default window:\n%s", txt)
+	}
+	_, errs, code := wlprof(t, "placement", "-d", ds, "--server-storage", "lots", "--stability-window", "1m")
+	if code != 2 || !strings.Contains(errs, `"lots" is not a size`) || !strings.Contains(errs, "stability window 1m0s") {
+		t.Errorf("bad flags: exit %d: %s", code, errs)
+	}
+}
+
+// A dataset without machine events, or whose machines are no usage
+// server: a clear error, exit 1.
+func TestPlacementNoHistory(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv"); code != 0 {
+		t.Fatal(errs)
+	}
+	_, errs, code := wlprof(t, "placement", "-d", ds)
+	if code != 1 || !strings.Contains(errs, "no machine events (ingest google2019-machine-events or alibaba2018-machine-meta first)") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/traces/alibaba2018/machine_meta_sample.csv"); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, errs, code = wlprof(t, "placement", "-d", ds)
+	if code != 1 || !strings.Contains(errs, "none of the 3 machines with events is a server of the usage table") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

@@ -1,0 +1,142 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const alibabaMetaFormat = "alibaba2018-machine-meta"
+
+// alibabaInService is the machine_meta status of a machine in service.
+// The published schema (cluster-trace-v2018/schema.md) types status as a
+// string, "status of a machine", without listing its values; USING is the
+// status of nearly every row of the published file.
+const alibabaInService = "USING"
+
+func init() {
+	register(&Format{
+		Name:        alibabaMetaFormat,
+		Table:       dataset.MachineEventsTable.Name,
+		Description: "Alibaba clusterdata 2018 machine_meta.csv: machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status",
+		Detect: func(_ string, head []byte) bool {
+			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			if err != nil || len(f) != 7 || len(f[0]) == 0 || isNumber(f[0]) {
+				return false
+			}
+			_, ok1 := plainInt(f[1])
+			_, ok4 := plainInt(f[4])
+			return ok1 && ok4 && statusWord(f[6])
+		},
+		ingest: func(ctx context.Context, in *Input, s *sink) error {
+			ix, err := machinesOf(ctx, s)
+			if err != nil {
+				return err
+			}
+			p := &alibabaMeta{file: in.Path, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), down: statusCounts{}}
+			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+" (0: before the trace); machine = machine_id, rack = failure_domain_1 "+
+				"(failure_domain_2 is not stored), cpus = cpu_num (cores), memory = mem_size / 100; status "+alibabaInService+
+				" is in service: ADD when the machine was not, else UPDATE; any other status word is out of service: REMOVE when the machine was in service, else a reject")
+			defer func() {
+				if n := p.down.note(); n != "" {
+					s.notes = append(s.notes, n)
+				}
+			}()
+			return drain[dataset.MachineEvent](ctx, s, newLineRecords(in, p.parse), s.tx.MachineEvents())
+		},
+	})
+}
+
+// statusWord: letters and underscores, as USING.
+func statusWord(b []byte) bool {
+	if len(b) == 0 || len(b) > 32 {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+type alibabaMeta struct {
+	file    string
+	start   int64
+	ix      *machineIndex
+	strs    *strtab.Table
+	down    statusCounts
+	fields  [][]byte
+	cols    []int
+	scratch []byte
+}
+
+func (p *alibabaMeta) parse(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
+	reject := func(col int, err error) *ParseError {
+		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
+	}
+	var err error
+	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
+		return reject(0, err)
+	}
+	f, c := p.fields, p.cols
+	if len(f) != 7 {
+		return reject(0, fmt.Errorf("%d fields, want 7 (machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status)", len(f)))
+	}
+	if len(f[0]) == 0 {
+		return reject(c[0], errors.New("empty machine_id"))
+	}
+	ts, ok := plainInt(f[1])
+	if !ok || ts < 0 || ts > 1e12 {
+		return reject(c[1], fmt.Errorf("time_stamp %q is not whole seconds from the trace start", f[1]))
+	}
+	cpus, mem := math.NaN(), math.NaN()
+	if len(f[4]) > 0 {
+		n, ok := plainInt(f[4])
+		if !ok || n <= 0 || n > 1<<20 {
+			return reject(c[4], fmt.Errorf("cpu_num %q is not a number of cores", f[4]))
+		}
+		cpus = float64(n)
+	}
+	if len(f[5]) > 0 {
+		v, err := parseFloat(f[5])
+		if err != nil || !(v >= 0 && v <= 100) {
+			return reject(c[5], fmt.Errorf("mem_size %q is not in [0, 100]", f[5]))
+		}
+		mem = v / 100
+	}
+	if !statusWord(f[6]) {
+		return reject(c[6], fmt.Errorf("status %q is not a status word (such as %s)", f[6], alibabaInService))
+	}
+	_, machine := p.strs.Bytes(f[0])
+	_, status := p.strs.Bytes(f[6])
+	st := p.ix.m[machine]
+	up := st != nil && st.up
+	typ := dataset.MachineRemove
+	if status == alibabaInService {
+		typ = dataset.MachineAdd
+		if up {
+			typ = dataset.MachineUpdate
+		}
+	}
+	ms := p.start + ts*1000
+	if err := p.ix.apply(machine, ms, typ); err != nil {
+		if typ == dataset.MachineRemove {
+			err = fmt.Errorf("status %s (out of service) of machine %s, which is not in service (no %s record before it, or out of service already)", status, machine, alibabaInService)
+			if st != nil && ms < st.lastMs {
+				err = fmt.Errorf("out of order: machine %s at %s is before its previous record at %s", machine, msText(ms), msText(st.lastMs))
+			}
+		}
+		return reject(c[1], err)
+	}
+	if typ == dataset.MachineRemove {
+		p.down[status]++
+	}
+	_, rack := p.strs.Bytes(f[2])
+	*rec = dataset.MachineEvent{Machine: machine, TimeMs: ms, Type: typ, Rack: rack, CPUs: cpus, Memory: mem, Source: alibabaMetaFormat}
+	return nil
+}

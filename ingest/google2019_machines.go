@@ -1,0 +1,325 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const googleMachineEventsFormat = "google2019-machine-events"
+
+func init() {
+	register(&Format{
+		Name:        googleMachineEventsFormat,
+		Table:       dataset.MachineEventsTable.Name,
+		Description: "Google ClusterData2019 machine_events (JSON lines or Parquet): ADD / REMOVE / UPDATE, capacity, switch_id as the rack",
+		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "machine_events")
+			}
+			// switch_id and platform_id are machine_events' own; the
+			// BigQuery JSON export leaves null fields out, so a line
+			// without them is one with time, machine_id and type and no
+			// field of instance_events (collection_id, instance_index) or
+			// machine_attributes (name).
+			line := firstLine(head)
+			if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) || !bytes.Contains(line, []byte(`"machine_id"`)) {
+				return false
+			}
+			has := func(k string) bool { return bytes.Contains(line, []byte(`"`+k+`"`)) }
+			return has("switch_id") && has("platform_id") ||
+				has("time") && has("type") && !has("collection_id") && !has("instance_index") && !has("name")
+		},
+		ingest: ingestGoogleMachineEvents,
+	})
+}
+
+// googleMachineEvent is the part of a machine_events row that is read.
+type googleMachineEvent struct {
+	time, machine, typ        int64
+	hasTime, hasMach, hasType bool
+	typeName                  string // a type written as its name
+	sw, platform              string
+	cpus, memory              float64
+	hasCPU, hasMem            bool
+}
+
+type googleMachines struct {
+	file  string
+	start int64
+	ix    *machineIndex
+	strs  *strtab.Table
+}
+
+// record checks e and fills rec.
+func (g *googleMachines) record(e *googleMachineEvent, rec *dataset.MachineEvent) error {
+	switch {
+	case !e.hasMach:
+		return errors.New("no machine_id")
+	case !e.hasTime:
+		return errors.New("no time")
+	case e.time < 0 || e.time > googleLastUs:
+		return fmt.Errorf("time %d is not a microsecond of the trace clock", e.time)
+	case !e.hasType && e.typeName == "":
+		return errors.New("no type")
+	}
+	typ := e.typeName
+	if typ == "" {
+		var err error
+		if typ, err = machineTypeName(e.typ); err != nil {
+			return err
+		}
+	}
+	cpus, mem := math.NaN(), math.NaN()
+	if e.hasCPU {
+		if !(e.cpus >= 0 && e.cpus <= 1) {
+			return fmt.Errorf("capacity.cpus %g is not a fraction of the largest machine", e.cpus)
+		}
+		cpus = e.cpus
+	}
+	if e.hasMem {
+		if !(e.memory >= 0 && e.memory <= 1) {
+			return fmt.Errorf("capacity.memory %g is not a fraction of the largest machine", e.memory)
+		}
+		mem = e.memory
+	}
+	_, machine := g.strs.Bytes(strconv.AppendInt(nil, e.machine, 10))
+	// Time 0 is "before the trace window": the machines there at its start.
+	ms := g.start + (e.time-googleOffsetUs)/1000
+	if err := g.ix.apply(machine, ms, typ); err != nil {
+		return err
+	}
+	_, sw := g.strs.Bytes([]byte(e.sw))
+	_, pl := g.strs.Bytes([]byte(e.platform))
+	*rec = dataset.MachineEvent{Machine: machine, TimeMs: ms, Type: typ, Rack: sw, CPUs: cpus, Memory: mem, Platform: pl, Source: googleMachineEventsFormat}
+	return nil
+}
+
+func ingestGoogleMachineEvents(ctx context.Context, in *Input, s *sink) (err error) {
+	ix, err := machinesOf(ctx, s)
+	if err != nil {
+		return err
+	}
+	g := &googleMachines{file: in.Path, start: traceStartMs(s.opts, googleTraceStart), ix: ix, strs: strtab.New()}
+	s.notes = append(s.notes, "time = microseconds of the trace clock from "+msText(g.start)+" - 600 s (time 0: the machines there before the trace window); "+
+		"machine = machine_id (the usage table's server), rack = switch_id, cpus and memory = capacity (fractions of the largest machine), platform = platform_id; "+
+		"each machine's events must be in time order and alternate ADD and REMOVE (UPDATE while added): the BigQuery export is not sorted, sort it by time first")
+	if bytes.HasPrefix(in.Head(4), parquetMagic) {
+		defer func() {
+			if e := recover(); e != nil {
+				err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+			}
+		}()
+		want := []string{"time", "machine_id", "type", "switch_id", "capacity.cpus", "capacity.memory", "platform_id"}
+		p, err := openParquet(ctx, in, want, func(n string) bool { return n == "time" || n == "machine_id" || n == "type" }, "a machine_events shard")
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		s.notes = append(s.notes, p.notes...)
+		return drain[dataset.MachineEvent](ctx, s, &machinesParquet{parquetInput: p, g: g}, s.tx.MachineEvents())
+	}
+	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
+		var e googleMachineEvent
+		err := scanMachineEvent(line, &e)
+		if err == nil {
+			err = g.record(&e, rec)
+		}
+		if err != nil {
+			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
+		}
+		return nil
+	})
+	return drain[dataset.MachineEvent](ctx, s, r, s.tx.MachineEvents())
+}
+
+// typeValue reads an enum written as a number, a quoted number (the JSON
+// export's INT64) or its name.
+func (c *jsonCursor) typeValue(e *googleMachineEvent) error {
+	if c.peek() == '"' {
+		save := c.i
+		s, _, err := c.str()
+		if err != nil {
+			return err
+		}
+		switch string(s) {
+		case dataset.MachineAdd, dataset.MachineRemove, dataset.MachineUpdate:
+			e.typeName, e.hasType = string(s), true
+			return nil
+		}
+		c.i = save
+	}
+	var err error
+	e.typ, e.hasType, err = c.int64Value("type")
+	return err
+}
+
+func scanMachineEvent(line []byte, e *googleMachineEvent) error {
+	c := jsonCursor{b: line}
+	c.ws()
+	if c.peek() != '{' {
+		return errors.New("not a machine_events JSON object: want a JSON object")
+	}
+	err := c.container(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "time":
+			e.time, e.hasTime, err = c.int64Value("time")
+		case "machine_id":
+			e.machine, e.hasMach, err = c.int64Value("machine_id")
+		case "type":
+			err = c.typeValue(e)
+		case "switch_id":
+			e.sw, _, err = c.stringValue("switch_id")
+		case "platform_id":
+			e.platform, _, err = c.stringValue("platform_id")
+		case "capacity":
+			switch c.peek() {
+			case '{':
+				return c.container(func(k []byte) error {
+					var err error
+					switch string(k) {
+					case "cpus":
+						e.cpus, e.hasCPU, err = c.floatValue("capacity.cpus")
+					case "memory":
+						e.memory, e.hasMem, err = c.floatValue("capacity.memory")
+					default:
+						err = c.skip()
+					}
+					return err
+				})
+			case 'n':
+				if t := c.token(); string(t) != "null" {
+					return fmt.Errorf("capacity: %q is not an object", t)
+				}
+				return nil
+			}
+			return c.fail("capacity: want an object")
+		default:
+			err = c.skip()
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("not a machine_events JSON object: %v", err)
+	}
+	c.ws()
+	if c.i != len(c.b) {
+		return fmt.Errorf("not a machine_events JSON object: %v", c.fail("text after the object"))
+	}
+	return nil
+}
+
+// machinesParquet reads machine_events Parquet shards (ints as numbers,
+// capacity a struct, absent values null). Row numbers stand for lines.
+type machinesParquet struct {
+	*parquetInput
+	g             *googleMachines
+	n, i          int
+	row           int64
+	tm, mach, typ func(int) (int64, bool)
+	sw, plat      func(int) (string, bool)
+	cpus, mem     func(int) (float64, bool)
+	rec           dataset.MachineEvent
+	perr          *ParseError
+	err           error
+}
+
+func (r *machinesParquet) bind(batch arrow.Record) error {
+	var e1, e2, e3, e4, e5 error
+	r.tm, e1 = intAccessor(column(batch, "time"))
+	r.mach, e2 = intAccessor(column(batch, "machine_id"))
+	r.typ, e3 = intAccessor(column(batch, "type"))
+	r.sw, e4 = stringAccessor(column(batch, "switch_id"))
+	r.plat, e5 = stringAccessor(column(batch, "platform_id"))
+	if err := errors.Join(e1, e2, e3, e4, e5); err != nil {
+		return err
+	}
+	r.cpus, r.mem = absentFloat, absentFloat
+	if a := column(batch, "capacity"); a != nil {
+		st, ok := a.(*array.Struct)
+		if !ok {
+			return fmt.Errorf("column capacity is %s, want a struct of cpus and memory", a.DataType())
+		}
+		typ := st.DataType().(*arrow.StructType)
+		for _, name := range []string{"cpus", "memory"} {
+			k, ok := typ.FieldIdx(name)
+			if !ok {
+				continue
+			}
+			f, err := floatAccessor(st.Field(k), st)
+			if err != nil {
+				return fmt.Errorf("column capacity.%s: %w", name, err)
+			}
+			if name == "cpus" {
+				r.cpus = f
+			} else {
+				r.mem = f
+			}
+		}
+	}
+	return nil
+}
+
+func (r *machinesParquet) Scan() bool {
+	for r.i >= r.n {
+		if r.err != nil {
+			return false
+		}
+		batch, err := r.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return false
+		}
+		r.n, r.i = int(batch.NumRows()), 0
+		if err := r.bind(batch); err != nil {
+			r.err = fmt.Errorf("%s: %w", r.path, err)
+			return false
+		}
+	}
+	i := r.i
+	r.i++
+	r.row++
+	var e googleMachineEvent
+	e.time, e.hasTime = r.tm(i)
+	e.machine, e.hasMach = r.mach(i)
+	e.typ, e.hasType = r.typ(i)
+	e.sw, _ = r.sw(i)
+	e.platform, _ = r.plat(i)
+	e.cpus, e.hasCPU = r.cpus(i)
+	e.memory, e.hasMem = r.mem(i)
+	r.perr = nil
+	if err := r.g.record(&e, &r.rec); err != nil {
+		f := func(name string, v int64, ok bool) string {
+			if !ok {
+				return name + "=null"
+			}
+			return name + "=" + strconv.FormatInt(v, 10)
+		}
+		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
+			Record: fmt.Sprintf("%s %s %s switch_id=%q", f("time", e.time, e.hasTime), f("machine_id", e.machine, e.hasMach), f("type", e.typ, e.hasType), e.sw)}
+	}
+	return true
+}
+
+// Line is where the reader is: the current record's row.
+func (r *machinesParquet) Line() int64 { return r.row }
+
+func (r *machinesParquet) Record() (*dataset.MachineEvent, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *machinesParquet) Err() error { return r.err }

@@ -1,0 +1,24 @@
+package placement
+
+import "fmt"
+
+// Flags are the options wlprof placement takes as text: the storage of a
+// server as a size with its unit.
+type Flags struct {
+	ServerStorage string // --server-storage: 4TB, 500GiB, or bytes
+}
+
+// Apply parses the flags into o and returns every problem, named as its
+// flag.
+func (f Flags) Apply(o *Options) []error {
+	var errs []error
+	if f.ServerStorage != "" {
+		b, err := ParseBytes(f.ServerStorage)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--server-storage: %w", err))
+		} else {
+			o.ServerStorageBytes = b
+		}
+	}
+	return errs
+}
