@@ -133,16 +133,89 @@ func foldAvailability(ctx context.Context, ds *dataset.Dataset, opts Options) (*
 		return nil, nil, append(warn, "no periodic tenant in the usage: no availability, so s_fit is not computed (give --availability)"), nil
 	}
 	sort.Strings(tenants)
+	var mem []float64
+	if opts.SlotMemory > 0 {
+		servers := map[string]float64{}
+		for i := range series {
+			servers[series[i].Tenant] = float64(max(series[i].Servers, 1))
+		}
+		m, mwarn, err := foldMemory(ctx, ds, tenants, servers, bins, binS)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		mem, warn = m, append(warn, mwarn...)
+	}
 	starts := make([]float64, bins)
 	slots := make([]float64, bins)
 	for b := range cpu {
 		starts[b] = float64(b) * binS
 		n := math.Floor(math.Max(capacity+cpu[b], 0)/opts.SlotCPU + 1e-9)
 		if opts.SlotMemory > 0 {
-			n = math.Min(n, math.Floor(capacity/opts.SlotMemory+1e-9))
+			n = math.Min(n, math.Floor(math.Max(capacity+mem[b], 0)/opts.SlotMemory+1e-9))
 		}
 		slots[b] = n
 	}
 	a, err := NewAvailability(starts, slots, day)
 	return a, tenants, warn, err
+}
+
+// foldMemory is the memory the periodic tenants use over the UTC day,
+// from the usage table's memory column: per bin, −Σ servers · (the
+// tenant's mean memory over its samples in the bin), as foldAvailability
+// does for CPU (so capacity + the result is the memory left). A tenant
+// with no memory samples subtracts nothing, and a warning says so; bins
+// without a sample take the tenant's mean over the day.
+func foldMemory(ctx context.Context, ds *dataset.Dataset, tenants []string, servers map[string]float64, bins int, binS float64) ([]float64, []string, error) {
+	idx := make(map[string]int, len(tenants))
+	for i, t := range tenants {
+		idx[t] = i
+	}
+	sum := make([][]float64, len(tenants))
+	cnt := make([][]int, len(tenants))
+	for i := range tenants {
+		sum[i], cnt[i] = make([]float64, bins), make([]int, bins)
+	}
+	n := 0
+	err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
+		i, ok := idx[u.Tenant]
+		if !ok || math.IsNaN(u.Memory) {
+			return nil
+		}
+		if n++; n&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		t := float64(u.TimeMs) / 1000
+		b := min(int(math.Mod(math.Mod(t, day)+day, day)/binS), bins-1)
+		sum[i][b] += u.Memory
+		cnt[i][b]++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	mem := make([]float64, bins)
+	var none []string
+	for i, t := range tenants {
+		all, nall := 0.0, 0
+		for b := range sum[i] {
+			all += sum[i][b]
+			nall += cnt[i][b]
+		}
+		if nall == 0 {
+			none = append(none, t)
+			continue
+		}
+		for b := range mem {
+			m := all / float64(nall)
+			if cnt[i][b] > 0 {
+				m = sum[i][b] / float64(cnt[i][b])
+			}
+			mem[b] -= servers[t] * m
+		}
+	}
+	var warn []string
+	if len(none) > 0 {
+		warn = append(warn, fmt.Sprintf("%d periodic tenant(s) have no memory samples (%s): their memory use is taken as 0 in Ω's memory bound", len(none), strings.Join(none, ", ")))
+	}
+	return mem, warn, nil
 }

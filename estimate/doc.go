@@ -41,9 +41,11 @@
 // folded over the UTC day in AvailabilityStep bins. Per bin, in servers:
 // Σ_tenants servers·(1 − Reserve) − Σ_tenants servers·u(bin), with u the
 // tenant's mean average-server CPU in the bin over every day of its
-// history; slots are ⌊CPU / SlotCPU⌋, and, with SlotMemory set,
-// at most ⌊Σ servers·(1 − Reserve) / SlotMemory⌋ (the usage series carry
-// CPU only: the primary tenants' memory is not subtracted). Ω repeats
+// history; slots are ⌊CPU / SlotCPU⌋, and, with SlotMemory set, at
+// most ⌊memory / SlotMemory⌋, memory being Σ servers·(1 − Reserve) less
+// Σ servers·(the tenant's mean memory in the bin), folded the same way
+// from the usage table's memory column (a tenant without memory samples
+// subtracts nothing, with a warning). Ω repeats
 // every day. --availability FILE gives the daily profile instead
 // (start_s,slots rows, start_s seconds after UTC midnight).
 //

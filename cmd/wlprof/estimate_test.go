@@ -173,15 +173,15 @@ func TestReportEstimateSection(t *testing.T) {
 func TestEstimateAvailabilityByHand(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
-	b.WriteString("tenant,server,timestamp,cpu\n")
+	b.WriteString("tenant,server,timestamp,cpu,memory\n")
 	for i := 0; i < 7*720; i++ {
 		ts := 1704067200 + i*120
-		u := 0.2
+		u, m := 0.2, 0.7
 		if (ts%86400)/3600 >= 12 {
-			u = 0.6
+			u, m = 0.6, 0.3
 		}
 		for _, srv := range []string{"web-1", "web-2"} {
-			b.WriteString("web," + srv + "," + strconv.Itoa(ts) + "," + strconv.FormatFloat(u, 'g', -1, 64) + "\n")
+			b.WriteString("web," + srv + "," + strconv.Itoa(ts) + "," + strconv.FormatFloat(u, 'g', -1, 64) + "," + strconv.FormatFloat(m, 'g', -1, 64) + "\n")
 		}
 	}
 	usage := filepath.Join(dir, "usage.csv")
@@ -217,5 +217,20 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	}
 	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 100 || j.Mean != 10 || !j.MeetsGoal {
 		t.Errorf("job %+v, want s_req 2, s_fit 100 (the only job), mean 10 slots, meets its goal", j)
+	}
+	// Memory bounds the slots with --slot-memory 0.05: the tenant uses 70%
+	// of its memory until 12:00 and 30% after, so (1.8 − 1.4)/0.05 = 8
+	// slots (fewer than CPU's 14), then (1.8 − 0.6)/0.05 = 24 (more than
+	// CPU's 6).
+	out, stderr, code = wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "--slot-memory", "0.05", "-o", "json")
+	if code != 0 {
+		t.Fatalf("--slot-memory: exit %d: %s", code, stderr)
+	}
+	doc.Availability = nil
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Availability) != 2 || doc.Availability[0].Slots != 8 || doc.Availability[1].Slots != 6 {
+		t.Errorf("availability with --slot-memory %+v, want 8 slots from 00:00 (memory) and 6 from 12:00 (CPU)", doc.Availability)
 	}
 }
