@@ -31,7 +31,14 @@
 //   - Spark event logs (the profruns table): a stage's "Parent IDs" and
 //     its tasks (distinct task indexes with an attempt);
 //   - MapReduce job history (profruns): maps, then reduces (reduce
-//     slow-start, which overlaps them, is not modelled).
+//     slow-start, which overlaps them, is not modelled);
+//   - Google 2019 collection_events (the stages table): a collection's
+//     start_after_collection_ids. The collections their edges connect
+//     (weakly connected components) are one job, "workflow-" and the
+//     smallest collection id; a parent that is a collection of the trace
+//     is a stage even without edges of its own. A collection's tasks are
+//     its instances in the task_events table; without instance events the
+//     levels are given without a maximum.
 //
 // Where the skylines table has the same run (Spark logs do), its
 // observed peak of containers is given beside the DAG's maximum. A Spark

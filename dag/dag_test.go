@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/ingest"
@@ -163,5 +164,38 @@ func TestStageAlibaba(t *testing.T) {
 	}
 	if l := res.Jobs[0].Levels; !reflect.DeepEqual(l[1], Level{[]string{"2", "3"}, 10}) {
 		t.Errorf("j_1 level 1 %v", l[1])
+	}
+}
+
+// Google 2019 collections that start after others are grouped into
+// workflows: 100 → {101, 102} → 103 is one (100 has no edges of its own
+// but is a collection of the trace), 300 starts after 999, which the
+// trace does not have. Without instance events the task counts are
+// unknown: levels only, no maximum.
+func TestStageGoogleWorkflows(t *testing.T) {
+	ctx := context.Background()
+	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "google2019-collection-events",
+		[]string{"../testdata/dag/google2019_collection_events_dag.json"}, ingest.DefaultOptions())
+	if ds == nil {
+		t.Fatal(err)
+	}
+	in, err := Load(ctx, ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 2 {
+		t.Fatalf("jobs %+v, want workflow-100 and workflow-300", res.Jobs)
+	}
+	w := res.Jobs[0]
+	want := []Level{{[]string{"100"}, 0}, {[]string{"101", "102"}, 0}, {[]string{"103"}, 0}}
+	if w.Job != "workflow-100" || w.Stages != 4 || !reflect.DeepEqual(w.Levels, want) || w.MaxLevel != -1 || !strings.Contains(w.Reason, "task counts unknown") {
+		t.Errorf("workflow-100: %+v", w)
+	}
+	if w := res.Jobs[1]; w.Job != "workflow-300" || !reflect.DeepEqual(w.MissingParents, []string{"999"}) {
+		t.Errorf("workflow-300: %+v", w)
 	}
 }

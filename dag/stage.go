@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,8 +36,11 @@ var ErrNoDAGs = errors.New("no job DAGs: ingest Alibaba 2018 batch_task.csv (ali
 type RunDAG struct {
 	Job    string
 	Run    string
-	Source string // alibaba2018-batch-task, spark-eventlog, jhist
+	Source string // alibaba2018-batch-task, spark-eventlog, jhist, google2019-collection-events
 	Stages []Stage
+	// NoTasks: the stages' task counts are unknown (Google collections
+	// without instance events), so the levels carry no maximum.
+	NoTasks bool
 }
 
 // Input is what Run analyses: the runs' DAGs and the skylines' observed
@@ -55,10 +59,24 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	in := Input{Peaks: map[[2]string]float64{}}
 	want := func(job string) bool { return opts.Job == "" || job == opts.Job }
-	// Alibaba: a job is one run.
+	// Alibaba: a job is one run. Google 2019 collections (no job) are
+	// grouped into workflows below.
 	byJob := map[string]*RunDAG{}
 	var order []string
+	coll := map[string][]string{} // collection → the collections it starts after
+	var collOrder []string
 	err := dataset.Scan(ctx, ds, dataset.StagesTable, func(s *dataset.Stage) error {
+		if s.Job == "" && s.Source == collectionsSource {
+			if _, seen := coll[s.Stage]; !seen {
+				collOrder = append(collOrder, s.Stage)
+			}
+			for _, p := range strings.Split(s.Parents, ",") {
+				if p != "" && !slices.Contains(coll[s.Stage], p) {
+					coll[s.Stage] = append(coll[s.Stage], p)
+				}
+			}
+			return nil
+		}
 		if !want(s.Job) {
 			return nil
 		}
@@ -80,6 +98,17 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	for _, j := range order {
 		in.DAGs = append(in.DAGs, *byJob[j])
+	}
+	if len(coll) > 0 {
+		wf, err := workflows(ctx, ds, coll, collOrder)
+		if err != nil {
+			return Input{}, err
+		}
+		for _, d := range wf {
+			if want(d.Job) {
+				in.DAGs = append(in.DAGs, d)
+			}
+		}
 	}
 	// Spark and MapReduce task attempts.
 	type acc struct {
@@ -170,6 +199,93 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	return in, err
 }
 
+// collectionsSource is the format whose stages rows are Google 2019
+// collections that start after others.
+const collectionsSource = "google2019-collection-events"
+
+// workflows groups Google 2019 collections into the workflows their
+// start_after edges connect (weakly connected components), each a job
+// named "workflow-" and its smallest collection id. A parent the
+// collections table has is a stage (it starts after nothing); one it does
+// not have is missing. Tasks per collection are its instances in the
+// task_events table (distinct instance indexes), when ingested.
+func workflows(ctx context.Context, ds *dataset.Dataset, edges map[string][]string, order []string) ([]RunDAG, error) {
+	known := map[string]bool{}
+	err := dataset.Scan(ctx, ds, dataset.CollectionsTable, func(c *dataset.Collection) error {
+		known[c.Collection] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	nodes := append([]string(nil), order...)
+	in := map[string]bool{}
+	for _, n := range order {
+		in[n] = true
+	}
+	for _, n := range order {
+		for _, p := range edges[n] {
+			if known[p] && !in[p] {
+				in[p] = true
+				nodes = append(nodes, p)
+			}
+		}
+	}
+	parent := map[string]string{}
+	find := func(x string) string {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, n := range nodes {
+		parent[n] = n
+	}
+	for _, n := range order {
+		for _, p := range edges[n] {
+			if in[p] {
+				a, b := find(n), find(p)
+				if a != b {
+					if stageLess(b, a) {
+						a, b = b, a
+					}
+					parent[b] = a
+				}
+			}
+		}
+	}
+	tasks, err := collectionTasks(ctx, ds)
+	if err != nil {
+		return nil, err
+	}
+	groups := map[string]*RunDAG{}
+	var roots []string
+	for _, n := range nodes {
+		r := find(n)
+		g := groups[r]
+		if g == nil {
+			g = &RunDAG{Source: collectionsSource}
+			groups[r] = g
+			roots = append(roots, r)
+		}
+		g.Stages = append(g.Stages, Stage{ID: n, Tasks: tasks[n], Parents: edges[n]})
+	}
+	out := make([]RunDAG, 0, len(roots))
+	for _, r := range roots {
+		g := groups[r]
+		sort.Slice(g.Stages, func(a, b int) bool { return stageLess(g.Stages[a].ID, g.Stages[b].ID) })
+		g.Job = "workflow-" + g.Stages[0].ID
+		g.NoTasks = tasks == nil
+		out = append(out, *g)
+	}
+	return out, nil
+}
+
+// collectionTasks counts each collection's instances in the task_events
+// table; nil when the dataset has none (tasks unknown).
+var collectionTasks = func(ctx context.Context, ds *dataset.Dataset) (map[string]int64, error) { return nil, nil }
+
 // Job is one run's result.
 type Job struct {
 	Job    string `json:"job"`
@@ -226,9 +342,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		if len(missing) > 0 {
 			why = append(why, fmt.Sprintf("waits for stage(s) %s that the job does not have: taken as done", strings.Join(missing, ", ")))
 		}
-		if len(cyclic) > 0 {
+		switch {
+		case len(cyclic) > 0:
 			why = append(why, fmt.Sprintf("stage(s) %s wait for each other (a cycle) and never start: no maximum", strings.Join(cyclic, ", ")))
-		} else {
+		case d.NoTasks:
+			j.Levels = levels
+			why = append(why, "task counts unknown (ingest the collections' instance events, google2019-instance-events): levels only, no maximum")
+		default:
 			j.Levels = levels
 			j.MaxLevel, j.MaxContainers = MaxLevel(levels)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,26 @@ type collectionEvent struct {
 	hasColl        bool
 	user, logical  string
 	hasUser, hasLN bool
+	// startAfter are the collections this one starts after (its
+	// start_after_collection_ids: the job DAG's edges).
+	startAfter []int64
+}
+
+// stageOf is the stages table's row of a collection that starts after
+// others (a DAG edge, for wlprof dag); ok is false without such edges.
+// The job is left empty: the dag stage groups collections into the
+// workflows their edges connect.
+func stageOf(e *collectionEvent) (dataset.Stage, bool) {
+	if len(e.startAfter) == 0 {
+		return dataset.Stage{}, false
+	}
+	ps := make([]string, len(e.startAfter))
+	for i, p := range e.startAfter {
+		ps[i] = strconv.FormatInt(p, 10)
+	}
+	id := strconv.FormatInt(e.collection, 10)
+	return dataset.Stage{Stage: id, Name: id, Parents: strings.Join(ps, ","), StartMs: dataset.NoTime, EndMs: dataset.NoTime,
+		Source: googleCollectionsFormat}, true
 }
 
 // record checks an event against the index and fills rec.
@@ -101,7 +122,7 @@ func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error
 	defer func() {
 		if err == nil {
 			ix.from = append(ix.from, fmt.Sprintf("%d events of %s", s.accepted-before, in.Path))
-			s.notes = append(s.notes, "one row per event that names a user; read for --tenant-key user of google2019-usage")
+			s.notes = append(s.notes, "one row per event that names a user; read for --tenant-key user of google2019-usage; start_after_collection_ids go to the stages table (wlprof dag)")
 		}
 	}()
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
@@ -110,20 +131,29 @@ func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error
 				err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
 			}
 		}()
-		want := []string{"collection_id", "user", "collection_logical_name"}
-		p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" }, "a collection_events shard")
+		want := []string{"collection_id", "user", "collection_logical_name", "start_after_collection_ids"}
+		p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" && n != "start_after_collection_ids" }, "a collection_events shard")
 		if err != nil {
 			return err
 		}
 		defer p.close()
 		s.notes = append(s.notes, p.notes...)
-		return drain[dataset.Collection](ctx, s, &collectionsParquet{parquetInput: p, ix: ix}, s.tx.Collections())
+		return drain[dataset.Collection](ctx, s, &collectionsParquet{parquetInput: p, ix: ix, stages: s.tx.Stages()}, s.tx.Collections())
 	}
+	stages := s.tx.Stages()
 	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
 		var e collectionEvent
 		err := scanCollectionEvent(line, &e)
 		if err == nil {
 			err = ix.record(&e, rec)
+		}
+		if err == nil && slices.Contains(e.startAfter, e.collection) {
+			err = fmt.Errorf("start_after_collection_ids: collection %d starts after itself", e.collection)
+		}
+		if err == nil {
+			if st, ok := stageOf(&e); ok {
+				err = stages.Append(&st)
+			}
 		}
 		if err != nil {
 			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
@@ -171,6 +201,23 @@ func scanCollectionEvent(line []byte, e *collectionEvent) error {
 			e.user, e.hasUser, err = c.stringValue("user")
 		case "collection_logical_name":
 			e.logical, e.hasLN, err = c.stringValue("collection_logical_name")
+		case "start_after_collection_ids":
+			e.startAfter = e.startAfter[:0]
+			if c.peek() != '[' {
+				if t := c.token(); string(t) != "null" {
+					return c.fail("start_after_collection_ids: want a list of collection ids")
+				}
+				return nil
+			}
+			err = c.container(func([]byte) error {
+				c.ws()
+				id, ok, err := c.int64Value("start_after_collection_ids")
+				if err == nil && !ok {
+					err = c.fail("start_after_collection_ids: a null id")
+				}
+				e.startAfter = append(e.startAfter, id)
+				return err
+			})
 		default:
 			err = c.skip()
 		}
@@ -194,9 +241,38 @@ type collectionsParquet struct {
 	row         int64
 	coll        func(int) (int64, bool)
 	user, lname func(int) (string, bool)
+	after       func(int, []int64) []int64
+	stages      *dataset.Writer[dataset.Stage]
 	rec         dataset.Collection
 	perr        *ParseError
 	err         error
+}
+
+// intListAccessor reads a list of 64-bit ints per row (appended to the
+// given slice; none for a null or absent list).
+func intListAccessor(a arrow.Array) (func(int, []int64) []int64, error) {
+	switch a := a.(type) {
+	case nil:
+		return func(_ int, dst []int64) []int64 { return dst }, nil
+	case *array.List:
+		vals, ok := a.ListValues().(*array.Int64)
+		if !ok {
+			return nil, fmt.Errorf("start_after_collection_ids: type %s is not a list of int64", a.DataType())
+		}
+		return func(i int, dst []int64) []int64 {
+			if !a.IsValid(i) {
+				return dst
+			}
+			start, end := a.ValueOffsets(i)
+			for k := start; k < end; k++ {
+				if vals.IsValid(int(k)) {
+					dst = append(dst, vals.Value(int(k)))
+				}
+			}
+			return dst
+		}, nil
+	}
+	return nil, fmt.Errorf("start_after_collection_ids: type %s is not a list", a.DataType())
 }
 
 func stringAccessor(a arrow.Array) (func(int) (string, bool), error) {
@@ -226,7 +302,9 @@ func (r *collectionsParquet) Scan() bool {
 		r.coll, e1 = intAccessor(column(batch, "collection_id"))
 		r.user, e2 = stringAccessor(column(batch, "user"))
 		r.lname, e3 = stringAccessor(column(batch, "collection_logical_name"))
-		if err := errors.Join(e1, e2, e3); err != nil {
+		var e4 error
+		r.after, e4 = intListAccessor(column(batch, "start_after_collection_ids"))
+		if err := errors.Join(e1, e2, e3, e4); err != nil {
 			r.err = fmt.Errorf("%s: %w", r.path, err)
 			return false
 		}
@@ -238,8 +316,18 @@ func (r *collectionsParquet) Scan() bool {
 	e.collection, e.hasColl = r.coll(i)
 	e.user, e.hasUser = r.user(i)
 	e.logical, e.hasLN = r.lname(i)
+	e.startAfter = r.after(i, e.startAfter[:0])
 	r.perr = nil
-	if err := r.ix.record(&e, &r.rec); err != nil {
+	err := r.ix.record(&e, &r.rec)
+	if err == nil && slices.Contains(e.startAfter, e.collection) {
+		err = fmt.Errorf("start_after_collection_ids: collection %d starts after itself", e.collection)
+	}
+	if err == nil {
+		if st, ok := stageOf(&e); ok {
+			err = r.stages.Append(&st)
+		}
+	}
+	if err != nil {
 		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
 			Record: fmt.Sprintf("collection_id=%d user=%q collection_logical_name=%q", e.collection, e.user, e.logical)}
 	}

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +139,62 @@ func TestGoogleCollectionEventsParquet(t *testing.T) {
 	}
 	if !strings.Contains(got.rejects[0].Record, "collection_id=330587238434") {
 		t.Errorf("record %q", got.rejects[0].Record)
+	}
+}
+
+// start_after_collection_ids become stages rows (one per event with
+// edges, job left for wlprof dag to group), from JSON lines and from a
+// Parquet shard alike; a collection that starts after itself is a reject.
+func TestGoogleCollectionEventsDAG(t *testing.T) {
+	body, err := os.ReadFile("../testdata/dag/google2019_collection_events_dag.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := bytes.Split(bytes.TrimSpace(body), []byte("\n"))
+	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
+	var fields []arrow.Field
+	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id"} {
+		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
+	}
+	for _, n := range []string{"user", "collection_name", "collection_logical_name"} {
+		fields = append(fields, arrow.Field{Name: n, Type: str, Nullable: true})
+	}
+	fields = append(fields, arrow.Field{Name: "parent_collection_id", Type: i64, Nullable: true},
+		arrow.Field{Name: "start_after_collection_ids", Type: arrow.ListOf(i64), Nullable: true})
+	for _, n := range []string{"max_per_machine", "max_per_switch", "vertical_scaling", "scheduler"} {
+		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
+	}
+	sc := arrow.NewSchema(fields, nil)
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 3, nil, pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, input := range []string{"../testdata/dag/google2019_collection_events_dag.json", writeFile(t, dir, "collection_events-000000000001.parquet", buf.Bytes())} {
+		res, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{input}, DefaultOptions())
+		if ds == nil {
+			t.Fatalf("%s: %v", input, err)
+		}
+		if res.Files[0].Accepted != 7 || res.Files[0].Rejected != 1 {
+			t.Errorf("%s: %+v", input, res.Files[0])
+		}
+		stages, err := dataset.ReadAll(context.Background(), ds, dataset.StagesTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range stages {
+			got = append(got, s.Stage+"<"+s.Parents)
+			if s.Job != "" || s.Source != googleCollectionsFormat {
+				t.Errorf("%s: stage %+v", input, s)
+			}
+		}
+		if want := []string{"101<100", "102<100", "103<101,102", "103<101,102", "300<999"}; !slices.Equal(got, want) {
+			t.Errorf("%s: stages %v, want %v", input, got, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -68,6 +69,17 @@ func openParquet(ctx context.Context, in *Input, want []string, required func(st
 	var leaves []int
 	for _, name := range want {
 		i, ok := found[name]
+		if !ok {
+			// A list (or struct) column: its leaves are under name.
+			for j := 0; j < sc.NumColumns(); j++ {
+				if strings.HasPrefix(sc.Column(j).Path(), name+".") {
+					leaves, ok = append(leaves, j), true
+				}
+			}
+			if ok {
+				continue
+			}
+		}
 		if !ok && required(name) {
 			p.close()
 			return nil, fmt.Errorf("%s: the Parquet file has no column %s; is it %s?", in.Path, name, what)
