@@ -83,14 +83,14 @@ func (s PlacementSpread) Pct() string {
 	return f(s.Mean) + "% (" + f(s.Min) + "–" + f(s.Max) + "%)"
 }
 
-// placementStage fills the section's entry of index.json.
+// placementStage fills the section's entry of index.json: the tenants in
+// the classes, when computed.
 func placementStage(in *Input, s *IndexStage) {
 	s.Computed = in.Placement != nil && len(in.Placement.Classes) > 0
-	n := 0
 	if s.Computed {
-		n = in.Placement.Tenants
+		n := in.Placement.Tenants
+		s.Tenants = &n
 	}
-	s.Tenants = &n
 }
 
 // placementHTML is the section (the page's template "placement").

@@ -92,8 +92,8 @@ type IndexStage struct {
 	// Jobs is the number of job profiles with the stage's section; 0 for
 	// classify, which is about tenants.
 	Jobs int `json:"jobs"`
-	// Tenants is the number of tenants classified (classify) or in the
-	// replica-placement classes (placement).
+	// Tenants is the number of tenants classified (classify) or, when
+	// computed, in the replica-placement classes (placement).
 	Tenants *int     `json:"tenants,omitempty"`
 	Notes   []string `json:"notes"`
 }
