@@ -77,7 +77,14 @@ func placementSection(res *placement.Result) *reports.Placement {
 		p.Stability = fmt.Sprintf("Stability of the reimage groups (windows of %s, seed 000 Fig. 6): over %d windows, the tenants in the same group as in the window before: %s (mean %.0f%%).",
 			win, st.Windows, strings.Join(fs, ", "), 100**st.MeanSameFraction)
 	}
-	for _, e := range res.Excluded {
+	// The excluded tenants, the first few: a whole trace leaves out
+	// thousands (wlprof placement -o json lists them all).
+	const showExcluded = 10
+	for i, e := range res.Excluded {
+		if i == showExcluded {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("excluded: %d more (wlprof placement -o json lists them)", len(res.Excluded)-showExcluded))
+			break
+		}
 		p.Warnings = append(p.Warnings, "excluded: "+e.Tenant+": "+e.Reason)
 	}
 	rp := res.Replay

@@ -109,7 +109,7 @@ const placementHTML = `{{define "placement"}}{{with stage .Stages "placement"}}<
 {{range .Policies}}<tr><td>{{.Policy}}</td><td class="nw">{{.LostBlocks.Count}}</td><td class="nw">{{.FailedShare.Pct}}</td></tr>
 {{end}}</table>{{else}}<p class="muted">{{.Replay}}</p>{{end}}
 <p class="muted">Assumptions:</p><ul class="why">{{range .Assumptions}}<li>{{.}}</li>{{end}}</ul>
-{{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}
+{{if .Warnings}}<p class="muted">Warnings:</p><ul class="why">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{end}}
 </section>{{end}}`
 
 func init() { template.Must(page.New("placement-section").Parse(placementHTML)) }
