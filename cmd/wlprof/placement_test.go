@@ -207,6 +207,17 @@ func TestReportPlacementSection(t *testing.T) {
 	if page := readPage(t, out3); !strings.Contains(page, "No machine events in the dataset") || !strings.Contains(page, "google2019-machine-events") {
 		t.Error("no machine events: no note")
 	}
+	// Machines that are no usage server: a note, not a failed report.
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/traces/alibaba2018/machine_meta_sample.csv"); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	out4 := filepath.Join(t.TempDir(), "r")
+	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out4, "--placement", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if page := readPage(t, out4); !strings.Contains(page, "none of the 3 machines with events is a server of the usage table") {
+		t.Error("no machine joined: no note")
+	}
 
 	for _, bad := range [][]string{{"--placement-server-storage", "lots"}, {"--placement-blocks", "-1"}, {"--placement-seeds", "0"}} {
 		_, errs, code := wlprof(t, append([]string{"report", "-d", ds, "--out", filepath.Join(t.TempDir(), "r")}, bad...)...)
