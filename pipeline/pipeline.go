@@ -12,6 +12,7 @@ import (
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/simulate"
 	"github.com/wlprof/wlprof/skyline"
@@ -46,6 +47,9 @@ type Options struct {
 	// replay, history against blind) and, with the runs workload, each
 	// job's length type to its profile.
 	Harvest *harvest.Options
+	// Placement, when set, adds the placement stage's section (seed 000's
+	// 3 × 3 classes, their stability and the durability replay).
+	Placement *placement.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

@@ -18,6 +18,19 @@ var ErrNoEvents = errors.New("placement: no machine events (ingest google2019-ma
 // ErrNoUsage: the dataset has no usage, so machines have no tenants.
 var ErrNoUsage = errors.New("placement: no usage to map machines to tenants and give tenants a peak (ingest utilisation first)")
 
+// ErrNoServers: no machine with events is a server of the usage table
+// (Run's error says how many machines there are; errors.Is matches it).
+var ErrNoServers = errors.New("placement: no machine with events is a server of the usage table")
+
+// noServersError is ErrNoServers with the number of machines.
+type noServersError int
+
+func (n noServersError) Error() string {
+	return fmt.Sprintf("placement: none of the %d machines with events is a server of the usage table (machine ids must match the usage's server names; e.g. google2019-usage with machine_id, alibaba2018-machine with machine_id)", int(n))
+}
+
+func (noServersError) Is(target error) bool { return target == ErrNoServers }
+
 // Input is what Run clusters: the machines' events, the usage table's
 // servers with their primary tenants, and each tenant's peak.
 type Input struct {
@@ -318,7 +331,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.Disruptions += len(m.removes)
 	}
 	if res.JoinedMachines == 0 {
-		return nil, fmt.Errorf("placement: none of the %d machines with events is a server of the usage table (machine ids must match the usage's server names; e.g. google2019-usage with machine_id, alibaba2018-machine with machine_id)", res.Machines)
+		return nil, noServersError(res.Machines)
 	}
 
 	// Tenants: with a history and a peak, or excluded with the reason.

@@ -29,7 +29,7 @@ func warnings(r *Result, in Input) []string {
 		w = append(w, fmt.Sprintf("%d of %d machines with events are no server of the usage table: left out (their ids must match the usage's server names)", r.UnjoinedMachines, r.Machines))
 	}
 	if in.SharedServers > 0 {
-		w = append(w, fmt.Sprintf("%d servers have usage rows of several tenants: each went to the tenant with the most CPU there (for one tenant per server, ingest usage keyed by machine or by user)", in.SharedServers))
+		w = append(w, fmt.Sprintf("%s usage rows of several tenants: each went to the tenant with the most CPU there (for one tenant per server, ingest usage keyed by machine or by user)", count(in.SharedServers, "server has", "servers have")))
 	}
 	if len(r.Excluded) > 0 {
 		w = append(w, fmt.Sprintf("%s left out of the classes (see excluded)", count(len(r.Excluded), "tenant is", "tenants are")))

@@ -3,6 +3,7 @@ package placement
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -155,8 +156,8 @@ func TestRunJoins(t *testing.T) {
 		t.Errorf("excluded %+v tenants %+v", res.Excluded, res.Tenants)
 	}
 	in.ServerTenant = map[string]string{"7": "a"}
-	if _, err := Run(context.Background(), in, DefaultOptions()); err == nil {
-		t.Error("no machine joined: want an error")
+	if _, err := Run(context.Background(), in, DefaultOptions()); !errors.Is(err, ErrNoServers) {
+		t.Errorf("no machine joined: %v, want ErrNoServers", err)
 	}
 	if _, err := Run(context.Background(), Input{}, DefaultOptions()); err != ErrNoEvents {
 		t.Errorf("no events: %v", err)

@@ -22,7 +22,9 @@
 // skylines under the fitted skyline and the reservation (seed 001 Fig. 5),
 // the α trade-off of over- against under-allocation (seed 001 Fig. 9b/c),
 // the CDF of SLO slack (seed 001 Fig. 9a), elasticity curves with measured
-// points (seed 004 Fig. 1) and profiler sweeps. A stage with no results
+// points (seed 004 Fig. 1) and profiler sweeps; the opt-in what-if
+// sections draw their own (the harvest's kills by pattern, the replica
+// placement's storage per class against S/9). A stage with no results
 // renders as "not computed" with the notes the caller gives.
 //
 // The directory is built in a temporary sibling, synced with one syncfs,

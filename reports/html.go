@@ -81,6 +81,7 @@ type view struct {
 	Sim         *Simulation
 	Est         *Estimate
 	Harv        *Harvest
+	Place       *Placement
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -109,11 +110,12 @@ var stageTitles = map[string]string{
 	StageSimulate:   "Elastic memory what-if",
 	StageEstimate:   "Completion-goal estimate",
 	StageHarvest:    "Harvesting what-if",
+	StagePlacement:  "Replica placement",
 }
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Place: in.Placement}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -400,6 +402,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{template "estimate" .}}
 
 {{template "harvest" .}}
+{{template "placement" .}}
 {{template "quality" .}}
 
 <section id="jobs">

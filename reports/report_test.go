@@ -76,10 +76,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 		}
 	}
 	// 4 classify figures per pattern class set, the CDF, the plan's two,
-	// the simulation's two, the estimate's one, the harvest's one, and
-	// per job: skyline, α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+1+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+1+4*6)
+	// the simulation's two, the estimate's one, the harvest's one, the
+	// placement's one, and per job: skyline, α trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+1+1+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+1+1+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -107,6 +107,7 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 	in.Simulation = nil
 	in.Estimate = nil
 	in.Harvest = nil
+	in.Placement = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -131,8 +132,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 8 {
-		t.Errorf("%d sections say not computed, want 8 (classify, slo, plan, elasticity, profiler, simulate, estimate, harvest)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 9 {
+		t.Errorf("%d sections say not computed, want 9 (classify, slo, plan, elasticity, profiler, simulate, estimate, harvest, placement)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")
@@ -446,5 +447,41 @@ func TestHarvestKillsFigure(t *testing.T) {
 	h.Groups = h.Groups[:2] // job types only
 	if HarvestKills(h) != nil || HarvestKills(nil) != nil {
 		t.Error("a figure without a breakdown by pattern")
+	}
+}
+
+// The placement section shows the classes, the replay and the warnings,
+// escaped; index.json counts its tenants; the figure draws the nine
+// shares against S/9 and needs classes.
+func TestPlacementSection(t *testing.T) {
+	in := synthInput(0, 1, 3)
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st *IndexStage
+	for i := range idx.Stages {
+		if idx.Stages[i].Stage == StagePlacement {
+			st = &idx.Stages[i]
+		}
+	}
+	if st == nil || !st.Computed || st.Tenants == nil || *st.Tenants != 12 {
+		t.Fatalf("placement stage %+v", st)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	html := string(b)
+	for _, w := range []string{`<section id="placement">`, "Replica placement", "<td>intermediate/medium</td>", "<td>hdfs-stock</td>",
+		`<td class="nw">0.2 (0–1)</td>`, `<td class="nw">0.719% (0.665–0.75%)</td>`, `<td class="nw">0%</td>`,
+		"&lt;b&gt;1 tenant&lt;/b&gt; left out", "&lt;i&gt;ads&lt;/i&gt;, cache", "Storage per class against S/9"} {
+		if !strings.Contains(html, w) {
+			t.Errorf("index.html lacks %q", w)
+		}
+	}
+	if strings.Contains(html, "<b>1 tenant") || strings.Contains(html, "<i>ads") {
+		t.Error("a tenant's name reached the page unescaped")
+	}
+	if PlacementShares(nil) != nil || placementFigures(&Placement{}) != nil || PlacementShares(in.Placement) == nil {
+		t.Error("PlacementShares")
 	}
 }

@@ -39,8 +39,25 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 		in.Simulation = synthSimulation(r, len(in.Jobs))
 		in.Estimate = synthEstimate(in.Jobs)
 		in.Harvest = synthHarvest()
+		in.Placement = synthPlacement()
 	}
 	return in
+}
+
+// synthPlacement is nine classes of uneven shares and a replay, with
+// markup in a tenant's name and a warning (the page must escape them).
+func synthPlacement() *Placement {
+	pl := &Placement{Summary: "31 machines with machine events.", Tenants: 12, Stability: "Stability: too short.",
+		Replay: "Replay of 10000 blocks.", Assumptions: []string{"a REMOVE stands in for a reimage"}, Warnings: []string{"<b>1 tenant</b> left out"}}
+	for r, row := range []string{"infrequent", "intermediate", "frequent"} {
+		for c, col := range []string{"low", "medium", "high"} {
+			pl.Classes = append(pl.Classes, PlacementClass{Class: row + "/" + col, ReimageGroup: row, PeakGroup: col, Tenants: 1 + (r+c)%2,
+				Servers: 3, Storage: "12 TB", Share: float64(8+r+2*c) / 100, Rates: "0.000", Peaks: "0.21–0.43", Members: "<i>ads</i>, cache"})
+		}
+	}
+	pl.Policies = []PlacementPolicy{{Policy: "hdfs-stock", LostBlocks: PlacementSpread{0.2, 0, 1}, FailedShare: PlacementSpread{0.007186, 0.00665, 0.0075}},
+		{Policy: "algorithm-2"}}
+	return pl
 }
 
 // synthHarvest is a replay's figures (fixed: they draw nothing from the

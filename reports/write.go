@@ -92,7 +92,8 @@ type IndexStage struct {
 	// Jobs is the number of job profiles with the stage's section; 0 for
 	// classify, which is about tenants.
 	Jobs int `json:"jobs"`
-	// Tenants is the number of tenants classified (classify only).
+	// Tenants is the number of tenants classified (classify) or, when
+	// computed, in the replica-placement classes (placement).
 	Tenants *int     `json:"tenants,omitempty"`
 	Notes   []string `json:"notes"`
 }
@@ -308,6 +309,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
 	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(append(simFigures(in.Simulation), estFigures(in.Estimate)...), harvestFigures(in.Harvest)...)...)
+	figs = append(figs, placementFigures(in.Placement)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -588,6 +590,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		}
 		if st == StageHarvest {
 			harvestStage(in, &s)
+		}
+		if st == StagePlacement {
+			placementStage(in, &s)
 		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil

@@ -70,10 +70,12 @@ echo "   on testdata/placement, a world written from the Google 2019 machine_eve
 echo "   machine history to speak of; REMOVE events stand in for reimages)"
 "$bin" ingest auto -d "$out/placement" -q testdata/placement/usage.csv testdata/placement/machine_events.json
 "$bin" placement -d "$out/placement" --stability-window 2d | head -14
+"$bin" report -d "$out/placement" --out "$out/placement-report" --placement --placement-stability-window 2d -q
 
 cat <<TXT
 
 Dataset: $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).
 Report:  open $out/report/index.html in a browser (self-contained; profiles/ and tenants.json
-         beside it are what schedulers load; reservations/ holds YARN reservation requests).
+         beside it are what schedulers load; reservations/ holds YARN reservation requests);
+         $out/placement-report/index.html has the replica-placement section of step 12.
 TXT

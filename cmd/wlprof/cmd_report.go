@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
+	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/reports"
 )
 
@@ -42,6 +44,13 @@ type reportOptions struct {
 	JobTypes        bool
 	Harvest         bool
 	HarvestWorkload string
+	// Placement adds the replica-placement section, with the options of
+	// wlprof placement that matter most.
+	Placement          bool
+	PlacementStorage   string
+	PlacementBlocks    int
+	PlacementSeeds     int
+	PlacementStability time.Duration
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -73,7 +82,8 @@ under-allocation trade-off ("" to skip it).
 		Example: `  wlprof report -d ds --out report
   wlprof report -d ds --out report --step 5s -o json
   wlprof report -d ds --out report --alpha-sweep "" --inline-jobs 10
-  wlprof report -d ds --out report --yarn-queue dedicated`,
+  wlprof report -d ds --out report --yarn-queue dedicated
+  wlprof report -d ds --out report --placement --placement-stability-window 2d`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd.Context(), o) },
 	}
@@ -107,6 +117,12 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: seed 000 §4.1, as wlprof harvest derives them) to its profile")
 	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
 	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
+	pdef := placement.DefaultOptions()
+	f.BoolVar(&o.Placement, "placement", false, "add the replica-placement section: seed 000's 3 × 3 classes of the primary tenants and the durability replay of stock HDFS against Algorithm 2 (as wlprof placement; needs machine events)")
+	f.StringVar(&o.PlacementStorage, "placement-server-storage", "4TB", "the placement section's storage per server (as wlprof placement --server-storage; implies --placement)")
+	f.IntVar(&o.PlacementBlocks, "placement-blocks", pdef.Blocks, "the placement section's replay: blocks written (0: no replay; implies --placement)")
+	f.IntVar(&o.PlacementSeeds, "placement-seeds", pdef.Seeds, "the placement section's replay: seeds (runs) per policy (implies --placement)")
+	f.Var(timeflag.NewDuration(&o.PlacementStability, pdef.StabilityWindow), "placement-stability-window", "the placement section's window of the reimage-group stability (implies --placement)")
 	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
 }
 
@@ -197,8 +213,36 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		}
 		harv = &ho
 	}
+	place, perr := o.placementOpts()
+	if perr != nil && err == nil {
+		err = perr
+	}
 	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
-		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv}, err
+		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv,
+		Placement: place}, err
+}
+
+// placementOpts is the placement section's options, nil when not asked
+// for; a --placement-* flag away from its default asks for it.
+func (o *reportOptions) placementOpts() (*placement.Options, error) {
+	po := placement.DefaultOptions()
+	if !o.Placement && o.PlacementStorage == "4TB" && o.PlacementBlocks == po.Blocks && o.PlacementSeeds == po.Seeds && o.PlacementStability == po.StabilityWindow {
+		return nil, nil
+	}
+	po.Blocks, po.Seeds, po.StabilityWindow = o.PlacementBlocks, o.PlacementSeeds, o.PlacementStability
+	var errs []error
+	if b, err := placement.ParseBytes(o.PlacementStorage); err != nil {
+		errs = append(errs, fmt.Errorf("--placement-server-storage: %w", err))
+	} else {
+		po.ServerStorageBytes = b
+	}
+	if err := po.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, usageError{errors.Join(errs...)}
+	}
+	return &po, nil
 }
 
 // figures are the options the report is written with.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,4 +139,102 @@ func TestPlacementNoHistory(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "none of the 3 machines with events is a server of the usage table") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
+}
+
+// wlprof report --placement adds the replica-placement section on the
+// bundled world: computed in index.json with its tenants, the classes'
+// and the replay's tables and the figure on the page; without the flag,
+// or without machine events, the section says why it is empty; bad
+// --placement-* flags are usage errors before any work.
+func TestReportPlacementSection(t *testing.T) {
+	ds := placementDataset(t)
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--placement", "--placement-stability-window", "2d", "--placement-seeds", "2", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+			Tenants  *int   `json:"tenants"`
+		} `json:"stages"`
+		Plots []struct {
+			Name string `json:"name"`
+		} `json:"plots"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range idx.Stages {
+		found = found || (s.Stage == "placement" && s.Computed && s.Tenants != nil && *s.Tenants == 12)
+	}
+	if !found {
+		t.Fatalf("placement not computed with 12 tenants: %s", stdout)
+	}
+	page := readPage(t, out)
+	for _, want := range []string{`<section id="placement">`, "Replica placement", "58 disruptions", "S/9 = 13.3 TB", "REMOVE event stands in",
+		"<td>intermediate/medium</td><td>2</td><td>5</td><td>20 TB</td><td>16.7%</td>", "analytics-etl, maps-tiles",
+		"over 3 windows", "seeds 1–2", "<td>hdfs-stock</td>", "<td>algorithm-2</td>", "placement-shares.svg",
+		"--placement-server-storage", "excluded: dev-scratch"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "%!") {
+		t.Error("a formatting error reached the page")
+	}
+
+	// Not asked for: a note that names the flag.
+	out2 := filepath.Join(t.TempDir(), "r")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out2, "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if page := readPage(t, out2); !strings.Contains(page, "Not asked for: --placement clusters") || strings.Contains(page, "<td>hdfs-stock</td>") {
+		t.Error("without --placement: no note, or a section")
+	}
+
+	// No machine events: a note that says what to ingest.
+	bare := filepath.Join(t.TempDir(), "ds")
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/placement/usage.csv"); code != 0 {
+		t.Fatal(errs)
+	}
+	out3 := filepath.Join(t.TempDir(), "r")
+	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out3, "--placement", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if page := readPage(t, out3); !strings.Contains(page, "No machine events in the dataset") || !strings.Contains(page, "google2019-machine-events") {
+		t.Error("no machine events: no note")
+	}
+	// Machines that are no usage server: a note, not a failed report.
+	if _, errs, code := wlprof(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/traces/alibaba2018/machine_meta_sample.csv"); code != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	out4 := filepath.Join(t.TempDir(), "r")
+	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out4, "--placement", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if page := readPage(t, out4); !strings.Contains(page, "none of the 3 machines with events is a server of the usage table") {
+		t.Error("no machine joined: no note")
+	}
+
+	for _, bad := range [][]string{{"--placement-server-storage", "lots"}, {"--placement-blocks", "-1"}, {"--placement-seeds", "0"}} {
+		_, errs, code := wlprof(t, append([]string{"report", "-d", ds, "--out", filepath.Join(t.TempDir(), "r")}, bad...)...)
+		if code != 2 || !strings.Contains(errs, "placement") {
+			t.Errorf("%v: exit %d: %s", bad, code, errs)
+		}
+	}
+	if _, errs, code := wlprof(t, "run", "--out", t.TempDir(), "--placement-seeds", "0", "../../testdata/placement/usage.csv"); code != 2 {
+		t.Errorf("run --placement-seeds 0: exit %d: %s", code, errs)
+	}
+}
+
+func readPage(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
