@@ -153,6 +153,7 @@ manifest); every analysis command reads that dataset.
 		newSimulateCmd(g),
 		newEstimateCmd(g),
 		newHarvestCmd(g),
+		newConstraintsCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),
