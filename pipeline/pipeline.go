@@ -9,6 +9,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
@@ -45,6 +46,9 @@ type Options struct {
 	// replay, history against blind) and, with the runs workload, each
 	// job's length type to its profile.
 	Harvest *harvest.Options
+	// Constraints, when set, adds the constraints stage's section (seed
+	// 003: constraint table, CRV over time, M/G/1 waits).
+	Constraints *constraints.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

@@ -89,6 +89,9 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	if err := r.addHarvest(ctx, ds, o); err != nil {
 		return nil, err
 	}
+	if err := r.addConstraints(ctx, ds, o); err != nil {
+		return nil, err
+	}
 	if err := slo.Identify(ctx, ds, r.jobs); err != nil {
 		return nil, err
 	}

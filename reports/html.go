@@ -81,6 +81,7 @@ type view struct {
 	Sim         *Simulation
 	Est         *Estimate
 	Harv        *Harvest
+	Cons        *Constraints
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -113,7 +114,7 @@ var stageTitles = map[string]string{
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Cons: in.Constraints}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -400,6 +401,8 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{template "estimate" .}}
 
 {{template "harvest" .}}
+
+{{template "constraints" .}}
 {{template "quality" .}}
 
 <section id="jobs">

@@ -307,7 +307,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.DataQuality = dataQuality(in.Inputs)
 
 	inline := inlineJobs(jobs, opts.InlineJobs)
-	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(append(simFigures(in.Simulation), estFigures(in.Estimate)...), harvestFigures(in.Harvest)...)...)
+	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(append(simFigures(in.Simulation), estFigures(in.Estimate)...), append(harvestFigures(in.Harvest), constraintsFigures(in.Constraints)...)...)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -588,6 +588,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		}
 		if st == StageHarvest {
 			harvestStage(in, &s)
+		}
+		if st == StageConstraints {
+			constraintsStage(in, &s)
 		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
@@ -40,6 +41,9 @@ type reportOptions struct {
 	JobTypes        bool
 	Harvest         bool
 	HarvestWorkload string
+	// Constraints adds the constraints section, with ConstraintsWindow.
+	Constraints       bool
+	ConstraintsWindow time.Duration
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -103,6 +107,8 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: seed 000 §4.1, as wlprof harvest derives them) to its profile")
 	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
 	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
+	f.BoolVar(&o.Constraints, "constraints", false, "add the placement constraints section: constraint table, demand over supply per attribute, M/G/1 waits (as wlprof constraints)")
+	f.Var(timeflag.NewDuration(&o.ConstraintsWindow, constraints.DefaultOptions().Window), "constraints-window", "the constraints section's --window")
 	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
 }
 
@@ -193,7 +199,16 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		}
 		harv = &ho
 	}
-	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
+	var cons *constraints.Options
+	if o.Constraints {
+		co := constraints.DefaultOptions()
+		co.Window = o.ConstraintsWindow
+		if verr := co.Validate(); verr != nil && err == nil {
+			err = usageError{verr}
+		}
+		cons = &co
+	}
+	return pipeline.Options{Title: o.Title, Constraints: cons, Skyline: fit, SLOOverrides: o.SLOOverrides,
 		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv}, err
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,5 +59,52 @@ func TestConstraintsGolden(t *testing.T) {
 	}
 	if _, _, code := wlprof(t, "constraints", "-d", ds, "--window", "0s"); code != 2 {
 		t.Errorf("--window 0s: exit %d, want 2", code)
+	}
+}
+
+// wlprof report --constraints adds the section (computed in index.json,
+// the table and both figures on the page).
+func TestReportConstraintsSection(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "auto", "../../testdata/constraints/google2011"); code != 3 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--constraints", "--constraints-window", "30m", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+		} `json:"stages"`
+		Plots []struct {
+			Name string `json:"name"`
+		} `json:"plots"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatal(err)
+	}
+	found, plots := false, 0
+	for _, s := range idx.Stages {
+		found = found || (s.Stage == "constraints" && s.Computed)
+	}
+	for _, p := range idx.Plots {
+		if strings.HasPrefix(p.Name, "constraints-") {
+			plots++
+		}
+	}
+	if !found || plots != 2 {
+		t.Fatalf("constraints computed %v, %d plots: %s", found, plots, stdout)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<section id="constraints">`, "<td>GK</td><td>EQUAL</td><td>aaa</td>", "Rules:"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
 	}
 }
