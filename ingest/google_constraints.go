@@ -91,6 +91,10 @@ func checkConstraint(c *dataset.Constraint) error {
 	if c.Attribute == "" {
 		return errors.New("constraint without an attribute name")
 	}
+	if strings.ContainsAny(c.Attribute+c.Value, "\x1e\x1f") {
+		// the separators of task_events.constraints (dataset.EncodeConstraints)
+		return errors.New("constraint name or value holds a control character (\\x1e or \\x1f)")
+	}
 	switch {
 	case dataset.PresenceRelation(c.Relation):
 		c.Value = ""
@@ -498,11 +502,6 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 		return errors.New("no instance_index (a collection event? use google2019-collection-events)")
 	case idx < 0 || idx > math.MaxInt32:
 		return fmt.Errorf("instance_index %d is out of range", idx)
-	}
-	for _, k := range cs {
-		if strings.ContainsAny(k.Attribute+k.Value, "\x1e\x1f") {
-			return errors.New("constraint name or value holds a control character (\\x1e or \\x1f)")
-		}
 	}
 	e.TimeMs = traceUsToMs(startMs, us)
 	e.Type = eventTypes2019[typ]

@@ -3,6 +3,7 @@ package ingest
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -95,4 +96,19 @@ func TestGoogleConstraintFormats(t *testing.T) {
 // testdata/traces, which the run and auto-detection tests ingest whole).
 func constraintFile(parts ...string) string {
 	return filepath.Join(append([]string{"..", "testdata", "constraints"}, parts...)...)
+}
+
+// The separators of the canonical constraint list are refused in names
+// and values, in both traces.
+func TestConstraintSeparatorsRefused(t *testing.T) {
+	p := &g2011{file: "f"}
+	var rec dataset.TaskConstraint
+	if perr := p.taskConstraint([]byte("600000000,1,0,0,GK,a\x1eb"), 1, &rec); perr == nil || !strings.Contains(perr.Error(), "control character") {
+		t.Errorf("2011: %v", perr)
+	}
+	var e dataset.TaskEvent
+	err := scanInstanceEvent([]byte(`{"time": 1, "type": 0, "collection_id": 1, "instance_index": 0, "constraint": [{"name": "a\u001fb", "value": "x", "relation": 0}]}`), 0, &e)
+	if err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("2019: %v", err)
+	}
 }
