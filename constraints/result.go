@@ -3,6 +3,7 @@ package constraints
 import (
 	"math"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -123,6 +124,16 @@ func (s *sweep) series(dem []int32, sup []int32) []Window {
 	return out
 }
 
+// sig rounds to 6 significant digits: rates and waits span many orders
+// of magnitude (a rate per second of a month-long trace is ~1e-6).
+func sig(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return v
+}
+
 func round(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
 	return math.Round(x*p) / p
@@ -176,7 +187,7 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 		m := sum / float64(s.nW)
 		cr.MachinesMean = round(m, 3)
 		if span > 0 {
-			cr.ArrivalRate = round(float64(cs.arrivals)/span, 9)
+			cr.ArrivalRate = sig(float64(cs.arrivals) / span)
 		}
 		if len(cs.waits) > 0 {
 			sort.Float64s(cs.waits)
@@ -196,17 +207,17 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 		default:
 			es := cs.s1 / float64(cs.served) / m
 			es2 := cs.s2 / float64(cs.served) / (m * m)
-			cr.ServiceMeanS, cr.ServiceM2S2 = ptr(round(es, 6)), ptr(round(es2, 6))
+			cr.ServiceMeanS, cr.ServiceM2S2 = ptr(sig(es)), ptr(sig(es2))
 			w, rho, ok := PollaczekKhinchine(float64(cs.arrivals)/span, es, es2)
-			cr.Rho = ptr(round(rho, 6))
+			cr.Rho = ptr(sig(rho))
 			switch {
 			case !ok:
 				cr.Fit = "unstable (ρ ≥ 1)"
 			case cr.ObservedWaitS == nil:
-				cr.PredictedWaitS = ptr(round(w, 3))
+				cr.PredictedWaitS = ptr(sig(w))
 				cr.Fit = "no observed waits"
 			default:
-				cr.PredictedWaitS = ptr(round(w, 3))
+				cr.PredictedWaitS = ptr(sig(w))
 				o := *cr.ObservedWaitS
 				switch {
 				case w <= 2*o && o <= 2*w:
