@@ -28,8 +28,12 @@ type Result struct {
 	// supply (machines having it) per window.
 	Attributes  []AttributeCRV     `json:"attributes"`
 	Constraints []ConstraintResult `json:"constraints"`
-	Rules       []string           `json:"rules"`
-	Warnings    []string           `json:"warnings"`
+	// Unconstrained is the same queue for the tasks without constraints,
+	// served by every machine with attribute rows: how the model does on
+	// the bulk of the work (attribute, relation and value are empty).
+	Unconstrained *ConstraintResult `json:"unconstrained"`
+	Rules         []string          `json:"rules"`
+	Warnings      []string          `json:"warnings"`
 }
 
 // ProfileRow counts constraints of one attribute and relation.
@@ -157,6 +161,60 @@ func quantile(sorted []float64, q float64) float64 {
 	return sorted[max(i, 0)]
 }
 
+// queue fills a constraint's series and its M/G/1 estimate.
+func (s *sweep) queue(cs *consState, cr *ConstraintResult, span float64) {
+	cr.DemandSupply = s.series(cs.demandDelta, cs.supply)
+	var sum float64
+	for _, v := range cs.supply {
+		sum += float64(v)
+	}
+	m := sum / float64(s.nW)
+	cr.MachinesMean = round(m, 3)
+	if span > 0 {
+		cr.ArrivalRate = sig(float64(cs.arrivals) / span)
+	}
+	if len(cs.waits) > 0 {
+		sort.Float64s(cs.waits)
+		var ws float64
+		for _, w := range cs.waits {
+			ws += w
+		}
+		cr.ObservedWaitS = ptr(round(ws/float64(len(cs.waits)), 3))
+		cr.ObservedP50S = ptr(quantile(cs.waits, 0.5))
+		cr.ObservedP90S = ptr(quantile(cs.waits, 0.9))
+	}
+	switch {
+	case m == 0:
+		cr.Fit = "no satisfying machines"
+	case cs.served == 0 || span <= 0:
+		cr.Fit = "no service times"
+	default:
+		es := cs.s1 / float64(cs.served) / m
+		es2 := cs.s2 / float64(cs.served) / (m * m)
+		cr.ServiceMeanS, cr.ServiceM2S2 = ptr(sig(es)), ptr(sig(es2))
+		w, rho, ok := PollaczekKhinchine(float64(cs.arrivals)/span, es, es2)
+		cr.Rho = ptr(sig(rho))
+		switch {
+		case !ok:
+			cr.Fit = "unstable (ρ ≥ 1)"
+		case cr.ObservedWaitS == nil:
+			cr.PredictedWaitS = ptr(sig(w))
+			cr.Fit = "no observed waits"
+		default:
+			cr.PredictedWaitS = ptr(sig(w))
+			o := *cr.ObservedWaitS
+			switch {
+			case w <= 2*o && o <= 2*w:
+				cr.Fit = "fits (within 2×)"
+			case w > o:
+				cr.Fit = "over-predicts"
+			default:
+				cr.Fit = "under-predicts"
+			}
+		}
+	}
+}
+
 func (s *sweep) result(opts Options, first, last int64) *Result {
 	in := s.in
 	span := float64(last-first) / 1000
@@ -179,56 +237,7 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 			Machines: popcount(cs.ever), Relaxed: cs.relaxed, Violated: cs.violated, Served: cs.served,
 			ObservedWaits: len(cs.waits)}
 		cr.Hard = cs.relaxed == 0 && cs.violated == 0
-		cr.DemandSupply = s.series(cs.demandDelta, cs.supply)
-		var sum float64
-		for _, v := range cs.supply {
-			sum += float64(v)
-		}
-		m := sum / float64(s.nW)
-		cr.MachinesMean = round(m, 3)
-		if span > 0 {
-			cr.ArrivalRate = sig(float64(cs.arrivals) / span)
-		}
-		if len(cs.waits) > 0 {
-			sort.Float64s(cs.waits)
-			var ws float64
-			for _, w := range cs.waits {
-				ws += w
-			}
-			cr.ObservedWaitS = ptr(round(ws/float64(len(cs.waits)), 3))
-			cr.ObservedP50S = ptr(quantile(cs.waits, 0.5))
-			cr.ObservedP90S = ptr(quantile(cs.waits, 0.9))
-		}
-		switch {
-		case m == 0:
-			cr.Fit = "no satisfying machines"
-		case cs.served == 0 || span <= 0:
-			cr.Fit = "no service times"
-		default:
-			es := cs.s1 / float64(cs.served) / m
-			es2 := cs.s2 / float64(cs.served) / (m * m)
-			cr.ServiceMeanS, cr.ServiceM2S2 = ptr(sig(es)), ptr(sig(es2))
-			w, rho, ok := PollaczekKhinchine(float64(cs.arrivals)/span, es, es2)
-			cr.Rho = ptr(sig(rho))
-			switch {
-			case !ok:
-				cr.Fit = "unstable (ρ ≥ 1)"
-			case cr.ObservedWaitS == nil:
-				cr.PredictedWaitS = ptr(sig(w))
-				cr.Fit = "no observed waits"
-			default:
-				cr.PredictedWaitS = ptr(sig(w))
-				o := *cr.ObservedWaitS
-				switch {
-				case w <= 2*o && o <= 2*w:
-					cr.Fit = "fits (within 2×)"
-				case w > o:
-					cr.Fit = "over-predicts"
-				default:
-					cr.Fit = "under-predicts"
-				}
-			}
-		}
+		s.queue(cs, &cr, span)
 		r.Constraints = append(r.Constraints, cr)
 		k := prKey{c.Attribute, c.Relation}
 		p := prof[k]
@@ -276,6 +285,12 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 			MachinesWith: s.attrHave[a], DemandSupply: s.series(dem, s.attrSup[a])})
 	}
 	sort.Slice(r.Attributes, func(a, b int) bool { return r.Attributes[a].Attribute < r.Attributes[b].Attribute })
+	if s.none.episodes > 0 {
+		u := ConstraintResult{Tasks: int64(len(in.Tasks) - len(s.seen)), Episodes: s.none.episodes, Machines: int(s.joinedN),
+			Hard: true, Served: s.none.served, ObservedWaits: len(s.none.waits)}
+		s.queue(&s.none, &u, span)
+		r.Unconstrained = &u
+	}
 	r.Warnings = append(append([]string{}, in.Warnings...), sortedWarnings(s.warn)...)
 	if r.Profile == nil {
 		r.Profile = []ProfileRow{}

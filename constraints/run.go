@@ -56,9 +56,13 @@ type sweep struct {
 	setAttrs [][]int32 // per set, its distinct attributes
 	tasks    []taskState
 	seen     map[int32][]int32 // task → constraints it ever had (constrained tasks only)
-	touched  []int32           // apply's scratch
-	olds     []mval
-	warn     map[string]int64
+	// none is the tasks without constraints, on every machine: the same
+	// queue, for comparison. joinedN counts the machines so far.
+	none    consState
+	joinedN int32
+	touched []int32 // apply's scratch
+	olds    []mval
+	warn    map[string]int64
 }
 
 // Run profiles the constraints, builds the CRV series and the M/G/1
@@ -119,6 +123,8 @@ func (s *sweep) init() {
 		s.attrCons[a] = append(s.attrCons[a], int32(i))
 		s.consAttr = append(s.consAttr, a)
 	}
+	s.none.supply = make([]int32, s.nW)
+	s.none.demandDelta = make([]int32, s.nW+1)
 	s.joined = make([]bool, nM)
 	s.mattrs = make([]map[int32]mval, nM)
 	s.attrHave = make([]int32, len(in.AttrNames))
@@ -175,6 +181,7 @@ func (s *sweep) snapshot(w int) {
 	for i := range s.cons {
 		s.cons[i].supply[w] = s.cons[i].sat
 	}
+	s.none.supply[w] = s.joinedN
 	for a, sup := range s.attrSup {
 		if sup != nil {
 			sup[w] = s.attrHave[a]
@@ -245,6 +252,7 @@ func (s *sweep) apply(rows []Attr) {
 	if joining {
 		// A machine exists from its first attribute rows.
 		s.joined[m] = true
+		s.joinedN++
 		s.mattrs[m] = map[int32]mval{}
 	}
 	touched := s.touched[:0]
@@ -354,6 +362,12 @@ func (s *sweep) event(e *Event) {
 				s.cons[c].arrivals++
 			}
 		}
+		if len(set) == 0 {
+			s.none.episodes++
+			if e.TimeMs != dataset.NoTime {
+				s.none.arrivals++
+			}
+		}
 	case evQueue, evEnable, evUpdatePending:
 		if ts.open && ts.sched == dataset.NoTime {
 			ts.set = e.Set
@@ -369,6 +383,9 @@ func (s *sweep) event(e *Event) {
 			wait := float64(e.TimeMs-ts.submit) / 1000
 			for _, c := range set {
 				s.cons[c].waits = append(s.cons[c].waits, wait)
+			}
+			if len(set) == 0 {
+				s.none.waits = append(s.none.waits, wait)
 			}
 		}
 		if len(set) > 0 {
@@ -402,6 +419,11 @@ func (s *sweep) event(e *Event) {
 				cs.s2 += x * x
 				cs.served++
 			}
+			if len(s.in.Sets[ts.set]) == 0 {
+				s.none.s1 += x
+				s.none.s2 += x * x
+				s.none.served++
+			}
 		}
 		s.closeDemand(ts, s.window(e.TimeMs))
 	}
@@ -417,6 +439,10 @@ func (s *sweep) closeDemand(ts *taskState, last int32) {
 		d := s.cons[c].demandDelta
 		d[ts.firstW]++
 		d[last+1]--
+	}
+	if len(s.in.Sets[ts.set]) == 0 {
+		s.none.demandDelta[ts.firstW]++
+		s.none.demandDelta[last+1]--
 	}
 	for _, a := range s.setAttrs[ts.set] {
 		d := s.attrDem[a]

@@ -93,6 +93,11 @@ func TestFixtureByHand(t *testing.T) {
 	if res.Windows != 3 || res.ConstrainedTasks != 5 || res.Tasks != 6 {
 		t.Errorf("windows %d constrained %d tasks %d", res.Windows, res.ConstrainedTasks, res.Tasks)
 	}
+	// Job 5 is the one task without constraints: waited 1 s, never ended.
+	u := res.Unconstrained
+	if u == nil || u.Tasks != 1 || u.Machines != 4 || u.ObservedWaitS == nil || *u.ObservedWaitS != 1 || u.Fit != "no service times" {
+		t.Errorf("unconstrained: %+v", u)
+	}
 	sup := gk.DemandSupply
 	if sup[0].Demand != 2 || sup[0].Supply != 2 || sup[1].Demand != 0 {
 		t.Errorf("GK = aaa series: %+v", sup)

@@ -51,6 +51,9 @@ func (r *Result) WriteText(out io.Writer) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\n", short(c.Attribute), relShort(c.Relation), short(c.Value),
 			c.Tasks, hard, c.Machines, num(c.Rho), num(c.PredictedWaitS), num(c.ObservedWaitS), c.Fit)
 	}
+	if u := r.Unconstrained; u != nil {
+		fmt.Fprintf(tw, "  (none)\t\t\t%d\t\t%d\t%s\t%s\t%s\t%s\n", u.Tasks, u.Machines, num(u.Rho), num(u.PredictedWaitS), num(u.ObservedWaitS), u.Fit)
+	}
 	tw.Flush()
 	for _, w := range r.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", w)
