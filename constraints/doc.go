@@ -38,6 +38,11 @@
 //     with ρ = λE[S]; ρ ≥ 1 is reported as unstable, never as a number. W is
 //     compared with the mean SUBMIT→SCHEDULE wait of the same episodes.
 //
+// The same queue is given for the tasks without constraints, served by
+// every machine with attribute rows ("unconstrained"): a constraint whose
+// fit is no worse than that one's is as well explained by its machines as
+// the bulk of the work is by the whole cluster.
+//
 // Where the model fits and where not: it sees only the tasks carrying the
 // constraint, so it misses every other task on the same machines,
 // priorities and preemption; it predicts short waits for constraints many
