@@ -302,8 +302,10 @@ func BenchmarkProfile10M(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		live := float64(ms.HeapAlloc) / (1 << 20)
 		hwmFast := hwmMB()
-		b.Logf("fast: load %v, run %v, total %v; %d constraints; live heap with input and result %.0f MB; peak RSS %.0f MB",
+		msg := fmt.Sprintf("fast: load %v, run %v, total %v; %d constraints; live heap with input and result %.0f MB; peak RSS %.0f MB",
 			tLoad, fast-tLoad, fast, len(res.Constraints), live, hwmFast)
+		b.Log(msg)
+		fmt.Fprintln(os.Stderr, msg) // now, not when the baseline is done
 		in, res = Input{}, nil
 		runtime.GC()
 		t1 := time.Now()
@@ -311,7 +313,9 @@ func BenchmarkProfile10M(b *testing.B) {
 			b.Fatal(err)
 		}
 		slow := time.Since(t1)
-		b.Logf("baseline: %v; peak RSS so far %.0f MB; ratio %.1f×", slow, hwmMB(), slow.Seconds()/fast.Seconds())
+		msg = fmt.Sprintf("baseline: %v; peak RSS so far %.0f MB; ratio %.1f×", slow, hwmMB(), slow.Seconds()/fast.Seconds())
+		b.Log(msg)
+		fmt.Fprintln(os.Stderr, msg)
 		b.ReportMetric(fast.Seconds(), "fast-s")
 		b.ReportMetric(slow.Seconds(), "baseline-s")
 		b.ReportMetric(slow.Seconds()/fast.Seconds(), "ratio")

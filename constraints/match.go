@@ -111,8 +111,10 @@ func Match(relation, want, have string, present bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	v := mval{}
-	if present {
+	v := mval{s: have, f: math.NaN(), ok: present}
+	if present && dataset.NumericRelation(relation) {
+		// Only the ordered relations read the machine's value as a number:
+		// ParseFloat allocates an error for every value that is not one.
 		v = newMval(have)
 	}
 	return k.match(v), nil
