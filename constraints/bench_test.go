@@ -301,6 +301,8 @@ func BenchmarkProfile10M(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		live := float64(ms.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(in) // else the input is dead here and the heap looks empty
+		runtime.KeepAlive(res)
 		hwmFast := hwmMB()
 		msg := fmt.Sprintf("fast: load %v, run %v, total %v; %d constraints; live heap with input and result %.0f MB; peak RSS %.0f MB",
 			tLoad, fast-tLoad, fast, len(res.Constraints), live, hwmFast)
