@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/fft"
-	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
