@@ -79,6 +79,19 @@
 //	collections collection, user, logical_name, source
 //	machine_events machine, time, type (ADD|REMOVE|UPDATE), rack, cpus,
 //	            memory, platform, source
+//	task_events time, job, task, machine, type, cpu_request, memory_request,
+//	            constraints, source
+//	task_constraints time, job, task, attribute, relation, value, source
+//	machine_attributes time, machine, attribute, value, deleted, source
+//
+// task_events, task_constraints and machine_attributes are what the
+// constraints stage (seed 003) reads: scheduler events of tasks (Google
+// 2011 task_events, 2019 instance_events; type is the event's name, the
+// same for both traces), their placement constraints (2011: the
+// task_constraints rows; 2019: each event's constraint list, canonical in
+// task_events.constraints as name\x1fRELATION\x1fvalue joined by \x1e) and
+// the attribute changes of machines. Times outside the trace window (0 and
+// 2^63−1 in the traces) are null.
 //
 // vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
 // it is what joins VM utilisation readings in usage to a tenant (the

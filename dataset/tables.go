@@ -191,5 +191,5 @@ var TableNames = []string{
 	UsageTable.Name, SeriesTable.Name, RunsTable.Name, SkylinesTable.Name,
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
 	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name, StagesTable.Name,
-	MachineEventsTable.Name,
+	MachineEventsTable.Name, TaskEventsTable.Name, TaskConstraintsTable.Name, MachineAttributesTable.Name,
 }

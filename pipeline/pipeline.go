@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/fft"
@@ -50,6 +51,9 @@ type Options struct {
 	// Placement, when set, adds the placement stage's section (seed 000's
 	// 3 × 3 classes, their stability and the durability replay).
 	Placement *placement.Options
+	// Constraints, when set, adds the constraints stage's section (seed
+	// 003: constraint table, CRV over time, M/G/1 waits).
+	Constraints *constraints.Options
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

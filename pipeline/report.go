@@ -92,6 +92,9 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	if err := r.addPlacement(ctx, ds, o); err != nil {
 		return nil, err
 	}
+	if err := r.addConstraints(ctx, ds, o); err != nil {
+		return nil, err
+	}
 	if err := slo.Identify(ctx, ds, r.jobs); err != nil {
 		return nil, err
 	}

@@ -82,6 +82,7 @@ type view struct {
 	Est         *Estimate
 	Harv        *Harvest
 	Place       *Placement
+	Cons        *Constraints
 	ElastJobs   []*viewJob
 	SweepJobs   []*viewJob
 	Warnings    []viewWarning
@@ -115,7 +116,7 @@ var stageTitles = map[string]string{
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Place: in.Placement}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Place: in.Placement, Cons: in.Constraints}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -403,6 +404,8 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 
 {{template "harvest" .}}
 {{template "placement" .}}
+
+{{template "constraints" .}}
 {{template "quality" .}}
 
 <section id="jobs">

@@ -34,6 +34,9 @@ type Input struct {
 	// Placement is the placement stage's classes and replay; nil when it
 	// did not run.
 	Placement *Placement
+	// Constraints is the constraints stage's profile; nil when it did not
+	// run.
+	Constraints *Constraints
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -55,7 +58,7 @@ const (
 )
 
 // Stages in report order.
-var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate, StageHarvest, StagePlacement}
+var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate, StageHarvest, StagePlacement, StageConstraints}
 
 // Plan is the reservation plan (seed 001 §6, §9): the packed load over the
 // LCM beside the naive plan and the lower bound, one row per placement,

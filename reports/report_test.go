@@ -77,9 +77,10 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 	}
 	// 4 classify figures per pattern class set, the CDF, the plan's two,
 	// the simulation's two, the estimate's one, the harvest's one, the
-	// placement's one, and per job: skyline, α trade-off, elasticity, sweep.
-	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+1+1+4*6 {
-		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+1+1+4*6)
+	// placement's one, the constraints' two, and per job: skyline, α
+	// trade-off, elasticity, sweep.
+	if n := len(idx.Plots); n != 2+2*9+1+2+2+1+1+1+2+4*6 {
+		t.Errorf("%d plots, want %d", n, 2+2*9+1+2+2+1+1+1+2+4*6)
 	}
 	var back Index
 	if err := json.Unmarshal(files["index.json"], &back); err != nil || back.Kind != "report" || len(back.Plots) != len(idx.Plots) {
@@ -108,6 +109,7 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 	in.Estimate = nil
 	in.Harvest = nil
 	in.Placement = nil
+	in.Constraints = nil
 	for i := range in.Jobs {
 		in.Jobs[i].Profile.SLO = nil
 		in.Jobs[i].Profile.Elasticity = nil
@@ -132,8 +134,8 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 			t.Errorf("index.html lacks %q", w)
 		}
 	}
-	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 9 {
-		t.Errorf("%d sections say not computed, want 9 (classify, slo, plan, elasticity, profiler, simulate, estimate, harvest, placement)", n)
+	if n := strings.Count(string(html), "<p class=\"nc\">Not computed.</p>"); n != 10 {
+		t.Errorf("%d sections say not computed, want 10 (classify, slo, plan, elasticity, profiler, simulate, estimate, harvest, placement, constraints)", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tenants.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("tenants.json written without classify results")

@@ -40,6 +40,7 @@ func synthInput(tenants, jobs int, seed uint64) *Input {
 		in.Estimate = synthEstimate(in.Jobs)
 		in.Harvest = synthHarvest()
 		in.Placement = synthPlacement()
+		in.Constraints = synthConstraints()
 	}
 	return in
 }
@@ -58,6 +59,19 @@ func synthPlacement() *Placement {
 	pl.Policies = []PlacementPolicy{{Policy: "hdfs-stock", LostBlocks: PlacementSpread{0.2, 0, 1}, FailedShare: PlacementSpread{0.007186, 0.00665, 0.0075}},
 		{Policy: "algorithm-2"}}
 	return pl
+}
+
+// synthConstraints is a constraint profile (fixed): three constraints,
+// one unstable, and two attributes' CRV with a window no machine offers.
+func synthConstraints() *Constraints {
+	f := func(x float64) *float64 { return &x }
+	return &Constraints{Summary: "100 tasks.", WindowS: 3600, Start: "2019-05-01T07:00:00Z", Rules: []string{"a rule"},
+		Rows: []ConstraintRow{
+			{Attribute: "GK", Relation: "EQUAL", Value: "aaa", Tasks: 40, Hard: true, Machines: 3, Rho: f(0.5), PredictedS: f(12), ObservedS: f(20), Fit: "fits (within 2×)"},
+			{Attribute: "Nm", Relation: "LESS_THAN", Value: "4", Tasks: 20, Machines: 1, Rho: f(1.5), Fit: "unstable (ρ ≥ 1)"},
+			{Attribute: "Nm", Relation: "GREATER_THAN", Value: "2", Tasks: 10, Machines: 9, Rho: f(0.1), PredictedS: f(1), ObservedS: f(30), Fit: "under-predicts"},
+		},
+		CRV: []CRVSeries{{Attribute: "GK", Ratio: []float64{1, 2, math.NaN(), 0.5}}, {Attribute: "Nm", Ratio: []float64{0.1, 0.2, 0.3, 0.4}}}}
 }
 
 // synthHarvest is a replay's figures (fixed: they draw nothing from the

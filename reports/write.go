@@ -310,6 +310,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	inline := inlineJobs(jobs, opts.InlineJobs)
 	figs := append(figures(jobs, in.Tenants, in.Plan, inline), append(append(simFigures(in.Simulation), estFigures(in.Estimate)...), harvestFigures(in.Harvest)...)...)
 	figs = append(figs, placementFigures(in.Placement)...)
+	figs = append(figs, constraintsFigures(in.Constraints)...)
 	for _, f := range figs {
 		if !f.inline && !opts.AllPNG {
 			f.PNG = ""
@@ -593,6 +594,9 @@ func stages(jobs []Job, in *Input) []IndexStage {
 		}
 		if st == StagePlacement {
 			placementStage(in, &s)
+		}
+		if st == StageConstraints {
+			constraintsStage(in, &s)
 		}
 		if st == StageClassify {
 			s.Computed = in.Tenants != nil && in.Tenants.File != nil

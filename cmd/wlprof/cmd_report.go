@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
@@ -51,6 +52,9 @@ type reportOptions struct {
 	PlacementBlocks    int
 	PlacementSeeds     int
 	PlacementStability time.Duration
+	// Constraints adds the constraints section, with ConstraintsWindow.
+	Constraints       bool
+	ConstraintsWindow time.Duration
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -123,6 +127,8 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.IntVar(&o.PlacementBlocks, "placement-blocks", pdef.Blocks, "the placement section's replay: blocks written (0: no replay; implies --placement)")
 	f.IntVar(&o.PlacementSeeds, "placement-seeds", pdef.Seeds, "the placement section's replay: seeds (runs) per policy (implies --placement)")
 	f.Var(timeflag.NewDuration(&o.PlacementStability, pdef.StabilityWindow), "placement-stability-window", "the placement section's window of the reimage-group stability (implies --placement)")
+	f.BoolVar(&o.Constraints, "constraints", false, "add the placement constraints section: constraint table, demand over supply per attribute, M/G/1 waits (as wlprof constraints)")
+	f.Var(timeflag.NewDuration(&o.ConstraintsWindow, constraints.DefaultOptions().Window), "constraints-window", "the constraints section's --window")
 	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
 }
 
@@ -217,7 +223,16 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if perr != nil && err == nil {
 		err = perr
 	}
-	return pipeline.Options{Title: o.Title, Skyline: fit, SLOOverrides: o.SLOOverrides,
+	var cons *constraints.Options
+	if o.Constraints {
+		co := constraints.DefaultOptions()
+		co.Window = o.ConstraintsWindow
+		if verr := co.Validate(); verr != nil && err == nil {
+			err = usageError{verr}
+		}
+		cons = &co
+	}
+	return pipeline.Options{Title: o.Title, Constraints: cons, Skyline: fit, SLOOverrides: o.SLOOverrides,
 		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv,
 		Placement: place}, err
 }

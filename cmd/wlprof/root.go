@@ -155,6 +155,7 @@ manifest); every analysis command reads that dataset.
 		newHarvestCmd(g),
 		newDAGCmd(g),
 		newPlacementCmd(g),
+		newConstraintsCmd(g),
 		newProfileCmd(g),
 		newReportCmd(g),
 		newExportCmd(g),

@@ -1,0 +1,57 @@
+// Package constraints is the constraints stage (seed 003, Phoenix): it
+// profiles the placement constraints of tasks and estimates how long
+// constrained tasks wait.
+//
+// Input: the dataset's task_events (Google 2019 instance_events, whose
+// events carry their constraint lists, or 2011 task_events), the 2011
+// task_constraints and machine_attributes (either trace). Output, per
+// distinct constraint (attribute, relation, value):
+//
+//   - the profile: tasks carrying it and, per attribute and relation, how
+//     many constraints and tasks (Phoenix Table II, on obfuscated names);
+//   - hard or soft: the traces do not say and the attributes are
+//     obfuscated, so a constraint is soft when a task dropped it from a
+//     later SUBMIT/SCHEDULE/UPDATE event (it was relaxed) or was scheduled
+//     on a machine that did not satisfy it (it was not enforced); hard
+//     otherwise. Terminal events and QUEUE/ENABLE are not compared, as
+//     whether the trace fills their lists is not documented;
+//   - the machines satisfying it over time: machine attribute changes are
+//     swept in time order with the task events; a change re-judges only the
+//     constraints on that attribute for that machine, so the cost is the
+//     changes times the constraints per attribute, not machines ×
+//     constraints × windows. A machine exists from its first attribute row;
+//   - the Constraint Resource Vector: Phoenix's ⟨cpu, mem, disk, os, clock,
+//     net⟩ names resources the obfuscated attributes cannot be mapped onto
+//     (a hashed name may be a kernel version or a rack); each constrained
+//     attribute is one component, with demand = task episodes (SUBMIT to
+//     EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it active in a
+//     window, over supply = machines having the attribute at the window's
+//     start. The same series is given per constraint, supply = machines
+//     satisfying it;
+//   - an M/G/1 queue per constraint whose server is the set of satisfying
+//     machines taken as one server of their combined capacity (their mean
+//     count over the windows, each of capacity 1: the traces normalise
+//     capacities to the largest machine). A task's service time on it is
+//     its SCHEDULE→end time × the larger of its CPU and memory requests,
+//     divided by that count; the arrival rate is the episodes with a known
+//     SUBMIT over the data's span. Pollaczek–Khinchine: W = λE[S²]/(2(1−ρ))
+//     with ρ = λE[S]; ρ ≥ 1 is reported as unstable, never as a number. W is
+//     compared with the mean SUBMIT→SCHEDULE wait of the same episodes.
+//
+// The same queue is given for the tasks without constraints, served by
+// every machine with attribute rows ("unconstrained"): a constraint whose
+// fit is no worse than that one's is as well explained by its machines as
+// the bulk of the work is by the whole cluster.
+//
+// Where the model fits and where not: it sees only the tasks carrying the
+// constraint, so it misses every other task on the same machines,
+// priorities and preemption; it predicts short waits for constraints many
+// machines satisfy, and the trace's waits there come from other causes
+// (priority, batch queueing): "under-predicts". It is closest for a
+// constraint few machines satisfy and that the constrained tasks load
+// heavily. A single server of combined capacity also queues longer than k
+// separate machines at the same load (M/M/k's Erlang-C probability of
+// waiting is below ρ): in that respect W is an upper bound.
+//
+// Units: times in seconds, rates per second, shares in [0,1].
+package constraints
