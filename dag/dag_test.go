@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
 )
 
@@ -197,5 +198,36 @@ func TestStageGoogleWorkflows(t *testing.T) {
 	}
 	if w := res.Jobs[1]; w.Job != "workflow-300" || !reflect.DeepEqual(w.MissingParents, []string{"999"}) {
 		t.Errorf("workflow-300: %+v", w)
+	}
+}
+
+// With the collections' instance events ingested, workflow-100's levels
+// carry tasks: {100}: 5, {101, 102}: 3 + 4, {103}: 2, so 7 at level 1.
+func TestStageGoogleWorkflowsTasks(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	for _, f := range []struct{ format, path string }{
+		{"google2019-collection-events", "../testdata/dag/google2019_collection_events_dag.json"},
+		{"google2019-instance-events", "../testdata/dag/google2019_instance_events_dag.json"},
+	} {
+		if _, ds, err := ingest.Into(ctx, dir, f.format, []string{f.path}, ingest.DefaultOptions()); ds == nil {
+			t.Fatalf("%s: %v", f.path, err)
+		}
+	}
+	ds, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(ctx, ds, Options{Job: "workflow-100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Level{{[]string{"100"}, 5}, {[]string{"101", "102"}, 7}, {[]string{"103"}, 2}}
+	if len(res.Jobs) != 1 || !reflect.DeepEqual(res.Jobs[0].Levels, want) || res.Jobs[0].MaxContainers != 7 || res.Jobs[0].MaxLevel != 1 || res.Jobs[0].Reason != "" {
+		t.Errorf("jobs %+v", res.Jobs)
 	}
 }

@@ -283,8 +283,32 @@ func workflows(ctx context.Context, ds *dataset.Dataset, edges map[string][]stri
 }
 
 // collectionTasks counts each collection's instances in the task_events
-// table; nil when the dataset has none (tasks unknown).
-var collectionTasks = func(ctx context.Context, ds *dataset.Dataset) (map[string]int64, error) { return nil, nil }
+// table (distinct instance indexes of its events; ingested from
+// google2019-instance-events); nil when the dataset has none (tasks
+// unknown).
+func collectionTasks(ctx context.Context, ds *dataset.Dataset) (map[string]int64, error) {
+	if ds.Rows(dataset.TaskEventsTable.Name) == 0 {
+		return nil, nil
+	}
+	seen := map[[2]int64]bool{}
+	n := map[int64]int64{}
+	err := dataset.Scan(ctx, ds, dataset.TaskEventsTable, func(e *dataset.TaskEvent) error {
+		k := [2]int64{e.Job, int64(e.Task)}
+		if !seen[k] {
+			seen[k] = true
+			n[e.Job]++
+		}
+		return nil
+	})
+	if err != nil || len(n) == 0 {
+		return nil, err
+	}
+	out := make(map[string]int64, len(n))
+	for c, k := range n {
+		out[strconv.FormatInt(c, 10)] = k
+	}
+	return out, nil
+}
 
 // Job is one run's result.
 type Job struct {

@@ -23,8 +23,11 @@ when.
 
 The DAGs come from Alibaba 2018 batch_task.csv (ingest
 alibaba2018-batch-task: M5_3_4 is stage 5 after stages 3 and 4), Spark
-event logs (a stage's parent stages and its tasks) and MapReduce .jhist
-files (maps, then reduces). Where the dataset has the run's skyline
+event logs (a stage's parent stages and its tasks), MapReduce .jhist
+files (maps, then reduces) and Google 2019 collection_events (a
+collection's start_after_collection_ids: the collections they connect are
+one workflow, named after its smallest collection id; a collection's
+tasks are its instances, from google2019-instance-events). Where the dataset has the run's skyline
 (Spark), its observed peak of containers is printed beside the maximum.
 A parent the job does not have is taken as done, and stages on a cycle
 give the job no maximum; the NOTE column says so.
