@@ -72,6 +72,12 @@ echo "   machine history to speak of; REMOVE events stand in for reimages)"
 "$bin" placement -d "$out/placement" --stability-window 2d | head -14
 "$bin" report -d "$out/placement" --out "$out/placement-report" --placement --placement-stability-window 2d -q
 
+echo "== 13. how long constrained tasks wait: Phoenix's constraint profile, demand over supply per attribute and an M/G/1"
+echo "   per constraint against the observed waits (seed 003), on Google 2011 task_events, task_constraints and"
+echo "   machine_attributes rows written from the trace's schema (testdata/constraints; some rows are rejects on purpose)"
+"$bin" ingest -d "$out/constraints" -q auto testdata/constraints/google2011 >/dev/null 2>&1 || test $? -eq 3
+"$bin" constraints -d "$out/constraints"
+
 cat <<TXT
 
 Dataset: $ds (Parquet tables + manifest.json; DuckDB, pandas and Spark read it as is).
