@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -102,6 +103,9 @@ func (ix *collIndex) record(e *collectionEvent, rec *dataset.Collection) error {
 		return errors.New("no collection_id")
 	case !e.hasUser || e.user == "":
 		return errors.New("no user (the first 2019 release left it empty; the August 2020 update filled it in)")
+	case !utf8.ValidString(e.user):
+		// Before it joins usage to a tenant name that could not be stored.
+		return fmt.Errorf("user is not valid UTF-8: %s", dataset.EscapeInvalidUTF8(e.user))
 	}
 	_, user := ix.strs.Bytes([]byte(e.user))
 	if prev, ok := ix.users[e.collection]; ok && prev != user {
