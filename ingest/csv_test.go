@@ -41,6 +41,13 @@ func readCSV(t testing.TB, path string, unit CPUUnit, loc *time.Location) (*read
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readCSVInput(t, in, unit, loc)
+}
+
+// readCSVInput is readCSV of an opened input (closed here).
+func readCSVInput(t testing.TB, in *Input, unit CPUUnit, loc *time.Location) (*readResult, error) {
+	t.Helper()
+	path := in.Path
 	defer in.Close()
 	r, err := newUsageCSV(in, unit, loc)
 	if err != nil {
