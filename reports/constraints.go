@@ -64,17 +64,29 @@ func ConstraintsCRV(c *Constraints) *plot.Plot {
 		n = max(n, len(s.Ratio))
 	}
 	unit, div := timeAxis(float64(n) * c.WindowS)
-	p := newPlot("Constraint Resource Vector: demand over supply", unit+" from "+c.Start, "tasks per machine offering the attribute")
+	p := newPlot("Constraint Resource Vector: demand over supply", unit+" from "+c.Start, "tasks per machine with it")
 	top := 0.0
 	for i, s := range c.CRV {
 		col := color.Color(grey)
 		if i < len(crvColors) {
 			col = crvColors[i]
 		}
+		// Attributes of equal demand and supply draw the same steps: the
+		// second and third are dashed and dotted so that both show.
+		mk := func(seg plotter.XYs) *plainLine {
+			l := line(seg, col, vg.Points(1.2))
+			switch i % 3 {
+			case 1:
+				l.l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			case 2:
+				l.l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2)}
+			}
+			return l
+		}
 		var seg plotter.XYs
 		flush := func() {
 			if len(seg) > 0 {
-				p.Add(line(seg, col, vg.Points(1.2)))
+				p.Add(mk(seg))
 				seg = nil
 			}
 		}
@@ -89,7 +101,7 @@ func ConstraintsCRV(c *Constraints) *plot.Plot {
 			seg = append(seg, plotter.XY{X: x0, Y: r}, plotter.XY{X: x1, Y: r})
 		}
 		if len(seg) > 0 {
-			first = line(seg, col, vg.Points(1.2))
+			first = mk(seg)
 			p.Add(first)
 			seg = nil
 		}
@@ -128,7 +140,7 @@ func ConstraintsWaits(c *Constraints) *plot.Plot {
 		return nil
 	}
 	top = math.Max(top*1.05, 1)
-	p := newPlot("M/G/1 wait per constraint against the trace's", "observed mean wait SUBMIT→SCHEDULE (s)", "predicted wait (s)")
+	p := newPlot("M/G/1 waits: predicted against observed", "observed mean wait SUBMIT→SCHEDULE (s)", "predicted wait (s)")
 	diag := line(plotter.XYs{{X: 0, Y: 0}, {X: top, Y: top}}, grey, vg.Points(1))
 	p.Add(diag)
 	p.Legend.Add("prediction = observation", diag)
