@@ -111,20 +111,23 @@ func init() {
 	register(&Format{
 		Name:        google2019InstanceEventsFormat,
 		Table:       dataset.TaskEventsTable.Name,
-		Description: "Google ClusterData2019 instance_events (JSON lines): task events with resource requests and constraints, for wlprof constraints",
+		Description: "Google ClusterData2019 instance_events (JSON lines or Parquet): task events with resource requests and constraints, for wlprof constraints",
 		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "instance_events")
+			}
 			line := firstLine(head)
 			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"instance_index"`)) &&
 				bytes.Contains(line, []byte(`"type"`)) && bytes.Contains(line, []byte(`"time"`)) &&
 				!bytes.Contains(line, []byte(`"start_time"`))
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			if bytes.HasPrefix(in.Head(4), parquetMagic) {
-				return fmt.Errorf("%s: %s reads JSON lines only (the Parquet shards' repeated constraint column is not read yet); export the table as JSON lines", in.Path, google2019InstanceEventsFormat)
-			}
 			start := traceStartMs(s.opts, googleTraceStart)
 			s.notes = append(s.notes, "one task_events row per instance event; times from "+msText(start)+
 				" (offset 600 s of the trace clock); constraints kept on every event as the trace writes them")
+			if bytes.HasPrefix(in.Head(4), parquetMagic) {
+				return ingestInstanceEventsParquet(ctx, in, s, start)
+			}
 			r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.TaskEvent) *ParseError {
 				if err := scanInstanceEvent(line, start, rec); err != nil {
 					return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
@@ -379,30 +382,80 @@ func (p *g2011) machineAttribute(line []byte, lineNo int64, rec *dataset.Machine
 }
 
 // scanInstanceEvent reads one instance_events JSON line.
+// instanceEvent is the part of an instance_events row that is read, from
+// JSON or Parquet; a missing field has its has flag false.
+type instanceEvent struct {
+	us, typ, coll, idx, machine       int64
+	hasTime, hasType, hasColl, hasIdx bool
+	cpu, mem                          float64 // NaN when absent
+	cons                              []instanceConstraint
+}
+
+type instanceConstraint struct {
+	name, value string
+	rel         string // the relation's number or name as written
+	hasRel      bool
+}
+
+// finish checks the event and fills e (the task_events row).
+func (r *instanceEvent) finish(startMs int64, e *dataset.TaskEvent) error {
+	*e = dataset.TaskEvent{CPURequest: r.cpu, MemoryRequest: r.mem, Machine: r.machine, Job: r.coll, Source: google2019InstanceEventsFormat}
+	cs := make([]dataset.Constraint, 0, len(r.cons))
+	for _, rc := range r.cons {
+		k := dataset.Constraint{Attribute: rc.name, Value: rc.value}
+		if !rc.hasRel {
+			return fmt.Errorf("constraint %s has no relation", k.Attribute)
+		}
+		var err error
+		if k.Relation, err = relationByNumber(rc.rel, len(dataset.Relations)); err != nil {
+			return fmt.Errorf("constraint %s: %v", k.Attribute, err)
+		}
+		if err := checkConstraint(&k); err != nil {
+			return err
+		}
+		cs = append(cs, k)
+	}
+	switch {
+	case !r.hasTime:
+		return errors.New("no time")
+	case !r.hasType:
+		return errors.New("no type")
+	case r.typ < 0 || r.typ >= int64(len(eventTypes2019)):
+		return fmt.Errorf("unknown event type %d (known: 0 SUBMIT … 10 UPDATE_RUNNING)", r.typ)
+	case !r.hasColl:
+		return errors.New("no collection_id")
+	case !r.hasIdx:
+		return errors.New("no instance_index (a collection event? use google2019-collection-events)")
+	case r.idx < 0 || r.idx > math.MaxInt32:
+		return fmt.Errorf("instance_index %d is out of range", r.idx)
+	}
+	e.TimeMs = traceUsToMs(startMs, r.us)
+	e.Type = eventTypes2019[r.typ]
+	e.Task = int32(r.idx)
+	e.Constraints = dataset.EncodeConstraints(cs)
+	return nil
+}
+
 func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
-	*e = dataset.TaskEvent{CPURequest: math.NaN(), MemoryRequest: math.NaN(), Source: google2019InstanceEventsFormat}
+	r := instanceEvent{cpu: math.NaN(), mem: math.NaN()}
 	c := jsonCursor{b: line}
 	c.ws()
 	if c.peek() != '{' {
 		return c.fail("want a JSON object")
 	}
-	var us, typ, idx int64
-	var hasTime, hasType, hasColl, hasIdx bool
-	var cs []dataset.Constraint
-	var cerr error
 	err := c.container(func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "time":
-			us, hasTime, err = c.int64Value("time")
+			r.us, r.hasTime, err = c.int64Value("time")
 		case "type":
-			typ, hasType, err = c.int64Value("type")
+			r.typ, r.hasType, err = c.int64Value("type")
 		case "collection_id":
-			e.Job, hasColl, err = c.int64Value("collection_id")
+			r.coll, r.hasColl, err = c.int64Value("collection_id")
 		case "instance_index":
-			idx, hasIdx, err = c.int64Value("instance_index")
+			r.idx, r.hasIdx, err = c.int64Value("instance_index")
 		case "machine_id":
-			e.Machine, _, err = c.int64Value("machine_id")
+			r.machine, _, err = c.int64Value("machine_id")
 		case "resource_request":
 			if c.peek() != '{' {
 				return c.skip() // null
@@ -414,13 +467,13 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 					var v float64
 					var ok bool
 					if v, ok, err = c.floatValue("resource_request.cpus"); ok {
-						e.CPURequest = v
+						r.cpu = v
 					}
 				case "memory":
 					var v float64
 					var ok bool
 					if v, ok, err = c.floatValue("resource_request.memory"); ok {
-						e.MemoryRequest = v
+						r.mem = v
 					}
 				default:
 					err = c.skip()
@@ -435,23 +488,21 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 				if c.peek() != '{' {
 					return c.fail("constraint: want an object")
 				}
-				var k dataset.Constraint
-				var rel string
-				var hasRel bool
+				var k instanceConstraint
 				err := c.container(func(f []byte) error {
 					var err error
 					switch string(f) {
 					case "name":
-						k.Attribute, _, err = c.stringValue("constraint.name")
+						k.name, _, err = c.stringValue("constraint.name")
 					case "value":
-						k.Value, _, err = c.stringValue("constraint.value")
+						k.value, _, err = c.stringValue("constraint.value")
 					case "relation":
 						if c.peek() == '"' {
 							var raw []byte
 							raw, _, err = c.str()
-							rel, hasRel = string(raw), true
+							k.rel, k.hasRel = string(raw), true
 						} else if t := c.token(); len(t) > 0 && string(t) != "null" {
-							rel, hasRel = string(t), true
+							k.rel, k.hasRel = string(t), true
 						} else if len(t) == 0 {
 							err = c.fail("constraint.relation: want a value")
 						}
@@ -463,16 +514,7 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 				if err != nil {
 					return err
 				}
-				if cerr == nil {
-					if !hasRel {
-						cerr = fmt.Errorf("constraint %s has no relation", k.Attribute)
-					} else if k.Relation, cerr = relationByNumber(rel, len(dataset.Relations)); cerr == nil {
-						cerr = checkConstraint(&k)
-					} else {
-						cerr = fmt.Errorf("constraint %s: %v", k.Attribute, cerr)
-					}
-				}
-				cs = append(cs, k)
+				r.cons = append(r.cons, k)
 				return nil
 			})
 		default:
@@ -487,27 +529,7 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 	if c.i != len(c.b) {
 		return c.fail("text after the object")
 	}
-	switch {
-	case cerr != nil:
-		return cerr
-	case !hasTime:
-		return errors.New("no time")
-	case !hasType:
-		return errors.New("no type")
-	case typ < 0 || typ >= int64(len(eventTypes2019)):
-		return fmt.Errorf("unknown event type %d (known: 0 SUBMIT … 10 UPDATE_RUNNING)", typ)
-	case !hasColl:
-		return errors.New("no collection_id")
-	case !hasIdx:
-		return errors.New("no instance_index (a collection event? use google2019-collection-events)")
-	case idx < 0 || idx > math.MaxInt32:
-		return fmt.Errorf("instance_index %d is out of range", idx)
-	}
-	e.TimeMs = traceUsToMs(startMs, us)
-	e.Type = eventTypes2019[typ]
-	e.Task = int32(idx)
-	e.Constraints = dataset.EncodeConstraints(cs)
-	return nil
+	return r.finish(startMs, e)
 }
 
 // scanMachineAttribute reads one machine_attributes JSON line.
@@ -575,4 +597,21 @@ func scanMachineAttribute(line []byte, startMs int64, a *dataset.MachineAttribut
 	}
 	a.TimeMs = traceUsToMs(startMs, us)
 	return nil
+}
+
+// ingestInstanceEventsParquet reads a Parquet shard. The decoder may panic
+// on a corrupt file; that is the file's error, not a crash.
+func ingestInstanceEventsParquet(ctx context.Context, in *Input, s *sink, start int64) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		}
+	}()
+	r, err := newInstanceEventsParquet(ctx, in, start)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	s.notes = append(s.notes, r.notes...)
+	return drain[dataset.TaskEvent](ctx, s, r, s.tx.TaskEvents())
 }

@@ -1,10 +1,20 @@
 package ingest
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -110,5 +120,89 @@ func TestConstraintSeparatorsRefused(t *testing.T) {
 	err := scanInstanceEvent([]byte(`{"time": 1, "type": 0, "collection_id": 1, "instance_index": 0, "constraint": [{"name": "a\u001fb", "value": "x", "relation": 0}]}`), 0, &e)
 	if err == nil || !strings.Contains(err.Error(), "control character") {
 		t.Errorf("2019: %v", err)
+	}
+}
+
+// The instance_events fixture as a Parquet shard (INT64 columns,
+// resource_request a struct, constraint a list of structs with the
+// relation as its number, as the BigQuery export writes them) ingests to
+// the same task_events rows and rejects as the JSON lines.
+func TestInstanceEventsParquet(t *testing.T) {
+	body, err := os.ReadFile("../testdata/constraints/google2019/instance_events_constraints.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatal(err)
+		}
+		if cs, ok := m["constraint"].([]any); ok {
+			for _, c := range cs {
+				c := c.(map[string]any)
+				if name, ok := c["relation"].(string); ok { // a name in JSON, a number in Parquet
+					c["relation"] = slices.Index(dataset.Relations[:], name)
+				}
+			}
+		}
+		b, _ := json.Marshal(m)
+		rows = append(rows, b)
+	}
+	i64, f64, str := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String
+	var fields []arrow.Field
+	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id", "instance_index", "machine_id", "alloc_instance_index"} {
+		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
+	}
+	fields = append(fields,
+		arrow.Field{Name: "resource_request", Type: arrow.StructOf(arrow.Field{Name: "cpus", Type: f64, Nullable: true}, arrow.Field{Name: "memory", Type: f64, Nullable: true}), Nullable: true},
+		arrow.Field{Name: "constraint", Type: arrow.ListOf(arrow.StructOf(arrow.Field{Name: "name", Type: str, Nullable: true},
+			arrow.Field{Name: "value", Type: str, Nullable: true}, arrow.Field{Name: "relation", Type: i64, Nullable: true})), Nullable: true})
+	sc := arrow.NewSchema(fields, nil)
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 3, nil, pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	shard := writeFile(t, t.TempDir(), "instance_events-000000000000.parquet", buf.Bytes())
+	read := func(path string) ([]dataset.TaskEvent, []dataset.Reject) {
+		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
+		if ds == nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		evs, err := dataset.ReadAll(context.Background(), ds, dataset.TaskEventsTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rej, err := dataset.ReadRejects(context.Background(), ds, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return evs, rej
+	}
+	jEvs, jRej := read("../testdata/constraints/google2019/instance_events_constraints.json")
+	pEvs, pRej := read(shard)
+	if len(jEvs) != 6 || len(jRej) != 2 {
+		t.Fatalf("JSON: %d events, %d rejects; want 6 and 2", len(jEvs), len(jRej))
+	}
+	if len(pEvs) != len(jEvs) || len(pRej) != len(jRej) {
+		t.Fatalf("Parquet: %d events, %d rejects; JSON %d, %d", len(pEvs), len(pRej), len(jEvs), len(jRej))
+	}
+	for i := range jEvs {
+		a, b := jEvs[i], pEvs[i]
+		same := a.TimeMs == b.TimeMs && a.Job == b.Job && a.Task == b.Task && a.Machine == b.Machine && a.Type == b.Type && a.Constraints == b.Constraints &&
+			(a.CPURequest == b.CPURequest || math.IsNaN(a.CPURequest) && math.IsNaN(b.CPURequest)) &&
+			(a.MemoryRequest == b.MemoryRequest || math.IsNaN(a.MemoryRequest) && math.IsNaN(b.MemoryRequest))
+		if !same {
+			t.Errorf("event %d: JSON %+v, Parquet %+v", i, a, b)
+		}
+	}
+	for i := range jRej {
+		if jRej[i].Line != pRej[i].Line || jRej[i].Reason != pRej[i].Reason {
+			t.Errorf("reject %d: JSON line %d %q, Parquet row %d %q", i, jRej[i].Line, jRej[i].Reason, pRej[i].Line, pRej[i].Reason)
+		}
 	}
 }
