@@ -140,18 +140,21 @@ func init() {
 	register(&Format{
 		Name:        google2019MachineAttrsFormat,
 		Table:       dataset.MachineAttributesTable.Name,
-		Description: "Google ClusterData2019 machine_attributes (JSON lines): time, machine_id, name, value, deleted",
+		Description: "Google ClusterData2019 machine_attributes (JSON lines or Parquet): time, machine_id, name, value, deleted",
 		Detect: func(name string, head []byte) bool {
+			if bytes.HasPrefix(head, parquetMagic) {
+				return strings.Contains(name, "machine_attributes")
+			}
 			line := firstLine(head)
 			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"machine_id"`)) &&
 				bytes.Contains(line, []byte(`"name"`)) && bytes.Contains(line, []byte(`"deleted"`))
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			if bytes.HasPrefix(in.Head(4), parquetMagic) {
-				return fmt.Errorf("%s: %s reads JSON lines only; export the table as JSON lines", in.Path, google2019MachineAttrsFormat)
-			}
 			start := traceStartMs(s.opts, googleTraceStart)
 			s.notes = append(s.notes, "one machine_attributes row per attribute change; times from "+msText(start))
+			if bytes.HasPrefix(in.Head(4), parquetMagic) {
+				return ingestMachineAttrsParquet(ctx, in, s, start)
+			}
 			r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.MachineAttribute) *ParseError {
 				if err := scanMachineAttribute(line, start, rec); err != nil {
 					return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
@@ -585,6 +588,12 @@ func scanMachineAttribute(line []byte, startMs int64, a *dataset.MachineAttribut
 	if c.i != len(c.b) {
 		return c.fail("text after the object")
 	}
+	return finishMachineAttribute(a, startMs, us, hasTime, hasMachine, hasName, hasValue)
+}
+
+// finishMachineAttribute checks a machine_attributes row (JSON or
+// Parquet) and sets its time.
+func finishMachineAttribute(a *dataset.MachineAttribute, startMs, us int64, hasTime, hasMachine, hasName, hasValue bool) error {
 	switch {
 	case !hasTime:
 		return errors.New("no time")

@@ -204,3 +204,98 @@ func (r *instanceEventsParquet) Record() (*dataset.TaskEvent, *ParseError) {
 }
 
 func (r *instanceEventsParquet) Err() error { return r.err }
+
+// machineAttrsParquet reads machine_attributes Parquet shards.
+type machineAttrsParquet struct {
+	*parquetInput
+	start       int64
+	n, i        int
+	row         int64
+	tm, machine func(int) (int64, bool)
+	name, value func(int) (string, bool)
+	deleted     func(int) (bool, bool)
+	rec         dataset.MachineAttribute
+	perr        *ParseError
+	err         error
+}
+
+func ingestMachineAttrsParquet(ctx context.Context, in *Input, s *sink, start int64) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		}
+	}()
+	required := func(n string) bool { return n != "value" && n != "deleted" }
+	p, err := openParquet(ctx, in, []string{"time", "machine_id", "name", "value", "deleted"}, required, "a machine_attributes shard")
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	s.notes = append(s.notes, p.notes...)
+	return drain[dataset.MachineAttribute](ctx, s, &machineAttrsParquet{parquetInput: p, start: start}, s.tx.MachineAttributes())
+}
+
+func (r *machineAttrsParquet) Scan() bool {
+	for r.i >= r.n {
+		if r.err != nil {
+			return false
+		}
+		batch, err := r.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return false
+		}
+		r.n, r.i = int(batch.NumRows()), 0
+		var e [5]error
+		r.tm, e[0] = intAccessor(column(batch, "time"))
+		r.machine, e[1] = intAccessor(column(batch, "machine_id"))
+		r.name, e[2] = stringAccessor(column(batch, "name"))
+		r.value, e[3] = stringAccessor(column(batch, "value"))
+		switch d := column(batch, "deleted").(type) {
+		case nil:
+			r.deleted = func(int) (bool, bool) { return false, false }
+		case *array.Boolean:
+			r.deleted = func(i int) (bool, bool) { return d.Value(i), d.IsValid(i) }
+		default:
+			e[4] = fmt.Errorf("column deleted is %s, want a boolean", d.DataType())
+		}
+		if err := errors.Join(e[:]...); err != nil {
+			r.err = fmt.Errorf("%s: %w", r.path, err)
+			return false
+		}
+	}
+	i := r.i
+	r.i++
+	r.row++
+	a := &r.rec
+	*a = dataset.MachineAttribute{Source: google2019MachineAttrsFormat}
+	us, hasTime := r.tm(i)
+	m, hasMachine := r.machine(i)
+	if hasMachine {
+		a.Machine = m
+	}
+	var hasName, hasValue bool
+	a.Attribute, hasName = r.name(i)
+	a.Value, hasValue = r.value(i)
+	if d, ok := r.deleted(i); ok {
+		a.Deleted = d
+	}
+	r.perr = nil
+	if err := finishMachineAttribute(a, r.start, us, hasTime, hasMachine, hasName, hasValue); err != nil {
+		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
+			Record: fmt.Sprintf("time=%d machine_id=%d name=%q value=%q", us, m, a.Attribute, a.Value)}
+	}
+	return true
+}
+
+// Line is where the reader is: the current record's row.
+func (r *machineAttrsParquet) Line() int64 { return r.row }
+
+func (r *machineAttrsParquet) Record() (*dataset.MachineAttribute, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *machineAttrsParquet) Err() error { return r.err }

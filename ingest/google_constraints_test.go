@@ -206,3 +206,66 @@ func TestInstanceEventsParquet(t *testing.T) {
 		}
 	}
 }
+
+// The machine_attributes fixture as a Parquet shard ingests to the same
+// rows and rejects as the JSON lines.
+func TestMachineAttributesParquet(t *testing.T) {
+	body, err := os.ReadFile("../testdata/constraints/google2019/machine_attributes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"time", "machine_id"} { // INT64 as strings in the JSON export, numbers in Parquet
+			if s, ok := m[k].(string); ok {
+				m[k] = json.Number(s)
+			}
+		}
+		b, _ := json.Marshal(m)
+		rows = append(rows, b)
+	}
+	sc := arrow.NewSchema([]arrow.Field{{Name: "time", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "machine_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "value", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "deleted", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 2, nil, pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	shard := writeFile(t, t.TempDir(), "machine_attributes-000000000000.parquet", buf.Bytes())
+	read := func(path string) ([]dataset.MachineAttribute, []dataset.Reject) {
+		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
+		if ds == nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		as, err := dataset.ReadAll(context.Background(), ds, dataset.MachineAttributesTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rej, err := dataset.ReadRejects(context.Background(), ds, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return as, rej
+	}
+	jA, jRej := read("../testdata/constraints/google2019/machine_attributes.json")
+	pA, pRej := read(shard)
+	if len(jA) != 4 || len(jRej) != 1 || len(pA) != len(jA) || len(pRej) != len(jRej) {
+		t.Fatalf("JSON %d rows %d rejects, Parquet %d rows %d rejects; want 4 and 1 each", len(jA), len(jRej), len(pA), len(pRej))
+	}
+	for i := range jA {
+		if jA[i] != pA[i] {
+			t.Errorf("row %d: JSON %+v, Parquet %+v", i, jA[i], pA[i])
+		}
+	}
+	if jRej[0].Line != pRej[0].Line || jRej[0].Reason != pRej[0].Reason {
+		t.Errorf("reject: JSON line %d %q, Parquet row %d %q", jRej[0].Line, jRej[0].Reason, pRej[0].Line, pRej[0].Reason)
+	}
+}
