@@ -34,10 +34,17 @@ for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname |
 			fi
 		fi
 		# The last progress line: "fuzz: elapsed: 30s, execs: 123456 (4115/sec), ..."
+		# (elapsed is a Go duration: 30s, 10m0s, 1h0m0s).
 		last=$(grep 'execs:' "$log" | tail -1 || true)
-		execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
-		secs=$(sed -E 's/.*elapsed: ([0-9]+)s.*/\1/' <<<"$last")
-		rate=$(( ${secs:-0} > 0 ? ${execs:-0} / secs : 0 ))
-		printf '%-44s %12s %10s\n' "${pkg#./}.$f" "${execs:-?}" "$rate"
+		execs=0 secs=0
+		if [[ $last =~ execs:\ ([0-9]+) ]]; then execs=${BASH_REMATCH[1]}; fi
+		if [[ $last =~ elapsed:\ ([0-9hms]+), ]]; then
+			d=${BASH_REMATCH[1]}
+			if [[ $d =~ ([0-9]+)h ]]; then secs=$((secs + BASH_REMATCH[1] * 3600)); fi
+			if [[ $d =~ ([0-9]+)m ]]; then secs=$((secs + BASH_REMATCH[1] * 60)); fi
+			if [[ $d =~ ([0-9]+)s ]]; then secs=$((secs + BASH_REMATCH[1])); fi
+		fi
+		rate=$(( secs > 0 ? execs / secs : 0 ))
+		printf '%-44s %12s %10s\n' "${pkg#./}.$f" "$execs" "$rate"
 	done
 done
