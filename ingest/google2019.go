@@ -130,21 +130,15 @@ func earlierGoogleUsage(ds *dataset.Dataset) int {
 	return n
 }
 
-// ingestGoogleParquet reads a shard. The Parquet decoder may panic on a
-// corrupt file; that is the file's error, not a crash.
-func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows, w appender[googleSample]) (err error) {
-	defer func() {
-		if e := recover(); e != nil {
-			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+// ingestGoogleParquet reads a shard.
+func ingestGoogleParquet(ctx context.Context, in *Input, s *sink, g *googleRows, w appender[googleSample]) error {
+	return drainParquet(ctx, s, in, func() (parquetReader[googleSample], error) {
+		r, err := newGoogleParquet(ctx, in, g)
+		if err != nil {
+			return nil, err
 		}
-	}()
-	r, err := newGoogleParquet(ctx, in, g)
-	if err != nil {
-		return err
-	}
-	defer r.close()
-	s.notes = append(s.notes, r.notes...)
-	return drain[googleSample](ctx, s, r, w)
+		return r, nil
+	}, w)
 }
 
 // googleUsage is the part of an instance_usage row wlprof reads, from JSON

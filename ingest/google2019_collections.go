@@ -130,19 +130,14 @@ func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error
 		}
 	}()
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		defer func() {
-			if e := recover(); e != nil {
-				err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		return drainParquet(ctx, s, in, func() (parquetReader[dataset.Collection], error) {
+			want := []string{"collection_id", "user", "collection_logical_name", "start_after_collection_ids"}
+			p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" && n != "start_after_collection_ids" }, "a collection_events shard")
+			if err != nil {
+				return nil, err
 			}
-		}()
-		want := []string{"collection_id", "user", "collection_logical_name", "start_after_collection_ids"}
-		p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" && n != "start_after_collection_ids" }, "a collection_events shard")
-		if err != nil {
-			return err
-		}
-		defer p.close()
-		s.notes = append(s.notes, p.notes...)
-		return drain[dataset.Collection](ctx, s, &collectionsParquet{parquetInput: p, ix: ix, stages: s.tx.Stages()}, s.tx.Collections())
+			return &collectionsParquet{parquetInput: p, ix: ix, stages: s.tx.Stages()}, nil
+		}, s.tx.Collections())
 	}
 	stages := s.tx.Stages()
 	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
@@ -115,19 +114,14 @@ func ingestGoogleMachineEvents(ctx context.Context, in *Input, s *sink) (err err
 		"machine = machine_id (the usage table's server), rack = switch_id, cpus and memory = capacity (fractions of the largest machine), platform = platform_id; "+
 		"each machine's events must be in time order and alternate ADD and REMOVE (UPDATE while added): the BigQuery export is not sorted, sort it by time first")
 	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		defer func() {
-			if e := recover(); e != nil {
-				err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		return drainParquet(ctx, s, in, func() (parquetReader[dataset.MachineEvent], error) {
+			want := []string{"time", "machine_id", "type", "switch_id", "capacity.cpus", "capacity.memory", "platform_id"}
+			p, err := openParquet(ctx, in, want, func(n string) bool { return n == "time" || n == "machine_id" || n == "type" }, "a machine_events shard")
+			if err != nil {
+				return nil, err
 			}
-		}()
-		want := []string{"time", "machine_id", "type", "switch_id", "capacity.cpus", "capacity.memory", "platform_id"}
-		p, err := openParquet(ctx, in, want, func(n string) bool { return n == "time" || n == "machine_id" || n == "type" }, "a machine_events shard")
-		if err != nil {
-			return err
-		}
-		defer p.close()
-		s.notes = append(s.notes, p.notes...)
-		return drain[dataset.MachineEvent](ctx, s, &machinesParquet{parquetInput: p, g: g}, s.tx.MachineEvents())
+			return &machinesParquet{parquetInput: p, g: g}, nil
+		}, s.tx.MachineEvents())
 	}
 	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
 		var e googleMachineEvent
@@ -245,29 +239,11 @@ func (r *machinesParquet) bind(batch arrow.Record) error {
 	if err := errors.Join(e1, e2, e3, e4, e5); err != nil {
 		return err
 	}
-	r.cpus, r.mem = absentFloat, absentFloat
-	if a := column(batch, "capacity"); a != nil {
-		st, ok := a.(*array.Struct)
-		if !ok {
-			return fmt.Errorf("column capacity is %s, want a struct of cpus and memory", a.DataType())
-		}
-		typ := st.DataType().(*arrow.StructType)
-		for _, name := range []string{"cpus", "memory"} {
-			k, ok := typ.FieldIdx(name)
-			if !ok {
-				continue
-			}
-			f, err := floatAccessor(st.Field(k), st)
-			if err != nil {
-				return fmt.Errorf("column capacity.%s: %w", name, err)
-			}
-			if name == "cpus" {
-				r.cpus = f
-			} else {
-				r.mem = f
-			}
-		}
+	fs, err := structFloats(column(batch, "capacity"), "capacity", "cpus", "memory")
+	if err != nil {
+		return err
 	}
+	r.cpus, r.mem = fs[0], fs[1]
 	return nil
 }
 

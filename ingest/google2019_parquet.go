@@ -113,6 +113,61 @@ func (p *parquetInput) next() (arrow.Record, error) {
 	return p.rr.Record(), nil
 }
 
+// Notes are what opening the shard noted (drain records them: Noter).
+func (p *parquetInput) Notes() []string { return p.notes }
+
+// parquetReader is a format's reader over an opened Parquet shard.
+type parquetReader[T any] interface {
+	Reader[T]
+	close()
+}
+
+// drainParquet drains the reader open returns into w. The Parquet decoder
+// may panic on a corrupt file; that is the file's error, not a crash.
+func drainParquet[T any](ctx context.Context, s *sink, in *Input, open func() (parquetReader[T], error), w appender[T]) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+		}
+	}()
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	return drain[T](ctx, s, r, w)
+}
+
+// structFloats reads float children of a struct column (col, its name
+// for messages): one accessor per name, absent (null) where the column or
+// the child is missing; a null struct is null.
+func structFloats(a arrow.Array, col string, names ...string) ([]func(int) (float64, bool), error) {
+	out := make([]func(int) (float64, bool), len(names))
+	for i := range out {
+		out[i] = absentFloat
+	}
+	if a == nil {
+		return out, nil
+	}
+	st, ok := a.(*array.Struct)
+	if !ok {
+		return nil, fmt.Errorf("column %s is %s, want a struct of %s", col, a.DataType(), strings.Join(names, " and "))
+	}
+	typ := st.DataType().(*arrow.StructType)
+	for i, name := range names {
+		k, ok := typ.FieldIdx(name)
+		if !ok {
+			continue
+		}
+		f, err := floatAccessor(st.Field(k), st)
+		if err != nil {
+			return nil, fmt.Errorf("column %s.%s: %w", col, name, err)
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
 func (p *parquetInput) close() {
 	if p.rr != nil {
 		p.rr.Release()
@@ -275,29 +330,11 @@ func (r *googleParquet) bind(rec arrow.Record) error {
 	c := &r.cols
 	c.start, c.end, c.coll, c.mach = ints("start_time"), ints("end_time"), ints("collection_id"), ints("machine_id")
 	c.inst, c.alloc = ints("instance_index"), ints("alloc_collection_id")
-	c.cpus, c.mem = absentFloat, absentFloat
-	if a := col("average_usage"); a != nil {
-		st, ok := a.(*array.Struct)
-		if !ok {
-			return fmt.Errorf("column average_usage is %s, want a struct of cpus and memory", a.DataType())
-		}
-		typ := st.DataType().(*arrow.StructType)
-		for _, name := range []string{"cpus", "memory"} {
-			k, ok := typ.FieldIdx(name)
-			if !ok {
-				continue
-			}
-			f, e := floatAccessor(st.Field(k), st)
-			if e != nil {
-				return fmt.Errorf("column average_usage.%s: %w", name, e)
-			}
-			if name == "cpus" {
-				c.cpus = f
-			} else {
-				c.mem = f
-			}
-		}
+	fs, e := structFloats(col("average_usage"), "average_usage", "cpus", "memory")
+	if e != nil {
+		return e
 	}
+	c.cpus, c.mem = fs[0], fs[1]
 	return err
 }
 

@@ -608,19 +608,13 @@ func finishMachineAttribute(a *dataset.MachineAttribute, startMs, us int64, hasT
 	return nil
 }
 
-// ingestInstanceEventsParquet reads a Parquet shard. The decoder may panic
-// on a corrupt file; that is the file's error, not a crash.
-func ingestInstanceEventsParquet(ctx context.Context, in *Input, s *sink, start int64) (err error) {
-	defer func() {
-		if e := recover(); e != nil {
-			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+// ingestInstanceEventsParquet reads a Parquet shard.
+func ingestInstanceEventsParquet(ctx context.Context, in *Input, s *sink, start int64) error {
+	return drainParquet(ctx, s, in, func() (parquetReader[dataset.TaskEvent], error) {
+		r, err := newInstanceEventsParquet(ctx, in, start)
+		if err != nil {
+			return nil, err
 		}
-	}()
-	r, err := newInstanceEventsParquet(ctx, in, start)
-	if err != nil {
-		return err
-	}
-	defer r.close()
-	s.notes = append(s.notes, r.notes...)
-	return drain[dataset.TaskEvent](ctx, s, r, s.tx.TaskEvents())
+		return r, nil
+	}, s.tx.TaskEvents())
 }

@@ -57,28 +57,10 @@ func (r *instanceEventsParquet) bind(batch arrow.Record) error {
 			errs = append(errs, fmt.Errorf("column %s: %w", name, err))
 		}
 	}
-	absent := func(int) (float64, bool) { return 0, false }
-	r.cpu, r.mem = absent, absent
-	if a := column(batch, "resource_request"); a != nil {
-		st, ok := a.(*array.Struct)
-		if !ok {
-			errs = append(errs, fmt.Errorf("column resource_request is %s, want a struct of cpus and memory", a.DataType()))
-		} else {
-			typ := st.DataType().(*arrow.StructType)
-			for _, f := range []struct {
-				name string
-				to   *func(int) (float64, bool)
-			}{{"cpus", &r.cpu}, {"memory", &r.mem}} {
-				if k, ok := typ.FieldIdx(f.name); ok {
-					acc, err := floatAccessor(st.Field(k), st)
-					if err != nil {
-						errs = append(errs, fmt.Errorf("column resource_request.%s: %w", f.name, err))
-						continue
-					}
-					*f.to = acc
-				}
-			}
-		}
+	if fs, err := structFloats(column(batch, "resource_request"), "resource_request", "cpus", "memory"); err != nil {
+		errs = append(errs, err)
+	} else {
+		r.cpu, r.mem = fs[0], fs[1]
 	}
 	r.cons = func(_ int, dst []instanceConstraint) []instanceConstraint { return dst }
 	if a := column(batch, "constraint"); a != nil {
@@ -219,20 +201,15 @@ type machineAttrsParquet struct {
 	err         error
 }
 
-func ingestMachineAttrsParquet(ctx context.Context, in *Input, s *sink, start int64) (err error) {
-	defer func() {
-		if e := recover(); e != nil {
-			err = fmt.Errorf("%s: corrupt Parquet file (%v)", in.Path, e)
+func ingestMachineAttrsParquet(ctx context.Context, in *Input, s *sink, start int64) error {
+	return drainParquet(ctx, s, in, func() (parquetReader[dataset.MachineAttribute], error) {
+		required := func(n string) bool { return n != "value" && n != "deleted" }
+		p, err := openParquet(ctx, in, []string{"time", "machine_id", "name", "value", "deleted"}, required, "a machine_attributes shard")
+		if err != nil {
+			return nil, err
 		}
-	}()
-	required := func(n string) bool { return n != "value" && n != "deleted" }
-	p, err := openParquet(ctx, in, []string{"time", "machine_id", "name", "value", "deleted"}, required, "a machine_attributes shard")
-	if err != nil {
-		return err
-	}
-	defer p.close()
-	s.notes = append(s.notes, p.notes...)
-	return drain[dataset.MachineAttribute](ctx, s, &machineAttrsParquet{parquetInput: p, start: start}, s.tx.MachineAttributes())
+		return &machineAttrsParquet{parquetInput: p, start: start}, nil
+	}, s.tx.MachineAttributes())
 }
 
 func (r *machineAttrsParquet) Scan() bool {
