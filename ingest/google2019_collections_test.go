@@ -10,9 +10,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -112,18 +109,8 @@ func TestGoogleCollectionEventsParquet(t *testing.T) {
 		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
 	}
 	sc := arrow.NewSchema(fields, nil)
-	js := append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(js))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl := array.NewTableFromRecords(sc, []arrow.Record{rec})
-	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(tbl, &buf, 2, nil, pqarrow.DefaultWriterProps()); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	shard := writeFile(t, dir, "collection_events-000000000000.parquet.gz", gzipBytes(t, buf.Bytes()))
+	shard := writeFile(t, dir, "collection_events-000000000000.parquet.gz", gzipBytes(t, parquetRows(t, sc, rows, 2)))
 	opts := DefaultOptions()
 	opts.TenantKey = "user"
 	got := mustRun(t, "auto", []string{traceFile("google2019", "instance_usage-000000000000.json"), shard}, opts)
@@ -165,16 +152,8 @@ func TestGoogleCollectionEventsDAG(t *testing.T) {
 		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
 	}
 	sc := arrow.NewSchema(fields, nil)
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 3, nil, pqarrow.DefaultWriterProps()); err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	for _, input := range []string{"../testdata/dag/google2019_collection_events_dag.json", writeFile(t, dir, "collection_events-000000000001.parquet", buf.Bytes())} {
+	for _, input := range []string{"../testdata/dag/google2019_collection_events_dag.json", writeFile(t, dir, "collection_events-000000000001.parquet", parquetRows(t, sc, rows, 3))} {
 		res, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{input}, DefaultOptions())
 		if ds == nil {
 			t.Fatalf("%s: %v", input, err)

@@ -132,6 +132,25 @@ func googleSchema() *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
+// parquetRows writes JSON rows (objects) of schema sc as a Parquet file in
+// row groups of rowGroup rows, as pqarrow writes them by default.
+func parquetRows(t testing.TB, sc *arrow.Schema, rows [][]byte, rowGroup int64) []byte {
+	t.Helper()
+	js := append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(js))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	defer rec.Release()
+	tbl := array.NewTableFromRecords(sc, []arrow.Record{rec})
+	defer tbl.Release()
+	var buf bytes.Buffer
+	if err := pqarrow.WriteTable(tbl, &buf, rowGroup, nil, pqarrow.DefaultWriterProps()); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // writeGoogleParquet writes JSON rows as an instance_usage Parquet shard in
 // row groups of rowGroup rows.
 func writeGoogleParquet(t testing.TB, path string, rows [][]byte, rowGroup int64) {

@@ -12,9 +12,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -159,15 +156,7 @@ func TestInstanceEventsParquet(t *testing.T) {
 		arrow.Field{Name: "constraint", Type: arrow.ListOf(arrow.StructOf(arrow.Field{Name: "name", Type: str, Nullable: true},
 			arrow.Field{Name: "value", Type: str, Nullable: true}, arrow.Field{Name: "relation", Type: i64, Nullable: true})), Nullable: true})
 	sc := arrow.NewSchema(fields, nil)
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 3, nil, pqarrow.DefaultWriterProps()); err != nil {
-		t.Fatal(err)
-	}
-	shard := writeFile(t, t.TempDir(), "instance_events-000000000000.parquet", buf.Bytes())
+	shard := writeFile(t, t.TempDir(), "instance_events-000000000000.parquet", parquetRows(t, sc, rows, 3))
 	read := func(path string) ([]dataset.TaskEvent, []dataset.Reject) {
 		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
 		if ds == nil {
@@ -231,15 +220,7 @@ func TestMachineAttributesParquet(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{{Name: "time", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "machine_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "value", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "deleted", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, bytes.NewReader(append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']')))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(array.NewTableFromRecords(sc, []arrow.Record{rec}), &buf, 2, nil, pqarrow.DefaultWriterProps()); err != nil {
-		t.Fatal(err)
-	}
-	shard := writeFile(t, t.TempDir(), "machine_attributes-000000000000.parquet", buf.Bytes())
+	shard := writeFile(t, t.TempDir(), "machine_attributes-000000000000.parquet", parquetRows(t, sc, rows, 2))
 	read := func(path string) ([]dataset.MachineAttribute, []dataset.Reject) {
 		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
 		if ds == nil {
