@@ -2,7 +2,6 @@ package dag
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -119,28 +118,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	runs := map[string]*acc{}
 	var rorder []string
 	err = dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
-		if !want(r.Job) || r.Framework == "sandbox" || !strings.Contains(r.Config, "attempt") {
+		if !want(r.Job) {
 			return nil
 		}
-		var c struct {
-			Attempt    string `json:"attempt"`
-			JobID      string `json:"job_id"`
-			StageIndex string `json:"stage_attempt_index"`
-			AppID      string `json:"app_id"`
-			Parents    []int  `json:"parent_stages"`
-		}
-		if json.Unmarshal([]byte(r.Config), &c) != nil || (c.Attempt == "" && c.StageIndex == "") {
+		at, ok := dataset.HistoryAttempt(r)
+		if !ok {
 			return nil
 		}
-		run, stage, task, src := c.JobID, r.Task, c.Attempt, "jhist"
-		if c.Attempt != "" {
-			if i := strings.LastIndexByte(task, '_'); i > 0 {
-				task = task[:i]
-			}
-		} else {
-			run, src = c.AppID, "spark-eventlog"
-			s, idx, _ := strings.Cut(c.StageIndex, ".")
-			stage, task = s, idx
+		run, stage, task, src := at.Run, r.Task, at.Task, "jhist"
+		if r.Framework == "spark" {
+			stage, src = strconv.Itoa(at.Stage), "spark-eventlog"
 		}
 		if run == "" {
 			run = filepath.Base(r.Source)
@@ -156,9 +143,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			a.tasks[stage] = map[string]bool{}
 		}
 		a.tasks[stage][task] = true
-		if src == "spark-eventlog" && c.Parents != nil {
-			ps := make([]string, len(c.Parents))
-			for i, p := range c.Parents {
+		if src == "spark-eventlog" && at.Parents != nil {
+			ps := make([]string, len(at.Parents))
+			for i, p := range at.Parents {
 				ps[i] = strconv.Itoa(p)
 			}
 			a.parents[stage] = ps

@@ -2,7 +2,6 @@ package estimate
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -86,45 +85,6 @@ type sandboxMu struct {
 	n  int
 }
 
-// attemptKey says whether a profruns row is one task attempt from job
-// history (jhist writes "attempt" in its config, spark-eventlog
-// "stage_attempt_index"), and names the run it belongs to.
-func attemptKey(r *dataset.ProfRun) (run string, ok bool) {
-	if r.Framework == "sandbox" || !strings.Contains(r.Config, "attempt") {
-		return "", false
-	}
-	var c map[string]any
-	if json.Unmarshal([]byte(r.Config), &c) != nil {
-		return "", false
-	}
-	_, jh := c["attempt"]
-	_, sp := c["stage_attempt_index"]
-	if !jh && !sp {
-		return "", false
-	}
-	id, _ := c["job_id"].(string)
-	return r.Source + "\x00" + id, true
-}
-
-// attemptTask is the task a history attempt belongs to: jhist's attempt
-// id without its attempt number, Spark's stage.index.
-func attemptTask(config string) string {
-	var c struct {
-		Attempt    string `json:"attempt"`
-		StageIndex string `json:"stage_attempt_index"`
-	}
-	if json.Unmarshal([]byte(config), &c) != nil {
-		return ""
-	}
-	if c.Attempt != "" {
-		if i := strings.LastIndexByte(c.Attempt, '_'); i > 0 {
-			return c.Attempt[:i]
-		}
-		return c.Attempt
-	}
-	return c.StageIndex
-}
-
 // loadHistory reads the profruns table once: task attempts grouped into
 // per-job phases (history), and the other rows' median runtime per job
 // and task (profiling runs, for µ only).
@@ -142,7 +102,8 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 	timed := map[string]map[string]*runAttempts{}
 	sb := map[string]map[string][]float64{}
 	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
-		run, ok := attemptKey(r)
+		at, ok := dataset.HistoryAttempt(r)
+		run := r.Source + "\x00" + at.Run // a run per log and job id
 		if !ok {
 			if r.ExitCode == 0 && r.RuntimeS > 0 && (r.Outcome == "" || r.Outcome == "ok") {
 				if sb[r.Job] == nil {
@@ -164,7 +125,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 			st := float64(r.StartMs) / 1000
 			en := st + r.RuntimeS
 			if ra == nil {
-				_, label, _ := strings.Cut(run, "\x00")
+				label := at.Run
 				if label == "" {
 					label = filepath.Base(r.Source)
 				}
@@ -172,7 +133,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 				timed[r.Job][run] = ra
 			}
 			ra.startS, ra.endS = min(ra.startS, st), max(ra.endS, en)
-			ra.phases[r.Task] = append(ra.phases[r.Task], attempt{task: attemptTask(r.Config), startS: st, endS: en, ok: r.ExitCode == 0})
+			ra.phases[r.Task] = append(ra.phases[r.Task], attempt{task: at.Task, startS: st, endS: en, ok: r.ExitCode == 0})
 		}
 		pa := acc[r.Job][r.Task]
 		if pa == nil {

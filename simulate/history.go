@@ -2,12 +2,10 @@ package simulate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -52,16 +50,6 @@ type histPhase struct {
 	attempts int
 }
 
-// historyConfig is what FromHistory reads from a task attempt's config.
-type historyConfig struct {
-	Attempt    string `json:"attempt"`             // jhist: the attempt id
-	JobID      string `json:"job_id"`              // jhist: the MapReduce job id
-	StageIndex string `json:"stage_attempt_index"` // spark: "stage.index"
-	AppID      string `json:"app_id"`              // spark
-	Parents    *[]int `json:"parent_stages"`       // spark: the stage's parents
-	TaskCPUs   string `json:"spark.task.cpus"`
-}
-
 // FromHistory builds the workload from the dataset's task attempts, the
 // profruns rows that jhist files and Spark event logs give (one per task
 // attempt): one simulated job per run of a recurring job.
@@ -100,27 +88,11 @@ func FromHistory(ctx context.Context, ds *dataset.Dataset) ([]Job, HistoryWorklo
 	var order []string
 	noParents := 0
 	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
-		if r.Framework == "sandbox" || !strings.Contains(r.Config, "attempt") {
+		at, ok := dataset.HistoryAttempt(r)
+		if !ok {
 			return nil
 		}
-		var c historyConfig
-		if json.Unmarshal([]byte(r.Config), &c) != nil || (c.Attempt == "" && c.StageIndex == "") {
-			return nil
-		}
-		label, taskID, stage := c.JobID, "", -1
-		if c.Attempt != "" { // jhist: attempt_<cluster>_<job>_<m|r>_<task>_<attempt>
-			taskID = c.Attempt
-			if i := strings.LastIndexByte(taskID, '_'); i > 0 {
-				taskID = taskID[:i]
-			}
-		} else {
-			label, taskID = c.AppID, c.StageIndex
-			if s, _, ok := strings.Cut(c.StageIndex, "."); ok {
-				if n, err := strconv.Atoi(s); err == nil {
-					stage = n
-				}
-			}
-		}
+		label, taskID, stage := at.Run, at.Task, at.Stage
 		if label == "" {
 			label = filepath.Base(r.Source)
 		}
@@ -155,11 +127,11 @@ func FromHistory(ctx context.Context, ds *dataset.Dataset) ([]Job, HistoryWorklo
 		ph.attempts++
 		info.Attempts++
 		ph.memory = append(ph.memory, r.MemoryBytes)
-		if n, err := strconv.Atoi(c.TaskCPUs); err == nil && n > 0 {
-			ph.cores = n
+		if at.TaskCPUs > 0 {
+			ph.cores = at.TaskCPUs
 		}
-		if c.Parents != nil {
-			ph.parents, ph.hasPar = *c.Parents, true
+		if at.Parents != nil {
+			ph.parents, ph.hasPar = at.Parents, true
 		}
 		if r.StartMs > 0 && r.StartMs != dataset.NoTime {
 			ph.endMs = max(ph.endMs, r.StartMs+int64(r.RuntimeS*1000))

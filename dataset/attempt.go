@@ -1,0 +1,68 @@
+package dataset
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Attempt is what a task attempt's Config says about where it belongs:
+// profruns rows ingested from job history carry it (jhist writes
+// "attempt" and "job_id"; spark-eventlog "stage_attempt_index", "app_id"
+// and "parent_stages").
+type Attempt struct {
+	// Run is the MapReduce job id or the Spark application id; "" when
+	// the config names none (logs ingested before it was kept).
+	Run string
+	// Task is the task the attempt belongs to: the jhist attempt id
+	// without its attempt number, Spark's "stage.index".
+	Task string
+	// Stage is the Spark stage id, −1 for MapReduce attempts.
+	Stage int
+	// Parents are the Spark stage's parent stages; nil when not recorded.
+	Parents []int
+	// TaskCPUs is spark.task.cpus, 0 when unset.
+	TaskCPUs int
+}
+
+// HistoryAttempt reads r's Attempt; ok is false for rows that are no
+// task attempt from job history (sandbox runs, profruns-csv rows).
+func HistoryAttempt(r *ProfRun) (a Attempt, ok bool) {
+	if r.Framework == "sandbox" || !strings.Contains(r.Config, "attempt") {
+		return Attempt{}, false
+	}
+	var c struct {
+		Attempt    string `json:"attempt"`
+		JobID      string `json:"job_id"`
+		StageIndex string `json:"stage_attempt_index"`
+		AppID      string `json:"app_id"`
+		Parents    *[]int `json:"parent_stages"`
+		TaskCPUs   string `json:"spark.task.cpus"`
+	}
+	if json.Unmarshal([]byte(r.Config), &c) != nil || (c.Attempt == "" && c.StageIndex == "") {
+		return Attempt{}, false
+	}
+	a = Attempt{Run: c.JobID, Task: c.Attempt, Stage: -1}
+	if c.Attempt != "" { // attempt_<cluster>_<job>_<m|r>_<task>_<attempt>
+		if i := strings.LastIndexByte(a.Task, '_'); i > 0 {
+			a.Task = a.Task[:i]
+		}
+	} else {
+		a.Run, a.Task = c.AppID, c.StageIndex
+		if s, _, ok := strings.Cut(c.StageIndex, "."); ok {
+			if n, err := strconv.Atoi(s); err == nil {
+				a.Stage = n
+			}
+		}
+		if c.Parents != nil {
+			a.Parents = *c.Parents
+			if a.Parents == nil {
+				a.Parents = []int{}
+			}
+		}
+	}
+	if n, err := strconv.Atoi(c.TaskCPUs); err == nil && n > 0 {
+		a.TaskCPUs = n
+	}
+	return a, true
+}

@@ -1,0 +1,33 @@
+package dataset
+
+import (
+	"reflect"
+	"testing"
+)
+
+// A jhist attempt, a Spark attempt with its stage's parents, a Spark
+// attempt of a log ingested before parents were kept, and rows that are no
+// history attempt.
+func TestHistoryAttempt(t *testing.T) {
+	for _, c := range []struct {
+		r    ProfRun
+		want Attempt
+		ok   bool
+	}{
+		{ProfRun{Framework: "mapreduce", Config: `{"attempt":"attempt_1_0001_m_000003_1","job_id":"job_1_0001"}`},
+			Attempt{Run: "job_1_0001", Task: "attempt_1_0001_m_000003", Stage: -1}, true},
+		{ProfRun{Framework: "spark", Config: `{"stage_attempt_index":"2.7","app_id":"app-1","parent_stages":[0,1],"spark.task.cpus":"2"}`},
+			Attempt{Run: "app-1", Task: "2.7", Stage: 2, Parents: []int{0, 1}, TaskCPUs: 2}, true},
+		{ProfRun{Framework: "spark", Config: `{"stage_attempt_index":"0.0","parent_stages":[]}`},
+			Attempt{Task: "0.0", Stage: 0, Parents: []int{}}, true},
+		{ProfRun{Framework: "spark", Config: `{"stage_attempt_index":"1.0"}`}, Attempt{Task: "1.0", Stage: 1}, true},
+		{ProfRun{Framework: "sandbox", Config: `{"attempt":"x"}`}, Attempt{}, false},
+		{ProfRun{Framework: "mapreduce", Config: `{"reason":"no attempt here"}`}, Attempt{}, false},
+		{ProfRun{Framework: "mapreduce", Config: `{"attempt":`}, Attempt{}, false},
+	} {
+		got, ok := HistoryAttempt(&c.r)
+		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %+v %v, want %+v %v", c.r.Config, got, ok, c.want, c.ok)
+		}
+	}
+}
