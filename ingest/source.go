@@ -80,6 +80,14 @@ var (
 // ReadBufferSize is the buffer of an input's decompressed stream.
 const ReadBufferSize = 1 << 20
 
+// streamBuffer sizes a stream's buffer for n bytes expected through it:
+// ReadBufferSize for large inputs, less for small ones (a 1 MiB buffer per
+// kilobyte-sized file was most of the cost of opening it), never below
+// least (headBytes for a decompressed stream, which Head peeks into).
+func streamBuffer(n int64, least int) int {
+	return int(min(max(n, int64(least)), ReadBufferSize))
+}
+
 // Open opens path and sees through gzip and zstd compression, told by the
 // magic bytes rather than the file name.
 func Open(path string) (*Input, error) {
@@ -102,7 +110,7 @@ func Open(path string) (*Input, error) {
 	if in.mapFile(st) {
 		return in, nil
 	}
-	br := bufio.NewReaderSize(raw, ReadBufferSize)
+	br := bufio.NewReaderSize(raw, streamBuffer(st.Size(), 4<<10))
 	head, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
@@ -115,7 +123,7 @@ func Open(path string) (*Input, error) {
 		in.Compression = "gzip"
 		in.closers = append(in.closers, func() { zr.Close() })
 		in.damaged = newDamageReader(zr, in.Compression)
-		br = bufio.NewReaderSize(in.damaged, ReadBufferSize)
+		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*st.Size(), headBytes))
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
@@ -125,7 +133,7 @@ func Open(path string) (*Input, error) {
 		in.Compression = "zstd"
 		in.closers = append(in.closers, zr.Close)
 		in.damaged = newDamageReader(zr, in.Compression)
-		br = bufio.NewReaderSize(in.damaged, ReadBufferSize)
+		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*st.Size(), headBytes))
 	}
 	in.r = br
 	return in, nil
