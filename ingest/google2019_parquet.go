@@ -342,16 +342,33 @@ func absentInt(int) (int64, bool)     { return 0, false }
 func absentFloat(int) (float64, bool) { return 0, false }
 
 // intAccessor reads an integer column of any width, or decimal strings.
+// A null reads as (0, false), not as what the null slot holds: records
+// must not depend on the bytes under a null (FuzzGoogleUsageParquet).
 func intAccessor(a arrow.Array) (func(int) (int64, bool), error) {
 	switch a := a.(type) {
 	case nil:
 		return absentInt, nil
 	case *array.Int64:
-		return func(i int) (int64, bool) { return a.Value(i), a.IsValid(i) }, nil
+		return func(i int) (int64, bool) {
+			if !a.IsValid(i) {
+				return 0, false
+			}
+			return a.Value(i), true
+		}, nil
 	case *array.Uint64:
-		return func(i int) (int64, bool) { return int64(a.Value(i)), a.IsValid(i) && a.Value(i) <= 1<<63-1 }, nil
+		return func(i int) (int64, bool) {
+			if !a.IsValid(i) || a.Value(i) > 1<<63-1 {
+				return 0, false
+			}
+			return int64(a.Value(i)), true
+		}, nil
 	case *array.Int32:
-		return func(i int) (int64, bool) { return int64(a.Value(i)), a.IsValid(i) }, nil
+		return func(i int) (int64, bool) {
+			if !a.IsValid(i) {
+				return 0, false
+			}
+			return int64(a.Value(i)), true
+		}, nil
 	case *array.String:
 		return func(i int) (int64, bool) {
 			if !a.IsValid(i) {
@@ -368,9 +385,19 @@ func intAccessor(a arrow.Array) (func(int) (int64, bool), error) {
 func floatAccessor(a arrow.Array, parent *array.Struct) (func(int) (float64, bool), error) {
 	switch a := a.(type) {
 	case *array.Float64:
-		return func(i int) (float64, bool) { return a.Value(i), parent.IsValid(i) && a.IsValid(i) }, nil
+		return func(i int) (float64, bool) {
+			if !parent.IsValid(i) || !a.IsValid(i) {
+				return 0, false
+			}
+			return a.Value(i), true
+		}, nil
 	case *array.Float32:
-		return func(i int) (float64, bool) { return float64(a.Value(i)), parent.IsValid(i) && a.IsValid(i) }, nil
+		return func(i int) (float64, bool) {
+			if !parent.IsValid(i) || !a.IsValid(i) {
+				return 0, false
+			}
+			return float64(a.Value(i)), true
+		}, nil
 	}
 	return nil, fmt.Errorf("type %s is not a float", a.DataType())
 }
