@@ -23,7 +23,7 @@ import (
 
 // coreClassify is wlprof ingest FORMAT PATHS + wlprof classify -o json:
 // the document, as wlprof writes it, and the rejects.
-func coreClassify(t *testing.T, format string, paths []string, fopts ...fft.Options) ([]byte, []dataset.Reject) {
+func coreClassify(t testing.TB, format string, paths []string, fopts ...fft.Options) ([]byte, []dataset.Reject) {
 	t.Helper()
 	ctx := context.Background()
 	opts := ingest.DefaultOptions()
@@ -56,7 +56,7 @@ func coreClassify(t *testing.T, format string, paths []string, fopts ...fft.Opti
 
 // beamClassify runs wlprof-beam classify -o json on the inputs and returns
 // its exit code, stdout, and DIR/classify.json.
-func beamClassify(t *testing.T, format string, args ...string) (int, []byte, []byte, string) {
+func beamClassify(t testing.TB, format string, args ...string) (int, []byte, []byte, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
@@ -75,7 +75,7 @@ func beamClassify(t *testing.T, format string, args ...string) (int, []byte, []b
 // world writes a small synthetic world (as wlprof synth: 10 tenants of
 // 1–3 servers, 4 days; WLPROF_BEAM_WORLD_TENANTS and _DAYS make it
 // larger) and returns its CSV's path.
-func world(t *testing.T) string {
+func world(t testing.TB) string {
 	t.Helper()
 	o := synth.Default()
 	o.Tenants, o.Days, o.MaxServers = 10, 4, 3
@@ -105,40 +105,55 @@ func world(t *testing.T) string {
 // header and the rows' order); salt changes which server goes where
 // ("by-day": by the day of the sample instead), and the files are named in
 // reverse, so that shard order differs too.
-func shard(t *testing.T, path string, n int, salt string) string {
+func shard(t testing.TB, path string, n int, salt string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
-	header := lines[0]
-	parts := make([]strings.Builder, n)
+	header, rows, _ := bytes.Cut(data, []byte("\n"))
+	header = append(header, '\n')
+	dir := t.TempDir()
+	parts := make([]*bufio.Writer, n)
+	files := make([]*os.File, n)
 	for i := range parts {
-		parts[i].WriteString(header)
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("part-%03d.csv", n-1-i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i], parts[i] = f, bufio.NewWriterSize(f, 1<<20)
+		parts[i].Write(header)
 	}
-	for _, l := range lines[1:] {
-		if l == "" {
+	for len(rows) > 0 {
+		var l []byte
+		l, rows, _ = bytes.Cut(rows, []byte("\n"))
+		if len(l) == 0 {
 			continue
 		}
-		fields := strings.SplitN(l, ",", 4)
+		fields := bytes.SplitN(l, []byte(","), 4)
 		h := fnv.New32a()
 		if salt == "by-day" {
 			// Days end on slot boundaries: no server's slot is split.
-			sec, err := strconv.ParseInt(fields[2], 10, 64)
+			sec, err := strconv.ParseInt(string(fields[2]), 10, 64)
 			if err != nil {
 				t.Fatalf("timestamp %q: %v", fields[2], err)
 			}
 			h.Write([]byte(strconv.FormatInt(sec/86400, 10)))
 		} else {
-			h.Write([]byte(salt + fields[0] + "," + fields[1]))
+			h.Write([]byte(salt))
+			h.Write(fields[0])
+			h.Write([]byte(","))
+			h.Write(fields[1])
 		}
-		parts[h.Sum32()%uint32(n)].WriteString(l)
+		w := parts[h.Sum32()%uint32(n)]
+		w.Write(l)
+		w.WriteByte('\n')
 	}
-	dir := t.TempDir()
-	for i := range parts {
-		name := filepath.Join(dir, fmt.Sprintf("part-%03d.csv", n-1-i))
-		if err := os.WriteFile(name, []byte(parts[i].String()), 0o644); err != nil {
+	for i, w := range parts {
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if err := files[i].Close(); err != nil {
 			t.Fatal(err)
 		}
 	}
