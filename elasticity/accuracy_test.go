@@ -325,6 +325,16 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			table += fmt.Sprintf("%10d  %10.3f  %11.3f  %+5.1f%%\n", s.MemoryBytes>>20, s.RuntimeS, p, 100*e)
 		}
 		b.Log("\nthe sample's model, retargeted, against the full input's sweep:\n" + table)
+		// Where the retarget rule's linearity stands: the well-sized runs
+		// (no spill) of both sweeps, whose ratio the rule takes to be the
+		// input ratio (10). spillsort's k-way merge takes ten times the
+		// segments at full size, so its work per record grows (log k).
+		sIdeal, fIdeal := idealMedian(res.Models[0]), idealMedian(fullRes.Models[0])
+		if sIdeal > 0 && fIdeal > 0 {
+			b.ReportMetric(fIdeal/sIdeal, "ideal_runtime_ratio")
+			b.Logf("well-sized runtime: sample %.3f s, full %.3f s: %.2f× for %.2f× the input", sIdeal, fIdeal, fIdeal/sIdeal,
+				float64(fullRes.Models[0].InputBytes)/float64(res.Models[0].InputBytes))
+		}
 		sort.Float64s(errs)
 		median, worst := errs[len(errs)/2], errs[len(errs)-1]
 		b.ReportMetric(median, "median_abs_error")
@@ -336,4 +346,16 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			b.Errorf("the retargeted predictions are %.1f%% off the full input's medians (median over settings), want ≤ 10%%", 100*median)
 		}
 	}
+}
+
+// idealMedian is the median runtime of m's largest setting that spilled
+// nothing, or 0.
+func idealMedian(m *elasticity.Model) float64 {
+	t := 0.0
+	for _, s := range m.Settings {
+		if s.SpilledBytes == 0 {
+			t = s.RuntimeS
+		}
+	}
+	return t
 }
