@@ -6,6 +6,10 @@
 # fixed. FUZZ=regexp picks targets. One worker per target (FUZZPARALLEL):
 # with two, the progress counts of the slower targets stalled for the
 # whole run, and a rate per core compares across machines.
+# FUZZMINIMIZE (default 10s) caps the time spent minimizing each new
+# input (Go's default is 60s): the worker reports no executions while it
+# minimizes, and on targets whose seeds are kilobytes (FuzzJhist,
+# GODEBUG=fuzzdebug=1) one minimization took most of a minute's run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 time=${FUZZTIME:-30s}
@@ -18,7 +22,7 @@ for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname |
 	for f in $("$go" test "$pkg" -list '^Fuzz' | grep '^Fuzz' | grep -E -- "$pick" || true); do
 		corpus="$pkg/testdata/fuzz/$f"
 		before=$(ls "$corpus" 2>/dev/null | sort || true)
-		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
+		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-10s}" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
 			after=$(ls "$corpus" 2>/dev/null | sort || true)
 			# Go 1.26's coordinator can report "context deadline exceeded"
 			# when -fuzztime ends while a worker is mid-execution
