@@ -13,39 +13,20 @@ import (
 )
 
 // loadJobs reads the skylines table into jobs, sorted by job and run; only
-// the named job when job is not "".
-//
-// A run's rows are one step function whose offsets increase (each ingest
-// writes them so). When the same run was ingested twice, its rows hold a
-// second sequence starting again from the beginning: an identical copy is
-// dropped, and different sequences of one run (Hadoop's estimator sums the
-// skylines of the jobs of one pipeline run) are added as step functions.
-// Either is said in the job's warnings.
+// the named job when job is not "". Each job is JobFromRows of its runs'
+// rows in the table's order.
 func loadJobs(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, error) {
-	type runSeqs struct {
-		seqs [][]Sample
-	}
-	byJob := map[string]map[string]*runSeqs{}
+	byJob := map[string]map[string][]Sample{}
 	err := dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
 		if job != "" && s.Job != job {
 			return nil
 		}
 		runs := byJob[s.Job]
 		if runs == nil {
-			runs = map[string]*runSeqs{}
+			runs = map[string][]Sample{}
 			byJob[s.Job] = runs
 		}
-		r := runs[s.Run]
-		if r == nil {
-			r = &runSeqs{}
-			runs[s.Run] = r
-		}
-		smp := Sample{OffsetS: s.OffsetS, Containers: s.Containers}
-		if n := len(r.seqs); n == 0 || s.OffsetS <= r.seqs[n-1][len(r.seqs[n-1])-1].OffsetS {
-			r.seqs = append(r.seqs, []Sample{smp})
-		} else {
-			r.seqs[n-1] = append(r.seqs[n-1], smp)
-		}
+		runs[s.Run] = append(runs[s.Run], Sample{OffsetS: s.OffsetS, Containers: s.Containers})
 		return nil
 	})
 	if err != nil {
@@ -53,20 +34,50 @@ func loadJobs(ctx context.Context, ds *dataset.Dataset, job string) ([]Job, erro
 	}
 	jobs := make([]Job, 0, len(byJob))
 	for id, runs := range byJob {
-		j := Job{ID: id}
-		for rid, r := range runs {
-			samples, note := combine(r.seqs)
-			if note != "" {
-				j.Warnings = append(j.Warnings, fmt.Sprintf("run %s: %s", rid, note))
-			}
-			j.Runs = append(j.Runs, JobRun{ID: rid, Samples: samples})
+		rows := make([]JobRun, 0, len(runs))
+		for rid, samples := range runs {
+			rows = append(rows, JobRun{ID: rid, Samples: samples})
 		}
-		sort.Slice(j.Runs, func(a, b int) bool { return j.Runs[a].ID < j.Runs[b].ID })
-		sort.Strings(j.Warnings)
-		jobs = append(jobs, j)
+		jobs = append(jobs, JobFromRows(id, rows))
 	}
 	sort.Slice(jobs, func(a, b int) bool { return jobs[a].ID < jobs[b].ID })
 	return jobs, nil
+}
+
+// JobFromRows builds one job as Load does, from each run's rows of the
+// skylines table in the table's order (one JobRun per run id, runs in any
+// order); the runs come out sorted by id. It is Load's per-job core, and
+// what a distributed runner calls once it has grouped a job's rows.
+//
+// A run's rows are one step function whose offsets increase (each ingest
+// writes them so). When the same run was ingested twice, its rows hold a
+// second sequence starting again from the beginning: an identical copy is
+// dropped, and different sequences of one run (Hadoop's estimator sums the
+// skylines of the jobs of one pipeline run) are added as step functions.
+// Either is said in the job's warnings.
+func JobFromRows(id string, runs []JobRun) Job {
+	j := Job{ID: id}
+	for _, r := range runs {
+		var seqs [][]Sample
+		for q, s := range r.Samples {
+			if q == 0 || s.OffsetS <= r.Samples[q-1].OffsetS {
+				seqs = append(seqs, nil)
+			}
+			seqs[len(seqs)-1] = append(seqs[len(seqs)-1], s)
+		}
+		if len(seqs) == 0 {
+			j.Runs = append(j.Runs, JobRun{ID: r.ID})
+			continue
+		}
+		samples, note := combine(seqs)
+		if note != "" {
+			j.Warnings = append(j.Warnings, fmt.Sprintf("run %s: %s", r.ID, note))
+		}
+		j.Runs = append(j.Runs, JobRun{ID: r.ID, Samples: samples})
+	}
+	sort.Slice(j.Runs, func(a, b int) bool { return j.Runs[a].ID < j.Runs[b].ID })
+	sort.Strings(j.Warnings)
+	return j
 }
 
 // combine turns the sample sequences of one run into one step function:
@@ -156,29 +167,14 @@ type Document struct {
 func (r *Result) Document() Document { return Document{Version: 1, Result: r} }
 
 // fitAll fits every job with at least opts.MinRuns runs, in parallel on
-// opts.Workers goroutines (GOMAXPROCS when ≤ 0), and, when opts.AlphaSweep
-// is not empty, refits each at every α of it. Jobs with too few runs are skipped with
-// the reason, and so are jobs whose runs cannot be fitted (ErrEmptyRun,
-// ErrBadSample) when opts.SkipBadJobs is set; any other failure fails the
-// whole call with every job's error (no partial result).
+// opts.Workers goroutines (GOMAXPROCS when ≤ 0): FitJob on each job, then
+// Collect of their outcomes in the jobs' order.
 func fitAll(ctx context.Context, jobs []Job, opts Options) (*Result, error) {
 	workers := opts.Workers
-	res := &Result{Jobs: []*Fit{}, Skipped: []Skipped{}}
-	var todo []Job
-	for _, j := range jobs {
-		if len(j.Runs) < max(opts.MinRuns, 1) {
-			res.Skipped = append(res.Skipped, Skipped{Job: j.ID, Runs: len(j.Runs),
-				Reason: fmt.Sprintf("%d runs, fewer than --min-runs %d", len(j.Runs), max(opts.MinRuns, 1))})
-			continue
-		}
-		todo = append(todo, j)
-	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	fits := make([]*Fit, len(todo))
-	sweeps := make([][]SweepPoint, len(todo))
-	errs := make([]error, len(todo))
+	out := make([]Outcome, len(jobs))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -189,11 +185,11 @@ func fitAll(ctx context.Context, jobs []Job, opts Options) (*Result, error) {
 			defer wg.Done()
 			cells := 0
 			for q := range next {
-				fits[q], sweeps[q], errs[q] = fitOne(ctx, todo[q], opts)
+				out[q] = FitJob(ctx, jobs[q], opts)
 				// lanl/clp frees CLP's memory in finalizers only: collect
 				// after every quarter million cells so RSS stays flat.
-				if fits[q] != nil {
-					cells += fits[q].Runs * len(fits[q].Containers) * (1 + len(opts.AlphaSweep))
+				if f := out[q].Fit; f != nil {
+					cells += f.Runs * len(f.Containers) * (1 + len(opts.AlphaSweep))
 				}
 				if cells > 1<<18 {
 					runtime.GC()
@@ -203,7 +199,7 @@ func fitAll(ctx context.Context, jobs []Job, opts Options) (*Result, error) {
 		}()
 	}
 feed:
-	for q := range todo {
+	for q := range jobs {
 		select {
 		case next <- q:
 		case <-ctx.Done():
@@ -215,44 +211,76 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var keep []*Fit
-	for q, err := range errs {
-		if err != nil && opts.SkipBadJobs && (errors.Is(err, ErrEmptyRun) || errors.Is(err, ErrBadSample)) {
-			res.Skipped = append(res.Skipped, Skipped{Job: todo[q].ID, Runs: len(todo[q].Runs), Reason: err.Error()})
-			errs[q] = nil
+	return Collect(out)
+}
+
+// Outcome is what became of one job: its fit, or why it was skipped, or
+// the error that fails the whole result.
+type Outcome struct {
+	Fit     *Fit
+	Skipped *Skipped
+	Err     error
+}
+
+// FitJob is Run's per-job core, and what a distributed runner calls on
+// each job: a job with fewer than opts.MinRuns runs is skipped with the
+// reason; otherwise Solve, then a refit at every α of opts.AlphaSweep.
+// With opts.SkipBadJobs, a job whose runs cannot be fitted (ErrEmptyRun,
+// ErrBadSample) is skipped with the error as its reason; any other error
+// is the outcome's Err. opts is not validated here (Run does it once).
+func FitJob(ctx context.Context, j Job, opts Options) Outcome {
+	if len(j.Runs) < max(opts.MinRuns, 1) {
+		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs),
+			Reason: fmt.Sprintf("%d runs, fewer than --min-runs %d", len(j.Runs), max(opts.MinRuns, 1))}}
+	}
+	f, err := fitOne(ctx, j, opts)
+	if err != nil && opts.SkipBadJobs && (errors.Is(err, ErrEmptyRun) || errors.Is(err, ErrBadSample)) {
+		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs), Reason: err.Error()}}
+	}
+	if err != nil {
+		return Outcome{Err: err}
+	}
+	return Outcome{Fit: f}
+}
+
+// Collect makes Run's result of the jobs' outcomes: the fits in the
+// outcomes' order, the skipped jobs sorted by job (stably). Any Err fails
+// the whole result with every job's error, joined in the outcomes' order
+// (no partial result).
+func Collect(outcomes []Outcome) (*Result, error) {
+	res := &Result{Jobs: []*Fit{}, Skipped: []Skipped{}}
+	var errs []error
+	for _, o := range outcomes {
+		switch {
+		case o.Err != nil:
+			errs = append(errs, o.Err)
+		case o.Skipped != nil:
+			res.Skipped = append(res.Skipped, *o.Skipped)
+		case o.Fit != nil:
+			res.Jobs = append(res.Jobs, o.Fit)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	for q, f := range fits {
-		if f != nil {
-			f.AlphaSweep = sweeps[q]
-			keep = append(keep, f)
-		}
-	}
-	if keep != nil {
-		res.Jobs = keep
-	}
 	sort.SliceStable(res.Skipped, func(a, b int) bool { return res.Skipped[a].Job < res.Skipped[b].Job })
 	return res, nil
 }
 
-func fitOne(ctx context.Context, j Job, opts Options) (*Fit, []SweepPoint, error) {
+func fitOne(ctx context.Context, j Job, opts Options) (*Fit, error) {
 	f, err := Solve(ctx, j, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var pts []SweepPoint
 	for _, a := range opts.AlphaSweep {
 		o := opts
 		o.Alpha = a
 		g, err := Solve(ctx, j, o)
 		if err != nil {
-			return nil, nil, fmt.Errorf("alpha %g: %w", a, err)
+			return nil, fmt.Errorf("alpha %g: %w", a, err)
 		}
-		pts = append(pts, SweepPoint{Alpha: a, Beta: g.Beta, Objective: g.Objective, OverAllocation: g.OverAllocation,
+		f.AlphaSweep = append(f.AlphaSweep, SweepPoint{Alpha: a, Beta: g.Beta, Objective: g.Objective, OverAllocation: g.OverAllocation,
 			UnderAllocation: g.UnderAllocation, ProvisioningRatio: g.ProvisioningRatio, PeakReservation: g.Peak()})
 	}
-	return f, pts, nil
+	return f, nil
 }

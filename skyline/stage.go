@@ -16,7 +16,7 @@ type Input struct {
 }
 
 // Load reads the skylines table into jobs, sorted by job and run (only
-// opts.Job when it is set); see loadJobs for how a run ingested twice is
+// opts.Job when it is set); see JobFromRows for how a run ingested twice is
 // combined.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
@@ -31,7 +31,8 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 // too few runs are skipped with the reason, and so are jobs whose runs
 // cannot be fitted (ErrEmptyRun, ErrBadSample) when opts.SkipBadJobs is set;
 // any other failure fails the whole call with every job's error (no partial
-// result). The per-job core is Solve, a plain function of one job's runs.
+// result). The per-job core is FitJob, a plain function of one job's runs
+// (Solve and the sweep), and Collect puts the jobs' outcomes together.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
