@@ -48,7 +48,9 @@
 // Input is plain data, so a distributed runner can build it for one key
 // and call the stage's per-key core: fft.Analyse (one tenant's series,
 // built from merged fft.Partials; fft.Combine then does the classes),
-// skyline.Solve (one job's runs), elasticity.Run (one group's runs). The
+// skyline.FitJob (one job's runs, built by skyline.JobFromRows; then
+// skyline.Collect), elasticity.ModelGroup (one group's runs; then
+// elasticity.Collect). cmd/wlprof-beam calls them on workers. The
 // profiler, whose input is a command, has no Load. Process-wide settings
 // (GC pace, memory limits) are the program's, never a stage's.
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -182,78 +183,118 @@ type groupKey struct {
 	slots                int32
 }
 
-// build fits a model per job, task, framework and slot count.
+// Group is what one model is of: a job's task on a framework, at a slot
+// count (tasks run at once).
+type Group struct {
+	Job, Task, Framework string
+	Slots                int32
+}
+
+// GroupOf is the group of a run.
+func GroupOf(r dataset.ProfRun) Group { return Group{r.Job, r.Task, r.Framework, r.Slots} }
+
+// Less orders groups by job, task, framework and slots: Run's order.
+func (g Group) Less(h Group) bool {
+	if g.Job != h.Job {
+		return g.Job < h.Job
+	}
+	if g.Task != h.Task {
+		return g.Task < h.Task
+	}
+	if g.Framework != h.Framework {
+		return g.Framework < h.Framework
+	}
+	return g.Slots < h.Slots
+}
+
+// Outcome is what became of one group: its model, or why it gave none.
+type Outcome struct {
+	Group   Group
+	Model   *Model
+	Skipped *Skipped
+}
+
+// build fits a model per job, task, framework and slot count: ModelGroup
+// on each group's runs, in the input's order, then Collect.
 func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 	if opts.GridBytes <= 0 {
 		return nil, fmt.Errorf("elasticity: grid %d bytes: want more than 0", opts.GridBytes)
 	}
-	groups := map[groupKey][]dataset.ProfRun{}
-	failed := map[groupKey]int{}
+	groups := map[Group][]dataset.ProfRun{}
 	for _, r := range runs {
 		if opts.Job != "" && r.Job != opts.Job {
 			continue
 		}
-		k := groupKey{r.Job, r.Task, r.Framework, r.Slots}
-		if r.ExitCode != 0 {
-			failed[k]++
-			continue
-		}
-		groups[k] = append(groups[k], r)
+		groups[GroupOf(r)] = append(groups[GroupOf(r)], r)
 	}
-	for k := range failed {
-		if _, ok := groups[k]; !ok {
-			groups[k] = nil
-		}
+	out := make([]Outcome, 0, len(groups))
+	for g, rs := range groups {
+		out = append(out, ModelGroup(g, rs, opts))
 	}
-	if len(groups) == 0 {
+	return Collect(out, opts)
+}
+
+// Collect makes Run's result of the groups' outcomes, in any order: models
+// and skipped groups sorted by group. ErrNoRuns when there is none.
+func Collect(outcomes []Outcome, opts Options) (*Result, error) {
+	if len(outcomes) == 0 {
 		if opts.Job != "" {
 			return nil, fmt.Errorf("%w for job %q", ErrNoRuns, opts.Job)
 		}
 		return nil, ErrNoRuns
 	}
-	keys := make([]groupKey, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.job != b.job {
-			return a.job < b.job
-		}
-		if a.task != b.task {
-			return a.task < b.task
-		}
-		if a.framework != b.framework {
-			return a.framework < b.framework
-		}
-		return a.slots < b.slots
-	})
+	outcomes = slices.Clone(outcomes)
+	sort.SliceStable(outcomes, func(i, j int) bool { return outcomes[i].Group.Less(outcomes[j].Group) })
 	res := &Result{Models: []*Model{}, Skipped: []Skipped{}}
-	for _, k := range keys {
-		m, reason := buildModel(k, groups[k], opts)
-		if f := failed[k]; f > 0 {
-			w := fmt.Sprintf("%d failed run(s) (exit code ≠ 0) left out", f)
-			if m != nil {
-				m.Warnings = append(m.Warnings, w)
-			} else {
-				reason += "; " + w
-			}
+	for _, o := range outcomes {
+		switch {
+		case o.Model != nil:
+			res.Models = append(res.Models, o.Model)
+		case o.Skipped != nil:
+			res.Skipped = append(res.Skipped, *o.Skipped)
 		}
-		if m == nil {
-			res.Skipped = append(res.Skipped, Skipped{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots,
-				Runs: len(groups[k]), Reason: reason})
-			continue
-		}
-		if opts.InputBytes > 0 {
-			if err := m.Retarget(opts.InputBytes); err != nil {
-				res.Skipped = append(res.Skipped, Skipped{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots,
-					Runs: len(groups[k]), Reason: err.Error()})
-				continue
-			}
-		}
-		res.Models = append(res.Models, m)
 	}
 	return res, nil
+}
+
+// ModelGroup is Run's per-group core, and what a distributed runner calls
+// on each group: it models one group's runs, given in the profruns
+// table's order (failed runs, exit code ≠ 0, included: they are left out
+// and counted in a warning), and retargets the model when
+// opts.InputBytes is set. opts is not validated here (Run does it once).
+func ModelGroup(g Group, runs []dataset.ProfRun, opts Options) Outcome {
+	k := groupKey{g.Job, g.Task, g.Framework, g.Slots}
+	var ok []dataset.ProfRun
+	failed := 0
+	for _, r := range runs {
+		if r.ExitCode != 0 {
+			failed++
+			continue
+		}
+		ok = append(ok, r)
+	}
+	skip := func(reason string) Outcome {
+		return Outcome{Group: g, Skipped: &Skipped{Job: g.Job, Task: g.Task, Framework: g.Framework, Slots: g.Slots,
+			Runs: len(ok), Reason: reason}}
+	}
+	m, reason := buildModel(k, ok, opts)
+	if failed > 0 {
+		w := fmt.Sprintf("%d failed run(s) (exit code ≠ 0) left out", failed)
+		if m != nil {
+			m.Warnings = append(m.Warnings, w)
+		} else {
+			reason += "; " + w
+		}
+	}
+	if m == nil {
+		return skip(reason)
+	}
+	if opts.InputBytes > 0 {
+		if err := m.Retarget(opts.InputBytes); err != nil {
+			return skip(err.Error())
+		}
+	}
+	return Outcome{Group: g, Model: m}
 }
 
 func finite(x float64) float64 {

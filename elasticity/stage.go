@@ -27,7 +27,8 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 // Run fits a model per job, task, framework and slot count (only opts.Job
 // when set); groups that give no model are listed in Result.Skipped with
 // the reason. ErrNoRuns when no run matches. Run is a plain function of the
-// runs: a distributed runner calls it on one key's runs.
+// runs; its per-group core is ModelGroup, which a distributed runner calls
+// on one group's runs, and Collect puts the groups' outcomes together.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
