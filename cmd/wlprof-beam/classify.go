@@ -10,11 +10,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -28,19 +25,12 @@ import (
 )
 
 type classifyOptions struct {
-	g          *globalOptions
-	Inputs     []string // globs
-	Format     string
-	Runner     string
-	Endpoint   string
-	Out        string
-	Step       time.Duration
-	K          int
-	AtMs       int64
-	Tenants    bool
-	MaxRejects int64
-	BeamLog    string
-	Ingest     ingestConfig
+	g *globalOptions
+	shardFlags
+	Step    time.Duration
+	K       int
+	AtMs    int64
+	Tenants bool
 }
 
 var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error": slog.LevelError,
@@ -76,19 +66,12 @@ coarser than the data is; give --step then.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runClassifyCmd(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&o.Inputs, "input", nil, "input shards: a glob (repeatable)")
-	f.StringVar(&o.Format, "format", "", "input format, as wlprof ingest FORMAT (a usage format)")
-	f.StringVar(&o.Runner, "runner", "prism", "Beam runner: prism (in process), flink, spark or dataflow")
-	f.StringVar(&o.Endpoint, "endpoint", "", "job service endpoint of the runner (prism: started in process when empty)")
-	f.StringVar(&o.Out, "out", "", "output directory")
+	o.bind(f, "a usage format")
 	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step (default 2m, coarser when the data is)")
 	f.IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
 	f.Var(timeflag.NewInstant(&o.AtMs), "at", "instant that is \"current\" for headroom (default: the last slot)")
 	f.BoolVar(&o.Tenants, "tenants", false, "also list every tenant with its pattern, period and class")
-	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "fail when more input records than this are rejected (negative: no limit)")
-	f.StringVar(&o.BeamLog, "beam-log", "off", "Beam's and Prism's own log on stderr: off, error, warn, info or debug")
 	f.StringVar(&o.Ingest.CPUUnit, "cpu-unit", "", "how CSV inputs write utilisation: auto, fraction, percent or raw")
-	f.StringVar(&o.Ingest.TZ, "tz", "", "time zone of timestamps without a UTC offset (default UTC)")
 	f.StringVar(&o.Ingest.Tenant, "tenant", "", "tenant of formats that carry none (series-csv, alibaba2018-machine)")
 	f.StringVar(&o.Ingest.TenantKey, "tenant-key", "", "which trace field is the tenant (see wlprof ingest --help)")
 	return cmd
@@ -97,50 +80,13 @@ coarser than the data is; give --step then.`,
 // validate checks every flag and returns the shards, sorted, and the
 // options of the stage; all problems at once, as a usage error.
 func (o *classifyOptions) validate() ([]string, fft.Options, error) {
-	var errs []error
 	opts := fft.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
+	var errs []error
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	if o.Format == "" {
-		errs = append(errs, errors.New("--format: required (a usage format of wlprof ingest)"))
-	} else if f, err := ingest.Lookup(o.Format); err != nil {
-		errs = append(errs, fmt.Errorf("--format: %v", err))
-	} else if f.Table != dataset.UsageTable.Name {
-		errs = append(errs, fmt.Errorf("--format %s: its records go to the %s table; classify reads utilisation (usage) formats", o.Format, f.Table))
-	}
-	if o.Out == "" {
-		errs = append(errs, errors.New("--out: required"))
-	}
-	known := false
-	for _, r := range runners {
-		known = known || r == o.Runner
-	}
-	if !known {
-		errs = append(errs, fmt.Errorf("--runner %q: want one of %v", o.Runner, runners))
-	}
-	if _, err := o.Ingest.options(); err != nil {
-		errs = append(errs, err)
-	}
-	if _, ok := beamLogLevels[o.BeamLog]; !ok {
-		errs = append(errs, fmt.Errorf("--beam-log %q: want off, error, warn, info or debug", o.BeamLog))
-	}
-	var shards []string
-	if len(o.Inputs) == 0 {
-		errs = append(errs, errors.New("--input: required (a glob of input shards)"))
-	}
-	for _, g := range o.Inputs {
-		m, err := filepath.Glob(g)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--input %q: %v", g, err))
-		case len(m) == 0:
-			errs = append(errs, fmt.Errorf("--input %q: no file matches", g))
-		}
-		shards = append(shards, m...)
-	}
-	sort.Strings(shards)
-	return shards, opts, errors.Join(errs...)
+	shards, more := o.shardFlags.validate("classify", dataset.UsageTable.Name)
+	return shards, opts, errors.Join(append(errs, more...)...)
 }
 
 func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
@@ -152,13 +98,8 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.g.Output == "json" {
-		err = writeJSON(o.g.io.Out, doc)
-	} else {
-		w := safetext.NewWriter(o.g.io.Out)
-		if err = doc.WriteText(w, o.Tenants); err == nil {
-			err = w.Flush()
-		}
+	err = printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w, o.Tenants) })
+	if o.g.Output != "json" {
 		for _, s := range doc.Warnings {
 			o.g.progressf("warning: %s\n", s)
 		}
@@ -180,48 +121,23 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 	if err != nil {
 		return doc, 0, usageError{err}
 	}
+	shards, out, err := o.prepare(shards, classifyJSON, tenantsParquet, classesParquet)
+	if err != nil {
+		return doc, 0, err
+	}
 	step, err := chooseStep(ctx, shards, o.Format, iopts, o.Step)
 	if err != nil {
 		return doc, 0, err
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return doc, 0, err
-	}
-	// Stale results must not pass for this run's.
-	for _, name := range []string{classifyJSON, tenantsParquet, classesParquet, rejectsCSV} {
-		if err := os.Remove(filepath.Join(o.Out, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return doc, 0, err
-		}
-	}
-	out, err := filepath.Abs(o.Out)
-	if err != nil {
-		return doc, 0, err
-	}
-	for i := range shards {
-		if shards[i], err = filepath.Abs(shards[i]); err != nil {
-			return doc, 0, err
-		}
-	}
 	opts.Step = step
 	p := buildClassify(shards, classifyConfig{Format: o.Format, Ingest: o.Ingest, StepMs: step.Milliseconds(), Options: opts, Out: out})
 	o.g.progressf("classify: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatDuration(step))
-	if o.Endpoint != "" {
-		*jobopts.Endpoint = o.Endpoint
-	}
-	// The SDK and Prism log through slog's default logger; their errors
-	// come back as the run's error, said once.
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(o.g.io.Err, &slog.HandlerOptions{Level: beamLogLevels[o.BeamLog]})))
-	defer slog.SetDefault(prev)
-	if _, err := beam.Run(ctx, o.Runner, p); err != nil {
-		return doc, 0, fmt.Errorf("pipeline on %s: %w", o.Runner, err)
-	}
-	rejected, err := countRejects(out)
-	if err != nil {
+	if err := o.execute(ctx, o.g, p); err != nil {
 		return doc, 0, err
 	}
-	if o.MaxRejects >= 0 && rejected > o.MaxRejects {
-		return doc, rejected, fmt.Errorf("%w: %d rejected, more than --max-rejects %d (see %s)", ingest.ErrTooManyRejects, rejected, o.MaxRejects, filepath.Join(o.Out, rejectsCSV))
+	rejected, err := o.rejects(out)
+	if err != nil {
+		return doc, rejected, err
 	}
 	b, err := os.ReadFile(filepath.Join(out, classifyJSON))
 	if errors.Is(err, os.ErrNotExist) {

@@ -4,12 +4,13 @@ go 1.26.8
 
 require (
 	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.0.10
 	github.com/wlprof/wlprof v0.0.0
 )
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/lanl/clp v1.2.0 // indirect
 )
 
 require (

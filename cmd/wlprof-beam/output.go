@@ -12,7 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/skyline"
 )
 
 // Output files in the --out directory.
@@ -145,5 +147,117 @@ func classesTable(w io.Writer, cs []fft.Class) error {
 		f64("headroom_short", func(i int) float64 { return cs[i].Headroom.Short }),
 		f64("headroom_medium", func(i int) float64 { return cs[i].Headroom.Medium }),
 		f64("headroom_long", func(i int) float64 { return cs[i].Headroom.Long }),
+	})
+}
+
+// Outputs of skyline and elasticity, and the error file of a stage that
+// failed on the data.
+const (
+	skylineJSON         = "skyline.json"         // exactly wlprof skyline -o json (solve_s aside: a time)
+	skylinesParquet     = "skylines.parquet"     // one row per fitted job
+	reservationsParquet = "reservations.parquet" // one row per fitted job and step
+	elasticityJSON      = "elasticity.json"      // exactly wlprof elasticity -o json
+	modelsParquet       = "models.parquet"       // one row per model
+	curvesParquet       = "curves.parquet"       // one row per model and curve point
+	errorsTxt           = "errors.txt"           // the stage's error, as wlprof says it
+)
+
+// writeSkylineResults writes skyline.json and the Parquet tables of res.
+func writeSkylineResults(dir string, res *skyline.Result) error {
+	doc := res.Document()
+	if err := writeFileAtomic(filepath.Join(dir, skylineJSON), func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
+		return err
+	}
+	fits := res.Jobs
+	if err := writeFileAtomic(filepath.Join(dir, skylinesParquet), func(w io.Writer) error {
+		return writeTable(w, len(fits), []column{
+			str("job", func(i int) string { return fits[i].Job }),
+			i64("runs", func(i int) int64 { return int64(fits[i].Runs) }),
+			f64("step_s", func(i int) float64 { return fits[i].StepS }),
+			f64("alpha", func(i int) float64 { return fits[i].Alpha }),
+			f64("beta", func(i int) float64 { return fits[i].Beta }),
+			f64("objective", func(i int) float64 { return fits[i].Objective }),
+			f64("over_allocation", func(i int) float64 { return fits[i].OverAllocation }),
+			f64("under_allocation", func(i int) float64 { return fits[i].UnderAllocation }),
+			f64("provisioning_ratio", func(i int) float64 { return fits[i].ProvisioningRatio }),
+			i64("peak_reservation", func(i int) int64 { return fits[i].Peak() }),
+			i64("steps", func(i int) int64 { return int64(len(fits[i].Reservation)) }),
+			f64("solve_s", func(i int) float64 { return fits[i].SolveS }),
+		})
+	}); err != nil {
+		return err
+	}
+	type step struct {
+		f *skyline.Fit
+		k int
+	}
+	var steps []step
+	for _, f := range fits {
+		for k := range f.Reservation {
+			steps = append(steps, step{f, k})
+		}
+	}
+	return writeFileAtomic(filepath.Join(dir, reservationsParquet), func(w io.Writer) error {
+		return writeTable(w, len(steps), []column{
+			str("job", func(i int) string { return steps[i].f.Job }),
+			i64("step", func(i int) int64 { return int64(steps[i].k) }),
+			f64("offset_s", func(i int) float64 { return float64(steps[i].k) * steps[i].f.StepS }),
+			f64("containers", func(i int) float64 { return steps[i].f.Containers[steps[i].k] }),
+			i64("reservation", func(i int) int64 { return steps[i].f.Reservation[steps[i].k] }),
+		})
+	})
+}
+
+// writeElasticityResults writes elasticity.json and the Parquet tables of
+// res.
+func writeElasticityResults(dir string, res *elasticity.Result) error {
+	doc := res.Document()
+	if err := writeFileAtomic(filepath.Join(dir, elasticityJSON), func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
+		return err
+	}
+	ms := res.Models
+	if err := writeFileAtomic(filepath.Join(dir, modelsParquet), func(w io.Writer) error {
+		return writeTable(w, len(ms), []column{
+			str("job", func(i int) string { return ms[i].Job }),
+			str("task", func(i int) string { return ms[i].Task }),
+			str("framework", func(i int) string { return ms[i].Framework }),
+			i64("slots", func(i int) int64 { return int64(ms[i].Slots) }),
+			str("kind", func(i int) string { return ms[i].Kind }),
+			str("simulator", func(i int) string { return ms[i].Simulator }),
+			i64("runs", func(i int) int64 { return int64(ms[i].Runs) }),
+			i64("ideal_memory_bytes", func(i int) int64 { return ms[i].IdealMemoryBytes }),
+			f64("ideal_runtime_s", func(i int) float64 { return ms[i].IdealRuntimeS }),
+			i64("input_bytes", func(i int) int64 { return ms[i].InputBytes }),
+			f64("disk_bandwidth_bytes_per_s", func(i int) float64 { return ms[i].DiskBandwidthBytesPerS }),
+			i64("validation_runs", func(i int) int64 { return int64(ms[i].Validation.Runs) }),
+			f64("validation_mean_abs_error", func(i int) float64 { return ms[i].Validation.MeanAbsError }),
+			f64("validation_max_abs_error", func(i int) float64 { return ms[i].Validation.MaxAbsError }),
+		})
+	}); err != nil {
+		return err
+	}
+	type point struct {
+		m *elasticity.Model
+		p elasticity.Point
+	}
+	var pts []point
+	for _, m := range ms {
+		for _, p := range m.Curve {
+			pts = append(pts, point{m, p})
+		}
+	}
+	return writeFileAtomic(filepath.Join(dir, curvesParquet), func(w io.Writer) error {
+		return writeTable(w, len(pts), []column{
+			str("job", func(i int) string { return pts[i].m.Job }),
+			str("task", func(i int) string { return pts[i].m.Task }),
+			str("framework", func(i int) string { return pts[i].m.Framework }),
+			i64("slots", func(i int) int64 { return int64(pts[i].m.Slots) }),
+			i64("memory_bytes", func(i int) int64 { return pts[i].p.MemoryBytes }),
+			f64("runtime_s", func(i int) float64 { return pts[i].p.RuntimeS }),
+			f64("penalty", func(i int) float64 { return pts[i].p.Penalty }),
+			f64("slowdown", func(i int) float64 { return pts[i].p.Slowdown }),
+			i64("spilled_bytes", func(i int) int64 { return pts[i].p.SpilledBytes }),
+			f64("disk_bytes_per_s", func(i int) float64 { return pts[i].p.DiskBytesPS }),
+		})
 	})
 }

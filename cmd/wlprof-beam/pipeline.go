@@ -113,32 +113,56 @@ func (c ingestConfig) options() (ingest.Options, error) {
 }
 
 func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, fft.Partial), reject func(rejectRow)) error {
-	opts, err := f.Ingest.options()
+	b := fft.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
+	ds, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
 	if err != nil {
 		return err
+	}
+	defer done()
+	if err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
+		b.AddBatch(ub)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := emitRejects(ctx, ds, reject); err != nil {
+		return err
+	}
+	for _, p := range b.Partials() {
+		emit(p.Tenant, p)
+	}
+	return nil
+}
+
+// shardDataset ingests one shard with ingest's parser for format into a
+// temporary dataset in the worker's temp directory: the records, rejects
+// and units are then exactly those of wlprof ingest. done removes it.
+func shardDataset(ctx context.Context, format, path string, ic ingestConfig) (*dataset.Dataset, func(), error) {
+	opts, err := ic.options()
+	if err != nil {
+		return nil, nil, err
 	}
 	tmp, err := os.MkdirTemp("", "wlprof-beam-shard-")
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(tmp)
-	b := fft.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
-	ds, err := readShard(ctx, filepath.Join(tmp, "ds"), f.Format, path, opts, func(ub *dataset.UsageBatch) error {
-		b.AddBatch(ub)
-		return nil
-	})
+	done := func() { os.RemoveAll(tmp) }
+	_, ds, err := ingest.Into(ctx, filepath.Join(tmp, "ds"), format, []string{path}, opts)
 	if err != nil {
-		return err
+		done()
+		return nil, nil, err
 	}
+	return ds, done, nil
+}
+
+// emitRejects emits every rejected record of a shard's dataset.
+func emitRejects(ctx context.Context, ds *dataset.Dataset, reject func(rejectRow)) error {
 	rows, err := dataset.ReadRejects(ctx, ds, "")
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
 		reject(rejectRow{File: r.File, Line: r.Line, Col: r.Col, Format: r.Format, Reason: r.Reason, Record: r.Record})
-	}
-	for _, p := range b.Partials() {
-		emit(p.Tenant, p)
 	}
 	return nil
 }

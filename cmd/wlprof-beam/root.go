@@ -71,7 +71,7 @@ records were rejected (the count is printed on stderr).`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.SetOut(g.io.Out)
 	root.SetErr(g.io.Err)
-	root.AddCommand(newClassifyCmd(g))
+	root.AddCommand(newClassifyCmd(g), newSkylineCmd(g), newElasticityCmd(g))
 	return root
 }
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/safetext"
+)
+
+type elasticityOptions struct {
+	g *globalOptions
+	shardFlags
+	Job      string
+	Grid     string
+	Set      []string
+	WallTime bool
+	Input    string
+}
+
+func newElasticityCmd(g *globalOptions) *cobra.Command {
+	o := &elasticityOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "elasticity --input GLOB --format FMT --out DIR",
+		Short: "Build memory elasticity models from profiling runs, one group per worker task (as wlprof elasticity)",
+		Long: `Read raw shards with wlprof's ingest parsers (profruns-csv, jhist or
+spark-eventlog), group the profiling runs by job, task, framework and slot
+count, and model each group on a worker as wlprof elasticity models it:
+the answer of wlprof ingest + wlprof elasticity on the same input, whatever
+the number and order of the shards.
+
+Writes DIR/elasticity.json (exactly wlprof elasticity -o json),
+DIR/models.parquet (one row per model) and DIR/curves.parquet (one row per
+model and curve point), readable by DuckDB, and DIR/rejects.csv, and prints
+the document as -o asks. The flags that shape the models are wlprof
+elasticity's.`,
+		Example: "  wlprof-beam elasticity --input 'profruns/*.csv' --format profruns-csv --out out\n" +
+			"  wlprof-beam elasticity --input 'history/*.jhist' --format jhist --job sort --out out -o json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runElasticityCmd(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	o.bind(f, "profruns-csv, jhist or spark-eventlog")
+	f.StringVar(&o.Job, "job", "", "model only this job")
+	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
+	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
+	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
+	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
+	return cmd
+}
+
+// validate checks every flag and returns the shards, sorted, and the
+// options of the stage, as wlprof elasticity takes them; all problems at
+// once, as a usage error.
+func (o *elasticityOptions) validate() ([]string, elasticity.Options, error) {
+	opts := elasticity.DefaultOptions()
+	opts.Job, opts.WallTime = o.Job, o.WallTime
+	var errs []error
+	grid, err := bytesize.Parse(o.Grid)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--grid: %v", err))
+	} else {
+		opts.GridBytes = grid
+	}
+	if o.Input != "" {
+		if opts.InputBytes, err = bytesize.Parse(o.Input); err != nil || opts.InputBytes <= 0 {
+			errs = append(errs, fmt.Errorf("--input-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.Input))
+			opts.InputBytes = 0
+		}
+	}
+	if opts.Overrides, err = elasticity.ParseSettings(o.Set); err != nil {
+		errs = append(errs, err)
+	}
+	if err := opts.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	shards, more := o.shardFlags.validate("elasticity", dataset.ProfRunsTable.Name)
+	return shards, opts, errors.Join(append(errs, more...)...)
+}
+
+func runElasticityCmd(ctx context.Context, o *elasticityOptions) error {
+	shards, opts, err := o.validate()
+	if err != nil {
+		return usageError{err}
+	}
+	doc, rejected, err := elasticityShards(ctx, shards, o, opts)
+	if err != nil {
+		return err
+	}
+	if err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) }); err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+	}
+	return nil
+}
+
+// elasticityShards runs the pipeline and returns the document it wrote and
+// the number of rejected records.
+func elasticityShards(ctx context.Context, shards []string, o *elasticityOptions, opts elasticity.Options) (elasticity.Document, int64, error) {
+	var doc elasticity.Document
+	shards, out, err := o.prepare(shards, elasticityJSON, modelsParquet, curvesParquet, errorsTxt)
+	if err != nil {
+		return doc, 0, err
+	}
+	p := buildElasticity(shards, elasticityConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
+	o.g.progressf("elasticity: %d shard(s) on %s\n", len(shards), o.Runner)
+	if err := o.execute(ctx, o.g, p); err != nil {
+		return doc, 0, err
+	}
+	rejected, err := o.rejects(out)
+	if err != nil {
+		return doc, rejected, err
+	}
+	if err := stageError(out); err != nil {
+		return doc, rejected, err
+	}
+	b, err := os.ReadFile(filepath.Join(out, elasticityJSON))
+	if errors.Is(err, os.ErrNotExist) {
+		// No group at all: the combine had nothing to run on.
+		_, err := elasticity.Collect(nil, opts)
+		return doc, rejected, fmt.Errorf("%w in the inputs (%d record(s) rejected)", err, rejected)
+	}
+	if err != nil {
+		return doc, rejected, err
+	}
+	return doc, rejected, json.Unmarshal(b, &doc)
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/safetext"
+)
+
+// shardFlags are the flags every command has: the shards and their
+// format, the runner, the output directory, the rejects allowed.
+type shardFlags struct {
+	Inputs     []string // globs
+	Format     string
+	Runner     string
+	Endpoint   string
+	Out        string
+	MaxRejects int64
+	BeamLog    string
+	Ingest     ingestConfig
+}
+
+// bind declares the shared flags; formats says which formats the
+// command reads.
+func (s *shardFlags) bind(f *pflag.FlagSet, formats string) {
+	f.StringArrayVar(&s.Inputs, "input", nil, "input shards: a glob (repeatable)")
+	f.StringVar(&s.Format, "format", "", "input format, as wlprof ingest FORMAT ("+formats+")")
+	f.StringVar(&s.Runner, "runner", "prism", "Beam runner: prism (in process), flink, spark or dataflow")
+	f.StringVar(&s.Endpoint, "endpoint", "", "job service endpoint of the runner (prism: started in process when empty)")
+	f.StringVar(&s.Out, "out", "", "output directory")
+	f.Int64Var(&s.MaxRejects, "max-rejects", 1000, "fail when more input records than this are rejected (negative: no limit)")
+	f.StringVar(&s.BeamLog, "beam-log", "off", "Beam's and Prism's own log on stderr: off, error, warn, info or debug")
+	f.StringVar(&s.Ingest.TZ, "tz", "", "time zone of timestamps without a UTC offset (default UTC)")
+}
+
+// validate checks the shared flags for a command reading the named
+// dataset table, and returns the shards, sorted, and every problem.
+func (s *shardFlags) validate(command, table string) ([]string, []error) {
+	var errs []error
+	if s.Format == "" {
+		errs = append(errs, fmt.Errorf("--format: required (a format of wlprof ingest whose records go to the %s table)", table))
+	} else if f, err := ingest.Lookup(s.Format); err != nil {
+		errs = append(errs, fmt.Errorf("--format: %v", err))
+	} else if !slices.Contains(strings.Split(f.Table, "+"), table) {
+		errs = append(errs, fmt.Errorf("--format %s: its records go to the %s table; %s reads %s formats", s.Format, f.Table, command, table))
+	}
+	if s.Out == "" {
+		errs = append(errs, errors.New("--out: required"))
+	}
+	if !slices.Contains(runners, s.Runner) {
+		errs = append(errs, fmt.Errorf("--runner %q: want one of %v", s.Runner, runners))
+	}
+	if _, err := s.Ingest.options(); err != nil {
+		errs = append(errs, err)
+	}
+	if _, ok := beamLogLevels[s.BeamLog]; !ok {
+		errs = append(errs, fmt.Errorf("--beam-log %q: want off, error, warn, info or debug", s.BeamLog))
+	}
+	var shards []string
+	if len(s.Inputs) == 0 {
+		errs = append(errs, errors.New("--input: required (a glob of input shards)"))
+	}
+	for _, g := range s.Inputs {
+		m, err := filepath.Glob(g)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--input %q: %v", g, err))
+		case len(m) == 0:
+			errs = append(errs, fmt.Errorf("--input %q: no file matches", g))
+		}
+		shards = append(shards, m...)
+	}
+	sort.Strings(shards)
+	return shards, errs
+}
+
+// prepare makes the output directory, removes the named outputs of an
+// earlier run (stale results must not pass for this run's) and rejects.csv,
+// and returns the shards and the directory as absolute paths (the
+// workers' view), the shards sorted by them.
+func (s *shardFlags) prepare(shards []string, outputs ...string) ([]string, string, error) {
+	if err := os.MkdirAll(s.Out, 0o755); err != nil {
+		return nil, "", err
+	}
+	for _, name := range append(outputs, rejectsCSV) {
+		if err := os.Remove(filepath.Join(s.Out, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, "", err
+		}
+	}
+	out, err := filepath.Abs(s.Out)
+	if err != nil {
+		return nil, "", err
+	}
+	abs := make([]string, len(shards))
+	for i, p := range shards {
+		if abs[i], err = filepath.Abs(p); err != nil {
+			return nil, "", err
+		}
+	}
+	sort.Strings(abs)
+	return abs, out, nil
+}
+
+// execute runs the pipeline on the chosen runner.
+func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipeline) error {
+	if s.Endpoint != "" {
+		*jobopts.Endpoint = s.Endpoint
+	}
+	// The SDK and Prism log through slog's default logger; their errors
+	// come back as the run's error, said once.
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: beamLogLevels[s.BeamLog]})))
+	defer slog.SetDefault(prev)
+	if _, err := beam.Run(ctx, s.Runner, p); err != nil {
+		return fmt.Errorf("pipeline on %s: %w", s.Runner, err)
+	}
+	return nil
+}
+
+// rejects counts the rejected records of the run in out and fails when
+// they are more than --max-rejects.
+func (s *shardFlags) rejects(out string) (int64, error) {
+	n, err := countRejects(out)
+	if err != nil {
+		return 0, err
+	}
+	if s.MaxRejects >= 0 && n > s.MaxRejects {
+		return n, fmt.Errorf("%w: %d rejected, more than --max-rejects %d (see %s)", ingest.ErrTooManyRejects, n, s.MaxRejects, filepath.Join(s.Out, rejectsCSV))
+	}
+	return n, nil
+}
+
+// stageError is the error the global combine wrote to out (errorsTxt): a
+// failure of the stage on the data, such as a job whose LP failed, said
+// as wlprof says it. nil when there is none.
+func stageError(out string) error {
+	b, err := os.ReadFile(filepath.Join(out, errorsTxt))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return errors.New(strings.TrimSuffix(string(b), "\n"))
+}
+
+// printDoc writes the document as -o asks: JSON, or text through
+// safetext (names with their invisible characters escaped).
+func printDoc(g *globalOptions, doc any, text func(w *safetext.Writer) error) error {
+	if g.Output == "json" {
+		return writeJSON(g.io.Out, doc)
+	}
+	w := safetext.NewWriter(g.io.Out)
+	if err := text(w); err != nil {
+		return err
+	}
+	return w.Flush()
+}

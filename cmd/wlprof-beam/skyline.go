@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/safetext"
+	"github.com/wlprof/wlprof/internal/timeflag"
+	"github.com/wlprof/wlprof/skyline"
+)
+
+type skylineOptions struct {
+	g *globalOptions
+	shardFlags
+	Alpha      float64
+	Beta       string
+	Step       time.Duration
+	MinRuns    int
+	Job        string
+	AlphaSweep string
+	Timeout    time.Duration
+	Model      string
+}
+
+func newSkylineCmd(g *globalOptions) *cobra.Command {
+	o := &skylineOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "skyline --input GLOB --format FMT --out DIR",
+		Short: "Fit reservation skylines to recurring jobs' runs, one LP per job on the workers (as wlprof skyline)",
+		Long: `Read raw shards with wlprof's ingest parsers (re-native, yarn-rm,
+spark-eventlog or skyline-csv), group each recurring job's runs, and fit
+its skyline with COIN-OR CLP on a worker, one LP per job, as wlprof skyline
+fits it: the answer of wlprof ingest + wlprof skyline on the same input,
+whatever the number and order of the shards.
+
+Writes DIR/skyline.json (exactly wlprof skyline -o json, but for solve_s,
+which is a time), DIR/skylines.parquet (one row per fitted job) and
+DIR/reservations.parquet (one row per job and step), readable by DuckDB,
+and DIR/rejects.csv, and prints the document as -o asks.
+
+Shard by file as the logs come, or by job or run: a run whose rows are in
+several shards is put back together in the order of the shards' paths, as
+wlprof ingest does given the files sorted; skyline-csv with timestamps
+counts each shard's part of a run from its own first timestamp, so keep a
+run's rows in one shard there. The workers need CLP (see the command's
+package documentation for each runner).`,
+		Example: "  wlprof-beam skyline --input 'logs/*.txt' --format re-native --out out\n" +
+			"  wlprof-beam skyline --input 'sky/part-*.csv' --format skyline-csv --beta auto --alpha-sweep 0.1,0.5 --out out -o json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSkylineCmd(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	o.bind(f, "re-native, yarn-rm, spark-eventlog or skyline-csv")
+	f.Float64Var(&o.Alpha, "alpha", 0.1, "weight of over-allocation against under-allocation, in [0,1]")
+	f.StringVar(&o.Beta, "beta", "0.1", "weight of the regularisation term (≥ 0), or auto")
+	f.Var(timeflag.NewDuration(&o.Step, time.Minute), "step", "time step the runs are quantised to")
+	f.IntVar(&o.MinRuns, "min-runs", 2, "fewest runs a job needs to be fitted")
+	f.Var(timeflag.NewDuration(&o.Timeout, 0), "timeout", "give up on a job's fit after this long (0: no limit)")
+	f.StringVar(&o.Model, "model", "reduced", "LP formulation: reduced (fast, same optimum) or textbook")
+	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
+	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
+	return cmd
+}
+
+// validate checks every flag and returns the shards, sorted, and the
+// options of the stage, as wlprof skyline takes them; all problems at
+// once, as a usage error.
+func (o *skylineOptions) validate() ([]string, skyline.Options, error) {
+	opts := skyline.DefaultOptions()
+	opts.Alpha, opts.StepS, opts.MinRuns, opts.Timeout = o.Alpha, o.Step.Seconds(), o.MinRuns, o.Timeout
+	opts.Model, opts.Job = skyline.Model(o.Model), o.Job
+	var errs []error
+	if err := opts.ParseBeta(o.Beta); err != nil {
+		errs = append(errs, err)
+	}
+	if err := opts.ParseAlphaSweep(o.AlphaSweep); err != nil {
+		errs = append(errs, err)
+	}
+	if err := opts.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	shards, more := o.shardFlags.validate("skyline", dataset.SkylinesTable.Name)
+	return shards, opts, errors.Join(append(errs, more...)...)
+}
+
+func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
+	shards, opts, err := o.validate()
+	if err != nil {
+		return usageError{err}
+	}
+	doc, rejected, err := skylineShards(ctx, shards, o, opts)
+	if err != nil {
+		return err
+	}
+	if err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) }); err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+	}
+	return nil
+}
+
+// skylineShards runs the pipeline and returns the document it wrote and
+// the number of rejected records.
+func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts skyline.Options) (skyline.Document, int64, error) {
+	var doc skyline.Document
+	shards, out, err := o.prepare(shards, skylineJSON, skylinesParquet, reservationsParquet, errorsTxt)
+	if err != nil {
+		return doc, 0, err
+	}
+	p := buildSkyline(shards, skylineConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
+	o.g.progressf("skyline: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatSeconds(opts.StepS))
+	if err := o.execute(ctx, o.g, p); err != nil {
+		return doc, 0, err
+	}
+	rejected, err := o.rejects(out)
+	if err != nil {
+		return doc, rejected, err
+	}
+	if err := stageError(out); err != nil {
+		return doc, rejected, err
+	}
+	b, err := os.ReadFile(filepath.Join(out, skylineJSON))
+	if errors.Is(err, os.ErrNotExist) {
+		// No job at all: the combine had nothing to run on. wlprof skyline
+		// on a dataset without skylines writes an empty document.
+		res, _ := skyline.Collect(nil)
+		if err := writeSkylineResults(out, res); err != nil {
+			return doc, rejected, err
+		}
+		b, err = os.ReadFile(filepath.Join(out, skylineJSON))
+	}
+	if err != nil {
+		return doc, rejected, err
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return doc, rejected, err
+	}
+	if o.Job != "" {
+		// As wlprof skyline --job: an error when the job is not there or
+		// has too few runs.
+		if len(doc.Jobs) == 0 && len(doc.Skipped) == 0 {
+			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", o.Job, rejected)
+		}
+		if len(doc.Skipped) > 0 && doc.Skipped[0].Runs < o.MinRuns {
+			return doc, rejected, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", o.Job, skyline.ErrTooFewRuns, doc.Skipped[0].Runs, o.MinRuns)
+		}
+	}
+	return doc, rejected, nil
+}
