@@ -103,7 +103,8 @@ func world(t testing.TB) string {
 
 // shard splits a CSV's rows into n files by server (each file keeps the
 // header and the rows' order); salt changes which server goes where
-// ("by-day": by the day of the sample instead), and the files are named in
+// ("by-day": by the day of the sample instead; "by-row": by the whole row,
+// so that a server's or a run's rows are spread), and the files are named in
 // reverse, so that shard order differs too.
 func shard(t testing.TB, path string, n int, salt string) string {
 	t.Helper()
@@ -132,7 +133,9 @@ func shard(t testing.TB, path string, n int, salt string) string {
 		}
 		fields := bytes.SplitN(l, []byte(","), 4)
 		h := fnv.New32a()
-		if salt == "by-day" {
+		if salt == "by-row" {
+			h.Write([]byte(l))
+		} else if salt == "by-day" {
 			// Days end on slot boundaries: no server's slot is split.
 			sec, err := strconv.ParseInt(string(fields[2]), 10, 64)
 			if err != nil {

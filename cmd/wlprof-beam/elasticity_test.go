@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/internal/duckdbtest"
+)
+
+// coreElasticity is wlprof ingest FORMAT PATHS + wlprof elasticity -o
+// json with the stage's options, and the rejects.
+func coreElasticity(t *testing.T, format string, paths []string, opts elasticity.Options) ([]byte, []dataset.Reject) {
+	t.Helper()
+	ctx := context.Background()
+	ds := coreDataset(t, format, paths)
+	in, err := elasticity.Load(ctx, ds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := elasticity.Run(ctx, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, res.Document()); err != nil {
+		t.Fatal(err)
+	}
+	rejects, err := dataset.ReadRejects(ctx, ds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), rejects
+}
+
+// On the bundled profiling runs (testdata/elasticity/profruns.csv, the
+// elasticity package's synthetic world: MapReduce, Spark, Tez and sandbox
+// jobs, 106 runs), split into 1, 4 and 16 files by job and task (named in
+// reverse): wlprof's document byte for byte; split row by row (a group's
+// runs spread over the files), wlprof's document on those files.
+func TestElasticityProfRunsAsCore(t *testing.T) {
+	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := elasticity.DefaultOptions()
+	want, _ := coreElasticity(t, "profruns-csv", []string{path}, opts)
+	var doc elasticity.Document
+	if err := json.Unmarshal(want, &doc); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, m := range doc.Models {
+		kinds[m.Kind]++
+	}
+	if kinds["step"] == 0 || kinds["spill-rate"] == 0 || len(doc.Models) < 5 {
+		t.Fatalf("the fixture is too plain to compare on: %v", kinds)
+	}
+	t.Logf("fixture: %d models %v, %d skipped", len(doc.Models), kinds, len(doc.Skipped))
+	for _, c := range []struct {
+		n    int
+		salt string
+	}{{1, ""}, {4, ""}, {16, ""}, {4, "other"}} {
+		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
+			code, stdout, file, _ := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", shard(t, path, c.n, c.salt))
+			if code != exitOK {
+				t.Fatalf("exit %d", code)
+			}
+			if !bytes.Equal(file, want) {
+				t.Fatalf("elasticity.json differs from wlprof elasticity -o json:\n%s", firstDiff(file, want))
+			}
+			if !bytes.Equal(stdout, want) {
+				t.Fatalf("stdout differs from elasticity.json")
+			}
+		})
+	}
+	t.Run("groups-split-over-shards", func(t *testing.T) {
+		glob := shard(t, path, 4, "by-row")
+		shards, _ := filepath.Glob(glob)
+		want, _ := coreElasticity(t, "profruns-csv", shards, opts)
+		_, _, file, _ := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", glob)
+		if !bytes.Equal(file, want) {
+			t.Fatalf("elasticity.json differs from wlprof ingest SHARDS + elasticity:\n%s", firstDiff(file, want))
+		}
+	})
+}
+
+// --job, --grid, --set, --input-bytes and --wall-time reach the stage as
+// wlprof elasticity's flags do; the Parquet results read in DuckDB.
+func TestElasticityFlagsAsCore(t *testing.T) {
+	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := elasticity.DefaultOptions()
+	opts.Job, opts.GridBytes, opts.InputBytes, opts.WallTime = "wordcount", 256<<20, 10<<30, true
+	opts.Overrides = elasticity.Conf{"mapreduce.job.maps": "400"}
+	want, _ := coreElasticity(t, "profruns-csv", []string{path}, opts)
+	_, _, file, out := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", shard(t, path, 4, ""),
+		"--job", "wordcount", "--grid", "256M", "--input-bytes", "10G", "--set", "mapreduce.job.maps=400", "--wall-time")
+	if !bytes.Equal(file, want) {
+		t.Fatalf("elasticity.json differs from wlprof elasticity with the same flags:\n%s", firstDiff(file, want))
+	}
+	var doc elasticity.Document
+	if err := json.Unmarshal(file, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Models) == 0 || doc.Models[0].Job != "wordcount" || doc.Models[0].InputBytes != 10<<30 {
+		t.Fatalf("the flags did not reach the stage: %s", file)
+	}
+	res := duckdbtest.Query(t,
+		"SELECT job, task, kind, ideal_memory_bytes FROM '"+filepath.Join(out, modelsParquet)+"' ORDER BY job, task, framework, slots",
+		"SELECT count(*) AS n FROM '"+filepath.Join(out, curvesParquet)+"'")
+	points := 0
+	for i, m := range doc.Models {
+		points += len(m.Curve)
+		if i >= len(res[0]) || res[0][i]["task"] != m.Task || res[0][i]["kind"] != m.Kind || fmt.Sprint(res[0][i]["ideal_memory_bytes"]) != fmt.Sprint(m.IdealMemoryBytes) {
+			t.Errorf("models.parquet row %d: %v, document %s/%s %s %d", i, res[0], m.Job, m.Task, m.Kind, m.IdealMemoryBytes)
+		}
+	}
+	if len(res[0]) != len(doc.Models) || fmt.Sprint(res[1][0]["n"]) != fmt.Sprint(points) {
+		t.Errorf("Parquet: %d models, %v curve points; document %d and %d", len(res[0]), res[1][0]["n"], len(doc.Models), points)
+	}
+}
+
+// On the bundled job histories (a MapReduce jhist with its _conf.xml
+// beside it; two Spark event logs): wlprof's document.
+func TestElasticityHistoriesAsCore(t *testing.T) {
+	for _, c := range []struct {
+		format, glob string
+	}{
+		{"jhist", "../../testdata/elasticity/hadoop/*.jhist"},
+		{"spark-eventlog", "../../testdata/elasticity/spark/*.jsonl"},
+	} {
+		t.Run(c.format, func(t *testing.T) {
+			paths, err := filepath.Glob(c.glob)
+			if err != nil || len(paths) == 0 {
+				t.Fatalf("%s: %v", c.glob, err)
+			}
+			for i := range paths {
+				paths[i], _ = filepath.Abs(paths[i])
+			}
+			want, _ := coreElasticity(t, c.format, paths, elasticity.DefaultOptions())
+			var doc elasticity.Document
+			if err := json.Unmarshal(want, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Models)+len(doc.Skipped) == 0 {
+				t.Fatalf("fixture: no group")
+			}
+			t.Logf("%s: %d models, %d skipped", c.format, len(doc.Models), len(doc.Skipped))
+			var args []string
+			for i := len(paths) - 1; i >= 0; i-- {
+				args = append(args, "--input", paths[i])
+			}
+			_, _, file, _ := beamDoc(t, "elasticity", elasticityJSON, c.format, args...)
+			if !bytes.Equal(file, want) {
+				t.Fatalf("elasticity.json differs from wlprof elasticity -o json:\n%s", firstDiff(file, want))
+			}
+		})
+	}
+}
+
+// Inputs without a profiling run: exit 1, saying so as wlprof does; a bad
+// row: exit 3 with wlprof's rejects; -o text prints wlprof's table; bad
+// flags: exit 2, all at once.
+func TestElasticityErrorsAndText(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	beam := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, append([]string{"elasticity", "-q", "--out", filepath.Join(t.TempDir(), "out")}, args...), streams{Out: &stdout, Err: &stderr})
+		return code, stdout.String(), stderr.String()
+	}
+	if code, _, stderr := beam("--format", "profruns-csv", "--input", path, "--job", "nope"); code != exitError || !strings.Contains(stderr, `no profiling runs for job "nope"`) {
+		t.Fatalf("--job nope: exit %d, %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, append(data, "sort,map,mapreduce,x,1,1,0\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, wantRejects := coreElasticity(t, "profruns-csv", []string{bad}, elasticity.DefaultOptions())
+	code, _, file, out := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", bad)
+	if code != exitRejected || len(wantRejects) != 1 || !bytes.Equal(file, want) {
+		t.Fatalf("exit %d, %d rejects in wlprof's dataset; document equal: %v", code, len(wantRejects), bytes.Equal(file, want))
+	}
+	checkRejectsCSV(t, out, wantRejects)
+	if code, stdout, stderr := beam("--format", "profruns-csv", "--input", path); code != exitOK || !strings.Contains(stdout, "wordcount") || stderr != "" {
+		t.Fatalf("text: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr := beam("--format", "re-native", "--grid", "0", "--input-bytes", "-1", "--set", "nokey")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	for _, want := range []string{"--format re-native", "grid", "--input-bytes", "--input"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not name %s", stderr, want)
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/duckdbtest"
+	"github.com/wlprof/wlprof/skyline"
+)
+
+// solveS is the one field of a skyline document that is a time.
+var solveS = regexp.MustCompile(`"solve_s": [0-9.e+-]+`)
+
+func maskSolveS(b []byte) []byte { return solveS.ReplaceAll(b, []byte(`"solve_s": 0`)) }
+
+// coreDataset is wlprof ingest FORMAT PATHS into a new dataset.
+func coreDataset(t *testing.T, format string, paths []string) *dataset.Dataset {
+	t.Helper()
+	_, ds, err := ingest.Fresh(context.Background(), filepath.Join(t.TempDir(), "ds"), format, paths, ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// coreSkyline is wlprof ingest FORMAT PATHS + wlprof skyline -o json
+// (solve_s masked) with the stage's options, and the rejects.
+func coreSkyline(t *testing.T, format string, paths []string, opts skyline.Options) ([]byte, []dataset.Reject) {
+	t.Helper()
+	ctx := context.Background()
+	ds := coreDataset(t, format, paths)
+	in, err := skyline.Load(ctx, ds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := skyline.Run(ctx, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, res.Document()); err != nil {
+		t.Fatal(err)
+	}
+	rejects, err := dataset.ReadRejects(ctx, ds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return maskSolveS(buf.Bytes()), rejects
+}
+
+// beamDoc runs wlprof-beam CMD -o json -q --format FORMAT --out DIR ARGS
+// and returns its exit code, stdout and DIR/file (solve_s masked in both),
+// and DIR.
+func beamDoc(t *testing.T, cmd, file, format string, args ...string) (int, []byte, []byte, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{cmd, "-o", "json", "-q", "--format", format, "--out", out}, args...),
+		streams{Out: &stdout, Err: &stderr})
+	if code != exitOK && code != exitRejected {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	doc, err := os.ReadFile(filepath.Join(out, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, maskSolveS(stdout.Bytes()), maskSolveS(doc), out
+}
+
+// lineShards splits a file without a header into n files, line i to file
+// i mod n, the files named in reverse; some may be empty.
+func lineShards(t *testing.T, path string, n int) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := make([]strings.Builder, n)
+	for i, l := range strings.SplitAfter(string(data), "\n") {
+		parts[i%n].WriteString(l)
+	}
+	dir := t.TempDir()
+	for i := range parts {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%03d.txt", n-1-i)), []byte(parts[i].String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "part-*")
+}
+
+// skylineWorld writes a small synthetic skyline-csv (seeded): jobs of one
+// to six runs, each a step function of whole and fractional containers at
+// irregular offsets, some runs much longer than their job's others.
+func skylineWorld(t *testing.T, jobs int) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(21, 1))
+	var b strings.Builder
+	b.WriteString("job,run,time,containers\n")
+	for j := 0; j < jobs; j++ {
+		runs := 1 + rng.IntN(6)
+		base := 1 + rng.IntN(30)
+		for r := 0; r < runs; r++ {
+			steps := 3 + rng.IntN(25)
+			if rng.IntN(10) == 0 {
+				steps *= 6
+			}
+			t := 0
+			for k := 0; k < steps; k++ {
+				c := float64(base + rng.IntN(base+1) - base/2)
+				if rng.IntN(4) == 0 {
+					c += 0.5
+				}
+				fmt.Fprintf(&b, "job%02d,run%d,%d,%g\n", j, r, t, c)
+				t += []int{15, 30, 60, 90, 120}[rng.IntN(5)]
+			}
+			fmt.Fprintf(&b, "job%02d,run%d,%d,0\n", j, r, t)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "world.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On a synthetic world of 40 jobs, wlprof-beam skyline gives wlprof's
+// document (but solve_s) on 1, 4 and 16 shards of whole runs, named in
+// reverse and with two different shardings; on runs spread row by row
+// over 4 shards, the document of wlprof on those shards.
+func TestSkylineWorldAsCore(t *testing.T) {
+	path := skylineWorld(t, 40)
+	opts := skyline.DefaultOptions()
+	want, _ := coreSkyline(t, "skyline-csv", []string{path}, opts)
+	var doc skyline.Document
+	if err := json.Unmarshal(want, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Jobs) < 20 || len(doc.Skipped) == 0 {
+		t.Fatalf("the world is too plain to compare on: %d jobs fitted, %d skipped", len(doc.Jobs), len(doc.Skipped))
+	}
+	for _, c := range []struct {
+		n    int
+		salt string
+	}{{1, ""}, {4, ""}, {4, "other"}, {16, ""}} {
+		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
+			code, stdout, file, _ := beamDoc(t, "skyline", skylineJSON, "skyline-csv", "--input", shard(t, path, c.n, c.salt))
+			if code != exitOK {
+				t.Fatalf("exit %d", code)
+			}
+			if !bytes.Equal(file, want) {
+				t.Fatalf("skyline.json differs from wlprof skyline -o json:\n%s", firstDiff(file, want))
+			}
+			if !bytes.Equal(stdout, want) {
+				t.Fatalf("stdout differs from skyline.json")
+			}
+		})
+	}
+	t.Run("runs-split-over-shards", func(t *testing.T) {
+		glob := shard(t, path, 4, "by-row")
+		shards, _ := filepath.Glob(glob)
+		want, _ := coreSkyline(t, "skyline-csv", shards, opts)
+		_, _, file, _ := beamDoc(t, "skyline", skylineJSON, "skyline-csv", "--input", glob)
+		if !bytes.Equal(file, want) {
+			t.Fatalf("skyline.json differs from wlprof ingest SHARDS + skyline:\n%s", firstDiff(file, want))
+		}
+	})
+}
+
+// On the bundled Hadoop ResourceEstimator fixture (13 runs of tpch_q12),
+// split into 1, 4 and 16 files: wlprof's document, with the default
+// flags and with --beta auto, --alpha and --alpha-sweep, --step and
+// --model textbook.
+func TestSkylineResourceEstimatorAsCore(t *testing.T) {
+	path, err := filepath.Abs("../../testdata/resourceestimator/tpch_q12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuned := skyline.DefaultOptions()
+	tuned.BetaAuto, tuned.Alpha, tuned.AlphaSweep, tuned.StepS, tuned.Model = true, 0.3, []float64{0.1, 0.9}, 10, skyline.Textbook
+	for _, c := range []struct {
+		name string
+		opts skyline.Options
+		args []string
+	}{
+		{"defaults", skyline.DefaultOptions(), nil},
+		{"tuned", tuned, []string{"--beta", "auto", "--alpha", "0.3", "--alpha-sweep", "0.1,0.9", "--step", "10s", "--model", "textbook"}},
+	} {
+		want, _ := coreSkyline(t, "re-native", []string{path}, c.opts)
+		var doc skyline.Document
+		if err := json.Unmarshal(want, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Jobs) != 1 || doc.Jobs[0].Runs != 13 {
+			t.Fatalf("fixture: %+v", doc.Result)
+		}
+		for _, n := range []int{1, 4, 16} {
+			t.Run(fmt.Sprintf("%s-%d-shards", c.name, n), func(t *testing.T) {
+				_, _, file, _ := beamDoc(t, "skyline", skylineJSON, "re-native", append([]string{"--input", lineShards(t, path, n)}, c.args...)...)
+				if !bytes.Equal(file, want) {
+					t.Fatalf("skyline.json differs from wlprof skyline -o json:\n%s", firstDiff(file, want))
+				}
+			})
+		}
+	}
+}
+
+// On the other bundled job fixtures (YARN RM log, Spark event logs, and
+// skyline CSVs with bad rows): wlprof's document and, where rows are bad,
+// exit 3 and wlprof's rejects; the Parquet results read in DuckDB.
+func TestSkylineJobFixturesAsCore(t *testing.T) {
+	abs := func(names ...string) []string {
+		var out []string
+		for _, n := range names {
+			p, err := filepath.Abs(filepath.Join("../../testdata/jobs", n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	one := skyline.DefaultOptions()
+	one.MinRuns = 1
+	for _, c := range []struct {
+		format  string
+		paths   []string
+		opts    skyline.Options
+		args    []string
+		rejects bool
+	}{
+		{"skyline-csv", abs("skyline/timestamps.csv", "skyline/offsets.csv"), skyline.DefaultOptions(), nil, true},
+		{"yarn-rm", abs("resourceestimator/rmLog.txt"), one, []string{"--min-runs", "1"}, false},
+		{"spark-eventlog", abs("spark/sparklens_local-1532512550423.jsonl", "spark/drelephant_event_log_1.jsonl"), one, []string{"--min-runs", "1"}, false},
+	} {
+		t.Run(c.format, func(t *testing.T) {
+			sorted := append([]string(nil), c.paths...)
+			sort.Strings(sorted)
+			want, wantRejects := coreSkyline(t, c.format, sorted, c.opts)
+			args := c.args
+			for _, p := range c.paths {
+				args = append(args, "--input", p)
+			}
+			code, _, file, out := beamDoc(t, "skyline", skylineJSON, c.format, args...)
+			if !bytes.Equal(file, want) {
+				t.Fatalf("skyline.json differs from wlprof skyline -o json:\n%s", firstDiff(file, want))
+			}
+			var doc skyline.Document
+			if err := json.Unmarshal(file, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Jobs) == 0 {
+				t.Fatalf("nothing fitted: %s", file)
+			}
+			if (code == exitRejected) != c.rejects || (len(wantRejects) > 0) != c.rejects {
+				t.Fatalf("exit %d with %d rejects in wlprof's dataset", code, len(wantRejects))
+			}
+			checkRejectsCSV(t, out, wantRejects)
+			res := duckdbtest.Query(t,
+				"SELECT job, runs, peak_reservation FROM '"+filepath.Join(out, skylinesParquet)+"' ORDER BY job",
+				"SELECT job, count(*) AS n, max(reservation) AS peak FROM '"+filepath.Join(out, reservationsParquet)+"' GROUP BY job ORDER BY job")
+			if len(res[0]) != len(doc.Jobs) || len(res[1]) != len(doc.Jobs) {
+				t.Fatalf("Parquet: %d and %d jobs, document %d", len(res[0]), len(res[1]), len(doc.Jobs))
+			}
+			for i, f := range doc.Jobs {
+				row, steps := res[0][i], res[1][i]
+				if row["job"] != f.Job || fmt.Sprint(row["runs"]) != fmt.Sprint(f.Runs) || fmt.Sprint(row["peak_reservation"]) != fmt.Sprint(f.Peak()) ||
+					steps["job"] != f.Job || fmt.Sprint(steps["n"]) != fmt.Sprint(len(f.Reservation)) || fmt.Sprint(steps["peak"]) != fmt.Sprint(f.Peak()) {
+					t.Errorf("Parquet rows %v and %v, document job %s: %d runs, %d steps, peak %d", row, steps, f.Job, f.Runs, len(f.Reservation), f.Peak())
+				}
+			}
+		})
+	}
+}
+
+// checkRejectsCSV checks DIR/rejects.csv against the rejects of wlprof's
+// dataset.
+func checkRejectsCSV(t *testing.T, out string, want []dataset.Reject) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, rejectsCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("file,line,col,format,reason,record\n")
+	for _, r := range want {
+		fmt.Fprintf(&b, "%s,%d,%d,%s,%s,%s\n", r.File, r.Line, r.Col, r.Format, csvField(r.Reason), csvField(r.Record))
+	}
+	if string(data) != b.String() {
+		t.Fatalf("rejects.csv:\n%s\nwant:\n%s", data, b.String())
+	}
+}
+
+// A job whose run uses nothing fails wlprof skyline with the job's error;
+// wlprof-beam fails the same way (exit 1, the same message). --job picks
+// one job, and a job that is not there or has too few runs is an error.
+func TestSkylineErrorsAsCore(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sky.csv")
+	if err := os.WriteFile(path, []byte("job,run,time,containers\na,1,0,2\na,1,60,0\na,2,0,0\na,2,60,0\nb,1,0,1\nb,2,0,3\nc,1,0,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := skyline.DefaultOptions()
+	in, err := skyline.Load(ctx, coreDataset(t, "skyline-csv", []string{path}), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, coreErr := skyline.Run(ctx, in, opts)
+	if coreErr == nil {
+		t.Fatal("wlprof skyline fitted a run that uses nothing")
+	}
+	beam := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, append([]string{"skyline", "-q", "-o", "json", "--format", "skyline-csv", "--input", path, "--out", filepath.Join(t.TempDir(), "out")}, args...),
+			streams{Out: &stdout, Err: &stderr})
+		return code, stdout.String(), stderr.String()
+	}
+	if code, _, stderr := beam(); code != exitError || stderr != "wlprof-beam: "+coreErr.Error()+"\n" {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", code, stderr, coreErr)
+	}
+	if code, stdout, stderr := beam("--job", "b"); code != exitOK || !strings.Contains(stdout, `"job": "b"`) {
+		t.Fatalf("--job b: exit %d, %s %s", code, stdout, stderr)
+	}
+	if code, _, stderr := beam("--job", "c"); code != exitError || !strings.Contains(stderr, "too few runs") {
+		t.Fatalf("--job c: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := beam("--job", "nope"); code != exitError || !strings.Contains(stderr, `job "nope"`) {
+		t.Fatalf("--job nope: exit %d, %s", code, stderr)
+	}
+}
+
+// Bad flags are usage errors (exit 2), all reported at once; -o text
+// prints wlprof skyline's table.
+func TestSkylineUsageAndText(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"skyline", "--format", "csv", "--alpha", "2", "--beta", "x", "--runner", "nope"}, streams{Out: &stdout, Err: &stderr})
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr.String())
+	}
+	for _, want := range []string{"--format csv", "alpha 2", "--beta", "--out", "--runner", "--input"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q does not name %s", stderr.String(), want)
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	path, _ := filepath.Abs("../../testdata/resourceestimator/tinySample.txt")
+	code = run(context.Background(), []string{"skyline", "-q", "--format", "re-native", "--input", path, "--out", filepath.Join(t.TempDir(), "out")},
+		streams{Out: &stdout, Err: &stderr})
+	if code != exitOK || !strings.Contains(stdout.String(), "tpch_q12") || !strings.Contains(stdout.String(), "provisioning") || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
