@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +30,11 @@ type shardFlags struct {
 	MaxRejects int64
 	BeamLog    string
 	Ingest     ingestConfig
+	// The workers of a portable runner (not Prism): the program they run
+	// and the SDK harness environment it runs in.
+	WorkerBinary      string
+	EnvironmentType   string
+	EnvironmentConfig string
 }
 
 // bind declares the shared flags; formats says which formats the
@@ -42,6 +48,9 @@ func (s *shardFlags) bind(f *pflag.FlagSet, formats string) {
 	f.Int64Var(&s.MaxRejects, "max-rejects", 1000, "fail when more input records than this are rejected (negative: no limit)")
 	f.StringVar(&s.BeamLog, "beam-log", "off", "Beam's and Prism's own log on stderr: off, error, warn, info or debug")
 	f.StringVar(&s.Ingest.TZ, "tz", "", "time zone of timestamps without a UTC offset (default UTC)")
+	f.StringVar(&s.WorkerBinary, "worker-binary", "", "program the workers of flink, spark or dataflow run (default: this one, on linux/amd64)")
+	f.StringVar(&s.EnvironmentType, "environment-type", "", "SDK harness of the workers: DOCKER, PROCESS, EXTERNAL or LOOPBACK (default: the runner's)")
+	f.StringVar(&s.EnvironmentConfig, "environment-config", "", "the harness's configuration: for DOCKER, the image (one with CLP: see the documentation)")
 }
 
 // validate checks the shared flags for a command reading the named
@@ -117,6 +126,19 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 	if s.Endpoint != "" {
 		*jobopts.Endpoint = s.Endpoint
 	}
+	if s.EnvironmentType != "" {
+		*jobopts.EnvironmentType = s.EnvironmentType
+	}
+	if s.EnvironmentConfig != "" {
+		*jobopts.EnvironmentConfig = s.EnvironmentConfig
+	}
+	if s.Runner != "prism" {
+		bin, err := workerBinary(s.WorkerBinary)
+		if err != nil {
+			return err
+		}
+		*jobopts.WorkerBinary = bin
+	}
 	// The SDK and Prism log through slog's default logger; their errors
 	// come back as the run's error, said once.
 	prev := slog.Default()
@@ -166,4 +188,18 @@ func printDoc(g *globalOptions, doc any, text func(w *safetext.Writer) error) er
 		return err
 	}
 	return w.Flush()
+}
+
+// workerBinary is the program a portable runner's workers run: bin, or
+// this program when it is a linux/amd64 one. Without it the Go SDK would
+// cross-compile the program's source with CGO_ENABLED=0, which cannot
+// build the skyline stage's binding to CLP (cgo): the build fails.
+func workerBinary(bin string) (string, error) {
+	if bin != "" {
+		return filepath.Abs(bin)
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return "", fmt.Errorf("--worker-binary: required on %s/%s: build wlprof-beam on linux/amd64 with cgo and CLP (go build ./cmd/wlprof-beam) and name it", runtime.GOOS, runtime.GOARCH)
+	}
+	return os.Executable()
 }
