@@ -1,16 +1,27 @@
-// Command wlprof-beam runs wlprof's per-tenant stages as an Apache Beam
-// pipeline (Go SDK): on Prism, in process, by default; on Flink, Spark or
-// Dataflow through their job services (--runner, --endpoint). It is a Go
-// module of its own, so that building wlprof and testing its core never
-// compile the Beam SDK (make test-beam tests it).
+// Command wlprof-beam runs wlprof's per-tenant and per-job stages as an
+// Apache Beam pipeline (Go SDK): on Prism, in process, by default; on
+// Flink, Spark or Dataflow through their job services (--runner,
+// --endpoint). It is a Go module of its own, so that building wlprof and
+// testing its core never compile the Beam SDK (make test-beam tests it).
+//
+// Every command reads raw shards (--input globs) with ingest's parser for
+// --format, through a temporary dataset per shard, so that records,
+// rejects and units are exactly wlprof ingest's; rejected records are a
+// side output, written sorted to DIR/rejects.csv. Each calls its stage's
+// per-key core on workers and the stage's own combine at the end, and
+// writes the document of wlprof STAGE -o json to DIR, with Parquet tables
+// of the results (readable by DuckDB) beside it (output.go). Command
+// shape, -o, -q and exit codes (0, 1, 2, 3) are wlprof's; the shared
+// flags, the run and the rejects are in shards.go.
+//
+// # classify
 //
 // classify (pipeline.go) is wlprof ingest + wlprof classify over raw
 // shards, with the same answer whatever the sharding:
 //
-//   - each shard is read with ingest's parser for --format (through a
-//     temporary dataset, so records, rejects and units are ingest's) and
-//     reduced to one fft.Partial per tenant: exact fixed-point sums and
-//     counts per grid slot, never one element per sample;
+//   - each shard is reduced to one fft.Partial per tenant: exact
+//     fixed-point sums and counts per grid slot, never one element per
+//     sample;
 //   - Partials are merged per tenant by integer adds (associative and
 //     commutative: any grouping and order of merges gives the same bits);
 //   - each tenant's series is classified by fft.Analyse;
@@ -18,25 +29,150 @@
 //     which sorts the tenants first, so the class sums run in tenant
 //     order as in wlprof classify.
 //
-// Outputs (output.go) go to --out: classify.json (wlprof classify -o json,
-// byte for byte), tenants.parquet and classes.parquet, rejects.csv.
-// Command shape, -o, -q and exit codes (0, 1, 2, 3) are wlprof's.
+// Outputs: classify.json (wlprof classify -o json, byte for byte),
+// tenants.parquet, classes.parquet.
 //
-// # Runners
+// # skyline
 //
-// Prism runs in process and needs nothing installed. The portable
-// runners reach a Beam job service at --endpoint. The Go SDK
-// cross-compiles this program for linux/amd64 and stages it there, and
-// the workers run it in Beam's Go SDK harness container
-// (apache/beam_go_sdk:2.77.0).
+// skyline (skylinepipe.go) is wlprof ingest + wlprof skyline, with the
+// flags of wlprof skyline that shape the fit (--alpha, --beta, --step,
+// --min-runs, --timeout, --model, --job, --alpha-sweep):
+//
+//   - each shard emits one element per run it holds (the run's rows of the
+//     skylines table, in the table's order), keyed by job;
+//   - per job, the runs' rows are put back in the order of the shards'
+//     paths, which is the order wlprof ingest gives the table when it is
+//     handed the same files sorted, and skyline.JobFromRows builds the job
+//     as skyline.Load does (a run ingested twice: one copy; different
+//     skylines under one run id: added);
+//   - skyline.FitJob fits it on the worker: one LP per job (and one per α
+//     of --alpha-sweep), by CLP, the code path of skyline.Run;
+//   - one global combine runs skyline.Collect on the outcomes sorted by
+//     job, as skyline.Run collects them: a job whose fit fails fails the
+//     whole result with every job's error, which the combine writes to
+//     errors.txt and the command says as wlprof does (exit 1).
+//
+// Outputs: skyline.json (wlprof skyline -o json byte for byte, but for
+// solve_s, which is a time), skylines.parquet (a row per fitted job),
+// reservations.parquet (a row per job and step).
+//
+// A run split over shards is joined in path order: shard by file as the
+// logs come, or by job or run. skyline-csv with timestamps measures each
+// shard's part of a run from that part's first timestamp, so keep each
+// run's rows in one shard there. Two shards with the same bytes are both
+// read (wlprof ingest skips the second): their runs then count as a run
+// ingested twice, with that warning.
+//
+// # elasticity
+//
+// elasticity (elasticitypipe.go) is wlprof ingest + wlprof elasticity,
+// with its flags (--job, --grid, --set, --input-bytes, --wall-time):
+// each profiling run (one row of the profruns table) is an element keyed
+// by its group (job, task, framework, slots); per group, the runs are put
+// back in the shards' path order and each shard's row order, and
+// elasticity.ModelGroup models the group on the worker (failed runs left
+// out and counted, the retarget of --input-bytes), the code path of
+// elasticity.Run; elasticity.Collect sorts the outcomes by group. Outputs:
+// elasticity.json (byte for byte), models.parquet (a row per model),
+// curves.parquet (a row per model and curve point).
+//
+// # slo: single-machine, and the join it would need
+//
+// slo is not here, because wlprof's slo stage has no per-job core to
+// call once the input is keyed by job. Its Load reads the runs table and
+// the whole provenance table, sorted by time (streamed in ingest order
+// above slo.SortRows rows). Run then folds the provenance into one state,
+// in time order, and reads it twice:
+//
+//   - runs from every source are merged by run id (mergeRuns), and indexed
+//     by user with their [start, end] windows;
+//   - pass 1 attributes each write, rename and read to a run (the run id
+//     the event names, an application id in the path, else the runs of
+//     the event's user whose window holds its time) only to learn which
+//     jobs touch each directory stem;
+//   - pass 2 replays the events. It keeps one state per path: the last
+//     writer run and the time of each file version, with reads resolved
+//     through the path's ancestors, since a directory renamed into place
+//     carries its files. It attributes each event, breaking ties between
+//     a user's overlapping runs with the stem affinities, which pass 2
+//     keeps updating as it goes. Each read after the writer's end adds
+//     an edge: the writer's job gains a consumer and its run gets its
+//     output's first read (the deadline's evidence), and the reader's run
+//     gets the last write among its inputs (the arrival's evidence);
+//   - the per-job inference comes last (slo.ByJob indexes it by job). It
+//     needs every job's period first, because a job's deadline is folded
+//     into the smallest period among its consumers (consumerPeriodS).
+//
+// A distributed slo therefore needs four joins. The runs, merged by run
+// id, become a side input every worker holds (the user index). The
+// provenance is grouped by directory stem and replayed in time order
+// within each stem, in both passes, against that side input. The
+// per-run and per-job evidence (minimum read, maximum input write,
+// consumer and producer sets, counts) is combined by run and by job; all
+// of it commutes. Then a second per-job step joins each job to its
+// consumers' periods. Even so, it would not give wlprof's answer
+// exactly. A read's ancestor lookup can cross stems (a renamed parent
+// directory), and the graph's out-of-order count and its eviction of
+// file state older than --horizon are defined on the one global time
+// order. The runs table is small. Provenance is what grows (an audit log
+// of a large cluster), and it streams through one machine in time order
+// at ingest's rate. So slo stays single-machine until the per-stem
+// replay is written as a stage function with the same answer.
+//
+// # Runners, and CLP on the workers
+//
+// Prism runs in process and needs nothing installed beyond what wlprof
+// needs. It runs the workers in loopback, in this process, so the
+// skyline LPs use the host's CLP: the coinor-libclp-dev this binary was
+// linked against (make deps-build installs it). The portable runners
+// reach a Beam job service at --endpoint. Their workers run a Go worker
+// binary in Beam's Go SDK harness container (apache/beam_go_sdk:2.77.0,
+// a Debian bookworm image).
+//
+// The binary is cgo. skyline links COIN-OR CLP through
+// github.com/lanl/clp, and every command is one binary. When no worker
+// binary is given, the Go SDK (runnerlib.BuildTempWorkerBinary in 2.77)
+// cross-compiles the program's source for linux/amd64 with CGO_ENABLED=0,
+// always. That build fails here: "build constraints exclude all Go files
+// in github.com/lanl/clp". So wlprof-beam hands the SDK a worker binary
+// itself (--worker-binary, shards.go). By default that is the running
+// program, when it is a linux/amd64 build; on other systems
+// --worker-binary is required. Build it on linux/amd64, with cgo on and
+// coinor-libclp-dev installed:
+//
+//	go build -o wlprof-beam ./cmd/wlprof-beam
+//
+// It is linked dynamically against libClp.so.1, libCoinUtils.so.3,
+// LAPACK, BLAS and libgfortran (see ldd). So the workers need CLP's
+// runtime libraries, of the same soname, and a glibc no older than the
+// build machine's. Build on bookworm for the bookworm-based harness
+// image. A harness image with CLP:
+//
+//	FROM apache/beam_go_sdk:2.77.0
+//	RUN apt-get update && apt-get install -y --no-install-recommends coinor-libclp1 && rm -rf /var/lib/apt/lists/*
+//
+// Push it where the cluster pulls from, and name it to the runner:
+//
+//	wlprof-beam skyline --runner flink --endpoint localhost:8099 \
+//		--environment-type DOCKER --environment-config REGISTRY/wlprof-beam-harness:2.77.0 ...
+//
+// Per runner:
 //
 //   - Flink: start Beam's Flink job server for the cluster's Flink
 //     version (the apache/beam_flink1.NN_job_server:2.77.0 images, for
 //     the versions Beam 2.77 supports), with --flink-master=HOST:8081.
-//     Then run with --runner flink --endpoint localhost:8099.
+//     Then run with --runner flink --endpoint localhost:8099 and the
+//     environment flags above. The Flink task managers need Docker, since
+//     they start the harness containers.
 //   - Spark: apache/beam_spark3_job_server:2.77.0 with
-//     --spark-master-url=spark://HOST:7077. Then run with --runner spark
-//     --endpoint localhost:8099.
+//     --spark-master-url=spark://HOST:7077, then --runner spark --endpoint
+//     localhost:8099 and the same environment flags.
+//   - With --environment-type PROCESS, the workers run the binary on the
+//     cluster's own machines instead. These need libClp there:
+//     apt-get install coinor-libclp1.
+//
+// classify and elasticity never call CLP, but they are in the same
+// binary, so they need the same libraries on the workers.
 //
 // Not there yet:
 //
@@ -49,7 +185,11 @@
 //     (project, region, staging and temp locations) are not passed
 //     through this command's flags, and gs:// paths are not read.
 //   - Only Prism is tested here. It runs the same pipeline proto the
-//     portable runners get. Flink and Spark have not been run.
+//     portable runners get. Flink and Spark have not been run, and no
+//     harness image with CLP has been built here (no Docker). Nor has the
+//     worker-binary path run beyond the SDK's log line "Using specified
+//     worker binary". An endpoint that does not answer makes the run
+//     wait: the SDK dials without a deadline.
 //
 // # Scaling model
 //
