@@ -203,6 +203,17 @@
 //     rows) in 16 shards, took 16.6 s against 4.4 s for wlprof ingest +
 //     classify (session 8, quiet machine). The gap is the temporary
 //     dataset each shard goes through, which a streaming reader removes.
+//   - skyline and elasticity. A synthetic skyline-csv of 2,000 jobs
+//     (165,000 rows, 3.3 MB) in 16 shards by job fits 1,652 jobs (6,640
+//     runs, 82,080 LP columns in all). On Prism that took 4.8 to 9.0 s
+//     wall and 3.4 to 3.7 s user CPU. wlprof ingest + wlprof skyline took
+//     4.7 to 7.2 s wall and 2.6 s user CPU, on the same machine at load
+//     5.6 to 6.3 from other work (session 10). The documents were
+//     identical. The LPs dominate, and they parallelise over jobs on any
+//     runner: a job is one element, its runs a few KB. elasticity's
+//     groups are tens of runs each, so Prism's fixed cost dominates: 0.27
+//     to 0.36 s against 0.17 s for wlprof on the bundled profruns.csv
+//     (106 runs).
 //   - Bytes per tenant-month. A tenant's Partial, and its series, hold 8
 //     bytes per grid slot. At Google's 5-minute windows a 31-day month is
 //     8,928 slots, or 71 KB per tenant. 100,000 tenants (machines of all
