@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -360,5 +361,26 @@ func TestSkylineUsageAndText(t *testing.T) {
 		streams{Out: &stdout, Err: &stderr})
 	if code != exitOK || !strings.Contains(stdout.String(), "tpch_q12") || !strings.Contains(stdout.String(), "provisioning") || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// The portable runners get a worker binary from wlprof-beam, never the
+// SDK's CGO_ENABLED=0 cross-compile (which cannot build CLP's binding):
+// the one named, or this very program on linux/amd64.
+func TestWorkerBinary(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := workerBinary("")
+	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+		if err != nil || got != self {
+			t.Fatalf("workerBinary(\"\") = %q, %v; want this program %q", got, err, self)
+		}
+	} else if err == nil || !strings.Contains(err.Error(), "--worker-binary") {
+		t.Fatalf("workerBinary(\"\") on %s/%s = %q, %v; want an error naming --worker-binary", runtime.GOOS, runtime.GOARCH, got, err)
+	}
+	if got, err := workerBinary("bin/wlprof-beam"); err != nil || !filepath.IsAbs(got) || !strings.HasSuffix(got, "bin/wlprof-beam") {
+		t.Fatalf("workerBinary(bin/wlprof-beam) = %q, %v", got, err)
 	}
 }
