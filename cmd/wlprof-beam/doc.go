@@ -185,11 +185,13 @@
 //     (project, region, staging and temp locations) are not passed
 //     through this command's flags, and gs:// paths are not read.
 //   - Only Prism is tested here. It runs the same pipeline proto the
-//     portable runners get. Flink and Spark have not been run, and no
-//     harness image with CLP has been built here (no Docker). Nor has the
-//     worker-binary path run beyond the SDK's log line "Using specified
-//     worker binary". An endpoint that does not answer makes the run
-//     wait: the SDK dials without a deadline.
+//     portable runners get, and proto_test.go checks that proto with a
+//     Docker environment (every step runs in the image given). Flink and
+//     Spark have not been run, and no harness image with CLP has been
+//     built here (no Docker). Nor has the worker-binary path run beyond
+//     the SDK's log line "Using specified worker binary". An endpoint
+//     that does not answer makes the run wait: the SDK dials without a
+//     deadline.
 //
 // # Scaling model
 //
