@@ -134,7 +134,7 @@ func shard(t testing.TB, path string, n int, salt string) string {
 		fields := bytes.SplitN(l, []byte(","), 4)
 		h := fnv.New32a()
 		if salt == "by-row" {
-			h.Write([]byte(l))
+			h.Write(l)
 		} else if salt == "by-day" {
 			// Days end on slot boundaries: no server's slot is split.
 			sec, err := strconv.ParseInt(string(fields[2]), 10, 64)
