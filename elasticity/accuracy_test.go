@@ -182,7 +182,7 @@ func diskDir(t testing.TB) string {
 }
 
 // sweepSpillsort builds spillsort, profiles it and fits the model.
-func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int) (*elasticity.Result, []dataset.ProfRun) {
+func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra ...string) (*elasticity.Result, []dataset.ProfRun) {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -200,7 +200,7 @@ func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int) (*elasti
 	input := n / 100 * 100 // whole 100-byte records
 	o := profiler.Options{Job: "spillsort", Task: "reduce", Mems: mems, Repeat: repeat, Interval: 20 * time.Millisecond,
 		SpillDir: dir, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, Warn: func(string) {}}
-	ps, err := profiler.Sweep(context.Background(), []string{bin, "-gen", gen, "-mem", "{mem}", "-spill", "{spill_dir}"}, o)
+	ps, err := profiler.Sweep(context.Background(), append([]string{bin, "-gen", gen, "-mem", "{mem}", "-spill", "{spill_dir}"}, extra...), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,6 @@ func accuracyTable(m *elasticity.Model) string {
 	return b.String()
 }
 
-var _ = os.Getenv
 
 // BenchmarkSampleRetarget is issue 16's bar for carrying a model from a
 // sample to the whole input: spillsort profiled on a 10% sample (32 MiB of
@@ -304,7 +303,16 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		full = append(full, 10*m<<20)
 	}
 	for i := 0; i < b.N; i++ {
-		res, _ := sweepSpillsort(b, "32M", small, 5)
+		// WLPROF_RETARGET_SAMPLE_SEGMENT (e.g. 400K) sets the sample's
+		// segment size: at a tenth of the 4 MiB default the sample's
+		// reducer merges as many segments as the full one (81), which
+		// tells the merge's fan-in apart from the rest of the rule.
+		var extra []string
+		if seg := os.Getenv("WLPROF_RETARGET_SAMPLE_SEGMENT"); seg != "" {
+			extra = []string{"-segment", seg}
+			b.Logf("sample segments of %s", seg)
+		}
+		res, _ := sweepSpillsort(b, "32M", small, 5, extra...)
 		if len(res.Models) != 1 {
 			b.Fatalf("sample: models %+v skipped %+v", res.Models, res.Skipped)
 		}
