@@ -108,12 +108,16 @@ func world(t testing.TB) string {
 // reverse, so that shard order differs too.
 func shard(t testing.TB, path string, n int, salt string) string {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	in, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	header, rows, _ := bytes.Cut(data, []byte("\n"))
-	header = append(header, '\n')
+	defer in.Close()
+	r := bufio.NewReaderSize(in, 1<<20)
+	header, err := r.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	parts := make([]*bufio.Writer, n)
 	files := make([]*os.File, n)
@@ -125,9 +129,12 @@ func shard(t testing.TB, path string, n int, salt string) string {
 		files[i], parts[i] = f, bufio.NewWriterSize(f, 1<<20)
 		parts[i].Write(header)
 	}
-	for len(rows) > 0 {
-		var l []byte
-		l, rows, _ = bytes.Cut(rows, []byte("\n"))
+	for {
+		l, err := r.ReadSlice('\n')
+		if err != nil && len(l) == 0 {
+			break
+		}
+		l = bytes.TrimSuffix(l, []byte("\n"))
 		if len(l) == 0 {
 			continue
 		}
