@@ -108,7 +108,7 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 		return err
 	}
 	if rejected > 0 {
-		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 	if err != nil {
 		return doc, 0, usageError{err}
 	}
-	shards, out, err := o.prepare(shards, classifyJSON, tenantsParquet, classesParquet)
+	shards, out, err := o.prepare(ctx, shards, classifyJSON, tenantsParquet, classesParquet)
 	if err != nil {
 		return doc, 0, err
 	}
@@ -135,11 +135,11 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 	if err := o.execute(ctx, o.g, p); err != nil {
 		return doc, 0, err
 	}
-	rejected, err := o.rejects(out)
+	rejected, err := o.rejects(ctx, out)
 	if err != nil {
 		return doc, rejected, err
 	}
-	b, err := os.ReadFile(filepath.Join(out, classifyJSON))
+	b, err := readOut(ctx, out, classifyJSON)
 	if errors.Is(err, os.ErrNotExist) {
 		return doc, rejected, fmt.Errorf("the inputs hold no utilisation data to classify (%d record(s) rejected)", rejected)
 	}
@@ -180,8 +180,8 @@ func chooseStep(ctx context.Context, shards []string, format string, opts ingest
 
 // countRejects counts the rows of DIR/rejects.csv, writing one with only
 // its header when the pipeline had none to write.
-func countRejects(dir string) (int64, error) {
-	f, err := os.Open(filepath.Join(dir, rejectsCSV))
+func countRejects(ctx context.Context, dir string) (int64, error) {
+	f, err := openOut(ctx, dir, rejectsCSV)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, writeRejects(dir, nil)
 	}

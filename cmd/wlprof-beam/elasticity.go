@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
@@ -98,7 +97,7 @@ func runElasticityCmd(ctx context.Context, o *elasticityOptions) error {
 		return err
 	}
 	if rejected > 0 {
-		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
 	}
 	return nil
 }
@@ -107,7 +106,7 @@ func runElasticityCmd(ctx context.Context, o *elasticityOptions) error {
 // the number of rejected records.
 func elasticityShards(ctx context.Context, shards []string, o *elasticityOptions, opts elasticity.Options) (elasticity.Document, int64, error) {
 	var doc elasticity.Document
-	shards, out, err := o.prepare(shards, elasticityJSON, modelsParquet, curvesParquet, errorsTxt)
+	shards, out, err := o.prepare(ctx, shards, elasticityJSON, modelsParquet, curvesParquet, errorsTxt)
 	if err != nil {
 		return doc, 0, err
 	}
@@ -116,14 +115,14 @@ func elasticityShards(ctx context.Context, shards []string, o *elasticityOptions
 	if err := o.execute(ctx, o.g, p); err != nil {
 		return doc, 0, err
 	}
-	rejected, err := o.rejects(out)
+	rejected, err := o.rejects(ctx, out)
 	if err != nil {
 		return doc, rejected, err
 	}
-	if err := stageError(out); err != nil {
+	if err := stageError(ctx, out); err != nil {
 		return doc, rejected, err
 	}
-	b, err := os.ReadFile(filepath.Join(out, elasticityJSON))
+	b, err := readOut(ctx, out, elasticityJSON)
 	if errors.Is(err, os.ErrNotExist) {
 		// No group at all: the combine had nothing to run on.
 		_, err := elasticity.Collect(nil, opts)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"reflect"
 	"slices"
 
@@ -81,7 +80,7 @@ type readProfRunsFn struct {
 }
 
 func (f *readProfRunsFn) ProcessElement(ctx context.Context, path string, emit func(string, profRow), reject func(rejectRow)) error {
-	ds, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
+	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
 	if err != nil {
 		return err
 	}
@@ -102,7 +101,7 @@ func (f *readProfRunsFn) ProcessElement(ctx context.Context, path string, emit f
 	if err != nil {
 		return err
 	}
-	return emitRejects(ctx, ds, reject)
+	return emitRejects(ctx, ds, name, reject)
 }
 
 // modelGroupFn models one group on the worker: elasticity.ModelGroup on
@@ -147,7 +146,7 @@ func (f *collectModelsFn) ProcessElement(_ int, iter func(*outcome) bool) error 
 	}
 	res, failed := elasticity.Collect(outs, f.Options)
 	if failed != nil {
-		return writeFileAtomic(filepath.Join(f.Out, errorsTxt), func(w io.Writer) error {
+		return writeOut(f.Out, errorsTxt, func(w io.Writer) error {
 			_, err := fmt.Fprintln(w, failed)
 			return err
 		})

@@ -30,19 +30,19 @@ func dirOf(path string) string { return filepath.Dir(path) }
 // writeResults writes classify.json and the Parquet tables of res.
 func writeResults(dir string, res *fft.Result) error {
 	doc := res.Document()
-	if err := writeFileAtomic(filepath.Join(dir, classifyJSON), func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
+	if err := writeOut(dir, classifyJSON, func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, tenantsParquet), func(w io.Writer) error { return tenantsTable(w, res.Tenants) }); err != nil {
+	if err := writeOut(dir, tenantsParquet, func(w io.Writer) error { return tenantsTable(w, res.Tenants) }); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, classesParquet), func(w io.Writer) error { return classesTable(w, res.Classes) })
+	return writeOut(dir, classesParquet, func(w io.Writer) error { return classesTable(w, res.Classes) })
 }
 
 // writeRejects writes the rejected records as CSV with a header (an empty
 // file but for the header when there are none).
 func writeRejects(dir string, rows []rejectRow) error {
-	return writeFileAtomic(filepath.Join(dir, rejectsCSV), func(w io.Writer) error {
+	return writeOut(dir, rejectsCSV, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"file", "line", "col", "format", "reason", "record"})
 		for _, r := range rows {
@@ -103,7 +103,7 @@ func writeTable(w io.Writer, n int, cols []column) error {
 	rec := rb.NewRecord()
 	defer rec.Release()
 	// pqarrow closes a writer that is an io.Closer; the file is
-	// writeFileAtomic's to sync and close.
+	// writeOut's to sync and close.
 	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{w}, parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithCreatedBy("wlprof-beam")), pqarrow.NewArrowWriterProperties())
 	if err != nil {
@@ -165,11 +165,11 @@ const (
 // writeSkylineResults writes skyline.json and the Parquet tables of res.
 func writeSkylineResults(dir string, res *skyline.Result) error {
 	doc := res.Document()
-	if err := writeFileAtomic(filepath.Join(dir, skylineJSON), func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
+	if err := writeOut(dir, skylineJSON, func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
 		return err
 	}
 	fits := res.Jobs
-	if err := writeFileAtomic(filepath.Join(dir, skylinesParquet), func(w io.Writer) error {
+	if err := writeOut(dir, skylinesParquet, func(w io.Writer) error {
 		return writeTable(w, len(fits), []column{
 			str("job", func(i int) string { return fits[i].Job }),
 			i64("runs", func(i int) int64 { return int64(fits[i].Runs) }),
@@ -197,7 +197,7 @@ func writeSkylineResults(dir string, res *skyline.Result) error {
 			steps = append(steps, step{f, k})
 		}
 	}
-	return writeFileAtomic(filepath.Join(dir, reservationsParquet), func(w io.Writer) error {
+	return writeOut(dir, reservationsParquet, func(w io.Writer) error {
 		return writeTable(w, len(steps), []column{
 			str("job", func(i int) string { return steps[i].f.Job }),
 			i64("step", func(i int) int64 { return int64(steps[i].k) }),
@@ -212,11 +212,11 @@ func writeSkylineResults(dir string, res *skyline.Result) error {
 // res.
 func writeElasticityResults(dir string, res *elasticity.Result) error {
 	doc := res.Document()
-	if err := writeFileAtomic(filepath.Join(dir, elasticityJSON), func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
+	if err := writeOut(dir, elasticityJSON, func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
 		return err
 	}
 	ms := res.Models
-	if err := writeFileAtomic(filepath.Join(dir, modelsParquet), func(w io.Writer) error {
+	if err := writeOut(dir, modelsParquet, func(w io.Writer) error {
 		return writeTable(w, len(ms), []column{
 			str("job", func(i int) string { return ms[i].Job }),
 			str("task", func(i int) string { return ms[i].Task }),
@@ -246,7 +246,7 @@ func writeElasticityResults(dir string, res *elasticity.Result) error {
 			pts = append(pts, point{m, p})
 		}
 	}
-	return writeFileAtomic(filepath.Join(dir, curvesParquet), func(w io.Writer) error {
+	return writeOut(dir, curvesParquet, func(w io.Writer) error {
 		return writeTable(w, len(pts), []column{
 			str("job", func(i int) string { return pts[i].m.Job }),
 			str("task", func(i int) string { return pts[i].m.Task }),

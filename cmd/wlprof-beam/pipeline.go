@@ -114,7 +114,7 @@ func (c ingestConfig) options() (ingest.Options, error) {
 
 func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, fft.Partial), reject func(rejectRow)) error {
 	b := fft.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
-	ds, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
+	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func
 	}); err != nil {
 		return err
 	}
-	if err := emitRejects(ctx, ds, reject); err != nil {
+	if err := emitRejects(ctx, ds, name, reject); err != nil {
 		return err
 	}
 	for _, p := range b.Partials() {
@@ -136,33 +136,42 @@ func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func
 
 // shardDataset ingests one shard with ingest's parser for format into a
 // temporary dataset in the worker's temp directory: the records, rejects
-// and units are then exactly those of wlprof ingest. done removes it.
-func shardDataset(ctx context.Context, format, path string, ic ingestConfig) (*dataset.Dataset, func(), error) {
+// and units are then exactly those of wlprof ingest. A shard on another
+// file system (gs://) is first copied to a local file (fetchShard); name
+// maps the file names the dataset holds back to the shard's. done removes
+// both.
+func shardDataset(ctx context.Context, format, path string, ic ingestConfig) (*dataset.Dataset, func(string) string, func(), error) {
 	opts, err := ic.options()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	local, name, fetched, err := fetchShard(ctx, path)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	tmp, err := os.MkdirTemp("", "wlprof-beam-shard-")
 	if err != nil {
-		return nil, nil, err
+		fetched()
+		return nil, nil, nil, err
 	}
-	done := func() { os.RemoveAll(tmp) }
-	_, ds, err := ingest.Into(ctx, filepath.Join(tmp, "ds"), format, []string{path}, opts)
+	done := func() { os.RemoveAll(tmp); fetched() }
+	_, ds, err := ingest.Into(ctx, filepath.Join(tmp, "ds"), format, []string{local}, opts)
 	if err != nil {
 		done()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return ds, done, nil
+	return ds, name, done, nil
 }
 
-// emitRejects emits every rejected record of a shard's dataset.
-func emitRejects(ctx context.Context, ds *dataset.Dataset, reject func(rejectRow)) error {
+// emitRejects emits every rejected record of a shard's dataset, its file
+// named by name.
+func emitRejects(ctx context.Context, ds *dataset.Dataset, name func(string) string, reject func(rejectRow)) error {
 	rows, err := dataset.ReadRejects(ctx, ds, "")
 	if err != nil {
 		return err
 	}
 	for _, r := range rows {
-		reject(rejectRow{File: r.File, Line: r.Line, Col: r.Col, Format: r.Format, Reason: r.Reason, Record: r.Record})
+		reject(rejectRow{File: name(r.File), Line: r.Line, Col: r.Col, Format: r.Format, Reason: r.Reason, Record: r.Record})
 	}
 	return nil
 }
@@ -170,7 +179,12 @@ func emitRejects(ctx context.Context, ds *dataset.Dataset, reject func(rejectRow
 // readShard ingests one input into a new dataset at dir and hands its
 // usage rows to fn batch by batch, in the input's order.
 func readShard(ctx context.Context, dir, format, path string, opts ingest.Options, fn func(*dataset.UsageBatch) error) (*dataset.Dataset, error) {
-	_, ds, err := ingest.Into(ctx, dir, format, []string{path}, opts)
+	local, _, done, err := fetchShard(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	_, ds, err := ingest.Into(ctx, dir, format, []string{local}, opts)
 	if err != nil {
 		return nil, err
 	}

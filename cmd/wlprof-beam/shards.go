@@ -80,8 +80,14 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 	if len(s.Inputs) == 0 {
 		errs = append(errs, errors.New("--input: required (a glob of input shards)"))
 	}
+	// A glob on another file system is listed only when the flags are
+	// right: listing reaches the store (and its credentials).
+	flagsOK := len(errs) == 0
 	for _, g := range s.Inputs {
-		m, err := filepath.Glob(g)
+		if !isLocal(g) && !flagsOK {
+			continue
+		}
+		m, err := globShards(context.Background(), g)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--input %q: %v", g, err))
@@ -94,27 +100,34 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 	return shards, errs
 }
 
-// prepare makes the output directory, removes the named outputs of an
-// earlier run (stale results must not pass for this run's) and rejects.csv,
-// and returns the shards and the directory as absolute paths (the
-// workers' view), the shards sorted by them.
-func (s *shardFlags) prepare(shards []string, outputs ...string) ([]string, string, error) {
-	if err := os.MkdirAll(s.Out, 0o755); err != nil {
-		return nil, "", err
-	}
-	for _, name := range append(outputs, rejectsCSV) {
-		if err := os.Remove(filepath.Join(s.Out, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+// prepare makes the output directory (a local one), removes the named
+// outputs of an earlier run (stale results must not pass for this run's)
+// and rejects.csv, and returns the shards and the directory as the
+// workers see them (local paths made absolute), the shards sorted.
+func (s *shardFlags) prepare(ctx context.Context, shards []string, outputs ...string) ([]string, string, error) {
+	out := s.Out
+	if isLocal(out) {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, "", err
+		}
+		var err error
+		if out, err = filepath.Abs(out); err != nil {
 			return nil, "", err
 		}
 	}
-	out, err := filepath.Abs(s.Out)
-	if err != nil {
-		return nil, "", err
+	for _, name := range append(outputs, rejectsCSV) {
+		if err := removeOut(ctx, out, name); err != nil {
+			return nil, "", err
+		}
 	}
 	abs := make([]string, len(shards))
 	for i, p := range shards {
-		if abs[i], err = filepath.Abs(p); err != nil {
-			return nil, "", err
+		abs[i] = p
+		if isLocal(p) {
+			var err error
+			if abs[i], err = filepath.Abs(p); err != nil {
+				return nil, "", err
+			}
 		}
 	}
 	sort.Strings(abs)
@@ -152,13 +165,13 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 
 // rejects counts the rejected records of the run in out and fails when
 // they are more than --max-rejects.
-func (s *shardFlags) rejects(out string) (int64, error) {
-	n, err := countRejects(out)
+func (s *shardFlags) rejects(ctx context.Context, out string) (int64, error) {
+	n, err := countRejects(ctx, out)
 	if err != nil {
 		return 0, err
 	}
 	if s.MaxRejects >= 0 && n > s.MaxRejects {
-		return n, fmt.Errorf("%w: %d rejected, more than --max-rejects %d (see %s)", ingest.ErrTooManyRejects, n, s.MaxRejects, filepath.Join(s.Out, rejectsCSV))
+		return n, fmt.Errorf("%w: %d rejected, more than --max-rejects %d (see %s)", ingest.ErrTooManyRejects, n, s.MaxRejects, joinOut(s.Out, rejectsCSV))
 	}
 	return n, nil
 }
@@ -166,8 +179,8 @@ func (s *shardFlags) rejects(out string) (int64, error) {
 // stageError is the error the global combine wrote to out (errorsTxt): a
 // failure of the stage on the data, such as a job whose LP failed, said
 // as wlprof says it. nil when there is none.
-func stageError(out string) error {
-	b, err := os.ReadFile(filepath.Join(out, errorsTxt))
+func stageError(ctx context.Context, out string) error {
+	b, err := readOut(ctx, out, errorsTxt)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

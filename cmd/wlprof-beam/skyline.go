@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -103,7 +102,7 @@ func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
 		return err
 	}
 	if rejected > 0 {
-		return rejectedError{rejected, filepath.Join(o.Out, rejectsCSV)}
+		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
 	}
 	return nil
 }
@@ -112,7 +111,7 @@ func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
 // the number of rejected records.
 func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts skyline.Options) (skyline.Document, int64, error) {
 	var doc skyline.Document
-	shards, out, err := o.prepare(shards, skylineJSON, skylinesParquet, reservationsParquet, errorsTxt)
+	shards, out, err := o.prepare(ctx, shards, skylineJSON, skylinesParquet, reservationsParquet, errorsTxt)
 	if err != nil {
 		return doc, 0, err
 	}
@@ -121,14 +120,14 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 	if err := o.execute(ctx, o.g, p); err != nil {
 		return doc, 0, err
 	}
-	rejected, err := o.rejects(out)
+	rejected, err := o.rejects(ctx, out)
 	if err != nil {
 		return doc, rejected, err
 	}
-	if err := stageError(out); err != nil {
+	if err := stageError(ctx, out); err != nil {
 		return doc, rejected, err
 	}
-	b, err := os.ReadFile(filepath.Join(out, skylineJSON))
+	b, err := readOut(ctx, out, skylineJSON)
 	if errors.Is(err, os.ErrNotExist) {
 		// No job at all: the combine had nothing to run on. wlprof skyline
 		// on a dataset without skylines writes an empty document.
@@ -136,7 +135,7 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 		if err := writeSkylineResults(out, res); err != nil {
 			return doc, rejected, err
 		}
-		b, err = os.ReadFile(filepath.Join(out, skylineJSON))
+		b, err = readOut(ctx, out, skylineJSON)
 	}
 	if err != nil {
 		return doc, rejected, err

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"reflect"
 	"slices"
 
@@ -94,7 +93,7 @@ type readSkylinesFn struct {
 }
 
 func (f *readSkylinesFn) ProcessElement(ctx context.Context, path string, emit func(string, skyRun), reject func(rejectRow)) error {
-	ds, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
+	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
 	if err != nil {
 		return err
 	}
@@ -120,7 +119,7 @@ func (f *readSkylinesFn) ProcessElement(ctx context.Context, path string, emit f
 	if err != nil {
 		return err
 	}
-	if err := emitRejects(ctx, ds, reject); err != nil {
+	if err := emitRejects(ctx, ds, name, reject); err != nil {
 		return err
 	}
 	for _, k := range order {
@@ -191,7 +190,7 @@ func (f *collectSkylinesFn) ProcessElement(_ int, iter func(*outcome) bool) erro
 	}
 	res, failed := skyline.Collect(outs)
 	if failed != nil {
-		return writeFileAtomic(filepath.Join(f.Out, errorsTxt), func(w io.Writer) error {
+		return writeOut(f.Out, errorsTxt, func(w io.Writer) error {
 			_, err := fmt.Fprintln(w, failed)
 			return err
 		})
