@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/gcpopts"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
 )
 
@@ -136,10 +138,104 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 	}
 }
 
-// A memfs glob that matches nothing is a usage error, as a local one is.
+// A memfs glob that matches nothing is a usage error, as a local one is;
+// memfs on a runner of other processes is refused.
 func TestMemfsUsage(t *testing.T) {
 	code, _, stderr := runBeam("classify", "-q", "--format", "csv", "--input", "memfs://nothing/*.csv", "--out", "memfs://nothing/out")
 	if code != exitUsage || !strings.Contains(stderr, `--input "memfs://nothing/*.csv": no file matches`) {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--runner", "flink", "--endpoint", "localhost:1", "--input", "x.csv", "--out", "memfs://x/out")
+	if code != exitUsage || !strings.Contains(stderr, "memfs:// is the memory of one process") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// The Dataflow flags and --beam-opt land in the SDK's own flags, where
+// its Dataflow runner reads them.
+func TestDataflowFlagsReachSDK(t *testing.T) {
+	s := shardFlags{Runner: "dataflow", Project: "wlprof-test", Region: "europe-west4", TempLocation: "gs://bucket/tmp/",
+		BeamOpts: []string{"num_workers=7", "worker-machine-type=n2-standard-8", "--max_num_workers=20", "labels={\"team\":\"a=b\"}"},
+		Inputs:   []string{"gs://bucket/in/*.json"}, Out: "gs://bucket/out"}
+	settings, errs := s.sdkSettings()
+	errs = append(errs, s.validateRunner(settings)...)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if err := applySettings(settings); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if *gcpopts.Project != "wlprof-test" || gcpopts.GetRegion(ctx) != "europe-west4" {
+		t.Errorf("gcpopts: project %q, region %q", *gcpopts.Project, gcpopts.GetRegion(ctx))
+	}
+	for name, want := range map[string]string{
+		"temp_location": "gs://bucket/tmp/", "staging_location": "gs://bucket/tmp/staging",
+		"num_workers": "7", "worker_machine_type": "n2-standard-8", "max_num_workers": "20", "labels": `{"team":"a=b"}`,
+	} {
+		if got := flag.Lookup(name).Value.String(); got != want {
+			t.Errorf("SDK flag %s = %q, want %q", name, got, want)
+		}
+	}
+	// An explicit --staging-location wins over the default, and over a
+	// --beam-opt of the same flag.
+	s.StagingLocation = "gs://other/stage"
+	s.BeamOpts = []string{"staging_location=gs://x/y"}
+	settings, _ = s.sdkSettings()
+	if err := applySettings(settings); err != nil {
+		t.Fatal(err)
+	}
+	if got := flag.Lookup("staging_location").Value.String(); got != "gs://other/stage" {
+		t.Errorf("staging_location %q", got)
+	}
+}
+
+// A --beam-opt the SDK does not have, or a value of the wrong type, is a
+// usage error naming close matches; so is --runner dataflow without its
+// project, region and temp location (said before anything is read or
+// dialled: the paths here are in a bucket that cannot be reached).
+func TestRunnerFlagsUsage(t *testing.T) {
+	base := []string{"classify", "-q", "--format", "csv", "--input", "../../testdata/usage_with_rejects.csv", "--out", t.TempDir()}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--beam-opt", "num_workrs=3"}, []string{`the Beam SDK has no flag "num_workrs"`, "did you mean num_workers"}},
+		{[]string{"--beam-opt", "machine_typ=n2"}, []string{"did you mean machine_type"}},
+		{[]string{"--beam-opt", "num_workers"}, []string{"want KEY=VALUE"}},
+		{[]string{"--beam-opt", "num_workers=many"}, []string{`"many" is not a value of the SDK's flag num_workers`}},
+	} {
+		start := time.Now()
+		code, _, stderr := runBeam(append(base, c.args...)...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, stderr, w)
+			}
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%v: took %v", c.args, d)
+		}
+	}
+	start := time.Now()
+	code, _, stderr := runBeam("classify", "-q", "--format", "csv", "--runner", "dataflow", "--input", "gs://wlprof-none/in/*.csv", "--out", "gs://wlprof-none/out")
+	if code != exitUsage {
+		t.Fatalf("dataflow without flags: exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"--runner dataflow: give --project", "--region", "--temp-location (a gs://BUCKET/DIR"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr %q lacks %q", stderr, w)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("dataflow without flags took %v", d)
+	}
+	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--runner", "dataflow", "--project", "p", "--region", "r",
+		"--temp-location", "/tmp/x", "--input", "../../testdata/usage_with_rejects.csv", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(stderr, `temp-location "/tmp/x": want a gs:// path`) ||
+		!strings.Contains(stderr, "which Dataflow's workers cannot read or write: give a gs:// path") {
+		t.Fatalf("dataflow with local paths: exit %d: %s", code, stderr)
 	}
 }

@@ -35,6 +35,11 @@ type shardFlags struct {
 	WorkerBinary      string
 	EnvironmentType   string
 	EnvironmentConfig string
+	// Dataflow's options, and any other flag of the Beam SDK
+	// (runneropts.go).
+	Project, Region, TempLocation, StagingLocation string
+	BeamOpts                                       []string
+	sdk                                            []sdkSetting // the SDK flags to set, from validate
 }
 
 // bind declares the shared flags; formats says which formats the
@@ -51,6 +56,11 @@ func (s *shardFlags) bind(f *pflag.FlagSet, formats string) {
 	f.StringVar(&s.WorkerBinary, "worker-binary", "", "program the workers of flink, spark or dataflow run (default: this one, on linux/amd64)")
 	f.StringVar(&s.EnvironmentType, "environment-type", "", "SDK harness of the workers: DOCKER, PROCESS, EXTERNAL or LOOPBACK (default: the runner's)")
 	f.StringVar(&s.EnvironmentConfig, "environment-config", "", "the harness's configuration: for DOCKER, the image (one with CLP: see the documentation)")
+	f.StringVar(&s.Project, "project", "", "dataflow: the Google Cloud project (required)")
+	f.StringVar(&s.Region, "region", "", "dataflow: the region to run in, such as us-central1 (required)")
+	f.StringVar(&s.TempLocation, "temp-location", "", "dataflow: gs://BUCKET/DIR for the job's temporary files (required)")
+	f.StringVar(&s.StagingLocation, "staging-location", "", "dataflow: gs://BUCKET/DIR for the worker binary and the pipeline (default TEMP-LOCATION/staging)")
+	f.StringArrayVar(&s.BeamOpts, "beam-opt", nil, "KEY=VALUE: set the Beam SDK's own flag KEY, such as num_workers=10 or worker_machine_type=n2-standard-4 (repeatable)")
 }
 
 // validate checks the shared flags for a command reading the named
@@ -76,6 +86,10 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 	if _, ok := beamLogLevels[s.BeamLog]; !ok {
 		errs = append(errs, fmt.Errorf("--beam-log %q: want off, error, warn, info or debug", s.BeamLog))
 	}
+	sdk, more := s.sdkSettings()
+	errs = append(errs, more...)
+	errs = append(errs, s.validateRunner(sdk)...)
+	s.sdk = sdk
 	var shards []string
 	if len(s.Inputs) == 0 {
 		errs = append(errs, errors.New("--input: required (a glob of input shards)"))
@@ -136,6 +150,9 @@ func (s *shardFlags) prepare(ctx context.Context, shards []string, outputs ...st
 
 // execute runs the pipeline on the chosen runner.
 func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipeline) error {
+	if err := applySettings(s.sdk); err != nil {
+		return err
+	}
 	if s.Endpoint != "" {
 		*jobopts.Endpoint = s.Endpoint
 	}
