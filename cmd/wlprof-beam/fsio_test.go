@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,7 +157,7 @@ func TestMemfsUsage(t *testing.T) {
 func TestDataflowFlagsReachSDK(t *testing.T) {
 	s := shardFlags{Runner: "dataflow", Project: "wlprof-test", Region: "europe-west4", TempLocation: "gs://bucket/tmp/",
 		BeamOpts: []string{"num_workers=7", "worker-machine-type=n2-standard-8", "--max_num_workers=20", "labels={\"team\":\"a=b\"}"},
-		Inputs:   []string{"gs://bucket/in/*.json"}, Out: "gs://bucket/out"}
+		Inputs:   []string{"gs://bucket/in/*.json"}, Out: "gs://bucket/out", ConnectTimeout: time.Second}
 	settings, errs := s.sdkSettings()
 	errs = append(errs, s.validateRunner(settings)...)
 	if len(errs) > 0 {
@@ -204,6 +205,7 @@ func TestRunnerFlagsUsage(t *testing.T) {
 		{[]string{"--beam-opt", "machine_typ=n2"}, []string{"did you mean machine_type"}},
 		{[]string{"--beam-opt", "num_workers"}, []string{"want KEY=VALUE"}},
 		{[]string{"--beam-opt", "num_workers=many"}, []string{`"many" is not a value of the SDK's flag num_workers`}},
+		{[]string{"--connect-timeout", "0s"}, []string{"--connect-timeout 0s: want a duration above 0"}},
 	} {
 		start := time.Now()
 		code, _, stderr := runBeam(append(base, c.args...)...)
@@ -237,5 +239,49 @@ func TestRunnerFlagsUsage(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, `temp-location "/tmp/x": want a gs:// path`) ||
 		!strings.Contains(stderr, "which Dataflow's workers cannot read or write: give a gs:// path") {
 		t.Fatalf("dataflow with local paths: exit %d: %s", code, stderr)
+	}
+}
+
+// A job service that refuses, or accepts but never answers, fails the run
+// within --connect-timeout, with the endpoint and what to check (exit 1).
+func TestConnectTimeout(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := closed.Addr().String()
+	closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never a word
+		}
+	}()
+	for _, c := range []struct {
+		endpoint, want string
+		within         time.Duration
+	}{
+		{refused, "connection refused", 5 * time.Second},
+		{silent.Addr().String(), "no answer within 1s (--connect-timeout)", 10 * time.Second},
+	} {
+		start := time.Now()
+		code, _, stderr := runBeam("classify", "-q", "--format", "csv", "--runner", "flink", "--endpoint", c.endpoint,
+			"--connect-timeout", "1s", "--input", "../../testdata/usage_with_rejects.csv", "--out", t.TempDir())
+		d := time.Since(start)
+		t.Logf("%s: exit %d in %v: %s", c.endpoint, code, d, strings.TrimSpace(stderr))
+		if code != exitError || !strings.Contains(stderr, "the job service at --endpoint "+c.endpoint) || !strings.Contains(stderr, c.want) {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
+		if d > c.within {
+			t.Errorf("took %v", d)
+		}
 	}
 }

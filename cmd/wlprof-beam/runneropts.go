@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // The Beam Go SDK reads its runners' options from Go flag globals of the
@@ -163,6 +168,9 @@ func setting(settings []sdkSetting, name string) string {
 // on Prism (each process has its own memory).
 func (s *shardFlags) validateRunner(settings []sdkSetting) []error {
 	var errs []error
+	if s.ConnectTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--connect-timeout %s: want a duration above 0", s.ConnectTimeout))
+	}
 	paths := append(slices.Clone(s.Inputs), s.Out)
 	if s.Runner != "prism" {
 		for _, p := range paths {
@@ -208,4 +216,33 @@ func applySettings(settings []sdkSetting) error {
 		}
 	}
 	return nil
+}
+
+// probeEndpoint dials the job service at endpoint and fails when it does
+// not answer within timeout (or refuses at once), with what to check.
+func probeEndpoint(ctx context.Context, runner, endpoint string, timeout time.Duration) error {
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	//lint:ignore SA1019 the SDK dials so too (grpcx.DefaultDial); a blocking dial is the probe
+	cc, err := grpc.DialContext(dctx, endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithBlock(), grpc.FailOnNonTempDialError(true), grpc.WithReturnConnectionError())
+	if err != nil {
+		why := err.Error()
+		if errors.Is(err, context.DeadlineExceeded) || dctx.Err() != nil {
+			why = fmt.Sprintf("no answer within %s (--connect-timeout)", timeout)
+		}
+		return fmt.Errorf("--runner %s: the job service at --endpoint %s: %s; is its job server running and reachable from here?", runner, endpoint, why)
+	}
+	return cc.Close()
+}
+
+// boundDials makes the SDK's own gRPC dials (job service, artifact
+// staging) give up after timeout, not the SDK's two minutes; the returned
+// function restores them.
+func boundDials(timeout time.Duration) func() {
+	prev := grpcx.Dial
+	grpcx.Dial = func(ctx context.Context, endpoint string, t time.Duration) (*grpc.ClientConn, error) {
+		return prev(ctx, endpoint, min(t, timeout))
+	}
+	return func() { grpcx.Dial = prev }
 }

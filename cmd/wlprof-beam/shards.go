@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
@@ -39,7 +40,9 @@ type shardFlags struct {
 	// (runneropts.go).
 	Project, Region, TempLocation, StagingLocation string
 	BeamOpts                                       []string
-	sdk                                            []sdkSetting // the SDK flags to set, from validate
+	// How long a job service may take to answer the first dial.
+	ConnectTimeout time.Duration
+	sdk            []sdkSetting // the SDK flags to set, from validate
 }
 
 // bind declares the shared flags; formats says which formats the
@@ -61,6 +64,7 @@ func (s *shardFlags) bind(f *pflag.FlagSet, formats string) {
 	f.StringVar(&s.TempLocation, "temp-location", "", "dataflow: gs://BUCKET/DIR for the job's temporary files (required)")
 	f.StringVar(&s.StagingLocation, "staging-location", "", "dataflow: gs://BUCKET/DIR for the worker binary and the pipeline (default TEMP-LOCATION/staging)")
 	f.StringArrayVar(&s.BeamOpts, "beam-opt", nil, "KEY=VALUE: set the Beam SDK's own flag KEY, such as num_workers=10 or worker_machine_type=n2-standard-4 (repeatable)")
+	f.DurationVar(&s.ConnectTimeout, "connect-timeout", 30*time.Second, "give up when the job service at --endpoint does not answer within this long")
 }
 
 // validate checks the shared flags for a command reading the named
@@ -119,6 +123,13 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 // and rejects.csv, and returns the shards and the directory as the
 // workers see them (local paths made absolute), the shards sorted.
 func (s *shardFlags) prepare(ctx context.Context, shards []string, outputs ...string) ([]string, string, error) {
+	// A job service that does not answer fails the run now, before any
+	// work.
+	if s.dialsJobService() {
+		if err := probeEndpoint(ctx, s.Runner, s.Endpoint, s.ConnectTimeout); err != nil {
+			return nil, "", err
+		}
+	}
 	out := s.Out
 	if isLocal(out) {
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -148,6 +159,12 @@ func (s *shardFlags) prepare(ctx context.Context, shards []string, outputs ...st
 	return abs, out, nil
 }
 
+// dialsJobService says whether the run reaches a job service over gRPC
+// at --endpoint (Dataflow's is a Google API, not such a service).
+func (s *shardFlags) dialsJobService() bool {
+	return s.Endpoint != "" && s.Runner != "dataflow"
+}
+
 // execute runs the pipeline on the chosen runner.
 func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipeline) error {
 	if err := applySettings(s.sdk); err != nil {
@@ -174,6 +191,9 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: beamLogLevels[s.BeamLog]})))
 	defer slog.SetDefault(prev)
+	if s.dialsJobService() {
+		defer boundDials(s.ConnectTimeout)()
+	}
 	if _, err := beam.Run(ctx, s.Runner, p); err != nil {
 		return fmt.Errorf("pipeline on %s: %w", s.Runner, err)
 	}
