@@ -61,7 +61,9 @@ the step is measured, as wlprof measures it, on the first batch of the first
 shard by name: shards that each hold every n-th sample of a server look
 coarser than the data is; give --step then.`,
 		Example: "  wlprof-beam classify --input 'traces/*.csv' --format csv --out out\n" +
-			"  wlprof-beam classify --input 'shards/part-*' --format azure-cpu --runner flink --endpoint localhost:8099 --out /shared/out",
+			"  wlprof-beam classify --input 'shards/part-*' --format azure-cpu --runner flink --endpoint localhost:8099 --out /shared/out\n" +
+			"  wlprof-beam classify --input 'gs://BUCKET/usage/*.json.gz' --format google2019-usage --runner dataflow \\\n" +
+			"    --project PROJECT --region europe-west4 --temp-location gs://BUCKET/tmp --beam-opt num_workers=20 --out gs://BUCKET/out",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runClassifyCmd(cmd.Context(), o) },
 	}

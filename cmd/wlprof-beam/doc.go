@@ -1,8 +1,9 @@
 // Command wlprof-beam runs wlprof's per-tenant and per-job stages as an
 // Apache Beam pipeline (Go SDK): on Prism, in process, by default; on
-// Flink, Spark or Dataflow through their job services (--runner,
-// --endpoint). It is a Go module of its own, so that building wlprof and
-// testing its core never compile the Beam SDK (make test-beam tests it).
+// Flink or Spark through their job services (--runner, --endpoint); on
+// Dataflow with its project, region and bucket (--runner dataflow). It is
+// a Go module of its own, so that building wlprof and testing its core
+// never compile the Beam SDK (make test-beam tests it).
 //
 // Every command reads raw shards (--input globs) with ingest's parser for
 // --format, through a temporary dataset per shard, so that records,
@@ -13,6 +14,21 @@
 // of the results (readable by DuckDB) beside it (output.go). Command
 // shape, -o, -q and exit codes (0, 1, 2, 3) are wlprof's; the shared
 // flags, the run and the rejects are in shards.go.
+//
+// --input and --out are local paths, or paths of Beam's file systems
+// (fsio.go): gs:// (Google Cloud Storage, with the machine's Application
+// Default Credentials) and memfs:// (one process's memory, for tests on
+// Prism). A glob with a scheme is listed with the file system's List; each
+// shard reader copies its shard to a temporary file of the worker, under
+// the shard's own name (formats and compression are told by name), and
+// parses that; rejects.csv names the shard as listed. Outputs are written
+// to a temporary file and copied to DIR with the file system's OpenWrite
+// (an object appears whole or not at all); the command reads them back
+// the same way, and removes an earlier run's first. Local paths are read
+// and written in place, as before. A shard is fetched alone: the
+// companions some formats read beside a file (a .jhist's _conf.xml, the
+// other parts of a rolled Spark event log) are not, so give such inputs
+// on a local or mounted path.
 //
 // # classify
 //
@@ -174,24 +190,57 @@
 // classify and elasticity never call CLP, but they are in the same
 // binary, so they need the same libraries on the workers.
 //
-// Not there yet:
+// # Dataflow
 //
-//   - --input is a local glob and --out a local directory, and the
-//     workers read and write them (the shard reader and the global
-//     combine run there). On Flink and Spark both must be on a file
-//     system every worker mounts at the same path, such as NFS or a
-//     cluster file system.
-//   - Dataflow is wired (--runner dataflow) but not usable: its own flags
-//     (project, region, staging and temp locations) are not passed
-//     through this command's flags, and gs:// paths are not read.
+// The SDK's runners read their options from Go flags of the process (the
+// Dataflow runner's --project, --region, --temp_location,
+// --staging_location, --num_workers...; gcpopts and jobopts). wlprof-beam
+// sets them (runneropts.go): --project, --region, --temp-location and
+// --staging-location (default TEMP-LOCATION/staging) by name, and any
+// other flag the SDK registered with --beam-opt KEY=VALUE (repeatable; a
+// dash may stand for an underscore; an unknown KEY is exit 2, naming the
+// close ones). The
+// explicit flags win over a --beam-opt of the same flag. --runner
+// dataflow without --project, --region and --temp-location, or with a
+// path on this machine (its workers cannot see it), is exit 2 before
+// anything is listed. Dataflow runs the worker binary in its Go SDK
+// container, so the harness image with CLP above goes to
+// sdk_container_image:
+//
+//	wlprof-beam skyline --runner dataflow --project my-project --region europe-west4 \
+//		--temp-location gs://my-bucket/wlprof/tmp --beam-opt sdk_container_image=REGISTRY/wlprof-beam-harness:2.77.0 \
+//		--beam-opt num_workers=20 --beam-opt worker_machine_type=n2-standard-4 \
+//		--format skyline-csv --input 'gs://my-bucket/skylines/part-*.csv' --out gs://my-bucket/wlprof/out
+//
+// The machine that starts the job needs Application Default Credentials
+// (gcloud auth application-default login, or a service account) with
+// access to the project and the bucket.
+//
+// # A job service that does not answer
+//
+// The SDK dials a job service blocking, for two minutes per dial, and says
+// nothing meanwhile. wlprof-beam dials --endpoint itself first, before any
+// shard is read: a refused connection fails at once, a silent endpoint
+// after --connect-timeout (default 30s), exit 1 with the endpoint and what
+// to check; the SDK's own dials are capped to the same timeout. Once the
+// job runs, it is the runner's to time out.
+//
+// # Not there yet
+//
+//   - On Flink and Spark, local --input and --out paths must be on a file
+//     system every worker mounts at the same path (NFS, a cluster file
+//     system); gs:// works there too, with credentials on the workers.
+//     HDFS and S3 are not wired (Beam's Go SDK has s3://, which would pull
+//     the AWS SDK into the module).
 //   - Only Prism is tested here. It runs the same pipeline proto the
 //     portable runners get, and proto_test.go checks that proto with a
-//     Docker environment (every step runs in the image given). Flink and
-//     Spark have not been run, and no harness image with CLP has been
-//     built here (no Docker). Nor has the worker-binary path run beyond
-//     the SDK's log line "Using specified worker binary". An endpoint
-//     that does not answer makes the run wait: the SDK dials without a
-//     deadline.
+//     Docker environment (every step runs in the image given). Flink,
+//     Spark and Dataflow have not been run (no cluster, no Google Cloud
+//     from here): the Dataflow flags are tested as far as the SDK's flag
+//     values, gs:// through the same code path as memfs://, which the tests
+//     run end to end. No harness image with CLP has been built here (no
+//     Docker). Nor has the worker-binary path run beyond the SDK's log line
+//     "Using specified worker binary".
 //
 // # Scaling model
 //
