@@ -41,14 +41,15 @@ func openFS(ctx context.Context, path string) (filesystem.Interface, error) {
 }
 
 // globShards expands one --input glob: filepath.Glob for a local one,
-// the file system's List for the others.
+// the file system's List for the others. An unknown scheme is a
+// usageError; a failure of the store to list is not.
 func globShards(ctx context.Context, glob string) ([]string, error) {
 	if isLocal(glob) {
 		return filepath.Glob(glob)
 	}
 	fs, err := openFS(ctx, glob)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err} // a scheme no file system has
 	}
 	defer fs.Close()
 	return fs.List(ctx, glob)

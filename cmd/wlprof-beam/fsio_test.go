@@ -139,11 +139,22 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 	}
 }
 
-// A memfs glob that matches nothing is a usage error, as a local one is;
-// memfs on a runner of other processes is refused.
+// A memfs glob that matches nothing is a usage error, as a local one is,
+// and so is a scheme without a file system; memfs on a runner of other
+// processes is refused.
 func TestMemfsUsage(t *testing.T) {
 	code, _, stderr := runBeam("classify", "-q", "--format", "csv", "--input", "memfs://nothing/*.csv", "--out", "memfs://nothing/out")
 	if code != exitUsage || !strings.Contains(stderr, `--input "memfs://nothing/*.csv": no file matches`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--input", "hdfs://nn/x/*.csv", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(stderr, `file system scheme "hdfs" not registered`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// A store that fails to list is an error, not a usage error.
+	memfs.Write("memfs://bad/x.csv", []byte("x"))
+	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--input", "memfs://bad/[", "--out", t.TempDir())
+	if code != exitError || !strings.Contains(stderr, `--input "memfs://bad/[": invalid glob pattern`) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--runner", "flink", "--endpoint", "localhost:1", "--input", "x.csv", "--out", "memfs://x/out")

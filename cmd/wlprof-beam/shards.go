@@ -43,6 +43,7 @@ type shardFlags struct {
 	// How long a job service may take to answer the first dial.
 	ConnectTimeout time.Duration
 	sdk            []sdkSetting // the SDK flags to set, from validate
+	listErr        error        // a store's failure to list --input, from validate
 }
 
 // bind declares the shared flags; formats says which formats the
@@ -107,6 +108,9 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 		}
 		m, err := globShards(context.Background(), g)
 		switch {
+		case err != nil && !isLocal(g) && !errors.As(err, new(usageError)):
+			// Not a usage error: the store did not answer (exit 1).
+			s.listErr = errors.Join(s.listErr, fmt.Errorf("--input %q: %v", g, err))
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--input %q: %v", g, err))
 		case len(m) == 0:
@@ -123,6 +127,9 @@ func (s *shardFlags) validate(command, table string) ([]string, []error) {
 // and rejects.csv, and returns the shards and the directory as the
 // workers see them (local paths made absolute), the shards sorted.
 func (s *shardFlags) prepare(ctx context.Context, shards []string, outputs ...string) ([]string, string, error) {
+	if s.listErr != nil {
+		return nil, "", s.listErr
+	}
 	// A job service that does not answer fails the run now, before any
 	// work.
 	if s.dialsJobService() {
