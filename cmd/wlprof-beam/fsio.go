@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"cloud.google.com/go/storage"
@@ -57,9 +58,10 @@ func globShards(ctx context.Context, glob string) ([]string, error) {
 
 // fetchShard makes a shard readable by ingest's parsers: a local shard
 // is itself; another is copied, under its own base name (formats and
-// compression are told by name), to a new local temporary directory.
-// name maps a file name the parser reports (a reject's file) back to the
-// shard's own; done removes the copy.
+// compression are told by name), to a new local temporary directory,
+// with the companions its format reads beside it (companions). name maps
+// a file name the parser reports (a reject's file) back to the shard's
+// store; done removes the copies.
 func fetchShard(ctx context.Context, path string) (local string, name func(string) string, done func(), err error) {
 	if isLocal(path) {
 		return path, func(s string) string { return s }, func() {}, nil
@@ -69,18 +71,69 @@ func fetchShard(ctx context.Context, path string) (local string, name func(strin
 		return "", nil, nil, err
 	}
 	done = func() { os.RemoveAll(tmp) }
-	local = filepath.Join(tmp, baseOf(path))
+	rdir := path[:strings.LastIndex(path, "/")]
+	ldir, glob := companions(tmp, path)
+	if err := os.MkdirAll(ldir, 0o755); err != nil {
+		done()
+		return "", nil, nil, err
+	}
+	local = filepath.Join(ldir, baseOf(path))
 	if err := copyFrom(ctx, path, local); err != nil {
 		done()
 		return "", nil, nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	if glob != "" {
+		others, err := globShards(ctx, glob)
+		if err != nil {
+			done()
+			return "", nil, nil, fmt.Errorf("list %s: %w", glob, err)
+		}
+		for _, o := range others {
+			if o == path {
+				continue
+			}
+			if err := copyFrom(ctx, o, filepath.Join(ldir, baseOf(o))); err != nil {
+				done()
+				return "", nil, nil, fmt.Errorf("read %s: %w", o, err)
+			}
+		}
+	}
 	name = func(s string) string {
-		if s == local {
-			return path
+		if rest, ok := strings.CutPrefix(s, ldir+string(filepath.Separator)); ok {
+			return rdir + "/" + filepath.ToSlash(rest)
 		}
 		return s
 	}
 	return local, name, done, nil
+}
+
+var (
+	// jobIDRe is a MapReduce job id in a job history file's name.
+	jobIDRe = regexp.MustCompile(`job_[0-9]+_[0-9]+`)
+	// rolledPartRe is an event file of a rolled Spark log, as ingest
+	// names them (eventlog_v2_<app>/events_<N>_<app>...).
+	rolledPartRe = regexp.MustCompile(`^events_[0-9]+_`)
+)
+
+// companions says where a fetched shard goes under tmp and which files
+// of its store go with it (a glob, or ""), as ingest reads them beside a
+// file: a job history's <jobid>_conf.xml (every _conf.xml of the folder
+// when the name carries no job id), and every file of a rolled Spark
+// event log's folder, which is copied as a folder of the same name (its
+// first part reads them all, in order; the others are then skipped).
+func companions(tmp, path string) (dir, glob string) {
+	rdir := path[:strings.LastIndex(path, "/")]
+	base, parent := baseOf(path), baseOf(rdir)
+	switch {
+	case rolledPartRe.MatchString(base) && strings.HasPrefix(parent, "eventlog_v2_"):
+		return filepath.Join(tmp, parent), rdir + "/*"
+	case strings.Contains(base, ".jhist"):
+		if id := jobIDRe.FindString(base); id != "" {
+			return tmp, rdir + "/*" + id + "_conf.xml"
+		}
+		return tmp, rdir + "/*_conf.xml"
+	}
+	return tmp, ""
 }
 
 // baseOf is the last element of a path with a scheme.

@@ -68,6 +68,14 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	skylines := skylineWorld(t, 40)
+	rolled, err := filepath.Abs("../../testdata/jobs/spark-variants/eventlog_v2_local-1532512550423")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hadoop, err := filepath.Abs("../../testdata/elasticity/hadoop")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		cmd, format, input string
 		outputs            []string
@@ -76,8 +84,13 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 		{"classify", "csv", shard(t, usage, 3, ""), []string{classifyJSON, tenantsParquet, classesParquet, rejectsCSV}, nil},
 		{"skyline", "skyline-csv", shard(t, skylines, 4, ""), []string{skylineJSON, skylinesParquet, reservationsParquet, rejectsCSV}, nil},
 		{"elasticity", "profruns-csv", shard(t, profruns, 4, ""), []string{elasticityJSON, modelsParquet, curvesParquet, rejectsCSV}, nil},
+		// A rolled Spark log: its parts are read once, in order, from the
+		// folder fetched with the first.
+		{"elasticity", "spark-eventlog", rolled + "/*", []string{elasticityJSON, modelsParquet, curvesParquet, rejectsCSV}, nil},
+		// A job history, with the _conf.xml fetched beside it.
+		{"elasticity", "jhist", hadoop + "/*", []string{elasticityJSON, modelsParquet, curvesParquet, rejectsCSV}, nil},
 	} {
-		t.Run(c.cmd, func(t *testing.T) {
+		t.Run(c.cmd+"-"+c.format, func(t *testing.T) {
 			localOut := filepath.Join(t.TempDir(), "out")
 			common := append([]string{c.cmd, "-o", "json", "-q", "--format", c.format}, c.args...)
 			start := time.Now()
@@ -87,7 +100,8 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 				t.Fatalf("local run: exit %d: %s", lcode, lstderr)
 			}
 			mem := "memfs://" + t.Name()
-			glob := toMemfs(t, c.input, mem+"/in")
+			memIn := mem + "/in/" + filepath.Base(filepath.Dir(c.input))
+			glob := toMemfs(t, c.input, memIn)
 			memOut := mem + "/out/"
 			// A stale output of an earlier run is removed first.
 			memfs.Write(memOut+c.outputs[0], []byte("stale"))
@@ -112,8 +126,8 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 				switch name {
 				case rejectsCSV:
 					// The rejects name the shards as they were given.
-					want = bytes.ReplaceAll(want, []byte(filepath.Dir(c.input)+"/"), []byte(mem+"/in/"))
-					if c.cmd == "classify" && !bytes.Contains(got, []byte(mem+"/in/part-")) {
+					want = bytes.ReplaceAll(want, []byte(filepath.Dir(c.input)+"/"), []byte(memIn+"/"))
+					if c.cmd == "classify" && !bytes.Contains(got, []byte(memIn+"/part-")) {
 						t.Errorf("rejects.csv names no memfs shard:\n%s", got)
 					}
 				case skylineJSON:
@@ -136,6 +150,59 @@ func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A shard on another store is fetched with what its format reads beside
+// it: a job history with its job's _conf.xml, a rolled Spark log's part
+// with its folder, under the folder's name; rejects name the store's
+// files.
+func TestFetchShardCompanions(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range []string{"job_1_0001-x.jhist", "job_1_0001_conf.xml", "job_2_0002_conf.xml",
+		"eventlog_v2_app-1/events_1_app-1", "eventlog_v2_app-1/events_2_app-1.zstd", "eventlog_v2_app-1/appstatus_app-1", "other.csv"} {
+		memfs.Write("memfs://fetch/"+f, []byte(f))
+	}
+	for _, c := range []struct {
+		path string
+		want []string // files of the local folder
+	}{
+		{"memfs://fetch/job_1_0001-x.jhist", []string{"job_1_0001-x.jhist", "job_1_0001_conf.xml"}},
+		{"memfs://fetch/eventlog_v2_app-1/events_2_app-1.zstd", []string{"appstatus_app-1", "events_1_app-1", "events_2_app-1.zstd"}},
+		{"memfs://fetch/other.csv", []string{"other.csv"}},
+	} {
+		local, name, done, err := fetchShard(ctx, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents, err := os.ReadDir(filepath.Dir(local))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range ents {
+			b, _ := os.ReadFile(filepath.Join(filepath.Dir(local), e.Name()))
+			if !strings.HasSuffix(c.path[:strings.LastIndex(c.path, "/")+1]+e.Name(), string(b)) {
+				t.Errorf("%s: %s holds %q", c.path, e.Name(), b)
+			}
+			got = append(got, e.Name())
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) || filepath.Base(local) != baseOf(c.path) {
+			t.Errorf("%s: fetched %v as %s, want %v", c.path, got, local, c.want)
+		}
+		if strings.Contains(c.path, "eventlog_v2_") && filepath.Base(filepath.Dir(local)) != "eventlog_v2_app-1" {
+			t.Errorf("%s: fetched into %s", c.path, filepath.Dir(local))
+		}
+		if n := name(local); n != c.path {
+			t.Errorf("name(%s) = %s, want %s", local, n, c.path)
+		}
+		if n := name("/elsewhere/x"); n != "/elsewhere/x" {
+			t.Errorf("name(/elsewhere/x) = %s", n)
+		}
+		done()
+		if _, err := os.Stat(local); !os.IsNotExist(err) {
+			t.Errorf("%s: left after done: %v", local, err)
+		}
 	}
 }
 
