@@ -25,10 +25,10 @@
 // to a temporary file and copied to DIR with the file system's OpenWrite
 // (an object appears whole or not at all); the command reads them back
 // the same way, and removes an earlier run's first. Local paths are read
-// and written in place, as before. A shard is fetched alone: the
-// companions some formats read beside a file (a .jhist's _conf.xml, the
-// other parts of a rolled Spark event log) are not, so give such inputs
-// on a local or mounted path.
+// and written in place, as before. A shard is fetched with what its
+// format reads beside it: a .jhist with its job's _conf.xml, a part of a
+// rolled Spark event log with its whole eventlog_v2_ folder (the first
+// part reads them all; the others are then skipped, as ingest does).
 //
 // # classify
 //
