@@ -250,10 +250,25 @@
 //   - Parse rate. google2019-usage JSON: 178 MB/s, 0.17 M rows/s on 2
 //     cores (BenchmarkGoogleUsageJSON, load 3.5, session 9), about
 //     1,030 bytes per row. CSV usage: 3.2 M rows/s (BenchmarkIngestCSV).
-//     wlprof-beam on Prism, 1,000 tenants × 14 days of CSV (about 20 M
-//     rows) in 16 shards, took 16.6 s against 4.4 s for wlprof ingest +
-//     classify (session 8, quiet machine). The gap is the temporary
-//     dataset each shard goes through, which a streaming reader removes.
+//   - Prism against the core (BenchmarkClassifyVsCore, one run each,
+//     session 10; session 8's 16.6 s against 4.4 s counted the test's own
+//     splitting of the CSV into shards). 1,000 tenants × 14 days (1–3
+//     servers, 2-minute samples, about 20 M rows), load 5–6: core 9.3 s,
+//     Beam 34.1 / 30.2 / 25.9 s on 1 / 4 / 16 shards (3.7 / 3.3 / 2.8×).
+//     10,000 tenants × 3 days (one server each, 21.6 M rows), quiet
+//     machine: core 6.9 s, Beam 32.9 s on 1 shard and 33.0 s on 16
+//     (4.8×), peak RSS 3.5 GB (the process holds both). The overhead is
+//     per tenant and per byte of element, not per row: of Beam's CPU,
+//     27 s of 120 went to Prism copying each element into a bytes.Buffer
+//     that grows by doubling (pullDecoder's tee and gbkBytes, which zero
+//     every new buffer), once per element per stage, and elements are a
+//     tenant's Partial and then its series, 8 bytes a slot; fft.Analyse
+//     took 15 s, as in the core. The bar's world, 10,000 tenants × 30
+//     days (216 M rows, 1.7 GB of series), did not fit: Prism keeps every
+//     stage's elements in memory and the kernel killed the process at
+//     24 GB. Next: a compact coder for Partial (counts and fixed-point
+//     sums delta-coded), the analysed element as the Partial rather than
+//     a float64 series, and a combine of summaries, not series (below).
 //   - skyline and elasticity. A synthetic skyline-csv of 2,000 jobs
 //     (165,000 rows, 3.3 MB) in 16 shards by job fits 1,652 jobs (6,640
 //     runs, 82,080 LP columns in all). On Prism that took 4.8 to 9.0 s
