@@ -100,19 +100,15 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	err = printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w, o.Tenants) })
-	if o.g.Output != "json" {
-		for _, s := range doc.Warnings {
-			o.g.progressf("warning: %s\n", s)
+	return o.finish(rejected, func() error {
+		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w, o.Tenants) })
+		if o.g.Output != "json" {
+			for _, s := range doc.Warnings {
+				o.g.progressf("warning: %s\n", s)
+			}
 		}
-	}
-	if err != nil {
 		return err
-	}
-	if rejected > 0 {
-		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
-	}
-	return nil
+	})
 }
 
 // classifyShards runs the pipeline and returns the document it wrote and
@@ -134,15 +130,8 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 	opts.Step = step
 	p := buildClassify(shards, classifyConfig{Format: o.Format, Ingest: o.Ingest, StepMs: step.Milliseconds(), Options: opts, Out: out})
 	o.g.progressf("classify: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatDuration(step))
-	if err := o.execute(ctx, o.g, p); err != nil {
-		return doc, 0, err
-	}
-	rejected, err := o.rejects(ctx, out)
-	if err != nil {
-		return doc, rejected, err
-	}
-	b, err := readOut(ctx, out, classifyJSON)
-	if errors.Is(err, os.ErrNotExist) {
+	rejected, b, err := o.runPipeline(ctx, o.g, p, out, classifyJSON, false)
+	if err == nil && b == nil {
 		return doc, rejected, fmt.Errorf("the inputs hold no utilisation data to classify (%d record(s) rejected)", rejected)
 	}
 	if err != nil {

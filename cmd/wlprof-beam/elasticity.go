@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
@@ -93,13 +92,9 @@ func runElasticityCmd(ctx context.Context, o *elasticityOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) }); err != nil {
-		return err
-	}
-	if rejected > 0 {
-		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
-	}
-	return nil
+	return o.finish(rejected, func() error {
+		return printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
+	})
 }
 
 // elasticityShards runs the pipeline and returns the document it wrote and
@@ -112,18 +107,8 @@ func elasticityShards(ctx context.Context, shards []string, o *elasticityOptions
 	}
 	p := buildElasticity(shards, elasticityConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
 	o.g.progressf("elasticity: %d shard(s) on %s\n", len(shards), o.Runner)
-	if err := o.execute(ctx, o.g, p); err != nil {
-		return doc, 0, err
-	}
-	rejected, err := o.rejects(ctx, out)
-	if err != nil {
-		return doc, rejected, err
-	}
-	if err := stageError(ctx, out); err != nil {
-		return doc, rejected, err
-	}
-	b, err := readOut(ctx, out, elasticityJSON)
-	if errors.Is(err, os.ErrNotExist) {
+	rejected, b, err := o.runPipeline(ctx, o.g, p, out, elasticityJSON, true)
+	if err == nil && b == nil {
 		// No group at all: the combine had nothing to run on.
 		_, err := elasticity.Collect(nil, opts)
 		return doc, rejected, fmt.Errorf("%w in the inputs (%d record(s) rejected)", err, rejected)

@@ -220,6 +220,41 @@ func (s *shardFlags) rejects(ctx context.Context, out string) (int64, error) {
 	return n, nil
 }
 
+// runPipeline runs p and reads back what every stage command reads: the
+// number of rejected records, a stage's error (errors.txt: stageErrors
+// says whether the stage writes one) and the document doc: its bytes, or
+// nil when there is none (the combine had nothing to run on).
+func (s *shardFlags) runPipeline(ctx context.Context, g *globalOptions, p *beam.Pipeline, out, doc string, stageErrors bool) (rejected int64, b []byte, err error) {
+	if err := s.execute(ctx, g, p); err != nil {
+		return 0, nil, err
+	}
+	if rejected, err = s.rejects(ctx, out); err != nil {
+		return rejected, nil, err
+	}
+	if stageErrors {
+		if err := stageError(ctx, out); err != nil {
+			return rejected, nil, err
+		}
+	}
+	b, err = readOut(ctx, out, doc)
+	if errors.Is(err, os.ErrNotExist) {
+		return rejected, nil, nil
+	}
+	return rejected, b, err
+}
+
+// finish prints a stage's document (print) and turns rejected records
+// into exit 3, as wlprof does.
+func (s *shardFlags) finish(rejected int64, print func() error) error {
+	if err := print(); err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return rejectedError{rejected, joinOut(s.Out, rejectsCSV)}
+	}
+	return nil
+}
+
 // stageError is the error the global combine wrote to out (errorsTxt): a
 // failure of the stage on the data, such as a job whose LP failed, said
 // as wlprof says it. nil when there is none.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -98,13 +97,9 @@ func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) }); err != nil {
-		return err
-	}
-	if rejected > 0 {
-		return rejectedError{rejected, joinOut(o.Out, rejectsCSV)}
-	}
-	return nil
+	return o.finish(rejected, func() error {
+		return printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
+	})
 }
 
 // skylineShards runs the pipeline and returns the document it wrote and
@@ -117,18 +112,8 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 	}
 	p := buildSkyline(shards, skylineConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
 	o.g.progressf("skyline: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatSeconds(opts.StepS))
-	if err := o.execute(ctx, o.g, p); err != nil {
-		return doc, 0, err
-	}
-	rejected, err := o.rejects(ctx, out)
-	if err != nil {
-		return doc, rejected, err
-	}
-	if err := stageError(ctx, out); err != nil {
-		return doc, rejected, err
-	}
-	b, err := readOut(ctx, out, skylineJSON)
-	if errors.Is(err, os.ErrNotExist) {
+	rejected, b, err := o.runPipeline(ctx, o.g, p, out, skylineJSON, true)
+	if err == nil && b == nil {
 		// No job at all: the combine had nothing to run on. wlprof skyline
 		// on a dataset without skylines writes an empty document.
 		res, _ := skyline.Collect(nil)
