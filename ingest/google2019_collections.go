@@ -235,16 +235,12 @@ func scanCollectionEvent(line []byte, e *collectionEvent) error {
 // collectionsParquet reads collection_events Parquet shards.
 type collectionsParquet struct {
 	*parquetInput
+	parquetRow[dataset.Collection]
 	ix          *collIndex
-	n, i        int
-	row         int64
 	coll        func(int) (int64, bool)
 	user, lname func(int) (string, bool)
 	after       func(int, []int64) []int64
 	stages      *dataset.Writer[dataset.Stage]
-	rec         dataset.Collection
-	perr        *ParseError
-	err         error
 }
 
 // intListAccessor reads a list of 64-bit ints per row (appended to the
@@ -332,15 +328,3 @@ func (r *collectionsParquet) Scan() bool {
 	}
 	return true
 }
-
-// Line is where the reader is: the current record's line (or row).
-func (r *collectionsParquet) Line() int64 { return r.row }
-
-func (r *collectionsParquet) Record() (*dataset.Collection, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *collectionsParquet) Err() error { return r.err }

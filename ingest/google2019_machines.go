@@ -218,15 +218,11 @@ func scanMachineEvent(line []byte, e *googleMachineEvent) error {
 // capacity a struct, absent values null). Row numbers stand for lines.
 type machinesParquet struct {
 	*parquetInput
+	parquetRow[dataset.MachineEvent]
 	g             *googleMachines
-	n, i          int
-	row           int64
 	tm, mach, typ func(int) (int64, bool)
 	sw, plat      func(int) (string, bool)
 	cpus, mem     func(int) (float64, bool)
-	rec           dataset.MachineEvent
-	perr          *ParseError
-	err           error
 }
 
 func (r *machinesParquet) bind(batch arrow.Record) error {
@@ -287,15 +283,3 @@ func (r *machinesParquet) Scan() bool {
 	}
 	return true
 }
-
-// Line is where the reader is: the current record's row.
-func (r *machinesParquet) Line() int64 { return r.row }
-
-func (r *machinesParquet) Record() (*dataset.MachineEvent, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *machinesParquet) Err() error { return r.err }

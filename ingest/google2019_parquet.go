@@ -191,23 +191,42 @@ func column(rec arrow.Record, name string) arrow.Array {
 	return nil
 }
 
+// parquetRow is the row cursor and current record of a Parquet reader:
+// batch rows n, the next one i, the row number (1-based across row
+// groups, the line number of rejects), and the record or reject read; it
+// gives the Reader methods every format's Parquet reader shares.
+type parquetRow[T any] struct {
+	n, i int
+	row  int64
+	rec  T
+	perr *ParseError
+	err  error
+}
+
+// Line is where the reader is: the current record's row.
+func (r *parquetRow[T]) Line() int64 { return r.row }
+
+func (r *parquetRow[T]) Record() (*T, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *parquetRow[T]) Err() error { return r.err }
+
 // googleParquet reads instance_usage Parquet shards (the BigQuery export:
 // INT64 columns, average_usage a struct of cpus and memory, nulls for
 // absent values). Only the leaf columns wlprof uses are decoded. Row
 // numbers (1-based, across row groups) stand for line numbers in rejects.
 type googleParquet struct {
 	*parquetInput
+	parquetRow[googleSample]
 	g    *googleRows
 	file string
 
 	batch arrow.Record
-	n, i  int
-	row   int64
 	cols  googleCols
-
-	rec  googleSample
-	perr *ParseError
-	err  error
 }
 
 // googleCols are accessors for one record batch's columns.
@@ -279,18 +298,6 @@ func (r *googleParquet) Scan() bool {
 	r.rec.line = r.row
 	return true
 }
-
-// Line is where the reader is: the current record's line (or row).
-func (r *googleParquet) Line() int64 { return r.row }
-
-func (r *googleParquet) Record() (*googleSample, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *googleParquet) Err() error { return r.err }
 
 // text renders a Parquet row for the rejects table.
 func (u *googleUsage) text() string {

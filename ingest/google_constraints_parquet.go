@@ -20,17 +20,13 @@ import (
 // numbers in rejects.
 type instanceEventsParquet struct {
 	*parquetInput
+	parquetRow[dataset.TaskEvent]
 	start int64
-	n, i  int
-	row   int64
 	ints  [5]func(int) (int64, bool) // time, type, collection_id, instance_index, machine_id
 	cpu   func(int) (float64, bool)
 	mem   func(int) (float64, bool)
 	cons  func(int, []instanceConstraint) []instanceConstraint
 	raw   instanceEvent
-	rec   dataset.TaskEvent
-	perr  *ParseError
-	err   error
 }
 
 // instanceEventLeaves are the columns read (a struct or list by its name:
@@ -175,30 +171,14 @@ func (r *instanceEventsParquet) Scan() bool {
 	return true
 }
 
-// Line is where the reader is: the current record's row.
-func (r *instanceEventsParquet) Line() int64 { return r.row }
-
-func (r *instanceEventsParquet) Record() (*dataset.TaskEvent, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *instanceEventsParquet) Err() error { return r.err }
-
 // machineAttrsParquet reads machine_attributes Parquet shards.
 type machineAttrsParquet struct {
 	*parquetInput
+	parquetRow[dataset.MachineAttribute]
 	start       int64
-	n, i        int
-	row         int64
 	tm, machine func(int) (int64, bool)
 	name, value func(int) (string, bool)
 	deleted     func(int) (bool, bool)
-	rec         dataset.MachineAttribute
-	perr        *ParseError
-	err         error
 }
 
 func ingestMachineAttrsParquet(ctx context.Context, in *Input, s *sink, start int64) error {
@@ -264,15 +244,3 @@ func (r *machineAttrsParquet) Scan() bool {
 	}
 	return true
 }
-
-// Line is where the reader is: the current record's row.
-func (r *machineAttrsParquet) Line() int64 { return r.row }
-
-func (r *machineAttrsParquet) Record() (*dataset.MachineAttribute, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *machineAttrsParquet) Err() error { return r.err }
