@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -38,14 +41,27 @@ func init() {
 	register.Emitter2[string, fft.Partial]()
 	register.Emitter1[rejectRow]()
 	register.Function2x1(mergePartials)
-	register.DoFn2x2[string, fft.Partial, analysed, error](&analyseFn{})
+	register.DoFn3x1[string, fft.Partial, func(analysed), error](&analyseFn{})
+	register.Emitter1[analysed]()
 	register.DoFn2x1[int, func(*analysed) bool, error](&combineFn{})
 	register.Iter1[analysed]()
 	register.DoFn2x1[int, func(*rejectRow) bool, error](&writeRejectsFn{})
 	register.Iter1[rejectRow]()
-	beam.RegisterType(reflect.TypeOf((*fft.Partial)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*rejectRow)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*analysed)(nil)).Elem())
+	// The two elements whose bytes Prism copies at every stage: a tenant's
+	// Partial in its binary form (fft/partialcodec.go, about 3 bytes a
+	// slot), and an analysed tenant as its result and that Partial, not
+	// its float64 series.
+	beam.RegisterCoder(reflect.TypeOf((*fft.Partial)(nil)).Elem(), encodePartial, decodePartial)
+	beam.RegisterCoder(reflect.TypeOf((*analysed)(nil)).Elem(), encodeAnalysed, decodeAnalysed)
+}
+
+func encodePartial(p fft.Partial) ([]byte, error) { return p.MarshalBinary() }
+
+func decodePartial(b []byte) (fft.Partial, error) {
+	var p fft.Partial
+	err := p.UnmarshalBinary(b)
+	return p, err
 }
 
 // classifyConfig is what the pipeline's steps need to know.
@@ -64,7 +80,7 @@ func buildClassify(shards []string, cfg classifyConfig) *beam.Pipeline {
 	partials, rejects := beam.ParDo2(s, &readShardFn{Format: cfg.Format, Ingest: cfg.Ingest, StepMs: cfg.StepMs}, paths)
 	perTenant := beam.CombinePerKey(s, mergePartials, partials)
 	tenants := beam.ParDo(s, &analyseFn{StepMs: cfg.StepMs, Options: cfg.Options}, perTenant)
-	beam.ParDo0(s, &combineFn{Options: cfg.Options, Out: cfg.Out, Format: cfg.Format}, beam.GroupByKey(s, beam.AddFixedKey(s, tenants)))
+	beam.ParDo0(s, &combineFn{StepMs: cfg.StepMs, Options: cfg.Options, Out: cfg.Out, Format: cfg.Format}, beam.GroupByKey(s, beam.AddFixedKey(s, tenants)))
 	beam.ParDo0(s, &writeRejectsFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, rejects)))
 	return p
 }
@@ -200,34 +216,117 @@ func mergePartials(a, b fft.Partial) fft.Partial {
 	return a
 }
 
-// analysed is one tenant's classification and series, gob-encoded (NaN
-// marks slots without samples, and JSON has no NaN).
+// analysed is one tenant's classification and the merged Partial its
+// series comes from: the global combine rebuilds the series (Partial.Series
+// is exact), so the shuffle carries about 3 bytes a slot, not 8.
 type analysed struct {
-	Tenant string
-	Blob   []byte
+	Tenant  fft.Tenant
+	Partial fft.Partial
 }
 
-type tenantSeries struct {
-	Tenant fft.Tenant
-	Series dataset.Series
+// encodeAnalysed is the tenant gob-encoded (its floats may be NaN, which
+// JSON has not) behind its length, then the Partial's binary form.
+func encodeAnalysed(a analysed) ([]byte, error) {
+	t, err := encodeGob(a.Tenant)
+	if err != nil {
+		return nil, err
+	}
+	b := binary.AppendUvarint(make([]byte, 0, 16+len(t)+3*len(a.Partial.Slots)), uint64(len(t)))
+	return a.Partial.AppendBinary(append(b, t...))
+}
+
+func decodeAnalysed(b []byte) (analysed, error) {
+	var a analysed
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return a, fmt.Errorf("wlprof-beam: a damaged analysed element")
+	}
+	if err := decodeGob(b[k:k+int(n)], &a.Tenant); err != nil {
+		return a, err
+	}
+	return a, a.Partial.UnmarshalBinary(b[k+int(n):])
 }
 
 // analyseFn is the per-tenant core of classify: fft.Analyse on the
-// tenant's series, built from its merged Partial.
+// tenant's series, built from its merged Partial. Prism hands a stage all
+// of its elements as one bundle, so the tenants of a bundle are analysed
+// by Options.Workers goroutines (all CPUs by default, as wlprof classify
+// does); the results are emitted by the bundle's own goroutine, as they
+// come and at FinishBundle.
 type analyseFn struct {
 	StepMs  int64
 	Options fft.Options
+
+	in   chan fft.Partial
+	out  chan analysed
+	wg   sync.WaitGroup
+	busy int // elements sent and not yet emitted
 }
 
-func (f *analyseFn) ProcessElement(tenant string, p fft.Partial) (analysed, error) {
-	s := p.Series(time.Duration(f.StepMs) * time.Millisecond)
-	blob, err := encodeGob(tenantSeries{Tenant: fft.Analyse(&s, f.Options), Series: s})
-	return analysed{Tenant: tenant, Blob: blob}, err
+func (f *analyseFn) StartBundle(_ context.Context, _ func(analysed)) { // the SDK wants the emitter here too
+	workers := f.Options.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	f.in = make(chan fft.Partial, workers)
+	f.out = make(chan analysed, 4*workers)
+	f.busy = 0
+	for range workers {
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			for p := range f.in {
+				s := p.Series(time.Duration(f.StepMs) * time.Millisecond)
+				f.out <- analysed{Tenant: fft.Analyse(&s, f.Options), Partial: p}
+			}
+		}()
+	}
+}
+
+func (f *analyseFn) ProcessElement(_ string, p fft.Partial, emit func(analysed)) error {
+	for {
+		select {
+		case f.in <- p:
+			f.busy++
+			f.drain(emit, false)
+			return nil
+		case a := <-f.out: // the workers wait for room: emit to make it
+			f.busy--
+			emit(a)
+		}
+	}
+}
+
+// drain emits the results that are ready (all of them, waiting, when
+// wait is set).
+func (f *analyseFn) drain(emit func(analysed), wait bool) {
+	for f.busy > 0 {
+		var a analysed
+		if wait {
+			a = <-f.out
+		} else {
+			select {
+			case a = <-f.out:
+			default:
+				return
+			}
+		}
+		f.busy--
+		emit(a)
+	}
+}
+
+func (f *analyseFn) FinishBundle(_ context.Context, emit func(analysed)) error {
+	close(f.in)
+	f.drain(emit, true)
+	f.wg.Wait()
+	return nil
 }
 
 // combineFn is the global combine: classes and headroom over every
 // tenant (fft.Combine, which sorts them), written to Out.
 type combineFn struct {
+	StepMs  int64
 	Options fft.Options
 	Out     string
 	Format  string
@@ -238,12 +337,8 @@ func (f *combineFn) ProcessElement(_ int, iter func(*analysed) bool) error {
 	var tenants []fft.Tenant
 	var a analysed
 	for iter(&a) {
-		var ts tenantSeries
-		if err := decodeGob(a.Blob, &ts); err != nil {
-			return err
-		}
-		series = append(series, ts.Series)
-		tenants = append(tenants, ts.Tenant)
+		series = append(series, a.Partial.Series(time.Duration(f.StepMs)*time.Millisecond))
+		tenants = append(tenants, a.Tenant)
 	}
 	res, err := fft.Combine(series, tenants, f.Options)
 	if err != nil {
