@@ -125,15 +125,59 @@ func (p *Partial) Merge(q Partial) {
 		copy(grown[p.FirstSlot-lo:], p.Slots)
 		p.Slots, p.FirstSlot = grown, lo
 	}
-	dst := p.Slots[q.FirstSlot-p.FirstSlot:]
-	for i, v := range q.Slots {
+	addSlots(p.Slots[q.FirstSlot-p.FirstSlot:], q.Slots)
+	p.Servers = unionSorted(p.Servers, q.Servers)
+}
+
+// MergeAll merges Partials of one tenant into one, as Merge one after
+// the other in their order does, but allocating the slots once: merging
+// a tenant's shards one by one copied its growing slots at every step,
+// quadratic in the number of shards that each cover a stretch of time.
+// The parts are left as they were.
+func MergeAll(parts []Partial) Partial {
+	if len(parts) == 0 {
+		return Partial{}
+	}
+	out := Partial{Tenant: parts[0].Tenant}
+	lo, hi, has := int64(0), int64(0), false
+	for i := range parts {
+		q := &parts[i]
+		if len(q.Slots) == 0 {
+			continue
+		}
+		a, b := q.FirstSlot, q.FirstSlot+int64(len(q.Slots))
+		if !has {
+			lo, hi, has = a, b, true
+		}
+		lo, hi = min(lo, a), max(hi, b)
+	}
+	if has {
+		out.FirstSlot, out.Slots = lo, make([]uint64, hi-lo)
+	}
+	for i := range parts {
+		q := &parts[i]
+		if len(q.Slots) == 0 {
+			if !has && i == 0 {
+				out.FirstSlot = q.FirstSlot
+			}
+			out.Servers = unionSorted(out.Servers, q.Servers)
+			continue
+		}
+		addSlots(out.Slots[q.FirstSlot-lo:], q.Slots)
+		out.Servers = unionSorted(out.Servers, q.Servers)
+	}
+	return out
+}
+
+// addSlots adds src into dst slot by slot, as Merge does.
+func addSlots(dst, src []uint64) {
+	for i, v := range src {
 		a, b := slotAcc(dst[i]), slotAcc(v)
 		if a&slotCountMax+b&slotCountMax > slotCountMax {
 			continue // saturated (a million servers in a slot): as add, keep it
 		}
 		dst[i] = uint64(a + b)
 	}
-	p.Servers = unionSorted(p.Servers, q.Servers)
 }
 
 // Series is the tenant's average-server series on a grid of step, as

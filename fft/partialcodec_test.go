@@ -157,3 +157,55 @@ func TestPartialBinaryDamage(t *testing.T) {
 		t.Fatalf("huge slot count: %v", err)
 	}
 }
+
+// MergeAll gives what Merge one part after the other gives, bit for bit,
+// and leaves the parts as they were.
+func TestMergeAllAsMergeInOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 8))
+	for i := range 300 {
+		parts := make([]Partial, r.IntN(6))
+		base := r.Int64N(1000)
+		for k := range parts {
+			p := randomPartial(r)
+			p.Tenant = "t"
+			p.FirstSlot = base + r.Int64N(4000) - 2000
+			for j := range p.Slots { // counts that never saturate when added
+				if c := p.Slots[j] & slotCountMax; c > 3 {
+					p.Slots[j] = p.Slots[j]>>slotCountBits%(1<<30)<<slotCountBits | 3
+				}
+			}
+			parts[k] = p
+		}
+		var want Partial
+		if len(parts) > 0 {
+			want = parts[0]
+			want.Slots = slices.Clone(want.Slots)
+			want.Servers = slices.Clone(want.Servers)
+			for _, q := range parts[1:] {
+				want.Merge(q)
+			}
+		}
+		before := make([][]byte, len(parts))
+		for k := range parts {
+			before[k], _ = parts[k].MarshalBinary()
+		}
+		got := MergeAll(parts)
+		if len(got.Slots) == 0 {
+			got.Slots = want.Slots[:0:0]
+			if want.Slots == nil {
+				got.Slots = nil
+			}
+		}
+		if len(got.Servers) == 0 && len(want.Servers) == 0 {
+			got.Servers = want.Servers
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d (%d parts): MergeAll\n%+v\nMerge in order\n%+v", i, len(parts), got, want)
+		}
+		for k := range parts {
+			if after, _ := parts[k].MarshalBinary(); !slices.Equal(after, before[k]) {
+				t.Fatalf("case %d: part %d changed", i, k)
+			}
+		}
+	}
+}

@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -24,9 +24,9 @@ import (
 
 // The classify pipeline:
 //
-//	shard paths ─ReadShard─▶ (tenant, fft.Partial) per shard ─CombinePerKey(Merge)─▶ one Partial per tenant
+//	shard paths ─ReadShard─▶ (tenant, fft.Partial) per shard ─CombinePerKey(mergeFn)─▶ one Partial per tenant
 //	             └─rejects (side output) ─▶ one group ─▶ DIR/rejects.csv
-//	per tenant ─Analyse─▶ (tenant, series) ─▶ one group ─Combine─▶ DIR/classify.json, tenants.parquet, classes.parquet
+//	per tenant ─Analyse─▶ (its fft.Tenant, its Partial) ─▶ one group ─Combine─▶ DIR/classify.json, tenants.parquet, classes.parquet
 //
 // A shard is reduced to one Partial per tenant (exact sums and counts per
 // grid slot, fft/partial.go) before anything is shuffled: never one
@@ -40,7 +40,7 @@ func init() {
 	register.DoFn4x1[context.Context, string, func(string, fft.Partial), func(rejectRow), error](&readShardFn{})
 	register.Emitter2[string, fft.Partial]()
 	register.Emitter1[rejectRow]()
-	register.Function2x1(mergePartials)
+	register.Combiner3[partials, fft.Partial, fft.Partial](&mergeFn{})
 	register.DoFn3x1[string, fft.Partial, func(analysed), error](&analyseFn{})
 	register.Emitter1[analysed]()
 	register.DoFn2x1[int, func(*analysed) bool, error](&combineFn{})
@@ -54,6 +54,7 @@ func init() {
 	// its float64 series.
 	beam.RegisterCoder(reflect.TypeOf((*fft.Partial)(nil)).Elem(), encodePartial, decodePartial)
 	beam.RegisterCoder(reflect.TypeOf((*analysed)(nil)).Elem(), encodeAnalysed, decodeAnalysed)
+	beam.RegisterCoder(reflect.TypeOf((*partials)(nil)).Elem(), encodePartials, decodePartials)
 }
 
 func encodePartial(p fft.Partial) ([]byte, error) { return p.MarshalBinary() }
@@ -77,8 +78,8 @@ type classifyConfig struct {
 func buildClassify(shards []string, cfg classifyConfig) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	paths := beam.CreateList(s, shards)
-	partials, rejects := beam.ParDo2(s, &readShardFn{Format: cfg.Format, Ingest: cfg.Ingest, StepMs: cfg.StepMs}, paths)
-	perTenant := beam.CombinePerKey(s, mergePartials, partials)
+	parts, rejects := beam.ParDo2(s, &readShardFn{Format: cfg.Format, Ingest: cfg.Ingest, StepMs: cfg.StepMs}, paths)
+	perTenant := beam.CombinePerKey(s, &mergeFn{}, parts)
 	tenants := beam.ParDo(s, &analyseFn{StepMs: cfg.StepMs, Options: cfg.Options}, perTenant)
 	beam.ParDo0(s, &combineFn{StepMs: cfg.StepMs, Options: cfg.Options, Out: cfg.Out, Format: cfg.Format}, beam.GroupByKey(s, beam.AddFixedKey(s, tenants)))
 	beam.ParDo0(s, &writeRejectsFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, rejects)))
@@ -207,13 +208,74 @@ func readShard(ctx context.Context, dir, format, path string, opts ingest.Option
 	return ds, dataset.ScanUsageBatches(ctx, ds, fn)
 }
 
-// mergePartials merges two Partials of one tenant (exact: any grouping
-// and order give the same sums). a is copied first: a runner may hand the
-// same value to more than one merge.
-func mergePartials(a, b fft.Partial) fft.Partial {
-	a.Slots = slices.Clone(a.Slots)
-	a.Merge(b)
+// mergeFn merges a tenant's Partials from every shard. The accumulator
+// only gathers them, and ExtractOutput merges them at once (fft.MergeAll:
+// the slots allocated once). Merging two at a time copied the growing
+// slots at every merge, which on shards that each cover a stretch of time
+// is quadratic in the shards. Partials merge exactly (integer adds), so
+// the result does not depend on the order the runner gathered them in.
+type mergeFn struct{}
+
+// partials is mergeFn's accumulator: a tenant's Partials, unmerged.
+type partials struct {
+	Parts []fft.Partial
+}
+
+func (mergeFn) CreateAccumulator() partials { return partials{} }
+
+func (mergeFn) AddInput(a partials, p fft.Partial) partials {
+	a.Parts = append(a.Parts, p)
 	return a
+}
+
+func (mergeFn) MergeAccumulators(a, b partials) partials {
+	a.Parts = append(a.Parts, b.Parts...)
+	return a
+}
+
+func (mergeFn) ExtractOutput(a partials) fft.Partial {
+	if len(a.Parts) == 1 {
+		return a.Parts[0]
+	}
+	return fft.MergeAll(a.Parts)
+}
+
+// encodePartials is the count of parts, then each part's binary form
+// behind its length.
+func encodePartials(a partials) ([]byte, error) {
+	b := binary.AppendUvarint(nil, uint64(len(a.Parts)))
+	for i := range a.Parts {
+		p, err := a.Parts[i].MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		b = append(binary.AppendUvarint(b, uint64(len(p))), p...)
+	}
+	return b, nil
+}
+
+func decodePartials(b []byte) (partials, error) {
+	var a partials
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return a, errors.New("wlprof-beam: a damaged list of partials")
+	}
+	b = b[k:]
+	a.Parts = make([]fft.Partial, n)
+	for i := range a.Parts {
+		m, k := binary.Uvarint(b)
+		if k <= 0 || m > uint64(len(b)-k) {
+			return a, errors.New("wlprof-beam: a damaged list of partials")
+		}
+		if err := a.Parts[i].UnmarshalBinary(b[k : k+int(m)]); err != nil {
+			return a, err
+		}
+		b = b[k+int(m):]
+	}
+	if len(b) != 0 {
+		return a, errors.New("wlprof-beam: a damaged list of partials")
+	}
+	return a, nil
 }
 
 // analysed is one tenant's classification and the merged Partial its
