@@ -29,9 +29,10 @@ import (
 // WLPROF_BEAM_BENCH_WORLD=10k the classify benchmark's (fft/bench_test.go:
 // 10,000 tenants × 30 days at 2 minutes, one server each, 216 M samples,
 // about 7 GB of CSV, kept under the temporary directory for later runs;
-// WLPROF_BEAM_BENCH_DAYS shortens it). On this 24 GiB machine the 30-day
-// world does not fit: Prism keeps every stage's elements in memory, and
-// the process was killed by the kernel at 24 GB (session 10).
+// WLPROF_BEAM_BENCH_DAYS shortens it). The 30-day world needs about 12 GB
+// (session 11: peak RSS 11.1 GB with the core's run and 1 and 16 shards;
+// before Partials crossed the stages in binary form, the kernel killed the
+// process at 24 GB). Quiet-machine results are in doc.go's scaling model.
 func BenchmarkClassifyVsCore(b *testing.B) {
 	var path string
 	if os.Getenv("WLPROF_BEAM_BENCH_WORLD") == "10k" {

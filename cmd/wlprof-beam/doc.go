@@ -255,20 +255,34 @@
 //     splitting of the CSV into shards). 1,000 tenants × 14 days (1–3
 //     servers, 2-minute samples, about 20 M rows), load 5–6: core 9.3 s,
 //     Beam 34.1 / 30.2 / 25.9 s on 1 / 4 / 16 shards (3.7 / 3.3 / 2.8×).
-//     10,000 tenants × 3 days (one server each, 21.6 M rows), quiet
-//     machine: core 6.9 s, Beam 32.9 s on 1 shard and 33.0 s on 16
-//     (4.8×), peak RSS 3.5 GB (the process holds both). The overhead is
-//     per tenant and per byte of element, not per row: of Beam's CPU,
-//     27 s of 120 went to Prism copying each element into a bytes.Buffer
-//     that grows by doubling (pullDecoder's tee and gbkBytes, which zero
-//     every new buffer), once per element per stage, and elements are a
-//     tenant's Partial and then its series, 8 bytes a slot; fft.Analyse
-//     took 15 s, as in the core. The bar's world, 10,000 tenants × 30
-//     days (216 M rows, 1.7 GB of series), did not fit: Prism keeps every
-//     stage's elements in memory and the kernel killed the process at
-//     24 GB. Next: a compact coder for Partial (counts and fixed-point
-//     sums delta-coded), the analysed element as the Partial rather than
-//     a float64 series, and a combine of summaries, not series (below).
+//     Session 10, before the changes below: 10,000 tenants × 3 days (one
+//     server each, 21.6 M rows), quiet machine: core 6.9 s, Beam 32.9 s on
+//     1 shard and 33.0 s on 16 (4.8×), peak RSS 3.5 GB; 27 of Beam's 120
+//     CPU seconds went to Prism copying each element into a bytes.Buffer
+//     that grows by doubling and zeroes every new buffer (pullDecoder's
+//     tee and gbkBytes), once per element per stage; the 30-day world did
+//     not fit in 24 GB.
+//     Session 11 changed three things: (1) Partials and analysed tenants
+//     cross the stages in fft's binary form (fft/partialcodec.go: count
+//     runs and delta-coded sums, about 3.6 bytes a slot against 8, and
+//     the analysed element carries the Partial, not a float64 series); (2)
+//     a tenant's Partials are gathered and merged once (fft.MergeAll), as
+//     merging two at a time copied the growing slots at every merge; (3)
+//     the tenants of a bundle are analysed on all CPUs (Prism hands the
+//     stage every tenant as one bundle, so fft.Analyse ran on one core).
+//     The bar's world, 10,000 tenants × 30 days at 2 minutes (216 M rows,
+//     6.9 GB of CSV), quiet machine: core 46.9 s, Beam 124.4 s on 1 shard
+//     (2.65×) and 93.1 s on 16 shards (1.98×), peak RSS 11.1 GB for the
+//     process, which holds the core's run too. At load 3–4 (a fuzz run on
+//     one core) before (2): 2.88× on 16 shards, peak 12.3 GB. 10,000 × 3
+//     days at load 4: 2.24× on 1 shard, 1.76× on 16 (peak 1.5 GB).
+//     Where the rest goes (CPU profile, 3 days, 16 shards): fft.Analyse as
+//     in the core; ingest of each shard into a temporary dataset, as
+//     wlprof ingest does (a streaming reader would skip its Parquet);
+//     Prism's buffer growth, 3 s of CPU where it was 10 s; the binary
+//     coders, 2 s. Why one shard takes 1.3× the time of 16 was not
+//     profiled; the shard's ingest and the reading back of its temporary
+//     dataset are one element there, on one bundle.
 //   - skyline and elasticity. A synthetic skyline-csv of 2,000 jobs
 //     (165,000 rows, 3.3 MB) in 16 shards by job fits 1,652 jobs (6,640
 //     runs, 82,080 LP columns in all). On Prism that took 4.8 to 9.0 s
@@ -280,26 +294,31 @@
 //     groups are tens of runs each, so Prism's fixed cost dominates: 0.27
 //     to 0.36 s against 0.17 s for wlprof on the bundled profruns.csv
 //     (106 runs).
-//   - Bytes per tenant-month. A tenant's Partial, and its series, hold 8
-//     bytes per grid slot. At Google's 5-minute windows a 31-day month is
-//     8,928 slots, or 71 KB per tenant. 100,000 tenants (machines of all
-//     8 cells with --tenant-key machine) make 7.1 GB.
+//   - Bytes per tenant-month. A tenant's series holds 8 bytes per grid
+//     slot, its Partial in binary form about 3.6 (one server; more with
+//     many servers whose count changes often). At Google's 5-minute
+//     windows a 31-day month is 8,928 slots: 71 KB per tenant as a series,
+//     about 32 KB as a shuffled Partial. 100,000 tenants (machines of all
+//     8 cells with --tenant-key machine) make 7.1 GB of series, 3.2 GB
+//     shuffled.
 //   - Shuffle. Each shard emits, per tenant it holds, the slots it
 //     covers. Shards by time or by machine emit each slot about once, so
-//     the shuffle is about the series' size (7.1 GB above). Shards that
-//     each hold every tenant's whole month emit shards × 71 KB per
-//     tenant: shard by time or by machine.
+//     the shuffle is about the binary Partials' size (3.2 GB above), and
+//     the analysed tenants cross once more at that size. Shards that each
+//     hold every tenant's whole month emit shards × 32 KB per tenant:
+//     shard by time or by machine.
 //   - Worker memory. A shard's builder holds its tenants × the slots it
-//     covers × 8 bytes. The global combine holds every tenant's series on
-//     one worker (7.1 GB above, so that worker needs about 10 GB). This
-//     is the limit to lift next: combine summaries, not series.
+//     covers × 8 bytes. The global combine holds every tenant's Partial
+//     and rebuilds its series (3.2 + 7.1 GB above, so that worker needs
+//     about 12 GB). This is the limit to lift next: combine summaries,
+//     not series.
 //   - Time. T ≈ B / (N · c · r) + shuffle / (N · network) + combine. B is
 //     the input's uncompressed bytes, N workers of c cores, r ≈ 89 MB/s
 //     per core for Google's JSON (measured above; gzip costs about a
 //     third more). The 2019 trace is about 2.4 TiB compressed. At an
 //     assumed 6× gzip ratio that is about 14 TiB of JSON, or 14 G rows.
 //     On 100 workers of 4 cores: about 14·2^40 / (400 · 89·10^6) ≈ 430 s
-//     of parsing, about 570 s with gunzip. Then add a 7 GB shuffle and
+//     of parsing, about 570 s with gunzip. Then add a 3 GB shuffle and
 //     the single-worker combine: about 100,000 FFTs of 8,928 points, a
 //     few minutes on one core. That is roughly 15 minutes. On one machine
 //     like this one, the same parse takes about 14·2^40 / 178·10^6 ≈ 24
