@@ -10,18 +10,25 @@
 # input (Go's default is 60s): the worker reports no executions while it
 # minimizes, and on targets whose seeds are kilobytes (FuzzJhist,
 # GODEBUG=fuzzdebug=1) one minimization took most of a minute's run.
+# FUZZLOGDIR keeps each target's whole log there (FUZZLOGDIR/TARGET.log,
+# with the progress lines), to watch a long run's rate as it goes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 time=${FUZZTIME:-30s}
 pick=${FUZZ:-.}
 go=${GO:-go}
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+tmplog=$(mktemp)
+trap 'rm -f "$tmplog"' EXIT
 printf '%-44s %12s %10s\n' TARGET EXECS PER_S
 for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do
 	for f in $("$go" test "$pkg" -list '^Fuzz' | grep '^Fuzz' | grep -E -- "$pick" || true); do
 		corpus="$pkg/testdata/fuzz/$f"
 		before=$(ls "$corpus" 2>/dev/null | sort || true)
+		log=$tmplog
+		if [ -n "${FUZZLOGDIR:-}" ]; then
+			mkdir -p "$FUZZLOGDIR"
+			log="$FUZZLOGDIR/$f.log"
+		fi
 		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-10s}" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
 			after=$(ls "$corpus" 2>/dev/null | sort || true)
 			# Go 1.26's coordinator can report "context deadline exceeded"
