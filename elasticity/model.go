@@ -32,7 +32,20 @@ type Options struct {
 	// that size (Model.Retarget): a model profiled on a sample of the
 	// input, carried to the whole.
 	InputBytes int64
+	// Fit is how the model's parameters are learnt: FitPair ("" too), from
+	// two settings (seed 004's), or FitLeastSquares, over every run when
+	// there are three settings or more (the pair where there are not).
+	// Least squares averages the noise of many short runs, which matters
+	// when the model is carried to a larger input (InputBytes): the
+	// retarget multiplies the sample's errors with its runtimes.
+	Fit string
 }
+
+// The values of Options.Fit.
+const (
+	FitPair         = "pair"
+	FitLeastSquares = "least-squares"
+)
 
 // DefaultOptions: every job, a 100 MiB grid, no overrides.
 func DefaultOptions() Options { return Options{GridBytes: 100 * mib} }
@@ -344,10 +357,19 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 	}
 	if ls := leastSquares(m.Kind, runs, pl.settings, pl.ideal, pl.extra); ls != nil {
 		m.LeastSquares = ls
-		if m.predict == nil { // no well-sized run: the fit over the under-sized ones is the model
+		switch {
+		case m.predict == nil: // no well-sized run: the fit over the under-sized ones is the model
 			pl.adoptLeastSquares(m, sim.params, ls)
 			warnings = append(warnings, "no well-sized run: ideal runtime extrapolated by least squares over the under-sized runs")
+		case opts.Fit == FitLeastSquares && m.Kind == "spill-rate":
+			pl.adoptLeastSquares(m, sim.params, ls)
+			m.FitMemoryBytes = nil
+			for i := range pl.settings {
+				pl.settings[i].UsedToFit = true
+			}
 		}
+	} else if opts.Fit == FitLeastSquares && m.predict != nil {
+		warnings = append(warnings, "fit least-squares: fewer than three memory settings (or their runs do not differ in simulated spill), so the model is fitted on two as by default")
 	} else if m.predict == nil {
 		return nil, fmt.Sprintf("not enough information: no well-sized run and the under-sized runs do not differ in simulated spill (%s)", pl.ctx)
 	}
@@ -646,6 +668,7 @@ func (pl *placement) adoptLeastSquares(m *Model, params *paramSet, ls *LeastSqua
 		params.set("disk_rate_bytes_per_s", rate, "least-squares")
 	} else {
 		m.predict = func(float64) float64 { return T }
+		delete(params.used, "disk_rate_bytes_per_s") // a pair's rate, if any, is not this model's
 	}
 	m.Validation = ls.Validation
 }

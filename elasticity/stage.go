@@ -48,6 +48,11 @@ func (o Options) Validate() error {
 	if o.InputBytes < 0 {
 		errs = append(errs, fmt.Errorf("elasticity: input-bytes %d: want 0 (as profiled) or more", o.InputBytes))
 	}
+	switch o.Fit {
+	case "", FitPair, FitLeastSquares:
+	default:
+		errs = append(errs, fmt.Errorf("elasticity: fit %q: want %s (two settings, the default) or %s (every run)", o.Fit, FitPair, FitLeastSquares))
+	}
 	for k := range o.Overrides {
 		if k == "" {
 			errs = append(errs, fmt.Errorf("elasticity: an override has an empty key"))

@@ -21,6 +21,7 @@ type elasticityOptions struct {
 	Set      []string
 	WallTime bool
 	Input    string
+	Fit      string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -51,6 +52,7 @@ elasticity's.`,
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
+	f.StringVar(&o.Fit, "fit", elasticity.FitPair, "how the model is learnt: pair (an under-sized and a well-sized setting, seed 004's) or least-squares (every run; steadier for --input-bytes)")
 	return cmd
 }
 
@@ -59,7 +61,7 @@ elasticity's.`,
 // once, as a usage error.
 func (o *elasticityOptions) validate() ([]string, elasticity.Options, error) {
 	opts := elasticity.DefaultOptions()
-	opts.Job, opts.WallTime = o.Job, o.WallTime
+	opts.Job, opts.WallTime, opts.Fit = o.Job, o.WallTime, o.Fit
 	var errs []error
 	grid, err := bytesize.Parse(o.Grid)
 	if err != nil {

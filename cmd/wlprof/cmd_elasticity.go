@@ -18,6 +18,7 @@ type elasticityOptions struct {
 	Set      []string
 	WallTime bool
 	Input    string
+	Fit      string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -42,6 +43,9 @@ are fitted on two runs (an under-sized one near half of ideal memory and
 the smallest well-sized one) and validated on the others; with more than
 two memory settings the same model is also fitted by least squares, and a
 measured curve (monotone interpolation) is validated as a baseline.
+--fit least-squares makes the least-squares fit the model (validated by
+leaving one setting out): steadier when runs are short and noisy, as on a
+sample carried to the whole input with --input-bytes.
 
 The simulations read their keys (mapreduce.*, spark.*, tez.*) from the
 runs' configuration, with Hadoop's, Spark's and Tez's defaults; wlprof's own
@@ -76,6 +80,7 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
+	f.StringVar(&o.Fit, "fit", elasticity.FitPair, "how the model is learnt: pair (an under-sized and a well-sized setting, seed 004's) or least-squares (every run; steadier for --input-bytes)")
 	completeJob(cmd, g, dataset.ProfRunsTable.Name)
 	return cmd
 }
@@ -84,6 +89,7 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts := elasticity.DefaultOptions()
 	opts.Job = o.Job
 	opts.WallTime = o.WallTime
+	opts.Fit = o.Fit
 	grid, err := bytesize.Parse(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)
