@@ -182,7 +182,16 @@
 // input's per-setting medians. Measured in two runs (2 cores, nothing else
 // running): median error over the seven settings 6.4% and 9.7%, largest
 // 17.8% and 13.3%, in either direction; the full input's runs last 2–3 s
-// and their medians move by that much between sessions. The rule ignores
-// work that grows faster than the input (a sort's n·log n), which a
-// workload with long runs would show as predictions that are too fast.
+// and their medians move by that much between sessions. With the sample
+// fitted by least squares (--fit least-squares), on a quiet machine:
+// median 8.3%, largest 11.3% (sample 32 MiB; the pair fit of the same runs
+// 9.0% and 12.2%), and median 9.2%, largest 16.1% with a 64 MiB sample and
+// a 640 MiB full input (pair: 10.6% and 21.1%). So the median over settings
+// holds at 10% and single settings do not: the well-sized runtime grew
+// 10.25× and 10.87× for ten times the input, and the penalty per spilled
+// byte was smaller at full size than in the sample (the full input's
+// medians of three runs are not even monotone in the spilled bytes: one
+// spill of 552 MB took longer than two). The rule ignores work that grows
+// faster than the input (a sort's n·log n), which a workload with long
+// runs shows as predictions that are too fast.
 package elasticity
