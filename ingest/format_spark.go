@@ -215,10 +215,10 @@ func (r *sparkLog) openPart() (bool, *ParseError) {
 	r.lr = lineReader{}
 	switch c := sparkCodec(head); c {
 	case "lz4":
-		r.lr.r = bufio.NewReaderSize(&lz4BlockReader{r: in.Reader()}, ReadBufferSize)
+		r.lr.r = bufio.NewReaderSize(&lz4BlockReader{r: in.Reader()}, streamBuffer(64*in.Size, headBytes))
 		r.noteCodec(c, path)
 	case "snappy":
-		r.lr.r = bufio.NewReaderSize(&snappyStreamReader{r: in.Reader()}, ReadBufferSize)
+		r.lr.r = bufio.NewReaderSize(&snappyStreamReader{r: in.Reader()}, streamBuffer(64*in.Size, headBytes))
 		r.noteCodec(c, path)
 	case "lzf":
 		return true, &ParseError{File: path, Err: errors.New("Spark event log compressed with lzf: not supported (decompress it, or write event logs with spark.eventLog.compression.codec=zstd)")}

@@ -187,7 +187,7 @@ func (in *Input) consumed(pos int) {
 // Reader is the decompressed content.
 func (in *Input) Reader() *bufio.Reader {
 	if in.r == nil {
-		in.r = bufio.NewReaderSize(progressReader{bytes.NewReader(in.data), &in.read}, ReadBufferSize)
+		in.r = bufio.NewReaderSize(progressReader{bytes.NewReader(in.data), &in.read}, streamBuffer(int64(len(in.data)), 4<<10))
 	}
 	return in.r
 }

@@ -6,10 +6,15 @@
 # fixed. FUZZ=regexp picks targets. One worker per target (FUZZPARALLEL):
 # with two, the progress counts of the slower targets stalled for the
 # whole run, and a rate per core compares across machines.
-# FUZZMINIMIZE (default 10s) caps the time spent minimizing each new
-# input (Go's default is 60s): the worker reports no executions while it
-# minimizes, and on targets whose seeds are kilobytes (FuzzJhist,
-# GODEBUG=fuzzdebug=1) one minimization took most of a minute's run.
+# FUZZMINIMIZE (default 200x: 200 executions) caps the work spent
+# minimizing each new input (Go's default is 60s): the worker reports no
+# executions while it minimizes, and on targets whose seeds are kilobytes
+# (FuzzJhist, GODEBUG=fuzzdebug=1) one minimization took most of a
+# minute's run. A time cap of 10s was not enough either: on parsers that
+# find new coverage every few seconds (FuzzSparkEventLog, FuzzYarnRM,
+# FuzzUsageCSV) minimizing filled most of a 10-minute run, at 1 to 400
+# executions a second; with 200x, FuzzSparkEventLog ran 650/s beside two
+# other fuzzers on this 2-core machine, where it had run 1/s.
 # FUZZLOGDIR keeps each target's whole log there (FUZZLOGDIR/TARGET.log,
 # with the progress lines), to watch a long run's rate as it goes.
 set -euo pipefail
@@ -29,7 +34,7 @@ for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname |
 			mkdir -p "$FUZZLOGDIR"
 			log="$FUZZLOGDIR/$f.log"
 		fi
-		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-10s}" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
+		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-200x}" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
 			after=$(ls "$corpus" 2>/dev/null | sort || true)
 			# Go 1.26's coordinator can report "context deadline exceeded"
 			# when -fuzztime ends while a worker is mid-execution
