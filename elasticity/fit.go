@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // lsModel is a fitted least-squares model: its prediction and parameters.
@@ -110,7 +109,6 @@ func leastSquares(kind string, runs []dataset.ProfRun, settings []Setting, ideal
 // leaveOneOut predicts each setting's runs from a model built without them.
 func leaveOneOut(runs []dataset.ProfRun, settings []Setting, build func([]dataset.ProfRun) (func(float64) float64, bool)) Validation {
 	all := Validation{Checks: []Check{}}
-	var errs []float64
 	skipped := 0
 	for _, s := range settings {
 		var train []dataset.ProfRun
@@ -126,20 +124,8 @@ func leaveOneOut(runs []dataset.ProfRun, settings []Setting, build func([]datase
 		}
 		v := validate(runs, pred, func(r dataset.ProfRun) bool { return r.MemoryBytes == s.MemoryBytes })
 		all.Checks = append(all.Checks, v.Checks...)
-		for _, c := range v.Checks {
-			errs = append(errs, math.Abs(c.Error))
-		}
 	}
-	all.Runs = len(errs)
-	if len(errs) > 0 {
-		all.MedianAbsError = quantile.Median(errs)
-		s, mx := 0.0, 0.0
-		for _, e := range errs {
-			s += e
-			mx = math.Max(mx, e)
-		}
-		all.MeanAbsError, all.MaxAbsError = s/float64(len(errs)), mx
-	}
+	summarize(&all)
 	if skipped > 0 {
 		all.Note = "settings whose removal leaves the model undetermined are not predicted"
 	}

@@ -759,7 +759,6 @@ func monotoneWarnings(s []Setting, extra func(float64) float64) []string {
 // validate predicts the runs that use selects.
 func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(dataset.ProfRun) bool) Validation {
 	v := Validation{Checks: []Check{}}
-	var errs []float64
 	for _, r := range runs {
 		if !use(r) {
 			continue
@@ -767,9 +766,19 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 		p := finite(predict(float64(r.MemoryBytes)))
 		e := (p - r.RuntimeS) / r.RuntimeS
 		v.Checks = append(v.Checks, Check{MemoryBytes: r.MemoryBytes, Repetition: r.Repetition, MeasuredS: r.RuntimeS, PredictedS: p, Error: finite(e)})
-		errs = append(errs, math.Abs(finite(e)))
 	}
+	summarize(&v)
+	return v
+}
+
+// summarize fills v's errors, over single runs and over each memory
+// setting's median, from its checks (which it sorts).
+func summarize(v *Validation) {
 	sortChecks(v.Checks)
+	errs := make([]float64, 0, len(v.Checks))
+	for _, c := range v.Checks {
+		errs = append(errs, math.Abs(c.Error))
+	}
 	v.Runs = len(errs)
 	var serrs, ms []float64
 	for i := 0; i < len(v.Checks); {
@@ -798,7 +807,6 @@ func validate(runs []dataset.ProfRun, predict func(float64) float64, use func(da
 		}
 		v.MeanAbsError, v.MaxAbsError = s/float64(len(errs)), mx
 	}
-	return v
 }
 
 func sortChecks(c []Check) {

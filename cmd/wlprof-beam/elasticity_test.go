@@ -92,7 +92,7 @@ func TestElasticityProfRunsAsCore(t *testing.T) {
 	})
 }
 
-// --job, --grid, --set, --input-bytes and --wall-time reach the stage as
+// --job, --grid, --set, --input-bytes, --wall-time and --fit reach the stage as
 // wlprof elasticity's flags do; the Parquet results read in DuckDB.
 func TestElasticityFlagsAsCore(t *testing.T) {
 	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
@@ -100,11 +100,11 @@ func TestElasticityFlagsAsCore(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := elasticity.DefaultOptions()
-	opts.Job, opts.GridBytes, opts.InputBytes, opts.WallTime = "wordcount", 256<<20, 10<<30, true
+	opts.Job, opts.GridBytes, opts.InputBytes, opts.WallTime, opts.Fit = "wordcount", 256<<20, 10<<30, true, elasticity.FitLeastSquares
 	opts.Overrides = elasticity.Conf{"mapreduce.job.maps": "400"}
 	want, _ := coreElasticity(t, "profruns-csv", []string{path}, opts)
 	_, _, file, out := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", shard(t, path, 4, ""),
-		"--job", "wordcount", "--grid", "256M", "--input-bytes", "10G", "--set", "mapreduce.job.maps=400", "--wall-time")
+		"--job", "wordcount", "--grid", "256M", "--input-bytes", "10G", "--set", "mapreduce.job.maps=400", "--wall-time", "--fit", "least-squares")
 	if !bytes.Equal(file, want) {
 		t.Fatalf("elasticity.json differs from wlprof elasticity with the same flags:\n%s", firstDiff(file, want))
 	}
@@ -115,6 +115,16 @@ func TestElasticityFlagsAsCore(t *testing.T) {
 	if len(doc.Models) == 0 || doc.Models[0].Job != "wordcount" || doc.Models[0].InputBytes != 10<<30 {
 		t.Fatalf("the flags did not reach the stage: %s", file)
 	}
+	fitted := 0
+	for _, m := range doc.Models {
+		if m.Kind == "spill-rate" && m.LeastSquares != nil {
+			if len(m.FitMemoryBytes) != 0 || m.ParamSources["disk_rate_bytes_per_s"] != "least-squares" && m.LeastSquares.DiskRateBytesPerS > 0 {
+				t.Errorf("--fit least-squares did not reach %s/%s: fitted on %v, rate from %q", m.Job, m.Task, m.FitMemoryBytes, m.ParamSources["disk_rate_bytes_per_s"])
+			}
+			fitted++
+		}
+	}
+	t.Logf("%d of %d models fitted by least squares", fitted, len(doc.Models))
 	res := duckdbtest.Query(t,
 		"SELECT job, task, kind, ideal_memory_bytes FROM '"+filepath.Join(out, modelsParquet)+"' ORDER BY job, task, framework, slots",
 		"SELECT count(*) AS n FROM '"+filepath.Join(out, curvesParquet)+"'")
