@@ -205,7 +205,7 @@ func (c *jsonCursor) int64Value(name string) (int64, bool, error) {
 			return 0, false, err
 		}
 		if esc {
-			return 0, false, fmt.Errorf("%s: %q is not a 64-bit integer", name, s)
+			return 0, false, valueError{fmt.Errorf("%s: %q is not a 64-bit integer", name, s)}
 		}
 		t = s
 	} else {
@@ -219,7 +219,7 @@ func (c *jsonCursor) int64Value(name string) (int64, bool, error) {
 	}
 	v, err := strconv.ParseInt(string(t), 10, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %q is not a 64-bit integer", name, t)
+		return 0, false, valueError{fmt.Errorf("%s: %q is not a 64-bit integer", name, t)}
 	}
 	return v, true, nil
 }
@@ -243,13 +243,48 @@ func (c *jsonCursor) floatValue(name string) (float64, bool, error) {
 		}
 	}
 	if len(t) == 0 {
-		return 0, false, fmt.Errorf("%s: empty number", name)
+		return 0, false, valueError{fmt.Errorf("%s: empty number", name)}
 	}
 	v, err := strconv.ParseFloat(unsafe.String(&t[0], len(t)), 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s: %q is not a number", name, t)
+		return 0, false, valueError{fmt.Errorf("%s: %q is not a number", name, t)}
 	}
 	return v, true, nil
+}
+
+// valueError is a value the scanner read past but cannot use (a number
+// out of range, a string where an object belongs): the line goes on, and a
+// later member of the same name replaces it, as encoding/json's last member
+// wins; a syntax error stops the line at once.
+type valueError struct{ error }
+
+// keyErrors holds the value errors of a line, one per member name, in the
+// order they were first seen; a member read again without error clears
+// its name's.
+type keyErrors []struct {
+	key string
+	err error
+}
+
+// set records err (nil: clears) for key; other errors pass through.
+func (k *keyErrors) set(key string, err error) error {
+	ve, ok := err.(valueError) // returned as it is by int64Value and floatValue, never wrapped
+	if err != nil && !ok {
+		return err
+	}
+	for i := range *k {
+		if (*k)[i].key == key {
+			*k = append((*k)[:i], (*k)[i+1:]...)
+			break
+		}
+	}
+	if err != nil {
+		*k = append(*k, struct {
+			key string
+			err error
+		}{key, ve.error})
+	}
+	return nil
 }
 
 // scanGoogleJSON reads the fields of one instance_usage line into u.
@@ -260,6 +295,7 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 	if c.peek() != '{' {
 		return c.fail("want a JSON object")
 	}
+	var bad keyErrors
 	err := c.container(func(key []byte) error {
 		var err error
 		switch string(key) {
@@ -276,33 +312,47 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 		case "alloc_collection_id":
 			u.alloc, u.hasAlloc, err = c.int64Value("alloc_collection_id")
 		case "average_usage":
+			// A later average_usage replaces the whole object, and with
+			// it its members' errors.
 			u.hasCPU, u.hasMem = false, false
+			if len(bad) > 0 {
+				bad.set("average_usage.cpus", nil)
+				bad.set("average_usage.memory", nil)
+			}
 			switch c.peek() {
 			case '{':
-				return c.container(func(k []byte) error {
+				err = c.container(func(k []byte) error {
 					var err error
 					switch string(k) {
 					case "cpus":
 						u.cpus, u.hasCPU, err = c.floatValue("average_usage.cpus")
+						return bad.set("average_usage.cpus", err)
 					case "memory":
 						u.memory, u.hasMem, err = c.floatValue("average_usage.memory")
-					default:
-						err = c.skip()
+						return bad.set("average_usage.memory", err)
 					}
-					return err
+					return c.skip()
 				})
 			case 'n':
 				if t := c.token(); string(t) != "null" {
-					return fmt.Errorf("average_usage: %q is not an object", t)
+					return fmt.Errorf("average_usage: %q is not an object", t) // not JSON
 				}
-				return nil
+			default:
+				if err = c.skip(); err == nil {
+					err = valueError{errors.New("average_usage: want an object")}
+				}
 			}
-			return c.fail("average_usage: want an object")
 		default:
-			err = c.skip()
+			return c.skip()
 		}
-		return err
+		if err == nil && len(bad) == 0 {
+			return nil // the common case, without a string of the key
+		}
+		return bad.set(string(key), err)
 	})
+	if err == nil && len(bad) > 0 {
+		err = bad[0].err
+	}
 	if err != nil {
 		return err
 	}

@@ -123,6 +123,12 @@ func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
 		`{"average_usage":{"cpus":1e-400}}`, `{"average_usage":{"cpus":"nan"}}`, "{\"a\":\"\x01\"}",
 		`{"instance_index":"7","instance_index":0}`, `{"instance_index":null}`, `{"instance_index":"-1"}`, `{"instance_index":2.0}`,
 		`{"alloc_collection_id":"0"}`, `{"alloc_collection_id":null}`, `{"alloc_collection_id":330587160469,"alloc_collection_id":"0"}`, `{"alloc_collection_id":"x"}`,
+		// A member whose value is unusable, then the same member again:
+		// the last wins, as in encoding/json (FuzzGoogleJSONScanner).
+		`{"collection_id":"","collection_id":0}`, `{"collection_id":0,"collection_id":""}`, `{"start_time":1.5,"start_time":"2"}`,
+		`{"average_usage":{"cpus":"x"},"average_usage":{"memory":0.5}}`, `{"average_usage":{"cpus":0.5},"average_usage":{"cpus":"x"}}`,
+		`{"average_usage":[],"average_usage":{"cpus":0.25}}`, `{"average_usage":{"cpus":0.25},"average_usage":"x"}`,
+		`{"average_usage":{"cpus":"x","cpus":1}}`, `{"average_usage":nul}`, `{"machine_id":"x","end_time":"y","machine_id":1}`,
 	} {
 		checkScanner(t, []byte(l))
 	}
