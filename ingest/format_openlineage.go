@@ -188,7 +188,7 @@ func (ol *olReader) document(ctx context.Context, in *Input) error {
 			return ctx.Err()
 		}
 		if array && !dec.More() {
-			return nil
+			return ol.arrayEnd(dec, data, lineAt)
 		}
 		// Skip whitespace so that the offset is where the value starts.
 		start := dec.InputOffset()
@@ -209,6 +209,27 @@ func (ol *olReader) document(ctx context.Context, in *Input) error {
 			return err
 		}
 	}
+}
+
+// arrayEnd reads the ']' that closes a document's array: an array that
+// is never closed (a truncated export) or text after it is a reject, not
+// silently the end of the input.
+func (ol *olReader) arrayEnd(dec *json.Decoder, data []byte, lineAt func(int64) int64) error {
+	off := dec.InputOffset()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		if err == nil || err == io.EOF {
+			err = errors.New("the JSON array is not closed with ']' (a truncated document?)")
+		}
+		end := min(int(off)+maxRecordText, len(data))
+		return ol.reject(lineAt(off), data[off:end], fmt.Errorf("bad JSON: %v", err))
+	}
+	off = dec.InputOffset()
+	rest := bytes.TrimLeft(data[off:], " \t\r\n")
+	if len(rest) > 0 {
+		off = int64(len(data) - len(rest))
+		return ol.reject(lineAt(off), rest[:min(len(rest), maxRecordText)], errors.New("text after the JSON array"))
+	}
+	return nil
 }
 
 func (ol *olReader) reject(line int64, rec []byte, err error) error {

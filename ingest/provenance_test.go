@@ -255,6 +255,31 @@ func TestOpenLineageArrayAndPrettyBadTail(t *testing.T) {
 	if got.res.Accepted != 1 || len(got.rejects) != 1 || got.rejects[0].Line != 7 {
 		t.Fatalf("pretty with a truncated tail: accepted %d rejects %+v (want the reject at line 7)", got.res.Accepted, got.rejects)
 	}
+	// An array that is never closed, or text after it, is a reject, not
+	// the silent end of the input (FuzzOpenLineage found "[ ").
+	ev := `{"eventType":"COMPLETE","eventTime":"2024-01-01T00:00:00Z","run":{"runId":"a"},"job":{"name":"j"}}`
+	for _, c := range []struct {
+		body     string
+		accepted int64
+		line     int64
+		reason   string
+	}{
+		{"[ ", 0, 1, "not closed"},
+		{"[\n" + ev + ",\n" + ev, 2, 3, "not closed"},
+		{"[" + ev + "]\n\n{\"x\":1}\n", 1, 3, "text after the JSON array"},
+		{"[" + ev + "]\n \n", 1, 0, ""},
+	} {
+		got := ingestProv(t, "openlineage", nil, writeFile(t, dir, "c.json", []byte(c.body)))
+		if c.reason == "" {
+			if got.res.Accepted != c.accepted || len(got.rejects) != 0 {
+				t.Errorf("%q: accepted %d, rejects %+v; want %d and none", c.body, got.res.Accepted, got.rejects, c.accepted)
+			}
+			continue
+		}
+		if got.res.Accepted != c.accepted || len(got.rejects) != 1 || got.rejects[0].Line != c.line || !strings.Contains(got.rejects[0].Reason, c.reason) {
+			t.Errorf("%q: accepted %d, rejects %+v; want %d and one at line %d (%s)", c.body, got.res.Accepted, got.rejects, c.accepted, c.line, c.reason)
+		}
+	}
 }
 
 func TestDetectProvenanceFormats(t *testing.T) {
