@@ -110,33 +110,41 @@ func Open(path string) (*Input, error) {
 	if in.mapFile(st) {
 		return in, nil
 	}
-	br := bufio.NewReaderSize(raw, streamBuffer(st.Size(), 4<<10))
+	if err := in.openStream(st.Size()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return in, nil
+}
+
+// openStream reads in.raw, size bytes, through a buffer and sees through
+// gzip and zstd compression.
+func (in *Input) openStream(size int64) error {
+	br := bufio.NewReaderSize(in.raw, streamBuffer(size, 4<<10))
 	head, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+			return fmt.Errorf("%s: gzip: %w", in.Path, err)
 		}
 		zr.Multistream(true)
 		in.Compression = "gzip"
 		in.closers = append(in.closers, func() { zr.Close() })
 		in.damaged = newDamageReader(zr, in.Compression)
-		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*st.Size(), headBytes))
+		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*size, headBytes))
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: zstd: %w", path, err)
+			return fmt.Errorf("%s: zstd: %w", in.Path, err)
 		}
 		in.Compression = "zstd"
 		in.closers = append(in.closers, zr.Close)
 		in.damaged = newDamageReader(zr, in.Compression)
-		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*st.Size(), headBytes))
+		br = bufio.NewReaderSize(in.damaged, streamBuffer(64*size, headBytes))
 	}
 	in.r = br
-	return in, nil
+	return nil
 }
 
 // mapBlock is the granularity of hashing and releasing a mapped input.
@@ -230,13 +238,24 @@ func (in *Input) Close() error {
 	return in.f.Close()
 }
 
-// openMemory is an Input over data as if it were an uncompressed file at
-// path, mapped: the parsers see what Open would give them, without a file
-// (the fuzz targets run a parser thousands of times a second). Compressed
-// data is refused: that path needs a stream.
+// openMemory is an Input over data as if it were a file at path: mapped
+// when uncompressed, a stream through the same decompression as Open's when
+// compressed. The parsers see what Open would give them, without a file
+// (the fuzz targets run a parser thousands of times a second). It reports
+// false for data Open would refuse (a bad gzip header: open the file to get
+// Open's error) and for tiny data, which Open reads as a stream.
 func openMemory(path string, data []byte) (*Input, bool) {
-	if len(data) < 4 || bytes.HasPrefix(data, gzipMagic) || bytes.HasPrefix(data, zstdMagic) {
+	if len(data) < 4 {
 		return nil, false
+	}
+	if bytes.HasPrefix(data, gzipMagic) || bytes.HasPrefix(data, zstdMagic) {
+		in := &Input{Path: path, Size: int64(len(data))}
+		in.raw = &countingHash{r: bytes.NewReader(data), h: sha256.New(), read: &in.read}
+		if err := in.openStream(in.Size); err != nil {
+			in.Close()
+			return nil, false
+		}
+		return in, true
 	}
 	in := &Input{Path: path, Size: int64(len(data)), data: data, inMemory: true}
 	in.raw = &countingHash{r: bytes.NewReader(nil), h: sha256.New(), read: &in.read}
