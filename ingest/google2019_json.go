@@ -151,7 +151,11 @@ func (c *jsonCursor) skip() error {
 }
 
 // container reads an object (calling member with each key, positioned at
-// its value) or an array (member with a nil key).
+// its value) or an array (member with a nil key). A member that returns a
+// valueError (a value read past but unusable) does not stop the object: a
+// later member of the same name replaces it, as encoding/json's last
+// member wins, and what is left unreplaced at the end is the container's
+// error (the first seen). Any other error stops it at once.
 func (c *jsonCursor) container(member func(key []byte) error) error {
 	open := c.b[c.i]
 	close := byte('}')
@@ -164,6 +168,7 @@ func (c *jsonCursor) container(member func(key []byte) error) error {
 		c.i++
 		return nil
 	}
+	var bad []keyError // nil on the common path: no allocation
 	for {
 		c.ws()
 		var key []byte
@@ -180,8 +185,15 @@ func (c *jsonCursor) container(member func(key []byte) error) error {
 			c.i++
 			c.ws()
 		}
-		if err := member(key); err != nil {
-			return err
+		err := member(key)
+		if err != nil {
+			ve, ok := err.(valueError) // int64Value and floatValue return it as it is
+			if !ok {
+				return err
+			}
+			bad = setKeyError(bad, open == '{', key, ve)
+		} else if len(bad) > 0 && open == '{' {
+			bad = setKeyError(bad, true, key, valueError{})
 		}
 		c.ws()
 		switch c.peek() {
@@ -189,11 +201,39 @@ func (c *jsonCursor) container(member func(key []byte) error) error {
 			c.i++
 		case close:
 			c.i++
+			if len(bad) > 0 {
+				return bad[0].err
+			}
 			return nil
 		default:
 			return c.fail("want ',' or '" + string(close) + "'")
 		}
 	}
+}
+
+// keyError is an object member's unusable value, or an array element's
+// (named false: never replaced).
+type keyError struct {
+	key   string
+	named bool
+	err   valueError
+}
+
+// setKeyError records err for key (an empty err clears it): a member read
+// again replaces what its name held.
+func setKeyError(bad []keyError, named bool, key []byte, err valueError) []keyError {
+	if named {
+		for i := range bad {
+			if bad[i].named && bad[i].key == string(key) {
+				bad = append(bad[:i], bad[i+1:]...)
+				break
+			}
+		}
+	}
+	if err.error != nil {
+		bad = append(bad, keyError{string(key), named, err})
+	}
+	return bad
 }
 
 // int64Value reads an INT64 written as a string or a number, or null.
@@ -253,39 +293,9 @@ func (c *jsonCursor) floatValue(name string) (float64, bool, error) {
 }
 
 // valueError is a value the scanner read past but cannot use (a number
-// out of range, a string where an object belongs): the line goes on, and a
-// later member of the same name replaces it, as encoding/json's last member
-// wins; a syntax error stops the line at once.
+// out of range, a string where an object belongs); container lets a later
+// member of the same name replace it. A syntax error stops the line.
 type valueError struct{ error }
-
-// keyErrors holds the value errors of a line, one per member name, in the
-// order they were first seen; a member read again without error clears
-// its name's.
-type keyErrors []struct {
-	key string
-	err error
-}
-
-// set records err (nil: clears) for key; other errors pass through.
-func (k *keyErrors) set(key string, err error) error {
-	ve, ok := err.(valueError) // returned as it is by int64Value and floatValue, never wrapped
-	if err != nil && !ok {
-		return err
-	}
-	for i := range *k {
-		if (*k)[i].key == key {
-			*k = append((*k)[:i], (*k)[i+1:]...)
-			break
-		}
-	}
-	if err != nil {
-		*k = append(*k, struct {
-			key string
-			err error
-		}{key, ve.error})
-	}
-	return nil
-}
 
 // scanGoogleJSON reads the fields of one instance_usage line into u.
 func scanGoogleJSON(line []byte, u *googleUsage) error {
@@ -295,7 +305,6 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 	if c.peek() != '{' {
 		return c.fail("want a JSON object")
 	}
-	var bad keyErrors
 	err := c.container(func(key []byte) error {
 		var err error
 		switch string(key) {
@@ -313,12 +322,8 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 			u.alloc, u.hasAlloc, err = c.int64Value("alloc_collection_id")
 		case "average_usage":
 			// A later average_usage replaces the whole object, and with
-			// it its members' errors.
+			// it the errors of its members (container's, per name).
 			u.hasCPU, u.hasMem = false, false
-			if len(bad) > 0 {
-				bad.set("average_usage.cpus", nil)
-				bad.set("average_usage.memory", nil)
-			}
 			switch c.peek() {
 			case '{':
 				err = c.container(func(k []byte) error {
@@ -326,12 +331,12 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 					switch string(k) {
 					case "cpus":
 						u.cpus, u.hasCPU, err = c.floatValue("average_usage.cpus")
-						return bad.set("average_usage.cpus", err)
 					case "memory":
 						u.memory, u.hasMem, err = c.floatValue("average_usage.memory")
-						return bad.set("average_usage.memory", err)
+					default:
+						err = c.skip()
 					}
-					return c.skip()
+					return err
 				})
 			case 'n':
 				if t := c.token(); string(t) != "null" {
@@ -343,16 +348,10 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 				}
 			}
 		default:
-			return c.skip()
+			err = c.skip()
 		}
-		if err == nil && len(bad) == 0 {
-			return nil // the common case, without a string of the key
-		}
-		return bad.set(string(key), err)
+		return err
 	})
-	if err == nil && len(bad) > 0 {
-		err = bad[0].err
-	}
 	if err != nil {
 		return err
 	}

@@ -161,3 +161,18 @@ func splitLines(b []byte) [][]byte {
 	}
 	return out
 }
+
+// The last member wins in every scanner built on jsonCursor.container, not
+// only in instance_usage's: machine_events here.
+func TestMachineEventScannerLastMemberWins(t *testing.T) {
+	var e googleMachineEvent
+	if err := scanMachineEvent([]byte(`{"time":"x","machine_id":1,"time":7}`), &e); err != nil || e.time != 7 || !e.hasTime {
+		t.Errorf("a bad time replaced by a good one: %v, time %d", err, e.time)
+	}
+	if err := scanMachineEvent([]byte(`{"time":7,"machine_id":1,"time":"x"}`), &e); err == nil {
+		t.Errorf("a good time replaced by a bad one: no error")
+	}
+	if err := scanMachineEvent([]byte(`{"time":7,"capacity":{"cpus":"x"},"capacity":{"cpus":0.5}}`), &e); err != nil || e.cpus != 0.5 {
+		t.Errorf("a bad capacity replaced by a good one: %v, cpus %v", err, e.cpus)
+	}
+}
