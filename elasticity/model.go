@@ -33,8 +33,9 @@ type Options struct {
 	// input, carried to the whole.
 	InputBytes int64
 	// Fit is how the model's parameters are learnt: FitPair ("" too), from
-	// two settings (seed 004's), or FitLeastSquares, over every run when
-	// there are three settings or more (the pair where there are not).
+	// two settings (seed 004's), or FitLeastSquares, over every run, for
+	// spill-rate models with three settings or more (the pair elsewhere,
+	// with a warning).
 	// Least squares averages the noise of many short runs, which matters
 	// when the model is carried to a larger input (InputBytes): the
 	// retarget multiplies the sample's errors with its runtimes.
@@ -367,6 +368,8 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 			for i := range pl.settings {
 				pl.settings[i].UsedToFit = true
 			}
+		case opts.Fit == FitLeastSquares:
+			warnings = append(warnings, "fit least-squares: a step model keeps its two settings (its least-squares means are under least_squares)")
 		}
 	} else if opts.Fit == FitLeastSquares && m.predict != nil {
 		warnings = append(warnings, "fit least-squares: fewer than three memory settings (or their runs do not differ in simulated spill), so the model is fitted on two as by default")

@@ -224,3 +224,31 @@ func TestFitLeastSquares(t *testing.T) {
 		t.Errorf("fit %q: %v, want an error naming the choices", bad.Fit, err)
 	}
 }
+
+// A step model keeps its pair under --fit least-squares, and says so
+// (the bundled wordcount map: a step model over five settings).
+func TestFitLeastSquaresStepWarns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2017, 4))
+	var runs []dataset.ProfRun
+	for _, s := range sweeps() {
+		for _, r := range s.runs(rng) {
+			if r.Job == "wordcount" && r.Task == "map" {
+				runs = append(runs, r)
+			}
+		}
+	}
+	opts := DefaultOptions()
+	opts.Fit = FitLeastSquares
+	res, err := build(runs, opts)
+	if err != nil || len(res.Models) != 1 || res.Models[0].Kind != "step" || res.Models[0].LeastSquares == nil {
+		t.Fatalf("want one step model with a least-squares fit: %v %+v", err, res)
+	}
+	m := res.Models[0]
+	found := false
+	for _, w := range m.Warnings {
+		found = found || strings.Contains(w, "step model keeps its two settings")
+	}
+	if !found || len(m.FitMemoryBytes) != 2 {
+		t.Errorf("step model under least squares: fitted on %v, warnings %q", m.FitMemoryBytes, m.Warnings)
+	}
+}
