@@ -234,7 +234,10 @@
 // version) is a run: appId, name, user, queue; submitTime (else the last
 // Submit Application Request line, else startTime), launchTime (else
 // startTime) as start, finishTime as end (epoch ms; 0 is "not set"); status
-// FAILED or KILLED when state or finalStatus says so, else the state.
+// FAILED or KILLED when state or finalStatus says so, else the state. The
+// RM writes one summary per application: a second ApplicationSummary for
+// an appId already summarised in the file is a reject naming the first's
+// line, so one run id counts once.
 // Skylines follow the estimator's RmSingleLineParser and JobMetaData
 // exactly: the leftmost of "Submit Application Request", "AM Allocated
 // Container", "AM Released Container", "finalState=FAILED",

@@ -93,7 +93,11 @@ type yarnRM struct {
 	loc  *time.Location
 
 	apps map[string]*rmApp
-	rec  jobRecord
+	// summarised is the line of each application's ApplicationSummary in
+	// this file: the RM writes one per application, so a second one is a
+	// reject and one run id counts once.
+	summarised map[string]int64
+	rec        jobRecord
 	perr *ParseError
 	err  error
 	done bool
@@ -107,7 +111,7 @@ func newYarnRM(in *Input, loc *time.Location) *yarnRM {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &yarnRM{lr: newLineReader(in), file: in.Path, loc: loc, apps: map[string]*rmApp{}}
+	return &yarnRM{lr: newLineReader(in), file: in.Path, loc: loc, apps: map[string]*rmApp{}, summarised: map[string]int64{}}
 }
 
 // Line is where the reader is: the current record's line (or row).
@@ -298,6 +302,15 @@ func (r *yarnRM) summary(line []byte, ms int64, tail []byte) bool {
 		r.perr = r.bad(line, errors.New("ApplicationSummary without appId"))
 		return true
 	}
+	if first, dup := r.summarised[id]; dup {
+		// YARN logs one summary per application. A second one (a
+		// duplicated or spliced log) would make a second run with the
+		// same id and a second skyline restarting at offset 0; the first
+		// summary stands.
+		delete(r.apps, id)
+		r.perr = r.bad(line, fmt.Errorf("second ApplicationSummary for %s (the first is on line %d; YARN writes one per application, so the first is kept)", id, first))
+		return true
+	}
 	run := &dataset.Run{Run: id, Name: kv["name"], User: kv["user"], Queue: kv["queue"],
 		SubmitMs: dataset.NoTime, StartMs: dataset.NoTime, EndMs: dataset.NoTime, Source: "yarn-rm"}
 	for _, f := range []struct {
@@ -318,6 +331,7 @@ func (r *yarnRM) summary(line []byte, ms int64, tail []byte) bool {
 		}
 	}
 	run.Status = rmStatus(kv["state"], kv["finalStatus"])
+	r.summarised[id] = r.lr.line
 	a := r.apps[id]
 	delete(r.apps, id)
 	if run.SubmitMs == dataset.NoTime {

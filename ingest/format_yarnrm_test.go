@@ -343,3 +343,36 @@ func TestYarnRMOutOfOrder(t *testing.T) {
 		t.Errorf("notes %q", o.res.Files[0].Notes)
 	}
 }
+
+// TestYarnRMSecondSummary: a second ApplicationSummary for one application
+// (a duplicated or spliced log; FuzzYarnRM found it) is a reject naming the
+// first summary's line. Before, it made a second run with the same id and a
+// second skyline restarting at offset 0 after the first had ended.
+func TestYarnRMSecondSummary(t *testing.T) {
+	log := `2024-03-01 02:00:00,000 INFO RMAuditLogger: USER=u	OPERATION=Submit Application Request	APPID=application_1_0001
+2024-03-01 02:00:10,000 INFO RMAuditLogger: USER=u	OPERATION=AM Allocated Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000001
+2024-03-01 02:00:40,000 INFO RMAuditLogger: USER=u	OPERATION=AM Released Container	APPID=application_1_0001	CONTAINERID=container_1_0001_01_000001
+2024-03-01 02:01:00,000 INFO RMAppManager$ApplicationSummary: appId=application_1_0001,name=j-1,startTime=1,finishTime=2
+2024-03-01 03:00:00,000 INFO RMAuditLogger: USER=u	OPERATION=Submit Application Request	APPID=application_1_0001
+2024-03-01 02:01:00,000 INFO RMAppManager$ApplicationSummary: appId=application_1_0001,name=j-2,startTime=1,finishTime=2
+`
+	p := filepath.Join(t.TempDir(), "rm.log")
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := ingestJobs(t, "yarn-rm", []string{p}, DefaultOptions())
+	if len(o.runs) != 1 || o.runs[0].Name != "j-1" {
+		t.Errorf("runs %+v, want the first summary's only", o.runs)
+	}
+	if s := steps(o.skyline("j", "application_1_0001")); s != "0:0 10:1 40:0" {
+		t.Errorf("skyline %s", s)
+	}
+	if len(o.rejects) != 1 || o.rejects[0].Line != 6 || !strings.Contains(o.rejects[0].Reason, "second ApplicationSummary for application_1_0001 (the first is on line 4") {
+		t.Errorf("rejects %+v", o.rejects)
+	}
+	// The resubmission at 03:00 was forgotten with the rejected summary,
+	// not reported as an application still running at the end.
+	if hasNoteLike(o.res.Files[0].Notes, "applications without an ApplicationSummary") {
+		t.Errorf("notes %q", o.res.Files[0].Notes)
+	}
+}

@@ -95,6 +95,13 @@ func FuzzYarnRM(f *testing.F) {
 		if len(runs) > bytes.Count(body, []byte("ApplicationSummary")) {
 			t.Fatalf("%d runs", len(runs))
 		}
+		ids := map[string]bool{}
+		for _, r := range runs {
+			if ids[r.Run] {
+				t.Fatalf("run id %s twice", r.Run)
+			}
+			ids[r.Run] = true
+		}
 		end := map[string]float64{}
 		for _, s := range sky {
 			end[s.Run] = s.Containers
