@@ -98,9 +98,9 @@ type yarnRM struct {
 	// reject and one run id counts once.
 	summarised map[string]int64
 	rec        jobRecord
-	perr *ParseError
-	err  error
-	done bool
+	perr       *ParseError
+	err        error
+	done       bool
 
 	// counts for the notes
 	lines, nonLog, events, unknownApp, noRecurrence, unreleased, backwards, dupStart int64
