@@ -17,6 +17,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profiler"
 )
 
@@ -191,6 +192,12 @@ func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra ..
 // profileSpillsort builds spillsort and profiles it: repeat passes over
 // mems on -gen gen records.
 func profileSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra ...string) []dataset.ProfRun {
+	return profileSpillsortLimited(t, gen, mems, repeat, 0, extra...)
+}
+
+// profileSpillsortLimited is profileSpillsort with the spill disk throttled
+// to diskLimit bytes/s each way (profiler.Options.DiskLimit; 0: none).
+func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int, diskLimit int64, extra ...string) []dataset.ProfRun {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -207,7 +214,7 @@ func profileSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra 
 	}
 	input := n / 100 * 100 // whole 100-byte records
 	o := profiler.Options{Job: "spillsort", Task: "reduce", Mems: mems, Repeat: repeat, Interval: 20 * time.Millisecond,
-		SpillDir: dir, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, Warn: func(string) {}}
+		SpillDir: dir, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, DiskLimit: diskLimit, Warn: func(string) {}}
 	ps, err := profiler.Sweep(context.Background(), append([]string{bin, "-gen", gen, "-mem", "{mem}", "-spill", "{spill_dir}"}, extra...), o)
 	if err != nil {
 		t.Fatal(err)
@@ -349,6 +356,22 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		small = append(small, scale*m<<20)
 		full = append(full, 10*scale*m<<20)
 	}
+	// The spill disk, throttled (profiler.Options.DiskLimit) to
+	// WLPROF_RETARGET_DISK_LIMIT bytes/s each way, "off" for the VM's own
+	// disk: see the note at the bar below.
+	limit := int64(100 << 20)
+	if v := os.Getenv("WLPROF_RETARGET_DISK_LIMIT"); v == "off" {
+		limit = 0
+	} else if v != "" {
+		if limit, err = profiler.ParseRate(v); err != nil {
+			b.Fatalf("WLPROF_RETARGET_DISK_LIMIT: %v", err)
+		}
+	}
+	if limit > 0 {
+		b.Logf("spill disk limited to %s/s each way", bytesize.Human(float64(limit)))
+	} else {
+		b.Logf("spill disk not limited")
+	}
 	for i := 0; i < b.N; i++ {
 		// WLPROF_RETARGET_SAMPLE_SEGMENT (e.g. 400K) sets the sample's
 		// segment size: at a tenth of the 4 MiB default the sample's
@@ -370,8 +393,8 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// the full input (15 against 3: 40 s against 60 s).
 		var sampleRuns, fullRuns []dataset.ProfRun
 		for pass := 0; pass < 3; pass++ {
-			sampleRuns = append(sampleRuns, profileSpillsort(b, sample, small, 5, extra...)...)
-			fullRuns = append(fullRuns, profileSpillsort(b, fullSize, full, 1)...)
+			sampleRuns = append(sampleRuns, profileSpillsortLimited(b, sample, small, 5, limit, extra...)...)
+			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, full, 1, limit)...)
 		}
 		fullRes := fitSpillsort(b, fullRuns)
 		if len(fullRes.Models) != 1 {

@@ -321,6 +321,15 @@ func (c *cgroup) remove() error {
 		syscall.Close(c.fd)
 		c.fd = -1
 	}
+	// Child cgroups first: a v2 run's I/O cgroup holds its copies'
+	// memory cgroups (disklimit.go).
+	if ents, err := os.ReadDir(c.dir); err == nil {
+		for _, e := range ents {
+			if e.IsDir() {
+				(&cgroup{host: c.host, dir: filepath.Join(c.dir, e.Name()), fd: -1}).remove()
+			}
+		}
+	}
 	var err error
 	for i := 0; i < 200; i++ {
 		if err = os.Remove(c.dir); err == nil || errors.Is(err, os.ErrNotExist) {

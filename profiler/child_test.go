@@ -77,6 +77,8 @@ func child(mode string, args []string) int {
 			}
 		}
 		return 0
+	case "directwrite": // print the disk limits of the cgroups it is in, then write N bytes with O_DIRECT to $WLPROF_SPILL_DIR
+		return directWrite(args[0])
 	case "churn": // write K files of S bytes in DIR, deleting each as soon as it is closed
 		k, _ := strconv.Atoi(args[0])
 		size, _ := strconv.Atoi(args[1])
@@ -222,4 +224,50 @@ func survivors(t *testing.T, pidDir string) []int {
 		}
 	}
 	return out
+}
+
+// directWrite is the child "directwrite": for each cgroup line of
+// /proc/self/cgroup, the throttling files of that cgroup (v1
+// blkio.throttle.*_bps_device, v2 io.max) as "limit FILE: CONTENT"
+// lines, then n bytes written to a file in $WLPROF_SPILL_DIR with O_DIRECT
+// (through the page cache where O_DIRECT is refused), in 1 MiB pieces.
+func directWrite(arg string) int {
+	n, _ := strconv.ParseInt(arg, 10, 64)
+	own, err := ownCgroups()
+	if err != nil {
+		return 3
+	}
+	for ctl, path := range own {
+		var dir string
+		var files []string
+		switch ctl {
+		case "blkio":
+			dir, files = filepath.Join(mountPoint("cgroup", "blkio"), path), []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}
+		case "":
+			dir, files = filepath.Join(mountPoint("cgroup2", ""), path), []string{"io.max"}
+		}
+		for _, f := range files {
+			if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+				fmt.Printf("limit %s %s: %s\n", filepath.Base(dir), f, strings.TrimSpace(string(b)))
+			}
+		}
+	}
+	p := filepath.Join(os.Getenv("WLPROF_SPILL_DIR"), "direct")
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|syscall.O_DIRECT, 0o644)
+	if err != nil {
+		if f, err = os.Create(p); err != nil {
+			return 3
+		}
+	}
+	defer f.Close()
+	buf, err := syscall.Mmap(-1, 0, 1<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return 3
+	}
+	for ; n > 0; n -= int64(len(buf)) {
+		if _, err := f.Write(buf); err != nil {
+			return 4
+		}
+	}
+	return 0
 }

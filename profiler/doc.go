@@ -65,6 +65,16 @@
 // Options.IOCapacity (--io-capacity) gives it instead. Each run's host
 // facts record it with its source, "measured" or "flag".
 //
+// Options.DiskLimit (--disk-limit) throttles each run's reads and writes
+// on SpillDir's disk to a rate, each way, shared by a run's copies, through
+// a cgroup per run (v1 blkio.throttle.*_bps_device, v2 io.max; the copies'
+// memory cgroups below it under v2): the disk of the node the profile is
+// for, so that spills cost what they would cost there (disklimit.go). The
+// node's I/O capacity is then the rate unless IOCapacity is given, and
+// each run's config records disk_limit_bytes_per_s and the device. A sweep
+// that cannot apply it (no block I/O controller, a spill directory on no
+// block device) fails before its first run (ErrNoDiskLimit).
+//
 // # Capping
 //
 // With memory settings and CapAuto, each copy goes into a new memory cgroup

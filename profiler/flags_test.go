@@ -9,16 +9,16 @@ import (
 func TestFlagsApply(t *testing.T) {
 	base := func() Options { return Options{Job: "j", Repeat: 3, Interval: 100 * time.Millisecond} }
 	o := base()
-	f := Flags{Mem: "1M, 64M", Slots: "1,2", Cap: "off", CapOverhead: "16M", IOCapacity: "200MB/s", PhaseRegex: `(map) \d+%`}
+	f := Flags{Mem: "1M, 64M", Slots: "1,2", Cap: "off", CapOverhead: "16M", IOCapacity: "200MB/s", DiskLimit: "100M", PhaseRegex: `(map) \d+%`}
 	if err := f.Apply(&o); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(o.Mems, []int64{1 << 20, 64 << 20}) || !reflect.DeepEqual(o.Slots, []int{1, 2}) || o.Cap != CapOff ||
-		o.CapOverhead != 16<<20 || o.IOCapacity != 200<<20 || o.PhaseRegex == nil || o.PhaseRegex.String() != `(map) \d+%` {
+		o.CapOverhead != 16<<20 || o.IOCapacity != 200<<20 || o.DiskLimit != 100<<20 || o.PhaseRegex == nil || o.PhaseRegex.String() != `(map) \d+%` {
 		t.Errorf("options %+v", o)
 	}
 	o = base()
-	if err := (Flags{Slots: "1", Cap: "auto", CapOverhead: "0"}).Apply(&o); err != nil || o.Mems != nil || o.CapOverhead != NoCapOverhead || o.IOCapacity != 0 || o.PhaseRegex != nil {
+	if err := (Flags{Slots: "1", Cap: "auto", CapOverhead: "0"}).Apply(&o); err != nil || o.Mems != nil || o.CapOverhead != NoCapOverhead || o.IOCapacity != 0 || o.DiskLimit != 0 || o.PhaseRegex != nil {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 	good := Flags{Slots: "1", Cap: "auto", CapOverhead: "0"}
@@ -31,6 +31,8 @@ func TestFlagsApply(t *testing.T) {
 		{func(f *Flags, _ *Options) { f.Cap = "maybe" }, `cap "maybe": want auto, off or require`},
 		{func(f *Flags, _ *Options) { f.CapOverhead = "1Q" }, "--cap-overhead: "},
 		{func(f *Flags, _ *Options) { f.IOCapacity = "fast" }, "--io-capacity: "},
+		{func(f *Flags, _ *Options) { f.DiskLimit = "slow" }, "--disk-limit: "},
+		{func(f *Flags, _ *Options) { f.DiskLimit = "0" }, "--disk-limit: "},
 		{func(f *Flags, _ *Options) { f.PhaseRegex = "(" }, "--phase-regex: "},
 		{func(_ *Flags, o *Options) { o.Repeat = 0 }, "--repeat and --interval must be positive"},
 		{func(_ *Flags, o *Options) { o.Interval = 0 }, "--repeat and --interval must be positive"},

@@ -3,6 +3,7 @@ package profiler
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,7 +39,7 @@ type exitEvent struct {
 // liveRun's methods: startCopies, then watch (sampling until every copy
 // exits or is stopped), stopLeftovers, reap, and totals.
 func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
-	host *cgroupHost, capNote string, facts string) (*Run, error) {
+	host *cgroupHost, capNote string, facts string, disk *diskLimit) (*Run, error) {
 	memLabel := "nomem"
 	if s.mem > 0 {
 		memLabel = bytesize.Format(s.mem)
@@ -55,6 +56,12 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	defer lr.cleanup()
 
 	lr.capped, lr.note = capping(host, s.mem, o.overhead(), capNote)
+	if disk != nil {
+		nest := lr.capped && host.version == 2 && disk.host.version == 2
+		if lr.io, err = disk.host.newGroup(disk.dev, disk.rate, nest); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoDiskLimit, err)
+		}
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -108,6 +115,9 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	if lr.capped {
 		cfg["cap_limit_bytes"], cfg["cap_overhead_bytes"] = s.mem+o.overhead(), o.overhead()
 	}
+	if lr.io != nil {
+		cfg["disk_limit_bytes_per_s"], cfg["disk_limit_device"] = lr.io.limit, disk.dev
+	}
 	cfgJSON, _ := json.Marshal(cfg)
 	rec.Config = string(cfgJSON)
 	if interrupted {
@@ -143,6 +153,8 @@ type liveRun struct {
 	// marks carries the output reader's requests for a sample at a phase
 	// mark to watch, which owns the tree; watched is closed when watch
 	// returns, after which marks are only recorded.
+	io *ioGroup // the run's disk limit (Options.DiskLimit), or nil
+
 	marks    chan markSample
 	watched  chan struct{}
 	endWatch sync.Once
@@ -212,6 +224,11 @@ func (lr *liveRun) cleanup() {
 			}
 		}
 	}
+	if lr.io != nil {
+		if err := lr.io.remove(); err != nil {
+			warn(lr.o, lr.r, err.Error())
+		}
+	}
 }
 
 // startCopies starts the slots copies of argv, each with its own spill
@@ -239,7 +256,11 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		c := &copyProc{}
 		lr.copies[i] = c
 		if lr.capped {
-			if c.cg, err = host.newCgroup(s.mem + o.overhead()); err != nil {
+			mh := host
+			if lr.io != nil && lr.io.fd >= 0 && host.version == 2 {
+				mh = &cgroupHost{version: 2, parent: lr.io.dir} // below the run's io.max
+			}
+			if c.cg, err = mh.newCgroup(s.mem + o.overhead()); err != nil {
 				if o.Cap == CapRequire {
 					return nil, fmt.Errorf("%w: %v", ErrNoCap, err)
 				}
@@ -255,11 +276,16 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		cmd.Dir = o.Dir
 		cmd.Stdout, cmd.Stderr = pw, pw
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		if c.cg != nil && host.version == 2 {
+		switch {
+		case c.cg != nil && c.cg.host.version == 2:
 			cmd.SysProcAttr.UseCgroupFD = true
 			cmd.SysProcAttr.CgroupFD = c.cg.fd
+		case lr.io != nil && lr.io.fd >= 0 && (c.cg == nil || c.cg.host.version == 1):
+			// v2 io beside v1 memory (a hybrid host), or no memory cgroup.
+			cmd.SysProcAttr.UseCgroupFD = true
+			cmd.SysProcAttr.CgroupFD = lr.io.fd
 		}
-		if err := startCopy(cmd, c.cg); err != nil {
+		if err := startCopy(cmd, c.cg, lr.io); err != nil {
 			return nil, fmt.Errorf("profiler: starting %s: %w", args[0], err)
 		}
 		c.cmd, c.pid = cmd, cmd.Process.Pid
@@ -440,23 +466,41 @@ func (lr *liveRun) totals(ws []*os.ProcessState, adopted ioTotals) {
 	}
 }
 
-// startCopy starts cmd, in cg when it is a v1 cgroup: v1 cannot clone into
-// a cgroup, so the profiler moves itself there for the fork and back.
-func startCopy(cmd *exec.Cmd, cg *cgroup) error {
-	if cg == nil || cg.host.version != 1 {
+// startCopy starts cmd, in cg and io when they are v1 cgroups: v1 cannot
+// clone into a cgroup, so the profiler moves itself there for the fork and
+// back.
+func startCopy(cmd *exec.Cmd, cg *cgroup, io *ioGroup) error {
+	var v1 []*cgroup
+	if cg != nil && cg.host.version == 1 {
+		v1 = append(v1, cg)
+	}
+	if io != nil && io.host.version == 1 {
+		v1 = append(v1, &io.cgroup)
+	}
+	if len(v1) == 0 {
 		return cmd.Start()
 	}
 	v1Start.Lock()
 	defer v1Start.Unlock()
-	if err := moveSelf(cg.dir); err != nil {
+	back := func() error {
+		var err error
+		for _, g := range v1 {
+			err = errors.Join(err, moveSelf(g.host.parent))
+		}
 		return err
+	}
+	for _, g := range v1 {
+		if err := moveSelf(g.dir); err != nil {
+			back()
+			return err
+		}
 	}
 	if err := cmd.Start(); err != nil {
-		moveSelf(cg.host.parent)
+		back()
 		return err
 	}
-	err := moveSelf(cg.host.parent)
-	if err == nil {
+	err := back()
+	if err == nil && cg != nil && cg.host.version == 1 {
 		err = cg.applyLimit()
 	}
 	if err != nil {

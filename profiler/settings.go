@@ -151,6 +151,7 @@ type Flags struct {
 	Cap         string // auto, off or require (ParseCapMode)
 	CapOverhead string // a byte size; "0": none (ParseCapOverhead)
 	IOCapacity  string // bytes per second (ParseRate); "": measured
+	DiskLimit   string // bytes per second (ParseRate); "": none
 	PhaseRegex  string // a regular expression; "": no phases
 }
 
@@ -176,6 +177,11 @@ func (f Flags) Apply(o *Options) error {
 	if f.IOCapacity != "" {
 		if o.IOCapacity, err = ParseRate(f.IOCapacity); err != nil {
 			return fmt.Errorf("--io-capacity: %w", err)
+		}
+	}
+	if f.DiskLimit != "" {
+		if o.DiskLimit, err = ParseRate(f.DiskLimit); err != nil {
+			return fmt.Errorf("--disk-limit: %w", err)
 		}
 	}
 	if f.PhaseRegex != "" {

@@ -72,6 +72,13 @@ type Options struct {
 	// on SpillDir's file system (iocal.go). The host facts of every run
 	// record it and whether it was measured or given.
 	IOCapacity int64
+	// DiskLimit, when above 0, throttles each run's reads and writes on
+	// SpillDir's disk to this many bytes per second each way, the copies
+	// of a run sharing it (disklimit.go): the disk of the node the profile
+	// is for. It needs a cgroup I/O controller (v1 blkio with throttling,
+	// or v2 io) and fails the sweep without one. With it and no
+	// IOCapacity, the node's I/O capacity is the limit.
+	DiskLimit int64
 
 	Env    []string  // environment of the command; nil: the profiler's own
 	Dir    string    // working directory; "": the profiler's
@@ -216,8 +223,23 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	}
 	defer restore()
 
+	var disk *diskLimit
+	if o.DiskLimit > 0 {
+		ioh, why := detectIO()
+		if ioh == nil {
+			return nil, fmt.Errorf("%w: %s", ErrNoDiskLimit, why)
+		}
+		dev, err := blockDevice(o.SpillDir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoDiskLimit, err)
+		}
+		ioh.removeStale()
+		disk = &diskLimit{host: ioh, dev: dev, rate: o.DiskLimit}
+	}
 	capacity := ioCapacity{BytesPerS: float64(o.IOCapacity), Source: "flag", Detail: "given (--io-capacity)"}
-	if o.IOCapacity <= 0 {
+	if o.IOCapacity <= 0 && disk != nil {
+		capacity = ioCapacity{BytesPerS: float64(o.DiskLimit), Source: "flag", Detail: fmt.Sprintf("the --disk-limit rate on %s (device %s)", o.SpillDir, disk.dev)}
+	} else if o.IOCapacity <= 0 {
 		var err error
 		if capacity, err = measureIOCapacity(o.SpillDir); err != nil {
 			warn(&o, nil, fmt.Sprintf("the node's I/O capacity could not be measured (%v): I/O shares will be of the best rate seen; give it with --io-capacity", err))
@@ -235,7 +257,7 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 		for _, m := range order {
 			for _, k := range o.Slots {
 				seq++
-				r, err := runOne(ctx, argv, o, setting{m, k}, rep, host, capNote, facts)
+				r, err := runOne(ctx, argv, o, setting{m, k}, rep, host, capNote, facts, disk)
 				if err != nil {
 					return runs, err
 				}

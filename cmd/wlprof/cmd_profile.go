@@ -69,6 +69,16 @@ run (sequential O_DIRECT write and read of 64 MiB, three times, on the file
 system of --spill-dir; well under a second on an SSD) unless --io-capacity
 gives it. The runs record it, and whether it was measured or given.
 
+--disk-limit RATE throttles each run's reads and writes on the disk of
+--spill-dir to RATE bytes/s each way, shared by a run's copies: profile as
+on the node the profile is for (an HDD cluster node from an SSD sandbox;
+a steady disk on a cloud VM whose disk speed changes). It needs a cgroup
+I/O controller (v1 blkio, v2 io) and a --spill-dir on a local block
+device, and fails the sweep otherwise; the node's I/O capacity is then the
+rate unless --io-capacity gives it, and each run's config records the
+limit (disk_limit_bytes_per_s). Under cgroup v1, writes through the page
+cache are not throttled: spill with direct I/O, as seed 004 does.
+
 A run that exceeds --timeout, or is interrupted, has its whole process tree
 stopped (SIGTERM, then SIGKILL after --grace); no process, cgroup or spill
 file outlives a run, and every run finished before an interrupt is kept.
@@ -100,6 +110,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.StringVar(&ro.flags.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
 	f.StringVar(&ro.flags.CapOverhead, "cap-overhead", bytesize.Format(profiler.DefaultCapOverhead), "added to the memory setting to make the cgroup limit: room for code, runtime and page cache (0: none)")
 	f.StringVar(&ro.flags.IOCapacity, "io-capacity", "", "the node's disk bandwidth, bytes/s, e.g. 200MB or 1.5GiB (default: measured before the first run)")
+	f.StringVar(&ro.flags.DiskLimit, "disk-limit", "", "throttle each run's reads and writes on the --spill-dir disk to this many bytes/s each way, e.g. 100MB (default: no limit)")
 	f.BoolVar(&ro.ShowOutput, "show-output", false, "copy the command's output to stderr")
 	_ = runCmd.RegisterFlagCompletionFunc("cap", cobra.FixedCompletions([]string{"auto", "off", "require"}, cobra.ShellCompDirectiveNoFileComp))
 
