@@ -25,10 +25,11 @@ import (
 // share its disk. cgroup v1: blkio.throttle.read_bps_device and
 // write_bps_device of a blkio cgroup per run; v2: io.max (rbps, wbps) of a
 // cgroup per run, with the copies' memory cgroups below it. Throttling
-// acts on the block device, so it holds for direct I/O (seed 004's spills)
-// and for the page cache's writeback under v2; under v1 buffered writes
-// are written back by the kernel outside the cgroup and are not throttled
-// (reads are).
+// acts on the block device, so it holds for direct I/O (seed 004's spills),
+// for reads, and for writes the command itself syncs (fsync submits them
+// from its own task); the page cache's background writeback is throttled
+// under v2 only (v1 has no cgroup writeback: the kernel's flusher writes
+// outside the cgroup).
 
 // ioHost is where per-run I/O cgroups are made.
 type ioHost struct {

@@ -76,8 +76,9 @@ a steady disk on a cloud VM whose disk speed changes). It needs a cgroup
 I/O controller (v1 blkio, v2 io) and a --spill-dir on a local block
 device, and fails the sweep otherwise; the node's I/O capacity is then the
 rate unless --io-capacity gives it, and each run's config records the
-limit (disk_limit_bytes_per_s). Under cgroup v1, writes through the page
-cache are not throttled: spill with direct I/O, as seed 004 does.
+limit (disk_limit_bytes_per_s). Under cgroup v1, writes the kernel writes
+back from the page cache in the background are not throttled (direct I/O,
+reads and fsync'd writes are): spill with direct I/O, as seed 004 does.
 
 A run that exceeds --timeout, or is interrupted, has its whole process tree
 stopped (SIGTERM, then SIGKILL after --grace); no process, cgroup or spill
