@@ -243,12 +243,9 @@ func (in *Input) Close() error {
 // compressed. The parsers see what Open would give them, without a file
 // (the fuzz targets run a parser thousands of times a second). It reports
 // false for data Open would refuse (a bad gzip header: open the file to get
-// Open's error) and for tiny data, which Open reads as a stream.
+// Open's error). Tiny data (under 4 bytes) is a stream, as Open reads it.
 func openMemory(path string, data []byte) (*Input, bool) {
-	if len(data) < 4 {
-		return nil, false
-	}
-	if bytes.HasPrefix(data, gzipMagic) || bytes.HasPrefix(data, zstdMagic) {
+	if len(data) < 4 || bytes.HasPrefix(data, gzipMagic) || bytes.HasPrefix(data, zstdMagic) {
 		in := &Input{Path: path, Size: int64(len(data))}
 		in.raw = &countingHash{r: bytes.NewReader(data), h: sha256.New(), read: &in.read}
 		if err := in.openStream(in.Size); err != nil {
