@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -150,4 +151,23 @@ func sorted(runs []dataset.ProfRun) []dataset.ProfRun {
 	c := append([]dataset.ProfRun(nil), runs...)
 	SortRuns(c)
 	return c
+}
+
+// A phase a few percent over the node's I/O capacity (a throttled disk's
+// first slice, a calibration's error) is not noted; one well over it is.
+func TestIOOverCapacityNote(t *testing.T) {
+	for _, c := range []struct {
+		capacity float64
+		note     bool
+	}{{5e5 / 1.03, false}, {5e5 / 1.25, true}} {
+		runs, ss := knownSweep()
+		for i := range runs {
+			runs[i].Host = fmt.Sprintf(`{"hostname":"h","cpus":2,"mem_total_bytes":1000000,"kernel":"k","cgroup":"v1","io_capacity_bytes_per_s":%.0f,"io_capacity_source":"flag"}`, c.capacity)
+		}
+		p := BuildProfile("map", runs, ss)
+		noted := strings.Contains(strings.Join(p.Warnings, "\n"), "the node's I/O capacity")
+		if noted != c.note || p.Phases[0].IOBytesPerS != 5e5 {
+			t.Errorf("capacity %.0f: map at %.0f B/s, warnings %q, want a note: %v", c.capacity, p.Phases[0].IOBytesPerS, p.Warnings, c.note)
+		}
+	}
 }
