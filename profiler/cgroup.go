@@ -205,15 +205,22 @@ func (c *cgroup) applyLimit() error {
 
 const cgroupPrefix = "wlprof-"
 
-// newCgroup creates a cgroup to be capped at limit bytes (v2 at once, v1
-// by applyLimit).
-func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
+// mkdir creates a new cgroup directory below h.parent, named for this
+// profiler (removeStale finds it by the pid once the profiler is gone).
+func (h *cgroupHost) mkdir() (string, error) {
 	cgroupSeq.Lock()
 	cgroupSeq.n++
 	name := fmt.Sprintf("%s%d-%d", cgroupPrefix, os.Getpid(), cgroupSeq.n)
 	cgroupSeq.Unlock()
 	dir := filepath.Join(h.parent, name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	return dir, os.Mkdir(dir, 0o755)
+}
+
+// newCgroup creates a cgroup to be capped at limit bytes (v2 at once, v1
+// by applyLimit).
+func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
+	dir, err := h.mkdir()
+	if err != nil {
 		return nil, err
 	}
 	cg := &cgroup{host: h, dir: dir, fd: -1, limit: limit}
@@ -224,7 +231,7 @@ func (h *cgroupHost) newCgroup(limit int64) (*cgroup, error) {
 		// pick it over the command.
 		return cg, nil
 	}
-	err := cg.write("memory.max", strconv.FormatInt(limit, 10))
+	err = cg.write("memory.max", strconv.FormatInt(limit, 10))
 	if err == nil && cg.exists("memory.swap.max") {
 		err = cg.write("memory.swap.max", "0")
 	}

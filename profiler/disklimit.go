@@ -31,15 +31,9 @@ import (
 // under v2 only (v1 has no cgroup writeback: the kernel's flusher writes
 // outside the cgroup).
 
-// ioHost is where per-run I/O cgroups are made.
-type ioHost struct {
-	version int
-	parent  string
-}
-
 // diskLimit is a sweep's disk limit: where its cgroups go and the disk.
 type diskLimit struct {
-	host *ioHost
+	host *cgroupHost // where per-run I/O cgroups are made
 	dev  string
 	rate int64
 }
@@ -55,7 +49,7 @@ var ErrNoDiskLimit = errors.New("profiler: --disk-limit cannot be applied on thi
 
 // detectIO finds a hierarchy with the block I/O controller (v1 blkio, v2
 // io) that the profiler can create cgroups in, or says why there is none.
-func detectIO() (*ioHost, string) {
+func detectIO() (*cgroupHost, string) {
 	own, err := ownCgroups()
 	if err != nil {
 		return nil, err.Error()
@@ -65,7 +59,7 @@ func detectIO() (*ioHost, string) {
 		if mnt := mountPoint("cgroup", "blkio"); mnt != "" {
 			parent := filepath.Join(mnt, path)
 			if _, err := os.Stat(filepath.Join(parent, "blkio.throttle.read_bps_device")); err == nil {
-				return &ioHost{version: 1, parent: parent}, ""
+				return &cgroupHost{version: 1, parent: parent}, ""
 			}
 			why = append(why, "cgroup v1: blkio has no throttling (CONFIG_BLK_DEV_THROTTLING)")
 		} else {
@@ -86,7 +80,7 @@ func detectIO() (*ioHost, string) {
 						return nil, strings.Join(why, "; ")
 					}
 				}
-				return &ioHost{version: 2, parent: parent}, ""
+				return &cgroupHost{version: 2, parent: parent}, ""
 			}
 		} else {
 			why = append(why, "cgroup v2: not mounted")
@@ -126,21 +120,16 @@ func blockDevice(dir string) (string, error) {
 	return dev, nil
 }
 
-// newGroup makes a run's I/O cgroup, limited to limit bytes per second
+// newIOGroup makes a run's I/O cgroup, limited to limit bytes per second
 // each way on dev. nestMemory (v2) enables the memory controller below it
 // for the copies' memory cgroups.
-func (h *ioHost) newGroup(dev string, limit int64, nestMemory bool) (*ioGroup, error) {
-	cgroupSeq.Lock()
-	cgroupSeq.n++
-	name := fmt.Sprintf("%s%d-%d", cgroupPrefix, os.Getpid(), cgroupSeq.n)
-	cgroupSeq.Unlock()
-	dir := filepath.Join(h.parent, name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+func (h *cgroupHost) newIOGroup(dev string, limit int64, nestMemory bool) (*ioGroup, error) {
+	dir, err := h.mkdir()
+	if err != nil {
 		return nil, err
 	}
-	g := &ioGroup{cgroup: cgroup{host: &cgroupHost{version: h.version, parent: h.parent}, dir: dir, fd: -1}, limit: limit}
+	g := &ioGroup{cgroup: cgroup{host: h, dir: dir, fd: -1}, limit: limit}
 	rate := strconv.FormatInt(limit, 10)
-	var err error
 	if h.version == 1 {
 		if err = g.write("blkio.throttle.read_bps_device", dev+" "+rate); err == nil {
 			err = g.write("blkio.throttle.write_bps_device", dev+" "+rate)
@@ -159,11 +148,4 @@ func (h *ioHost) newGroup(dev string, limit int64, nestMemory bool) (*ioGroup, e
 		return nil, fmt.Errorf("limiting %s to %s/s in %s: %w", dev, bytesize.Human(float64(limit)), dir, err)
 	}
 	return g, nil
-}
-
-// removeStale removes I/O cgroups left by profilers that were killed, as
-// cgroupHost.removeStale does for memory cgroups (a v2 group's memory
-// cgroups below it go first).
-func (h *ioHost) removeStale() {
-	(&cgroupHost{version: h.version, parent: h.parent}).removeStale()
 }

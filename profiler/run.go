@@ -58,7 +58,7 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	lr.capped, lr.note = capping(host, s.mem, o.overhead(), capNote)
 	if disk != nil {
 		nest := lr.capped && host.version == 2 && disk.host.version == 2
-		if lr.io, err = disk.host.newGroup(disk.dev, disk.rate, nest); err != nil {
+		if lr.io, err = disk.host.newIOGroup(disk.dev, disk.rate, nest); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrNoDiskLimit, err)
 		}
 	}
@@ -257,7 +257,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		lr.copies[i] = c
 		if lr.capped {
 			mh := host
-			if lr.io != nil && lr.io.fd >= 0 && host.version == 2 {
+			if lr.io != nil && lr.io.host.version == 2 && host.version == 2 {
 				mh = &cgroupHost{version: 2, parent: lr.io.dir} // below the run's io.max
 			}
 			if c.cg, err = mh.newCgroup(s.mem + o.overhead()); err != nil {
@@ -280,7 +280,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		case c.cg != nil && c.cg.host.version == 2:
 			cmd.SysProcAttr.UseCgroupFD = true
 			cmd.SysProcAttr.CgroupFD = c.cg.fd
-		case lr.io != nil && lr.io.fd >= 0 && (c.cg == nil || c.cg.host.version == 1):
+		case lr.io != nil && lr.io.host.version == 2:
 			// v2 io beside v1 memory (a hybrid host), or no memory cgroup.
 			cmd.SysProcAttr.UseCgroupFD = true
 			cmd.SysProcAttr.CgroupFD = lr.io.fd
