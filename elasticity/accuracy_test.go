@@ -205,6 +205,13 @@ func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int,
 	}
 	dir := diskDir(t)
 	bin := filepath.Join(dir, "spillsort")
+	spill := dir
+	if d := os.Getenv("WLPROF_SPILL_DIR"); d != "" {
+		if spill, err = os.MkdirTemp(d, "wlprof-accuracy-spill-"); err != nil {
+			t.Fatalf("WLPROF_SPILL_DIR: %v", err)
+		}
+		t.Cleanup(func() { os.RemoveAll(spill) })
+	}
 	if out, err := exec.Command(goBin, "build", "-o", bin, "../testdata/profiler/spillsort").CombinedOutput(); err != nil {
 		t.Fatalf("building spillsort: %v\n%s", err, out)
 	}
@@ -214,7 +221,7 @@ func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int,
 	}
 	input := n / 100 * 100 // whole 100-byte records
 	o := profiler.Options{Job: "spillsort", Task: "reduce", Mems: mems, Repeat: repeat, Interval: 20 * time.Millisecond,
-		SpillDir: dir, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, DiskLimit: diskLimit, Warn: func(string) {}}
+		SpillDir: spill, InputBytes: input, Cap: profiler.CapAuto, CapOverhead: 32 << 20, DiskLimit: diskLimit, Warn: func(string) {}}
 	ps, err := profiler.Sweep(context.Background(), append([]string{bin, "-gen", gen, "-mem", "{mem}", "-spill", "{spill_dir}"}, extra...), o)
 	if err != nil {
 		t.Fatal(err)
@@ -446,17 +453,24 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			b.ReportMetric(errs[len(errs)/2], name+"_median_abs_error")
 			b.ReportMetric(errs[len(errs)-1], name+"_max_abs_error")
 		}
-		// Issue 16's bar is every setting within 10%; it is not met on
-		// this machine (session 12: worst settings 11.3% at 32 MiB and
-		// 16.1% at 64 MiB, by least squares; the well-sized runtime grew
-		// 10.25× and 10.87× for 10× the input, and the full sweep's own
-		// medians of three 4–9 s runs are not monotone in the spilled
-		// bytes). It is logged; what is asserted is the median over the
-		// settings, which a wrong rule (no scaling of the penalty, or of
-		// the ideal runtime) misses by far.
+		// Issue 16's bar is every setting within 10%. On a steady spill
+		// disk (make bench-retarget: zram throttled to 25 MiB/s,
+		// WLPROF_RETARGET_BAR=setting) it is asserted. On this VM's own
+		// disk it is not met and only logged (session 12: worst settings
+		// 11.3% at 32 MiB and 16.1% at 64 MiB, by least squares; the
+		// host caches bursts, so a spilled byte of the full input's long
+		// spills costs less than one of the sample's short ones, and the
+		// full sweep's own medians of three 4–9 s runs are not monotone in
+		// the spilled bytes). What is asserted everywhere is the median
+		// over the settings, which a wrong rule (no scaling of the
+		// penalty, or of the ideal runtime) misses by far.
 		median, worst := lsErrs[len(lsErrs)/2], lsErrs[len(lsErrs)-1]
 		if worst > 0.10 {
-			b.Logf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%%", 100*worst)
+			if os.Getenv("WLPROF_RETARGET_BAR") == "setting" {
+				b.Errorf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%%", 100*worst)
+			} else {
+				b.Logf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%% (not asserted on this disk; make bench-retarget asserts it on a steady one)", 100*worst)
+			}
 		}
 		if median > 0.10 {
 			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 10%%", 100*median)

@@ -42,7 +42,14 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 		}
 		return &lsModel{step: true, ideal: w / nw, under: u / nu, cut: ideal}, true
 	}
-	// runtime = a + b·extra(m), b ≥ 0: ordinary least squares on one regressor.
+	// runtime = a + b·extra(m), b ≥ 0. With well-sized runs, a is their
+	// mean, as the step model's ideal is (the model's T is the well-sized
+	// runtime, and it was measured), and b is fitted through the origin to
+	// the under-sized runs' excess over it. Without, ordinary least squares
+	// on one regressor extrapolates a.
+	if f, ok := fitLSWellSized(runs, ideal, extra); ok {
+		return f, true
+	}
 	n := float64(len(runs))
 	var sx, sy float64
 	xs := make([]float64, len(runs))
@@ -71,6 +78,42 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 		b = 0
 	}
 	return &lsModel{ideal: my - b*mx, slope: b, extra: extra}, true
+}
+
+// fitLSWellSized is the spill-rate fit with the ideal runtime the mean of
+// the well-sized runs (memory ≥ ideal) and the slope the least-squares one
+// through the origin of the under-sized runs' runtime − ideal on extra(m),
+// clamped at 0. ok is false when there is no well-sized run or no
+// under-sized run that spills more than at ideal memory.
+func fitLSWellSized(runs []dataset.ProfRun, ideal float64, extra func(float64) float64) (*lsModel, bool) {
+	var w, nw float64
+	for _, r := range runs {
+		if float64(r.MemoryBytes) >= ideal {
+			w += r.RuntimeS
+			nw++
+		}
+	}
+	if nw == 0 {
+		return nil, false
+	}
+	t := w / nw
+	var sxx, sxy float64
+	for _, r := range runs {
+		if float64(r.MemoryBytes) >= ideal {
+			continue
+		}
+		x := extra(float64(r.MemoryBytes))
+		sxx += x * x
+		sxy += x * (r.RuntimeS - t)
+	}
+	if !(sxx > 0) {
+		return nil, false
+	}
+	b := sxy / sxx
+	if b < 0 || math.IsNaN(b) {
+		b = 0
+	}
+	return &lsModel{ideal: t, slope: b, extra: extra}, true
 }
 
 // leastSquares fits the model to every run when there are more than two
