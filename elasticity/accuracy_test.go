@@ -196,7 +196,9 @@ func profileSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra 
 }
 
 // profileSpillsortLimited is profileSpillsort with the spill disk throttled
-// to diskLimit bytes/s each way (profiler.Options.DiskLimit; 0: none).
+// to diskLimit bytes/s each way (profiler.Options.DiskLimit; 0: none). The
+// spills go to a directory under WLPROF_SPILL_DIR when it is set (make
+// bench-retarget: a zram disk), else next to the test's binary.
 func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int, diskLimit int64, extra ...string) []dataset.ProfRun {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
@@ -343,7 +345,11 @@ func accuracyTable(m *elasticity.Model) string {
 // asserted, the worst setting logged; see below). The sample is fitted both
 // ways (Options.Fit): by least squares over all its runs, the model the bar
 // is on (wlprof elasticity --fit least-squares --input-bytes), and by the
-// pair of settings, logged beside it. About a minute and a half.
+// pair of settings, logged beside it. About five minutes on the machine's
+// own disk; make bench-retarget (WLPROF_SPILL_DIR on a zram disk,
+// WLPROF_RETARGET_DISK_LIMIT=25M, WLPROF_RETARGET_BAR=setting) about 11,
+// and the bar on every setting is asserted there (elasticity/doc.go, "From
+// a sample to the whole input").
 func BenchmarkSampleRetarget(b *testing.B) {
 	sample := "32M"
 	if v := os.Getenv("WLPROF_RETARGET_SAMPLE"); v != "" {
@@ -363,9 +369,11 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		small = append(small, scale*m<<20)
 		full = append(full, 10*scale*m<<20)
 	}
-	// WLPROF_RETARGET_DISK_LIMIT (e.g. 100M) throttles the spill disk to
+	// WLPROF_RETARGET_DISK_LIMIT (e.g. 25M) throttles the spill disk to
 	// that many bytes/s each way (profiler.Options.DiskLimit); default the
-	// VM's own disk. Session 13, at 100 MiB/s (cgroup v1 blkio): the full
+	// VM's own disk. On a zram disk at 25 MiB/s (session 14) every setting
+	// was within 6.3%. Session 13, at 100 MiB/s on the VM's disk (cgroup
+	// v1 blkio; a rotational device, so 100 ms throttle slices): the full
 	// sweep became steady (the three settings that spill 276 MiB took
 	// 6.873, 6.875 and 6.871 s, where the raw disk gave 4.19–4.39 s), but
 	// the sample's short spill bursts got through faster than the rate

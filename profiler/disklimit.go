@@ -29,7 +29,14 @@ import (
 // for reads, and for writes the command itself syncs (fsync submits them
 // from its own task); the page cache's background writeback is throttled
 // under v2 only (v1 has no cgroup writeback: the kernel's flusher writes
-// outside the cgroup).
+// outside the cgroup). The kernel's throttle lets the first rate × slice
+// bytes of a burst that follows an idle slice through at once (its slice
+// is 20 ms on a non-rotational device, 100 ms on a rotational one), so a
+// command whose spills are short bursts with pauses between them pays less
+// than the rate says: spillsort's 3.5 MiB bursts at 100 MiB/s on a VM disk
+// that calls itself rotational cost 15 ms per spilled MiB where the rate
+// makes 20 (session 13). A lower rate, or a non-rotational disk, frees
+// less (elasticity/doc.go, "From a sample to the whole input").
 
 // diskLimit is a sweep's disk limit: where its cgroups go and the disk.
 type diskLimit struct {

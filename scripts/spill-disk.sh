@@ -51,8 +51,10 @@ if grep -qw lz4 "/sys/block/$dev/comp_algorithm"; then
 	echo lz4 >"/sys/block/$dev/comp_algorithm"
 fi
 echo "$size" >"/sys/block/$dev/disksize"
-mkfs.ext4 -q -F "/dev/$dev" >/dev/null
-mkdir -p "$dir"
-mount -o discard "/dev/$dev" "$dir"
+# A device left half made is reset, so that it is free for the next try.
+if ! { mkfs.ext4 -q -F "/dev/$dev" >/dev/null && mkdir -p "$dir" && mount -o discard "/dev/$dev" "$dir"; }; then
+	echo 1 >"/sys/block/$dev/reset" 2>/dev/null || true
+	fail "could not make an ext4 file system on /dev/$dev and mount it on $dir"
+fi
 chmod 1777 "$dir"
 echo "$dir"
