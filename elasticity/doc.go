@@ -44,7 +44,7 @@
 //
 // With more than two memory settings the same model is also fitted by
 // least squares over every run (step: the two means; spill-rate: T the
-// mean of the well-sized runs, as for the step, and the slope 1/diskRate
+// median of the well-sized runs, as the pair's, and the slope 1/diskRate
 // the non-negative least-squares one through the origin of the under-sized
 // runs' runtime − T on extra(m)), with its residuals and a
 // leave-one-setting-out validation. T is what the well-sized runs
@@ -52,13 +52,16 @@
 // spilling runs' line meets extra = 0, which a penalty not proportional to
 // the bytes moves (a throttled disk's free allowance per burst moved it 6%
 // in TestFitLeastSquaresKeepsWellSized, 20% on spillsort's sample in
-// BenchmarkSampleRetarget). When no run is well-sized, ordinary least
+// BenchmarkSampleRetarget), and a median, because a short run's runtime on
+// a shared host can be bimodal (spillsort's 0.2 s sample runs: a third
+// faster when the host's cache held their data). When no run is
+// well-sized, ordinary least
 // squares over the under-sized runs is the model (the ideal runtime is then
 // extrapolated, and a warning says so); with Options.Fit = FitLeastSquares
 // (wlprof elasticity --fit least-squares) the least-squares fit is the
 // model whenever it exists: its slope averages every under-sized run's
 // noise where the pair's carries one setting's (on seeded reducers whose
-// runs scatter by 8%, 1.3% against 4.3% off the noise-free runtime,
+// runs scatter by 8%, 1.5% against 4.3% off the noise-free runtime,
 // TestFitLeastSquares), and its validation leaves one setting out. A
 // measured-curve baseline (the settings' median runtimes made
 // non-increasing by pooling adjacent violators, joined by a Fritsch–Carlson

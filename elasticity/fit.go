@@ -2,6 +2,7 @@ package elasticity
 
 import (
 	"math"
+	"slices"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -43,10 +44,10 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 		return &lsModel{step: true, ideal: w / nw, under: u / nu, cut: ideal}, true
 	}
 	// runtime = a + b·extra(m), b ≥ 0. With well-sized runs, a is their
-	// mean, as the step model's ideal is (the model's T is the well-sized
-	// runtime, and it was measured), and b is fitted through the origin to
-	// the under-sized runs' excess over it. Without, ordinary least squares
-	// on one regressor extrapolates a.
+	// median, as the pair's is its well-sized setting's (the model's T is
+	// the well-sized runtime, and it was measured), and b is fitted through
+	// the origin to the under-sized runs' excess over it. Without, ordinary
+	// least squares on one regressor extrapolates a.
 	if f, ok := fitLSWellSized(runs, ideal, extra); ok {
 		return f, true
 	}
@@ -80,23 +81,29 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 	return &lsModel{ideal: my - b*mx, slope: b, extra: extra}, true
 }
 
-// fitLSWellSized is the spill-rate fit with the ideal runtime the mean of
+// fitLSWellSized is the spill-rate fit with the ideal runtime the median of
 // the well-sized runs (memory ≥ ideal) and the slope the least-squares one
 // through the origin of the under-sized runs' runtime − ideal on extra(m),
-// clamped at 0. ok is false when there is no well-sized run or no
+// clamped at 0. A median, not a mean: short runs on a shared host are
+// bimodal (spillsort's 0.2 s sample, session 14: 0.16–0.20 s when its 37
+// MiB fit the host's cache, 0.25–0.28 s when they did not), and a mean
+// sits between the modes where no run was. ok is false when there is no well-sized run or no
 // under-sized run that spills more than at ideal memory.
 func fitLSWellSized(runs []dataset.ProfRun, ideal float64, extra func(float64) float64) (*lsModel, bool) {
-	var w, nw float64
+	var well []float64
 	for _, r := range runs {
 		if float64(r.MemoryBytes) >= ideal {
-			w += r.RuntimeS
-			nw++
+			well = append(well, r.RuntimeS)
 		}
 	}
-	if nw == 0 {
+	if len(well) == 0 {
 		return nil, false
 	}
-	t := w / nw
+	slices.Sort(well)
+	t := well[len(well)/2]
+	if len(well)%2 == 0 {
+		t = (well[len(well)/2-1] + t) / 2
+	}
 	var sxx, sxy float64
 	for _, r := range runs {
 		if float64(r.MemoryBytes) >= ideal {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,9 +261,12 @@ func TestFitLeastSquaresStepWarns(t *testing.T) {
 // per spill, ⌈1.16·input/m⌉ − 1 of them) starts a new throttle slice whose
 // first 0.5 MiB go through free, so the penalty is not proportional to the
 // bytes. Ordinary least squares over every run bent its line to that and
-// put the intercept at 0.182 s where ten well-sized runs measured 0.172 s
-// (+6%; BenchmarkSampleRetarget's least-squares sample model, retargeted,
-// was so 12% off its full input's well-sized runs, session 14).
+// put the intercept 6% above the well-sized runs (BenchmarkSampleRetarget's
+// least-squares sample model, retargeted, was so 12% off its full input's
+// well-sized runs, session 14). And four of the ten well-sized runs are a
+// third faster, as spillsort's short sample runs are when the host's cache
+// holds their data: the median of the well-sized runs is what they
+// measured, where their mean (a first fix) is 13% below six of them.
 func TestFitLeastSquaresKeepsWellSized(t *testing.T) {
 	const mib = 1 << 20
 	rng := rand.New(rand.NewPCG(16, 5))
@@ -279,6 +283,9 @@ func TestFitLeastSquaresKeepsWellSized(t *testing.T) {
 		for rep := int32(0); rep < 5; rep++ {
 			rt := 0.173 + (2*spill-bursts*0.5*mib)/(25*mib)
 			rt *= 1 + 0.01*rng.NormFloat64()
+			if spill == 0 && rep >= 3 {
+				rt *= 0.68 // the host's cache held the run's data
+			}
 			runs = append(runs, dataset.ProfRun{Job: "spillsort", Task: "reduce", Slots: 1, MemoryBytes: mem,
 				Repetition: rep, RuntimeS: rt, InputBytes: input, SpilledBytes: int64(spill), Outcome: "ok",
 				Config: `{"wlprof.spill.buffer":"true","wlprof.expansion.factor":"1.16"}`})
@@ -294,17 +301,16 @@ func TestFitLeastSquaresKeepsWellSized(t *testing.T) {
 	if m.Kind != "spill-rate" || m.LeastSquares == nil {
 		t.Fatalf("kind %s, least squares %v: want a spill-rate model fitted by least squares", m.Kind, m.LeastSquares)
 	}
-	var well float64
-	n := 0
+	var wells []float64
 	for _, r := range runs {
 		if r.SpilledBytes == 0 {
-			well += r.RuntimeS
-			n++
+			wells = append(wells, r.RuntimeS)
 		}
 	}
-	well /= float64(n)
+	sort.Float64s(wells)
+	well := (wells[len(wells)/2-1] + wells[len(wells)/2]) / 2
 	if math.Abs(m.IdealRuntimeS-well) > 1e-9 {
-		t.Errorf("least-squares ideal runtime %.4f s, want the well-sized runs' mean %.4f s", m.IdealRuntimeS, well)
+		t.Errorf("least-squares ideal runtime %.4f s, want the well-sized runs' median %.4f s", m.IdealRuntimeS, well)
 	}
 	if got := m.Predict(48 * mib); math.Abs(got-well)/well > 0.02 {
 		t.Errorf("predicted %.3f s at 48 MiB (well-sized), measured %.3f s", got, well)
