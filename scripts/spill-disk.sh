@@ -25,7 +25,7 @@ size=${2:-4G}
 fail() { echo "spill-disk: $*" >&2; exit 1; }
 
 if [ "$(id -u)" != 0 ]; then
-	fail "needs root (zram, mkfs.ext4 and mount); run it as root or give WLPROF_SPILL_DIR a disk of your own"
+	fail "needs root (zram, mkfs.ext4 and mount); run it as root or set WLPROF_RETARGET_SPILL_DIR to a directory on a steady disk of your own"
 fi
 if src=$(findmnt -n -o SOURCE --target "$dir" 2>/dev/null) && [ "$(findmnt -n -o TARGET --target "$dir")" = "$dir" ]; then
 	case $src in
