@@ -429,11 +429,23 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// moved by 10–15% between sweeps; retargeting multiplies that by
 		// ten. A sample is cheap to run, so it gets 5 passes per pass over
 		// the full input (15 against 3: 40 s against 60 s).
+		// The well-sized setting is all CPU, and this host's CPU is not
+		// steady either: a well-sized run took 0.16–0.20 s or 0.25–0.28 s
+		// in one sweep of the sample, and the full input's medians of
+		// three well-sized runs moved between 1.86 and 2.73 s from one
+		// benchmark to the next (session 14; its ratio to the sample's
+		// from 7.9× to 11.0×). So the full input's well-sized setting gets
+		// 5 runs per pass too (15 in all, as the sample's), each pass's
+		// right after the sample's sweep, whose last runs are its
+		// well-sized ones: both medians see the same hosts' states.
 		var sampleRuns, fullRuns []dataset.ProfRun
+		well, spilling := full[len(full)-1:], full[:len(full)-1]
 		for pass := 0; pass < 3; pass++ {
 			sampleRuns = append(sampleRuns, profileSpillsortLimited(b, sample, small, 5, limit, spillRoot, extra...)...)
-			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, full, 1, limit, spillRoot)...)
+			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, well, 5, limit, spillRoot)...)
+			fullRuns = append(fullRuns, profileSpillsortLimited(b, fullSize, spilling, 1, limit, spillRoot)...)
 		}
+		b.Logf("well-sized runs: sample %s; full %s", runtimesAt(sampleRuns, small[len(small)-1]), runtimesAt(fullRuns, well[0]))
 		fullRes := fitSpillsort(b, fullRuns)
 		if len(fullRes.Models) != 1 {
 			b.Fatalf("full: models %+v skipped %+v", fullRes.Models, fullRes.Skipped)
@@ -498,6 +510,25 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 25%% even on an unsteady disk: is the rule wrong?", 100*median)
 		}
 	}
+}
+
+// runtimesAt lists the runtimes of runs at memory mem, in seconds, sorted.
+func runtimesAt(runs []dataset.ProfRun, mem int64) string {
+	var ts []float64
+	for _, r := range runs {
+		if r.MemoryBytes == mem {
+			ts = append(ts, r.RuntimeS-r.CPUWaitS)
+		}
+	}
+	sort.Float64s(ts)
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%.3f", t)
+	}
+	return b.String()
 }
 
 // idealMedian is the median runtime of m's largest setting that spilled
