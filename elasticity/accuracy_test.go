@@ -382,9 +382,10 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		full = append(full, 10*scale*m<<20)
 	}
 	// WLPROF_RETARGET_DISK_LIMIT (e.g. 25M) throttles the spill disk to
-	// that many bytes/s each way (profiler.Options.DiskLimit); default the
-	// VM's own disk. On a zram disk at 25 MiB/s (session 14) every setting
-	// was within 6.3%. Session 13, at 100 MiB/s on the VM's disk (cgroup
+	// that many bytes/s each way (profiler.Options.DiskLimit); default 25M
+	// with WLPROF_RETARGET_SPILL_DIR, else none. On a zram disk at 25
+	// MiB/s (session 14, six runs) every spilling setting was within 1–6%
+	// by least squares. Session 13, at 100 MiB/s on the VM's disk (cgroup
 	// v1 blkio; a rotational device, so 100 ms throttle slices): the full
 	// sweep became steady (the three settings that spill 276 MiB took
 	// 6.873, 6.875 and 6.871 s, where the raw disk gave 4.19–4.39 s), but
