@@ -2,9 +2,9 @@ package elasticity
 
 import (
 	"math"
-	"slices"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // lsModel is a fitted least-squares model: its prediction and parameters.
@@ -87,7 +87,8 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 // clamped at 0. A median, not a mean: short runs on a shared host are
 // bimodal (spillsort's 0.2 s sample, session 14: 0.16–0.20 s when its 37
 // MiB fit the host's cache, 0.25–0.28 s when they did not), and a mean
-// sits between the modes where no run was. ok is false when there is no well-sized run or no
+// sits between the modes where no run was; the median is the settings'
+// (quantile.Median). ok is false when there is no well-sized run or no
 // under-sized run that spills more than at ideal memory.
 func fitLSWellSized(runs []dataset.ProfRun, ideal float64, extra func(float64) float64) (*lsModel, bool) {
 	var well []float64
@@ -99,11 +100,7 @@ func fitLSWellSized(runs []dataset.ProfRun, ideal float64, extra func(float64) f
 	if len(well) == 0 {
 		return nil, false
 	}
-	slices.Sort(well)
-	t := well[len(well)/2]
-	if len(well)%2 == 0 {
-		t = (well[len(well)/2-1] + t) / 2
-	}
+	t := quantile.Median(well)
 	var sxx, sxy float64
 	for _, r := range runs {
 		if float64(r.MemoryBytes) >= ideal {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/quantile"
 )
 
 // reducer is a synthetic Hadoop reducer with known truth: its runtime at
@@ -307,8 +307,7 @@ func TestFitLeastSquaresKeepsWellSized(t *testing.T) {
 			wells = append(wells, r.RuntimeS)
 		}
 	}
-	sort.Float64s(wells)
-	well := (wells[len(wells)/2-1] + wells[len(wells)/2]) / 2
+	well := quantile.Median(wells)
 	if math.Abs(m.IdealRuntimeS-well) > 1e-9 {
 		t.Errorf("least-squares ideal runtime %.4f s, want the well-sized runs' median %.4f s", m.IdealRuntimeS, well)
 	}
