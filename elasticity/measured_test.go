@@ -147,3 +147,120 @@ func TestRetarget(t *testing.T) {
 		t.Error("a negative input size was accepted")
 	}
 }
+
+// RuntimeScaling nlogn carries the ideal runtime by a sort's n·log n in
+// records and the spill penalty linearly: with N = 10·n records, the
+// ideal runtime is T·N·log N/(n·log n), every curve point's penalty in
+// seconds (runtime − ideal runtime) is 10 times the sample's, and a
+// retarget by 2 then 5 is one by 10. Records come from the runs'
+// input_records or from RecordBytes; without either the group is
+// skipped, saying which flag gives it.
+func TestRetargetNLogN(t *testing.T) {
+	const mib = 1 << 20
+	const input = 1 << 29
+	const records = input / 100
+	runsWith := func(recs int64) []dataset.ProfRun {
+		var runs []dataset.ProfRun
+		for _, c := range []struct {
+			mem   int64
+			spill int64
+			rt    float64
+		}{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}} {
+			for rep := int32(0); rep < 2; rep++ {
+				runs = append(runs, dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1, InputRecords: recs,
+					MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: input, SpilledBytes: c.spill})
+			}
+		}
+		return runs
+	}
+	build := func(runs []dataset.ProfRun, in int64, scaling string, rb int64) *Result {
+		t.Helper()
+		opts := DefaultOptions()
+		opts.InputBytes, opts.RuntimeScaling, opts.RecordBytes = in, scaling, rb
+		res, err := Run(context.Background(), Input{Runs: runs}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	one := func(res *Result) *Model {
+		t.Helper()
+		if len(res.Models) != 1 {
+			t.Fatalf("models %+v skipped %+v", res.Models, res.Skipped)
+		}
+		return res.Models[0]
+	}
+	nlogn := func(x float64) float64 { return x * math.Log2(x) }
+	m := one(build(runsWith(records), 0, "", 0))
+	big := one(build(runsWith(records), 10*input, ScaleNLogN, 0))
+	n := float64(records)
+	factor := nlogn(10*n) / nlogn(n) // 11.40 for 5.4 million records
+	if math.Abs(big.IdealRuntimeS-factor*m.IdealRuntimeS) > 1e-9*big.IdealRuntimeS {
+		t.Errorf("ideal runtime %g s, want %.4g × %g s", big.IdealRuntimeS, factor, m.IdealRuntimeS)
+	}
+	if big.RuntimeScaling != ScaleNLogN || math.Abs(big.RecordBytes-100) > 1e-4 || math.Abs(big.Params["wlprof.runtime.scale"]-factor) > 1e-9*factor {
+		t.Errorf("scaling %q, record bytes %g, wlprof.runtime.scale %g: want nlogn, 100, %.4g", big.RuntimeScaling, big.RecordBytes, big.Params["wlprof.runtime.scale"], factor)
+	}
+	if len(big.Curve) != len(m.Curve) {
+		t.Fatalf("curve of %d points, was %d", len(big.Curve), len(m.Curve))
+	}
+	bw := 0.0
+	for i, p := range m.Curve {
+		q := big.Curve[i]
+		pen, want := q.RuntimeS-big.IdealRuntimeS, 10*(p.RuntimeS-m.IdealRuntimeS)
+		if math.Abs(pen-want) > 1e-9*q.RuntimeS || math.Abs(float64(q.MemoryBytes-10*p.MemoryBytes)) > 5 ||
+			math.Abs(float64(q.SpilledBytes-10*p.SpilledBytes)) > 5 {
+			t.Errorf("point %d: %+v, want a penalty of %g s, 10 × %+v", i, q, want, p)
+		}
+		if math.Abs(q.Slowdown-q.RuntimeS/big.IdealRuntimeS) > 1e-12 || math.Abs(q.Penalty-(q.Slowdown-1)) > 1e-12 || q.Penalty < 0 {
+			t.Errorf("point %d: slowdown %g, penalty %g: want runtime/ideal %g and one less", i, q.Slowdown, q.Penalty, q.RuntimeS/big.IdealRuntimeS)
+		}
+		// The same extra disk bytes (10 × the sample's) over the new runtime.
+		if want := p.DiskBytesPS * p.RuntimeS * 10 / q.RuntimeS; math.Abs(q.DiskBytesPS-want) > 1e-9*want {
+			t.Errorf("point %d: disk %g B/s, want %g", i, q.DiskBytesPS, want)
+		}
+		bw = max(bw, q.DiskBytesPS)
+	}
+	if big.DiskBandwidthBytesPerS != bw {
+		t.Errorf("disk bandwidth %g, want the curve's largest %g", big.DiskBandwidthBytesPerS, bw)
+	}
+	for _, mem := range []int64{150 * mib, 500 * mib, 4096 * mib} {
+		got, want := big.Predict(10*mem)-big.IdealRuntimeS, 10*(m.Predict(mem)-m.IdealRuntimeS)
+		if math.Abs(got-want) > 1e-9*big.IdealRuntimeS {
+			t.Errorf("Predict(10 × %d MiB) is %g s above the ideal runtime, want 10 × %g", mem/mib, got, want/10)
+		}
+	}
+	// The record size as an option, with no records in the runs: the same.
+	told := one(build(runsWith(0), 10*input, ScaleNLogN, 100))
+	if math.Abs(told.IdealRuntimeS-big.IdealRuntimeS) > 1e-6*big.IdealRuntimeS {
+		t.Errorf("with record-bytes 100: ideal runtime %g s, want %g", told.IdealRuntimeS, big.IdealRuntimeS)
+	}
+	// Two retargets compose: 2× then 5× is 10×.
+	two := one(build(runsWith(records), 2*input, ScaleNLogN, 0))
+	if err := two.RetargetScaled(10*input, Scaling{Runtime: ScaleNLogN}); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(two.IdealRuntimeS-big.IdealRuntimeS) > 1e-9*big.IdealRuntimeS || two.RetargetedFromBytes != input {
+		t.Errorf("2× then 5×: ideal runtime %g s from %d, want %g from %d", two.IdealRuntimeS, two.RetargetedFromBytes, big.IdealRuntimeS, input)
+	}
+	// Carried to a smaller input, the ideal runtime shrinks faster than it.
+	small := one(build(runsWith(records), input/10, ScaleNLogN, 0))
+	if want := m.IdealRuntimeS * nlogn(n/10) / nlogn(n); math.Abs(small.IdealRuntimeS-want) > 1e-7*want {
+		t.Errorf("a tenth of the input: ideal runtime %g s, want %g", small.IdealRuntimeS, want)
+	}
+	// No records and no record size: skipped, naming the flag.
+	res := build(runsWith(0), 10*input, ScaleNLogN, 0)
+	if len(res.Models) != 0 || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, "--record-bytes") {
+		t.Errorf("no records: models %d, skipped %+v, want one skipped naming --record-bytes", len(res.Models), res.Skipped)
+	}
+	for _, bad := range []Options{
+		{GridBytes: mib, RuntimeScaling: ScaleNLogN},                                     // no input size
+		{GridBytes: mib, InputBytes: input, RuntimeScaling: "quadratic"},                 // unknown
+		{GridBytes: mib, InputBytes: input, RecordBytes: 100},                            // record size without nlogn
+		{GridBytes: mib, InputBytes: input, RuntimeScaling: ScaleNLogN, RecordBytes: -1}, // negative
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v was accepted", bad)
+		}
+	}
+}
