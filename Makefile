@@ -47,13 +47,13 @@ demo: build
 # WLPROF_BENCH_ROWS=1000000 make bench for a quick pass.
 # BenchmarkSampleRetarget spills on a steady disk where the machine allows
 # one (scripts/spill-disk.sh: a zram disk, as root), throttled to 25 MiB/s,
-# and asserts issue 16's per-setting bar at the spilling settings there;
+# and asserts issue 16's per-setting bar at every setting there;
 # elsewhere it runs on the machine's own disk and checks only gross errors.
 bench: deps
 	spill=$$(./scripts/spill-disk.sh) || { spill=; echo "make bench: no steady spill disk (above); BenchmarkSampleRetarget runs on this machine's own disk and checks only gross errors"; }; \
 	WLPROF_RETARGET_SPILL_DIR=$$spill $(GO) test -run '^$$' -bench . -benchtime 1x -benchmem -timeout 180m $(PKGS)
 
-# Issue 16's retarget bar alone, on the steady spill disk (root; about 11
+# Issue 16's retarget bar alone, on the steady spill disk (root; about 23
 # minutes).
 bench-retarget: deps
 	spill=$$(./scripts/spill-disk.sh) && cd elasticity && WLPROF_RETARGET_SPILL_DIR=$$spill \

@@ -340,9 +340,9 @@ func accuracyTable(m *elasticity.Model) string {
 }
 
 // BenchmarkSampleRetarget is issue 16's bar for carrying a model from a
-// sample to the whole input: spillsort profiled on a 10% sample (32 MiB of
-// records, settings 4–40 MiB; WLPROF_RETARGET_SAMPLE=64M doubles both), its
-// model retargeted to the full input (320 MiB) by Model.Retarget, against a
+// sample to the whole input: spillsort profiled on a 10% sample (64 MiB of
+// records, settings 8–80 MiB; WLPROF_RETARGET_SAMPLE=32M halves both), its
+// model retargeted to the full input (640 MiB) by Model.Retarget, against a
 // sweep of the full input at ten times the settings: each full setting's
 // median runtime within 10% of the prediction. The sample is fitted both
 // ways (Options.Fit): by least squares over all its runs, the model the bar
@@ -354,16 +354,15 @@ func accuracyTable(m *elasticity.Model) string {
 // input"): WLPROF_RETARGET_SPILL_DIR, a directory on a zram disk that
 // scripts/spill-disk.sh makes (make bench and make bench-retarget do, as
 // root), throttled to WLPROF_RETARGET_DISK_LIMIT (default 25M there) each
-// way; there every spilling setting is asserted (the well-sized one, all
-// CPU, only against a gross error: see below), in about 11 minutes.
-// Without it the
+// way; there every setting is asserted, in about 23 minutes (with a sample
+// below 64 MiB the well-sized setting only against a gross error: see
+// below). Without it the
 // spills go to the machine's own disk, where a VM's host caches bursts and
 // the per-setting bar cannot be met: the table is logged and only a gross
 // error is asserted (median over settings above 25%: a wrong rule, with no
-// scaling of the penalty or of the ideal runtime, misses by 30% and more),
-// in about five minutes.
+// scaling of the penalty or of the ideal runtime, misses by 30% and more).
 func BenchmarkSampleRetarget(b *testing.B) {
-	sample := "32M"
+	sample := "64M"
 	if v := os.Getenv("WLPROF_RETARGET_SAMPLE"); v != "" {
 		sample = v
 	}
@@ -463,16 +462,13 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			b.Fatalf("full: models %+v skipped %+v", fullRes.Models, fullRes.Skipped)
 		}
 		fm := fullRes.Models[0]
-		// Three ways to carry the sample's model: the pair fit and the
-		// least-squares one by the linear rule (Model.Retarget), and the
-		// least-squares one with the ideal runtime carried as a sort's
-		// n·log n in records (spillsort's are 100 bytes).
+		// The sample's model is fitted both ways and carried by the rule
+		// (Model.Retarget).
 		type way struct {
-			name, fit, scaling string
+			name, fit string
 		}
 		worst := map[string][3]float64{} // median, spilling settings' worst, well-sized error
-		for _, w := range []way{{"pair", elasticity.FitPair, elasticity.ScaleLinear}, {"lsq", elasticity.FitLeastSquares, elasticity.ScaleLinear},
-			{"lsq_nlogn", elasticity.FitLeastSquares, elasticity.ScaleNLogN}} {
+		for _, w := range []way{{"pair", elasticity.FitPair}, {"lsq", elasticity.FitLeastSquares}} {
 			res := fitSpillsortWith(b, sampleRuns, w.fit)
 			if len(res.Models) != 1 {
 				b.Fatalf("sample (fit %s): models %+v skipped %+v", w.fit, res.Models, res.Skipped)
@@ -482,14 +478,14 @@ func BenchmarkSampleRetarget(b *testing.B) {
 				sIdeal, fIdeal := idealMedian(m), idealMedian(fm)
 				// Where the retarget rule's linearity stands: the well-sized
 				// runs (no spill) of both sweeps, whose ratio the rule takes
-				// to be the input ratio (10; n·log n makes it 11.8 for 32 MiB).
+				// to be the input ratio (10).
 				if sIdeal > 0 && fIdeal > 0 {
 					b.ReportMetric(fIdeal/sIdeal, "ideal_runtime_ratio")
 					b.Logf("well-sized runtime: sample %.3f s, full %.3f s: %.2f× for %.2f× the input", sIdeal, fIdeal, fIdeal/sIdeal,
 						float64(fm.InputBytes)/float64(m.InputBytes))
 				}
 			}
-			if err := m.RetargetScaled(fm.InputBytes, elasticity.Scaling{Runtime: w.scaling, RecordBytes: 100}); err != nil {
+			if err := m.Retarget(fm.InputBytes); err != nil {
 				b.Fatal(err)
 			}
 			var errs []float64
@@ -507,20 +503,21 @@ func BenchmarkSampleRetarget(b *testing.B) {
 				table += fmt.Sprintf("%10d  %10.3f  %11.3f  %+5.1f%%\n", s.MemoryBytes>>20, s.RuntimeS, p, 100*e)
 			}
 			sort.Float64s(errs)
-			b.Logf("\nthe sample's model (fit %s, runtime scaling %s), retargeted, against the full input's sweep (median error %.1f%%, largest %.1f%%):\n%s",
-				w.fit, w.scaling, 100*errs[len(errs)/2], 100*errs[len(errs)-1], table)
+			b.Logf("\nthe sample's model (fit %s), retargeted, against the full input's sweep (median error %.1f%%, largest %.1f%%):\n%s",
+				w.fit, 100*errs[len(errs)/2], 100*errs[len(errs)-1], table)
 			worst[w.name] = [3]float64{errs[len(errs)/2], spillWorst, wellErr}
 			b.ReportMetric(errs[len(errs)/2], w.name+"_median_abs_error")
 			b.ReportMetric(errs[len(errs)-1], w.name+"_max_abs_error")
 		}
-		// Issue 16's bar is every setting within 10%. On a steady spill
-		// disk it is asserted at every spilling setting, where the rule's
-		// own claims (spilled bytes and ideal memory scale with the input,
-		// the disk rate stays) decide the runtime. The well-sized setting
-		// is all CPU, and spillsort's CPU work per byte grows with the
-		// input (session 14: 11.14× for ten times the input with a 320 MiB
-		// sample, 7.9× to 11.7× with the 32 MiB one on this shared host):
-		// its miss is logged, and only a gross one (above 30%) fails.
+		// Issue 16's bar is every setting within 10%, asserted on a steady
+		// spill disk. At the spilling settings the rule's own claims
+		// (spilled bytes and ideal memory scale with the input, the disk
+		// rate stays) decide the runtime. The well-sized setting is all
+		// CPU, and this shared host's CPU is not steady: a 32 MiB sample's
+		// 0.2 s runs made its ratio to the full input's 7.9× to 11.7× over
+		// six benchmarks (session 14), so with a sample below 64 MiB only a
+		// gross miss there (above 30%) fails; with 64 MiB it was 10.04×
+		// and 10.09× (session 15).
 		// On this VM's own disk the bar is not met at spilling settings
 		// either: the host caches bursts, so a spilled byte of the full
 		// input's long spills costs less than one of the sample's short
@@ -530,16 +527,18 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// penalty per spilled MB between 1.2 and 7.7 ms within one sweep).
 		// There only a gross error is asserted.
 		median, lsSpillWorst, lsWellErr := worst["lsq"][0], worst["lsq"][1], worst["lsq"][2]
-		for _, name := range []string{"lsq", "lsq_nlogn"} {
-			if w := worst[name]; max(w[1], w[2]) > 0.10 {
-				b.Logf("issue 16's per-setting bar missed by %s: spilling settings' worst %.1f%%, well-sized %.1f%%", name, 100*w[1], 100*w[2])
-			}
+		if max(lsSpillWorst, lsWellErr) > 0.10 {
+			b.Logf("issue 16's per-setting bar missed: spilling settings' worst %.1f%%, well-sized %.1f%%", 100*lsSpillWorst, 100*lsWellErr)
 		}
 		if steady && lsSpillWorst > 0.10 {
 			b.Errorf("the retargeted least-squares model is %.1f%% off at a spilling setting, want ≤ 10%% on a steady disk", 100*lsSpillWorst)
 		}
-		if steady && lsWellErr > 0.30 {
-			b.Errorf("the retargeted least-squares model is %.1f%% off at the well-sized setting, want ≤ 30%% (the CPU work's own growth with the input is 10–17%%)", 100*lsWellErr)
+		wellBar := 0.10
+		if n < 64<<20 {
+			wellBar = 0.30
+		}
+		if steady && lsWellErr > wellBar {
+			b.Errorf("the retargeted least-squares model is %.1f%% off at the well-sized setting, want ≤ %.0f%% with a %s sample", 100*lsWellErr, 100*wellBar, sample)
 		}
 		if !steady && median > 0.25 {
 			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 25%% even on an unsteady disk: is the rule wrong?", 100*median)

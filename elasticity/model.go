@@ -40,21 +40,7 @@ type Options struct {
 	// when the model is carried to a larger input (InputBytes): the
 	// retarget multiplies the sample's errors with its runtimes.
 	Fit string
-	// RuntimeScaling is how InputBytes carries the ideal runtime (the work
-	// the task does with no spill): ScaleLinear ("" too), the rule of
-	// elasticity/doc.go, or ScaleNLogN, for a task whose work is a sort of
-	// its records. Only with InputBytes.
-	RuntimeScaling string
-	// RecordBytes is the size of one record for ScaleNLogN; 0 takes it
-	// from the runs' input (or output) records.
-	RecordBytes int64
 }
-
-// The values of Options.RuntimeScaling.
-const (
-	ScaleLinear = "linear"
-	ScaleNLogN  = "nlogn"
-)
 
 // The values of Options.Fit.
 const (
@@ -176,14 +162,8 @@ type Model struct {
 	// InputBytes is the task input the model is for: the median of its
 	// runs' inputs, or what Retarget carried it to (RetargetedFromBytes,
 	// the runs' median, then says so).
-	InputBytes          int64 `json:"input_bytes"`
-	RetargetedFromBytes int64 `json:"retargeted_from_bytes,omitempty"`
-	// RuntimeScaling is how the retarget carried the ideal runtime
-	// (ScaleLinear or ScaleNLogN; "" when not retargeted), and RecordBytes
-	// the record size the runs give (input or output bytes per record; 0:
-	// they count no records) or ScaleNLogN was told.
-	RuntimeScaling         string             `json:"runtime_scaling,omitempty"`
-	RecordBytes            float64            `json:"record_bytes,omitempty"`
+	InputBytes             int64              `json:"input_bytes"`
+	RetargetedFromBytes    int64              `json:"retargeted_from_bytes,omitempty"`
 	IdealRuntimeS          float64            `json:"ideal_runtime_s"`
 	Params                 map[string]float64 `json:"params"`
 	ParamSources           map[string]string  `json:"param_sources"`
@@ -324,7 +304,7 @@ func ModelGroup(g Group, runs []dataset.ProfRun, opts Options) Outcome {
 		return skip(reason)
 	}
 	if opts.InputBytes > 0 {
-		if err := m.RetargetScaled(opts.InputBytes, Scaling{Runtime: opts.RuntimeScaling, RecordBytes: float64(opts.RecordBytes)}); err != nil {
+		if err := m.Retarget(opts.InputBytes); err != nil {
 			return skip(err.Error())
 		}
 	}
@@ -371,7 +351,7 @@ func buildModel(k groupKey, runs []dataset.ProfRun, opts Options) (*Model, strin
 		return nil, reason
 	}
 	m := &Model{Job: k.job, Task: k.task, Framework: k.framework, Slots: k.slots, Kind: pl.kind, Simulator: sim.name,
-		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal)), InputBytes: int64(math.Round(gs.inputBytes)), RecordBytes: gs.recordBytes}
+		Runs: len(runs), IdealMemoryBytes: int64(math.Ceil(pl.ideal)), InputBytes: int64(math.Round(gs.inputBytes))}
 	sim.params.set("spilled_bytes_at_ideal", pl.floor, "simulated")
 	if len(pl.well) > 0 {
 		warnings = append(warnings, pl.fitPair(m, sim.params, runs)...)
@@ -481,14 +461,8 @@ func mergeConf(runs []dataset.ProfRun, overrides Conf) (Conf, []string) {
 // how much their input sizes spread ((max − min) / median).
 func groupStatsOf(k groupKey, runs []dataset.ProfRun) (gs groupStats, inputSpread float64, warnings []string) {
 	gs = groupStats{slots: float64(max(k.slots, 1))}
-	var in, ob, or, exp, inRec, outRec []float64
+	var in, ob, or, exp []float64
 	for _, r := range runs {
-		if r.InputRecords > 0 {
-			inRec = append(inRec, float64(r.InputBytes)/float64(r.InputRecords))
-		}
-		if r.OutputRecords > 0 && r.OutputBytes > 0 {
-			outRec = append(outRec, float64(r.OutputBytes)/float64(r.OutputRecords))
-		}
 		in = append(in, float64(r.InputBytes))
 		ob = append(ob, float64(r.OutputBytes))
 		or = append(or, float64(r.OutputRecords))
@@ -505,12 +479,6 @@ func groupStatsOf(k groupKey, runs []dataset.ProfRun) (gs groupStats, inputSprea
 		gs.expansion = quantile.Median(exp)
 	}
 	gs.expansionRuns = len(exp)
-	switch {
-	case len(inRec) > 0:
-		gs.recordBytes = quantile.Median(inRec)
-	case len(outRec) > 0:
-		gs.recordBytes = quantile.Median(outRec)
-	}
 	return gs, spread(in), warnings
 }
 
@@ -900,107 +868,39 @@ func curve(m *Model, ideal float64, grid int64, spilled, extra func(float64) flo
 	return pts, bw
 }
 
-// Retarget carries the model to a task input of inputBytes by the rule of
-// elasticity/doc.go (seed 004 §2.7 profiles "on a sample of the job's
-// input data" without saying how to carry the model to the full input):
-// with r = inputBytes / the model's input, ideal memory and spilled bytes
-// scale by r, and so do runtimes at r times the memory — the fitted disk
-// rate and the per-byte work stay, so T'(r·m) = r·T(m): every curve point
+// Retarget carries the model to a task input of inputBytes (seed 004 §2.7
+// profiles "on a sample of the job's input data" without saying how to
+// carry the model to the full input; the rule, elasticity/doc.go): with r
+// = inputBytes / the model's input, ideal memory and spilled bytes scale
+// by r, and so do runtimes at r times the memory — the fitted disk rate
+// and the per-byte work stay, so T'(r·m) = r·T(m): every curve point
 // (memory, runtime, spilled bytes) is multiplied by r, penalties and disk
 // bandwidth stay. Validation and settings stay those of the profiled
-// runs. It is RetargetScaled with ScaleLinear.
+// runs.
 func (m *Model) Retarget(inputBytes int64) error {
-	return m.RetargetScaled(inputBytes, Scaling{Runtime: ScaleLinear})
-}
-
-// Scaling is how RetargetScaled carries the ideal runtime: Runtime is
-// ScaleLinear ("" too) or ScaleNLogN, and RecordBytes the size of a
-// record for ScaleNLogN (0: the model's RecordBytes, from its runs).
-type Scaling struct {
-	Runtime     string
-	RecordBytes float64
-}
-
-// RetargetScaled is Retarget with the ideal runtime, the work the task
-// does with no spill, carried by sc. With ScaleNLogN that work is taken
-// to grow as a sort's, n·log n in the n = input/record bytes records,
-// instead of by r: T'(r·m) = r·T(m) + (c − r)·T, where T is the ideal
-// runtime and c = r·log(r·n)/log(n) its factor; the spill penalty at r
-// times the memory still scales by r (the disk rate stays), so penalties
-// shrink a little and the curve's disk bandwidth with them. A second
-// retarget composes with the first (n·log n of the last input).
-func (m *Model) RetargetScaled(inputBytes int64, sc Scaling) error {
 	if inputBytes <= 0 {
 		return fmt.Errorf("input bytes %d: want more than 0", inputBytes)
 	}
 	if m.InputBytes <= 0 {
 		return fmt.Errorf("the model has no input size to scale from")
 	}
-	kind := sc.Runtime
-	if kind == "" {
-		kind = ScaleLinear
-	}
-	r := float64(inputBytes) / float64(m.InputBytes)
-	c, how := r, fmt.Sprintf("runtimes scaled by %.3g", r)
-	switch kind {
-	case ScaleLinear:
-	case ScaleNLogN:
-		rb := sc.RecordBytes
-		if rb <= 0 {
-			rb = m.RecordBytes
-		}
-		if rb <= 0 {
-			return fmt.Errorf("runtime scaling %s needs the size of a record: the runs count no input or output records (give the record size, --record-bytes)", ScaleNLogN)
-		}
-		n := float64(m.InputBytes) / rb
-		if n < 2 {
-			return fmt.Errorf("runtime scaling %s: the profiled input of %s holds %.3g records of %s, want at least 2",
-				ScaleNLogN, bytesize.Human(float64(m.InputBytes)), n, bytesize.Human(rb))
-		}
-		if r*n < 2 {
-			return fmt.Errorf("runtime scaling %s: an input of %s holds %.3g records of %s, want at least 2",
-				ScaleNLogN, bytesize.Human(float64(inputBytes)), r*n, bytesize.Human(rb))
-		}
-		c = r * math.Log(r*n) / math.Log(n)
-		m.RecordBytes = rb
-		how = fmt.Sprintf("the spill penalty scaled by %.3g, the ideal runtime by %.3g (n·log n: %.3g records of %s, against %.3g)", r, c, r*n, bytesize.Human(rb), n)
-	default:
-		return fmt.Errorf("runtime scaling %q: want %s or %s", sc.Runtime, ScaleLinear, ScaleNLogN)
-	}
 	if inputBytes == m.InputBytes {
 		return nil
 	}
+	r := float64(inputBytes) / float64(m.InputBytes)
 	from := m.InputBytes
 	if m.RetargetedFromBytes > 0 {
 		from = m.RetargetedFromBytes
 	}
-	T := m.IdealRuntimeS
-	cpu := (c - r) * T // what the ideal runtime gains beyond r·T
 	orig := m.predict
-	m.predict = func(x float64) float64 { return r*orig(x/r) + cpu }
+	m.predict = func(x float64) float64 { return r * orig(x/r) }
 	m.IdealMemoryBytes = int64(math.Ceil(float64(m.IdealMemoryBytes) * r))
-	m.IdealRuntimeS = c * T
+	m.IdealRuntimeS *= r
 	for i := range m.Curve {
 		p := &m.Curve[i]
 		p.MemoryBytes = int64(math.Round(float64(p.MemoryBytes) * r))
 		p.RuntimeS *= r
 		p.SpilledBytes = int64(math.Round(float64(p.SpilledBytes) * r))
-	}
-	if cpu != 0 { // penalties and disk bandwidth change: the ideal runtime grew more than the penalty
-		m.DiskBandwidthBytesPerS = 0
-		for i := range m.Curve {
-			p := &m.Curve[i]
-			old := p.RuntimeS
-			p.RuntimeS += cpu
-			if m.IdealRuntimeS > 0 {
-				p.Slowdown = finite(p.RuntimeS / m.IdealRuntimeS)
-				p.Penalty = p.Slowdown - 1
-			}
-			if p.RuntimeS > 0 { // the same extra bytes over a longer runtime
-				p.DiskBytesPS = finite(p.DiskBytesPS * old / p.RuntimeS)
-			}
-			m.DiskBandwidthBytesPerS = math.Max(m.DiskBandwidthBytesPerS, p.DiskBytesPS)
-		}
 	}
 	if m.Params == nil {
 		m.Params, m.ParamSources = map[string]float64{}, map[string]string{}
@@ -1014,17 +914,8 @@ func (m *Model) RetargetScaled(inputBytes int64, sc Scaling) error {
 	if m.ParamSources != nil {
 		m.ParamSources["wlprof.input.scale"] = "retarget"
 	}
-	if kind == ScaleNLogN {
-		if v, ok := m.Params["under_runtime_s"]; ok {
-			m.Params["under_runtime_s"] = v + cpu
-		}
-		m.Params["wlprof.runtime.scale"] = c
-		if m.ParamSources != nil {
-			m.ParamSources["wlprof.runtime.scale"] = "retarget nlogn"
-		}
-	}
-	m.Warnings = append(m.Warnings, fmt.Sprintf("retargeted from the profiled input (%s) to %s: ideal memory, spilled bytes and %s; validation is of the profiled runs",
-		bytesize.Human(float64(m.InputBytes)), bytesize.Human(float64(inputBytes)), how))
-	m.RetargetedFromBytes, m.InputBytes, m.RuntimeScaling = from, inputBytes, kind
+	m.Warnings = append(m.Warnings, fmt.Sprintf("retargeted from the profiled input (%s) to %s: ideal memory, spilled bytes and runtimes scaled by %.3g; validation is of the profiled runs",
+		bytesize.Human(float64(m.InputBytes)), bytesize.Human(float64(inputBytes)), r))
+	m.RetargetedFromBytes, m.InputBytes = from, inputBytes
 	return nil
 }

@@ -24,7 +24,6 @@ type groupStats struct {
 	slots         float64 // tasks sharing the memory
 	expansion     float64 // Spark: memory spilled / disk spilled, 0 when unknown
 	expansionRuns int
-	recordBytes   float64 // median bytes per input record (else output record); 0: no records counted
 }
 
 const mib = 1 << 20

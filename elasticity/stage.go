@@ -53,20 +53,6 @@ func (o Options) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("elasticity: fit %q: want %s (two settings, the default) or %s (every run)", o.Fit, FitPair, FitLeastSquares))
 	}
-	switch o.RuntimeScaling {
-	case "", ScaleLinear:
-	case ScaleNLogN:
-		if o.InputBytes == 0 {
-			errs = append(errs, fmt.Errorf("elasticity: runtime-scaling %s carries a model to another input: give its size (input-bytes)", ScaleNLogN))
-		}
-	default:
-		errs = append(errs, fmt.Errorf("elasticity: runtime-scaling %q: want %s (the default: runtime grows with the input) or %s (a sort's n·log n in records)", o.RuntimeScaling, ScaleLinear, ScaleNLogN))
-	}
-	if o.RecordBytes < 0 {
-		errs = append(errs, fmt.Errorf("elasticity: record-bytes %d: want 0 (from the runs' records) or more", o.RecordBytes))
-	} else if o.RecordBytes > 0 && o.RuntimeScaling != ScaleNLogN {
-		errs = append(errs, fmt.Errorf("elasticity: record-bytes is for runtime-scaling %s only", ScaleNLogN))
-	}
 	for k := range o.Overrides {
 		if k == "" {
 			errs = append(errs, fmt.Errorf("elasticity: an override has an empty key"))

@@ -22,9 +22,6 @@ type elasticityOptions struct {
 	WallTime bool
 	Input    string
 	Fit      string
-	// Scaling and RecordBytes: --runtime-scaling and --record-bytes.
-	Scaling     string
-	RecordBytes string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -55,8 +52,6 @@ elasticity's.`,
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
-	f.StringVar(&o.Scaling, "runtime-scaling", elasticity.ScaleLinear, "how --input-bytes carries the runtime with no spill: linear (with the input) or nlogn (a sort: n·log n in records; the spill penalty stays linear)")
-	f.StringVar(&o.RecordBytes, "record-bytes", "", "bytes per record for --runtime-scaling nlogn (default: from the runs' input or output records)")
 	f.StringVar(&o.Fit, "fit", elasticity.FitPair, "how the model is learnt: pair (an under-sized and a well-sized setting, seed 004's) or least-squares (every run; steadier for --input-bytes)")
 	return cmd
 }
@@ -66,15 +61,8 @@ elasticity's.`,
 // once, as a usage error.
 func (o *elasticityOptions) validate() ([]string, elasticity.Options, error) {
 	opts := elasticity.DefaultOptions()
-	opts.Job, opts.WallTime, opts.Fit, opts.RuntimeScaling = o.Job, o.WallTime, o.Fit, o.Scaling
+	opts.Job, opts.WallTime, opts.Fit = o.Job, o.WallTime, o.Fit
 	var errs []error
-	if o.RecordBytes != "" {
-		rb, err := bytesize.Parse(o.RecordBytes)
-		if err != nil || rb <= 0 {
-			errs = append(errs, fmt.Errorf("--record-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.RecordBytes))
-		}
-		opts.RecordBytes = max(rb, 0)
-	}
 	grid, err := bytesize.Parse(o.Grid)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--grid: %v", err))

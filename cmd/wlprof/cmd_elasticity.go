@@ -19,9 +19,6 @@ type elasticityOptions struct {
 	WallTime bool
 	Input    string
 	Fit      string
-	// Scaling and RecordBytes: --runtime-scaling and --record-bytes.
-	Scaling     string
-	RecordBytes string
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
@@ -68,17 +65,12 @@ The curve runs from 10% to 100% of ideal memory in --grid steps, with the
 slowdown (runtime / ideal runtime), the penalty (slowdown − 1) and the disk
 bandwidth the task needs. --input-bytes carries every model from the
 profiled input (say, a 10% sample) to another size: ideal memory, spilled
-bytes and runtimes scale linearly with the input. A sort's work grows
-faster than its input: --runtime-scaling nlogn carries the runtime with no
-spill by n·log n in records (--record-bytes, or the runs' record counts)
-and the spill penalty linearly. Profile a sample larger than the machine's
-last-level cache, or its runs are faster per byte than the whole input's.
+bytes and runtimes scale linearly with the input.
 Groups that cannot be modelled are listed with the reason.
 ` + exitStatusHelp,
 		Example: `  wlprof elasticity -d ds
   wlprof elasticity -d ds --job sort -o json
-  wlprof elasticity -d ds --grid 256M --set mapreduce.job.maps=400 -o csv
-  wlprof elasticity -d ds --job sort --fit least-squares --input-bytes 10G --runtime-scaling nlogn --record-bytes 100`,
+  wlprof elasticity -d ds --grid 256M --set mapreduce.job.maps=400 -o csv`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runElasticity(cmd.Context(), o) },
 	}
@@ -88,8 +80,6 @@ Groups that cannot be modelled are listed with the reason.
 	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
 	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
-	f.StringVar(&o.Scaling, "runtime-scaling", elasticity.ScaleLinear, "how --input-bytes carries the runtime with no spill: linear (with the input) or nlogn (a sort: n·log n in records; the spill penalty stays linear)")
-	f.StringVar(&o.RecordBytes, "record-bytes", "", "bytes per record for --runtime-scaling nlogn (default: from the runs' input or output records)")
 	f.StringVar(&o.Fit, "fit", elasticity.FitPair, "how the model is learnt: pair (an under-sized and a well-sized setting, seed 004's) or least-squares (every run; steadier for --input-bytes)")
 	completeJob(cmd, g, dataset.ProfRunsTable.Name)
 	return cmd
@@ -100,14 +90,6 @@ func runElasticity(ctx context.Context, o *elasticityOptions) error {
 	opts.Job = o.Job
 	opts.WallTime = o.WallTime
 	opts.Fit = o.Fit
-	opts.RuntimeScaling = o.Scaling
-	if o.RecordBytes != "" {
-		rb, err := bytesize.Parse(o.RecordBytes)
-		if err != nil || rb <= 0 {
-			return usagef("--record-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.RecordBytes)
-		}
-		opts.RecordBytes = rb
-	}
 	grid, err := bytesize.Parse(o.Grid)
 	if err != nil {
 		return usagef("--grid: %v", err)

@@ -76,14 +76,6 @@ func TestElasticityGolden(t *testing.T) {
 		t.Fatalf("csv: exit %d", code)
 	}
 	golden(t, "elasticity-spillsort.csv", out)
-	// A sort carried to ten times its input: the ideal runtime by n·log n
-	// of 100-byte records, the penalty by ten.
-	out, stderr, code = wlprof(t, "elasticity", "-d", ds, "--job", "spillsort-sim", "--fit", "least-squares", "--input-bytes", "160M",
-		"--runtime-scaling", "nlogn", "--record-bytes", "100")
-	if code != 0 {
-		t.Fatalf("nlogn: exit %d: %s", code, stderr)
-	}
-	golden(t, "elasticity-spillsort-nlogn.txt", out)
 }
 
 // History alone: the job history and Spark event logs give a model or a
@@ -136,10 +128,6 @@ func TestElasticityErrors(t *testing.T) {
 		{[]string{"elasticity", "--grid", "lots"}, 2, "--grid"},
 		{[]string{"elasticity", "--set", "novalue"}, 2, "KEY=VALUE"},
 		{[]string{"elasticity", "--job", "nope"}, 1, "no profiling runs"},
-		{[]string{"elasticity", "--runtime-scaling", "nlogn"}, 2, "input-bytes"},
-		{[]string{"elasticity", "--input-bytes", "1G", "--runtime-scaling", "cubic"}, 2, `runtime-scaling "cubic"`},
-		{[]string{"elasticity", "--input-bytes", "1G", "--runtime-scaling", "nlogn", "--record-bytes", "0"}, 2, "--record-bytes"},
-		{[]string{"elasticity", "--input-bytes", "1G", "--record-bytes", "100"}, 2, "record-bytes is for runtime-scaling nlogn"},
 	} {
 		out, stderr, code := wlprof(t, append(c.argv, "-d", ds)...)
 		if code != c.code || !strings.Contains(stderr, c.msg) || out != "" {
