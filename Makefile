@@ -47,7 +47,8 @@ demo: build
 # WLPROF_BENCH_ROWS=1000000 make bench for a quick pass.
 # BenchmarkSampleRetarget spills on a steady disk where the machine allows
 # one (scripts/spill-disk.sh: a zram disk, as root), throttled to 25 MiB/s,
-# and asserts issue 16's per-setting bar at every setting there;
+# and asserts issue 16's per-setting bar there (the well-sized setting, all
+# CPU, within what its runs' own scatter allows);
 # elsewhere it runs on the machine's own disk and checks only gross errors.
 bench: deps
 	spill=$$(./scripts/spill-disk.sh) || { spill=; echo "make bench: no steady spill disk (above); BenchmarkSampleRetarget runs on this machine's own disk and checks only gross errors"; }; \

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/profiler"
 )
 
@@ -354,8 +356,8 @@ func accuracyTable(m *elasticity.Model) string {
 // input"): WLPROF_RETARGET_SPILL_DIR, a directory on a zram disk that
 // scripts/spill-disk.sh makes (make bench and make bench-retarget do, as
 // root), throttled to WLPROF_RETARGET_DISK_LIMIT (default 25M there) each
-// way; there every setting is asserted, in about 23 minutes (with a sample
-// below 64 MiB the well-sized setting only against a gross error: see
+// way; there every setting is asserted, in about 23 minutes (the
+// well-sized one, all CPU, against what the runs' own scatter allows: see
 // below). Without it the
 // spills go to the machine's own disk, where a VM's host caches bursts and
 // the per-setting bar cannot be met: the table is logged and only a gross
@@ -370,15 +372,14 @@ func BenchmarkSampleRetarget(b *testing.B) {
 	if err != nil || n < 8<<20 {
 		b.Fatalf("WLPROF_RETARGET_SAMPLE=%q: want a size like 32M (at least 8M)", sample)
 	}
-	scale := n / (32 << 20)
-	if scale < 1 {
-		scale = 1
-	}
+	// The settings are 1/8 to 1.25 of the sample (a 32 MiB sample: 4–40
+	// MiB), whole MiB.
 	fullSize := fmt.Sprintf("%dM", 10*(n>>20))
 	var small, full []int64
-	for _, m := range []int64{4, 8, 12, 16, 24, 32, 40} {
-		small = append(small, scale*m<<20)
-		full = append(full, 10*scale*m<<20)
+	for _, eighths := range []int64{1, 2, 3, 4, 6, 8, 10} {
+		m := (eighths * n / 8) >> 20 << 20
+		small = append(small, m)
+		full = append(full, 10*m)
 	}
 	// WLPROF_RETARGET_DISK_LIMIT (e.g. 25M) throttles the spill disk to
 	// that many bytes/s each way (profiler.Options.DiskLimit); default 25M
@@ -418,7 +419,7 @@ func BenchmarkSampleRetarget(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// WLPROF_RETARGET_SAMPLE_SEGMENT (e.g. 400K) sets the sample's
 		// segment size: at a tenth of the 4 MiB default the sample's
-		// reducer merges as many segments as the full one (81), which
+		// reducer merges as many segments as the full one (160), which
 		// tells the merge's fan-in apart from the rest of the rule.
 		var extra []string
 		if seg := os.Getenv("WLPROF_RETARGET_SAMPLE_SEGMENT"); seg != "" {
@@ -430,7 +431,7 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// speed over minutes, and a rate learnt in one minute and applied
 		// to the next was off by up to 20% at single settings whichever
 		// way the disk had moved (sessions 8–10).
-		// The sample runs last 0.2–0.35 s, and their medians over 5 passes
+		// A 32 MiB sample's runs last 0.2–0.35 s, and their medians over 5 passes
 		// moved by 10–15% between sweeps; retargeting multiplies that by
 		// ten. A sample is cheap to run, so it gets 5 passes per pass over
 		// the full input (15 against 3: 40 s against 60 s).
@@ -468,6 +469,7 @@ func BenchmarkSampleRetarget(b *testing.B) {
 			name, fit string
 		}
 		worst := map[string][3]float64{} // median, spilling settings' worst, well-sized error
+		wellPred := map[string]float64{} // the prediction at the full input's well-sized setting
 		for _, w := range []way{{"pair", elasticity.FitPair}, {"lsq", elasticity.FitLeastSquares}} {
 			res := fitSpillsortWith(b, sampleRuns, w.fit)
 			if len(res.Models) != 1 {
@@ -499,6 +501,7 @@ func BenchmarkSampleRetarget(b *testing.B) {
 					spillWorst = max(spillWorst, math.Abs(e))
 				} else {
 					wellErr = max(wellErr, math.Abs(e))
+					wellPred[w.name] = p
 				}
 				table += fmt.Sprintf("%10d  %10.3f  %11.3f  %+5.1f%%\n", s.MemoryBytes>>20, s.RuntimeS, p, 100*e)
 			}
@@ -513,11 +516,15 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// spill disk. At the spilling settings the rule's own claims
 		// (spilled bytes and ideal memory scale with the input, the disk
 		// rate stays) decide the runtime. The well-sized setting is all
-		// CPU, and this shared host's CPU is not steady: a 32 MiB sample's
-		// 0.2 s runs made its ratio to the full input's 7.9× to 11.7× over
-		// six benchmarks (session 14), so with a sample below 64 MiB only a
-		// gross miss there (above 30%) fails; with 64 MiB it was 10.04×
-		// and 10.09× (session 15).
+		// CPU, and its error is the ratio of the two inputs' well-sized
+		// medians against 10, which this shared host's CPU moves from one
+		// benchmark to the next: 7.9× to 11.7× over six with a 32 MiB
+		// sample, whose 0.2 s runs are bimodal (session 14); 10.04×,
+		// 10.09× and 11.09× over three with 64 MiB (session 15). A miss
+		// there fails only when the runs' own scatter cannot explain it:
+		// when the whole 95% interval of the error that resampling the
+		// two inputs' well-sized runs gives lies beyond 10% (with 64 MiB
+		// those intervals were −22% to +9%, −30% to +6% and −16% to −2%).
 		// On this VM's own disk the bar is not met at spilling settings
 		// either: the host caches bursts, so a spilled byte of the full
 		// input's long spills costs less than one of the sample's short
@@ -527,18 +534,19 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// penalty per spilled MB between 1.2 and 7.7 ms within one sweep).
 		// There only a gross error is asserted.
 		median, lsSpillWorst, lsWellErr := worst["lsq"][0], worst["lsq"][1], worst["lsq"][2]
+		sampleWell, fullWell := runtimesOf(sampleRuns, small[len(small)-1]), runtimesOf(fullRuns, well[0])
+		lo, hi := wellSizedInterval(sampleWell, fullWell, wellPred["lsq"])
+		b.Logf("well-sized setting: %+.1f%% by least squares; the runs' scatter allows %+.1f%% to %+.1f%% (95%%, resampled)",
+			100*(wellPred["lsq"]/quantile.Median(fullWell)-1), 100*lo, 100*hi)
 		if max(lsSpillWorst, lsWellErr) > 0.10 {
 			b.Logf("issue 16's per-setting bar missed: spilling settings' worst %.1f%%, well-sized %.1f%%", 100*lsSpillWorst, 100*lsWellErr)
 		}
 		if steady && lsSpillWorst > 0.10 {
 			b.Errorf("the retargeted least-squares model is %.1f%% off at a spilling setting, want ≤ 10%% on a steady disk", 100*lsSpillWorst)
 		}
-		wellBar := 0.10
-		if n < 64<<20 {
-			wellBar = 0.30
-		}
-		if steady && lsWellErr > wellBar {
-			b.Errorf("the retargeted least-squares model is %.1f%% off at the well-sized setting, want ≤ %.0f%% with a %s sample", 100*lsWellErr, 100*wellBar, sample)
+		if steady && lsWellErr > 0.10 && (hi < -0.10 || lo > 0.10) {
+			b.Errorf("the retargeted least-squares model is %.1f%% off at the well-sized setting, beyond 10%% even at the edge of what the runs' scatter allows (%+.1f%% to %+.1f%%)",
+				100*lsWellErr, 100*lo, 100*hi)
 		}
 		if !steady && median > 0.25 {
 			b.Errorf("the retargeted least-squares model is %.1f%% off the full input's medians (median over settings), want ≤ 25%% even on an unsteady disk: is the rule wrong?", 100*median)
@@ -546,15 +554,76 @@ func BenchmarkSampleRetarget(b *testing.B) {
 	}
 }
 
-// runtimesAt lists the runtimes of runs at memory mem, in seconds, sorted.
-func runtimesAt(runs []dataset.ProfRun, mem int64) string {
+// runtimesOf is the runtimes of runs at memory mem, in seconds, sorted:
+// wall time minus the wait for a CPU, as the models take them.
+func runtimesOf(runs []dataset.ProfRun, mem int64) []float64 {
 	var ts []float64
 	for _, r := range runs {
 		if r.MemoryBytes == mem {
-			ts = append(ts, r.RuntimeS-r.CPUWaitS)
+			t := r.RuntimeS
+			if w := r.CPUWaitS; w > 0 && w < t {
+				t -= w
+			}
+			ts = append(ts, t)
 		}
 	}
 	sort.Float64s(ts)
+	return ts
+}
+
+// wellSizedInterval is the 95% interval of a retargeted model's error at
+// the full input's well-sized setting that the runs' own scatter allows:
+// pred, the model's prediction there, is the full input's well-sized
+// median times 10 times the sample's well-sized median over the full's
+// (the least-squares T is the sample's median), so resampling both inputs'
+// well-sized runs with replacement (4,000 times, seeded) and scaling pred
+// by the resampled sample median gives the errors the same benchmark could
+// have measured on another draw of the host's states.
+func wellSizedInterval(sample, full []float64, pred float64) (lo, hi float64) {
+	if len(sample) == 0 || len(full) == 0 || pred <= 0 {
+		return math.NaN(), math.NaN()
+	}
+	rng := rand.New(rand.NewPCG(16, 64))
+	ms := quantile.Median(sample)
+	draw := func(xs []float64) float64 {
+		r := make([]float64, len(xs))
+		for i := range r {
+			r[i] = xs[rng.IntN(len(xs))]
+		}
+		return quantile.Median(r)
+	}
+	errs := make([]float64, 4000)
+	for i := range errs {
+		errs[i] = pred*draw(sample)/ms/draw(full) - 1
+	}
+	sort.Float64s(errs)
+	return errs[len(errs)*25/1000], errs[len(errs)*975/1000]
+}
+
+// The well-sized interval holds the measured error, is a point when the
+// runs do not scatter, and widens with a bimodal sample (session 15's first
+// 64 MiB benchmark: a median 0.536 s of runs in two modes, 0.35 and 0.55 s).
+func TestWellSizedInterval(t *testing.T) {
+	rep := func(x float64, n int) []float64 { return slices.Repeat([]float64{x}, n) }
+	if lo, hi := wellSizedInterval(rep(1, 15), rep(10, 15), 10.5); math.Abs(lo-0.05) > 1e-12 || math.Abs(hi-0.05) > 1e-12 {
+		t.Errorf("no scatter: %g to %g, want 0.05", lo, hi)
+	}
+	sample := []float64{0.353, 0.354, 0.358, 0.416, 0.448, 0.519, 0.520, 0.536, 0.544, 0.555, 0.568, 0.574, 0.576, 0.601, 0.629}
+	full := []float64{4.087, 4.312, 4.448, 4.849, 5.123, 5.251, 5.313, 5.377, 5.598, 5.713, 5.736, 5.850, 5.916, 6.306, 6.406}
+	pred := 10 * quantile.Median(sample)
+	e := pred/quantile.Median(full) - 1
+	lo, hi := wellSizedInterval(sample, full, pred)
+	if lo > e || hi < e || hi-lo < 0.2 {
+		t.Errorf("bimodal sample: %g to %g, want around %g and wider than 20 points", lo, hi, e)
+	}
+	if lo, hi := wellSizedInterval(nil, full, pred); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("no sample runs: %g to %g, want NaN", lo, hi)
+	}
+}
+
+// runtimesAt lists the runtimes of runs at memory mem, in seconds, sorted.
+func runtimesAt(runs []dataset.ProfRun, mem int64) string {
+	ts := runtimesOf(runs, mem)
 	var b strings.Builder
 	for i, t := range ts {
 		if i > 0 {
