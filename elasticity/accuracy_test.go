@@ -520,11 +520,12 @@ func BenchmarkSampleRetarget(b *testing.B) {
 		// medians against 10, which this shared host's CPU moves from one
 		// benchmark to the next: 7.9× to 11.7× over six with a 32 MiB
 		// sample, whose 0.2 s runs are bimodal (session 14); 10.04×,
-		// 10.09× and 11.09× over three with 64 MiB (session 15). A miss
-		// there fails only when the runs' own scatter cannot explain it:
-		// when the whole 95% interval of the error that resampling the
+		// 10.09×, 11.09× and 10.53× over four with 64 MiB (session 15). A
+		// miss there fails only when the runs' own scatter cannot explain
+		// it: when the whole 95% interval of the error that resampling the
 		// two inputs' well-sized runs gives lies beyond 10% (with 64 MiB
-		// those intervals were −22% to +9%, −30% to +6% and −16% to −2%).
+		// those intervals were −22% to +9%, −30% to +6%, −16% to −2% and
+		// −22% to +8%).
 		// On this VM's own disk the bar is not met at spilling settings
 		// either: the host caches bursts, so a spilled byte of the full
 		// input's long spills costs less than one of the sample's short

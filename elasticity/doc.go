@@ -221,10 +221,12 @@
 // sample's runs 0.35 s or 0.52–0.63 s, the full input's 4.1–6.4 s,
 // alternated one by one), and the least-squares model met the bar at
 // every setting, its worst 4.6% and 4.2%; in a third, 11.09× and 9.8% low
-// there (hence the benchmark's 64 MiB). The benchmark asserts the
+// there, in a fourth 10.53× and 5.0% low, its spilling settings 3.1–4.3%
+// low (hence the benchmark's 64 MiB). The benchmark asserts the
 // well-sized setting against what the runs' own scatter allows: the 95%
 // intervals of its error from resampling the two inputs' well-sized runs
-// were −22% to +9%, −30% to +6% and −16% to −2% in those three. A
+// were −22% to +9%, −30% to +6%, −16% to −2% and −22% to +8% in those
+// four. A
 // sample can be too small: with 8 MiB (settings 1–10 MiB, spills of 1–9
 // MiB) the least-squares model was 10–17% low at every spilling setting in
 // one run, the throttle's free start of each burst a larger share of
