@@ -8,7 +8,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// JobType is a batch job's length type (seed 000 §4.1, Algorithm 1 line 3).
+// JobType is a batch job's length type (Zhang et al., OSDI'16 §4.1, Algorithm 1 line 3).
 type JobType int
 
 const (

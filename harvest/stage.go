@@ -61,6 +61,11 @@ type Options struct {
 	// Classify are the options of the classifications (AtMs is set per
 	// epoch).
 	Classify fft.Options
+	// AverageServers decides free cores and kills on each tenant's
+	// average server (the classify stage's series) even where the usage
+	// table has every server's own samples; by default each server
+	// decides its own (§5: each server's NM-H kills its own containers).
+	AverageServers bool
 }
 
 // DefaultOptions are §6's testbed: 12 cores, 33% reserve, daily classes.
@@ -129,6 +134,12 @@ var ErrNoSeries = errors.New("harvest: no tenant usage to replay (ingest utilisa
 type Input struct {
 	Series []dataset.Series
 	Runs   []dataset.Run
+	// ServerUsage is each tenant's servers' own usage over the replay
+	// (Load reads it from the usage table), by tenant: those servers'
+	// kills are their own. Tenants without it use their average server.
+	ServerUsage map[string]ServerUsage
+	// Notes are Load's caveats, repeated in the result's warnings.
+	Notes []string
 	// DAGContainers are the most containers at once of runs whose stage
 	// DAG the dataset holds (package dag), by job and run: the runs
 	// workload gives such a run that many containers (Alg. 1's J.req), a
@@ -173,6 +184,22 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		}
 	}
 	in := Input{Series: series}
+	if !opts.AverageServers {
+		// The replay's window, less what its end may lose to the median
+		// end, with a classification period before it.
+		span := int64(0)
+		if opts.Window > 0 {
+			span = (opts.Window + opts.Reclassify).Milliseconds()
+		}
+		su, note, err := loadServerUsage(ctx, ds, series, span)
+		if err != nil {
+			return Input{}, err
+		}
+		in.ServerUsage = su
+		if note != "" {
+			in.Notes = append(in.Notes, note)
+		}
+	}
 	if ds.Rows(dataset.RunsTable.Name) > 0 {
 		if in.Runs, err = dataset.ReadAll(ctx, ds, dataset.RunsTable); err != nil {
 			return Input{}, err
@@ -216,6 +243,9 @@ type Result struct {
 	Epochs       int     `json:"epochs"`
 	Tenants      int     `json:"tenants"`
 	Servers      int     `json:"servers"`
+	// ServersWithOwnUsage: servers whose free cores and kills follow
+	// their own samples (the others follow their tenant's average server).
+	ServersWithOwnUsage int `json:"servers_with_own_usage"`
 	// Jobs replayed (submitted in the window), by type; HistoryRuns the
 	// runs before the window the thresholds came from.
 	Jobs        int            `json:"jobs"`
@@ -225,9 +255,14 @@ type Result struct {
 	// every epoch's, which typed the jobs submitted in it.
 	Thresholds      Thresholds   `json:"thresholds"`
 	EpochThresholds []Thresholds `json:"epoch_thresholds"`
-	// Policies: history (Algorithm 1) then blind (the baseline).
-	Policies    []*Outcome `json:"policies"`
-	Assumptions []string   `json:"assumptions"`
+	// Policies: history (Algorithm 1), blind (§6's YARN-PT), then stock
+	// (§6's YARN-Stock, unaware of the primary tenants).
+	Policies []*Outcome `json:"policies"`
+	// MeanExecReduction is 1 − history's mean job execution time /
+	// blind's (§6 reports 1 − 938/1181 = 0.21 on its testbed); null when
+	// either finished no job.
+	MeanExecReduction *float64 `json:"mean_exec_reduction"`
+	Assumptions       []string `json:"assumptions"`
 	// RunsWithDAG are the runs of the runs workload whose containers come
 	// from a stage DAG (Input.DAGContainers).
 	RunsWithDAG int      `json:"runs_with_dag,omitempty"`
@@ -256,13 +291,25 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	idx := map[string]int{}
 	startMs, endMs := int64(math.MaxInt64), int64(math.MinInt64)
 	servers := 0
+	own := 0
 	for i, s := range series {
 		if s.StepS != stepS {
 			return nil, fmt.Errorf("harvest: series of %q has step %gs, others %gs", s.Tenant, s.StepS, stepS)
 		}
 		n := int(max(s.Servers, 1))
+		wt := WorldTenant{Name: s.Tenant, Servers: n, StartMs: s.StartMs, Values: s.Values}
+		if su, ok := in.ServerUsage[s.Tenant]; ok && len(su.Values) > 0 && !opts.AverageServers {
+			// Servers without samples in the replay follow the average
+			// server (an empty row); a tenant's series counts them all.
+			wt.Servers = max(n, len(su.Values))
+			wt.ServerStartMs = su.StartMs
+			wt.ServerValues = make([][]float32, wt.Servers)
+			copy(wt.ServerValues, su.Values)
+			own += len(su.Values)
+			n = wt.Servers
+		}
 		servers += n
-		w.Tenants = append(w.Tenants, WorldTenant{Name: s.Tenant, Servers: n, StartMs: s.StartMs, Values: s.Values})
+		w.Tenants = append(w.Tenants, wt)
 		idx[s.Tenant] = i
 		if len(s.Values) > 0 {
 			startMs = min(startMs, s.StartMs)
@@ -274,7 +321,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	res := &Result{Version: 1, Workload: opts.Workload, Seed: opts.Seed, Cores: opts.Cores, Reserve: opts.Reserve,
 		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), Tenants: len(series),
-		Servers: servers, JobsByType: map[string]int{}, Warnings: []string{}}
+		Servers: servers, ServersWithOwnUsage: own, JobsByType: map[string]int{}, Warnings: append([]string{}, in.Notes...)}
 
 	// Epochs: a classification at every multiple of the cadence, from data
 	// strictly before it; the replay starts at the first with classes.
@@ -383,9 +430,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res.Jobs = len(w.Jobs)
 
 	p := Params{Cores: opts.Cores, ReserveCores: res.ReserveCores, Seed: opts.Seed}
-	res.Policies = make([]*Outcome, 2)
+	pols := []Policy{History, Blind, Stock}
+	res.Policies = make([]*Outcome, len(pols))
 	var wg sync.WaitGroup
-	for k, pol := range []Policy{History, Blind} {
+	for k, pol := range pols {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -393,6 +441,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	if h, b := res.Policies[0].JobTimes, res.Policies[1].JobTimes; h.Finished > 0 && b.Finished > 0 && b.MeanS > 0 {
+		x := 1 - h.MeanS/b.MeanS
+		res.MeanExecReduction = &x
+	}
 	res.Assumptions = assumptions(res, &opts)
 	paper := 0
 	for _, th := range res.EpochThresholds {
@@ -401,13 +453,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}
 	}
 	if paper > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by seed 000 §6's 173 s and 433 s",
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by Zhang et al., OSDI'16 §6's 173 s and 433 s",
 			paper, len(res.EpochThresholds), MinThresholdRuns))
 	}
 	for _, p := range res.Policies {
-		if p.Unplaced > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d containers found no free core when submitted and were not placed (there is no queue): the cluster is saturated, and kills compare placements of different jobs",
-				p.Policy, p.Unplaced))
+		if jt := p.JobTimes; jt != nil && jt.Finished < jt.Jobs {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d of %d jobs never finished: after the data ended no server had a free core for what still waited (their times are left out)",
+				p.Policy, jt.Jobs-jt.Finished, jt.Jobs))
 		}
 	}
 	return res, nil
@@ -493,11 +545,12 @@ func (r *Result) Profile(jobs profile.Jobs) {
 
 func assumptions(r *Result, o *Options) []string {
 	a := []string{
-		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage is its average server's, rounded up to whole cores (§5 NM-H), on every one of its servers", o.Cores, r.ReserveCores, o.Reserve),
-		"a container is one core; when a tenant's primary usage takes cores its containers hold, the youngest are killed first until they fit (§5 NM-H); killed containers are not run again",
+		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage on a server is that server's own (the usage table's samples, %d of %d servers) or else its average server's, rounded up to whole cores (§5 NM-H)", o.Cores, r.ReserveCores, o.Reserve, r.ServersWithOwnUsage, r.Servers),
+		"a container is one core and a job's tasks each run its whole duration; when a server's primary usage takes cores its containers hold, that server kills its youngest first until they fit (§5 NM-H); killed tasks wait in the queue again (first come, first served, with the tasks no core was free for) and run from the start; after the data ends every server keeps its last usage until every job has finished",
+		"stock (§6's YARN-Stock) offers every core of a server to containers whatever its primary uses and kills nothing; primary_contended_core_h counts, at each slot's start, the cores the primaries wanted above what the containers left them",
 		fmt.Sprintf("classes are recomputed every %s from the data before it (fft, the classify stage); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify)),
 		"history: Algorithm 1 picks one class whose headroom for the job's type (cores: servers × (cores × (1 − u) − reserve) less cores already given) holds the job, with probability ∝ headroom × W[type, pattern] (3/2/1 by rank); else several drawn the same way until they hold it; else none and the default policy places it",
-		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now (§5 RM-H); containers no tenant has room for are not placed (no queue)",
+		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now, and to a server of it likewise (§5 RM-H); containers no server has room for wait in the queue",
 	}
 	switch o.Workload {
 	case WorkloadRuns:
