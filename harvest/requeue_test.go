@@ -3,7 +3,11 @@ package harvest
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 // TestKillPerServer: Zhang et al., OSDI'16 §5: "If NM-H detects that
@@ -89,6 +93,71 @@ func TestRequeueFinishesEveryJob(t *testing.T) {
 		}
 		if !(h.LostCoreH < b.LostCoreH) || !(s.ContendedCoreH > 0) {
 			t.Errorf("seed %d: wasted history %.1f, blind %.1f; stock contended %.1f", seed, h.LostCoreH, b.LostCoreH, s.ContendedCoreH)
+		}
+	}
+}
+
+// TestLoadServerKills: the same rule from the dataset (Load reads each
+// server's own samples): tenant t's two servers take turns hour by hour
+// at 10% and 50% from day 3 on, so its average server is flat at 30% (4
+// cores, 4 free on each server) and the old replay killed nothing; each
+// server that rises to 50% keeps 2 cores for containers and kills the
+// rest. With --average-servers the old answer, none, comes back.
+func TestLoadServerKills(t *testing.T) {
+	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2025, 3, 3, 0, 0, 0, 0, time.UTC).UnixMilli()
+	for k := int64(0); k < 6*720; k++ {
+		a, b := 0.3, 0.3
+		if k >= 3*720 {
+			a, b = 0.1, 0.5
+			if (k/30)%2 == 1 {
+				a, b = b, a
+			}
+		}
+		for _, u := range []dataset.Usage{
+			{Tenant: "t", Server: "a", TimeMs: start + k*120_000, CPU: a, Memory: math.NaN()},
+			{Tenant: "t", Server: "b", TimeMs: start + k*120_000, CPU: b, Memory: math.NaN()},
+		} {
+			if err := tx.Usage().Append(&u); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, avg := range []bool{false, true} {
+		o := plantedOptions()
+		o.MaxContainers = 8
+		o.AverageServers = avg
+		in, err := Load(context.Background(), ds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, b := res.Policies[0], res.Policies[1]
+		t.Logf("average servers %v: %d jobs, own usage on %d of %d servers; killed: history %d, blind %d", avg, res.Jobs, res.ServersWithOwnUsage, res.Servers, h.Killed, b.Killed)
+		if res.Jobs < 100 {
+			t.Fatalf("%d jobs", res.Jobs)
+		}
+		if avg {
+			if h.Killed != 0 || b.Killed != 0 || res.ServersWithOwnUsage != 0 {
+				t.Fatalf("average servers: killed %d and %d, own usage %d", h.Killed, b.Killed, res.ServersWithOwnUsage)
+			}
+			continue
+		}
+		if h.Killed == 0 || b.Killed == 0 || res.ServersWithOwnUsage != 2 {
+			t.Fatalf("per server: killed %d and %d, own usage %d", h.Killed, b.Killed, res.ServersWithOwnUsage)
 		}
 	}
 }
