@@ -30,10 +30,12 @@
 //
 // In the replay the thresholds are derived again at every classification
 // (from the runs that ended before it and its classes' capacity) and type
-// the jobs submitted while it is in force; a job's type is from its
-// previous run by start. The profiles (wlprof report --job-types,
-// TypeJobs) publish each job's type now (profile.Job.Harvest), from every
-// finished run and tenants.json's classes, so that a scheduler can apply
+// the jobs submitted while it is in force; a job's type is from its run
+// that finished last before its submission (a run still going has no
+// duration yet; none finished: medium). The profiles (wlprof report
+// --job-types, TypeJobs) publish each job's type now (profile.Job.Harvest)
+// from its run that finished last, with every finished run and
+// tenants.json's classes for the thresholds, so that a scheduler can apply
 // Algorithm 1's W[type, class].
 //
 // # The replay (Replay, Run)

@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -402,14 +403,23 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if n := emptyMedium(res.EpochThresholds); n > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("job types: in %d of %d classifications the thresholds met (no medium jobs): a few long runs carry most of the work, so the work-weighted quantiles coincide; --short-below and --long-above set them", n, len(res.EpochThresholds)))
 	}
+	// A run is typed by its job's run that finished last before it was
+	// submitted (§4.1, line 3: "its last run"); a run still going has no
+	// duration yet. Ends are taken in order from a heap of the runs
+	// started so far.
 	last := map[string]float64{}
+	var going runEnds
 	ep := 0
 	for _, r := range runs {
+		for len(going) > 0 && going[0].endMs <= r.startMs {
+			g := heap.Pop(&going).(runEnd)
+			last[g.job] = g.durS
+		}
 		lastS, seen := last[r.job]
 		if !seen {
 			lastS = -1
 		}
-		last[r.job] = float64(r.durMs) / 1000
+		heap.Push(&going, runEnd{job: r.job, endMs: r.startMs + r.durMs, startMs: r.startMs, durS: float64(r.durMs) / 1000})
 		if r.startMs < res.StartMs {
 			res.HistoryRuns++
 			continue
@@ -425,6 +435,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.JobsByType[j.Type.String()]++
 	}
 	if opts.Workload == WorkloadRuns {
+		for len(going) > 0 {
+			g := heap.Pop(&going).(runEnd)
+			last[g.job] = g.durS
+		}
 		res.lastRuns = last
 	}
 	res.Jobs = len(w.Jobs)
@@ -470,6 +484,33 @@ func minHistory(o fft.Options) time.Duration {
 		return o.MinHistory
 	}
 	return 72 * time.Hour
+}
+
+// runEnd is a run's end, for typing later runs by the last one finished.
+type runEnd struct {
+	job            string
+	endMs, startMs int64
+	durS           float64
+}
+
+// runEnds is a min-heap by end, then start (of equal ends the later
+// start is popped last and so counts as the last run).
+type runEnds []runEnd
+
+func (h runEnds) Len() int { return len(h) }
+func (h runEnds) Less(i, j int) bool {
+	if h[i].endMs != h[j].endMs {
+		return h[i].endMs < h[j].endMs
+	}
+	return h[i].startMs < h[j].startMs
+}
+func (h runEnds) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runEnds) Push(x any)   { *h = append(*h, x.(runEnd)) }
+func (h *runEnds) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // jobRun is one run of the workload, in start order.
@@ -558,9 +599,9 @@ func assumptions(r *Result, o *Options) []string {
 		if r.RunsWithDAG > 0 {
 			dagNote = fmt.Sprintf(" (%d run(s) instead the most containers at once of their stage DAG, or of their job's, as wlprof dag gives it)", r.RunsWithDAG)
 		}
-		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers%s for its recorded duration, submitted at its start; a job's type is from its previous run (unseen: medium)", o.Containers, dagNote))
+		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers%s for its recorded duration, submitted at its start; a job's type is from its run that finished last before the submission (none: medium)", o.Containers, dagNote))
 	case WorkloadPoisson:
-		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its previous run (unseen: medium)",
+		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its run that finished last before the submission (none: medium)",
 			fmtDur(o.MeanInterarrival), o.Seed, o.PoissonJobs, fmtDur(o.MinDuration), fmtDur(o.MaxDuration), o.MaxContainers))
 	}
 	return a

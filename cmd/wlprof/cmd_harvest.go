@@ -47,7 +47,8 @@ execution times, completed and wasted core-hours, containers killed (per
 pattern and per job type), the cores stock took from the primaries, and
 states its assumptions.
 
-A job's type (short, medium, long) comes from its previous run against
+A job's type (short, medium, long) comes from its run that finished last
+before its submission, against
 two thresholds: --short-below and --long-above, or derived from the run
 durations and the capacity of each type's preferred classes (harvest/
 doc.go); a job never seen is medium.
