@@ -53,7 +53,13 @@
 //
 // Classifications (fft.Run with AtMs one millisecond before each multiple
 // of --reclassify since the Unix epoch: days start at midnight UTC) use
-// only the data before them; the replay starts at the first with classes.
+// only the data before them, and of it only the last --classify-window
+// (default 30 days: §3 represents a tenant by "the utilization of this
+// 'average' server for one month", §4.1 clusters "the most recent time
+// series"; 0 takes all of it, so a tenant flat for a month kept an old
+// peak); the replay starts at the first with classes. The window is cut
+// here, from the series passed to the classify stage, which is left as
+// it is.
 // Events at one instant: container ends first (then the queue), then the
 // slot's usage (kills, then the queue), then submissions in order.
 //

@@ -47,6 +47,10 @@ type Options struct {
 	// classes in force from each multiple of it (since the Unix epoch, so
 	// days start at midnight UTC) use only the data before it.
 	Reclassify time.Duration
+	// ClassifyWindow: each classification sees only this much of the
+	// data before it (§3: "the utilization of this 'average' server for
+	// one month"); 0 sees all of it.
+	ClassifyWindow time.Duration
 	// Containers is each run's containers in the runs workload (the runs
 	// table records none).
 	Containers int
@@ -71,7 +75,7 @@ type Options struct {
 
 // DefaultOptions are §6's testbed: 12 cores, 33% reserve, daily classes.
 func DefaultOptions() Options {
-	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, Window: 7 * 24 * time.Hour, Containers: 4,
+	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, ClassifyWindow: 30 * 24 * time.Hour, Window: 7 * 24 * time.Hour, Containers: 4,
 		MeanInterarrival: 300 * time.Second, PoissonJobs: 52, MinDuration: 30 * time.Second, MaxDuration: time.Hour, MaxContainers: 16}
 }
 
@@ -95,6 +99,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Reclassify < time.Minute {
 		bad("reclassify %v: want at least 1m", o.Reclassify)
+	}
+	if o.ClassifyWindow < 0 {
+		bad("classify-window %v: want 0 (all the data before a classification) or more", o.ClassifyWindow)
 	}
 	if o.Window < 0 {
 		bad("window %v: want 0 (all the data) or more", o.Window)
@@ -241,9 +248,12 @@ type Result struct {
 	StartMs      int64   `json:"start_ms"`
 	EndMs        int64   `json:"end_ms"`
 	ReclassifyS  float64 `json:"reclassify_s"`
-	Epochs       int     `json:"epochs"`
-	Tenants      int     `json:"tenants"`
-	Servers      int     `json:"servers"`
+	// ClassifyWindowS: how much data before it a classification sees
+	// (0: all of it).
+	ClassifyWindowS float64 `json:"classify_window_s"`
+	Epochs          int     `json:"epochs"`
+	Tenants         int     `json:"tenants"`
+	Servers         int     `json:"servers"`
 	// ServersWithOwnUsage: servers whose free cores and kills follow
 	// their own samples (the others follow their tenant's average server).
 	ServersWithOwnUsage int `json:"servers_with_own_usage"`
@@ -321,7 +331,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, ErrNoSeries
 	}
 	res := &Result{Version: 1, Workload: opts.Workload, Seed: opts.Seed, Cores: opts.Cores, Reserve: opts.Reserve,
-		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), Tenants: len(series),
+		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), ClassifyWindowS: opts.ClassifyWindow.Seconds(), Tenants: len(series),
 		Servers: servers, ServersWithOwnUsage: own, JobsByType: map[string]int{}, Warnings: append([]string{}, in.Notes...)}
 
 	// Epochs: a classification at every multiple of the cadence, from data
@@ -348,25 +358,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		copts := opts.Classify
-		copts.AtMs = b - 1
-		cr, err := fft.Run(ctx, fin, copts)
+		ep, err := classifyEpoch(ctx, fin.Series, idx, b, &opts)
 		if err != nil {
 			return nil, err
-		}
-		ep := Epoch{FromMs: b}
-		for _, c := range cr.Classes {
-			ep.Classes = append(ep.Classes, WorldClass{Name: c.Class, Pattern: string(c.Pattern), Mean: c.Mean, Peak: c.Peak,
-				Weights: [3]float64{c.Weights.Short, c.Weights.Medium, c.Weights.Long}})
-		}
-		ci := map[string]int{}
-		for k, c := range ep.Classes {
-			ci[c.Name] = k
-		}
-		for _, t := range cr.Tenants {
-			if k, ok := ci[t.Class]; ok && t.Class != "" {
-				ep.Classes[k].Members = append(ep.Classes[k].Members, idx[t.Tenant])
-			}
 		}
 		if len(ep.Classes) == 0 && len(w.Epochs) == 0 {
 			continue
@@ -479,6 +473,52 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// classifyEpoch is the classification in force from b: the classify
+// stage's (fft.Run) on the data strictly before b.
+func classifyEpoch(ctx context.Context, series []dataset.Series, idx map[string]int, b int64, opts *Options) (Epoch, error) {
+	copts := opts.Classify
+	copts.AtMs = b - 1
+	if w := opts.ClassifyWindow.Milliseconds(); w > 0 {
+		series = since(series, b-w)
+	}
+	cr, err := fft.Run(ctx, fft.Input{Series: series}, copts)
+	if err != nil {
+		return Epoch{}, err
+	}
+	ep := Epoch{FromMs: b}
+	for _, c := range cr.Classes {
+		ep.Classes = append(ep.Classes, WorldClass{Name: c.Class, Pattern: string(c.Pattern), Mean: c.Mean, Peak: c.Peak,
+			Weights: [3]float64{c.Weights.Short, c.Weights.Medium, c.Weights.Long}})
+	}
+	ci := map[string]int{}
+	for k, c := range ep.Classes {
+		ci[c.Name] = k
+	}
+	for _, t := range cr.Tenants {
+		if k, ok := ci[t.Class]; ok && t.Class != "" {
+			ep.Classes[k].Members = append(ep.Classes[k].Members, idx[t.Tenant])
+		}
+	}
+	return ep, nil
+}
+
+// since is every series from its first slot at or after fromMs on (the
+// values are shared, not copied).
+func since(series []dataset.Series, fromMs int64) []dataset.Series {
+	out := make([]dataset.Series, len(series))
+	for i, s := range series {
+		out[i] = s
+		stepMs := int64(math.Round(s.StepS * 1000))
+		if s.StartMs >= fromMs || stepMs <= 0 {
+			continue
+		}
+		k := min((fromMs-s.StartMs+stepMs-1)/stepMs, int64(len(s.Values)))
+		out[i].StartMs += k * stepMs
+		out[i].Values = s.Values[k:]
+	}
+	return out
+}
+
 func minHistory(o fft.Options) time.Duration {
 	if o.MinHistory > 0 {
 		return o.MinHistory
@@ -589,7 +629,7 @@ func assumptions(r *Result, o *Options) []string {
 		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage on a server is that server's own (the usage table's samples, %d of %d servers) or else its average server's, rounded up to whole cores (§5 NM-H)", o.Cores, r.ReserveCores, o.Reserve, r.ServersWithOwnUsage, r.Servers),
 		"a container is one core and a job's tasks each run its whole duration; when a server's primary usage takes cores its containers hold, that server kills its youngest first until they fit (§5 NM-H); killed tasks wait in the queue again (first come, first served, with the tasks no core was free for) and run from the start; after the data ends every server keeps its last usage until every job has finished",
 		"stock (§6's YARN-Stock) offers every core of a server to containers whatever its primary uses and kills nothing; primary_contended_core_h counts, at each slot's start, the cores the primaries wanted above what the containers left them",
-		fmt.Sprintf("classes are recomputed every %s from the data before it (fft, the classify stage); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify)),
+		fmt.Sprintf("classes are recomputed every %s from %s before it (fft, the classify stage; §3: a month of the average server); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify), classifyWindow(o.ClassifyWindow)),
 		"history: Algorithm 1 picks one class whose headroom for the job's type (cores: servers × (cores × (1 − u) − reserve) less cores already given) holds the job, with probability ∝ headroom × W[type, pattern] (3/2/1 by rank); else several drawn the same way until they hold it; else none and the default policy places it",
 		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now, and to a server of it likewise (§5 RM-H); containers no server has room for wait in the queue",
 	}
@@ -605,6 +645,13 @@ func assumptions(r *Result, o *Options) []string {
 			fmtDur(o.MeanInterarrival), o.Seed, o.PoissonJobs, fmtDur(o.MinDuration), fmtDur(o.MaxDuration), o.MaxContainers))
 	}
 	return a
+}
+
+func classifyWindow(d time.Duration) string {
+	if d <= 0 {
+		return "all the data"
+	}
+	return "the " + timeflag.FormatDuration(d) + " of data"
 }
 
 func fmtDur(d time.Duration) string {

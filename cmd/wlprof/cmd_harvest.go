@@ -74,6 +74,7 @@ gives it), or a synthetic Poisson stream
 	f.Var(timeflag.NewDuration(&o.Long, 0), "long-above", "jobs whose last run was longer are long (with --short-below; default: derived)")
 	f.Var(timeflag.NewDuration(&o.Opts.Window, def.Window), "window", "replay this much of the data, up to its end (0: all of it; a classification per --reclassify in it)")
 	f.Var(timeflag.NewDuration(&o.Opts.Reclassify, def.Reclassify), "reclassify", "classify the tenants again at every multiple of this, from the data before it")
+	f.Var(timeflag.NewDuration(&o.Opts.ClassifyWindow, def.ClassifyWindow), "classify-window", "each classification sees this much of the data before it (the paper's month; 0: all of it)")
 	f.IntVar(&o.Opts.Containers, "containers", def.Containers, "containers of each run of the runs table (it records none)")
 	f.Var(timeflag.NewDuration(&o.Opts.MeanInterarrival, def.MeanInterarrival), "mean-interarrival", "poisson: mean time between job arrivals")
 	f.IntVar(&o.Opts.PoissonJobs, "poisson-jobs", def.PoissonJobs, "poisson: recurring jobs the arrivals are runs of")
