@@ -1,6 +1,6 @@
 // Package harvest is the resource-harvesting what-if of Zhang et al.,
 // "History-Based Harvesting of Spare Cycles and Storage in
-// Large-Scale Datacenters", OSDI'16, §4.1, §5, §6). It sits above the
+// Large-Scale Datacenters", OSDI'16, §4.1, §5, §6. It sits above the
 // classify stage (package fft), whose public Load/Run it calls; no stage
 // imports it.
 //
@@ -131,9 +131,12 @@
 // figures (2–4 s each at that size) thirty daily ones take 60–120 s, so at
 // that size --reclassify 72h (ten) is the setting that should meet 60 s.
 //
-// The queue visits the cluster's free cores once per slot it is served in
-// (their sum, kept by starts and ends within the slot), so a saturated
-// cluster costs a pass over the tenants per slot, not per end.
+// The queue is served only when the cluster has a free core (their sum
+// is counted once per slot and kept by starts and ends within it), so a
+// saturated cluster costs a pass over the tenants per slot, not per end.
+// When a long queue meets a few free cores, each start may still take 32
+// failed draws and one pass over the candidates: untimed at the
+// benchmark's size.
 //
 // Not yet: memory, DAG concurrency beyond the dag stage (Algorithm 1 line 4: J.req is the run's containers,
 // --containers for the runs table, which records none).
