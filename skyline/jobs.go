@@ -135,6 +135,9 @@ type Skipped struct {
 	Job    string `json:"job"`
 	Runs   int    `json:"runs"`
 	Reason string `json:"reason"`
+	// Err is why the job's runs could not be fitted; nil when it had
+	// too few runs.
+	Err error `json:"-"`
 }
 
 // SweepPoint is one α of a trade-off sweep (Morpheus Fig. 9b/9c).
@@ -239,7 +242,7 @@ func FitJob(ctx context.Context, j Job, opts Options) Outcome {
 	}
 	f, err := fitOne(ctx, j, opts)
 	if err != nil && opts.SkipBadJobs && jobFault(err) {
-		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs), Reason: err.Error()}}
+		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs), Reason: err.Error(), Err: err}}
 	}
 	if err != nil {
 		return Outcome{Err: err}
