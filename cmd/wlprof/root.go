@@ -108,6 +108,7 @@ func run(ctx context.Context, argv []string, s *streams) int {
 
 func newRootCmd(s *streams) *cobra.Command {
 	g := &globalOptions{io: s}
+	dataset.Version = version
 	root := &cobra.Command{
 		Use:   "wlprof",
 		Short: "Offline workload analytics and profiling for history-driven schedulers",
