@@ -70,8 +70,9 @@ window. The output is exactly the request body, always JSON.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof export yarn-reservation -d ds --job tpch_q12 --queue dedicated --step 5s --period 1h
   wlprof export yarn-reservation -d ds --job etl --queue q --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
+		Args:        args(cobra.NoArgs),
+		Annotations: map[string]string{annotationOutputs: "json"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
 	}
 	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()

@@ -203,3 +203,43 @@ func TestSkylineErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSkylineSkipsBadJob: one job whose runs cannot be fitted (Hadoop
+// ResourceEstimator's invalidLog1.txt: job "Test", every sample zero) is
+// listed as skipped with its reason (one run is enough with --min-runs 1),
+// and the other jobs are still fitted;
+// the command exits 0, since the tool did not fail.
+func TestSkylineSkipsBadJob(t *testing.T) {
+	ds := skylineDataset(t)
+	if _, stderr, code := wlprof(t, "ingest", "yarn-rm", "../../testdata/jobs/resourceestimator/invalidLog1.txt", "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Job string `json:"job"`
+		} `json:"jobs"`
+		Skipped []struct {
+			Job    string `json:"job"`
+			Reason string `json:"reason"`
+		} `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad document (%v): %s", err, out)
+	}
+	if len(doc.Jobs) != 1 || doc.Jobs[0].Job != "tpch_q12" {
+		t.Errorf("fitted %+v, want tpch_q12 alone", doc.Jobs)
+	}
+	var test string
+	for _, s := range doc.Skipped {
+		if s.Job == "Test" {
+			test = s.Reason
+		}
+	}
+	if !strings.Contains(test, "uses no resources") {
+		t.Errorf("job Test skipped for %q, want the reason its runs use no resources; skipped: %+v", test, doc.Skipped)
+	}
+}
