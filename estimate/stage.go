@@ -16,9 +16,11 @@ import (
 
 // Options of the estimate stage. Start from DefaultOptions.
 type Options struct {
-	// AtMs is the instant of the estimate (T_curr), Unix ms; 0: the latest
-	// instant of the runs table (submit, start or end), else now.
-	AtMs int64
+	// AtMs is the instant of the estimate (T_curr), Unix ms, when AtSet;
+	// otherwise the latest instant of the runs table (submit, start or
+	// end), else now. AtSet tells a given epoch (0) from no instant.
+	AtMs  int64
+	AtSet bool
 	// Job, when set, filters the output; s_fit is still computed over
 	// every job (Alg. 2 is a property of the whole set).
 	Job string
@@ -114,13 +116,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	var in Input
 	at := opts.AtMs
-	if at == 0 && ds != nil {
+	if opts.AtMs != 0 {
+		opts.AtSet = true // an instant set without AtSet (callers written before it) is still given
+	}
+	if !opts.AtSet && ds != nil {
 		var err error
 		if at, err = latestRun(ctx, ds); err != nil {
 			return Input{}, err
 		}
 	}
-	if at == 0 {
+	if !opts.AtSet && at == 0 {
 		at = time.Now().UnixMilli()
 		in.Warnings = append(in.Warnings, "no --at and no runs: the estimate is at the current time")
 	}

@@ -16,6 +16,7 @@ type estimateOptions struct {
 	g            *globalOptions
 	Job          string
 	AtMs         int64
+	at           *timeflag.Instant
 	SlotCPU      float64
 	SlotMemory   float64
 	Reserve      float64
@@ -67,7 +68,8 @@ The rules and the thesis' edge cases are in estimate/doc.go.
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Job, "job", "", "show only this job (s_fit is still computed over every job)")
-	f.Var(timeflag.NewInstant(&o.AtMs), "at", "instant of the estimate (default: the latest submit, start or end in the runs table)")
+	o.at = timeflag.NewInstant(&o.AtMs)
+	f.Var(o.at, "at", "instant of the estimate (default: the latest submit, start or end in the runs table)")
 	f.Float64Var(&o.SlotCPU, "slot-cpu", def.SlotCPU, "a slot's CPU, as a share of a server")
 	f.Float64Var(&o.SlotMemory, "slot-memory", def.SlotMemory, "a slot's memory, as a share of a server (0: memory does not bound the slots)")
 	f.Float64Var(&o.Reserve, "reserve", def.Reserve, "share of every server kept from batch work")
@@ -84,6 +86,7 @@ func runEstimate(ctx context.Context, o *estimateOptions) error {
 	opts := estimate.DefaultOptions()
 	opts.Job, opts.AtMs, opts.SlotCPU, opts.SlotMemory, opts.Reserve, opts.AvailabilityStep, opts.AvailabilityFile =
 		o.Job, o.AtMs, o.SlotCPU, o.SlotMemory, o.Reserve, o.Step, o.Availability
+	opts.AtSet = o.at != nil && o.at.Given // --at 1970-01-01T00:00:00Z is the epoch, not "no --at"
 	var errs []error
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)

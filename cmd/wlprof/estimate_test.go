@@ -234,3 +234,29 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 		t.Errorf("availability with --slot-memory %+v, want 8 slots from 00:00 (memory) and 6 from 12:00 (CPU)", doc.Availability)
 	}
 }
+
+// --at at the epoch is an instant like any other, not "no --at": the
+// estimate is at 1970-01-01T00:00:00Z and the goal an hour later.
+func TestEstimateAtEpoch(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644)
+	out, stderr, code := wlprof(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		At       string   `json:"at"`
+		AtMs     int64    `json:"at_ms"`
+		Warnings []string `json:"warnings"`
+		Jobs     []struct {
+			Deadline string `json:"deadline"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.At != "1970-01-01T00:00:00Z" || doc.AtMs != 0 || len(doc.Jobs) != 1 || doc.Jobs[0].Deadline != "1970-01-01T01:00:00Z" {
+		t.Errorf("at %s (%d ms), jobs %+v, warnings %v; want the epoch and a goal at 01:00", doc.At, doc.AtMs, doc.Jobs, doc.Warnings)
+	}
+}
