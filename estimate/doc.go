@@ -54,11 +54,18 @@
 // For all jobs at once: s_fit^j starts at s_pend^j; from the job with the
 // last goal to the earliest, the window between its goal and the previous
 // one takes, in slot-seconds ∫Ω, first the tasks left of the jobs already
-// visited (latest goal first), then the job's own (fit(j, a, b)); the
-// earliest job's window, from now to its goal, is not subtracted: what
-// is left there must run before the earliest goal, and that, in tasks of
-// the job's current phase, is s_fit (§5.3.4.1: "the amount of pending
-// work is pushed back to the immediately preceding period"). fit is fluid
+// visited (latest goal first), then the job's own (fit(j, a, b)). The
+// loop of Alg. 2 (lines 6–18) visits every job, the earliest included:
+// its window runs from the next placement cycle to its goal (§5.3.4.1,
+// Fig. 5.16c: "the timeframe between 1 and 17"), and no window reaches
+// before the next cycle. What is left after every window fits nowhere
+// after the current cycle, so it must start in it; in tasks of the job's
+// current phase that is s_fit, "the minimum number of tasks that should
+// be allocated concurrently during the next placement cycle" (§5.3.4.2).
+// The cycle is Options.PlacementCycle (--placement-cycle), 30 s by
+// default: §4.2.2 puts the control cycle "of the order of tens of
+// seconds". (Before, the earliest window was left out, so the earliest
+// job's s_fit was always every pending task.) The fit is fluid
 // — a task may straddle a goal — which keeps it monotone (fit.go says
 // why). A job's later phases fill its windows before its current phase
 // (they run nearer its goal). Whether a job meets its goal is not

@@ -82,6 +82,8 @@ type Result struct {
 	SlotCPU    float64 `json:"slot_cpu"`
 	SlotMemory float64 `json:"slot_memory"`
 	Reserve    float64 `json:"reserve"`
+	// PlacementCycleS is the placement cycle s_fit was fitted with.
+	PlacementCycleS float64 `json:"placement_cycle_s"`
 	// Availability is the daily profile Ω (empty when none), repeating
 	// every AvailabilityPeriodS; AvailabilityFrom says where it came from
 	// and Tenants are the periodic tenants folded into it.
@@ -107,7 +109,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	atMs := int64(math.Round(in.AtS * 1000))
 	res := &Result{Version: 1, At: time.UnixMilli(atMs).UTC().Format(time.RFC3339), AtMs: atMs,
-		SlotCPU: opts.SlotCPU, SlotMemory: opts.SlotMemory, Reserve: opts.Reserve,
+		SlotCPU: opts.SlotCPU, SlotMemory: opts.SlotMemory, Reserve: opts.Reserve, PlacementCycleS: opts.PlacementCycle.Seconds(),
 		AvailabilityFrom: in.AvailabilityFrom, Availability: []Step{}, Tenants: in.Tenants,
 		Jobs: []JobResult{}, NotEstimated: append([]NotEstimated{}, in.NotEstimated...),
 		Warnings: append([]string{}, in.Warnings...)}
@@ -145,7 +147,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 				fj[i].RunningS += p.work() - float64(p.Pending)*p.MuS
 			}
 		}
-		fits = SFit(in.AtS, fj, in.Availability)
+		fits = SFit(in.AtS, opts.PlacementCycle.Seconds(), fj, in.Availability)
 		shorts = Shortfall(in.AtS, fj, in.Availability)
 	}
 	for i, j := range jobs {

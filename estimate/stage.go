@@ -34,6 +34,12 @@ type Options struct {
 	// AvailabilityStep is the bin of the folded daily profile; it divides
 	// a day. Default 1 hour.
 	AvailabilityStep time.Duration
+	// PlacementCycle is the period T of the scheduler's placement control
+	// cycle (Polo, PhD thesis, UPC 2014, §4.2.2: "control cycles of period
+	// T, which is of the order of tens of seconds"): Alg. 2 fits the
+	// earliest job's window from the next cycle, and s_fit is what must
+	// start in the current one. Default 30 s; 0 fits from the instant.
+	PlacementCycle time.Duration
 	// AvailabilityFile, when set, is the daily profile (start_s,slots)
 	// instead of the one folded from the periodic tenants.
 	AvailabilityFile string
@@ -48,9 +54,9 @@ type Options struct {
 }
 
 // DefaultOptions: slots of 1/16 of a server, 10% of every server kept
-// back, an hourly daily profile.
+// back, an hourly daily profile, a 30-second placement cycle.
 func DefaultOptions() Options {
-	return Options{SlotCPU: 1.0 / 16, Reserve: 0.1, AvailabilityStep: time.Hour, SLO: slo.DefaultOptions()}
+	return Options{SlotCPU: 1.0 / 16, Reserve: 0.1, AvailabilityStep: time.Hour, PlacementCycle: 30 * time.Second, SLO: slo.DefaultOptions()}
 }
 
 // Validate reports every bad option at once.
@@ -67,6 +73,9 @@ func (o *Options) Validate() error {
 	}
 	if o.AvailabilityStep < time.Second || (24*time.Hour)%o.AvailabilityStep != 0 {
 		errs = append(errs, fmt.Errorf("availability-step %v: want a step of at least 1s that divides a day", o.AvailabilityStep))
+	}
+	if o.PlacementCycle < 0 {
+		errs = append(errs, fmt.Errorf("placement-cycle %v: want a period ≥ 0", o.PlacementCycle))
 	}
 	if err := o.Classify.Validate(); err != nil {
 		errs = append(errs, err)

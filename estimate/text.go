@@ -70,6 +70,7 @@ func (r *Result) WriteText(out io.Writer) error {
 			fmt.Fprintf(out, " %s %g", clock(s.StartS), s.Slots)
 		}
 		fmt.Fprintln(out)
+		fmt.Fprintf(out, "s_fit: tasks that must start in the current placement cycle of %s (Alg. 2 fits every window from the next one)\n", timeflag.FormatSeconds(r.PlacementCycleS))
 	}
 	if len(r.Jobs) > 0 {
 		fmt.Fprintln(out)

@@ -21,6 +21,7 @@ type estimateOptions struct {
 	SlotMemory   float64
 	Reserve      float64
 	Step         time.Duration
+	Cycle        time.Duration
 	Availability string
 	Jobs         string
 	Overrides    string
@@ -45,7 +46,9 @@ at the instant --at (default: the latest instant of the runs table):
              (start_s,slots rows, seconds after midnight);
   s_fit      Alg. 2 over all jobs together: from the last deadline to the
              first, the work that fits between consecutive deadlines in Ω is
-             taken off; what is left must run before the earliest deadline;
+             taken off, the earliest job's window running from the next
+             placement cycle (--placement-cycle) to its deadline; what is
+             left must start in the current cycle;
   utility    eq. 14 with s_fit (eq. 6 with s_req alone) at the allocations
              0…pending tasks; −∞ (null in JSON) with no slot where one is
              required.
@@ -74,6 +77,7 @@ The rules and the thesis' edge cases are in estimate/doc.go.
 	f.Float64Var(&o.SlotMemory, "slot-memory", def.SlotMemory, "a slot's memory, as a share of a server (0: memory does not bound the slots)")
 	f.Float64Var(&o.Reserve, "reserve", def.Reserve, "share of every server kept from batch work")
 	f.Var(timeflag.NewDuration(&o.Step, def.AvailabilityStep), "availability-step", "bin of the daily availability profile; divides a day")
+	f.Var(timeflag.NewDuration(&o.Cycle, def.PlacementCycle), "placement-cycle", "period of the scheduler's placement cycle: s_fit is what must start in the current one (Polo, PhD thesis, UPC 2014, §4.2.2: tens of seconds)")
 	f.StringVar(&o.Availability, "availability", "", "the daily availability instead of the periodic tenants': CSV start_s,slots")
 	f.StringVar(&o.Jobs, "jobs", "", "deadlines, phases and progress the data lack (JSON or YAML; see estimate/jobsfile.go)")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
@@ -86,6 +90,7 @@ func runEstimate(ctx context.Context, o *estimateOptions) error {
 	opts := estimate.DefaultOptions()
 	opts.Job, opts.AtMs, opts.SlotCPU, opts.SlotMemory, opts.Reserve, opts.AvailabilityStep, opts.AvailabilityFile =
 		o.Job, o.AtMs, o.SlotCPU, o.SlotMemory, o.Reserve, o.Step, o.Availability
+	opts.PlacementCycle = o.Cycle
 	opts.AtSet = o.at != nil && o.at.Given // --at 1970-01-01T00:00:00Z is the epoch, not "no --at"
 	var errs []error
 	if err := opts.Validate(); err != nil {

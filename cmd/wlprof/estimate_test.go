@@ -169,7 +169,8 @@ func TestReportEstimateSection(t *testing.T) {
 // and slots of 0.1 server: (2·0.9 − 2·0.2)/0.1 = 14 slots, then
 // (1.8 − 1.2)/0.1 = 6. One job (--jobs) needs 100 tasks of 600 s by 18:00:
 // from 06:00, 6 h at 14 and 6 at 6 slots hold 432,000 slot-s of its
-// 60,000, so it meets its goal; s_req = ⌈60000/43200⌉ = 2.
+// 60,000, so it meets its goal, and none of its tasks has to start in the
+// current placement cycle (s_fit 0); s_req = ⌈60000/43200⌉ = 2.
 func TestEstimateAvailabilityByHand(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -215,8 +216,8 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	if len(doc.Tenants) != 1 || len(doc.Availability) != 2 || doc.Availability[0].Slots != 14 || doc.Availability[1].StartS != 43200 || doc.Availability[1].Slots != 6 {
 		t.Fatalf("availability %+v from %v, want 14 slots from 00:00 and 6 from 12:00", doc.Availability, doc.Tenants)
 	}
-	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 100 || j.Mean != 10 || !j.MeetsGoal {
-		t.Errorf("job %+v, want s_req 2, s_fit 100 (the only job), mean 10 slots, meets its goal", j)
+	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 0 || j.Mean != 10 || !j.MeetsGoal {
+		t.Errorf("job %+v, want s_req 2, s_fit 0 (its 60,000 slot-s fit after the 30-s placement cycle), mean 10 slots, meets its goal", j)
 	}
 	// Memory bounds the slots with --slot-memory 0.05: the tenant uses 70%
 	// of its memory until 12:00 and 30% after, so (1.8 − 1.4)/0.05 = 8
