@@ -103,7 +103,13 @@
 // attempts, §3.3.2's µ);
 // sandbox profiling runs (framework sandbox or profruns-csv) measure a
 // whole task under a setting, not a job's task count, and give µ only
-// when the --jobs file gives the tasks. Progress at --at: when a run of
+// when the --jobs file gives the tasks: µ is the mean completed task
+// length (§3.3.2) at the setting the published profile uses (§4.2.6, the
+// one with the least median wall time per task, profiler.BuildProfile),
+// each run's time per task being its runtime over its slots (tasks at
+// once on the node; a row without slots ran one). It was the median
+// runtime over every setting, 30 s where the profile's own setting gives
+// 12 s. Progress at --at: when a run of
 // the job in the task history was in progress then (its first attempt
 // started at or before --at, its last ends after; of several, the
 // latest started), its attempts give each phase's tasks (that run's),

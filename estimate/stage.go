@@ -11,6 +11,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/slo"
 )
 
@@ -265,7 +266,8 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 				p.MuS = *ps.MuS
 			case sandbox[ps.Phase].n > 0:
 				p.MuS = sandbox[ps.Phase].mu
-				muFrom = append(muFrom, fmt.Sprintf("%s: median of %d profiling runs", ps.Phase, sandbox[ps.Phase].n))
+				sb := sandbox[ps.Phase]
+				muFrom = append(muFrom, fmt.Sprintf("%s: mean time per task of %d profiling runs at the profile's setting, %d slot(s) and %s", ps.Phase, sb.n, sb.slots, bytesize.Format(sb.memBytes)))
 			default:
 				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", ps.Phase))
 			}

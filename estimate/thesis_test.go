@@ -3,9 +3,11 @@ package estimate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -102,10 +104,6 @@ func TestThesisFig516EarliestWindow(t *testing.T) {
 	}
 }
 
-
-
-
-
 // writeDataset writes profruns rows into a new dataset.
 func writeDataset(t *testing.T, rows []dataset.ProfRun) *dataset.Dataset {
 	t.Helper()
@@ -141,6 +139,35 @@ func writeJobsFile(t *testing.T, text string) *JobsFile {
 	return f
 }
 
-
-
-
+// Polo, PhD thesis, UPC 2014, §3.3.2: "Let µ^m be the mean completed task
+// length observed for any running job m"; §4.2.6's job profile is taken
+// at the setting with the least wall time per task. A sandbox sweep of
+// the map task at 1, 2 and 4 slots (tasks at once on the node): 30 s
+// alone (three runs), 30 s for two (two runs: 15 s a task), 40, 52 and
+// 52 s for four (median 13 s a task, the fastest setting). µ is the mean
+// per-task time at that setting, (40 + 52 + 52)/3/4 = 12 s — not the
+// median of every run at every setting (30 s).
+func TestThesisMuFromProfileSetting(t *testing.T) {
+	var rows []dataset.ProfRun
+	for i, rs := range map[int32][]float64{1: {30, 30, 30}, 2: {30, 30}, 4: {40, 52, 52}} {
+		for k, rt := range rs {
+			rows = append(rows, dataset.ProfRun{Job: "etl", Task: "map", Framework: "sandbox", MemoryBytes: 1 << 30, Slots: i,
+				Repetition: int32(k), RuntimeS: rt, Outcome: "ok", RunID: fmt.Sprintf("r%d-%d", i, k), Source: "profile run"})
+		}
+	}
+	sort.Slice(rows, func(a, b int) bool { return rows[a].RunID < rows[b].RunID })
+	ds := writeDataset(t, rows)
+	opts := DefaultOptions()
+	opts.AtMs = 1_700_000_000_000
+	opts.Jobs = writeJobsFile(t, "version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 100}]\n")
+	in, err := Load(context.Background(), ds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Jobs) != 1 {
+		t.Fatalf("jobs %+v, not estimated %+v", in.Jobs, in.NotEstimated)
+	}
+	if mu := in.Jobs[0].Phases[0].MuS; mu != 12 {
+		t.Errorf("µ %g s, want 12 (mean per-task time at the fastest setting, 4 slots); profile from %q", mu, in.Jobs[0].ProfileFrom)
+	}
+}
