@@ -31,8 +31,13 @@
 // job's s_req is its current phase's (the first with pending tasks).
 // Edge cases (§3.4.1): a goal already passed gives every pending task
 // (finish as soon as possible) and meets_goal false; a job with no
-// observed µ is not estimated (the thesis gives it top priority until it
-// has one) and listed with the reason.
+// observed µ in any phase is not estimated (the thesis gives it top
+// priority until it has one) and listed with the reason. A phase without
+// a µ when another phase has one takes the nearest earlier phase's (else
+// the nearest later's), with a warning of the job and mu_from saying so:
+// §3.4.5, "If no estimate is provided, the scheduler assumes that the
+// computational cost of a map task is the same as that of a reduce task"
+// (such a job was refused before).
 //
 // # Availability Ω(t) (§5.3.3)
 //

@@ -78,6 +78,7 @@ type histPhase struct {
 	name  string
 	tasks int     // median over runs of successful attempts
 	mu    float64 // mean length of every successful attempt
+	n     int     // successful attempts
 }
 
 // sandboxMu is a task's µ from its profiling runs: the mean per-task
@@ -192,7 +193,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 				counts = append(counts, pa.perRun[run]) // 0 in a run without the phase
 			}
 			sort.Ints(counts)
-			h.phases = append(h.phases, histPhase{name: name, tasks: counts[len(counts)/2], mu: pa.sum / float64(pa.n)})
+			h.phases = append(h.phases, histPhase{name: name, tasks: counts[len(counts)/2], mu: pa.sum / float64(pa.n), n: pa.n})
 		}
 		if len(h.phases) == 0 {
 			continue

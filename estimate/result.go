@@ -37,6 +37,9 @@ type PhaseResult struct {
 	Pending int     `json:"pending_tasks"`
 	Running int     `json:"running_tasks"`
 	SReq    int     `json:"s_req"`
+	// MuFrom says where µ came from: "--jobs", the task history, the
+	// profiling runs, or "assumed: ..." (§3.4.5).
+	MuFrom string `json:"mu_from"`
 }
 
 // JobResult is one job's estimate.
@@ -71,6 +74,8 @@ type JobResult struct {
 	Utility      []Util `json:"utility"`
 	UtilityReq   []Util `json:"utility_req"`
 	UtilityAlloc []int  `json:"utility_alloc,omitempty"`
+	// Warnings are caveats about this job's estimate (an assumed µ).
+	Warnings []string `json:"warnings"`
 }
 
 // Result is the estimate stage's document.
@@ -166,9 +171,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		p := j.Phases[cur]
 		jr := JobResult{Job: j.Job, DeadlineS: math.Round(window*1000) / 1000, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
 			DeadlineFrom: j.GoalFrom, ProfileFrom: j.ProfileFrom, Phase: p.Name, PendingTasks: p.Pending,
-			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur]}
+			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur], Warnings: append([]string{}, j.Warnings...)}
 		for k, ph := range j.Phases {
-			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k]})
+			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k], ph.MuFrom})
 		}
 		fit := -1
 		if fits != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/slo"
 )
 
@@ -95,6 +96,8 @@ type JobInput struct {
 	// ProfileFrom says where they came from.
 	Phases      []Phase
 	ProfileFrom string
+	// Warnings are caveats about this job's inputs (an assumed µ).
+	Warnings []string
 }
 
 // NotEstimated is a job Load or Run could not estimate, and why.
@@ -263,19 +266,23 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 			}
 			switch {
 			case ps.MuS != nil:
-				p.MuS = *ps.MuS
+				p.MuS, p.MuFrom = *ps.MuS, "--jobs"
 			case sandbox[ps.Phase].n > 0:
-				p.MuS = sandbox[ps.Phase].mu
 				sb := sandbox[ps.Phase]
-				muFrom = append(muFrom, fmt.Sprintf("%s: mean time per task of %d profiling runs at the profile's setting, %d slot(s) and %s", ps.Phase, sb.n, sb.slots, bytesize.Format(sb.memBytes)))
-			default:
-				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", ps.Phase))
+				p.MuS = sb.mu
+				p.MuFrom = fmt.Sprintf("profiling runs: mean time per task of %d runs at the profile's setting, %d slot(s) and %s", sb.n, sb.slots, bytesize.Format(sb.memBytes))
+				muFrom = append(muFrom, ps.Phase+": "+p.MuFrom)
 			}
 			ji.Phases = append(ji.Phases, p)
 		}
 		ji.ProfileFrom = f.Path
 		if len(muFrom) > 0 {
 			ji.ProfileFrom += " (µ " + strings.Join(muFrom, ", ") + ")"
+		}
+		if !assumeMu(ji) {
+			for _, p := range ji.Phases {
+				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", p.Name))
+			}
 		}
 		return strings.Join(why, "; ")
 	}
@@ -284,7 +291,8 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 	}
 	run, total, finished, running, inProgress := h.progress(atS)
 	for _, hp := range h.phases {
-		p := Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks}
+		p := Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks,
+			MuFrom: fmt.Sprintf("task history: mean of %d successful attempts", hp.n)}
 		if inProgress {
 			if n, ok := total[hp.name]; ok {
 				p.Tasks = n
@@ -299,4 +307,36 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 		ji.ProfileFrom += fmt.Sprintf("; progress at the instant from run %s, in progress then", run)
 	}
 	return ""
+}
+
+// assumeMu gives every phase of ji without a µ the µ of the nearest
+// earlier phase with one (else the nearest later): Polo, PhD thesis, UPC
+// 2014, §3.4.5, "If no estimate is provided, the scheduler assumes that
+// the computational cost of a map task is the same as that of a reduce
+// task". Each assumption is a warning of the job. It is false when no
+// phase has a µ: the job has no data (§3.4.1) and is not estimated.
+func assumeMu(ji *JobInput) bool {
+	src := -1
+	for k, p := range ji.Phases {
+		if p.MuS > 0 {
+			src = k
+			break
+		}
+	}
+	if src < 0 {
+		return false
+	}
+	for k := range ji.Phases {
+		p := &ji.Phases[k]
+		if p.MuS > 0 {
+			src = k
+			continue
+		}
+		from := ji.Phases[src]
+		p.MuS = from.MuS
+		p.MuFrom = fmt.Sprintf("assumed: phase %q's µ (Polo, PhD thesis, UPC 2014, §3.4.5: with no estimate, a reduce task costs what a map task does)", from.Name)
+		ji.Warnings = append(ji.Warnings, fmt.Sprintf("phase %q has no µ (no mu_s in --jobs, no profiling runs): phase %q's %s is assumed (Polo, PhD thesis, UPC 2014, §3.4.5)",
+			p.Name, from.Name, timeflag.FormatSeconds(from.MuS)))
+	}
+	return true
 }

@@ -96,6 +96,16 @@ func (r *Result) WriteText(out io.Writer) error {
 			return err
 		}
 	}
+	notes := false
+	for i := range r.Jobs {
+		for _, w := range r.Jobs[i].Warnings {
+			if !notes {
+				fmt.Fprintln(out, "\nnotes:")
+				notes = true
+			}
+			fmt.Fprintf(out, "  %s: %s\n", r.Jobs[i].Job, w)
+		}
+	}
 	if len(r.NotEstimated) > 0 {
 		fmt.Fprintln(out, "\nnot estimated:")
 		for _, n := range r.NotEstimated {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -169,5 +170,37 @@ func TestThesisMuFromProfileSetting(t *testing.T) {
 	}
 	if mu := in.Jobs[0].Phases[0].MuS; mu != 12 {
 		t.Errorf("µ %g s, want 12 (mean per-task time at the fastest setting, 4 slots); profile from %q", mu, in.Jobs[0].ProfileFrom)
+	}
+}
+
+// Polo, PhD thesis, UPC 2014, §3.4.5: "If no estimate is provided, the
+// scheduler assumes that the computational cost of a map task is the
+// same as that of a reduce task." A job whose reduce phase has no µ is
+// estimated with the map's, and the output says so.
+func TestThesisReduceCostsAMap(t *testing.T) {
+	opts := DefaultOptions()
+	opts.AtMs = 1_700_000_000_000
+	opts.Jobs = writeJobsFile(t, `version: 1
+jobs:
+  - job: etl
+    deadline_s: 3600
+    phases:
+      - {phase: map, tasks: 100, mu_s: 60}
+      - {phase: reduce, tasks: 10}
+`)
+	in, err := Load(context.Background(), nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Jobs) != 1 {
+		t.Fatalf("etl not estimated: %+v", in.NotEstimated)
+	}
+	j := docJobs(runDoc(t, in, opts))["etl"]
+	ph := j["phases"].([]any)[1].(map[string]any)
+	if num(ph, "mu_s") != 60 || !strings.Contains(fmt.Sprint(ph["mu_from"]), "§3.4.5") {
+		t.Errorf("reduce phase %v: want µ 60 s, mu_from citing §3.4.5", ph)
+	}
+	if !strings.Contains(fmt.Sprint(j["warnings"]), "reduce") {
+		t.Errorf("the job's warnings %v do not say the reduce µ was assumed", j["warnings"])
 	}
 }
