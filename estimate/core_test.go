@@ -168,6 +168,14 @@ func TestAvailabilityPeriodic(t *testing.T) {
 	if g := av.At(-86400 + 3700); g != 0 {
 		t.Errorf("At before the origin = %g, want 0", g)
 	}
+	for _, c := range [][2]float64{{100, 3600}, {3600, 7200}, {80000, 86400}, {86410, 90000}, {-79100, 0}} {
+		if g := av.NextChange(c[0]); g != c[1] {
+			t.Errorf("NextChange(%g) = %g, want %g", c[0], g, c[1])
+		}
+	}
+	if g := mustAv(t, []float64{0, 10}, []float64{1, 2}, 0).NextChange(10); !math.IsInf(g, 1) {
+		t.Errorf("NextChange after the last step of a non-periodic Ω = %g, want +Inf", g)
+	}
 	// Against a sum over seconds.
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 50 {

@@ -29,6 +29,21 @@
 // is split among those with work in proportion to their work, the split
 // under which one slot count carries the job through every phase; the
 // job's s_req is its current phase's (the first with pending tasks).
+//
+// s_req_waves is the same need counted in whole tasks, §3.3.1's "Each
+// task takes time α to be completed, and requires one slot to execute":
+// the fewest slots, besides those its running tasks hold (kept as they
+// free up), that carry the job through all its phases by its goal when
+// each pending task holds a slot for µ and each running one for δ, a
+// phase starting once the earlier ones have ended (§3.4.6 counts "the
+// number of sequential task executions, or waves"). The fluid s_req
+// undercounts near the goal — 10 tasks of 100 s due in 150 s give s_req
+// 7, but 7 slots end at 200 s; s_req_waves is 10 — and both are
+// published: s_req is eq. 1 as the thesis' priority and utilities use
+// it, s_req_waves the allocation that meets the goal (a seeded test
+// checks it does, and that one slot fewer does not). When no slot count
+// meets the goal (a task needs longer than the time left) s_req_waves is
+// every pending task of the current phase, with a warning.
 // Edge cases (§3.4.1): a goal already passed gives every pending task
 // (finish as soon as possible) and meets_goal false; a job with no
 // observed µ in any phase is not estimated (the thesis gives it top
@@ -75,10 +90,17 @@
 // why). A job's later phases fill its windows before its current phase
 // (they run nearer its goal). Whether a job meets its goal is not
 // Alg. 2's to say (it fills every window latest goal first, so a late
-// job's overflow lands on the earlier ones): short_tasks is the work that
-// misses the goal when Ω is given out earliest goal first (EDF, fluid,
-// running tasks' remaining work included), and meets_goal is
-// short_tasks = 0. Release times are not modelled: as in
+// job's overflow lands on the earlier ones): late_tasks are the job's
+// tasks that end after its goal when Ω's slots are given out earliest
+// goal first, one task to a slot for µ (a running task keeps its slot
+// for δ; a task is not stopped when Ω falls, as §5.3.4.5's Task
+// Scheduler only assigns tasks that "do not exceed its current
+// capacity"), and meets_goal is late_tasks = 0. short_tasks is the same
+// split read fluidly (a task's work may spread over slots), a lower
+// bound kept for comparison: it let one 100-s task due in 50 s "meet its
+// goal" when meets_goal was short_tasks = 0. Without an availability,
+// meets_goal says some slot count meets the goal (s_req_waves exists;
+// it was s_req ≤ the pending tasks). Release times are not modelled: as in
 // §5.3.2, every job may run from now. s_req under the mean availability
 // from now to the goal (§5.3.4.2: "a fixed availability equal to the
 // average amount of resources from current time to its deadline") is

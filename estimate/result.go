@@ -58,14 +58,25 @@ type JobResult struct {
 	RunningTasks int     `json:"running_tasks"`
 	MuS          float64 `json:"mu_s"`
 	SReq         int     `json:"s_req"`
+	// SReqWaves is SReqWaves: the fewest slots besides those its running
+	// tasks hold that carry the job through every phase by its goal when
+	// each task holds one slot for µ (§3.4.6's waves); s_req is eq. 1's
+	// fluid reading, which undercounts when few µ are left. When no slot
+	// count meets the goal it is the current phase's pending tasks, with
+	// a warning.
+	SReqWaves int `json:"s_req_waves"`
 	// AvailMeanSlots is Ω's mean from the instant to the goal; SFit is
 	// Alg. 2's, ShortTasks the tasks that miss the goal when Ω is given
 	// out earliest goal first (Shortfall); null without an availability.
 	AvailMeanSlots *float64 `json:"avail_mean_slots"`
 	SFit           *int     `json:"s_fit"`
 	ShortTasks     *float64 `json:"short_tasks"`
-	// MeetsGoal: the goal is ahead and, with an availability, nothing is
-	// short; without one, s_req ≤ pending tasks.
+	// LateTasks are the job's tasks that end after its goal when Ω's
+	// slots go earliest goal first, one task to a slot for µ (Late); null
+	// without an availability. ShortTasks is the fluid bound below it.
+	LateTasks *int `json:"late_tasks"`
+	// MeetsGoal: the goal is ahead and, with an availability, no task is
+	// late; without one, some slot count meets it (s_req_waves exists).
 	MeetsGoal bool          `json:"meets_goal"`
 	Phases    []PhaseResult `json:"phases"`
 	// Utility is eq. 14 (eq. 6 when there is no s_fit) and UtilityReq
@@ -141,7 +152,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var fits []int
+	var fits, lates []int
 	var shorts []float64
 	if in.Availability != nil {
 		fj := make([]FitJob, len(jobs))
@@ -154,6 +165,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}
 		fits = SFit(in.AtS, opts.PlacementCycle.Seconds(), fj, in.Availability)
 		shorts = Shortfall(in.AtS, fj, in.Availability)
+		lates = Late(in.AtS, jobs, in.Availability)
 	}
 	for i, j := range jobs {
 		if opts.Job != "" && j.Job != opts.Job {
@@ -172,17 +184,22 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		jr := JobResult{Job: j.Job, DeadlineS: math.Round(window*1000) / 1000, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
 			DeadlineFrom: j.GoalFrom, ProfileFrom: j.ProfileFrom, Phase: p.Name, PendingTasks: p.Pending,
 			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur], Warnings: append([]string{}, j.Warnings...)}
+		waves, reachable := SReqWaves(j.Phases, window)
+		jr.SReqWaves = waves
+		if !reachable && ok {
+			jr.Warnings = append(jr.Warnings, "no slot count meets the goal with one task to a slot for µ (a task needs longer than the time left): s_req_waves is every pending task (Polo, PhD thesis, UPC 2014, §3.4.1: as soon as possible)")
+		}
 		for k, ph := range j.Phases {
 			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k], ph.MuFrom})
 		}
 		fit := -1
 		if fits != nil {
 			m := in.Availability.Mean(in.AtS, math.Max(j.GoalS, in.AtS))
-			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks = &m, &fits[i], &shorts[i]
-			jr.MeetsGoal = ok && shorts[i] <= eps
+			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks, jr.LateTasks = &m, &fits[i], &shorts[i], &lates[i]
+			jr.MeetsGoal = ok && lates[i] == 0
 			fit = fits[i]
 		} else {
-			jr.MeetsGoal = ok && jr.SReq <= p.Pending
+			jr.MeetsGoal = ok && reachable
 		}
 		jr.Utility, jr.UtilityReq, jr.UtilityAlloc = curves(fit, jr.SReq, p.Pending)
 		res.Jobs = append(res.Jobs, jr)

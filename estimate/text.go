@@ -75,12 +75,15 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.Jobs) > 0 {
 		fmt.Fprintln(out)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "JOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tAVAIL_MEAN\tS_FIT\tSHORT\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)")
+		fmt.Fprintln(w, "JOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tS_REQ_WAVES\tAVAIL_MEAN\tS_FIT\tSHORT\tLATE\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)")
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
-			mean, fit, short := "-", "-", "-"
+			mean, fit, short, late := "-", "-", "-", "-"
 			if j.SFit != nil {
 				mean, fit, short = strconv.FormatFloat(*j.AvailMeanSlots, 'f', 1, 64), strconv.Itoa(*j.SFit), strconv.FormatFloat(*j.ShortTasks, 'f', 1, 64)
+			}
+			if j.LateTasks != nil {
+				late = strconv.Itoa(*j.LateTasks)
 			}
 			ureq, upend := "-", "-"
 			if u, ok := j.At(j.SReq); ok {
@@ -89,8 +92,8 @@ func (r *Result) WriteText(out io.Writer) error {
 			if u, ok := j.At(j.PendingTasks); ok {
 				upend = u.String()
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%v\t%s\t%s\n", j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
-				j.PendingTasks, j.RunningTasks, timeflag.FormatSeconds(j.MuS), j.SReq, mean, fit, short, j.MeetsGoal, ureq, upend)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\n", j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
+				j.PendingTasks, j.RunningTasks, timeflag.FormatSeconds(j.MuS), j.SReq, j.SReqWaves, mean, fit, short, late, j.MeetsGoal, ureq, upend)
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -127,7 +130,7 @@ func (r *Result) WriteText(out io.Writer) error {
 func (r *Result) WriteCSV(w io.Writer) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return table.CSV(w, []string{"job", "deadline_s", "deadline", "phase", "pending_tasks", "running_tasks", "mu_s", "s_req",
-		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc"}, func(row func(...string)) {
+		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc", "s_req_waves", "late_tasks"}, func(row func(...string)) {
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
 			mean, fit, short := "", "", ""
@@ -146,8 +149,13 @@ func (r *Result) WriteCSV(w io.Writer) error {
 			for k, a := range j.UtilityAlloc {
 				as[k] = strconv.Itoa(a)
 			}
+			late := ""
+			if j.LateTasks != nil {
+				late = strconv.Itoa(*j.LateTasks)
+			}
 			row(j.Job, f(j.DeadlineS), j.Deadline, j.Phase, strconv.Itoa(j.PendingTasks), strconv.Itoa(j.RunningTasks), f(j.MuS),
-				strconv.Itoa(j.SReq), mean, fit, short, strconv.FormatBool(j.MeetsGoal), strings.Join(us, ";"), strings.Join(as, ";"))
+				strconv.Itoa(j.SReq), mean, fit, short, strconv.FormatBool(j.MeetsGoal), strings.Join(us, ";"), strings.Join(as, ";"),
+				strconv.Itoa(j.SReqWaves), late)
 		}
 	})
 }

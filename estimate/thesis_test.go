@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -202,5 +203,183 @@ jobs:
 	}
 	if !strings.Contains(fmt.Sprint(j["warnings"]), "reduce") {
 		t.Errorf("the job's warnings %v do not say the reduce µ was assumed", j["warnings"])
+	}
+}
+
+// Polo, PhD thesis, UPC 2014, §3.3.1: "Each task (t_i^m) takes time α_i^m
+// to be completed, and requires one slot to execute", and §3.3.2: a
+// running task is assumed to last µ, "δ_i^m = µ^m − β_i^m". Whether a job
+// meets its goal under Ω counts whole tasks each holding one slot for µ
+// (a running one for what it has left), never a task split across slots.
+func TestThesisOneTaskOneSlot(t *testing.T) {
+	cases := []struct {
+		name  string
+		slots float64
+		goal  float64
+		phase Phase
+		meets bool
+		late  float64
+	}{
+		// One 100-s task due in 50 s: no number of slots makes it.
+		{"one task past its goal", 10, 50, Phase{Name: "map", Tasks: 1, Pending: 1, MuS: 100}, false, 1},
+		// 3 tasks of 100 s on 2 slots, due at 150 s: 300 slot-s fit in
+		// the 300 available, but the third task starts at 100 s and ends
+		// at 200 s.
+		{"a third task waits for a slot", 2, 150, Phase{Name: "map", Tasks: 3, Pending: 3, MuS: 100}, false, 1},
+		{"two slots, two waves", 2, 200, Phase{Name: "map", Tasks: 3, Pending: 3, MuS: 100}, true, 0},
+		// A running task 10 s in has 90 s left.
+		{"running task, 90 s left, due in 50 s", 10, 50, Phase{Name: "map", Tasks: 1, Pending: 0, MuS: 100, Running: []float64{10}}, false, 1},
+		{"running task, 90 s left, due in 95 s", 10, 95, Phase{Name: "map", Tasks: 1, Pending: 0, MuS: 100, Running: []float64{10}}, true, 0},
+	}
+	for _, c := range cases {
+		in := Input{AtS: 0, Availability: mustAv(t, []float64{0}, []float64{c.slots}, 0),
+			Jobs: []JobInput{{Job: "j", GoalS: c.goal, Phases: []Phase{c.phase}}}}
+		j := docJobs(runDoc(t, in, DefaultOptions()))["j"]
+		if j["meets_goal"] != c.meets || num(j, "late_tasks") != c.late {
+			t.Errorf("%s: meets_goal %v, late_tasks %v; want %v, %g", c.name, j["meets_goal"], j["late_tasks"], c.meets, c.late)
+		}
+	}
+}
+
+// Polo, PhD thesis, UPC 2014, §3.4.6: the slots needed "can be measured
+// comparing the number of sequential task executions, or waves". 10
+// tasks of 100 s due in 150 s: eq. 1 read fluidly gives ⌈1000/150⌉ = 7,
+// but 7 slots run 7 tasks by 100 s and the other 3 end at 200 s; one wave
+// fits before the goal, so all 10 must run at once.
+func TestThesisSReqWaves(t *testing.T) {
+	in := Input{AtS: 0, Jobs: []JobInput{{Job: "j", GoalS: 150, Phases: []Phase{{Name: "map", Tasks: 10, Pending: 10, MuS: 100}}}}}
+	j := docJobs(runDoc(t, in, DefaultOptions()))["j"]
+	if num(j, "s_req") != 7 || num(j, "s_req_waves") != 10 {
+		t.Errorf("s_req %v (eq. 1, fluid), s_req_waves %v; want 7 and 10", j["s_req"], j["s_req_waves"])
+	}
+}
+
+// simulateJob is the one-task-one-slot model, task by task, independent
+// of the stage's code: the job holds n slots; slot i of the first |R| is
+// busy until its running task's remaining time max(µ − β, 0); phases run
+// in order, a phase's pending tasks starting once every task of the
+// earlier phases has ended, each on the earliest free slot for µ. It
+// returns the instant the job's last task ends.
+func simulateJob(phases []Phase, n int) float64 {
+	free := make([]float64, 0, n)
+	phaseEnd := make([]float64, len(phases))
+	for p, ph := range phases {
+		for _, b := range ph.Running {
+			d := math.Max(ph.MuS-b, 0)
+			free = append(free, d)
+			phaseEnd[p] = math.Max(phaseEnd[p], d)
+		}
+	}
+	for len(free) < n {
+		free = append(free, 0)
+	}
+	barrier, end := 0.0, 0.0
+	for p, ph := range phases {
+		if ph.Pending > 0 && len(free) == 0 {
+			return math.Inf(1) // no slot: the tasks never run
+		}
+		for k := 0; k < ph.Pending; k++ {
+			i := 0
+			for x := range free {
+				if math.Max(free[x], barrier) < math.Max(free[i], barrier) {
+					i = x
+				}
+			}
+			free[i] = math.Max(free[i], barrier) + ph.MuS
+			phaseEnd[p] = math.Max(phaseEnd[p], free[i])
+		}
+		barrier = math.Max(barrier, phaseEnd[p])
+		end = math.Max(end, barrier)
+	}
+	return end
+}
+
+// The bar of §3.4.6's waves over random jobs (seeded): with s_req_waves
+// slots besides those its running tasks hold, the job ends by its goal
+// under the one-task-one-slot model, and with one slot fewer it does not.
+// A goal no slot count meets gives every pending task and a warning.
+func TestSReqWavesMeetsGoalProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 6))
+	var in Input
+	for i := range 300 {
+		var phases []Phase
+		for p := range 1 + r.IntN(3) {
+			ph := Phase{Name: fmt.Sprintf("stage %d: s", p), MuS: float64(1 + r.IntN(300))}
+			ph.Pending = r.IntN(40)
+			if p == 0 {
+				for range r.IntN(4) {
+					ph.Running = append(ph.Running, float64(r.IntN(400)))
+				}
+			}
+			ph.Tasks = ph.Pending + len(ph.Running)
+			phases = append(phases, ph)
+		}
+		in.Jobs = append(in.Jobs, JobInput{Job: fmt.Sprintf("j%03d", i), GoalS: float64(1 + r.IntN(3000)), Phases: phases})
+	}
+	jobs := docJobs(runDoc(t, in, DefaultOptions()))
+	met := 0
+	for _, ji := range in.Jobs {
+		j := jobs[ji.Job]
+		if _, ok := j["s_req_waves"].(float64); !ok {
+			t.Fatalf("%s: no s_req_waves in %v", ji.Job, j)
+		}
+		s := int(num(j, "s_req_waves"))
+		running := 0
+		for _, p := range ji.Phases {
+			running += len(p.Running)
+		}
+		maxPend := 0
+		for _, p := range ji.Phases {
+			maxPend = max(maxPend, p.Pending)
+		}
+		reachable := simulateJob(ji.Phases, running+maxPend) <= ji.GoalS
+		if !reachable {
+			if j["meets_goal"] != false {
+				t.Errorf("%s: no slot count meets the goal, meets_goal %v", ji.Job, j["meets_goal"])
+			}
+			continue
+		}
+		met++
+		if end := simulateJob(ji.Phases, running+s); end > ji.GoalS+1e-9 {
+			t.Errorf("%s: s_req_waves %d ends at %g, after the goal %g: %+v", ji.Job, s, end, ji.GoalS, ji.Phases)
+		}
+		if s > 0 {
+			if end := simulateJob(ji.Phases, running+s-1); end <= ji.GoalS {
+				t.Errorf("%s: s_req_waves %d is not the fewest: %d slots end at %g ≤ %g", ji.Job, s, s-1, end, ji.GoalS)
+			}
+		}
+		if j["meets_goal"] != true {
+			t.Errorf("%s: reachable without an availability, meets_goal %v", ji.Job, j["meets_goal"])
+		}
+	}
+	if met < 100 || met == len(in.Jobs) {
+		t.Errorf("%d of %d jobs reachable: the sample does not test both sides", met, len(in.Jobs))
+	}
+}
+
+// One job alone under a constant Ω of n slots holds n slots: Late finds
+// no late task exactly when the one-task-one-slot oracle (simulateJob)
+// with n slots ends by the goal (seeded random jobs).
+func TestLateOneJobMatchesOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 17))
+	for it := range 500 {
+		var phases []Phase
+		running := 0
+		for p := range 1 + r.IntN(3) {
+			ph := Phase{Name: fmt.Sprint(p), MuS: float64(1 + r.IntN(200)), Pending: r.IntN(30)}
+			if p == 0 {
+				for range r.IntN(4) {
+					ph.Running = append(ph.Running, float64(r.IntN(300)))
+				}
+				running = len(ph.Running)
+			}
+			phases = append(phases, ph)
+		}
+		n := running + r.IntN(12)
+		goal := float64(1 + r.IntN(2000))
+		late := Late(0, []JobInput{{Job: "j", GoalS: goal, Phases: phases}}, mustAv(t, []float64{0}, []float64{float64(n)}, 0))[0]
+		if want := simulateJob(phases, n) <= goal; (late == 0) != want {
+			t.Fatalf("iteration %d: %d slots, goal %g, %+v: %d late, oracle ends at %g", it, n, goal, phases, late, simulateJob(phases, n))
+		}
 	}
 }
