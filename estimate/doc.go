@@ -113,10 +113,18 @@
 // (−∞ at 0 below s_fit, log(a)/log(s_fit) − 1 up to s_fit, linear to ½ at
 // s_req, linear to 1 at s_pend) and eq. 6 with s_req alone. Edge cases
 // the thesis leaves open (division by log 1 or by 0): see UtilityReq and
-// UtilityFit; −∞ is null in JSON. eq. 7 (reduces) is UtilityReduce: at
-// --at no reduce slot is placed, so it is not part of the curve. Above
-// MaxCurve pending tasks the curve is sampled (utility_alloc lists the
-// allocations, s_fit, s_req and s_pend among them).
+// UtilityFit; −∞ is null in JSON. Above MaxCurve pending tasks the curve
+// is sampled (utility_alloc lists the allocations, s_fit, s_req and
+// s_pend among them). That curve is u^M; a job's utility is
+// u_j = u^M + u^R (eq. 5/13), u^R = log(r_alloc)/log(r_pend) − 1 (eq.
+// 7/15, UtilityReduce) over its reduce tasks: r_pend the tasks of its
+// phase named "reduce" not finished at --at, r_alloc those holding a
+// slot then (running), when that phase comes after the current one (else
+// both are 0 and u^R is 0: a job in its reduce phase has it as the
+// current phase, whose curve is u^M's). utility_reduce is u^R and
+// utility_sum the curve u^M + u^R at each allocation of utility. (Only
+// u^M was published before.) Fig. 5.17's job with no reduce started has
+// u^R = −1, the floor of eq. 15's range [−1, 0] where log 0 is −∞.
 //
 // # Inputs (Load)
 //

@@ -85,6 +85,17 @@ type JobResult struct {
 	Utility      []Util `json:"utility"`
 	UtilityReq   []Util `json:"utility_req"`
 	UtilityAlloc []int  `json:"utility_alloc,omitempty"`
+	// RPend and RAlloc are eq. 15's r_pend and r_alloc: the job's reduce
+	// tasks not finished and those holding a slot (running) at the
+	// instant, when its phase named "reduce" comes after the current one
+	// (0 otherwise: the current phase's own curve is Utility).
+	// UtilityReduce is u^R of eq. 15 at RAlloc, and UtilitySum is
+	// u_j = u^M + u^R of eq. 13 at each allocation of Utility, with u^R at
+	// RAlloc.
+	RPend         int    `json:"r_pend"`
+	RAlloc        int    `json:"r_alloc"`
+	UtilityReduce Util   `json:"utility_reduce"`
+	UtilitySum    []Util `json:"utility_sum"`
 	// Warnings are caveats about this job's estimate (an assumed µ).
 	Warnings []string `json:"warnings"`
 }
@@ -202,6 +213,17 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			jr.MeetsGoal = ok && reachable
 		}
 		jr.Utility, jr.UtilityReq, jr.UtilityAlloc = curves(fit, jr.SReq, p.Pending)
+		for k := cur + 1; k < len(j.Phases); k++ {
+			if j.Phases[k].Name == "reduce" {
+				jr.RAlloc = len(j.Phases[k].Running)
+				jr.RPend = j.Phases[k].Pending + jr.RAlloc
+			}
+		}
+		jr.UtilityReduce = Util(UtilityReduce(jr.RAlloc, jr.RPend))
+		jr.UtilitySum = make([]Util, len(jr.Utility))
+		for k, u := range jr.Utility {
+			jr.UtilitySum[k] = u + jr.UtilityReduce
+		}
 		res.Jobs = append(res.Jobs, jr)
 	}
 	sort.SliceStable(res.Jobs, func(a, b int) bool { return res.Jobs[a].DeadlineS < res.Jobs[b].DeadlineS })

@@ -75,7 +75,7 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.Jobs) > 0 {
 		fmt.Fprintln(out)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "JOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tS_REQ_WAVES\tAVAIL_MEAN\tS_FIT\tSHORT\tLATE\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)")
+		fmt.Fprintln(w, "JOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tS_REQ_WAVES\tAVAIL_MEAN\tS_FIT\tSHORT\tLATE\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)\tU_R\tU_SUM(S_REQ)")
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
 			mean, fit, short, late := "-", "-", "-", "-"
@@ -92,8 +92,12 @@ func (r *Result) WriteText(out io.Writer) error {
 			if u, ok := j.At(j.PendingTasks); ok {
 				upend = u.String()
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\n", j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
-				j.PendingTasks, j.RunningTasks, timeflag.FormatSeconds(j.MuS), j.SReq, j.SReqWaves, mean, fit, short, late, j.MeetsGoal, ureq, upend)
+			usum := "-"
+			if u, ok := j.At(j.SReq); ok {
+				usum = (u + j.UtilityReduce).String()
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\n", j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
+				j.PendingTasks, j.RunningTasks, timeflag.FormatSeconds(j.MuS), j.SReq, j.SReqWaves, mean, fit, short, late, j.MeetsGoal, ureq, upend, j.UtilityReduce, usum)
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -130,20 +134,19 @@ func (r *Result) WriteText(out io.Writer) error {
 func (r *Result) WriteCSV(w io.Writer) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return table.CSV(w, []string{"job", "deadline_s", "deadline", "phase", "pending_tasks", "running_tasks", "mu_s", "s_req",
-		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc", "s_req_waves", "late_tasks"}, func(row func(...string)) {
+		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc", "s_req_waves", "late_tasks", "r_pend", "r_alloc", "utility_reduce", "utility_sum"}, func(row func(...string)) {
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
 			mean, fit, short := "", "", ""
 			if j.SFit != nil {
 				mean, fit, short = f(*j.AvailMeanSlots), strconv.Itoa(*j.SFit), f(*j.ShortTasks)
 			}
-			us := make([]string, len(j.Utility))
+			us, sums := make([]string, len(j.Utility)), make([]string, len(j.UtilitySum))
 			for k, u := range j.Utility {
-				if math.IsInf(float64(u), -1) {
-					us[k] = "-inf"
-				} else {
-					us[k] = strconv.FormatFloat(float64(u), 'g', 6, 64)
-				}
+				us[k] = csvUtil(u)
+			}
+			for k, u := range j.UtilitySum {
+				sums[k] = csvUtil(u)
 			}
 			as := make([]string, len(j.UtilityAlloc))
 			for k, a := range j.UtilityAlloc {
@@ -155,7 +158,15 @@ func (r *Result) WriteCSV(w io.Writer) error {
 			}
 			row(j.Job, f(j.DeadlineS), j.Deadline, j.Phase, strconv.Itoa(j.PendingTasks), strconv.Itoa(j.RunningTasks), f(j.MuS),
 				strconv.Itoa(j.SReq), mean, fit, short, strconv.FormatBool(j.MeetsGoal), strings.Join(us, ";"), strings.Join(as, ";"),
-				strconv.Itoa(j.SReqWaves), late)
+				strconv.Itoa(j.SReqWaves), late, strconv.Itoa(j.RPend), strconv.Itoa(j.RAlloc), csvUtil(j.UtilityReduce), strings.Join(sums, ";"))
 		}
 	})
+}
+
+// csvUtil is a utility in CSV: -inf where JSON has null.
+func csvUtil(u Util) string {
+	if math.IsInf(float64(u), -1) {
+		return "-inf"
+	}
+	return strconv.FormatFloat(float64(u), 'g', 6, 64)
 }

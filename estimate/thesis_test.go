@@ -383,3 +383,44 @@ func TestLateOneJobMatchesOracle(t *testing.T) {
 		}
 	}
 }
+
+// Polo, PhD thesis, UPC 2014, eq. 13: "u_j(P) = u_j^M(P^M) + u_j^R(P^R)",
+// with eq. 15, u^R = log(r_alloc)/log(r_pend) − 1, and "If all the reduce
+// tasks for a job are allocated, this function gets value 0 and thus,
+// u_j(P) = u_j^M(P^M)". Fig. 5.17's job: s_req 15 (no availability, so
+// eq. 6), s_pend 35, r_pend 10. Map 35 × 30 s, reduce 10 × 15 s, 80 s to
+// the goal: the map's share is 70 s, ⌈1050/70⌉ = 15.
+func TestThesisUtilitySum(t *testing.T) {
+	job := func(pending int, running []float64) JobInput {
+		return JobInput{Job: "j", GoalS: 80, Phases: []Phase{{Name: "map", Tasks: 35, Pending: 35, MuS: 30},
+			{Name: "reduce", Tasks: 10, Pending: pending, MuS: 15, Running: running}}}
+	}
+	for _, c := range []struct {
+		name    string
+		in      JobInput
+		ralloc  float64
+		reduceU float64
+	}{
+		// None started (Fig. 5.17): r_alloc 0 is eq. 15's floor, −1.
+		{"none started", job(10, nil), 0, -1},
+		// 3 of 10 reduces hold a slot (running): log 3/log 10 − 1.
+		{"three running", job(7, []float64{0, 0, 0}), 3, math.Log(3)/math.Log(10) - 1},
+		// All placed: u^R = 0 and u_j = u_j^M.
+		{"all running", job(0, make([]float64, 10)), 10, 0},
+	} {
+		j := docJobs(runDoc(t, Input{AtS: 0, Jobs: []JobInput{c.in}}, DefaultOptions()))["j"]
+		if num(j, "s_req") != 15 || num(j, "r_pend") != 10 || num(j, "r_alloc") != c.ralloc {
+			t.Errorf("%s: s_req %v r_pend %v r_alloc %v; want 15, 10, %g", c.name, j["s_req"], j["r_pend"], j["r_alloc"], c.ralloc)
+			continue
+		}
+		if ur := num(j, "utility_reduce"); math.Abs(ur-c.reduceU) > 1e-5 {
+			t.Errorf("%s: utility_reduce %v, want %g", c.name, j["utility_reduce"], c.reduceU)
+		}
+		um, us := j["utility"].([]any), j["utility_sum"].([]any)
+		for _, a := range []int{1, 15, 35} {
+			if got, want := us[a].(float64), um[a].(float64)+c.reduceU; math.Abs(got-want) > 1e-5 {
+				t.Errorf("%s: utility_sum[%d] %g, want u^M %v + u^R %g", c.name, a, got, um[a], c.reduceU)
+			}
+		}
+	}
+}
