@@ -54,6 +54,16 @@
 // computational cost of a map task is the same as that of a reduce task"
 // (such a job was refused before).
 //
+// Rank (§3.4.1): "First, jobs that have already missed the deadline.
+// Second, recently submitted jobs for which there is no available data.
+// Finally, executing jobs based on their s_req", the largest first (a
+// slot given lowers a job's s_req, and its priority). rank orders every
+// job, the not-estimated ones with a goal and no µ in any phase (no
+// data) among them; within the first two groups and on ties the earliest
+// goal comes first (the thesis puts the oldest job without data first,
+// and submission times are not in the input), then the name. --job
+// filters after ranking.
+//
 // # Availability Ω(t) (§5.3.3)
 //
 // The slots left to batch work by the primary tenants: the classify

@@ -98,6 +98,9 @@ type JobResult struct {
 	UtilitySum    []Util `json:"utility_sum"`
 	// Warnings are caveats about this job's estimate (an assumed µ).
 	Warnings []string `json:"warnings"`
+	// Rank is the job's place in the placement order of §3.4.1 (1
+	// first), over every job, those without data included (Ranks).
+	Rank int `json:"rank"`
 }
 
 // Result is the estimate stage's document.
@@ -155,13 +158,19 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	var jobs []JobInput
 	for _, j := range in.Jobs {
 		if r := check(&j); r != "" {
-			res.NotEstimated = append(res.NotEstimated, NotEstimated{j.Job, r})
+			res.NotEstimated = append(res.NotEstimated, NotEstimated{Job: j.Job, Reason: r})
 			continue
 		}
 		jobs = append(jobs, j)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	jobRank, neRank := Ranks(in.AtS, jobs, res.NotEstimated)
+	for k, r := range neRank {
+		if r > 0 {
+			res.NotEstimated[k].Rank = &neRank[k]
+		}
 	}
 	var fits, lates []int
 	var shorts []float64
@@ -219,6 +228,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 				jr.RPend = j.Phases[k].Pending + jr.RAlloc
 			}
 		}
+		jr.Rank = jobRank[i]
 		jr.UtilityReduce = Util(UtilityReduce(jr.RAlloc, jr.RPend))
 		jr.UtilitySum = make([]Util, len(jr.Utility))
 		for k, u := range jr.Utility {
@@ -314,4 +324,70 @@ func (r *Result) Profile(jobs profile.Jobs) {
 		}
 		jobs.Get(j.Job).Estimate = e
 	}
+}
+
+// Ranks is the placement order of Polo, PhD thesis, UPC 2014, §3.4.1:
+// "First, jobs that have already missed the deadline. Second, recently
+// submitted jobs for which there is no available data. Finally,
+// executing jobs based on their s_req" — the largest s_req first, as a
+// slot given to a job lowers its s_req and so its priority (§3.4). Jobs
+// without data are the not-estimated ones with a goal and no µ; the
+// others not estimated get 0 (no rank). Ties, and the order within the
+// first two groups, go by goal, earliest first (the thesis puts the
+// oldest job without data first; submission times are not in the input,
+// and the goal stands in for them), then by name. Ranks start at 1.
+func Ranks(atS float64, jobs []JobInput, ne []NotEstimated) (jobRank, neRank []int) {
+	type entry struct {
+		group int
+		sreq  int
+		goal  float64
+		name  string
+		job   int // index in jobs, or −1 − index in ne
+	}
+	var es []entry
+	for i, j := range jobs {
+		e := entry{group: 2, goal: j.GoalS, name: j.Job, job: i}
+		sreqs, ok := SReqPhases(j.Phases, j.GoalS-atS)
+		if !ok {
+			e.group = 0
+		}
+		for k, p := range j.Phases {
+			if p.Pending > 0 {
+				e.sreq = sreqs[k]
+				break
+			}
+		}
+		es = append(es, e)
+	}
+	for i, n := range ne {
+		if !n.noData {
+			continue
+		}
+		e := entry{group: 1, goal: n.goalS, name: n.Job, job: -1 - i}
+		if !(n.goalS > atS) {
+			e.group = 0
+		}
+		es = append(es, e)
+	}
+	sort.SliceStable(es, func(a, b int) bool {
+		x, y := es[a], es[b]
+		switch {
+		case x.group != y.group:
+			return x.group < y.group
+		case x.group == 2 && x.sreq != y.sreq:
+			return x.sreq > y.sreq
+		case x.goal != y.goal:
+			return x.goal < y.goal
+		}
+		return x.name < y.name
+	})
+	jobRank, neRank = make([]int, len(jobs)), make([]int, len(ne))
+	for r, e := range es {
+		if e.job >= 0 {
+			jobRank[e.job] = r + 1
+		} else {
+			neRank[-1-e.job] = r + 1
+		}
+	}
+	return jobRank, neRank
 }

@@ -104,6 +104,12 @@ type JobInput struct {
 type NotEstimated struct {
 	Job    string `json:"job"`
 	Reason string `json:"reason"`
+	// Rank is the job's place in §3.4.1's order when it has a goal but
+	// no µ in any phase ("no available data"); null otherwise.
+	Rank *int `json:"rank"`
+
+	noData bool    // a goal and phases, no µ: ranked
+	goalS  float64 // its goal, Unix seconds, when noData
 }
 
 // Input is what Run estimates.
@@ -181,7 +187,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			why = append(why, r)
 		}
 		if len(why) > 0 {
-			in.NotEstimated = append(in.NotEstimated, NotEstimated{id, strings.Join(why, "; ")})
+			ne := NotEstimated{Job: id, Reason: strings.Join(why, "; ")}
+			ne.noData, ne.goalS = noData(&ji, len(why)), ji.GoalS
+			in.NotEstimated = append(in.NotEstimated, ne)
 			continue
 		}
 		in.Jobs = append(in.Jobs, ji)
@@ -337,6 +345,21 @@ func assumeMu(ji *JobInput) bool {
 		p.MuFrom = fmt.Sprintf("assumed: phase %q's µ (Polo, PhD thesis, UPC 2014, §3.4.5: with no estimate, a reduce task costs what a map task does)", from.Name)
 		ji.Warnings = append(ji.Warnings, fmt.Sprintf("phase %q has no µ (no mu_s in --jobs, no profiling runs): phase %q's %s is assumed (Polo, PhD thesis, UPC 2014, §3.4.5)",
 			p.Name, from.Name, timeflag.FormatSeconds(from.MuS)))
+	}
+	return true
+}
+
+// noData says whether ji, not estimated for nreasons reasons, lacks only
+// a µ: it has a goal and phases, none with a µ — §3.4.1's "jobs for which
+// there is no available data", which it ranks second.
+func noData(ji *JobInput, nreasons int) bool {
+	if nreasons != 1 || ji.GoalFrom == "" || len(ji.Phases) == 0 {
+		return false
+	}
+	for _, p := range ji.Phases {
+		if p.MuS > 0 {
+			return false
+		}
 	}
 	return true
 }

@@ -26,7 +26,7 @@ func TestRunHandExample(t *testing.T) {
 			{Job: "no-mu", GoalS: 100, Phases: []Phase{{Name: "map", Tasks: 3, Pending: 3}}},
 			{Job: "no-goal", GoalS: math.NaN(), Phases: []Phase{{Name: "map", Tasks: 3, Pending: 3, MuS: 1}}},
 		},
-		NotEstimated: []NotEstimated{{"C", "no deadline: the slo stage does not know the job"}}}
+		NotEstimated: []NotEstimated{{Job: "C", Reason: "no deadline: the slo stage does not know the job"}}}
 	opts := DefaultOptions()
 	opts.PlacementCycle = 10 * time.Second
 	res, err := Run(context.Background(), in, opts)

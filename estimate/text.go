@@ -75,7 +75,7 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.Jobs) > 0 {
 		fmt.Fprintln(out)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "JOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tS_REQ_WAVES\tAVAIL_MEAN\tS_FIT\tSHORT\tLATE\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)\tU_R\tU_SUM(S_REQ)")
+		fmt.Fprintln(w, "RANK\tJOB\tDEADLINE\tPHASE\tPENDING\tRUNNING\tMU\tS_REQ\tS_REQ_WAVES\tAVAIL_MEAN\tS_FIT\tSHORT\tLATE\tMEETS_GOAL\tU(S_REQ)\tU(PENDING)\tU_R\tU_SUM(S_REQ)")
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
 			mean, fit, short, late := "-", "-", "-", "-"
@@ -96,7 +96,7 @@ func (r *Result) WriteText(out io.Writer) error {
 			if u, ok := j.At(j.SReq); ok {
 				usum = (u + j.UtilityReduce).String()
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\n", j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
+			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\n", j.Rank, j.Job, timeflag.FormatSeconds(j.DeadlineS), j.Phase,
 				j.PendingTasks, j.RunningTasks, timeflag.FormatSeconds(j.MuS), j.SReq, j.SReqWaves, mean, fit, short, late, j.MeetsGoal, ureq, upend, j.UtilityReduce, usum)
 		}
 		if err := w.Flush(); err != nil {
@@ -116,6 +116,10 @@ func (r *Result) WriteText(out io.Writer) error {
 	if len(r.NotEstimated) > 0 {
 		fmt.Fprintln(out, "\nnot estimated:")
 		for _, n := range r.NotEstimated {
+			if n.Rank != nil {
+				fmt.Fprintf(out, "  %s (rank %d, no data: placed before the jobs ranked by s_req): %s\n", n.Job, *n.Rank, n.Reason)
+				continue
+			}
 			fmt.Fprintf(out, "  %s: %s\n", n.Job, n.Reason)
 		}
 	}
@@ -134,7 +138,7 @@ func (r *Result) WriteText(out io.Writer) error {
 func (r *Result) WriteCSV(w io.Writer) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return table.CSV(w, []string{"job", "deadline_s", "deadline", "phase", "pending_tasks", "running_tasks", "mu_s", "s_req",
-		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc", "s_req_waves", "late_tasks", "r_pend", "r_alloc", "utility_reduce", "utility_sum"}, func(row func(...string)) {
+		"avail_mean_slots", "s_fit", "short_tasks", "meets_goal", "utility", "utility_alloc", "s_req_waves", "late_tasks", "r_pend", "r_alloc", "utility_reduce", "utility_sum", "rank"}, func(row func(...string)) {
 		for i := range r.Jobs {
 			j := &r.Jobs[i]
 			mean, fit, short := "", "", ""
@@ -158,7 +162,7 @@ func (r *Result) WriteCSV(w io.Writer) error {
 			}
 			row(j.Job, f(j.DeadlineS), j.Deadline, j.Phase, strconv.Itoa(j.PendingTasks), strconv.Itoa(j.RunningTasks), f(j.MuS),
 				strconv.Itoa(j.SReq), mean, fit, short, strconv.FormatBool(j.MeetsGoal), strings.Join(us, ";"), strings.Join(as, ";"),
-				strconv.Itoa(j.SReqWaves), late, strconv.Itoa(j.RPend), strconv.Itoa(j.RAlloc), csvUtil(j.UtilityReduce), strings.Join(sums, ";"))
+				strconv.Itoa(j.SReqWaves), late, strconv.Itoa(j.RPend), strconv.Itoa(j.RAlloc), csvUtil(j.UtilityReduce), strings.Join(sums, ";"), strconv.Itoa(j.Rank))
 		}
 	})
 }

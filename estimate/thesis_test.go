@@ -424,3 +424,48 @@ func TestThesisUtilitySum(t *testing.T) {
 		}
 	}
 }
+
+// Polo, PhD thesis, UPC 2014, §3.4.1: "the priority of the job is
+// calculated as follows: First, jobs that have already missed the
+// deadline. Second, recently submitted jobs for which there is no
+// available data. Finally, executing jobs based on their s_req."
+func TestThesisPlacementRank(t *testing.T) {
+	opts := DefaultOptions()
+	opts.AtMs = 1_700_000_000_000
+	opts.Jobs = writeJobsFile(t, `version: 1
+jobs:
+  - job: small
+    deadline_s: 1000
+    phases: [{phase: map, tasks: 10, mu_s: 10}]
+  - job: big
+    deadline_s: 1000
+    phases: [{phase: map, tasks: 100, mu_s: 50}]
+  - job: nodata
+    deadline_s: 500
+    phases: [{phase: map, tasks: 10}]
+  - job: late
+    deadline_s: -60
+    phases: [{phase: map, tasks: 5, mu_s: 10}]
+`)
+	in, err := Load(context.Background(), nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := runDoc(t, in, opts)
+	rank := map[string]any{}
+	for _, j := range doc["jobs"].([]any) {
+		m := j.(map[string]any)
+		rank[m["job"].(string)] = m["rank"]
+	}
+	for _, n := range doc["not_estimated"].([]any) {
+		m := n.(map[string]any)
+		rank[m["job"].(string)] = m["rank"]
+	}
+	want := map[string]any{"late": 1.0, "nodata": 2.0, "big": 3.0, "small": 4.0}
+	for k, v := range want {
+		if rank[k] != v {
+			t.Errorf("rank %v, want %v", rank, want)
+			break
+		}
+	}
+}

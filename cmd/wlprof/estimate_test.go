@@ -54,7 +54,8 @@ func TestEstimateGolden(t *testing.T) {
 	}
 	sfit := map[string]float64{}
 	for _, j := range doc.Jobs {
-		for _, k := range []string{"job", "deadline_s", "pending_tasks", "mu_s", "s_req", "s_fit", "meets_goal", "utility"} {
+		for _, k := range []string{"job", "deadline_s", "pending_tasks", "mu_s", "s_req", "s_fit", "meets_goal", "utility",
+			"s_req_waves", "late_tasks", "r_pend", "r_alloc", "utility_reduce", "utility_sum", "rank", "warnings"} {
 			if _, ok := j[k]; !ok {
 				t.Errorf("%v lacks %q", j["job"], k)
 			}
@@ -70,8 +71,9 @@ func TestEstimateGolden(t *testing.T) {
 		}
 	}
 	// QuasiMonteCarlo's phases come from its jhist; hourly_clicks_06 has
-	// no µ.
-	if !strings.Contains(out["text"], "QuasiMonteCarlo") || !strings.Contains(out["text"], `hourly_clicks_06 <date>: phase "map" has no µ`) {
+	// no µ: no data, ranked right after the jobs that missed their goal
+	// (none here), before those ranked by s_req.
+	if !strings.Contains(out["text"], "QuasiMonteCarlo") || !strings.Contains(out["text"], `hourly_clicks_06 <date> (rank 1, no data: placed before the jobs ranked by s_req): phase "map" has no µ`) {
 		t.Errorf("text output:\n%s", out["text"])
 	}
 	one, stderr, code := wlprof(t, append(base, "--job", "daily_sales_07 <date>", "-o", "json")...)
