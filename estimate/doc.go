@@ -1,10 +1,12 @@
-// Package estimate is the completion-goal estimator of seed 002 (Polo,
-// Multi-constraint Scheduling of MapReduce Workloads, UPC 2014): how many
-// slots each job needs now to meet its goal (s_req, §3.3–3.4), how many of
-// its tasks must run before the earliest goal when the slots left to
-// batch work vary over the day (s_fit, Alg. 2 of §5.3.4.2), and how
-// satisfied a job is with each allocation (the utility of §4.2.3 and
-// §5.3.4.3). It is a what-if stage: it reads the slo stage's deadlines,
+// Package estimate is the completion-goal estimator of Polo, PhD thesis,
+// UPC 2014 (Multi-constraint Scheduling of MapReduce Workloads; sections
+// below are the thesis'): how many slots each job needs now to meet its
+// goal (s_req, §3.3–3.4, and s_req_waves in whole tasks), how many of its
+// tasks must start in the current placement cycle when the slots left to
+// batch work vary over the day (s_fit, Alg. 2 of §5.3.4.2), whether it
+// meets its goal, how satisfied it is with each allocation (the utility
+// of §4.2.3 and §5.3.4.3, u^M + u^R) and its place in the placement order
+// (§3.4.1). It is a what-if stage: it reads the slo stage's deadlines,
 // the classify stage's periodic tenants and the dataset's task history,
 // and never runs a scheduler.
 //
@@ -19,7 +21,7 @@
 //
 //	s_req = ⌈(Σ_{i∈R} δ_i + |U|·µ) / (T_goal − T_curr) − |R|⌉,  δ_i = max(µ − β_i, 0).
 //
-// The thesis text of eq. 1 is garbled in the seed; this is its reading
+// The thesis' text of eq. 1 is garbled in our copy; this is its reading
 // that keeps the terms it shows and its units: the remaining work over
 // the time left is the slots needed in parallel, less the |R| slots the
 // running tasks already hold, so s_req is compared with allocations of
@@ -162,6 +164,27 @@
 // every task is pending. The --jobs file may give pending and running
 // tasks per phase instead. Jobs without a goal, a µ or a task count are
 // listed in not_estimated with the reason.
+//
+// # Departures kept, and why
+//
+//   - Alg. 2's fit is fluid (a task may straddle a goal): whole tasks
+//     would let a larger window leave a smaller remainder for the next
+//     job (fit.go), so s_fit would not be monotone in Ω. Whether a job
+//     meets its goal, where whole tasks matter, is counted in whole tasks
+//     (late_tasks).
+//   - s_req stays eq. 1's fluid reading (the thesis' priority and eq. 6 and
+//     14 use it) and s_req_waves is published beside it: the two answer
+//     different questions, the rate the thesis' scheduler steers by and
+//     the allocation that meets the goal.
+//   - A running task past µ has δ = 0 (δ = µ − β would be negative).
+//   - u^R is for the phase named "reduce" after the current one; Spark
+//     stages have no reduce in the thesis' sense, so their u^R is 0.
+//     r_alloc is the reduces running at --at, the allocation in force.
+//   - The rank breaks ties, and orders the jobs that missed their goal
+//     and those without data, by goal: the thesis puts the oldest job
+//     without data first, and submission times are not in the input.
+//   - Jobs have no release times (§5.3.2: every job may run from now),
+//     and §3.3.1's per-phase goals are the time left split by work.
 //
 // Speed: SFit is O(J log J); Alg. 2 as written is O(J²) (sfitBaseline,
 // the benchmark's baseline). The stage for 10,000 jobs is benchmarked in
