@@ -1,4 +1,4 @@
-// Package constraints is the constraints stage (seed 003, Phoenix): it
+// Package constraints is the constraints stage (Thinakaran et al., Phoenix): it
 // profiles the placement constraints of tasks and estimates how long
 // constrained tasks wait.
 //
@@ -24,14 +24,26 @@
 //     net⟩ names resources the obfuscated attributes cannot be mapped onto
 //     (a hashed name may be a kernel version or a rack); each constrained
 //     attribute is one component, with demand = task episodes (SUBMIT to
-//     EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it active in a
-//     window, over supply = machines having the attribute at the window's
-//     start. The same series is given per constraint, supply = machines
-//     satisfying it;
+//     EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it at some time
+//     in a window, over supply = machines having the attribute at the
+//     window's start. The same series is given per constraint, supply =
+//     machines satisfying it. An episode carries a constraint from the
+//     SUBMIT/SCHEDULE/UPDATE event whose list holds it to the one whose
+//     list drops it (that event's window included), so a relaxed (soft)
+//     constraint is demand while it was asked for (Phoenix §III-A: soft
+//     constraints "can be relaxed or negotiated"); it was counted by the
+//     list the task was scheduled with, which gave a relaxed constraint no
+//     demand at all. A constraint dropped and taken back within a window
+//     counts once there. Windows in which an episode carries no constraint
+//     are the unconstrained demand;
 //   - an M/G/1 queue per constraint whose server is the set of satisfying
-//     machines taken as one server of their combined capacity (their mean
-//     count over the windows, each of capacity 1: the traces normalise
-//     capacities to the largest machine). A task's service time on it is
+//     machines taken as one server of their combined capacity (their
+//     time-weighted mean count from the first to the last task event, the
+//     span the arrival rate is over, each of capacity 1: the traces
+//     normalise capacities to the largest machine). It was the mean of the
+//     counts at window starts, which made the wait depend on --window (the
+//     2011 fixture's GK != aaa: 34.7 s at 1 h, 28.6 s at 10 min; 27.1 s at
+//     both now). A task's service time on it is
 //     its SCHEDULE→end time × the larger of its CPU and memory requests,
 //     divided by that count; the arrival rate is the episodes with a known
 //     SUBMIT over the data's span. Pollaczek–Khinchine: W = λE[S²]/(2(1−ρ))

@@ -14,11 +14,34 @@ import (
 type taskState struct {
 	set      int32 // constraints of the current episode (as last seen before it was scheduled)
 	prevSet  int32 // set of the previous SUBMIT/UPDATE/SCHEDULE event, for relaxation; -1: none yet
+	carry    int32 // set the open episode carries now: its demand keys
 	submit   int64 // of the open episode; NoTime when unknown
 	sched    int64 // NoTime until scheduled
 	firstW   int32 // window the episode's demand starts in
 	open     bool
 	cpu, mem float32
+	// moved is nil while the episode has carried one set all along (every
+	// key's demand starts at firstW), the common case.
+	moved *carryLog
+}
+
+// carryLog is an episode's demand keys that did not start at firstW
+// (taken on later) and those it dropped, with the last window already
+// counted, so a key dropped and taken back within a window counts once.
+type carryLog struct {
+	from []keyW
+	gone []keyW
+}
+
+type keyW struct{ key, w int32 }
+
+func findKey(ks []keyW, k int32) int {
+	for i, x := range ks {
+		if x.key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // consState accumulates one constraint.
@@ -36,6 +59,26 @@ type consState struct {
 	served      int64
 	supply      []int32
 	demandDelta []int32
+	// area is Σ sat × time (machine·ms) from the first task event up to
+	// lastT, the instant sat last changed: the queue's server is
+	// area / span, the time-weighted mean over the span the arrival rate
+	// is over.
+	area  float64
+	lastT int64
+}
+
+// accrue adds the machines satisfying cs (sat, before a change at t) to
+// its area; changes before the first task event or after the last one
+// weigh nothing.
+func (s *sweep) accrue(cs *consState, sat int32, t int64) {
+	if t == dataset.NoTime || t < s.first {
+		t = s.first
+	}
+	t = min(t, s.last)
+	if t > cs.lastT {
+		cs.area += float64(sat) * float64(t-cs.lastT)
+		cs.lastT = t
+	}
 }
 
 // sweep is Run's state.
@@ -54,6 +97,12 @@ type sweep struct {
 	attrSup  [][]int32 // per attribute, per window
 	attrDem  [][]int32 // per attribute, per window (deltas, then counts)
 	setAttrs [][]int32 // per set, its distinct attributes
+	// setKeys is per set the demand series it feeds: its constraints (i),
+	// its attributes (len(cons) + a), or for the empty set the
+	// unconstrained queue's (len(cons) + len(attrDem)).
+	setKeys  [][]int32
+	first    int64 // first and last task event: the span rates and the
+	last     int64 // queue's server are over
 	tasks    []taskState
 	seen     map[int32][]int32 // task → constraints it ever had (constrained tasks only)
 	// none is the tasks without constraints, on every machine: the same
@@ -84,6 +133,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if first == dataset.NoTime {
 		return nil, fmt.Errorf("%w (every task event is outside the trace window)", ErrNoEvents)
 	}
+	s.first, s.last = first, last
 	s.t0 = first - ((first%s.w)+s.w)%s.w
 	s.nW = int((last-s.t0)/s.w) + 1
 	if s.nW > opts.MaxWindows {
@@ -147,6 +197,23 @@ func (s *sweep) init() {
 			}
 		}
 	}
+	nC, nA := int32(len(s.cons)), int32(len(s.attrDem))
+	s.setKeys = make([][]int32, len(in.Sets))
+	for i, set := range in.Sets {
+		if len(set) == 0 {
+			s.setKeys[i] = []int32{nC + nA}
+			continue
+		}
+		ks := append([]int32{}, set...)
+		for _, a := range s.setAttrs[i] {
+			ks = append(ks, nC+a)
+		}
+		s.setKeys[i] = ks
+	}
+	for i := range s.cons {
+		s.cons[i].lastT = s.first
+	}
+	s.none.lastT = s.first
 	s.tasks = make([]taskState, len(in.Tasks))
 	for i := range s.tasks {
 		s.tasks[i].prevSet = -1
@@ -248,10 +315,12 @@ func (s *sweep) apply(rows []Attr) {
 	if m < 0 {
 		return
 	}
+	t := rows[0].TimeMs
 	joining := !s.joined[m]
 	if joining {
 		// A machine exists from its first attribute rows.
 		s.joined[m] = true
+		s.accrue(&s.none, s.joinedN, t)
 		s.joinedN++
 		s.mattrs[m] = map[int32]mval{}
 	}
@@ -279,6 +348,9 @@ func (s *sweep) apply(rows []Attr) {
 		for _, c := range s.attrCons[name] {
 			cs := &s.cons[c]
 			before, after := !joining && cs.k.match(old), cs.k.match(nv)
+			if before != after {
+				s.accrue(cs, cs.sat, t)
+			}
 			switch {
 			case before && !after:
 				cs.sat--
@@ -295,6 +367,7 @@ func (s *sweep) apply(rows []Attr) {
 		// an absent attribute satisfies (NOT_EQUAL, NOT_PRESENT).
 		for _, c := range s.absentOK {
 			if !slices.Contains(touched, s.consAttr[c]) {
+				s.accrue(&s.cons[c], s.cons[c].sat, t)
 				s.cons[c].sat++
 				s.cons[c].ever[m/64] |= 1 << (m % 64)
 			}
@@ -338,6 +411,9 @@ func (s *sweep) event(e *Event) {
 			}
 		}
 		ts.prevSet = e.Set
+		if ts.open && e.Type != evSubmit && ts.carry != e.Set {
+			s.recarry(ts, e.Set, s.window(e.TimeMs))
+		}
 		if len(set) > 0 {
 			had := s.seen[e.Task]
 			for _, c := range set {
@@ -354,7 +430,7 @@ func (s *sweep) event(e *Event) {
 		if ts.open {
 			s.closeDemand(ts, s.window(e.TimeMs))
 		}
-		*ts = taskState{set: e.Set, prevSet: ts.prevSet, submit: e.TimeMs, sched: dataset.NoTime,
+		*ts = taskState{set: e.Set, prevSet: ts.prevSet, carry: e.Set, submit: e.TimeMs, sched: dataset.NoTime,
 			firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
 		for _, c := range set {
 			s.cons[c].episodes++
@@ -374,7 +450,7 @@ func (s *sweep) event(e *Event) {
 		}
 	case evSchedule:
 		if !ts.open { // scheduled without a SUBMIT in the data (it predates the trace)
-			*ts = taskState{set: e.Set, prevSet: ts.prevSet, submit: dataset.NoTime, firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
+			*ts = taskState{set: e.Set, prevSet: ts.prevSet, carry: e.Set, submit: dataset.NoTime, firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
 		}
 		ts.set = e.Set
 		ts.sched = e.TimeMs
@@ -429,26 +505,88 @@ func (s *sweep) event(e *Event) {
 	}
 }
 
-// closeDemand ends an episode's demand in window last.
+// demand is the delta series of a demand key (setKeys).
+func (s *sweep) demand(k int32) []int32 {
+	nC := int32(len(s.cons))
+	switch {
+	case k < nC:
+		return s.cons[k].demandDelta
+	case k-nC < int32(len(s.attrDem)):
+		return s.attrDem[k-nC]
+	}
+	return s.none.demandDelta
+}
+
+// count adds one to key k's demand in windows from…last.
+func (s *sweep) count(k, from, last int32) {
+	if last < from {
+		return
+	}
+	d := s.demand(k)
+	d[from]++
+	d[last+1]--
+}
+
+// recarry: the open episode's event in window w carries set instead of
+// ts.carry. A key it drops is demand up to w included (it was carried
+// for part of w); a key it takes on starts at w, or after the window a
+// drop of it in this episode already counted.
+func (s *sweep) recarry(ts *taskState, set int32, w int32) {
+	if w < ts.firstW {
+		w = ts.firstW
+	}
+	old, nw := s.setKeys[ts.carry], s.setKeys[set]
+	if ts.moved == nil {
+		ts.moved = &carryLog{}
+	}
+	l := ts.moved
+	for _, k := range old {
+		if slices.Contains(nw, k) {
+			continue
+		}
+		from := ts.firstW
+		if i := findKey(l.from, k); i >= 0 {
+			from = l.from[i].w
+			l.from = slices.Delete(l.from, i, i+1)
+		}
+		s.count(k, from, w)
+		if i := findKey(l.gone, k); i >= 0 {
+			l.gone[i].w = w
+		} else {
+			l.gone = append(l.gone, keyW{k, w})
+		}
+	}
+	for _, k := range nw {
+		if slices.Contains(old, k) {
+			continue
+		}
+		from := w
+		if i := findKey(l.gone, k); i >= 0 && l.gone[i].w >= w {
+			from = l.gone[i].w + 1
+		}
+		l.from = append(l.from, keyW{k, from})
+	}
+	ts.carry = set
+}
+
+// closeDemand ends an episode's demand in window last: every key it
+// carries now counts from where it was taken on (the episode's first
+// window for those carried all along) to last.
 func (s *sweep) closeDemand(ts *taskState, last int32) {
 	ts.open = false
 	if last < ts.firstW {
 		last = ts.firstW
 	}
-	for _, c := range s.in.Sets[ts.set] {
-		d := s.cons[c].demandDelta
-		d[ts.firstW]++
-		d[last+1]--
+	for _, k := range s.setKeys[ts.carry] {
+		from := ts.firstW
+		if ts.moved != nil {
+			if i := findKey(ts.moved.from, k); i >= 0 {
+				from = ts.moved.from[i].w
+			}
+		}
+		s.count(k, from, last)
 	}
-	if len(s.in.Sets[ts.set]) == 0 {
-		s.none.demandDelta[ts.firstW]++
-		s.none.demandDelta[last+1]--
-	}
-	for _, a := range s.setAttrs[ts.set] {
-		d := s.attrDem[a]
-		d[ts.firstW]++
-		d[last+1]--
-	}
+	ts.moved = nil
 }
 
 func popcount(b []uint64) int {
