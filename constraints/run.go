@@ -100,11 +100,11 @@ type sweep struct {
 	// setKeys is per set the demand series it feeds: its constraints (i),
 	// its attributes (len(cons) + a), or for the empty set the
 	// unconstrained queue's (len(cons) + len(attrDem)).
-	setKeys  [][]int32
-	first    int64 // first and last task event: the span rates and the
-	last     int64 // queue's server are over
-	tasks    []taskState
-	seen     map[int32][]int32 // task → constraints it ever had (constrained tasks only)
+	setKeys [][]int32
+	first   int64 // first and last task event: the span rates and the
+	last    int64 // queue's server are over
+	tasks   []taskState
+	seen    map[int32][]int32 // task → constraints it ever had (constrained tasks only)
 	// none is the tasks without constraints, on every machine: the same
 	// queue, for comparison. joinedN counts the machines so far.
 	none    consState
