@@ -50,6 +50,22 @@
 //     with ρ = λE[S]; ρ ≥ 1 is reported as unstable, never as a number. W is
 //     compared with the mean SUBMIT→SCHEDULE wait of the same episodes.
 //
+// Placement constraints, the third class of Phoenix §III-A ("hard, soft,
+// and placement constraints"; placement ones spread or gather the tasks
+// of an application), are reported apart (Result.Placement): the Google
+// 2011 task_events' different-machine flag, by which a task "must be
+// scheduled to execute on a different machine than any other currently
+// running task in the job" (the 2011 schema). Per trace: the jobs and
+// tasks that carried it, hard or soft by the same test as the attribute
+// constraints (relaxed: a later SUBMIT/SCHEDULE/UPDATE event of the task
+// no longer carries it; violated: a SCHEDULE carrying it lands on a
+// machine where another task of the job, flagged or not, is running), and
+// its SUBMIT→SCHEDULE waits. It is not in the profile, the CRV or the
+// queues (it names no machine attribute, so no machines satisfy it as
+// such): a task with only the flag is among the unconstrained. The 2019
+// trace has no such flag (its per-collection max_per_machine is not
+// read).
+//
 // The same queue is given for the tasks without constraints, served by
 // every machine with attribute rows ("unconstrained"): a constraint whose
 // fit is no worse than that one's is as well explained by its machines as

@@ -32,8 +32,13 @@ type Result struct {
 	// served by every machine with attribute rows: how the model does on
 	// the bulk of the work (attribute, relation and value are empty).
 	Unconstrained *ConstraintResult `json:"unconstrained"`
-	Rules         []string          `json:"rules"`
-	Warnings      []string          `json:"warnings"`
+	// Placement is Phoenix's third class of constraint, one row per kind
+	// the trace has (the 2011 different-machine flag); empty when none.
+	// The attribute constraints' fields above do not count it: a task
+	// with only the flag is among the unconstrained.
+	Placement []PlacementResult `json:"placement"`
+	Rules     []string          `json:"rules"`
+	Warnings  []string          `json:"warnings"`
 }
 
 // ProfileRow counts constraints of one attribute and relation.
@@ -114,6 +119,7 @@ var Rules = []string{
 	"CRV: the paper's <cpu,mem,disk,os,clock,net> cannot be named on obfuscated attributes: each constrained attribute is one component; demand = task episodes (SUBMIT to EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it at some time in the window (a constraint counts from the event that carried it to the SUBMIT/SCHEDULE/UPDATE event that dropped it), supply = machines having it at the window's start",
 	"queue: per constraint an M/G/1 whose server is the satisfying machines taken as one server of their combined capacity (machines_mean machines of capacity 1, the traces' largest machine; machines_mean is their time-weighted mean over span_s); a task's service = (SCHEDULE→end) × max(cpu, memory request) / machines_mean (a task without requests takes a whole machine); arrivals = episodes with a known SUBMIT over span_s; W = λE[S²]/(2(1−ρ)), ρ = λE[S]",
 	"observed wait: SUBMIT→SCHEDULE of each episode whose both times are in the trace window",
+	"placement: the 2011 task_events different-machine flag (the task must run on a different machine than any other currently running task of its job) is a placement constraint, reported apart (placement); soft when a task dropped it from a later SUBMIT/SCHEDULE/UPDATE event or was scheduled with it onto a machine running another task of its job, hard otherwise",
 	"the model sees only the tasks carrying the constraint: other work on the same machines, priorities and preemption are not in it, so it under-predicts where the machines are shared and busy",
 }
 
@@ -297,6 +303,10 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 			Hard: true, Served: s.none.served, ObservedWaits: len(s.none.waits)}
 		s.queue(&s.none, s.joinedN, &u, span)
 		r.Unconstrained = &u
+	}
+	r.Placement = []PlacementResult{}
+	if s.place != nil {
+		r.Placement = append(r.Placement, s.place.result())
 	}
 	r.Warnings = append(append([]string{}, in.Warnings...), sortedWarnings(s.warn)...)
 	if r.Profile == nil {

@@ -109,7 +109,8 @@ type sweep struct {
 	// queue, for comparison. joinedN counts the machines so far.
 	none    consState
 	joinedN int32
-	touched []int32 // apply's scratch
+	place   *placement // nil when no event carries the different-machine flag
+	touched []int32    // apply's scratch
 	olds    []mval
 	warn    map[string]int64
 }
@@ -141,6 +142,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			s.nW, opts.Window, rfc(first), rfc(last), opts.MaxWindows)
 	}
 	s.init()
+	s.place = newPlacement(s.in)
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
@@ -395,6 +397,13 @@ func carriesSet(t uint8) bool {
 
 func (s *sweep) event(e *Event) {
 	ts := &s.tasks[e.Task]
+	if s.place != nil {
+		submit := int64(dataset.NoTime)
+		if ts.open {
+			submit = ts.submit
+		}
+		s.place.event(e, s.in.Tasks[e.Task].Job, submit)
+	}
 	if !math.IsNaN(float64(e.CPU)) {
 		ts.cpu = e.CPU
 	}

@@ -42,7 +42,11 @@ google2011-machine-attributes):
                wait does not depend on --window) taken as one server of
                their combined capacity;
                Pollaczek–Khinchine wait against the trace's SUBMIT→SCHEDULE
-               waits; "unstable" when ρ ≥ 1.
+               waits; "unstable" when ρ ≥ 1;
+  placement    the 2011 trace's different-machine flag (Phoenix's third
+               class of constraint): jobs and tasks carrying it, hard or
+               soft (dropped later, or scheduled onto a machine running
+               another task of its job), and its observed waits.
 
 The rules are in the document ("rules") and in constraints/doc.go.
 ` + timesHelp + exitStatusHelp,
