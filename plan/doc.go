@@ -1,5 +1,5 @@
-// Package plan is the reservation-planning what-if of seed 001 (Morpheus,
-// Jyothi et al., OSDI'16): how big the cluster must be for the recurring
+// Package plan is the reservation-planning what-if of Morpheus (Jyothi et
+// al., OSDI'16): how big the cluster must be for the recurring
 // jobs' reservations, and how often their SLOs would be missed. It has the
 // stage surface (Load, Run, Result.Profile) and sits above the analysis
 // stages: it fits skylines with package skyline on each job's training
@@ -120,8 +120,17 @@
 // its usage plus its debt; when that exceeds the allocation, DRA grants
 // the shortfall, capped at ρ × the largest allocation of the last
 // R_recent (defaults T = 1 min, R_recent = 2 min, ρ = 2), re-evaluated at
-// every step (T rounds to the step), only before the deadline. DRA adds
-// containers and never removes any, so it never adds a miss.
+// every step (T rounds to the step), only before the deadline. DRA
+// "stretches" the skyline (§7) up to the deadline: a run still behind
+// after the reservation's last step (its usage went on, or work is left
+// when both have ended) keeps getting DRA until the deadline, capped by
+// the reservation's last R_recent, as if its last allocation went on
+// (§7's TPC-H Query1: "extending the 1000 containers allocation at the
+// end of Red1 by an extra minute"). The replay stopped at the later of
+// the run's and the reservation's last step, and the cap fell to zero
+// R_recent after the reservation's end, so such runs missed with DRA
+// where they need not. DRA adds containers and never removes any, so it
+// never adds a miss.
 //
 // The α trade-off refits every job at each α of AlphaSweep on its
 // training runs and replays the held-out runs against that skyline at the
