@@ -52,6 +52,19 @@
 //     allocation at a peak step goes back to its naive placement (listed
 //     in fallback_to_naive), so the plan is never worse than doing nothing.
 //
+// LowCost's quality (TestPackAgainstBruteForce, 60 small worlds of 3–4
+// jobs over a 12-step LCM): its footprint is mean 1.115 (worst 1.750) of
+// the offline optimum, optimal in 36 of 60 worlds; mean 0.916 (worst
+// 1.250) of the best rigid placement. The offline optimum is §6's
+// competitive-ratio yardstick, the least peak of any placement LowCost may
+// make (every stage stretched over consecutive steps with gangs of one,
+// the allocation contiguous, one offset for all instances), found by
+// exhaustive search; LowCost can only match or exceed it. The best rigid
+// placement keeps every skyline as fitted and only chooses its offset: it
+// is not the optimum, and LowCost beats it (a ratio below 1) where
+// stretching a stage pays. The 0.916 was once quoted as "of a brute-force
+// optimum"; it is of the best rigid placement.
+//
 // # Capacity (--capacity, §6)
 //
 // "c(t) = max(load(MEM,t)/capacity(MEM,t), load(cores,t)/capacity(cores,t))":
