@@ -62,7 +62,9 @@
 // machine where another task of the job, flagged or not, is running), and
 // its SUBMIT→SCHEDULE waits. It is not in the profile, the CRV or the
 // queues (it names no machine attribute, so no machines satisfy it as
-// such): a task with only the flag is among the unconstrained. The 2019
+// such): a task with only the flag is among the unconstrained. JSON
+// ("placement") and the text output carry it; the CSV stays the table of
+// attribute constraints. The 2019
 // trace has no such flag (its per-collection max_per_machine is not
 // read).
 //

@@ -14,18 +14,16 @@ import (
 type taskState struct {
 	set      int32 // constraints of the current episode (as last seen before it was scheduled)
 	prevSet  int32 // set of the previous SUBMIT/UPDATE/SCHEDULE event, for relaxation; -1: none yet
-	carry    int32 // set the open episode carries now: its demand keys
 	submit   int64 // of the open episode; NoTime when unknown
 	sched    int64 // NoTime until scheduled
 	firstW   int32 // window the episode's demand starts in
+	carry    int32 // set the open episode carries now: its demand keys
 	open     bool
 	cpu, mem float32
-	// moved is nil while the episode has carried one set all along (every
-	// key's demand starts at firstW), the common case.
-	moved *carryLog
 }
 
-// carryLog is an episode's demand keys that did not start at firstW
+// carryLog is kept (sweep.moved) only for an open episode whose carried
+// set changed, the rare case: its demand keys that did not start at firstW
 // (taken on later) and those it dropped, with the last window already
 // counted, so a key dropped and taken back within a window counts once.
 type carryLog struct {
@@ -109,8 +107,9 @@ type sweep struct {
 	// queue, for comparison. joinedN counts the machines so far.
 	none    consState
 	joinedN int32
-	place   *placement // nil when no event carries the different-machine flag
-	touched []int32    // apply's scratch
+	place   *placement          // nil when no event carries the different-machine flag
+	moved   map[int32]*carryLog // task → its open episode's log, once its carried set changed
+	touched []int32             // apply's scratch
 	olds    []mval
 	warn    map[string]int64
 }
@@ -221,6 +220,7 @@ func (s *sweep) init() {
 		s.tasks[i].prevSet = -1
 	}
 	s.seen = map[int32][]int32{}
+	s.moved = map[int32]*carryLog{}
 }
 
 // attrIndex finds an attribute name (the names are few: a linear scan
@@ -302,7 +302,7 @@ func (s *sweep) run(ctx context.Context) error {
 	}
 	for t := range s.tasks {
 		if s.tasks[t].open {
-			s.closeDemand(&s.tasks[t], int32(s.nW-1))
+			s.closeDemand(int32(t), int32(s.nW-1))
 		}
 	}
 	return nil
@@ -421,7 +421,7 @@ func (s *sweep) event(e *Event) {
 		}
 		ts.prevSet = e.Set
 		if ts.open && e.Type != evSubmit && ts.carry != e.Set {
-			s.recarry(ts, e.Set, s.window(e.TimeMs))
+			s.recarry(e.Task, e.Set, s.window(e.TimeMs))
 		}
 		if len(set) > 0 {
 			had := s.seen[e.Task]
@@ -437,7 +437,7 @@ func (s *sweep) event(e *Event) {
 	switch e.Type {
 	case evSubmit:
 		if ts.open {
-			s.closeDemand(ts, s.window(e.TimeMs))
+			s.closeDemand(e.Task, s.window(e.TimeMs))
 		}
 		*ts = taskState{set: e.Set, prevSet: ts.prevSet, carry: e.Set, submit: e.TimeMs, sched: dataset.NoTime,
 			firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
@@ -510,7 +510,7 @@ func (s *sweep) event(e *Event) {
 				s.none.served++
 			}
 		}
-		s.closeDemand(ts, s.window(e.TimeMs))
+		s.closeDemand(e.Task, s.window(e.TimeMs))
 	}
 }
 
@@ -540,15 +540,17 @@ func (s *sweep) count(k, from, last int32) {
 // ts.carry. A key it drops is demand up to w included (it was carried
 // for part of w); a key it takes on starts at w, or after the window a
 // drop of it in this episode already counted.
-func (s *sweep) recarry(ts *taskState, set int32, w int32) {
+func (s *sweep) recarry(task, set int32, w int32) {
+	ts := &s.tasks[task]
 	if w < ts.firstW {
 		w = ts.firstW
 	}
 	old, nw := s.setKeys[ts.carry], s.setKeys[set]
-	if ts.moved == nil {
-		ts.moved = &carryLog{}
+	l := s.moved[task]
+	if l == nil {
+		l = &carryLog{}
+		s.moved[task] = l
 	}
-	l := ts.moved
 	for _, k := range old {
 		if slices.Contains(nw, k) {
 			continue
@@ -581,21 +583,25 @@ func (s *sweep) recarry(ts *taskState, set int32, w int32) {
 // closeDemand ends an episode's demand in window last: every key it
 // carries now counts from where it was taken on (the episode's first
 // window for those carried all along) to last.
-func (s *sweep) closeDemand(ts *taskState, last int32) {
+func (s *sweep) closeDemand(task int32, last int32) {
+	ts := &s.tasks[task]
+	l := s.moved[task]
 	ts.open = false
 	if last < ts.firstW {
 		last = ts.firstW
 	}
 	for _, k := range s.setKeys[ts.carry] {
 		from := ts.firstW
-		if ts.moved != nil {
-			if i := findKey(ts.moved.from, k); i >= 0 {
-				from = ts.moved.from[i].w
+		if l != nil {
+			if i := findKey(l.from, k); i >= 0 {
+				from = l.from[i].w
 			}
 		}
 		s.count(k, from, last)
 	}
-	ts.moved = nil
+	if l != nil {
+		delete(s.moved, task)
+	}
 }
 
 func popcount(b []uint64) int {
