@@ -13,7 +13,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// Placement constraints (seed 003, Phoenix) from the Google traces: task
+// Placement constraints (Thinakaran et al., Phoenix) from the Google traces: task
 // events, the constraints tasks carry and the attributes machines offer.
 //
 // Field orders. ClusterData2019: clusterdata_trace_format_v3.proto

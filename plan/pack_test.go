@@ -28,7 +28,7 @@ func unitGreedy(base, alloc []int64, minLo, hi int, d int64) int {
 }
 
 // fill (batched water-filling) places exactly what the one-at-a-time
-// greedy of seed 001 §6 places, on random levels, intervals and demands.
+// greedy of Jyothi et al., OSDI'16 §6 places, on random levels, intervals and demands.
 func TestFillMatchesUnitGreedy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20000; trial++ {

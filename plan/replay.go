@@ -2,7 +2,7 @@ package plan
 
 import "math"
 
-// DRA is seed 001 §7's dynamic reprovisioning, offline.
+// DRA is Jyothi et al., OSDI'16 §7's dynamic reprovisioning, offline.
 type DRA struct {
 	// TS is how long extra containers are granted before DRA looks again
 	// (default 60 s); the replay looks at every step, so it rounds to the
