@@ -95,7 +95,7 @@
 //	machine_events machine, time, type (ADD|REMOVE|UPDATE), rack, cpus,
 //	            memory, platform, source
 //	task_events time, job, task, machine, type, cpu_request, memory_request,
-//	            constraints, source
+//	            constraints, source, different_machine
 //	task_constraints time, job, task, attribute, relation, value, source
 //	machine_attributes time, machine, attribute, value, deleted, source
 //
@@ -104,7 +104,9 @@
 // 2011 task_events, 2019 instance_events; type is the event's name, the
 // same for both traces), their placement constraints (2011: the
 // task_constraints rows; 2019: each event's constraint list, canonical in
-// task_events.constraints as name\x1fRELATION\x1fvalue joined by \x1e) and
+// task_events.constraints as name\x1fRELATION\x1fvalue joined by \x1e;
+// 2011 also the different-machine flag of each event, different_machine,
+// false for 2019 and in files written before the column) and
 // the attribute changes of machines. Times outside the trace window (0 and
 // 2^63−1 in the traces) are null.
 //
