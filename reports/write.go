@@ -302,6 +302,9 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if err := writeSubmitHowTo(out, idx.Reservations); err != nil {
+		return nil, err
+	}
 	idx.Summary = summarise(jobs, in.Tenants, opts)
 	idx.Summary.Skipped = len(in.Skipped)
 	idx.Stages = stages(jobs, in)
