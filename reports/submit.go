@@ -12,9 +12,9 @@ import (
 // which only the ResourceManager hands out (one per request, through its
 // new-reservation call) and which it refuses a submission without; the
 // two files say how to take one and submit, and do it.
-func writeSubmitHowTo(out string, reservations []IndexProfile) error {
+func writeSubmitHowTo(out string, reservations []IndexProfile) ([]string, error) {
 	if len(reservations) == 0 {
-		return nil
+		return nil, nil
 	}
 	var md strings.Builder
 	md.WriteString(`# Submitting these reservations to YARN
@@ -61,7 +61,10 @@ done
 `
 	dir := filepath.Join(out, "reservations")
 	if err := writeFile(filepath.Join(dir, "SUBMIT.md"), []byte(md.String())); err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(filepath.Join(dir, "submit.sh"), []byte(sh), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "submit.sh"), []byte(sh), 0o755); err != nil {
+		return nil, err
+	}
+	return []string{"reservations/SUBMIT.md", "reservations/submit.sh"}, nil
 }
