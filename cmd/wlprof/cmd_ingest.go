@@ -45,7 +45,7 @@ file, line and reason. The manifest, written last, is the commit point: an
 ingest that fails or is interrupted leaves the dataset as it was.
 
 FORMATS
-` + formats.String() + timesHelp + exitStatusHelp,
+` + formats.String() + timesHelp + exitStatusRejectsHelp,
 		Example: `  wlprof ingest csv usage.csv -d ds
   wlprof ingest csv --cpu-unit percent --max-rejects 0 usage.csv.gz -d ds
   wlprof ingest auto traces/ -d ds -o json

@@ -118,7 +118,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 
 	so := &profileShowOptions{g: g}
 	showCmd := &cobra.Command{
-		Use:   "show --job NAME",
+		Use:   "show JOB",
 		Short: "Print the sweep table of a profiled job",
 		Long: `Print a profiled job's sweep: per task, memory and slot setting, the number
 of runs and their outcomes, and the median and spread ((max-min)/median) of
@@ -133,11 +133,11 @@ node's memory. profile/FORMAT.md defines each.
 
 With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.
 ` + exitStatusHelp,
-		Example: "  wlprof profile show --job sort\n  wlprof profile show --job sort -o json",
-		Args:    args(cobra.NoArgs),
+		Example: "  wlprof profile show sort\n  wlprof profile show --job sort -o json",
+		Args:    jobArg(&so.Job),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runProfileShow(cmd.Context(), so) },
 	}
-	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (required)")
+	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (or give it as the argument)")
 	showCmd.Flags().StringVar(&so.Task, "task", "", "only this task kind")
 	completeJob(showCmd, g, dataset.ProfRunsTable.Name)
 	cmd.AddCommand(runCmd, showCmd)
@@ -184,7 +184,7 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if o.Job == "" {
-		return usagef("--job is required")
+		return usagef("the job is required: wlprof profile show JOB")
 	}
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {

@@ -92,7 +92,7 @@ func TestProfileUsageErrors(t *testing.T) {
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--phase-regex", "(", "--", "true"}, 2, "--phase-regex"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j"}, 2, "missing CMD"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
-		{[]string{"profile", "show", "-d", ds}, 2, "--job is required"},
+		{[]string{"profile", "show", "-d", ds}, 2, "the job is required: wlprof profile show JOB"},
 	} {
 		_, errs, code := wlprof(t, c.argv...)
 		if code != c.code || !strings.Contains(errs, c.err) {
@@ -253,5 +253,25 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 	}
 	if s := shown.Settings[0]; s.OOMKilledByCap != 1 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "setting 4M, no overhead") {
 		t.Errorf("setting %+v, want 1 run OOM-killed by the cap and a note naming the limit", s)
+	}
+}
+
+// The job may be the argument where --job is required, as people type it.
+func TestJobAsArgument(t *testing.T) {
+	ds := skylineDataset(t)
+	base := []string{"export", "yarn-reservation", "-d", ds, "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
+	flag, _, code := wlprof(t, append(base, "--job", "tpch_q12")...)
+	if code != 0 {
+		t.Fatalf("--job: exit %d", code)
+	}
+	arg, stderr, code := wlprof(t, append(base, "tpch_q12")...)
+	if code != 0 || arg != flag {
+		t.Errorf("job as the argument: exit %d (%s), output differs from --job's: %v", code, stderr, arg != flag)
+	}
+	if _, stderr, code := wlprof(t, append(base, "tpch_q12", "--job", "other")...); code != 2 || !strings.Contains(stderr, "give the job once") {
+		t.Errorf("argument and a different --job: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := wlprof(t, "profile", "show", "-d", ds, "nosuchjob"); code != 1 || !strings.Contains(stderr, "nosuchjob") {
+		t.Errorf("profile show JOB: exit %d, %q; want the job looked up", code, stderr)
 	}
 }

@@ -177,6 +177,8 @@ manifest); every analysis command reads that dataset.
 		newVersionCmd(g),
 		newCompletionCmd(g),
 	)
+	root.AddCommand(helpTopics()...)
+	hideFlagsInHelp(root)
 	return root
 }
 
