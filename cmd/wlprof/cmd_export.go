@@ -47,7 +47,7 @@ type exportYARNOptions struct {
 func newExportYARNCmd(g *globalOptions) *cobra.Command {
 	o := &exportYARNOptions{fit: skylineOptions{g: g}}
 	cmd := &cobra.Command{
-		Use:   "yarn-reservation JOB | --job JOB",
+		Use:   "yarn-reservation JOB",
 		Short: "Print a YARN ReservationSubmissionRequest for a job's skyline",
 		Long: `Fit the job's skyline (the flags of wlprof skyline apply) and print the
 ReservationSubmissionRequest JSON that the YARN ResourceManager REST API
