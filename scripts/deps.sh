@@ -15,8 +15,7 @@
 #   chromium           headless browser: the report test loads index.html from disk and screenshots it
 #   nodejs, npm        (when npm is missing) to install, in .deps/node, @duckdb/node-api:
 #                      DuckDB, the independent Parquet reader the dataset tests read the files with
-# The Python baselines run with Debian's /usr/bin/python3, which sees these packages;
-# scripts/simulate.py (the simulate package's cross-check) needs only its standard library.
+# The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
 set -eu
 mode="${1:-test}"
 case "$mode" in

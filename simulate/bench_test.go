@@ -1,12 +1,10 @@
 package simulate
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -78,9 +76,7 @@ func maxRSSMiB() float64 {
 // tasks, on 1,000 nodes of 10 GiB and 16 cores, under each policy; it
 // reports task events (starts and ends) per second, the peak live heap
 // while simulating and the process's peak RSS. WLPROF_SIM_BENCH_JOBS
-// scales it (nodes = jobs / 10). The python sub-benchmark runs
-// scripts/simulate.py and the Go engine on the same trace of 1/100 of
-// the jobs and nodes (yarn-me) and reports both rates and their ratio.
+// scales it (nodes = jobs / 10).
 func BenchmarkSimulate(b *testing.B) {
 	n := benchN()
 	jobs := benchJobs(n)
@@ -124,36 +120,4 @@ func BenchmarkSimulate(b *testing.B) {
 			b.ReportMetric(float64(el), "elastic-tasks")
 		})
 	}
-	b.Run("python", func(b *testing.B) {
-		if _, err := os.Stat(python); err != nil {
-			b.Skipf("%s is missing: %v", python, err)
-		}
-		small := benchJobs(max(1, n/100))
-		sc := Cluster{Nodes: max(1, c.Nodes/100), NodeMemoryBytes: c.NodeMemoryBytes, NodeCores: c.NodeCores}
-		path := filepath.Join(b.TempDir(), "bench.csv")
-		var buf bytes.Buffer
-		if err := WriteTrace(&buf, small); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		var goRate, pyRate float64
-		for i := 0; i < b.N; i++ {
-			t0 := time.Now()
-			out, un, err := Simulate(context.Background(), small, sc, YARNME, o)
-			if err != nil {
-				b.Fatal(err)
-			}
-			goRate = float64(out.TaskEvents) / time.Since(t0).Seconds()
-			py := simulatePy(b, path, sc, YARNME, o)
-			if err := compare(small, out, un, py); err != nil {
-				b.Fatalf("go and python differ: %v", err)
-			}
-			pyRate = float64(py.TaskEvents) / py.Seconds
-		}
-		b.ReportMetric(goRate, "go-task-events/s")
-		b.ReportMetric(pyRate, "python-task-events/s")
-		b.ReportMetric(goRate/pyRate, "go/python")
-	})
 }

@@ -1,6 +1,9 @@
 package simulate
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // jobQueue is the queue of jobs that ask for a task, in YARN's fair order
 // (least memory held, then rank: the job's index): a sorted list cut into
@@ -44,6 +47,21 @@ func newJobQueue(n int, gaps bool) jobQueue {
 }
 
 func (q *jobQueue) len() int { return q.n }
+
+// clone is a copy of q that shares nothing q changes (free blocks are
+// not kept).
+func (q *jobQueue) clone() jobQueue {
+	c := jobQueue{where: make([]*qblock, len(q.where)), cons: slices.Clone(q.cons), gaps: q.gaps, n: q.n,
+		blocks: make([]*qblock, len(q.blocks))}
+	for i, b := range q.blocks {
+		nb := &qblock{jobs: slices.Clone(b.jobs), needs: slices.Clone(b.needs), agg: b.agg}
+		c.blocks[i] = nb
+		for _, j := range nb.jobs {
+			c.where[j] = nb
+		}
+	}
+	return c
+}
 
 // less orders jobs by memory held, then rank (the job index).
 func (q *jobQueue) less(a, b int32) bool {
