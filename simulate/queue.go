@@ -48,13 +48,14 @@ func newJobQueue(n int, gaps bool) jobQueue {
 
 func (q *jobQueue) len() int { return q.n }
 
-// clone is a copy of q that shares nothing q changes (free blocks are
-// not kept).
+// clone is a copy of q, for stock YARN's continuation, that shares
+// nothing q changes: it keeps no needs (YARN walks no gaps) nor free
+// blocks.
 func (q *jobQueue) clone() jobQueue {
-	c := jobQueue{where: make([]*qblock, len(q.where)), cons: slices.Clone(q.cons), gaps: q.gaps, n: q.n,
+	c := jobQueue{where: make([]*qblock, len(q.where)), cons: slices.Clone(q.cons), n: q.n,
 		blocks: make([]*qblock, len(q.blocks))}
 	for i, b := range q.blocks {
-		nb := &qblock{jobs: slices.Clone(b.jobs), needs: slices.Clone(b.needs), agg: b.agg}
+		nb := &qblock{jobs: slices.Clone(b.jobs)}
 		c.blocks[i] = nb
 		for _, j := range nb.jobs {
 			c.where[j] = nb
