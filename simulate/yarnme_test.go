@@ -67,14 +67,17 @@ func TestYARNMENotSlowerWhenRoom(t *testing.T) {
 
 // paperTrace is shaped like Iorgulescu et al., ATC'17 §4's simulations:
 // 100 single-phase jobs submitted uniformly over 1,000 s, 1–100 tasks,
-// 0.1–10 GB and 50–500 s per task drawn uniformly, 3x penalties (step
-// model), on 100 nodes of 16 cores and 10 GB.
+// 0.1–10 GB and 50–500 s per task drawn from an exponential distribution
+// within those bounds (§4: "within bounds of [0.1, 10] GBs, [1,100]
+// tasks, and [50,500] seconds"; mean a quarter of the range), 3x
+// penalties (step model), for 100 nodes of 16 cores and 10 GB.
 func paperTrace(rng *rand.Rand, nJobs int) []Job {
+	exp := func(lo, hi int) int { return min(hi, lo+int(rng.ExpFloat64()*float64(hi-lo)/4)) }
 	var jobs []Job
 	for j := range nJobs {
 		jobs = append(jobs, Job{ID: fmt.Sprintf("j%03d", j), SubmitS: float64(rng.IntN(1001)),
-			Phases: []Phase{{Task: "reduce", Tasks: 1 + rng.IntN(100), RuntimeS: float64(50 + rng.IntN(451)),
-				MemoryBytes: int64(100+rng.IntN(9901)) * 1000 * 1000, Cores: 1,
+			Phases: []Phase{{Task: "reduce", Tasks: exp(1, 100), RuntimeS: float64(exp(50, 500)),
+				MemoryBytes: int64((exp(100, 10000)+99)/100) * 100 * 1000 * 1000, Cores: 1,
 				Model: StepModel{Slowdown: 3}, modelSet: true, ModelSource: "trace"}}})
 	}
 	SortJobs(jobs)
