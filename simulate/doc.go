@@ -139,17 +139,21 @@
 //     starting it regularly, on this node later or on any other.
 //  5. The timeline generator (§3: it "builds simple timelines for each
 //     node, which it then merges", counting reservations) is stock YARN
-//     run ahead from the state of this instant, as DSS's PEEK runs it: a
-//     copy of the cluster, its queue, reservations and running tasks
-//     (elastic ones end when they end), without the jobs not yet
-//     submitted, scheduled under rules 1–3 from a fresh round of visits
-//     of every node; each job's estimate is when its last task ends
-//     there. It looks ahead until every queued job's longest finite
-//     elastic runtime would have passed; a job not complete by then gets
-//     no bound (no elastic task started now could end after it). As the
-//     generator "runs periodically, every heartbeat interval", it runs
-//     once per instant, at the first elastic decision, and the estimates
-//     hold for every decision of that instant.
+//     run ahead from the engine's state, as DSS's PEEK runs it: a copy
+//     of the cluster, its queue, reservations and running tasks (elastic
+//     ones end when they end), without the jobs not yet submitted,
+//     scheduled under rules 1–3 from where the engine is (the node being
+//     visited goes on first, then the nodes due); a job's estimate is
+//     when its last task ends there, and never less than now plus its
+//     phase's duration and those of the phases waiting for it (a regular
+//     start from now cannot end sooner). As the generator "runs
+//     periodically, every heartbeat interval" and "when a new job
+//     arrives", the copy is taken at the first elastic decision after a
+//     heartbeat (1 s, YARN's default and DSS's) has passed since the
+//     last, or after a submission, and serves every decision until then.
+//     It is run only as far as the questions need: until the job
+//     completes, or until one of the job's tasks is still to start when
+//     a start at once would end past the elastic task.
 //  6. Reserved nodes under yarn-me (§3: "tasks of other jobs [may be]
 //     allocated on a reserved node, but only if this does not hinder the
 //     tasks of the reserved job"; DSS's gap mode): the reservation's

@@ -147,9 +147,9 @@ type pphase struct {
 	after      int32 // phase index, −1: ready at submission
 	tab        *table
 	dependents []int32
-	// worst is the longest finite elastic runtime (0 without a model):
-	// how far ahead the regular continuation must look (peek).
-	worst float64
+	// tail is the longest chain of phases waiting for this one, in ideal
+	// durations: the job cannot complete sooner after this phase does.
+	tail float64
 }
 
 // prepare converts jobs (ordered as SortJobs orders them) to units and
@@ -166,13 +166,6 @@ func prepare(jobs []Job, unit int64) *prepared {
 			units := int32(min((p.MemoryBytes+unit-1)/unit, math.MaxInt32/2))
 			pp := pphase{job: int32(ji), tasks: int32(p.Tasks), dur: p.RuntimeS, ideal: units, cores: int32(p.Cores), after: -1,
 				tab: buildTable(p.Model, units, unit, p.RuntimeS)}
-			if pp.tab != nil {
-				for _, rt := range pp.tab.rt {
-					if !math.IsInf(rt, 1) {
-						pp.worst = max(pp.worst, rt)
-					}
-				}
-			}
 			if p.After != "" {
 				pp.after = idx[p.After]
 			}
@@ -182,6 +175,13 @@ func prepare(jobs []Job, unit int64) *prepared {
 		for i := pj.p0; i < pj.p0+pj.np; i++ {
 			if a := pw.phases[i].after; a >= 0 {
 				pw.phases[a].dependents = append(pw.phases[a].dependents, i)
+			}
+		}
+		for i := pj.p0; i < pj.p0+pj.np; i++ { // phases form a forest (ReadTrace rejects cycles)
+			d := 0.0
+			for a := i; pw.phases[a].after >= 0; a = pw.phases[a].after {
+				d += pw.phases[a].dur
+				pw.phases[pw.phases[a].after].tail = math.Max(pw.phases[pw.phases[a].after].tail, d)
 			}
 		}
 		pw.jobs[ji] = pj
@@ -250,11 +250,16 @@ type engine struct {
 	mixed   bool // nodes of several shapes
 	ctx     context.Context
 	last    float64 // the last task end
-	// peekFin is, per job, its completion in this instant's regular
-	// continuation (peek), NaN when it would not complete by the cutoff;
-	// nil until an elastic decision asks for it at this instant.
-	peekFin []float64
-	fork    bool // a regular continuation: it records no schedule
+	// peek is this instant's regular continuation (notLater), run as far
+	// as the questions asked of it so far needed; nil before the first
+	// of an instant.
+	peek   *engine
+	peekAt float64
+	fork   bool // a regular continuation: it records no schedule
+	// visiting is the node being visited.
+	visiting int32
+	// doneTo: a continuation has run every instant up to it.
+	doneTo float64
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -338,7 +343,6 @@ func (e *engine) advance(arrivals []int32, until float64) error {
 		}
 		e.area += float64(float64(e.held) * (t - e.lastT)) // conversion: no fused multiply-add
 		e.lastT, e.now = t, t
-		e.peekFin = nil
 		for len(e.events) > 0 && e.events[0].t == t {
 			ti := e.popEvent()
 			n := e.tasks[ti].node
@@ -397,6 +401,7 @@ func bucketSeries(pts []float64, first, last float64, n int, capUnits float64) [
 
 // arrive makes a job's phases without after ready.
 func (e *engine) arrive(j int32) {
+	e.peek = nil // the timeline generator runs again when a job arrives (§3)
 	pj := &e.w.jobs[j]
 	for i := pj.p0; i < pj.p0+pj.np; i++ {
 		if e.w.phases[i].after < 0 {
@@ -501,6 +506,7 @@ func (e *engine) finish(ti int32) {
 // (Algorithm 1 for one node; doc.go has the rules).
 func (e *engine) visit(ni int32) {
 	n := &e.nodes[ni]
+	e.visiting = ni
 	for _, ti := range n.ended {
 		e.finish(ti)
 	}
@@ -654,7 +660,7 @@ func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
 		return false
 	}
 	minRT := t.rt[len(t.rt)-1]
-	return e.now+minRT <= limit && e.now+minRT <= e.jobLimit(j)
+	return e.now+minRT <= limit && e.notLater(ph, e.now+minRT)
 }
 
 // elastic is Alg. 1's elastic allocation of phase ph's next task on node
@@ -681,73 +687,104 @@ func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int6
 	if disk > 0 && n.diskCap >= 0 && n.disk+disk > n.diskCap {
 		return 0, 0, 0, false
 	}
-	if !(e.now+rt <= e.jobLimit(p.job)) {
+	if !e.notLater(ph, e.now+rt) {
 		return 0, 0, 0, false
 	}
 	return units, rt, disk, true
 }
 
-// jobLimit is the timeline generator's estimate of job j's completion
-// (§3): when j completes if from now on every task starts regularly, as
-// stock YARN would start it — on any node, behind the reservations and
-// the other jobs' tasks, with the running elastic tasks ending when
-// they end. The continuation (peek) is run once per instant, at the
-// first elastic decision, as the generator runs once per heartbeat; it
-// looks ahead until every queued job's longest elastic task would have
-// ended, and a job that does not complete by then gets +Inf (no
-// elastic task started now could end after it).
-func (e *engine) jobLimit(j int32) float64 {
-	if e.peekFin == nil {
-		e.peekFin = e.peek()
-	}
-	if f := e.peekFin[j]; !math.IsNaN(f) {
-		return f
-	}
-	return math.Inf(1)
-}
+// heartbeatS is how often the timeline generator runs (§3: "every
+// heartbeat interval"): YARN's default node heartbeat, and DSS's.
+const heartbeatS = 1.0
 
-// peek runs stock YARN on a copy of the engine from this instant on
-// (without the jobs not yet submitted, as DSS's PEEK) and returns every
-// job's completion in it, NaN for those not complete by the cutoff.
-func (e *engine) peek() []float64 {
-	cut := e.now
-	e.q.each(func(j int32) bool {
-		cut = math.Max(cut, e.now+e.w.phases[e.jobs[j].next].worst)
+// notLater says whether a task of phase ph ending at end would end no
+// later than the timeline generator's estimate of its job's completion
+// (§3): when the job completes if from now on every task starts
+// regularly, as stock YARN would start it — on any node, behind the
+// reservations and the other jobs' tasks, with the running elastic tasks
+// ending when they end. That continuation (peek) is taken once per
+// instant, at the first elastic decision, as the generator runs once per
+// heartbeat, without the jobs not yet submitted (as DSS's PEEK); it is
+// run only as far as the questions need: up to end, or until the job
+// completes.
+func (e *engine) notLater(ph int32, end float64) bool {
+	p := &e.w.phases[ph]
+	if end <= e.now+p.dur+p.tail { // started regularly from now, the job cannot complete sooner
 		return true
-	})
-	f := e.clone()
-	for i := range f.nodes { // a fresh round of heartbeats: the node being visited, and the others, look again
-		f.markDirty(int32(i))
 	}
-	f.drain()
-	_ = f.advance(nil, cut) // no context: it cannot fail
-	return f.out.FinishS
+	if e.peek == nil || e.now >= e.peekAt+heartbeatS {
+		f := e.clone(e.peek)
+		// The visit of this node goes on there first, as here (from the
+		// top: a visit repeats until nothing changes), then the others.
+		f.visit(e.visiting)
+		f.drain()
+		e.peek, e.peekAt, f.doneTo = f, e.now, e.now
+	}
+	// The continuation runs only until the answer is known: the job
+	// completes, or one of its tasks is still to start when even a start
+	// at once would end (with the phases after it) past end.
+	f := e.peek
+	j := p.job
+	for f.jobs[j].left > 0 {
+		until := end
+		if nx := f.jobs[j].next; nx >= 0 {
+			until = end - f.w.phases[nx].dur - f.w.phases[nx].tail
+		}
+		if f.doneTo >= until || len(f.events) == 0 {
+			return true // it completes after end
+		}
+		_ = f.advance(nil, until) // no context: it cannot fail
+		f.doneTo = until
+	}
+	return end <= f.out.FinishS[j]
 }
 
-// clone is a copy of e, run as stock YARN, that shares nothing e changes.
-func (e *engine) clone() *engine {
+// clone is a copy of e, run as stock YARN, that shares nothing e
+// changes; it reuses the buffers of old, a continuation no longer
+// needed (nil: none).
+func (e *engine) clone(old *engine) *engine {
+	if old == nil {
+		old = &engine{}
+	}
 	f := *e
 	f.cfg.Policy, f.cfg.ReservedGaps, f.cfg.KeepSchedule, f.cfg.SeriesPoints = YARN, false, false, 0
-	f.fork, f.ctx, f.peekFin, f.series = true, nil, nil, nil
-	f.jobs = slices.Clone(e.jobs)
+	f.fork, f.ctx, f.peek, f.series = true, nil, nil, nil
+	f.jobs = append(old.jobs[:0], e.jobs...)
 	for i := range f.jobs {
 		if len(f.jobs[i].reserved) > 0 {
 			f.jobs[i].reserved = slices.Clone(f.jobs[i].reserved)
 		}
 	}
-	f.phases = slices.Clone(e.phases)
-	f.nodes = slices.Clone(e.nodes)
-	for i := range f.nodes {
-		f.nodes[i].run = slices.Clone(f.nodes[i].run)
-		f.nodes[i].ended = slices.Clone(f.nodes[i].ended)
+	f.phases = append(old.phases[:0], e.phases...)
+	runs := make([][]int32, len(old.nodes)) // old's run buffers, by node
+	for i := range old.nodes {
+		runs[i] = old.nodes[i].run[:0]
 	}
-	f.tasks = slices.Clone(e.tasks)
-	f.events = slices.Clone(e.events)
-	f.q = e.q.clone()
-	f.dirty = slices.Clone(e.dirty)
-	f.dheap = slices.Clone(e.dheap)
-	f.out = &Outcome{FinishS: slices.Clone(e.out.FinishS)}
+	f.nodes = append(old.nodes[:0], e.nodes...)
+	for i := range f.nodes {
+		var buf []int32
+		if i < len(runs) {
+			buf = runs[i]
+		}
+		f.nodes[i].run = append(buf, e.nodes[i].run...)
+		f.nodes[i].ended = slices.Clone(e.nodes[i].ended)
+	}
+	f.tasks = append(old.tasks[:0], e.tasks...)
+	f.events = append(old.events[:0], e.events...)
+	f.q = e.q.cloneInto(&old.q)
+	f.dirty = append(old.dirty[:0], e.dirty...)
+	f.dheap = append(old.dheap[:0], e.dheap...)
+	fin := nil2(old.out)
+	f.out = &Outcome{FinishS: append(fin, e.out.FinishS...)}
 	return &f
+}
+
+// nil2 is o's FinishS emptied, for reuse (o may be nil).
+func nil2(o *Outcome) []float64 {
+	if o == nil {
+		return nil
+	}
+	return o.FinishS[:0]
 }
 
 // fitTime is the earliest instant at which node ni's running tasks have
