@@ -18,8 +18,9 @@ import (
 // (100 s, 1,600 MiB = 16 units, step 1.5) on 2 nodes of 10 GiB (102
 // units): node 0 fits 6 tasks; the 7th fits node 1 regularly and ends at
 // 100 s, so the job's estimate is 100 s and an elastic start on node 0
-// (150 s) would make it a straggler. DSS (PEEK) gives 100 s for both
-// policies.
+// (150 s) would make it a straggler. DSS gives 106 s under REGULAR and
+// PEEK alike (its heartbeats delay the starts by 6 s;
+// testdata/simulate/dss, trace hand).
 func TestSevenTasksTwoNodes(t *testing.T) {
 	jobs := []Job{{ID: "j", Phases: []Phase{{Task: "reduce", Tasks: 7, RuntimeS: 100, MemoryBytes: 1600 << 20, Cores: 1,
 		Model: mustModel(t, "step:1.5"), modelSet: true}}}}
