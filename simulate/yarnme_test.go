@@ -154,8 +154,8 @@ func TestCompletionsReleasedPerNode(t *testing.T) {
 }
 
 // dssRatioTolerance is how far our yarn-me / yarn ratio may be from DSS's
-// on the same trace: the node visit order alone (doc.go) moves one
-// trace's results by up to 10% under yarn and 21% under yarn-me.
+// on the same trace: the node visit order alone (doc.go) moves the ratio
+// on these traces by up to 0.15.
 const dssRatioTolerance = 0.12
 
 // On the traces of testdata/simulate/dss, the ratio of YARN-ME to YARN
