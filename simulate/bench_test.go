@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// benchJobs is the issue's benchmark workload at nJobs jobs: a map phase
+// benchJobs is the benchmark workload at nJobs jobs: a map phase
 // of 1–139 tasks (2 min at most, 0.5–4 GiB, step:1.3) and a reduce phase
 // after it of 1–59 tasks (0.5–5 min, 1–8 GiB, a reducer's curve), about
 // 100 tasks a job; submissions uniform over 2 s a job, which keeps a
@@ -72,7 +72,7 @@ func maxRSSMiB() float64 {
 	return float64(ru.Maxrss) / 1024 // KiB on Linux
 }
 
-// BenchmarkSimulate is issue 18's speed bar: 10,000 jobs, about a million
+// BenchmarkSimulate is the simulator's speed bar: 10,000 jobs, about a million
 // tasks, on 1,000 nodes of 10 GiB and 16 cores, under each policy; it
 // reports task events (starts and ends) per second, the peak live heap
 // while simulating and the process's peak RSS. WLPROF_SIM_BENCH_JOBS

@@ -1,5 +1,5 @@
-// Package simulate is the elastic-memory what-if of seed 004 (Iorgulescu
-// et al., "Don't cry over spilled records", ATC'17, §3–§4): a
+// Package simulate is the elastic-memory what-if of Iorgulescu et al.,
+// "Don't cry over spilled records", ATC'17 §3–§4: a
 // discrete-event simulator of a YARN cluster, run with stock YARN and with
 // YARN-ME, which starts a task with less than its ideal memory when that
 // does not delay its job. It has the stage surface (Options, Load, Run,

@@ -12,7 +12,7 @@ import (
 type Policy string
 
 const (
-	// YARN is stock YARN (seed 004 §3, §4): fair ordering of jobs, node
+	// YARN is stock YARN (Iorgulescu et al., ATC'17 §3, §4): fair ordering of jobs, node
 	// reservation for the head job, regular allocations only.
 	YARN Policy = "yarn"
 	// YARNME is YARN-ME (§3, Alg. 1): YARN plus elastic allocations, and

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// bigSmall is issue 18's mixed hand cluster: node 0 has 10 GiB (102
+// bigSmall is the mixed hand cluster: node 0 has 10 GiB (102
 // units of 100 MiB) and one core, node 1 has 4 GiB (40 units) and
 // --node-cores (16).
 var bigSmall = Cluster{Shapes: []NodeShape{{Nodes: 1, NodeMemoryBytes: 10 << 30, NodeCores: 1}, {Nodes: 1, NodeMemoryBytes: 4 << 30}}}
