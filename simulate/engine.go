@@ -250,9 +250,9 @@ type engine struct {
 	mixed   bool // nodes of several shapes
 	ctx     context.Context
 	last    float64 // the last task end
-	// peek is this instant's regular continuation (notLater), run as far
-	// as the questions asked of it so far needed; nil before the first
-	// of an instant.
+	// peek is the regular continuation taken at peekAt (notLater), run
+	// as far as the questions asked of it needed; nil when a new one is
+	// due (none yet, or a job arrived).
 	peek   *engine
 	peekAt float64
 	fork   bool // a regular continuation: it records no schedule
@@ -667,7 +667,7 @@ func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
 // ni: the least memory giving the lowest runtime among what the node has
 // free (never below 10% of ideal), if the node's elastic disk share
 // allows it and the task would end no later than its job would complete
-// were it started regularly, on whatever node (jobLimit).
+// were it started regularly, on whatever node (notLater).
 func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int64, ok bool) {
 	p := &e.w.phases[ph]
 	n := &e.nodes[ni]
@@ -702,11 +702,12 @@ const heartbeatS = 1.0
 // (§3): when the job completes if from now on every task starts
 // regularly, as stock YARN would start it — on any node, behind the
 // reservations and the other jobs' tasks, with the running elastic tasks
-// ending when they end. That continuation (peek) is taken once per
-// instant, at the first elastic decision, as the generator runs once per
-// heartbeat, without the jobs not yet submitted (as DSS's PEEK); it is
-// run only as far as the questions need: up to end, or until the job
-// completes.
+// ending when they end, and never sooner than a regular start now
+// allows. That continuation (peek) is taken at the first elastic
+// decision once a heartbeat has passed since the last or a job has
+// arrived, as the generator runs every heartbeat interval and at
+// arrivals, without the jobs not yet submitted (as DSS's PEEK); it is
+// run only as far as the questions need.
 func (e *engine) notLater(ph int32, end float64) bool {
 	p := &e.w.phases[ph]
 	if end <= e.now+p.dur+p.tail { // started regularly from now, the job cannot complete sooner
