@@ -77,10 +77,10 @@
 // none is due (a node can become due again while others are visited).
 // A node learns of the tasks that ended on it at this instant at its own
 // visit, as YARN's ResourceManager learns of a node's finished
-// containers at that node's heartbeat: their memory and cores come back,
-// their jobs' held memory (the fair order) drops and a phase whose last
-// task ended lets the phases waiting for it ask, then, and not before
-// the nodes of lower id are visited. A node is due when a task
+// containers at that node's heartbeat: only then do their memory and
+// cores come back, their jobs' held memory (the fair order) drop, and a
+// phase whose last task ended there let the phases waiting for it ask,
+// so the nodes of lower id are visited without them. A node is due when a task
 // ended on it at this instant; when a job asks for a new phase (it was
 // submitted, a phase it waited for ended, or it moved on to another ready
 // phase), every node without a reservation is due, and those reserved for
@@ -194,12 +194,13 @@
 //
 //   - No ApplicationMaster container per job: a job's tasks start at its
 //     submission, and no node memory goes to AMs. DSS starts an AM first
-//     (its memory and one core, held until the job ends) and the tasks
+//     (its memory and cores, held until the job ends) and the tasks
 //     after the AM's own heartbeat. The elastic-memory what-if is about
 //     the tasks; an AM's share would be a constant to add per job.
 //   - A phase that waits for another (reduces after maps) asks for its
 //     tasks once every task of the phase it waits for has ended. DSS
-//     asks for reduces once every map has been placed (slow start), so
+//     asks for reduces once every map has been placed (its pending
+//     tasks are one list, maps first), so
 //     its reduces may hold memory while the last maps run. Jobs of one
 //     phase, as in §4's simulations, are not affected.
 //   - The order in which nodes are visited at one instant. YARN's nodes
