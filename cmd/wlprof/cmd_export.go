@@ -53,7 +53,7 @@ func newExportYARNCmd(g *globalOptions) *cobra.Command {
 ReservationSubmissionRequest JSON that the YARN ResourceManager REST API
 takes (POST /ws/v1/cluster/reservation/submit): steps of equal reservation
 become stages, in order (R_ORDER_NO_GAP, or R_ORDER when the skyline has a
-gap), of min-concurrency 1 (seed 001's minimum parallelism; --min-concurrency
+gap), of min-concurrency 1 (Morpheus' (Jyothi et al., OSDI'16) minimum parallelism; --min-concurrency
 sets a gang size, 0 whole stages).
 
 Arrival and deadline are epoch milliseconds. Without --arrival they come
