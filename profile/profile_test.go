@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"math/rand/v2"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -179,14 +179,14 @@ func TestWriteFileIsAtomicAndLoads(t *testing.T) {
 // FileName is safe (one path element, no leading dot, short enough) and
 // injective, on random ids full of separators and non-ASCII bytes.
 func TestFileNameSafeAndInjective(t *testing.T) {
-	r := rand.New(rand.NewPCG(8, 8))
+	r := rand.New(rand.NewSource(8))
 	alphabet := []byte("ab/.%~\\<>:*?\"| \x00\xff-_Z9")
 	seen := map[string]string{}
 	ids := []string{"", ".", "..", "../etc/passwd", "<script>alert(1)</script>", strings.Repeat("x", 400), strings.Repeat("x", 401)}
 	for i := 0; i < 5000; i++ {
-		b := make([]byte, 1+r.IntN(12))
+		b := make([]byte, 1+r.Intn(12))
 		for k := range b {
-			b[k] = alphabet[r.IntN(len(alphabet))]
+			b[k] = alphabet[r.Intn(len(alphabet))]
 		}
 		ids = append(ids, string(b))
 	}
