@@ -34,9 +34,9 @@ func goldenFile(t *testing.T, path string, got []byte) {
 
 func TestSchemaFilesMatchTypes(t *testing.T) {
 	goldenFile(t, "schema/job.schema.json", schemaJSON(genSchema(Job{},
-		"https://github.com/wlprof/wlprof/profile/schema/job.schema.json", "wlprof job profile (profiles/<job>.json)")))
+		JobSchemaID, "wlprof job profile (profiles/<job>.json)")))
 	goldenFile(t, "schema/tenants.schema.json", schemaJSON(genSchema(Tenants{},
-		"https://github.com/wlprof/wlprof/profile/schema/tenants.schema.json", "wlprof tenant classes (tenants.json)")))
+		TenantsSchemaID, "wlprof tenant classes (tenants.json)")))
 }
 
 func TestGoldenProfiles(t *testing.T) {
