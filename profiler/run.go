@@ -245,7 +245,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return nil, err
 		}
-		v := vars{mem: s.mem, slots: s.slots, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", lr.memLabel, s.slots, lr.rep, i+1), copy: i + 1}
+		v := vars{mem: s.mem, slots: s.slots, input: o.Input, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", lr.memLabel, s.slots, lr.rep, i+1), copy: i + 1}
 		args, err := v.argv(argv)
 		if err != nil {
 			return nil, err

@@ -14,12 +14,12 @@ echo "== 1. a synthetic world: 25 tenants, 14 days at 2-minute steps, known patt
 echo "== 2. profile a reference workload that spills (external merge sort, testdata/profiler/spillsort)"
 go build -o "$out/spillsort" ./testdata/profiler/spillsort
 "$bin" profile run -d "$ds" -q --job spillsort --task reduce --mem 2M,64M --slots 1,2 --repeat 2 \
-  --cap-overhead 16M --phase-regex '^phase: (\w+)' -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
+  --cap-overhead 16M --phase-regex '^phase: (\w+)' --input-bytes 16M -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
 
 echo "== 3. profile GNU sort -S {mem} -T {spill_dir} over a generated file"
 awk 'BEGIN { srand(1); for (i = 0; i < 200000; i++) printf "%08x %d\n", int(rand() * 4294967295), i }' >"$out/lines.txt"
 LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 --cap-overhead 16M \
-  -- sort -S {mem} -T {spill_dir} -o /dev/null "$out/lines.txt"
+  --input "$out/lines.txt" -- sort -S {mem} -T {spill_dir} -o /dev/null {input}
 
 echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"

@@ -255,3 +255,67 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 		t.Errorf("setting %+v, want 1 run OOM-killed by the cap and a note naming the limit", s)
 	}
 }
+
+// profile run records the task's input size, which wlprof elasticity
+// needs to model the runs: from --input PATH (its size; {input} in the
+// command is PATH) or from --input-bytes with the size syntax of every
+// other size flag ("6M"). Without either, the sweep ends by saying that
+// elasticity will need it and how to give it.
+func TestProfileRunRecordsInputSize(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte(strings.Repeat("b\na\nc\n", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputBytes := func(out string) []int64 {
+		var doc profiler.Report
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var got []int64
+		for _, r := range doc.Runs {
+			got = append(got, r.InputBytes)
+		}
+		return got
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want int64
+	}{
+		{"--input and {input}", []string{"--input", in, "--", "sort", "-o", "/dev/null", "{input}"}, 6000},
+		{"--input-bytes 6M", []string{"--input-bytes", "6M", "--", "true"}, 6 << 20},
+	} {
+		ds := filepath.Join(t.TempDir(), "ds")
+		out, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "-o", "json", "--job", "j", "--repeat", "2"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		if got := inputBytes(out); len(got) != 2 || got[0] != c.want || got[1] != c.want {
+			t.Errorf("%s: input_bytes %v, want %d in each run", c.name, got, c.want)
+		}
+		if strings.Contains(errs, "elasticity") {
+			t.Errorf("%s: a note about the input size, which was given: %q", c.name, errs)
+		}
+	}
+	ds := filepath.Join(t.TempDir(), "ds")
+	_, errs, code := wlprof(t, "profile", "run", "-d", ds, "--job", "j", "--repeat", "1", "--", "true")
+	if code != 0 || !strings.Contains(errs, "wlprof elasticity") || !strings.Contains(errs, "--input-bytes") || !strings.Contains(errs, "--input PATH") {
+		t.Errorf("no input size: exit %d, stderr %q; want a note that elasticity needs --input PATH or --input-bytes", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--input-bytes", "lots", "--", "true"}, 2, `--input-bytes: memory size "lots"`},
+		{[]string{"--input", filepath.Join(dir, "missing"), "--", "true"}, 2, "--input"},
+		{[]string{"--input", in, "--input-bytes", "6M", "--", "true"}, 2, "not both"},
+		{[]string{"--", "cat", "{input}"}, 1, "no --input"},
+	} {
+		_, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
