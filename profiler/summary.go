@@ -22,14 +22,16 @@ type Stat struct {
 	Spread float64 `json:"spread"`
 }
 
-func statOf(xs []float64) Stat {
+// statOf summarises xs; nil when there is no sample: a setting whose runs
+// all failed has no median, and 0 would read as one.
+func statOf(xs []float64) *Stat {
 	if len(xs) == 0 {
-		return Stat{}
+		return nil
 	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	med := quantile.Median(xs)
-	st := Stat{Median: med, Min: s[0], Max: s[len(s)-1]}
+	st := &Stat{Median: med, Min: s[0], Max: s[len(s)-1]}
 	if med != 0 {
 		st.Spread = (st.Max - st.Min) / math.Abs(med)
 	}
@@ -39,19 +41,22 @@ func statOf(xs []float64) Stat {
 // Setting is the sweep table's row: the repetitions of one task at one
 // memory and slot setting.
 type Setting struct {
-	Task         string         `json:"task"`
-	MemBytes     int64          `json:"mem_bytes"`
-	Slots        int            `json:"slots"`
-	Runs         int            `json:"runs"`
-	OK           int            `json:"ok"` // the statistics are over these
-	Outcomes     map[string]int `json:"outcomes"`
-	Capped       bool           `json:"capped"` // every run was capped
-	WallS        Stat           `json:"wall_s"`
-	CPUS         Stat           `json:"cpu_s"`
-	PeakRSSBytes Stat           `json:"peak_rss_bytes"`
-	ReadBytes    Stat           `json:"read_bytes"`
-	WriteBytes   Stat           `json:"write_bytes"`
-	SpilledBytes Stat           `json:"spilled_bytes"`
+	Task     string         `json:"task"`
+	MemBytes int64          `json:"mem_bytes"`
+	Slots    int            `json:"slots"`
+	Runs     int            `json:"runs"`
+	OK       int            `json:"ok"` // the statistics are over these
+	Outcomes map[string]int `json:"outcomes"`
+	Capped   bool           `json:"capped"` // every run was capped
+	// The statistics are over the successful runs (OK), and null when
+	// there is none; ReadBytes and WriteBytes are over those whose node
+	// measured storage I/O (StorageIOMeasured), null when none did.
+	WallS        *Stat `json:"wall_s"`
+	CPUS         *Stat `json:"cpu_s"`
+	PeakRSSBytes *Stat `json:"peak_rss_bytes"`
+	ReadBytes    *Stat `json:"read_bytes"`
+	WriteBytes   *Stat `json:"write_bytes"`
+	SpilledBytes *Stat `json:"spilled_bytes"`
 	// OOMKilledByCap counts the runs the memory cap ended: the kernel's OOM
 	// killer acted in their cgroup and they failed (outcome "oom-killed").
 	OOMKilledByCap int `json:"oom_killed_by_cap"`
@@ -76,6 +81,22 @@ func SortRuns(runs []dataset.ProfRun) {
 		}
 		return a.StartMs < b.StartMs
 	})
+}
+
+// StorageIOMeasured says whether a run's ReadBytes and WriteBytes were
+// measured: a sandbox run whose node has no per-task storage I/O
+// accounting (/proc/PID/io without read_bytes and write_bytes: a kernel
+// built without it, some sandboxes), or whose tree's counters could never
+// be read, says so in its config ("storage_io_measured": false), and its
+// zeros are not data. Rows without the key measured them.
+func StorageIOMeasured(r *dataset.ProfRun) bool {
+	if !strings.Contains(r.Config, "storage_io_measured") {
+		return true
+	}
+	var c struct {
+		Measured *bool `json:"storage_io_measured"`
+	}
+	return json.Unmarshal([]byte(r.Config), &c) != nil || c.Measured == nil || *c.Measured
 }
 
 // okRun says whether a run counts in the statistics: it finished with
@@ -126,8 +147,10 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			wall = append(wall, r.RuntimeS)
 			cpu = append(cpu, r.CPUS)
 			rss = append(rss, float64(r.PeakRSSBytes))
-			rd = append(rd, float64(r.ReadBytes))
-			wr = append(wr, float64(r.WriteBytes))
+			if StorageIOMeasured(r) {
+				rd = append(rd, float64(r.ReadBytes))
+				wr = append(wr, float64(r.WriteBytes))
+			}
 			sp = append(sp, float64(r.SpilledBytes))
 		}
 		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)

@@ -189,9 +189,20 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 	if err := printDoc(o.g, rep, rep.WriteCSV, rep.WriteText); err != nil {
 		return err
 	}
+	// A setting without a successful run has no measurement: the sweep
+	// failed there, as hyperfine fails unless told to ignore failures.
+	var failed []error
+	for _, st := range rep.Settings {
+		if st.OK == 0 {
+			failed = append(failed, fmt.Errorf("%s: no successful run of %d (%s)", profiler.SettingText(st), st.Runs, profiler.OutcomesText(st.Outcomes)))
+		}
+	}
 	if len(made) > 0 && made[0].InputBytes == 0 {
 		fmt.Fprintf(o.g.io.Err, "note: no input size recorded: wlprof elasticity models only runs that have one; "+
 			"give the task's input with --input PATH (and {input} in the command) or its size with --input-bytes SIZE\n")
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w; the runs are kept in %s (see the table's notes and outcomes)", errors.Join(failed...), o.g.Dataset)
 	}
 	return nil
 }

@@ -230,8 +230,8 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 
 	out, errs, code = wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "tight", "--mem", "4M", "--repeat", "1",
 		"--io-capacity", "500M", "--cap-overhead", "0"}, sortArgv...)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	if code != 1 || !strings.Contains(errs, "no successful run") {
+		t.Fatalf("exit %d: %s; want 1, the setting had no successful run", code, errs)
 	}
 	for _, want := range []string{"oom-killed:1", "note: task at 4M, 1 slot(s): 1 of 1 run(s) OOM-killed by the memory cap, cgroup v"} {
 		if !strings.Contains(out, want) {
@@ -317,5 +317,27 @@ func TestProfileRunRecordsInputSize(t *testing.T) {
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}
+	}
+}
+
+// A setting with no successful run fails the sweep, as hyperfine does
+// without --ignore-failure: exit 1 after the table, which prints "-"
+// where there is no median, and the error names the setting.
+func TestProfileRunFailsWithoutSuccess(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	out, errs, code := wlprof(t, "profile", "run", "-d", ds, "--job", "j", "--repeat", "2", "--input-bytes", "1M", "--", "false")
+	if code != 1 || !strings.Contains(errs, "task at no memory setting, 1 slot(s): no successful run of 2 (failed:2)") {
+		t.Errorf("every run failed: exit %d, stderr %q; want exit 1 naming the setting", code, errs)
+	}
+	if !strings.Contains(out, "failed:2") || strings.Contains(out, "0.000") {
+		t.Errorf("the table prints a median of runs that failed:\n%s", out)
+	}
+	m, err := dataset.Open(ds)
+	if err != nil || m.Rows("profruns") != 2 {
+		t.Errorf("the failed runs are not kept: %v", err)
+	}
+	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "ok", "--repeat", "1", "--input-bytes", "1M", "--", "true")
+	if code != 0 {
+		t.Errorf("a successful sweep: exit %d, %q", code, errs)
 	}
 }
