@@ -262,6 +262,9 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		return nil
 	}
 	p := &Profile{Task: task, MemBytes: best.MemBytes, Slots: best.Slots, TaskS: best.WallS.Median / float64(best.Slots)}
+	if w := withinNoise(best, settings); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	// The repetition closest to the median wall time; observed is the best
 	// I/O rate of any run, the capacity when none is recorded.
 	var chosen *dataset.ProfRun
@@ -360,6 +363,32 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		}
 	}
 	return p
+}
+
+// withinNoise says when the fastest setting is not clearly the fastest:
+// the range of its repetitions' wall time per task overlaps that of
+// another setting with successful runs, so the settings differ by less
+// than their runs' spread and more repetitions could reverse the choice.
+func withinNoise(best *Setting, settings []Setting) string {
+	lo, hi := best.WallS.Min/float64(best.Slots), best.WallS.Max/float64(best.Slots)
+	var near []string
+	for i := range settings {
+		s := &settings[i]
+		if s == best || s.OK == 0 || s.MemBytes == best.MemBytes && s.Slots == best.Slots {
+			continue
+		}
+		k := float64(s.Slots)
+		if s.WallS.Min/k <= hi && lo <= s.WallS.Max/k {
+			near = append(near, fmt.Sprintf("%d slot(s) at %s (%.3g s per task, runs %.3g-%.3g s)",
+				s.Slots, memLabel(s.MemBytes), s.WallS.Median/k, s.WallS.Min/k, s.WallS.Max/k))
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the fastest setting, %d slot(s) at %s (%.3g s per task, runs %.3g-%.3g s), is within the noise of %s: "+
+		"their runs' ranges overlap, so the choice may not hold; profile more repetitions (--repeat)",
+		best.Slots, memLabel(best.MemBytes), best.WallS.Median/float64(best.Slots), lo, hi, strings.Join(near, ", "))
 }
 
 // ioShareSlack is how far above the node's I/O capacity a phase's rate
