@@ -33,6 +33,12 @@ status=$?
 set -e
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }
 
+echo "   the report's profiles, read by profile/FORMAT.md's Python reader (standard library only; it holds each file"
+echo "   to the format's rule with the schemas the report ships, and fails on one that breaks it):"
+awk '/^```python$/ { f = 1; next } /^```$/ { f = 0 } f' profile/FORMAT.md >"$out/read_profiles.py"
+/usr/bin/python3 "$out/read_profiles.py" "$out/report" >"$out/read_profiles.txt"
+grep -E '^(spillsort|gnu-sort|tpch_q12|daily_sales_01)' "$out/read_profiles.txt"
+
 echo "== 5. SLOs inferred from provenance (HDFS audit log + OpenLineage runs of testdata/provenance), with user overrides"
 "$bin" slo -d "$ds" --overrides testdata/provenance/overrides.yaml
 "$bin" slo -d "$ds" --overrides testdata/provenance/overrides.yaml -o json > "$out/slo.json"
