@@ -9,11 +9,13 @@ import (
 
 // Identify counts, for the jobs of the profiles, the profiling runs the
 // profruns table holds (sandbox runs, profruns-csv rows, task attempts
-// from job histories), in each job's identity: its run count is the most
-// any one source saw, and profruns joins its sources. A job known only
-// from profiling runs (an elasticity model, a phase profile) otherwise has
-// an empty identity. Run starts are not taken: a sandbox run says nothing
-// of when the recurring job runs in the cluster.
+// from job histories): profruns joins each such job's sources, and a job
+// no other source saw runs of (known only from an elasticity model or a
+// phase profile, which otherwise has an empty identity) gets their count
+// as its runs. Where the runs table, the skylines or the SLO counted the
+// job's runs, those stay: a job run's task attempts are not runs of the
+// job. Run starts are not taken: a sandbox run says nothing of when the
+// recurring job runs in the cluster.
 func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error {
 	n := map[string]int{}
 	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
@@ -27,7 +29,9 @@ func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error
 	}
 	for job, runs := range n {
 		id := &jobs[job].Identity
-		id.Runs = max(id.Runs, runs)
+		if id.Runs == 0 {
+			id.Runs = runs
+		}
 		id.Sources = append(id.Sources, dataset.ProfRunsTable.Name)
 	}
 	return nil
