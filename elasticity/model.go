@@ -423,7 +423,7 @@ func usableRuns(runs []dataset.ProfRun) (kept []dataset.ProfRun, warnings []stri
 		}
 	}
 	if len(kept) == 0 {
-		return nil, nil, fmt.Sprintf("input_bytes is 0 in all %d run(s): the spill simulation needs the task's input size", len(runs))
+		return nil, nil, fmt.Sprintf("input_bytes is 0 in all %d run(s): the spill simulation needs the task's input size: record it with wlprof profile run --input PATH or --input-bytes SIZE (profruns-csv: the input_bytes column)", len(runs))
 	}
 	if d := len(runs) - len(kept); d > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d run(s) with 0 input_bytes or memory_bytes left out", d))

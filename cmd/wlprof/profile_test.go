@@ -303,6 +303,11 @@ func TestProfileRunRecordsInputSize(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "wlprof elasticity") || !strings.Contains(errs, "--input-bytes") || !strings.Contains(errs, "--input PATH") {
 		t.Errorf("no input size: exit %d, stderr %q; want a note that elasticity needs --input PATH or --input-bytes", code, errs)
 	}
+	// ... and wlprof elasticity, which cannot model those runs, names the fix.
+	out, _, _ := wlprof(t, "elasticity", "-d", ds)
+	if !strings.Contains(out, "input_bytes is 0") || !strings.Contains(out, "--input-bytes SIZE") {
+		t.Errorf("wlprof elasticity on runs without an input size does not name the fix:\n%s", out)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
