@@ -206,6 +206,10 @@ func TestSchemaRejectsBrokenDocuments(t *testing.T) {
 		want       string // instance pointer and keyword of one leaf error
 	}{
 		{"missing job", "job", func(m map[string]any) { delete(m, "job") }, "/ required"},
+		// One rule (FORMAT.md): a section not computed is null, never left out.
+		{"estimate left out", "job", func(m map[string]any) { delete(m, "estimate") }, "/ required"},
+		{"harvest left out", "job", func(m map[string]any) { delete(m, "harvest") }, "/ required"},
+		{"$schema left out", "job", func(m map[string]any) { delete(m, "$schema") }, "/ required"},
 		{"wrong version", "job", func(m map[string]any) { m["version"] = 2.0 }, "/version const"},
 		{"alpha above 1", "job", func(m map[string]any) { sky(m)["alpha"] = 1.5 }, "/skyline/alpha maximum"},
 		{"source unknown", "job", func(m map[string]any) { m["period_s"].(map[string]any)["source"] = "guess" }, "/period_s/source enum"},
