@@ -25,10 +25,10 @@ func goldenFile(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test ./profile -update writes it)", err)
+		t.Fatalf("%v (cd profile && go test . -update writes it: profile is a module of its own)", err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from what the code produces (go test ./profile -update rewrites it; check the diff):\n%s", path, got)
+		t.Errorf("%s differs from what the code produces (cd profile && go test . -update rewrites it; check the diff):\n%s", path, got)
 	}
 }
 
