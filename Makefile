@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
-.PHONY: all deps deps-build build test test-beam vet demo bench bench-retarget fuzz clean
+.PHONY: all deps deps-build build test test-beam test-profile vet demo bench bench-retarget fuzz clean
 
 all: build
 
@@ -22,6 +22,7 @@ build: deps-build
 
 vet: deps
 	$(GO) vet $(PKGS)
+	cd profile && $(GO) vet ./...
 
 # The parallel scans' tests run again under the race detector (a worker
 # outliving its scan shows only there). The elasticity accuracy test times
@@ -32,7 +33,15 @@ test: deps
 	$(GO) test -skip '^TestSandboxAccuracy$$' $(PKGS)
 	$(GO) test -race -count=1 -run '^(TestScanUsageStopsEarly|TestScanSeriesEqualsReadSeries|TestAddBatchPartsAgree)$$' ./dataset ./fft
 	$(GO) test -count=1 -run '^TestSandboxAccuracy$$' ./elasticity
+	$(MAKE) test-profile
 	$(MAKE) test-beam
+
+# profile is a module of its own (a scheduler imports it alone), so ./...
+# above does not reach it: its vet and tests, then a throwaway module with
+# an old go line that imports only profile must build, offline, and
+# require nothing but the standard library.
+test-profile:
+	./scripts/profile-module.sh $(GO)
 
 # wlprof-beam is a module of its own (the Apache Beam SDK is large): its
 # vet and tests, on a small world, in a step of their own.

@@ -80,6 +80,11 @@
 // (accuracy_test.go, scripts/elasticity-accuracy.sh) the per-setting
 // median absolute error is 1–5% on a loaded machine, where single runs
 // vary by more than 5%.
+// A model whose mean validation error is more than twice ValidationBar
+// (10%: Iorgulescu et al., ATC'17 §2, Fig. 1c, "within 5% for most
+// cases", "well within 10%") carries a warning saying so, in the command's
+// output and the job's profile: its curve is published, and a scheduler
+// must know not to lean on it.
 //
 // # Simulations (hadoop.go, sim.go)
 //

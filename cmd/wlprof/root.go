@@ -174,6 +174,7 @@ manifest); every analysis command reads that dataset.
 		newExportCmd(g),
 		newRunCmd(g),
 		newSynthCmd(g),
+		newSchemaCmd(g),
 		newVersionCmd(g),
 		newCompletionCmd(g),
 	)
