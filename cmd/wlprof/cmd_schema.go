@@ -14,9 +14,10 @@ schedulers: job for profiles/<job>.json, tenants for tenants.json. Each
 file names its schema's $id in its "$schema" field; a report ships both
 schemas in its schema/ folder. profile/FORMAT.md documents the fields.
 ` + exitStatusHelp,
-		Example:   "  wlprof schema job > job.schema.json\n  wlprof schema tenants",
-		Args:      args(cobra.ExactArgs(1)),
-		ValidArgs: []string{"job", "tenants"},
+		Example:     "  wlprof schema job > job.schema.json\n  wlprof schema tenants",
+		Args:        args(cobra.ExactArgs(1)),
+		Annotations: map[string]string{annotationHide: "dataset,output"},
+		ValidArgs:   []string{"job", "tenants"},
 		RunE: func(cmd *cobra.Command, a []string) error {
 			var b []byte
 			switch a[0] {
