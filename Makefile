@@ -52,18 +52,18 @@ test-beam: deps
 demo: build
 	@./scripts/demo.sh $(BIN) $(OUT)
 
-# Benchmarks, with the baselines the issues name in the same run.
+# Benchmarks, with their baselines (anchors) in the same run.
 # WLPROF_BENCH_ROWS=1000000 make bench for a quick pass.
 # BenchmarkSampleRetarget spills on a steady disk where the machine allows
 # one (scripts/spill-disk.sh: a zram disk, as root), throttled to 25 MiB/s,
-# and asserts issue 16's per-setting bar there (the well-sized setting, all
+# and asserts the retarget bar there (every setting within 10%; the well-sized setting, all
 # CPU, within what its runs' own scatter allows);
 # elsewhere it runs on the machine's own disk and checks only gross errors.
 bench: deps
 	spill=$$(./scripts/spill-disk.sh) || { spill=; echo "make bench: no steady spill disk (above); BenchmarkSampleRetarget runs on this machine's own disk and checks only gross errors"; }; \
 	WLPROF_RETARGET_SPILL_DIR=$$spill $(GO) test -run '^$$' -bench . -benchtime 1x -benchmem -timeout 180m $(PKGS)
 
-# Issue 16's retarget bar alone, on the steady spill disk (root; about 23
+# The retarget bar alone (docs/benchmarks/elasticity-retarget.md), on the steady spill disk (root; about 23
 # minutes).
 bench-retarget: deps
 	spill=$$(./scripts/spill-disk.sh) && cd elasticity && WLPROF_RETARGET_SPILL_DIR=$$spill \
