@@ -39,7 +39,7 @@
 // # The 3 × 3 classes (Algorithm 2 lines 4–5; Cluster)
 //
 // Storage: every server offers Options.ServerStorageBytes (--server-storage,
-// default 4 TB): no trace wlprof reads records disk capacity. A tenant's
+// default 4 TiB): no trace wlprof reads records disk capacity. A tenant's
 // storage is that × its servers with events, S the sum over the classified
 // tenants. The rule, one class per tenant ("we prevent this situation by
 // selecting a single class for each tenant"):

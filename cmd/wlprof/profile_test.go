@@ -86,7 +86,7 @@ func TestProfileUsageErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{"profile", "run", "-d", ds, "--", "true"}, 2, "--job is required"},
-		{[]string{"profile", "run", "-d", ds, "--job", "j", "--mem", "lots", "--", "true"}, 2, "memory size"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--mem", "lots", "--", "true"}, 2, `size "lots"`},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--slots", "0", "--", "true"}, 2, "slots"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--cap", "maybe", "--", "true"}, 2, "cap"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--phase-regex", "(", "--", "true"}, 2, "--phase-regex"},
@@ -333,7 +333,7 @@ func TestProfileRunRecordsInputSize(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--input-bytes", "lots", "--", "true"}, 2, `--input-bytes: memory size "lots"`},
+		{[]string{"--input-bytes", "lots", "--", "true"}, 2, `--input-bytes: size "lots"`},
 		{[]string{"--input", filepath.Join(dir, "missing"), "--", "true"}, 2, "--input"},
 		{[]string{"--input", in, "--input-bytes", "6M", "--", "true"}, 2, "not both"},
 		{[]string{"--", "cat", "{input}"}, 1, "no --input"},
