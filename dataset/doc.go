@@ -17,7 +17,7 @@
 // AppendUsageColumns add many rows column by column.
 //
 // The two tables of hundreds of millions of values have encoders and
-// decoders of their own (pqfile.go writes the pages and builds the footer
+// decoders of their own (internal/pq/file.go writes the pages and builds the footer
 // with arrow's metadata builders from the schema pqarrow derives, so
 // readers see the same schema and values as in pqarrow's files):
 //   - usage: pqarrow's encodings and statistics, one page per column of a

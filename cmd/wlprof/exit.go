@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes, as DESIGN.md fixes them.
+// Exit codes: the command-line contract, as 'wlprof help exit-status' states it.
 const (
 	exitOK       = 0
 	exitError    = 1
