@@ -190,6 +190,7 @@ func (st *runState) googleSums(opts Options) *googleSums {
 
 // finish writes what the Run's inputs left pending.
 func (st *runState) finish(ctx context.Context, tx *dataset.Tx, res *Result, opts Options) error {
+	st.lineage.finish(res)
 	if st.sums == nil {
 		return nil
 	}
