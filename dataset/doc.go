@@ -77,7 +77,7 @@
 //	vms         vmid, subscription, deployment, created, deleted, max_cpu, avg_cpu,
 //	            p95_max_cpu, category, cores, memory_gb, source
 //	collections collection, user, logical_name, source
-//	machine_events machine, time, type (ADD|REMOVE|UPDATE), rack, cpus,
+//	machine_events machine, time, type (ADD|REMOVE|UPDATE|OUT), rack, cpus,
 //	            memory, platform, source
 //	task_events time, job, task, machine, type, cpu_request, memory_request,
 //	            constraints, source
@@ -106,7 +106,9 @@
 // cpus and memory the capacity in the source's units (Google: fractions of
 // the largest machine; Alibaba: cores, and mem_size / 100), null when
 // absent. Each machine's events are in time order and alternate ADD …
-// REMOVE … ADD (UPDATEs only while added): ingest rejects the rest.
+// REMOVE … ADD (UPDATEs only while added; OUT, the state of a machine
+// not in the cluster such as Alibaba's IMPORT_INSTALLING, only while not
+// added, and it changes nothing): ingest rejects the rest.
 //
 // A run's skyline rows are the change points of a step function: the
 // containers (memory_bytes, vcores) of a row are held from its offset_s,

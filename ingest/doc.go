@@ -162,6 +162,12 @@
 // machine_id; --tenant-key machine makes each machine its own tenant. A
 // sample repeating its machine's previous time_stamp is a duplicate.
 //
+// Every Alibaba 2018 reader skips a first line naming the schema's columns
+// (subsets re-exported by the trace's users often have one; auto detects
+// a file by it alone) and reads a count or whole seconds written as an
+// integral float ("1.0", from a float column of the re-export) as the
+// integer; a fraction where a count is due ("2.5") stays a reject.
+//
 // # Machine histories (issue 19: formats "google2019-machine-events", "alibaba2018-machine-meta")
 //
 // Both write the machine_events table (dataset.MachineEvent): machine,
@@ -176,13 +182,16 @@
 // header): rack = failure_domain_1, cpus = cpu_num, memory = mem_size /
 // 100. Its rows are status snapshots, not events: status USING is in
 // service (an ADD when the machine was not, else an UPDATE), any other
-// status word out of service (a REMOVE when it was in service). The
-// published schema does not list the status values; the source's notes
-// count every other status word read as out of service.
+// status word out of service: a REMOVE when it was in service, else an
+// OUT row (dataset.MachineOut), the state of a machine not in the
+// cluster, which changes no membership: the published table has rows of
+// machines not yet in service (IMPORT_INSTALLING), and they are valid rows,
+// not rejects. The published schema does not list the status values; the
+// source's notes count every other status word read as out of service.
 //
 // Each machine's history must be consistent, across the inputs of one
 // ingest and with the rows already in the dataset: events in time order
-// (ties in input order), an ADD only when the machine is out of the
+// (ties in input order), an ADD or OUT only when the machine is out of the
 // cluster, a REMOVE or UPDATE only when it is in (so a REMOVE without an
 // ADD is rejected), and a known type (Google's EVENT_TYPE_UNKNOWN 0 is
 // not). BigQuery exports are not sorted: sort them by time first. Auto
