@@ -32,7 +32,7 @@ func TestAlibabaBatchTaskReexport(t *testing.T) {
 		t.Fatal(err)
 	}
 	planMem := 0.39 // divided at run time, as the reader does
-	want := dataset.Stage{Job: "j_1", Stage: "1", Name: "M1", Tasks: 10, Status: "Terminated", StartMs: 100_000, EndMs: 160_000,
+	want := dataset.Stage{Job: "j_101", Stage: "1", Name: "M1", Tasks: 10, Status: "Terminated", StartMs: 100_000, EndMs: 160_000,
 		CPUs: 1, Memory: planMem / 100, Source: alibabaBatchTaskName}
 	if len(stages) != 5 || stages[0] != want {
 		t.Fatalf("stages %+v\nwant first %+v", stages, want)
@@ -59,9 +59,9 @@ func TestCountOf(t *testing.T) {
 }
 
 // A machine_meta subset with the schema's header line, in which machine
-// m_3 is IMPORT_INSTALLING (not yet in service; a status of the published
+// m_103 is IMPORT_INSTALLING (not yet in service; a status of the published
 // table's rows) on both of its rows: its rows are its state (OUT), not
-// rejects, and m_4's "0.0" time and "96.0" cores are whole numbers.
+// rejects, and m_104's "0.0" time and "96.0" cores are whole numbers.
 func TestAlibabaMachineMetaReexport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	got, err := runInto(t, dir, "auto", []string{traceFile("alibaba2018", "machine_meta_reexport_sample.csv")}, DefaultOptions())
@@ -75,7 +75,7 @@ func TestAlibabaMachineMetaReexport(t *testing.T) {
 	for _, e := range readMachineEvents(t, dir) {
 		types = append(types, e.Machine+"@"+e.Type)
 	}
-	if s := strings.Join(types, " "); s != "m_1@ADD m_2@ADD m_3@OUT m_4@ADD m_3@OUT m_1@UPDATE" {
+	if s := strings.Join(types, " "); s != "m_101@ADD m_102@ADD m_103@OUT m_104@ADD m_103@OUT m_101@UPDATE" {
 		t.Errorf("events %s", s)
 	}
 	if notes := strings.Join(got.res.Files[0].Notes, "\n"); !strings.Contains(notes, `"IMPORT_INSTALLING" ×2`) || !strings.Contains(notes, alibabaHeaderNote) {
