@@ -54,7 +54,9 @@
 // is a fraction of one server in [0,1].
 //
 //	usage       tenant, server, time, cpu, memory (null when unknown)
-//	series      tenant, start, step_s, values (list; null = gap), servers
+//	series      tenant, start, step_s, values (list; null = gap), servers,
+//	            thin_tail (trailing slots averaged over fewer than half the
+//	            servers of the fullest slot; 0 in files written before it)
 //	            (rebuilt whole by classify: Tx.Replace)
 //	runs        job, run, name, user, queue, status, submit, start, end, source
 //	skylines    job, run, offset_s, containers, memory_bytes, vcores
