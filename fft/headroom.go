@@ -146,6 +146,9 @@ type classCurrent struct {
 // 2024 ones) are not current at the later one's end.
 const staleAfter = time.Hour
 
+// staleText says staleAfter in the warnings.
+const staleText = "an hour"
+
 // weighted is a value and its weight.
 type weighted struct{ v, w float64 }
 
@@ -294,7 +297,7 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 	case len(cc.stale) > 0:
 		c.Current = c.Mean
 		warnings = append(warnings, fmt.Sprintf("class %s has no sample within %s of %s (its latest is at %s: inputs of different eras?); its mean stands for the current utilisation",
-			c.Class, staleAfter, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
+			c.Class, staleText, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
 	default:
 		c.Current = c.Mean
 		warnings = append(warnings, fmt.Sprintf("class %s has no sample at or before %s; its mean stands for the current utilisation",
@@ -307,7 +310,7 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 			names, more = names[:3], fmt.Sprintf(" and %d more", len(cc.stale)-3)
 		}
 		warnings = append(warnings, fmt.Sprintf("class %s: %d tenants (%s%s) have no sample within %s of %s (the latest at %s: inputs of different eras?); left out of its current utilisation",
-			c.Class, len(cc.stale), strings.Join(names, ", "), more, staleAfter, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
+			c.Class, len(cc.stale), strings.Join(names, ", "), more, staleText, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
 	}
 	if cc.thin > 0 {
 		warnings = append(warnings, fmt.Sprintf("class %s: the current of %d tenants is taken before their last slots, where fewer than half their servers still reported",
