@@ -85,6 +85,11 @@
 //	            constraints, source
 //	task_constraints time, job, task, attribute, relation, value, source
 //	machine_attributes time, machine, attribute, value, deleted, source
+//	instances   job, stage, task, instance, status, start, end, machine,
+//	            seq_no, total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max,
+//	            source: task instances of batch jobs (Alibaba 2018
+//	            batch_instance), one row per run of an instance; stage is
+//	            the stages table's stage of the same job
 //
 // task_events, task_constraints and machine_attributes are what the
 // constraints stage (seed 003) reads: scheduler events of tasks (Google
@@ -95,7 +100,9 @@
 // the attribute changes of machines. Times outside the trace window (0 and
 // 2^63−1 in the traces) are null.
 //
-// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
+// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable;
+// also Alibaba 2018 container_meta, a container's first row, with
+// subscription = deployment = its app_du):
 // it is what joins VM utilisation readings in usage to a tenant (the
 // subscription). cores and memory_gb are kept as the trace writes them,
 // numbers in Azure V1 ("8", "1.75") and buckets in V2 (">24", ">64");

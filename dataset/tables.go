@@ -193,4 +193,5 @@ var TableNames = []string{
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
 	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name, StagesTable.Name,
 	MachineEventsTable.Name, TaskEventsTable.Name, TaskConstraintsTable.Name, MachineAttributesTable.Name,
+	InstancesTable.Name,
 }

@@ -162,6 +162,35 @@
 // machine_id; --tenant-key machine makes each machine its own tenant. A
 // sample repeating its machine's previous time_stamp is a duplicate.
 //
+// alibaba2018-container-meta and alibaba2018-container-usage: the online
+// containers, the trace's primary tenants (cluster-trace-v2018 schema.txt).
+// container_meta (container_id, machine_id, time_stamp, app_du, status,
+// cpu_request, cpu_limit, mem_size; no header) goes to the vms table, one
+// row per container, from its first row: vmid = container_id,
+// subscription = deployment = app_du, created = time_stamp, category =
+// status, cores = cpu_request / 100; later rows of a container (status
+// snapshots) count in the notes, and one naming another app_du is a
+// reject. container_usage (container_id, machine_id, time_stamp,
+// cpu_util_percent, mem_util_percent, cpi, mem_gps, mpki, net_in, net_out,
+// disk_io_percent) goes to usage: server = container_id, cpu and memory
+// the percentages / 100 (of the container), tenant = the container's
+// app_du from container_meta (rows already in the dataset, or inputs of
+// the same command, which auto reads first as it does Azure vmtables); a
+// container not in it is rejected ("unknown container in join"). Without
+// any container_meta, or with --tenant-key container, tenant = server =
+// container_id. A sample repeating its container's previous time_stamp
+// is a duplicate.
+//
+// alibaba2018-batch-instance: batch_instance (instance_name, task_name,
+// job_name, task_type, status, start_time, end_time, machine_id, seq_no,
+// total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max) goes to the instances
+// table (dataset.Instance), one row per run of an instance: its stage is
+// the task's, as alibaba2018-batch-task names it, times are as there (0 is
+// outside the trace), cpu_avg and cpu_max / 100 cores, mem_avg and mem_max
+// / 100 fractions of the largest machine. An end before the start, a
+// seq_no above total_seq_no, a fraction where seconds or a count are due
+// are rejects.
+//
 // Every Alibaba 2018 reader skips a first line naming the schema's columns
 // (subsets re-exported by the trace's users often have one; auto detects
 // a file by it alone) and reads a count or whole seconds written as an
