@@ -218,6 +218,14 @@
 // not rejects. The published schema does not list the status values; the
 // source's notes count every other status word read as out of service.
 //
+// google2011-machine-events reads ClusterData2011 machine_events (CSV,
+// no header; schema document v2.1: time, machine ID, event type 0 ADD, 1
+// REMOVE, 2 UPDATE, platform ID, CPUs, memory): time on the trace clock as
+// for the 2011 formats (time 0, the machines there before the window,
+// lands 600 s before it), cpus and memory the capacity (fractions of the
+// largest machine; empty is unknown, above 1 a reject), platform =
+// platform ID; the 2011 trace has no rack.
+//
 // Each machine's history must be consistent, across the inputs of one
 // ingest and with the rows already in the dataset: events in time order
 // (ties in input order), an ADD or OUT only when the machine is out of the
