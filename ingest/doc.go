@@ -136,6 +136,16 @@
 // lines are read by a scanner that skips the usage histograms (checked
 // against encoding/json).
 //
+// google2011-task-usage: ClusterData2011 task_usage (CSV, no header, 19
+// or 20 columns; schema document v2.1: start time, end time, job ID, task
+// index, machine ID, CPU rate, canonical memory usage, ...). A task is an
+// instance as above, its job the collection: rows go through the same
+// summing per tenant, machine and aligned 5-minute window (on an
+// accumulator of their own, with the 2011 clock: time 600 s is 19:00 EDT on
+// 1 May 2011), cpu = CPU rate and memory = canonical memory usage, both
+// fractions of the largest machine; tenant = job ID, or machine ID with
+// --tenant-key machine. The other columns are not stored.
+//
 // azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
 // (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the
 // trace start; CPU percent) and vmtable (vmid, subscriptionid,
