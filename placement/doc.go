@@ -1,4 +1,4 @@
-// Package placement is the storage half of seed 000 (Zhang et al.,
+// Package placement is the storage half of Harvest (Zhang et al.,
 // "History-Based Harvesting of Spare Cycles and Storage in Large-Scale
 // Datacenters", OSDI'16, §3, §4.2 Algorithm 2): the primary tenants'
 // disruption (reimage) rates, their peak CPU utilisation, and the 3 × 3
@@ -23,7 +23,7 @@
 // and alibaba2018-machine both write as the server. Its primary tenant is
 // the tenant whose usage rows on it sum to the most CPU (ties: the first
 // name): with google2019-usage keyed by collection a machine runs many
-// tenants, and seed 000's primary tenant owns its servers. Machines no
+// tenants, and Harvest's (Zhang et al., OSDI'16) primary tenant owns its servers. Machines no
 // usage row names are left out and counted (unjoined_machines); tenants
 // none of whose servers has events, or without samples, are listed in
 // excluded with the reason.
@@ -91,7 +91,7 @@
 // reasons a file system that keeps writing does not share.
 //
 //   - hdfs-stock: the writer, another server of its rack, a server of
-//     another rack (as issue 19 states it; HDFS's default puts the second
+//     another rack (as the placement what-if's specification states it; HDFS's default puts the second
 //     and third on one remote rack, which spans two racks all the same);
 //   - algorithm-2 (lines 6–17): the writer; then a class, drawn uniformly
 //     among those in a row and a column no replica's class uses (rows and
@@ -106,7 +106,13 @@
 // live replica whose copy slot frees first, each source copying
 // --blocks-per-hour blocks an hour (§6: 30), one after another; a copy
 // whose source leaves first starts again from another, and a block with no
-// copy target waits for a server to rejoin. A block whose last replica
+// copy target waits for a server to rejoin. A block written while fewer
+// servers are in the cluster than it has replicas is short from its write
+// and gets the rest the same way when servers (re)join, as HDFS's
+// NameNode re-replicates under-replicated blocks (Zhang et al., OSDI'16
+// §6: the simulator "reconstructs lost replicas at the same rate as our
+// real HDFS systems"); blocks still short at the window's end are
+// counted (under_replicated_blocks). A block whose last replica
 // goes is lost. --accesses accesses (default 100,000), uniform over the
 // blocks and, for each, over the time from its write to the window's end,
 // fail when no replica is on a server in the

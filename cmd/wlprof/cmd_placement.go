@@ -23,8 +23,8 @@ func newPlacementCmd(g *globalOptions) *cobra.Command {
 	def := placement.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "placement",
-		Short: "Cluster the primary tenants into seed 000's 3 × 3 reimage × peak classes of equal storage",
-		Long: `The replica-placement classes of seed 000 (§3, §4.2 Algorithm 2): per
+		Short: "Cluster the primary tenants into Harvest's (Zhang et al., OSDI'16) 3 × 3 reimage × peak classes of equal storage",
+		Long: `The replica-placement classes of Zhang et al., OSDI'16 (§3, §4.2 Algorithm 2): per
 primary tenant, the rate of disruptive events per server per month and its
 peak CPU utilisation, then nine classes — infrequent / intermediate /
 frequent reimages × low / medium / high peak — each holding as close to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,7 +32,7 @@ func newSkylineCmd(g *globalOptions) *cobra.Command {
 		Short: "Fit reservation skylines to recurring jobs' runs with an LP (COIN-OR CLP)",
 		Long: `Align the runs of each recurring job at their start, quantise them to --step
 (the maximum within a step, as Hadoop's ResourceEstimator does; shorter runs
-are padded with zeros) and solve the Morpheus LP (seed 001 §5) with COIN-OR
+are padded with zeros) and solve the Morpheus LP (Jyothi et al., OSDI'16 §5) with COIN-OR
 CLP: minimise alpha·A_o + (1−alpha)·A_u + beta·eps, where A_o is the mean
 over-allocation, A_u the mean under-allocation debt left at the end, and eps
 bounds the mean normalised instantaneous under-allocation. --beta auto solves
@@ -88,6 +89,23 @@ func (o *skylineOptions) skylineOpts() (skyline.Options, error) {
 	return opts, nil
 }
 
+// nothingFitted is the error of a fit in which no job could be fitted and
+// some job failed on its data (a step too fine, a time limit): the
+// options, not one job, are then at fault. Jobs skipped only for having
+// too few runs are a result, listed as such.
+func nothingFitted(res *skyline.Result) error {
+	if len(res.Jobs) > 0 {
+		return nil
+	}
+	var errs []error
+	for _, s := range res.Skipped {
+		if s.Err != nil {
+			errs = append(errs, s.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func runSkyline(ctx context.Context, o *skylineOptions) error {
 	opts, err := o.skylineOpts()
 	if err != nil {
@@ -111,6 +129,9 @@ func runSkyline(ctx context.Context, o *skylineOptions) error {
 	}
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {
+		return err
+	}
+	if err := nothingFitted(res); err != nil {
 		return err
 	}
 	doc := res.Document()
