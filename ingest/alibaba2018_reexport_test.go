@@ -93,3 +93,23 @@ func TestAlibabaMachineUsageHeader(t *testing.T) {
 		t.Fatalf("file %+v, rejects %+v", f, got.rejects)
 	}
 }
+
+// Without the header line, a re-exported row's integral floats do not
+// hide its format from auto.
+func TestAlibabaFloatRowsDetected(t *testing.T) {
+	for body, want := range map[string]string{
+		"M1,10.0,j_101,1,Terminated,100.0,160.0,100.0,0.39\n": alibabaBatchTaskName,
+		"m_104,0.0,12,a,96.0,100.0,USING\n":                   alibabaMetaFormat,
+		"m_1932,386640.0,41.0,92.0,,,43.21,32.78,2.0\n":       alibabaMachineName,
+	} {
+		in, err := Open(writeFile(t, t.TempDir(), "part.csv", []byte(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Detect(in)
+		in.Close()
+		if err != nil || f.Name != want {
+			t.Errorf("%q: %v %v, want %s", body, f, err, want)
+		}
+	}
+}
