@@ -249,14 +249,18 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	// Rows another writer put in the table without a time or with another
 	// type are left out (ingest never writes them) and counted.
+	// OUT rows (a machine not yet in service) are states that change no
+	// membership: neither events nor odd.
 	ev := make([]dataset.MachineEvent, 0, len(in.Events))
-	odd := 0
+	odd, out := 0, 0
 	for _, e := range in.Events {
 		switch {
 		case e.TimeMs == dataset.NoTime:
 			odd++
 		case e.Type == dataset.MachineAdd, e.Type == dataset.MachineRemove, e.Type == dataset.MachineUpdate:
 			ev = append(ev, e)
+		case e.Type == dataset.MachineOut:
+			out++
 		default:
 			odd++
 		}
@@ -399,6 +403,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if odd > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d machine_events rows without a time or with a type other than ADD, REMOVE, UPDATE were left out", odd))
 	}
+	if out > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d machine_events rows are machines out of service (OUT: not yet installed), which never join the cluster", out))
+	}
+
 	return res, nil
 }
 

@@ -169,4 +169,12 @@ func TestRunJoins(t *testing.T) {
 	if err != nil || res.Tenants[0].Disruptions != 1 || !strings.Contains(strings.Join(res.Warnings, "\n"), "2 machine_events rows") {
 		t.Errorf("odd rows: %v %+v", err, res)
 	}
+	// OUT rows (Alibaba's machines not yet installed) are states, not odd
+	// rows: said apart, and no membership changes.
+	in.Events = append(in.Events, ev("4", 7, dataset.MachineOut), ev("8", 7, dataset.MachineOut))
+	res, err = Run(context.Background(), in, DefaultOptions())
+	w := strings.Join(res.Warnings, "\n")
+	if err != nil || res.Tenants[0].Disruptions != 1 || !strings.Contains(w, "2 machine_events rows without") || !strings.Contains(w, "2 machine_events rows are machines out of service") {
+		t.Errorf("OUT rows: %v %v", err, res.Warnings)
+	}
 }
