@@ -97,7 +97,7 @@ func TestSparkEventLogFixtures(t *testing.T) {
 	// shuffle or input metrics, nothing spilled.
 	d := o.prof[0]
 	want := dataset.ProfRun{Job: "PythonPi", Task: "stage 0: reduce at pi.py:39", Framework: "spark", MemoryBytes: 1 << 30,
-		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Source: d.Source, Config: d.Config}
+		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Outcome: "ok", Source: d.Source, Config: d.Config}
 	if !reflect.DeepEqual(d, want) || !strings.HasSuffix(d.Source, "drelephant_event_log_1.jsonl") ||
 		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) ||
 		!strings.Contains(d.Config, `"app_id":"application_1457600942802_0093"`) || !strings.Contains(d.Config, `"parent_stages":[]`) {

@@ -33,6 +33,11 @@ import (
 //	start         the attempt's launch time
 //	spilled_bytes Disk Bytes Spilled; memory_spilled_bytes Memory Bytes Spilled
 //	exit_code     0 for Success, 1 otherwise (the reason goes to Config)
+//	outcome       ok, failed, killed or resubmitted (sparkOutcome)
+//
+// A task end without "Task Metrics" (Spark writes none for Resubmitted,
+// FetchFailed, ExecutorLostFailure and some TaskKilled ends) is a run all
+// the same, its counters 0 and "task_metrics":"none" in its config.
 //	config        the memory keys of the Spark properties, JSON, plus
 //	              stage_attempt_index, executor, app_id and parent_stages
 //	              (the stage's "Parent IDs": the stage DAG)
@@ -50,6 +55,8 @@ type SparkProfRuns struct {
 
 type sparkTask struct {
 	line      int64
+	taskID    int64
+	metrics   bool // the end carried "Task Metrics"
 	stage     int
 	attempt   int
 	index     int
@@ -148,6 +155,7 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 				Reason string `json:"Reason"`
 			} `json:"Task End Reason"`
 			Info *struct {
+				TaskID   int64  `json:"Task ID"`
 				Attempt  int    `json:"Attempt"`
 				Index    int    `json:"Index"`
 				Executor string `json:"Executor ID"`
@@ -178,16 +186,22 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 			return fail(errors.New(`task end event without "Stage ID" or "Task Info"`))
 		case e.Info.Launch == nil || e.Info.Finish == nil || *e.Info.Finish < *e.Info.Launch:
 			return fail(errors.New("task end event without a launch and a later finish time"))
-		case e.Metrics == nil:
-			return fail(errors.New(`task end event without "Task Metrics" (the task spilled nothing we can know)`))
 		}
+		t := sparkTask{line: lineNo, taskID: e.Info.TaskID, stage: *e.Stage, attempt: e.Info.Attempt, index: e.Info.Index, executor: e.Info.Executor,
+			host: e.Info.Host, reason: e.Reason.Reason, launchMs: *e.Info.Launch, finishMs: *e.Info.Finish}
+		// Spark writes no "Task Metrics" for ends whose task reported none
+		// (Resubmitted, FetchFailed, ExecutorLostFailure, TaskKilled before
+		// it ran): the attempt still held its slot from launch to finish, so
+		// it is kept, its counters unknown (0).
 		m := e.Metrics
+		if m == nil {
+			s.pending = append(s.pending, t)
+			return nil
+		}
 		if m.MemSpill < 0 || m.DiskSpill < 0 {
 			return fail(errors.New("negative spill bytes"))
 		}
-		t := sparkTask{line: lineNo, stage: *e.Stage, attempt: e.Info.Attempt, index: e.Info.Index, executor: e.Info.Executor,
-			host: e.Info.Host, reason: e.Reason.Reason, launchMs: *e.Info.Launch, finishMs: *e.Info.Finish,
-			diskSpill: m.DiskSpill, memSpill: m.MemSpill, cpuNs: m.CPUNs}
+		t.metrics, t.diskSpill, t.memSpill, t.cpuNs = true, m.DiskSpill, m.MemSpill, m.CPUNs
 		if m.Shuffle != nil {
 			t.input += m.Shuffle.Remote + m.Shuffle.Local
 			t.records += m.Shuffle.Records
@@ -258,6 +272,10 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 			c["parent_stages"] = ps
 		}
 		c["executor"] = t.executor
+		c["task_id"] = t.taskID
+		if !t.metrics {
+			c["task_metrics"] = "none"
+		}
 		slots := int32(0)
 		if n := s.cores[t.executor]; n > 0 {
 			slots = int32(max(1, n/taskCPUs))
@@ -271,6 +289,7 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 		if r.RuntimeS == 0 {
 			r.RuntimeS = 0.001
 		}
+		r.Outcome = sparkOutcome(t.reason)
 		if t.reason != "Success" {
 			r.ExitCode = 1
 			c["reason"] = t.reason
@@ -280,4 +299,21 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 		out = append(out, r)
 	}
 	return out
+}
+
+// sparkOutcome names a task end's reason as the profruns outcome: ok,
+// killed (TaskKilled: speculation, a cancelled job), resubmitted (a task
+// that had succeeded, whose map output was lost with its executor: the end
+// repeats the successful attempt's Task Info, so it held no further slot),
+// else failed.
+func sparkOutcome(reason string) string {
+	switch reason {
+	case "Success":
+		return "ok"
+	case "TaskKilled":
+		return "killed"
+	case "Resubmitted":
+		return "resubmitted"
+	}
+	return "failed"
 }

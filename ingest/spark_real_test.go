@@ -1,0 +1,49 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// The real Spark logs of NVIDIA/spark-rapids-tools' test resources (see
+// testdata/jobs/SOURCES.md).
+const sparkRealDir = "../testdata/jobs/spark-real/"
+
+// TestSparkTaskEndsWithoutMetrics: Spark writes no "Task Metrics" for
+// Resubmitted, FetchFailed and ExecutorLostFailure ends. In the real log of
+// an application that lost executors (8,630 SparkListenerTaskEnd lines:
+// Success 8,577, Resubmitted 50, FetchFailed 2, ExecutorLostFailure 1,
+// counted with grep on the decompressed log) every end is a task attempt
+// and none is a reject; the failed ones keep their launch-to-finish time.
+func TestSparkTaskEndsWithoutMetrics(t *testing.T) {
+	o := ingestJobs(t, "spark-eventlog", []string{sparkRealDir + "rapids_tasks_executors_fail_compressed_eventlog.zstd"}, DefaultOptions())
+	if len(o.rejects) != 0 {
+		t.Fatalf("%d rejects, first %+v", len(o.rejects), o.rejects[0])
+	}
+	outcomes := map[string]int{}
+	noMetrics := 0
+	for _, r := range o.prof {
+		outcomes[r.Outcome]++
+		if strings.Contains(r.Config, `"task_metrics":"none"`) {
+			noMetrics++
+			if r.ExitCode == 0 || !(r.RuntimeS > 0) {
+				t.Errorf("%s: exit %d runtime %v", r.Config, r.ExitCode, r.RuntimeS)
+			}
+		}
+	}
+	if len(o.prof) != 8630 || noMetrics != 53 || outcomes["ok"] != 8577 || outcomes["resubmitted"] != 50 || outcomes["failed"] != 3 {
+		t.Errorf("%d attempts, %d without metrics, outcomes %v", len(o.prof), noMetrics, outcomes)
+	}
+	// Line 17600, the first Resubmitted end: task 8409 (stage 238, index
+	// 51) on executor 2, launched 1623285426511, finished 1623285426516,
+	// the same Task Info as its Success end on line 17325.
+	for _, r := range o.prof {
+		if strings.Contains(r.Config, `"task_id":8409,`) && r.Outcome == "resubmitted" {
+			if r.StartMs != 1623285426511 || r.RuntimeS != 0.005 || !strings.Contains(r.Config, `"reason":"Resubmitted"`) {
+				t.Errorf("task 8409 resubmitted: %+v", r)
+			}
+			return
+		}
+	}
+	t.Error("no resubmitted attempt of task 8409")
+}
