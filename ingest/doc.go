@@ -275,10 +275,13 @@
 // compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings
 // (lz4-java LZ4BlockOutputStream, snappy-java SnappyOutputStream; lz4
 // checksums are not verified); lzf is refused by name as one reject. A
-// rolled log (eventlog_v2_<app>/events_<N>_<app>[.codec]) is read from its
-// lowest-numbered part, all parts in index order, as one application; the
-// other parts and the appstatus_ marker only leave notes (so pass the
-// folder, not a single later part). The run is the ApplicationStart (App
+// rolled log is known by its folder's contents, whatever the folder is
+// called: Spark's (an appstatus_<app> marker beside events_<N>_<app>[.codec]
+// parts) is read from its lowest-numbered part, all parts in index order;
+// Databricks' (the current part eventlog beside the parts it rolled over,
+// eventlog-YYYY-MM-DD--HH-MM[.gz]) from its oldest part, by time, eventlog
+// last. Either is one application; the other parts and the appstatus_
+// marker only leave notes (so pass the folder, not a single later part). The run is the ApplicationStart (App
 // Name, App ID, User, Timestamp as start; no submit time: Spark does not log
 // one) and ApplicationEnd (end, status FINISHED). A log without
 // ApplicationEnd (.inprogress, or cut) is a run without an end: status

@@ -255,7 +255,7 @@ func TestSparkEventLogRolled(t *testing.T) {
 	}
 	want := []string{
 		"appstatus_local-1532512550423:spark-eventlog:status marker of a rolled Spark event log (nothing to read; in progress when it ends in .inprogress)",
-		"events_10_local-1532512550423.lz4:spark-eventlog:part of a rolled Spark event log: read with events_1_local-1532512550423",
+		"events_10_local-1532512550423.lz4:spark-eventlog:part of a rolled Spark event log (Spark's appstatus_ and events_N_ parts): read with events_1_local-1532512550423",
 	}
 	if !reflect.DeepEqual(got[:2], want) || !strings.Contains(got[2], "3 parts read in order") ||
 		!strings.HasPrefix(got[3], "events_2_local-1532512550423.zstd:spark-eventlog:compression: zstd|part of a rolled") {

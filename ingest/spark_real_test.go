@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -46,4 +49,46 @@ func TestSparkTaskEndsWithoutMetrics(t *testing.T) {
 		}
 	}
 	t.Error("no resubmitted attempt of task 8409")
+}
+
+// copyDir copies the regular files of src into a new folder dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dst, e.Name(), b)
+	}
+}
+
+// TestSparkRolledByContents: a rolled log is known by its parts, whatever
+// its folder is called. The real rolled log eventlog_v2_local-1623876083964
+// (appstatus_, events_1_ and events_2_ parts) copied under another name,
+// and the same application in Databricks' layout (eventlog-2021-06-15--15-00.gz
+// rolled over, eventlog the current part, which holds the
+// SparkListenerApplicationEnd), each give the one finished run that
+// Spark's own folder gives, with no reject.
+func TestSparkRolledByContents(t *testing.T) {
+	ref := ingestJobs(t, "auto", []string{sparkRealDir + "eventlog_v2_local-1623876083964"}, DefaultOptions())
+	if len(ref.rejects) != 0 || len(ref.runs) != 1 || ref.runs[0].Status != "FINISHED" {
+		t.Fatalf("Spark's folder: rejects %v runs %+v", ref.rejects, ref.runs)
+	}
+	renamed := filepath.Join(t.TempDir(), "app1")
+	copyDir(t, sparkRealDir+"eventlog_v2_local-1623876083964", renamed)
+	for _, path := range []string{renamed, sparkRealDir + "rapids_db_sim_eventlog"} {
+		o := ingestJobs(t, "auto", []string{path}, DefaultOptions())
+		if len(o.rejects) != 0 {
+			t.Errorf("%s: %d rejects, first %+v", path, len(o.rejects), o.rejects[0])
+		}
+		if !reflect.DeepEqual(o.runs, ref.runs) || !reflect.DeepEqual(o.sky, ref.sky) || len(o.prof) != len(ref.prof) {
+			t.Errorf("%s: runs %+v (want %+v), %d skyline samples (want %d), %d attempts (want %d)",
+				path, o.runs, ref.runs, len(o.sky), len(ref.sky), len(o.prof), len(ref.prof))
+		}
+	}
 }
