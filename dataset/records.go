@@ -99,6 +99,16 @@ type ProfRun struct {
 	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
 	// Added for the accuracy bar (issue 7) on a shared machine.
 	CPUWaitS float64 // time the main thread of each copy was runnable but waiting for a CPU (schedstat run_delay); 0 when not measured
+	// A task's share of its container and the container itself, kept
+	// apart: a Spark executor runs Slots tasks at once in one container.
+	// TaskMemoryBytes is the memory one task has (Spark: the executor's
+	// memory / its slots), what a scheduler replaying the task charges it;
+	// ContainerMemoryBytes what the resource manager allocated for the
+	// container the task ran in (YARN: executor memory + overhead, rounded
+	// up to the minimum allocation), what a reservation asks for. 0 when
+	// the source does not say (MemoryBytes is then both).
+	TaskMemoryBytes      int64
+	ContainerMemoryBytes int64
 }
 
 // ProfSample is one sample of a profiling run's whole process tree (all

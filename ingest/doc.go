@@ -294,12 +294,20 @@
 // application did with them, not what it held. The driver is counted only
 // where it is an executor (local mode); on YARN the AM container is not in
 // the event log, so a Spark skyline is one container below the yarn-rm
-// skyline of the same application. memory_bytes is spark.executor.memory
-// (spark.driver.memory for the local driver; Spark's default 1g when unset;
-// YARN's overhead not included) per executor, read as Spark reads it
-// (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or without a
-// trailing b, any case, a bare number is MiB, less than a MiB truncates; 0,
-// unknown, when Spark could not read it either); vcores is the executor's
+// skyline of the same application. memory_bytes is each executor's
+// container: spark.executor.memory plus spark.executor.memoryOverhead
+// (default max(384 MiB, 10%)), pyspark and enabled off-heap memory, on
+// YARN rounded up to a multiple of the minimum allocation
+// (spark.hadoop.yarn.scheduler.minimum-allocation-mb, else YARN's 1 GiB);
+// on Kubernetes without rounding; for the local driver spark.driver.memory
+// alone (Spark's default 1g when unset). Memory settings are read as Spark
+// reads them (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or
+// without a trailing b, any case, a bare number is MiB, less than a MiB
+// truncates; 0, unknown, when Spark could not read it either). The task
+// attempts (profruns) keep the executor's memory (memory_bytes, the
+// setting elasticity models vary), a task's share of it
+// (task_memory_bytes: memory / the executor's task slots) and the
+// container (container_memory_bytes) apart; vcores is the executor's
 // Total Cores. Logs without executor events (Spark < 1.4) use block managers
 // instead. Other legitimate events (any SparkListener* name or a Java class
 // name, as SQL and streaming events are written) are counted in the notes;

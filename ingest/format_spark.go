@@ -493,6 +493,7 @@ func (r *sparkLog) event(line []byte) *ParseError {
 var sparkProfUsed = map[string]bool{
 	"SparkListenerApplicationStart": true, "SparkListenerEnvironmentUpdate": true, "SparkListenerExecutorAdded": true,
 	"SparkListenerStageSubmitted": true, "SparkListenerStageCompleted": true, "SparkListenerTaskEnd": true,
+	"SparkListenerJobStart": true, "SparkListenerJobEnd": true,
 }
 
 // profLine feeds a line to the profiling runs; a task end it cannot use
@@ -579,7 +580,13 @@ func (r *sparkLog) finish() bool {
 			delete(execs, "driver")
 		}
 	}
+	// An executor holds a container: its memory plus Spark's overhead,
+	// rounded up as YARN allocates it (sparkContainerMemory); that is
+	// what a reservation of the run's containers must ask for.
 	execMem := sparkMemoryBytes(r.props["spark.executor.memory"])
+	if execMem > 0 {
+		execMem, _ = sparkContainerMemory(r.props, id, execMem, false)
+	}
 	drvMem := sparkMemoryBytes(r.props["spark.driver.memory"])
 	ids := make([]string, 0, len(execs))
 	for id := range execs {

@@ -23,7 +23,9 @@ const sparkDir = "../testdata/jobs/spark/"
 // drelephant (Spark 1.5.1 on YARN): ApplicationStart 1458126354336 ("PythonPi",
 // application_1457600942802_0093, user hdfs), executor 2 added at
 // 1458126397624 (+43.288 s), executor 1 at 1458126398962 (+44.626 s), two
-// cores each, spark.executor.memory 1g, never removed; ApplicationEnd
+// cores each, spark.executor.memory 1g (a YARN container of 1 GiB + 384 MiB
+// overhead, rounded up to YARN's default 1 GiB minimum allocation: 2 GiB),
+// never removed; ApplicationEnd
 // 1458126409609 (+55.273 s).
 // sparklens (Spark 2.3.0, local mode): ApplicationStart 1532512549494
 // ("Spark shell", local-1532512550423, user beria), executor "driver" added
@@ -34,8 +36,8 @@ var (
 		Status: "FINISHED", SubmitMs: dataset.NoTime, StartMs: 1458126354336, EndMs: 1458126409609, Source: "spark-eventlog"}
 	drelephantSky = []dataset.SkylineSample{
 		{Job: "PythonPi", Run: "application_1457600942802_0093"},
-		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 43.288, Containers: 1, MemoryBytes: 1 << 30, VCores: 2},
-		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 44.626, Containers: 2, MemoryBytes: 2 << 30, VCores: 4},
+		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 43.288, Containers: 1, MemoryBytes: 2 << 30, VCores: 2},
+		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 44.626, Containers: 2, MemoryBytes: 4 << 30, VCores: 4},
 		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 55.273},
 	}
 	sparklensRun = dataset.Run{Job: "Spark shell", Run: "local-1532512550423", Name: "Spark shell", User: "beria",
@@ -61,7 +63,7 @@ func TestSparkEventLogFixtures(t *testing.T) {
 		t.Errorf("skylines\n%+v\nwant\n%+v", o.sky, want)
 	}
 	// Task ends are profiling runs now, no longer counted as unused.
-	if !hasNoteLike(o.res.Files[0].Notes, "JobStart 1, TaskStart 10") || hasNoteLike(o.res.Files[0].Notes, "TaskEnd") ||
+	if !hasNoteLike(o.res.Files[0].Notes, "counted): TaskStart 10") || hasNoteLike(o.res.Files[0].Notes, "TaskEnd") ||
 		!hasNote(o.res.Files[0].Notes, "Spark 1.5.1") {
 		t.Errorf("notes %q", o.res.Files[0].Notes)
 	}
@@ -97,7 +99,11 @@ func TestSparkEventLogFixtures(t *testing.T) {
 	// shuffle or input metrics, nothing spilled.
 	d := o.prof[0]
 	want := dataset.ProfRun{Job: "PythonPi", Task: "stage 0: reduce at pi.py:39", Framework: "spark", MemoryBytes: 1 << 30,
-		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Outcome: "ok", Source: d.Source, Config: d.Config}
+		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Outcome: "ok", Source: d.Source, Config: d.Config,
+		// Two slots share the executor's 1 GiB; its YARN container is
+		// 1 GiB + 384 MiB overhead, rounded up to YARN's default 1 GiB
+		// minimum allocation.
+		TaskMemoryBytes: 512 << 20, ContainerMemoryBytes: 2 << 30}
 	if !reflect.DeepEqual(d, want) || !strings.HasSuffix(d.Source, "drelephant_event_log_1.jsonl") ||
 		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) ||
 		!strings.Contains(d.Config, `"app_id":"application_1457600942802_0093"`) || !strings.Contains(d.Config, `"parent_stages":[]`) {

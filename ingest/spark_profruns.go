@@ -26,7 +26,13 @@ import (
 //	framework     spark
 //	memory_bytes  the executor's memory (spark.executor.memory; the driver's
 //	              spark.driver.memory in local mode; Spark's default 1g when
-//	              unset, which Config records)
+//	              unset, which Config records): the memory setting the
+//	              elasticity models vary
+//	task_memory_bytes  the task's share of it: memory_bytes / slots (the
+//	              tasks an executor runs at once share its memory)
+//	container_memory_bytes  the executor's container (sparkContainerMemory:
+//	              memory + overhead, rounded up to YARN's minimum
+//	              allocation)
 //	slots         tasks the executor runs at once: its cores / spark.task.cpus
 //	input_bytes   shuffle bytes read (remote + local) + input bytes read
 //	runtime_s     finish − launch of the attempt
@@ -40,7 +46,10 @@ import (
 // the same, its counters 0 and "task_metrics":"none" in its config.
 //	config        the memory keys of the Spark properties, JSON, plus
 //	              stage_attempt_index, executor, app_id and parent_stages
-//	              (the stage's "Parent IDs": the stage DAG)
+//	              (the stage's "Parent IDs": the stage DAG), task_id,
+//	              app_attempt (YARN's "App Attempt ID"), spark_job (the job
+//	              that submitted the stage) with job_submit_ms and
+//	              job_end_ms (its JobStart and JobEnd times)
 type SparkProfRuns struct {
 	path     string
 	appName  string
@@ -49,8 +58,22 @@ type SparkProfRuns struct {
 	cores    map[string]int // executor id → total cores
 	stages   map[int]string // stage id → name
 	parents  map[int][]int  // stage id → parent stage ids ("Parent IDs")
+	// appAttempt is the YARN application attempt ("App Attempt ID"), ""
+	// outside YARN.
+	appAttempt string
+	// jobOf maps a stage to the Spark job that submitted it (JobStart's
+	// "Stage IDs"; the first job wins, a later one reuses its output);
+	// jobs holds each job's submission and completion times.
+	jobOf map[int]int
+	jobs  map[int]*sparkJob
 	pending  []sparkTask
 	rejected int
+}
+
+// sparkJob is one Spark job's span (JobStart "Submission Time", JobEnd
+// "Completion Time"; 0 when the log has none).
+type sparkJob struct {
+	submitMs, endMs int64
 }
 
 type sparkTask struct {
@@ -82,7 +105,8 @@ var sparkConfKeys = []string{
 
 // NewSparkProfRuns starts reading the event log at path.
 func NewSparkProfRuns(path string) *SparkProfRuns {
-	return &SparkProfRuns{path: path, props: map[string]string{}, cores: map[string]int{}, stages: map[int]string{}, parents: map[int][]int{}}
+	return &SparkProfRuns{path: path, props: map[string]string{}, cores: map[string]int{}, stages: map[int]string{}, parents: map[int][]int{},
+		jobOf: map[int]int{}, jobs: map[int]*sparkJob{}}
 }
 
 // Line reads one event line (1-based lineNo). It returns a *ParseError for
@@ -109,11 +133,12 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 	switch head.Event {
 	case "SparkListenerApplicationStart":
 		var e struct {
-			Name string `json:"App Name"`
-			ID   string `json:"App ID"`
+			Name    string `json:"App Name"`
+			ID      string `json:"App ID"`
+			Attempt string `json:"App Attempt ID"`
 		}
 		if json.Unmarshal(line, &e) == nil {
-			s.appName, s.appID = e.Name, e.ID
+			s.appName, s.appID, s.appAttempt = e.Name, e.ID, e.Attempt
 		}
 	case "SparkListenerEnvironmentUpdate":
 		var e struct {
@@ -146,6 +171,30 @@ func (s *SparkProfRuns) Line(lineNo int64, line []byte) *ParseError {
 			s.stages[e.Info.ID] = e.Info.Name
 			if e.Info.Parents != nil {
 				s.parents[e.Info.ID] = e.Info.Parents
+			}
+		}
+	case "SparkListenerJobStart":
+		var e struct {
+			ID     *int  `json:"Job ID"`
+			Submit int64 `json:"Submission Time"`
+			Stages []int `json:"Stage IDs"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.ID != nil {
+			s.jobs[*e.ID] = &sparkJob{submitMs: e.Submit}
+			for _, st := range e.Stages {
+				if _, ok := s.jobOf[st]; !ok {
+					s.jobOf[st] = *e.ID
+				}
+			}
+		}
+	case "SparkListenerJobEnd":
+		var e struct {
+			ID  *int  `json:"Job ID"`
+			End int64 `json:"Completion Time"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.ID != nil {
+			if j := s.jobs[*e.ID]; j != nil {
+				j.endMs = e.End
 			}
 		}
 	case "SparkListenerTaskEnd":
@@ -258,6 +307,10 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 	if n, err := strconv.Atoi(s.props["spark.task.cpus"]); err == nil && n > 0 {
 		taskCPUs = n
 	}
+	container, cnote := sparkContainerMemory(s.props, s.appID, mem, local)
+	if cnote != "" {
+		cfg["container_size_source"] = cnote
+	}
 	out := make([]dataset.ProfRun, 0, len(s.pending))
 	for _, t := range s.pending {
 		c := map[string]any{}
@@ -273,6 +326,15 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 		}
 		c["executor"] = t.executor
 		c["task_id"] = t.taskID
+		if s.appAttempt != "" {
+			c["app_attempt"] = s.appAttempt
+		}
+		if j, ok := s.jobOf[t.stage]; ok {
+			c["spark_job"] = j
+			if sj := s.jobs[j]; sj != nil {
+				c["job_submit_ms"], c["job_end_ms"] = sj.submitMs, sj.endMs
+			}
+		}
 		if !t.metrics {
 			c["task_metrics"] = "none"
 		}
@@ -288,6 +350,10 @@ func (s *SparkProfRuns) Runs() []dataset.ProfRun {
 			SpilledBytes: t.diskSpill, MemorySpilledBytes: t.memSpill, InputRecords: t.records, Source: s.path}
 		if r.RuntimeS == 0 {
 			r.RuntimeS = 0.001
+		}
+		r.TaskMemoryBytes, r.ContainerMemoryBytes = mem, container
+		if slots > 0 {
+			r.TaskMemoryBytes = mem / int64(slots)
 		}
 		r.Outcome = sparkOutcome(t.reason)
 		if t.reason != "Success" {
@@ -316,4 +382,66 @@ func sparkOutcome(reason string) string {
 		return "resubmitted"
 	}
 	return "failed"
+}
+
+// yarnMinAllocationBytes is yarn.scheduler.minimum-allocation-mb's
+// default, 1024 MiB: YARN rounds every container request up to a
+// multiple of it.
+const yarnMinAllocationBytes = 1024 << 20
+
+// sparkContainerMemory is what the cluster manager allocates for one
+// executor of mem bytes, as Spark asks for it (YarnAllocator's
+// executorMemory + memoryOverhead + pysparkWorkerMemory + off-heap, Spark
+// 3): the overhead is spark.executor.memoryOverhead, else
+// max(384 MiB, spark.executor.memoryOverheadFactor (0.1) × memory). On
+// YARN the sum is rounded up to a multiple of the minimum allocation
+// (spark.hadoop.yarn.scheduler.minimum-allocation-mb when the log has it,
+// else YARN's default 1 GiB); on Kubernetes it is taken as it is. Local
+// mode and standalone executors hold no container beyond their memory (a
+// log without spark.master is on YARN when its application id is YARN's).
+// note says where a value was Spark's or YARN's default.
+func sparkContainerMemory(props map[string]string, appID string, mem int64, local bool) (int64, string) {
+	master := props["spark.master"]
+	// Spark 1 logs may not record spark.master; YARN names the application.
+	yarn := strings.HasPrefix(master, "yarn") || master == "" && strings.HasPrefix(appID, "application_")
+	if local || !(yarn || strings.HasPrefix(master, "k8s")) {
+		return mem, ""
+	}
+	var notes []string
+	const mib = 1 << 20
+	overhead := int64(0)
+	if v := strings.TrimSpace(props["spark.executor.memoryOverhead"]); v != "" {
+		if b, err := sparkMemory(v); err == nil {
+			overhead = b
+		}
+	}
+	if overhead == 0 {
+		factor := 0.1
+		if f, err := strconv.ParseFloat(props["spark.executor.memoryOverheadFactor"], 64); err == nil && f > 0 {
+			factor = f
+		}
+		overhead = max(384*mib, int64(factor*float64(mem/mib))*mib)
+		notes = append(notes, "overhead max(384 MiB, "+strconv.FormatFloat(factor, 'g', -1, 64)+" × spark.executor.memory)")
+	}
+	total := mem + overhead
+	if v := strings.TrimSpace(props["spark.executor.pyspark.memory"]); v != "" {
+		if b, err := sparkMemory(v); err == nil {
+			total += b
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(props["spark.memory.offHeap.enabled"]), "true") {
+		if b, err := sparkByteString(props["spark.memory.offHeap.size"], 1); err == nil {
+			total += b
+		}
+	}
+	if yarn {
+		unit := int64(yarnMinAllocationBytes)
+		if n, err := strconv.ParseInt(strings.TrimSpace(props["spark.hadoop.yarn.scheduler.minimum-allocation-mb"]), 10, 64); err == nil && n > 0 && n < 1<<30 {
+			unit = n * mib
+		} else {
+			notes = append(notes, "rounded up to YARN's default minimum allocation, 1 GiB")
+		}
+		total = (total + unit - 1) / unit * unit
+	}
+	return total, strings.Join(notes, "; ")
 }

@@ -92,3 +92,40 @@ func TestSparkRolledByContents(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkTaskAndContainerMemory: a task's memory is its executor's
+// share, a container's memory the executor's plus its overhead as YARN
+// allocates it. Values from the real logs' SparkListenerEnvironmentUpdate:
+//   - 4nodes_8cores_dynamic_alloc: spark.executor.memory 20g,
+//     spark.executor.memoryOverhead 8g, spark.executor.cores 4 (every
+//     ExecutorAdded says Total Cores 4): a task 20 GiB / 4 = 5 GiB, a
+//     container 28 GiB (a multiple of YARN's 1 GiB minimum already);
+//   - multiple_attempts: spark.executor.memory 9397M, spark.executor.cores
+//     3, no overhead set: a task 9397 MiB / 3, a container 9397 MiB +
+//     max(384, ⌊0.1 × 9397⌋ = 939) MiB = 10336 MiB, rounded up to 11 GiB.
+//
+// The skyline's memory per executor is the container's.
+func TestSparkTaskAndContainerMemory(t *testing.T) {
+	for _, c := range []struct {
+		path                  string
+		exec, task, container int64
+	}{
+		{"rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd", 20 << 30, 5 << 30, 28 << 30},
+		{"rapids_multiple_attempts/attempt_1_eventlog.zstd", 9397 << 20, (9397 << 20) / 3, 11 << 30},
+	} {
+		o := ingestJobs(t, "spark-eventlog", []string{sparkRealDir + c.path}, DefaultOptions())
+		if len(o.prof) == 0 || len(o.rejects) != 0 {
+			t.Fatalf("%s: %d attempts, rejects %v", c.path, len(o.prof), o.rejects)
+		}
+		for _, r := range o.prof {
+			if r.MemoryBytes != c.exec || r.TaskMemoryBytes != c.task || r.ContainerMemoryBytes != c.container {
+				t.Fatalf("%s: memory %d task %d container %d, want %d %d %d", c.path, r.MemoryBytes, r.TaskMemoryBytes, r.ContainerMemoryBytes, c.exec, c.task, c.container)
+			}
+		}
+		for _, s := range o.sky {
+			if s.Containers > 0 && s.MemoryBytes != int64(s.Containers)*c.container {
+				t.Fatalf("%s: skyline sample %+v: want %d bytes a container", c.path, s, c.container)
+			}
+		}
+	}
+}
