@@ -281,7 +281,13 @@
 // Databricks' (the current part eventlog beside the parts it rolled over,
 // eventlog-YYYY-MM-DD--HH-MM[.gz]) from its oldest part, by time, eventlog
 // last. Either is one application; the other parts and the appstatus_
-// marker only leave notes (so pass the folder, not a single later part). The run is the ApplicationStart (App
+// marker only leave notes (so pass the folder, not a single later part).
+// The logs of one YARN application's attempts (same App ID, App Attempt
+// ID 1, 2, ...) read in one ingest are one run, not copies: its start is
+// the first attempt's, its end and status the last attempt's (YARN starts
+// another attempt only after one failed), its skyline every attempt's
+// executors; each attempt's task attempts are kept with app_attempt in
+// their config. Such runs are written when every input has been read. The run is the ApplicationStart (App
 // Name, App ID, User, Timestamp as start; no submit time: Spark does not log
 // one) and ApplicationEnd (end, status FINISHED). A log without
 // ApplicationEnd (.inprogress, or cut) is a run without an end: status

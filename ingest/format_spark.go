@@ -616,7 +616,7 @@ func (r *sparkLog) finish() bool {
 			stepDelta{OffsetS: float64(from-startMs) / 1000, Containers: 1, MemoryBytes: mem, VCores: x.cores},
 			stepDelta{OffsetS: float64(until-startMs) / 1000, Containers: -1, MemoryBytes: -mem, VCores: -x.cores})
 	}
-	r.rec = jobRecord{Run: run, Samples: stepSamples(run.Job, run.Run, deltas)}
+	r.rec = jobRecord{Run: run, Samples: stepSamples(run.Job, run.Run, deltas), AppAttempt: a.AttemptID}
 	if r.prof != nil {
 		r.rec.ProfRuns = r.prof.Runs()
 	}

@@ -129,3 +129,59 @@ func TestSparkTaskAndContainerMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkApplicationAttempts: the four real logs of one YARN application
+// (App ID application_1724877841851_0016, App Attempt ID 1 to 4, 107
+// SparkListenerTaskEnd lines each) are one run, not copies: it starts with
+// attempt 1 (ApplicationStart Timestamp 1724884534755), ends with attempt
+// 4 (ApplicationEnd 1724884717231, FINISHED), and keeps all 428 task
+// attempts, 107 marked with each app_attempt.
+func TestSparkApplicationAttempts(t *testing.T) {
+	o := ingestJobs(t, "auto", []string{sparkRealDir + "rapids_multiple_attempts"}, DefaultOptions())
+	if len(o.rejects) != 0 {
+		t.Fatalf("rejects %v", o.rejects)
+	}
+	if len(o.runs) != 1 {
+		t.Fatalf("%d runs, want 1: %+v", len(o.runs), o.runs)
+	}
+	r := o.runs[0]
+	if r.Run != "application_1724877841851_0016" || r.StartMs != 1724884534755 || r.EndMs != 1724884717231 || r.Status != "FINISHED" {
+		t.Errorf("run %+v", r)
+	}
+	per := map[string]int{}
+	for _, p := range o.prof {
+		for _, a := range []string{"1", "2", "3", "4"} {
+			if strings.Contains(p.Config, `"app_attempt":"`+a+`"`) {
+				per[a]++
+			}
+		}
+	}
+	if len(o.prof) != 428 || per["1"] != 107 || per["2"] != 107 || per["3"] != 107 || per["4"] != 107 {
+		t.Errorf("%d task attempts, per application attempt %v", len(o.prof), per)
+	}
+	for _, f := range o.res.Files {
+		if hasNoteLike(f.Notes, "written twice") || !hasNoteLike(f.Notes, "one run of attempts 1, 2, 3, 4") {
+			t.Errorf("%s: notes %q", f.Path, f.Notes)
+		}
+	}
+	// The skyline holds every attempt's executors at their instants, and
+	// none between attempts: it is 0 when attempt 1 ended and again when
+	// attempt 4 began (+138.819 s after attempt 1's start).
+	sky := o.skyline(r.Job, r.Run)
+	last := sky[len(sky)-1]
+	if last.Containers != 0 || last.OffsetS != float64(1724884717231-1724884534755)/1000 {
+		t.Errorf("skyline ends %+v", last)
+	}
+	at := func(off float64) float64 {
+		c := 0.0
+		for _, s := range sky {
+			if s.OffsetS <= off {
+				c = s.Containers
+			}
+		}
+		return c
+	}
+	if at(float64(1724884673574-1724884534755)/1000-0.001) != 0 {
+		t.Errorf("executors held just before attempt 4 started: %v", at(138.818))
+	}
+}

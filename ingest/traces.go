@@ -18,6 +18,7 @@ type runState struct {
 	colls    *collIndex
 	machines *machineIndex // machine histories, for the machine-event formats
 	sums     *googleSums   // google2019-usage rows, written when the Run ends
+	attempts *sparkAttempts // Spark application attempts, one run each application
 }
 
 // tenantKeys lists, per format, the values --tenant-key accepts; the first
