@@ -23,6 +23,14 @@ type Attempt struct {
 	Parents []int
 	// TaskCPUs is spark.task.cpus, 0 when unset.
 	TaskCPUs int
+	// AppAttempt is the YARN application attempt of a Spark log ("" when
+	// the log has none).
+	AppAttempt string
+	// SparkJob is the Spark job that submitted the stage, −1 when not
+	// recorded; JobSubmitMs and JobEndMs its JobStart and JobEnd times
+	// (0 when the log has none).
+	SparkJob              int
+	JobSubmitMs, JobEndMs int64
 }
 
 // HistoryAttempt reads r's Attempt; ok is false for rows that are no
@@ -38,11 +46,18 @@ func HistoryAttempt(r *ProfRun) (a Attempt, ok bool) {
 		AppID      string `json:"app_id"`
 		Parents    *[]int `json:"parent_stages"`
 		TaskCPUs   string `json:"spark.task.cpus"`
+		AppAttempt string `json:"app_attempt"`
+		SparkJob   *int   `json:"spark_job"`
+		JobSubmit  int64  `json:"job_submit_ms"`
+		JobEnd     int64  `json:"job_end_ms"`
 	}
 	if json.Unmarshal([]byte(r.Config), &c) != nil || (c.Attempt == "" && c.StageIndex == "") {
 		return Attempt{}, false
 	}
-	a = Attempt{Run: c.JobID, Task: c.Attempt, Stage: -1}
+	a = Attempt{Run: c.JobID, Task: c.Attempt, Stage: -1, SparkJob: -1, AppAttempt: c.AppAttempt, JobSubmitMs: c.JobSubmit, JobEndMs: c.JobEnd}
+	if c.SparkJob != nil {
+		a.SparkJob = *c.SparkJob
+	}
 	if c.Attempt != "" { // attempt_<cluster>_<job>_<m|r>_<task>_<attempt>
 		if i := strings.LastIndexByte(a.Task, '_'); i > 0 {
 			a.Task = a.Task[:i]
