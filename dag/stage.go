@@ -267,58 +267,18 @@ func sparkStages(tasks map[string]map[string]bool, parents map[string][]string, 
 		return stageLess(as, bs)
 	}
 	sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
-	// The jobs, in order of attempt and submission.
-	type job struct {
-		attempt         string
-		id              int
-		submitMs, endMs int64
-		group           int
-	}
-	byKey := map[[2]string]*job{}
-	var list []*job
+	var spans []dataset.SparkJobSpan
 	for _, k := range keys {
-		w := where[k]
-		if w.job < 0 {
-			continue
-		}
-		jk := [2]string{w.attempt, strconv.Itoa(w.job)}
-		if byKey[jk] == nil {
-			j := &job{attempt: w.attempt, id: w.job, submitMs: w.submitMs, endMs: w.endMs}
-			byKey[jk] = j
-			list = append(list, j)
+		if w := where[k]; w.job >= 0 {
+			spans = append(spans, dataset.SparkJobSpan{SparkJobKey: dataset.SparkJobKey{Attempt: w.attempt, Job: w.job}, SubmitMs: w.submitMs, EndMs: w.endMs})
 		}
 	}
-	sort.Slice(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if a.attempt != b.attempt {
-			return stageLess(a.attempt, b.attempt)
-		}
-		if a.submitMs != b.submitMs {
-			return a.submitMs < b.submitMs
-		}
-		return a.id < b.id
-	})
-	var groupEnd int64
-	for i, j := range list {
-		end := j.endMs
-		if end <= 0 {
-			end = math.MaxInt64 // never ended in the log: it overlaps what follows
-		}
-		switch {
-		case i == 0:
-			groups = 1
-		case j.attempt != list[i-1].attempt || j.submitMs <= 0 || j.submitMs >= groupEnd:
-			groups++
-			groupEnd = 0
-		}
-		j.group = groups - 1
-		groupEnd = max(groupEnd, end)
-	}
+	group, groups := dataset.SparkJobGroups(spans)
+	groupOf := func(w sparkStage) int { return group[dataset.SparkJobKey{Attempt: w.attempt, Job: w.job}] }
 	member := make([][]string, groups)
 	for _, k := range keys {
 		if w := where[k]; w.job >= 0 {
-			g := byKey[[2]string{w.attempt, strconv.Itoa(w.job)}].group
-			member[g] = append(member[g], k)
+			member[groupOf(w)] = append(member[groupOf(w)], k)
 		}
 	}
 	for _, k := range keys {
@@ -327,7 +287,7 @@ func sparkStages(tasks map[string]map[string]bool, parents map[string][]string, 
 			ps = append(ps, name(p))
 		}
 		if w := where[k]; w.job >= 0 {
-			if g := byKey[[2]string{w.attempt, strconv.Itoa(w.job)}].group; g > 0 {
+			if g := groupOf(w); g > 0 {
 				for _, p := range member[g-1] {
 					ps = append(ps, name(p))
 				}
@@ -335,7 +295,7 @@ func sparkStages(tasks map[string]map[string]bool, parents map[string][]string, 
 		}
 		stages = append(stages, Stage{ID: name(k), Tasks: int64(len(tasks[k])), Parents: ps})
 	}
-	return stages, len(list), groups
+	return stages, len(group), groups
 }
 
 // collectionsSource is the format whose stages rows are Google 2019

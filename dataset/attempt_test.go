@@ -33,3 +33,19 @@ func TestHistoryAttempt(t *testing.T) {
 		}
 	}
 }
+
+// SparkJobGroups: overlapping jobs share a group, a job submitted when
+// its group had ended starts the next, so does a new application attempt;
+// a job that never ended overlaps what follows.
+func TestSparkJobGroups(t *testing.T) {
+	span := func(att string, job int, sub, end int64) SparkJobSpan {
+		return SparkJobSpan{SparkJobKey{att, job}, sub, end}
+	}
+	jobs := []SparkJobSpan{span("1", 2, 12, 20), span("1", 0, 0+1, 10), span("1", 1, 5, 12),
+		span("1", 3, 21, 0), span("1", 4, 25, 30), span("2", 0, 3, 4)}
+	got, n := SparkJobGroups(jobs)
+	want := map[SparkJobKey]int{{"1", 0}: 0, {"1", 1}: 0, {"1", 2}: 1, {"1", 3}: 2, {"1", 4}: 2, {"2", 0}: 3}
+	if n != 4 || !reflect.DeepEqual(got, want) {
+		t.Errorf("groups %v (%d), want %v (4)", got, n, want)
+	}
+}
