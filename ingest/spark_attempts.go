@@ -79,14 +79,20 @@ func (a *sparkAttempts) flush(ctx context.Context, tx *dataset.Tx, res *Result) 
 		all := a.apps[k]
 		sort.SliceStable(all, func(i, j int) bool { return attemptLess(all[i].attempt, all[j].attempt) })
 		// The same attempt read twice (an .inprogress log beside its
-		// final copy) counts once: the first read.
+		// final copy) counts once: the read that saw its end, else the
+		// first.
 		var atts []*sparkAttempt
 		for _, x := range all {
-			if n := len(atts); n > 0 && atts[n-1].attempt == x.attempt {
-				note(x.index, fmt.Sprintf("attempt %s of %s/%s also read from %s: its run is written once", x.attempt, k[0], k[1], atts[n-1].file))
+			n := len(atts)
+			if n == 0 || atts[n-1].attempt != x.attempt {
+				atts = append(atts, x)
 				continue
 			}
-			atts = append(atts, x)
+			kept := atts[n-1]
+			if kept.run.EndMs == dataset.NoTime && x.run.EndMs != dataset.NoTime {
+				atts[n-1], kept, x = x, x, kept
+			}
+			note(x.index, fmt.Sprintf("attempt %s of %s/%s also read from %s: its run is written once, from there", x.attempt, k[0], k[1], kept.file))
 		}
 		first, last := atts[0], atts[len(atts)-1]
 		run := last.run

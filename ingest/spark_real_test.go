@@ -185,3 +185,15 @@ func TestSparkApplicationAttempts(t *testing.T) {
 		t.Errorf("executors held just before attempt 4 started: %v", at(138.818))
 	}
 }
+
+// TestSparkAttemptReadTwice: an attempt's .inprogress copy beside its
+// final log is one run, the finished one, whichever is read first.
+func TestSparkAttemptReadTwice(t *testing.T) {
+	o := ingestJobs(t, "spark-eventlog", []string{"../testdata/jobs/spark-variants/application_1457600942802_0093.lz4.inprogress", sparkDir + "drelephant_event_log_1.jsonl"}, DefaultOptions())
+	if len(o.runs) != 1 || !reflect.DeepEqual(o.runs[0], drelephantRun) || !reflect.DeepEqual(o.sky, drelephantSky) {
+		t.Errorf("runs %+v\nskyline %+v", o.runs, o.sky)
+	}
+	if !hasNoteLike(o.res.Files[0].Notes, "its run is written once, from there") {
+		t.Errorf("notes %q", o.res.Files[0].Notes)
+	}
+}
