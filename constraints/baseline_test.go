@@ -14,7 +14,9 @@ import (
 // structs of strings, each event's constraint list decoded again, tasks
 // and machines in maps keyed by ids and names, and the supply of every
 // window counted by judging every constraint on every machine at the
-// window's start (machines × constraints × windows). Same rules as Run;
+// window's start (machines × constraints × windows), and a constraint's
+// demand by marking every window of every stretch a task carried it. Same
+// rules as Run;
 // 2019-style events (constraints on the events) only.
 type baseCons struct {
 	tasks, episodes, arrivals, served, relaxed, violated int64
@@ -31,6 +33,11 @@ type baseTask struct {
 	firstW        int
 	cpu, mem      float64
 	seen          map[string]bool
+	// carry is the list the open episode carries since window segW;
+	// marked, per constraint, the windows it was carried in.
+	carry  string
+	segW   int
+	marked map[dataset.Constraint]map[int]bool
 }
 
 func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (map[dataset.Constraint]*baseCons, error) {
@@ -119,11 +126,25 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 	machines = map[int64]map[string]string{}
 	ai = 0
 	tasks := map[TaskKey]*baseTask{}
+	// mark: the episode carried t.carry from window t.segW to lastW.
+	mark := func(t *baseTask, lastW int) {
+		for _, c := range decode(t.carry) {
+			if t.marked[c] == nil {
+				t.marked[c] = map[int]bool{}
+			}
+			for x := t.segW; x <= lastW; x++ {
+				t.marked[c][x] = true
+			}
+		}
+	}
+	openEp := func(t *baseTask, list string, w int) {
+		t.carry, t.segW, t.marked = list, w, map[dataset.Constraint]map[int]bool{}
+	}
 	closeEp := func(t *baseTask, lastW int) {
 		t.open = false
-		lastW = max(lastW, t.firstW)
-		for _, c := range decode(t.set) {
-			for x := t.firstW; x <= lastW; x++ {
+		mark(t, max(lastW, t.firstW))
+		for c, ws := range t.marked {
+			for x := range ws {
 				out[c].demand[x]++
 			}
 		}
@@ -166,6 +187,11 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 				}
 			}
 			t.prev, t.hasPrev = r.Constraints, true
+			if t.open && r.Type != "SUBMIT" && t.carry != r.Constraints {
+				w := max(window(r.TimeMs), t.firstW)
+				mark(t, w)
+				t.carry, t.segW = r.Constraints, w
+			}
 			for _, c := range decode(r.Constraints) {
 				key := c.Attribute + "\x00" + c.Relation + "\x00" + c.Value
 				if !t.seen[key] {
@@ -180,6 +206,7 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 				closeEp(t, window(r.TimeMs))
 			}
 			t.set, t.submit, t.sched, t.open, t.firstW = r.Constraints, r.TimeMs, dataset.NoTime, true, window(r.TimeMs)
+			openEp(t, r.Constraints, t.firstW)
 			for _, c := range decode(t.set) {
 				out[c].episodes++
 				if r.TimeMs != dataset.NoTime {
@@ -193,6 +220,7 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 		case "SCHEDULE":
 			if !t.open {
 				t.submit, t.open, t.firstW = dataset.NoTime, true, window(r.TimeMs)
+				openEp(t, r.Constraints, t.firstW)
 			}
 			t.set, t.sched = r.Constraints, r.TimeMs
 			for _, c := range decode(t.set) {

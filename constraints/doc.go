@@ -1,4 +1,4 @@
-// Package constraints is the constraints stage (seed 003, Phoenix): it
+// Package constraints is the constraints stage (Thinakaran et al., Phoenix): it
 // profiles the placement constraints of tasks and estimates how long
 // constrained tasks wait.
 //
@@ -24,19 +24,49 @@
 //     net⟩ names resources the obfuscated attributes cannot be mapped onto
 //     (a hashed name may be a kernel version or a rack); each constrained
 //     attribute is one component, with demand = task episodes (SUBMIT to
-//     EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it active in a
-//     window, over supply = machines having the attribute at the window's
-//     start. The same series is given per constraint, supply = machines
-//     satisfying it;
+//     EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it at some time
+//     in a window, over supply = machines having the attribute at the
+//     window's start. The same series is given per constraint, supply =
+//     machines satisfying it. An episode carries a constraint from the
+//     SUBMIT/SCHEDULE/UPDATE event whose list holds it to the one whose
+//     list drops it (that event's window included), so a relaxed (soft)
+//     constraint is demand while it was asked for (Phoenix §III-A: soft
+//     constraints "can be relaxed or negotiated"); it was counted by the
+//     list the task was scheduled with, which gave a relaxed constraint no
+//     demand at all. A constraint dropped and taken back within a window
+//     counts once there. Windows in which an episode carries no constraint
+//     are the unconstrained demand;
 //   - an M/G/1 queue per constraint whose server is the set of satisfying
-//     machines taken as one server of their combined capacity (their mean
-//     count over the windows, each of capacity 1: the traces normalise
-//     capacities to the largest machine). A task's service time on it is
+//     machines taken as one server of their combined capacity (their
+//     time-weighted mean count from the first to the last task event, the
+//     span the arrival rate is over, each of capacity 1: the traces
+//     normalise capacities to the largest machine). It was the mean of the
+//     counts at window starts, which made the wait depend on --window (the
+//     2011 fixture's GK != aaa: 34.7 s at 1 h, 28.6 s at 10 min; 27.1 s at
+//     both now). A task's service time on it is
 //     its SCHEDULE→end time × the larger of its CPU and memory requests,
 //     divided by that count; the arrival rate is the episodes with a known
 //     SUBMIT over the data's span. Pollaczek–Khinchine: W = λE[S²]/(2(1−ρ))
 //     with ρ = λE[S]; ρ ≥ 1 is reported as unstable, never as a number. W is
 //     compared with the mean SUBMIT→SCHEDULE wait of the same episodes.
+//
+// Placement constraints, the third class of Phoenix §III-A ("hard, soft,
+// and placement constraints"; placement ones spread or gather the tasks
+// of an application), are reported apart (Result.Placement): the Google
+// 2011 task_events' different-machine flag, by which a task "must be
+// scheduled to execute on a different machine than any other currently
+// running task in the job" (the 2011 schema). Per trace: the jobs and
+// tasks that carried it, hard or soft by the same test as the attribute
+// constraints (relaxed: a later SUBMIT/SCHEDULE/UPDATE event of the task
+// no longer carries it; violated: a SCHEDULE carrying it lands on a
+// machine where another task of the job, flagged or not, is running), and
+// its SUBMIT→SCHEDULE waits. It is not in the profile, the CRV or the
+// queues (it names no machine attribute, so no machines satisfy it as
+// such): a task with only the flag is among the unconstrained. JSON
+// ("placement") and the text output carry it; the CSV stays the table of
+// attribute constraints. The 2019
+// trace has no such flag (its per-collection max_per_machine is not
+// read).
 //
 // The same queue is given for the tasks without constraints, served by
 // every machine with attribute rows ("unconstrained"): a constraint whose

@@ -32,8 +32,13 @@ type Result struct {
 	// served by every machine with attribute rows: how the model does on
 	// the bulk of the work (attribute, relation and value are empty).
 	Unconstrained *ConstraintResult `json:"unconstrained"`
-	Rules         []string          `json:"rules"`
-	Warnings      []string          `json:"warnings"`
+	// Placement is Phoenix's third class of constraint, one row per kind
+	// the trace has (the 2011 different-machine flag); empty when none.
+	// The attribute constraints' fields above do not count it: a task
+	// with only the flag is among the unconstrained.
+	Placement []PlacementResult `json:"placement"`
+	Rules     []string          `json:"rules"`
+	Warnings  []string          `json:"warnings"`
 }
 
 // ProfileRow counts constraints of one attribute and relation.
@@ -72,7 +77,9 @@ type ConstraintResult struct {
 	Tasks     int64  `json:"tasks"`    // distinct tasks that carried it
 	Episodes  int64  `json:"episodes"` // submissions of tasks carrying it
 	// Machines is how many machines satisfied it at some time;
-	// MachinesMean the mean over windows (the server of the queue).
+	// MachinesMean their time-weighted mean from the first to the last
+	// task event (span_s), the server of the queue; it does not depend on
+	// the window.
 	Machines     int     `json:"machines"`
 	MachinesMean float64 `json:"machines_mean"`
 	// Hard: no task dropped it later and no task ran on a machine
@@ -109,9 +116,10 @@ var Rules = []string{
 	"matching: EQUAL/NOT_EQUAL compare strings, the ordered relations numbers, PRESENT/NOT_PRESENT only presence; a machine without the attribute satisfies only NOT_EQUAL and NOT_PRESENT",
 	"machines: a machine exists from its first machine_attributes row; attribute changes and deletions apply from their time",
 	"hard vs soft: the attributes are obfuscated, so a constraint is soft when some task dropped it from a later SUBMIT/SCHEDULE/UPDATE event (relaxed) or ran on a machine not satisfying it (violated); hard otherwise",
-	"CRV: the paper's <cpu,mem,disk,os,clock,net> cannot be named on obfuscated attributes: each constrained attribute is one component; demand = task episodes (SUBMIT to EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it active in the window, supply = machines having it at the window's start",
-	"queue: per constraint an M/G/1 whose server is the satisfying machines taken as one server of their combined capacity (machines_mean machines of capacity 1, the traces' largest machine); a task's service = (SCHEDULE→end) × max(cpu, memory request) / machines_mean (a task without requests takes a whole machine); arrivals = episodes with a known SUBMIT over span_s; W = λE[S²]/(2(1−ρ)), ρ = λE[S]",
+	"CRV: the paper's <cpu,mem,disk,os,clock,net> cannot be named on obfuscated attributes: each constrained attribute is one component; demand = task episodes (SUBMIT to EVICT/FAIL/FINISH/KILL/LOST) carrying a constraint on it at some time in the window (a constraint counts from the event that carried it to the SUBMIT/SCHEDULE/UPDATE event that dropped it), supply = machines having it at the window's start",
+	"queue: per constraint an M/G/1 whose server is the satisfying machines taken as one server of their combined capacity (machines_mean machines of capacity 1, the traces' largest machine; machines_mean is their time-weighted mean over span_s); a task's service = (SCHEDULE→end) × max(cpu, memory request) / machines_mean (a task without requests takes a whole machine); arrivals = episodes with a known SUBMIT over span_s; W = λE[S²]/(2(1−ρ)), ρ = λE[S]",
 	"observed wait: SUBMIT→SCHEDULE of each episode whose both times are in the trace window",
+	"placement: the 2011 task_events different-machine flag (the task must run on a different machine than any other currently running task of its job) is a placement constraint, reported apart (placement); soft when a task dropped it from a later SUBMIT/SCHEDULE/UPDATE event or was scheduled with it onto a machine running another task of its job, hard otherwise",
 	"the model sees only the tasks carrying the constraint: other work on the same machines, priorities and preemption are not in it, so it under-predicts where the machines are shared and busy",
 }
 
@@ -161,14 +169,19 @@ func quantile(sorted []float64, q float64) float64 {
 	return sorted[max(i, 0)]
 }
 
-// queue fills a constraint's series and its M/G/1 estimate.
-func (s *sweep) queue(cs *consState, cr *ConstraintResult, span float64) {
+// queue fills a constraint's series and its M/G/1 estimate; sat is the
+// machines satisfying it at the end of the sweep.
+func (s *sweep) queue(cs *consState, sat int32, cr *ConstraintResult, span float64) {
 	cr.DemandSupply = s.series(cs.demandDelta, cs.supply)
-	var sum float64
-	for _, v := range cs.supply {
-		sum += float64(v)
+	// The server: the satisfying machines' time-weighted mean over the
+	// span the arrival rate is over, so it does not depend on the window
+	// (a mean of counts at window starts did). Events at one instant have
+	// no span: the count then.
+	m := float64(cs.supply[0])
+	if s.last > s.first {
+		s.accrue(cs, sat, s.last)
+		m = cs.area / float64(s.last-s.first)
 	}
-	m := sum / float64(s.nW)
 	cr.MachinesMean = round(m, 3)
 	if span > 0 {
 		cr.ArrivalRate = sig(float64(cs.arrivals) / span)
@@ -237,7 +250,7 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 			Machines: popcount(cs.ever), Relaxed: cs.relaxed, Violated: cs.violated, Served: cs.served,
 			ObservedWaits: len(cs.waits)}
 		cr.Hard = cs.relaxed == 0 && cs.violated == 0
-		s.queue(cs, &cr, span)
+		s.queue(cs, cs.sat, &cr, span)
 		r.Constraints = append(r.Constraints, cr)
 		k := prKey{c.Attribute, c.Relation}
 		p := prof[k]
@@ -288,8 +301,12 @@ func (s *sweep) result(opts Options, first, last int64) *Result {
 	if s.none.episodes > 0 {
 		u := ConstraintResult{Tasks: int64(len(in.Tasks) - len(s.seen)), Episodes: s.none.episodes, Machines: int(s.joinedN),
 			Hard: true, Served: s.none.served, ObservedWaits: len(s.none.waits)}
-		s.queue(&s.none, &u, span)
+		s.queue(&s.none, s.joinedN, &u, span)
 		r.Unconstrained = &u
+	}
+	r.Placement = []PlacementResult{}
+	if s.place != nil {
+		r.Placement = append(r.Placement, s.place.result())
 	}
 	r.Warnings = append(append([]string{}, in.Warnings...), sortedWarnings(s.warn)...)
 	if r.Profile == nil {

@@ -17,8 +17,29 @@ type taskState struct {
 	submit   int64 // of the open episode; NoTime when unknown
 	sched    int64 // NoTime until scheduled
 	firstW   int32 // window the episode's demand starts in
+	carry    int32 // set the open episode carries now: its demand keys
 	open     bool
 	cpu, mem float32
+}
+
+// carryLog is kept (sweep.moved) only for an open episode whose carried
+// set changed, the rare case: its demand keys that did not start at firstW
+// (taken on later) and those it dropped, with the last window already
+// counted, so a key dropped and taken back within a window counts once.
+type carryLog struct {
+	from []keyW
+	gone []keyW
+}
+
+type keyW struct{ key, w int32 }
+
+func findKey(ks []keyW, k int32) int {
+	for i, x := range ks {
+		if x.key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // consState accumulates one constraint.
@@ -36,6 +57,26 @@ type consState struct {
 	served      int64
 	supply      []int32
 	demandDelta []int32
+	// area is Σ sat × time (machine·ms) from the first task event up to
+	// lastT, the instant sat last changed: the queue's server is
+	// area / span, the time-weighted mean over the span the arrival rate
+	// is over.
+	area  float64
+	lastT int64
+}
+
+// accrue adds the machines satisfying cs (sat, before a change at t) to
+// its area; changes before the first task event or after the last one
+// weigh nothing.
+func (s *sweep) accrue(cs *consState, sat int32, t int64) {
+	if t == dataset.NoTime || t < s.first {
+		t = s.first
+	}
+	t = min(t, s.last)
+	if t > cs.lastT {
+		cs.area += float64(sat) * float64(t-cs.lastT)
+		cs.lastT = t
+	}
 }
 
 // sweep is Run's state.
@@ -54,13 +95,21 @@ type sweep struct {
 	attrSup  [][]int32 // per attribute, per window
 	attrDem  [][]int32 // per attribute, per window (deltas, then counts)
 	setAttrs [][]int32 // per set, its distinct attributes
-	tasks    []taskState
-	seen     map[int32][]int32 // task → constraints it ever had (constrained tasks only)
+	// setKeys is per set the demand series it feeds: its constraints (i),
+	// its attributes (len(cons) + a), or for the empty set the
+	// unconstrained queue's (len(cons) + len(attrDem)).
+	setKeys [][]int32
+	first   int64 // first and last task event: the span rates and the
+	last    int64 // queue's server are over
+	tasks   []taskState
+	seen    map[int32][]int32 // task → constraints it ever had (constrained tasks only)
 	// none is the tasks without constraints, on every machine: the same
 	// queue, for comparison. joinedN counts the machines so far.
 	none    consState
 	joinedN int32
-	touched []int32 // apply's scratch
+	place   *placement          // nil when no event carries the different-machine flag
+	moved   map[int32]*carryLog // task → its open episode's log, once its carried set changed
+	touched []int32             // apply's scratch
 	olds    []mval
 	warn    map[string]int64
 }
@@ -84,6 +133,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if first == dataset.NoTime {
 		return nil, fmt.Errorf("%w (every task event is outside the trace window)", ErrNoEvents)
 	}
+	s.first, s.last = first, last
 	s.t0 = first - ((first%s.w)+s.w)%s.w
 	s.nW = int((last-s.t0)/s.w) + 1
 	if s.nW > opts.MaxWindows {
@@ -91,6 +141,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			s.nW, opts.Window, rfc(first), rfc(last), opts.MaxWindows)
 	}
 	s.init()
+	s.place = newPlacement(s.in)
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
@@ -147,11 +198,29 @@ func (s *sweep) init() {
 			}
 		}
 	}
+	nC, nA := int32(len(s.cons)), int32(len(s.attrDem))
+	s.setKeys = make([][]int32, len(in.Sets))
+	for i, set := range in.Sets {
+		if len(set) == 0 {
+			s.setKeys[i] = []int32{nC + nA}
+			continue
+		}
+		ks := append([]int32{}, set...)
+		for _, a := range s.setAttrs[i] {
+			ks = append(ks, nC+a)
+		}
+		s.setKeys[i] = ks
+	}
+	for i := range s.cons {
+		s.cons[i].lastT = s.first
+	}
+	s.none.lastT = s.first
 	s.tasks = make([]taskState, len(in.Tasks))
 	for i := range s.tasks {
 		s.tasks[i].prevSet = -1
 	}
 	s.seen = map[int32][]int32{}
+	s.moved = map[int32]*carryLog{}
 }
 
 // attrIndex finds an attribute name (the names are few: a linear scan
@@ -233,7 +302,7 @@ func (s *sweep) run(ctx context.Context) error {
 	}
 	for t := range s.tasks {
 		if s.tasks[t].open {
-			s.closeDemand(&s.tasks[t], int32(s.nW-1))
+			s.closeDemand(int32(t), int32(s.nW-1))
 		}
 	}
 	return nil
@@ -248,10 +317,12 @@ func (s *sweep) apply(rows []Attr) {
 	if m < 0 {
 		return
 	}
+	t := rows[0].TimeMs
 	joining := !s.joined[m]
 	if joining {
 		// A machine exists from its first attribute rows.
 		s.joined[m] = true
+		s.accrue(&s.none, s.joinedN, t)
 		s.joinedN++
 		s.mattrs[m] = map[int32]mval{}
 	}
@@ -279,6 +350,9 @@ func (s *sweep) apply(rows []Attr) {
 		for _, c := range s.attrCons[name] {
 			cs := &s.cons[c]
 			before, after := !joining && cs.k.match(old), cs.k.match(nv)
+			if before != after {
+				s.accrue(cs, cs.sat, t)
+			}
 			switch {
 			case before && !after:
 				cs.sat--
@@ -295,6 +369,7 @@ func (s *sweep) apply(rows []Attr) {
 		// an absent attribute satisfies (NOT_EQUAL, NOT_PRESENT).
 		for _, c := range s.absentOK {
 			if !slices.Contains(touched, s.consAttr[c]) {
+				s.accrue(&s.cons[c], s.cons[c].sat, t)
 				s.cons[c].sat++
 				s.cons[c].ever[m/64] |= 1 << (m % 64)
 			}
@@ -322,6 +397,13 @@ func carriesSet(t uint8) bool {
 
 func (s *sweep) event(e *Event) {
 	ts := &s.tasks[e.Task]
+	if s.place != nil {
+		submit := int64(dataset.NoTime)
+		if ts.open {
+			submit = ts.submit
+		}
+		s.place.event(e, s.in.Tasks[e.Task].Job, submit)
+	}
 	if !math.IsNaN(float64(e.CPU)) {
 		ts.cpu = e.CPU
 	}
@@ -338,6 +420,9 @@ func (s *sweep) event(e *Event) {
 			}
 		}
 		ts.prevSet = e.Set
+		if ts.open && e.Type != evSubmit && ts.carry != e.Set {
+			s.recarry(e.Task, e.Set, s.window(e.TimeMs))
+		}
 		if len(set) > 0 {
 			had := s.seen[e.Task]
 			for _, c := range set {
@@ -352,9 +437,9 @@ func (s *sweep) event(e *Event) {
 	switch e.Type {
 	case evSubmit:
 		if ts.open {
-			s.closeDemand(ts, s.window(e.TimeMs))
+			s.closeDemand(e.Task, s.window(e.TimeMs))
 		}
-		*ts = taskState{set: e.Set, prevSet: ts.prevSet, submit: e.TimeMs, sched: dataset.NoTime,
+		*ts = taskState{set: e.Set, prevSet: ts.prevSet, carry: e.Set, submit: e.TimeMs, sched: dataset.NoTime,
 			firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
 		for _, c := range set {
 			s.cons[c].episodes++
@@ -374,7 +459,7 @@ func (s *sweep) event(e *Event) {
 		}
 	case evSchedule:
 		if !ts.open { // scheduled without a SUBMIT in the data (it predates the trace)
-			*ts = taskState{set: e.Set, prevSet: ts.prevSet, submit: dataset.NoTime, firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
+			*ts = taskState{set: e.Set, prevSet: ts.prevSet, carry: e.Set, submit: dataset.NoTime, firstW: s.window(e.TimeMs), open: true, cpu: ts.cpu, mem: ts.mem}
 		}
 		ts.set = e.Set
 		ts.sched = e.TimeMs
@@ -425,29 +510,97 @@ func (s *sweep) event(e *Event) {
 				s.none.served++
 			}
 		}
-		s.closeDemand(ts, s.window(e.TimeMs))
+		s.closeDemand(e.Task, s.window(e.TimeMs))
 	}
 }
 
-// closeDemand ends an episode's demand in window last.
-func (s *sweep) closeDemand(ts *taskState, last int32) {
+// demand is the delta series of a demand key (setKeys).
+func (s *sweep) demand(k int32) []int32 {
+	nC := int32(len(s.cons))
+	switch {
+	case k < nC:
+		return s.cons[k].demandDelta
+	case k-nC < int32(len(s.attrDem)):
+		return s.attrDem[k-nC]
+	}
+	return s.none.demandDelta
+}
+
+// count adds one to key k's demand in windows from…last.
+func (s *sweep) count(k, from, last int32) {
+	if last < from {
+		return
+	}
+	d := s.demand(k)
+	d[from]++
+	d[last+1]--
+}
+
+// recarry: the open episode's event in window w carries set instead of
+// ts.carry. A key it drops is demand up to w included (it was carried
+// for part of w); a key it takes on starts at w, or after the window a
+// drop of it in this episode already counted.
+func (s *sweep) recarry(task, set int32, w int32) {
+	ts := &s.tasks[task]
+	if w < ts.firstW {
+		w = ts.firstW
+	}
+	old, nw := s.setKeys[ts.carry], s.setKeys[set]
+	l := s.moved[task]
+	if l == nil {
+		l = &carryLog{}
+		s.moved[task] = l
+	}
+	for _, k := range old {
+		if slices.Contains(nw, k) {
+			continue
+		}
+		from := ts.firstW
+		if i := findKey(l.from, k); i >= 0 {
+			from = l.from[i].w
+			l.from = slices.Delete(l.from, i, i+1)
+		}
+		s.count(k, from, w)
+		if i := findKey(l.gone, k); i >= 0 {
+			l.gone[i].w = w
+		} else {
+			l.gone = append(l.gone, keyW{k, w})
+		}
+	}
+	for _, k := range nw {
+		if slices.Contains(old, k) {
+			continue
+		}
+		from := w
+		if i := findKey(l.gone, k); i >= 0 && l.gone[i].w >= w {
+			from = l.gone[i].w + 1
+		}
+		l.from = append(l.from, keyW{k, from})
+	}
+	ts.carry = set
+}
+
+// closeDemand ends an episode's demand in window last: every key it
+// carries now counts from where it was taken on (the episode's first
+// window for those carried all along) to last.
+func (s *sweep) closeDemand(task int32, last int32) {
+	ts := &s.tasks[task]
+	l := s.moved[task]
 	ts.open = false
 	if last < ts.firstW {
 		last = ts.firstW
 	}
-	for _, c := range s.in.Sets[ts.set] {
-		d := s.cons[c].demandDelta
-		d[ts.firstW]++
-		d[last+1]--
+	for _, k := range s.setKeys[ts.carry] {
+		from := ts.firstW
+		if l != nil {
+			if i := findKey(l.from, k); i >= 0 {
+				from = l.from[i].w
+			}
+		}
+		s.count(k, from, last)
 	}
-	if len(s.in.Sets[ts.set]) == 0 {
-		s.none.demandDelta[ts.firstW]++
-		s.none.demandDelta[last+1]--
-	}
-	for _, a := range s.setAttrs[ts.set] {
-		d := s.attrDem[a]
-		d[ts.firstW]++
-		d[last+1]--
+	if l != nil {
+		delete(s.moved, task)
 	}
 }
 

@@ -63,8 +63,10 @@ type Event struct {
 	Machine int32 // index in Input.Machines; -1: none (0 or a dedicated machine)
 	Set     int32 // index in Input.Sets: the constraints in force at this event
 	Type    uint8
-	CPU     float32 // request, NaN when unknown
-	Mem     float32
+	// Different is the 2011 different-machine constraint of the event.
+	Different bool
+	CPU       float32 // request, NaN when unknown
+	Mem       float32
 }
 
 // Attr is one attribute change of a machine.
@@ -203,7 +205,7 @@ func (b *builder) addEvent(e *dataset.TaskEvent) {
 		set = b.set(e.Constraints)
 	}
 	b.in.Events = append(b.in.Events, Event{TimeMs: e.TimeMs, Task: b.task(TaskKey{e.Job, e.Task}),
-		Machine: b.machine(e.Machine), Set: set, Type: typ, CPU: f32(e.CPURequest), Mem: f32(e.MemoryRequest)})
+		Machine: b.machine(e.Machine), Set: set, Type: typ, Different: e.DifferentMachine, CPU: f32(e.CPURequest), Mem: f32(e.MemoryRequest)})
 }
 
 // history is a 2011 task's constraint sets over time.

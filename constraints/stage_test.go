@@ -102,6 +102,18 @@ func TestFixtureByHand(t *testing.T) {
 	if sup[0].Demand != 2 || sup[0].Supply != 2 || sup[1].Demand != 0 {
 		t.Errorf("GK = aaa series: %+v", sup)
 	}
+	// The different-machine flag (the last task_events column): job 1's
+	// two tasks on every row, on 101 and 103 (kept); job 2 task 1 at its
+	// SUBMIT only (relaxed): soft. Waits of the flagged SCHEDULEs: 10 and
+	// 30 s.
+	if len(res.Placement) != 1 {
+		t.Fatalf("placement: %+v", res.Placement)
+	}
+	p := res.Placement[0]
+	if p.Kind != "different-machine" || p.Jobs != 2 || p.Tasks != 3 || p.Episodes != 3 || p.Relaxed != 1 || p.Violated != 0 || p.Hard ||
+		p.ObservedWaitS == nil || *p.ObservedWaitS != 20 {
+		t.Errorf("placement: %+v", p)
+	}
 }
 
 func TestUnstableIsNotANumber(t *testing.T) {

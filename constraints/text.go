@@ -55,6 +55,18 @@ func (r *Result) WriteText(out io.Writer) error {
 		fmt.Fprintf(tw, "  (none)\t\t\t%d\t\t%d\t%s\t%s\t%s\t%s\n", u.Tasks, u.Machines, num(u.Rho), num(u.PredictedWaitS), num(u.ObservedWaitS), u.Fit)
 	}
 	tw.Flush()
+	if len(r.Placement) > 0 {
+		fmt.Fprintln(out, "\nplacement constraints (Phoenix §III-A's third class; waits in seconds):")
+		fmt.Fprintln(tw, "  KIND\tJOBS\tTASKS\tHARD\tRELAXED\tVIOLATED\tOBSERVED")
+		for _, p := range r.Placement {
+			hard := "hard"
+			if !p.Hard {
+				hard = "soft"
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%d\t%d\t%s\n", p.Kind, p.Jobs, p.Tasks, hard, p.Relaxed, p.Violated, num(p.ObservedWaitS))
+		}
+		tw.Flush()
+	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(out, "warning: %s\n", w)
 	}

@@ -1,5 +1,5 @@
-// Package dag is the maximum concurrent containers of a job from
-// its DAG (Zhang et al., OSDI'16, §4.1, Fig. 7): what a batch job asks of
+// Package dag is the maximum concurrent containers of a job from its DAG
+// (Zhang et al., OSDI'16, §4.1, Fig. 7): what a batch job asks of
 // a harvesting scheduler at most at once (Alg. 1's J.req). It has the stage
 // surface (Options, Load, Run, Result).
 //
@@ -17,7 +17,11 @@
 // one puts stages of different levels side by side (A→B→C beside D→E:
 // levels {A,D}, {B,E}, {C}, while C and D may run at once if D starts
 // late). The level maximum is a lower bound of that antichain and the
-// paper's number.
+// paper's number: max_containers stays the levels' (and what wlprof
+// harvest asks for), and each job also gets its largest antichain
+// (MaxAntichain, exact by a maximum flow) with a note naming both numbers
+// where the antichain is larger, so a user sees where the paper's rule
+// under-asks. DAGs of more than MaxAntichainStages stages get none.
 //
 // A parent the job does not have (a task the trace lost, a Spark stage
 // that was skipped because its output was cached) is taken as done and

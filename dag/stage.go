@@ -421,6 +421,13 @@ type Job struct {
 	Levels        []Level `json:"levels"`
 	MaxContainers int64   `json:"max_containers"`
 	MaxLevel      int     `json:"max_level"`
+	// MaxAntichainContainers is the job's largest antichain's tasks
+	// (MaxAntichain: stages none of which waits for another, which can
+	// all run at once) and AntichainStages its stages; absent with a
+	// cycle, without task counts or past MaxAntichainStages stages. Where
+	// it exceeds MaxContainers, Reason says so with both numbers.
+	MaxAntichainContainers *int64   `json:"max_antichain_containers,omitempty"`
+	AntichainStages        []string `json:"antichain_stages,omitempty"`
 	// ObservedPeak is the skylines' peak of containers for the run, when
 	// the dataset has it.
 	ObservedPeak *float64 `json:"observed_peak_containers,omitempty"`
@@ -449,7 +456,7 @@ type Result struct {
 }
 
 // Rule says in a line how the maximum is computed.
-const Rule = "breadth-first levels (a stage enters the level after its last parent; a Spark job's stages after those of the jobs that had ended when it was submitted); max_containers = the largest sum of a level's tasks (Zhang et al., OSDI'16 §4.1, Fig. 7), to compare with the task slots a run had; the DAG's largest antichain can be larger"
+const Rule = "breadth-first levels (a stage enters the level after its last parent; a Spark job's stages after those of the jobs that had ended when it was submitted); max_containers = the largest sum of a level's tasks (Zhang et al., OSDI'16 §4.1, Fig. 7), to compare with the task slots a run had; max_antichain_containers = the most tasks of stages none of which waits for another, said where larger"
 
 // Run computes every run's levels and maximum.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
@@ -483,6 +490,15 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		default:
 			j.Levels = levels
 			j.MaxLevel, j.MaxContainers = MaxLevel(levels)
+			if n, ids, ok := MaxAntichain(d.Stages); ok {
+				j.MaxAntichainContainers, j.AntichainStages = &n, sortedIDs(ids)
+				if n > j.MaxContainers {
+					why = append(why, fmt.Sprintf("stages %s wait for none of each other and can run at once: %d tasks, more than the largest breadth-first level's %d (stages of different levels side by side)",
+						strings.Join(j.AntichainStages, ", "), n, j.MaxContainers))
+				}
+			} else {
+				why = append(why, fmt.Sprintf("more than %d stages: the largest antichain was not computed", MaxAntichainStages))
+			}
 		}
 		j.Reason = strings.Join(why, "; ")
 		if p, ok := in.Peaks[[2]string{d.Job, d.Run}]; ok {
@@ -508,7 +524,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 // WriteText writes a row per run, then the rule.
 func (r *Result) WriteText(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tOBSERVED_PEAK\tOBSERVED_SLOTS\tNOTE")
+	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tMAX_ANTICHAIN\tOBSERVED_PEAK\tOBSERVED_SLOTS\tNOTE")
 	for _, j := range r.Jobs {
 		maxC, at := "-", "-"
 		if j.MaxLevel >= 0 {
@@ -526,7 +542,11 @@ func (r *Result) WriteText(out io.Writer) error {
 		if run == "" {
 			run = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, peak, slots, j.Reason)
+		anti := "-"
+		if j.MaxAntichainContainers != nil {
+			anti = strconv.FormatInt(*j.MaxAntichainContainers, 10)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, anti, peak, slots, j.Reason)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -537,7 +557,7 @@ func (r *Result) WriteText(out io.Writer) error {
 
 // WriteCSV writes a row per run.
 func (r *Result) WriteCSV(out io.Writer) error {
-	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "observed_peak_task_slots", "spark_jobs", "job_groups"},
+	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "max_antichain_containers", "observed_peak_task_slots", "spark_jobs", "job_groups"},
 		func(row func(...string)) {
 			for _, j := range r.Jobs {
 				maxC, peak := "", ""
@@ -547,12 +567,15 @@ func (r *Result) WriteCSV(out io.Writer) error {
 				if j.ObservedPeak != nil {
 					peak = strconv.FormatFloat(*j.ObservedPeak, 'g', -1, 64)
 				}
-				slots := ""
+				anti, slots := "", ""
+				if j.MaxAntichainContainers != nil {
+					anti = strconv.FormatInt(*j.MaxAntichainContainers, 10)
+				}
 				if j.ObservedSlots != nil {
 					slots = strconv.FormatFloat(*j.ObservedSlots, 'g', -1, 64)
 				}
 				row(j.Job, j.Run, j.Source, strconv.Itoa(j.Stages), strconv.FormatInt(j.Tasks, 10), strconv.Itoa(len(j.Levels)), maxC,
-					strconv.Itoa(j.MaxLevel), peak, j.Reason, slots, strconv.Itoa(j.SparkJobs), strconv.Itoa(j.JobGroups))
+					strconv.Itoa(j.MaxLevel), peak, j.Reason, anti, slots, strconv.Itoa(j.SparkJobs), strconv.Itoa(j.JobGroups))
 			}
 		})
 }

@@ -25,6 +25,12 @@ type TaskEvent struct {
 	// task_constraints instead.
 	Constraints string
 	Source      string
+	// DifferentMachine is the 2011 task_events different-machine
+	// constraint: "the task must be scheduled to execute on a different
+	// machine than any other currently running task in the job" (a
+	// placement constraint). False where the trace has no such field
+	// (2019) and in datasets written before the column was added.
+	DifferentMachine bool
 }
 
 // TaskConstraint is one placement constraint of a task as the 2011 trace
@@ -63,6 +69,7 @@ var (
 		float64Col("memory_request", true, func(r *TaskEvent) *float64 { return &r.MemoryRequest }),
 		stringCol("constraints", true, func(r *TaskEvent) *string { return &r.Constraints }),
 		stringCol("source", true, func(r *TaskEvent) *string { return &r.Source }),
+		boolCol("different_machine", func(r *TaskEvent) *bool { return &r.DifferentMachine }),
 	)
 	TaskConstraintsTable = newTable("task_constraints",
 		timeCol("time", func(r *TaskConstraint) *int64 { return &r.TimeMs }),

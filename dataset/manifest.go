@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
 	"github.com/wlprof/wlprof/internal/atomicfile"
 )
@@ -77,6 +78,9 @@ func readManifest(dir string) (*Manifest, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w (create one with 'wlprof ingest')", dir, ErrNoDataset)
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("%s is a file, not a dataset directory (-d names the directory 'wlprof ingest' writes)", dir)
 	}
 	if err != nil {
 		return nil, err

@@ -97,7 +97,7 @@ func (sw *seriesWriter) start() error {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Uncompressed),
 		parquet.WithDictionaryDefault(false),
-		parquet.WithCreatedBy("wlprof"),
+		parquet.WithCreatedBy(createdBy()),
 	)
 	if err := os.MkdirAll(filepath.Dir(sw.path), 0o755); err != nil {
 		return err

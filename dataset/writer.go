@@ -62,7 +62,7 @@ func writerProperties[T any](t *Table[T]) *parquet.WriterProperties {
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithCompressionLevel(parquetZstdLevelNum),
 		parquet.WithDictionaryDefault(false),
-		parquet.WithCreatedBy("wlprof"),
+		parquet.WithCreatedBy(createdBy()),
 		parquet.WithMaxRowGroupLength(BatchRows),
 	}
 	if t.pageBytes > 0 {

@@ -29,14 +29,14 @@ func benchJobs(n int) ([]FitJob, *Availability) {
 func BenchmarkSFit10k(b *testing.B) {
 	jobs, av := benchJobs(10000)
 	for b.Loop() {
-		SFit(0, jobs, av)
+		SFit(0, 30, jobs, av)
 	}
 }
 
 func BenchmarkSFitBaseline10k(b *testing.B) {
 	jobs, av := benchJobs(10000)
 	for b.Loop() {
-		sfitBaseline(0, jobs, av)
+		sfitBaseline(0, 30, jobs, av)
 	}
 }
 
@@ -60,7 +60,7 @@ func benchRun(b *testing.B, baseline bool) {
 	opts := DefaultOptions()
 	for b.Loop() {
 		if baseline {
-			sfitBaseline(in.AtS, fj, av)
+			sfitBaseline(in.AtS, 30, fj, av)
 			continue
 		}
 		if _, err := Run(context.Background(), in, opts); err != nil {

@@ -21,6 +21,8 @@ type Phase struct {
 	MuS     float64
 	Pending int
 	Running []float64
+	// MuFrom says where µ came from ("" when the caller does not say).
+	MuFrom string
 }
 
 // work is the phase's remaining work, slot-seconds: Σ_{i∈R} δ_i + |U|·µ

@@ -16,14 +16,15 @@ func mustAv(t testing.TB, starts, slots []float64, period float64) *Availability
 	return a
 }
 
-// The hand-computed example of doc.go: two jobs, two goals, a step
-// availability (10 slots until t = 100 s, then 4).
+// Two jobs, two goals, a step availability (10 slots until t = 100 s,
+// then 4), a placement cycle of 10 s.
 //
 //	A: goal 100 s, 30 pending tasks of 20 s; B: goal 200 s, 50 of 10 s.
-//	Window [100, 200]: 4 × 100 = 400 slot-s; B takes 40 of its 50 tasks:
-//	s_fit(B) = 10. A, the earliest goal, keeps all 30: s_fit(A) = 30.
-//	Window [0, 100]: 1000 slot-s; B's 10 tasks take 100, A's 30 take
-//	600: nobody is short.
+//	Window [100, 200]: 4 × 100 = 400 slot-s; B takes 40 of its 50 tasks.
+//	Window [10, 100], from the next cycle to A's goal: 900 slot-s; B's 10
+//	tasks take 100, A's 30 take 600: s_fit 0 and 0, nothing has to start
+//	in the current cycle. Earliest goal first, from now, 1000 slot-s hold
+//	A's 600 and 400 more hold B's 500: nobody is short.
 //	s_req(A) = ⌈30·20/100⌉ = 6; s_req(B) = ⌈50·10/200⌉ = ⌈2.5⌉ = 3.
 //	Mean Ω to the goal: A 10, B (1000 + 400)/200 = 7.
 func TestHandTwoJobsStepAvailability(t *testing.T) {
@@ -32,7 +33,7 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 		{GoalS: 100, Phases: []FitPhase{{Pending: 30, MuS: 20}}},
 		{GoalS: 200, Phases: []FitPhase{{Pending: 50, MuS: 10}}},
 	}
-	if got, want := SFit(0, jobs, av), []int{30, 10}; !reflect.DeepEqual(got, want) {
+	if got, want := SFit(0, 10, jobs, av), []int{0, 0}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("SFit = %v, want %v", got, want)
 	}
 	if got := Shortfall(0, jobs, av); !reflect.DeepEqual(got, []float64{0, 0}) {
@@ -54,9 +55,11 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 	// Half the slots before t = 100: 500 slot-s until A's goal, 900
 	// until B's. Earliest goal first: A's 600 slot-s get 500 (5 tasks
 	// short); B gets the 400 left of 900 for its 500 (10 tasks short).
-	// s_fit does not change: the window [100, 200] is the same.
+	// Alg. 2: [100, 200] leaves B 10 tasks as before; [10, 100] holds
+	// 450 slot-s, B's 10 tasks take 100 and A's 17.5 the other 350, so
+	// 12.5 of A's tasks must start now: s_fit(A) = 13.
 	tight := mustAv(t, []float64{0, 100}, []float64{5, 4}, 0)
-	if got, want := SFit(0, jobs, tight), []int{30, 10}; !reflect.DeepEqual(got, want) {
+	if got, want := SFit(0, 10, jobs, tight), []int{13, 0}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("tight SFit = %v, want %v", got, want)
 	}
 	if got := Shortfall(0, jobs, tight); !reflect.DeepEqual(got, []float64{5, 10}) {
@@ -64,14 +67,16 @@ func TestHandTwoJobsStepAvailability(t *testing.T) {
 	}
 }
 
-// Three jobs as Figure 5.16: the middle window is shared, the latest
-// job's leftover first.
+// Three jobs as Figure 5.16: each window is shared, the latest job's
+// leftover first.
 //
-//	Ω = 2 slots throughout. C: goal 300, 30 tasks of 10 s; B: goal 200,
-//	30 of 10 s; A: goal 100, 5 of 10 s.
+//	Ω = 2 slots throughout, a 10-s placement cycle. C: goal 300, 30 tasks
+//	of 10 s; B: goal 200, 30 of 10 s; A: goal 100, 5 of 10 s.
 //	[200, 300]: 200 slot-s, C takes 20 tasks → 10 left.
 //	[100, 200]: 200 slot-s, C's 10 take 100 first, B gets 10 → 20 left.
-//	s_fit = A 5, B 20, C 0. Earliest goal first, A's 50 slot-s and B's
+//	[10, 100]: 180 slot-s, B's 20 first (visited before A) take 180 → 2
+//	left; A gets nothing → 5 left.
+//	s_fit = A 5, B 2, C 0. Earliest goal first, A's 50 slot-s and B's
 //	300 fit in the 400 until B's goal; C gets the 250 left of 600 for its
 //	300: 5 tasks short.
 func TestHandThreeJobsOrder(t *testing.T) {
@@ -81,7 +86,7 @@ func TestHandThreeJobsOrder(t *testing.T) {
 		{GoalS: 100, Phases: []FitPhase{{Pending: 5, MuS: 10}}},
 		{GoalS: 200, Phases: []FitPhase{{Pending: 30, MuS: 10}}},
 	}
-	if got, want := SFit(0, jobs, av), []int{0, 5, 20}; !reflect.DeepEqual(got, want) {
+	if got, want := SFit(0, 10, jobs, av), []int{0, 5, 2}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("SFit = %v, want %v", got, want)
 	}
 	if got := Shortfall(0, jobs, av); !reflect.DeepEqual(got, []float64{5, 0, 0}) {
@@ -163,6 +168,14 @@ func TestAvailabilityPeriodic(t *testing.T) {
 	if g := av.At(-86400 + 3700); g != 0 {
 		t.Errorf("At before the origin = %g, want 0", g)
 	}
+	for _, c := range [][2]float64{{100, 3600}, {3600, 7200}, {80000, 86400}, {86410, 90000}, {-79100, 0}} {
+		if g := av.NextChange(c[0]); g != c[1] {
+			t.Errorf("NextChange(%g) = %g, want %g", c[0], g, c[1])
+		}
+	}
+	if g := mustAv(t, []float64{0, 10}, []float64{1, 2}, 0).NextChange(10); !math.IsInf(g, 1) {
+		t.Errorf("NextChange after the last step of a non-periodic Ω = %g, want +Inf", g)
+	}
 	// Against a sum over seconds.
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 50 {
@@ -218,8 +231,9 @@ func TestSFitProperties(t *testing.T) {
 		jobs := randomJobs(r, 1+r.IntN(30))
 		av := randomAv(r)
 		now := float64(r.IntN(2000))
-		got := SFit(now, jobs, av)
-		if base := sfitBaseline(now, jobs, av); !reflect.DeepEqual(got, base) {
+		cycle := float64(r.IntN(600))
+		got := SFit(now, cycle, jobs, av)
+		if base := sfitBaseline(now, cycle, jobs, av); !reflect.DeepEqual(got, base) {
 			t.Fatalf("iteration %d: SFit %+v, Alg. 2 as written %+v", it, got, base)
 		}
 		short := Shortfall(now, jobs, av)
@@ -242,9 +256,15 @@ func TestSFitProperties(t *testing.T) {
 		}
 		av2 := mustAv(t, av.Starts, more, av.PeriodS)
 		short2 := Shortfall(now, jobs, av2)
-		for j, g := range SFit(now, jobs, av2) {
+		for j, g := range SFit(now, cycle, jobs, av2) {
 			if g > got[j] || short2[j] > short[j]+1e-6 {
 				t.Fatalf("iteration %d job %d: more availability gives s_fit %d short %g, was %d %g", it, j, g, short2[j], got[j], short[j])
+			}
+		}
+		// A longer cycle leaves less time after it: s_fit never falls.
+		for j, g := range SFit(now, cycle+float64(1+r.IntN(3000)), jobs, av) {
+			if g < got[j] {
+				t.Fatalf("iteration %d job %d: a longer cycle gives s_fit %d, was %d", it, j, g, got[j])
 			}
 		}
 	}

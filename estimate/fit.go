@@ -109,38 +109,44 @@ func goalOrder(jobs []FitJob) []int {
 }
 
 // SFit is the reverse fitting of Alg. 2 (§5.3.4.2) over all jobs at once,
-// at instant now, under availability av:
+// at instant now, with a placement cycle of cycleS seconds, under
+// availability av:
 //
 //  1. s_fit^j = s_pend^j for every job;
 //  2. from the job with the last goal to the one with the earliest, the
-//     window between its goal and the previous goal (goals before now
-//     count as now) is filled: first by the jobs already visited, latest
-//     goal first, while they have tasks left, then by the job itself —
-//     fit(j, a, b) takes as many of j's tasks as the window's remaining
-//     slot-seconds ∫_a^b Ω hold (consume);
-//  3. what is left of each job must run between now and the earliest
-//     goal: its current phase's remainder, rounded up, is s_fit.
+//     window between its goal and the previous goal is filled — for the
+//     earliest job, from the next placement cycle (now + cycleS) to its
+//     goal (§5.3.4.1, Fig. 5.16c: "the timeframe between 1 and 17"); no
+//     window reaches before now + cycleS: first by the jobs already
+//     visited, latest goal first, while they have tasks left, then by the
+//     job itself — fit(j, a, b) takes as many of j's tasks as the
+//     window's remaining slot-seconds ∫_a^b Ω hold (consume);
+//  3. what is left of each job fits nowhere after the current cycle, so
+//     it must start in it: its current phase's remainder, rounded up, is
+//     s_fit, "the minimum number of tasks that should be allocated
+//     concurrently during the next placement cycle".
 //
 // It runs in O(J log J + windows): a job with nothing left leaves the
 // list, and a window stops when its capacity is spent. sfitBaseline is
 // Alg. 2 as written, O(J²), and gives the same numbers (tested).
-func SFit(now float64, jobs []FitJob, av *Availability) []int {
+func SFit(now, cycleS float64, jobs []FitJob, av *Availability) []int {
+	next := now + math.Max(cycleS, 0)
 	st := newStates(jobs)
 	order := goalOrder(jobs)
 	// P: visited jobs with tasks left, in visiting order (latest goal
 	// first), as a linked list so leaving is O(1) and order is kept.
-	next := make([]int, len(jobs)+1)
+	succ := make([]int, len(jobs)+1)
 	prev := make([]int, len(jobs)+1)
 	head := len(jobs) // sentinel
-	next[head], prev[head] = head, head
+	succ[head], prev[head] = head, head
 	push := func(j int) {
 		last := prev[head]
-		next[last], prev[j], next[j], prev[head] = j, last, head, j
+		succ[last], prev[j], succ[j], prev[head] = j, last, head, j
 	}
-	drop := func(j int) { next[prev[j]], prev[next[j]] = next[j], prev[j] }
+	drop := func(j int) { succ[prev[j]], prev[succ[j]] = succ[j], prev[j] }
 	fill := func(c float64) float64 {
-		for p := next[head]; p != head && c > 0; {
-			n := next[p]
+		for p := succ[head]; p != head && c > 0; {
+			n := succ[p]
 			c = st[p].consume(c)
 			if !st[p].left() {
 				drop(p)
@@ -151,13 +157,9 @@ func SFit(now float64, jobs []FitJob, av *Availability) []int {
 	}
 	for k := len(order) - 1; k >= 0; k-- {
 		j := order[k]
-		if k > 0 {
-			a := math.Max(jobs[order[k-1]].GoalS, now)
-			b := math.Max(jobs[j].GoalS, now)
-			c := fill(av.Integral(a, b))
-			if c > 0 {
-				st[j].consume(c)
-			}
+		a, b := window(jobs, order, k, next)
+		if c := fill(av.Integral(a, b)); c > 0 {
+			st[j].consume(c)
 		}
 		if st[j].left() {
 			push(j)
@@ -170,24 +172,34 @@ func SFit(now float64, jobs []FitJob, av *Availability) []int {
 	return out
 }
 
+// window is Alg. 2's [a, b] for the k-th job by goal (lines 7–8): from
+// the previous goal, or for the earliest job from the next placement
+// cycle, to its goal; neither before the next cycle.
+func window(jobs []FitJob, order []int, k int, next float64) (a, b float64) {
+	a = next
+	if k > 0 {
+		a = math.Max(jobs[order[k-1]].GoalS, next)
+	}
+	return a, math.Max(jobs[order[k]].GoalS, next)
+}
+
 // sfitBaseline is Alg. 2 line by line: every window visits every job
 // already visited. The benchmark's baseline and the test's oracle.
-func sfitBaseline(now float64, jobs []FitJob, av *Availability) []int {
+func sfitBaseline(now, cycleS float64, jobs []FitJob, av *Availability) []int {
 	st := newStates(jobs)
 	order := goalOrder(jobs)
+	next := now + math.Max(cycleS, 0)
 	var P []int
 	for k := len(order) - 1; k >= 0; k-- {
 		j := order[k]
-		if k > 0 {
-			c := av.Integral(math.Max(jobs[order[k-1]].GoalS, now), math.Max(jobs[j].GoalS, now))
-			for _, p := range P {
-				if st[p].left() {
-					c = st[p].consume(c)
-				}
+		c := av.Integral(window(jobs, order, k, next))
+		for _, p := range P {
+			if st[p].left() {
+				c = st[p].consume(c)
 			}
-			if st[j].left() {
-				st[j].consume(c)
-			}
+		}
+		if st[j].left() {
+			st[j].consume(c)
 		}
 		P = append(P, j)
 	}

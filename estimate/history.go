@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profiler"
 )
 
 // history is a job's profile from its task attempts.
@@ -77,12 +78,42 @@ type histPhase struct {
 	name  string
 	tasks int     // median over runs of successful attempts
 	mu    float64 // mean length of every successful attempt
+	n     int     // successful attempts
 }
 
-// sandboxMu is the median runtime of a task's successful profiling runs.
+// sandboxMu is a task's µ from its profiling runs: the mean per-task
+// time (runtime / slots) of the successful runs at the setting the
+// published profile uses (profiler.BuildProfile: the least median wall
+// time per task), n runs at slots tasks at once and memBytes.
 type sandboxMu struct {
-	mu float64
-	n  int
+	mu       float64
+	n        int
+	slots    int
+	memBytes int64
+}
+
+// muFromSweep is sandboxMu from one task's profiling runs; n is 0 when
+// none succeeded. Rows without a slot count ran one task at once.
+func muFromSweep(task string, rows []dataset.ProfRun) sandboxMu {
+	for i := range rows {
+		rows[i].Slots = max(rows[i].Slots, 1)
+	}
+	p := profiler.BuildProfile(task, rows, nil)
+	if p == nil {
+		return sandboxMu{}
+	}
+	out := sandboxMu{slots: p.Slots, memBytes: p.MemBytes}
+	sum := 0.0
+	for _, r := range rows {
+		if r.Task == task && r.MemoryBytes == p.MemBytes && int(r.Slots) == p.Slots && r.ExitCode == 0 && (r.Outcome == "" || r.Outcome == "ok") {
+			sum += r.RuntimeS / float64(r.Slots)
+			out.n++
+		}
+	}
+	if out.n > 0 {
+		out.mu = sum / float64(out.n)
+	}
+	return out
 }
 
 // loadHistory reads the profruns table once: task attempts grouped into
@@ -100,16 +131,16 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 	acc := map[string]map[string]*phaseAcc{}
 	runs := map[string]map[string]bool{}
 	timed := map[string]map[string]*runAttempts{}
-	sb := map[string]map[string][]float64{}
+	sb := map[string]map[string][]dataset.ProfRun{}
 	err := dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
 		at, ok := dataset.HistoryAttempt(r)
 		run := r.Source + "\x00" + at.Run // a run per log and job id
 		if !ok {
-			if r.ExitCode == 0 && r.RuntimeS > 0 && (r.Outcome == "" || r.Outcome == "ok") {
+			if r.RuntimeS > 0 {
 				if sb[r.Job] == nil {
-					sb[r.Job] = map[string][]float64{}
+					sb[r.Job] = map[string][]dataset.ProfRun{}
 				}
-				sb[r.Job][r.Task] = append(sb[r.Job][r.Task], r.RuntimeS)
+				sb[r.Job][r.Task] = append(sb[r.Job][r.Task], *r)
 			}
 			return nil
 		}
@@ -162,7 +193,7 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 				counts = append(counts, pa.perRun[run]) // 0 in a run without the phase
 			}
 			sort.Ints(counts)
-			h.phases = append(h.phases, histPhase{name: name, tasks: counts[len(counts)/2], mu: pa.sum / float64(pa.n)})
+			h.phases = append(h.phases, histPhase{name: name, tasks: counts[len(counts)/2], mu: pa.sum / float64(pa.n), n: pa.n})
 		}
 		if len(h.phases) == 0 {
 			continue
@@ -173,9 +204,10 @@ func loadHistory(ctx context.Context, ds *dataset.Dataset) (map[string]*history,
 	sandbox := map[string]map[string]sandboxMu{}
 	for job, tasks := range sb {
 		sandbox[job] = map[string]sandboxMu{}
-		for task, rts := range tasks {
-			sort.Float64s(rts)
-			sandbox[job][task] = sandboxMu{mu: rts[len(rts)/2], n: len(rts)}
+		for task, rows := range tasks {
+			if m := muFromSweep(task, rows); m.n > 0 {
+				sandbox[job][task] = m
+			}
 		}
 	}
 	return hist, sandbox, nil

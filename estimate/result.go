@@ -37,6 +37,9 @@ type PhaseResult struct {
 	Pending int     `json:"pending_tasks"`
 	Running int     `json:"running_tasks"`
 	SReq    int     `json:"s_req"`
+	// MuFrom says where µ came from: "--jobs", the task history, the
+	// profiling runs, or "assumed: ..." (§3.4.5).
+	MuFrom string `json:"mu_from"`
 }
 
 // JobResult is one job's estimate.
@@ -55,14 +58,25 @@ type JobResult struct {
 	RunningTasks int     `json:"running_tasks"`
 	MuS          float64 `json:"mu_s"`
 	SReq         int     `json:"s_req"`
+	// SReqWaves is SReqWaves: the fewest slots besides those its running
+	// tasks hold that carry the job through every phase by its goal when
+	// each task holds one slot for µ (§3.4.6's waves); s_req is eq. 1's
+	// fluid reading, which undercounts when few µ are left. When no slot
+	// count meets the goal it is the current phase's pending tasks, with
+	// a warning.
+	SReqWaves int `json:"s_req_waves"`
 	// AvailMeanSlots is Ω's mean from the instant to the goal; SFit is
 	// Alg. 2's, ShortTasks the tasks that miss the goal when Ω is given
 	// out earliest goal first (Shortfall); null without an availability.
 	AvailMeanSlots *float64 `json:"avail_mean_slots"`
 	SFit           *int     `json:"s_fit"`
 	ShortTasks     *float64 `json:"short_tasks"`
-	// MeetsGoal: the goal is ahead and, with an availability, nothing is
-	// short; without one, s_req ≤ pending tasks.
+	// LateTasks are the job's tasks that end after its goal when Ω's
+	// slots go earliest goal first, one task to a slot for µ (Late); null
+	// without an availability. ShortTasks is the fluid bound below it.
+	LateTasks *int `json:"late_tasks"`
+	// MeetsGoal: the goal is ahead and, with an availability, no task is
+	// late; without one, some slot count meets it (s_req_waves exists).
 	MeetsGoal bool          `json:"meets_goal"`
 	Phases    []PhaseResult `json:"phases"`
 	// Utility is eq. 14 (eq. 6 when there is no s_fit) and UtilityReq
@@ -71,6 +85,22 @@ type JobResult struct {
 	Utility      []Util `json:"utility"`
 	UtilityReq   []Util `json:"utility_req"`
 	UtilityAlloc []int  `json:"utility_alloc,omitempty"`
+	// RPend and RAlloc are eq. 15's r_pend and r_alloc: the job's reduce
+	// tasks not finished and those holding a slot (running) at the
+	// instant, when its phase named "reduce" comes after the current one
+	// (0 otherwise: the current phase's own curve is Utility).
+	// UtilityReduce is u^R of eq. 15 at RAlloc, and UtilitySum is
+	// u_j = u^M + u^R of eq. 13 at each allocation of Utility, with u^R at
+	// RAlloc.
+	RPend         int    `json:"r_pend"`
+	RAlloc        int    `json:"r_alloc"`
+	UtilityReduce Util   `json:"utility_reduce"`
+	UtilitySum    []Util `json:"utility_sum"`
+	// Warnings are caveats about this job's estimate (an assumed µ).
+	Warnings []string `json:"warnings"`
+	// Rank is the job's place in the placement order of §3.4.1 (1
+	// first), over every job, those without data included (Ranks).
+	Rank int `json:"rank"`
 }
 
 // Result is the estimate stage's document.
@@ -82,6 +112,8 @@ type Result struct {
 	SlotCPU    float64 `json:"slot_cpu"`
 	SlotMemory float64 `json:"slot_memory"`
 	Reserve    float64 `json:"reserve"`
+	// PlacementCycleS is the placement cycle s_fit was fitted with.
+	PlacementCycleS float64 `json:"placement_cycle_s"`
 	// Availability is the daily profile Ω (empty when none), repeating
 	// every AvailabilityPeriodS; AvailabilityFrom says where it came from
 	// and Tenants are the periodic tenants folded into it.
@@ -107,7 +139,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	atMs := int64(math.Round(in.AtS * 1000))
 	res := &Result{Version: 1, At: time.UnixMilli(atMs).UTC().Format(time.RFC3339), AtMs: atMs,
-		SlotCPU: opts.SlotCPU, SlotMemory: opts.SlotMemory, Reserve: opts.Reserve,
+		SlotCPU: opts.SlotCPU, SlotMemory: opts.SlotMemory, Reserve: opts.Reserve, PlacementCycleS: opts.PlacementCycle.Seconds(),
 		AvailabilityFrom: in.AvailabilityFrom, Availability: []Step{}, Tenants: in.Tenants,
 		Jobs: []JobResult{}, NotEstimated: append([]NotEstimated{}, in.NotEstimated...),
 		Warnings: append([]string{}, in.Warnings...)}
@@ -126,7 +158,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	var jobs []JobInput
 	for _, j := range in.Jobs {
 		if r := check(&j); r != "" {
-			res.NotEstimated = append(res.NotEstimated, NotEstimated{j.Job, r})
+			res.NotEstimated = append(res.NotEstimated, NotEstimated{Job: j.Job, Reason: r})
 			continue
 		}
 		jobs = append(jobs, j)
@@ -134,7 +166,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var fits []int
+	jobRank, neRank := Ranks(in.AtS, jobs, res.NotEstimated)
+	for k, r := range neRank {
+		if r > 0 {
+			res.NotEstimated[k].Rank = &neRank[k]
+		}
+	}
+	var fits, lates []int
 	var shorts []float64
 	if in.Availability != nil {
 		fj := make([]FitJob, len(jobs))
@@ -145,8 +183,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 				fj[i].RunningS += p.work() - float64(p.Pending)*p.MuS
 			}
 		}
-		fits = SFit(in.AtS, fj, in.Availability)
+		fits = SFit(in.AtS, opts.PlacementCycle.Seconds(), fj, in.Availability)
 		shorts = Shortfall(in.AtS, fj, in.Availability)
+		lates = Late(in.AtS, jobs, in.Availability)
 	}
 	for i, j := range jobs {
 		if opts.Job != "" && j.Job != opts.Job {
@@ -164,20 +203,37 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		p := j.Phases[cur]
 		jr := JobResult{Job: j.Job, DeadlineS: math.Round(window*1000) / 1000, Deadline: time.UnixMilli(int64(math.Round(j.GoalS * 1000))).UTC().Format(time.RFC3339),
 			DeadlineFrom: j.GoalFrom, ProfileFrom: j.ProfileFrom, Phase: p.Name, PendingTasks: p.Pending,
-			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur]}
+			RunningTasks: len(p.Running), MuS: p.MuS, SReq: sreqs[cur], Warnings: append([]string{}, j.Warnings...)}
+		waves, reachable := SReqWaves(j.Phases, window)
+		jr.SReqWaves = waves
+		if !reachable && ok {
+			jr.Warnings = append(jr.Warnings, "no slot count meets the goal with one task to a slot for µ (a task needs longer than the time left): s_req_waves is every pending task (Polo, PhD thesis, UPC 2014, §3.4.1: as soon as possible)")
+		}
 		for k, ph := range j.Phases {
-			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k]})
+			jr.Phases = append(jr.Phases, PhaseResult{ph.Name, ph.Tasks, ph.MuS, ph.Pending, len(ph.Running), sreqs[k], ph.MuFrom})
 		}
 		fit := -1
 		if fits != nil {
 			m := in.Availability.Mean(in.AtS, math.Max(j.GoalS, in.AtS))
-			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks = &m, &fits[i], &shorts[i]
-			jr.MeetsGoal = ok && shorts[i] <= eps
+			jr.AvailMeanSlots, jr.SFit, jr.ShortTasks, jr.LateTasks = &m, &fits[i], &shorts[i], &lates[i]
+			jr.MeetsGoal = ok && lates[i] == 0
 			fit = fits[i]
 		} else {
-			jr.MeetsGoal = ok && jr.SReq <= p.Pending
+			jr.MeetsGoal = ok && reachable
 		}
 		jr.Utility, jr.UtilityReq, jr.UtilityAlloc = curves(fit, jr.SReq, p.Pending)
+		for k := cur + 1; k < len(j.Phases); k++ {
+			if j.Phases[k].Name == "reduce" {
+				jr.RAlloc = len(j.Phases[k].Running)
+				jr.RPend = j.Phases[k].Pending + jr.RAlloc
+			}
+		}
+		jr.Rank = jobRank[i]
+		jr.UtilityReduce = Util(UtilityReduce(jr.RAlloc, jr.RPend))
+		jr.UtilitySum = make([]Util, len(jr.Utility))
+		for k, u := range jr.Utility {
+			jr.UtilitySum[k] = u + jr.UtilityReduce
+		}
 		res.Jobs = append(res.Jobs, jr)
 	}
 	sort.SliceStable(res.Jobs, func(a, b int) bool { return res.Jobs[a].DeadlineS < res.Jobs[b].DeadlineS })
@@ -268,4 +324,70 @@ func (r *Result) Profile(jobs profile.Jobs) {
 		}
 		jobs.Get(j.Job).Estimate = e
 	}
+}
+
+// Ranks is the placement order of Polo, PhD thesis, UPC 2014, §3.4.1:
+// "First, jobs that have already missed the deadline. Second, recently
+// submitted jobs for which there is no available data. Finally,
+// executing jobs based on their s_req" — the largest s_req first, as a
+// slot given to a job lowers its s_req and so its priority (§3.4). Jobs
+// without data are the not-estimated ones with a goal and no µ; the
+// others not estimated get 0 (no rank). Ties, and the order within the
+// first two groups, go by goal, earliest first (the thesis puts the
+// oldest job without data first; submission times are not in the input,
+// and the goal stands in for them), then by name. Ranks start at 1.
+func Ranks(atS float64, jobs []JobInput, ne []NotEstimated) (jobRank, neRank []int) {
+	type entry struct {
+		group int
+		sreq  int
+		goal  float64
+		name  string
+		job   int // index in jobs, or −1 − index in ne
+	}
+	var es []entry
+	for i, j := range jobs {
+		e := entry{group: 2, goal: j.GoalS, name: j.Job, job: i}
+		sreqs, ok := SReqPhases(j.Phases, j.GoalS-atS)
+		if !ok {
+			e.group = 0
+		}
+		for k, p := range j.Phases {
+			if p.Pending > 0 {
+				e.sreq = sreqs[k]
+				break
+			}
+		}
+		es = append(es, e)
+	}
+	for i, n := range ne {
+		if !n.noData {
+			continue
+		}
+		e := entry{group: 1, goal: n.goalS, name: n.Job, job: -1 - i}
+		if !(n.goalS > atS) {
+			e.group = 0
+		}
+		es = append(es, e)
+	}
+	sort.SliceStable(es, func(a, b int) bool {
+		x, y := es[a], es[b]
+		switch {
+		case x.group != y.group:
+			return x.group < y.group
+		case x.group == 2 && x.sreq != y.sreq:
+			return x.sreq > y.sreq
+		case x.goal != y.goal:
+			return x.goal < y.goal
+		}
+		return x.name < y.name
+	})
+	jobRank, neRank = make([]int, len(jobs)), make([]int, len(ne))
+	for r, e := range es {
+		if e.job >= 0 {
+			jobRank[e.job] = r + 1
+		} else {
+			neRank[-1-e.job] = r + 1
+		}
+	}
+	return jobRank, neRank
 }

@@ -11,14 +11,18 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/slo"
 )
 
 // Options of the estimate stage. Start from DefaultOptions.
 type Options struct {
-	// AtMs is the instant of the estimate (T_curr), Unix ms; 0: the latest
-	// instant of the runs table (submit, start or end), else now.
-	AtMs int64
+	// AtMs is the instant of the estimate (T_curr), Unix ms, when AtSet;
+	// otherwise the latest instant of the runs table (submit, start or
+	// end), else now. AtSet tells a given epoch (0) from no instant.
+	AtMs  int64
+	AtSet bool
 	// Job, when set, filters the output; s_fit is still computed over
 	// every job (Alg. 2 is a property of the whole set).
 	Job string
@@ -32,6 +36,12 @@ type Options struct {
 	// AvailabilityStep is the bin of the folded daily profile; it divides
 	// a day. Default 1 hour.
 	AvailabilityStep time.Duration
+	// PlacementCycle is the period T of the scheduler's placement control
+	// cycle (Polo, PhD thesis, UPC 2014, §4.2.2: "control cycles of period
+	// T, which is of the order of tens of seconds"): Alg. 2 fits the
+	// earliest job's window from the next cycle, and s_fit is what must
+	// start in the current one. Default 30 s; 0 fits from the instant.
+	PlacementCycle time.Duration
 	// AvailabilityFile, when set, is the daily profile (start_s,slots)
 	// instead of the one folded from the periodic tenants.
 	AvailabilityFile string
@@ -46,9 +56,9 @@ type Options struct {
 }
 
 // DefaultOptions: slots of 1/16 of a server, 10% of every server kept
-// back, an hourly daily profile.
+// back, an hourly daily profile, a 30-second placement cycle.
 func DefaultOptions() Options {
-	return Options{SlotCPU: 1.0 / 16, Reserve: 0.1, AvailabilityStep: time.Hour, SLO: slo.DefaultOptions()}
+	return Options{SlotCPU: 1.0 / 16, Reserve: 0.1, AvailabilityStep: time.Hour, PlacementCycle: 30 * time.Second, SLO: slo.DefaultOptions()}
 }
 
 // Validate reports every bad option at once.
@@ -65,6 +75,9 @@ func (o *Options) Validate() error {
 	}
 	if o.AvailabilityStep < time.Second || (24*time.Hour)%o.AvailabilityStep != 0 {
 		errs = append(errs, fmt.Errorf("availability-step %v: want a step of at least 1s that divides a day", o.AvailabilityStep))
+	}
+	if o.PlacementCycle < 0 {
+		errs = append(errs, fmt.Errorf("placement-cycle %v: want a period ≥ 0", o.PlacementCycle))
 	}
 	if err := o.Classify.Validate(); err != nil {
 		errs = append(errs, err)
@@ -83,12 +96,20 @@ type JobInput struct {
 	// ProfileFrom says where they came from.
 	Phases      []Phase
 	ProfileFrom string
+	// Warnings are caveats about this job's inputs (an assumed µ).
+	Warnings []string
 }
 
 // NotEstimated is a job Load or Run could not estimate, and why.
 type NotEstimated struct {
 	Job    string `json:"job"`
 	Reason string `json:"reason"`
+	// Rank is the job's place in §3.4.1's order when it has a goal but
+	// no µ in any phase ("no available data"); null otherwise.
+	Rank *int `json:"rank"`
+
+	noData bool    // a goal and phases, no µ: ranked
+	goalS  float64 // its goal, Unix seconds, when noData
 }
 
 // Input is what Run estimates.
@@ -114,13 +135,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	var in Input
 	at := opts.AtMs
-	if at == 0 && ds != nil {
+	if opts.AtMs != 0 {
+		opts.AtSet = true // an instant set without AtSet (callers written before it) is still given
+	}
+	if !opts.AtSet && ds != nil {
 		var err error
 		if at, err = latestRun(ctx, ds); err != nil {
 			return Input{}, err
 		}
 	}
-	if at == 0 {
+	if !opts.AtSet && at == 0 {
 		at = time.Now().UnixMilli()
 		in.Warnings = append(in.Warnings, "no --at and no runs: the estimate is at the current time")
 	}
@@ -163,7 +187,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			why = append(why, r)
 		}
 		if len(why) > 0 {
-			in.NotEstimated = append(in.NotEstimated, NotEstimated{id, strings.Join(why, "; ")})
+			ne := NotEstimated{Job: id, Reason: strings.Join(why, "; ")}
+			ne.noData, ne.goalS = noData(&ji, len(why)), ji.GoalS
+			in.NotEstimated = append(in.NotEstimated, ne)
 			continue
 		}
 		in.Jobs = append(in.Jobs, ji)
@@ -248,18 +274,23 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 			}
 			switch {
 			case ps.MuS != nil:
-				p.MuS = *ps.MuS
+				p.MuS, p.MuFrom = *ps.MuS, "--jobs"
 			case sandbox[ps.Phase].n > 0:
-				p.MuS = sandbox[ps.Phase].mu
-				muFrom = append(muFrom, fmt.Sprintf("%s: median of %d profiling runs", ps.Phase, sandbox[ps.Phase].n))
-			default:
-				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", ps.Phase))
+				sb := sandbox[ps.Phase]
+				p.MuS = sb.mu
+				p.MuFrom = fmt.Sprintf("profiling runs: mean time per task of %d runs at the profile's setting, %d slot(s) and %s", sb.n, sb.slots, bytesize.Format(sb.memBytes))
+				muFrom = append(muFrom, ps.Phase+": "+p.MuFrom)
 			}
 			ji.Phases = append(ji.Phases, p)
 		}
 		ji.ProfileFrom = f.Path
 		if len(muFrom) > 0 {
 			ji.ProfileFrom += " (µ " + strings.Join(muFrom, ", ") + ")"
+		}
+		if !assumeMu(ji) {
+			for _, p := range ji.Phases {
+				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", p.Name))
+			}
 		}
 		return strings.Join(why, "; ")
 	}
@@ -268,7 +299,8 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 	}
 	run, total, finished, running, inProgress := h.progress(atS)
 	for _, hp := range h.phases {
-		p := Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks}
+		p := Phase{Name: hp.name, Tasks: hp.tasks, MuS: hp.mu, Pending: hp.tasks,
+			MuFrom: fmt.Sprintf("task history: mean of %d successful attempts", hp.n)}
 		if inProgress {
 			if n, ok := total[hp.name]; ok {
 				p.Tasks = n
@@ -283,4 +315,51 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 		ji.ProfileFrom += fmt.Sprintf("; progress at the instant from run %s, in progress then", run)
 	}
 	return ""
+}
+
+// assumeMu gives every phase of ji without a µ the µ of the nearest
+// earlier phase with one (else the nearest later): Polo, PhD thesis, UPC
+// 2014, §3.4.5, "If no estimate is provided, the scheduler assumes that
+// the computational cost of a map task is the same as that of a reduce
+// task". Each assumption is a warning of the job. It is false when no
+// phase has a µ: the job has no data (§3.4.1) and is not estimated.
+func assumeMu(ji *JobInput) bool {
+	src := -1
+	for k, p := range ji.Phases {
+		if p.MuS > 0 {
+			src = k
+			break
+		}
+	}
+	if src < 0 {
+		return false
+	}
+	for k := range ji.Phases {
+		p := &ji.Phases[k]
+		if p.MuS > 0 {
+			src = k
+			continue
+		}
+		from := ji.Phases[src]
+		p.MuS = from.MuS
+		p.MuFrom = fmt.Sprintf("assumed: phase %q's µ (Polo, PhD thesis, UPC 2014, §3.4.5: with no estimate, a reduce task costs what a map task does)", from.Name)
+		ji.Warnings = append(ji.Warnings, fmt.Sprintf("phase %q has no µ (no mu_s in --jobs, no profiling runs): phase %q's %s is assumed (Polo, PhD thesis, UPC 2014, §3.4.5)",
+			p.Name, from.Name, timeflag.FormatSeconds(from.MuS)))
+	}
+	return true
+}
+
+// noData says whether ji, not estimated for nreasons reasons, lacks only
+// a µ: it has a goal and phases, none with a µ — §3.4.1's "jobs for which
+// there is no available data", which it ranks second.
+func noData(ji *JobInput, nreasons int) bool {
+	if nreasons != 1 || ji.GoalFrom == "" || len(ji.Phases) == 0 {
+		return false
+	}
+	for _, p := range ji.Phases {
+		if p.MuS > 0 {
+			return false
+		}
+	}
+	return true
 }

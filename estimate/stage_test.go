@@ -9,14 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wlprof/wlprof/profile"
 )
 
-// The hand example of core_test.go through the stage, with a job that
-// has no µ and one without a goal: they are listed, nothing crashes.
+// The tight hand example of core_test.go through the stage (a 10-s
+// placement cycle), with a job that has no µ and one without a goal: they
+// are listed, nothing crashes.
 func TestRunHandExample(t *testing.T) {
-	av := mustAv(t, []float64{0, 100}, []float64{10, 4}, 0)
+	av := mustAv(t, []float64{0, 100}, []float64{5, 4}, 0)
 	in := Input{AtS: 0, Availability: av, AvailabilityFrom: "test",
 		Jobs: []JobInput{
 			{Job: "B", GoalS: 200, Phases: []Phase{{Name: "map", Tasks: 50, Pending: 50, MuS: 10}}},
@@ -24,8 +26,10 @@ func TestRunHandExample(t *testing.T) {
 			{Job: "no-mu", GoalS: 100, Phases: []Phase{{Name: "map", Tasks: 3, Pending: 3}}},
 			{Job: "no-goal", GoalS: math.NaN(), Phases: []Phase{{Name: "map", Tasks: 3, Pending: 3, MuS: 1}}},
 		},
-		NotEstimated: []NotEstimated{{"C", "no deadline: the slo stage does not know the job"}}}
-	res, err := Run(context.Background(), in, DefaultOptions())
+		NotEstimated: []NotEstimated{{Job: "C", Reason: "no deadline: the slo stage does not know the job"}}}
+	opts := DefaultOptions()
+	opts.PlacementCycle = 10 * time.Second
+	res, err := Run(context.Background(), in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,14 +37,14 @@ func TestRunHandExample(t *testing.T) {
 		t.Fatalf("jobs %+v, want A then B (by deadline)", res.Jobs)
 	}
 	a, b := res.Jobs[0], res.Jobs[1]
-	if a.SReq != 6 || *a.SFit != 30 || *a.AvailMeanSlots != 10 || !a.MeetsGoal {
-		t.Errorf("A: s_req %d s_fit %d mean %g meets %v; want 6 30 10 true", a.SReq, *a.SFit, *a.AvailMeanSlots, a.MeetsGoal)
+	if a.SReq != 6 || *a.SFit != 13 || *a.AvailMeanSlots != 5 || a.MeetsGoal {
+		t.Errorf("A: s_req %d s_fit %d mean %g meets %v; want 6 13 5 false", a.SReq, *a.SFit, *a.AvailMeanSlots, a.MeetsGoal)
 	}
-	if b.SReq != 3 || *b.SFit != 10 || *b.AvailMeanSlots != 7 || !b.MeetsGoal {
-		t.Errorf("B: s_req %d s_fit %d mean %g meets %v; want 3 10 7 true", b.SReq, *b.SFit, *b.AvailMeanSlots, b.MeetsGoal)
+	if b.SReq != 3 || *b.SFit != 0 || *b.AvailMeanSlots != 4.5 || b.MeetsGoal {
+		t.Errorf("B: s_req %d s_fit %d mean %g meets %v; want 3 0 4.5 false", b.SReq, *b.SFit, *b.AvailMeanSlots, b.MeetsGoal)
 	}
-	if len(b.Utility) != 51 || b.Utility[10] != 0 || b.Utility[50] != 1 || !math.IsInf(float64(b.Utility[0]), -1) {
-		t.Errorf("B's utility %v: want 51 values, 0 at s_fit, 1 at pending, −∞ at 0", b.Utility)
+	if len(a.Utility) != 31 || a.Utility[13] != 0 || a.Utility[30] != 1 || !math.IsInf(float64(a.Utility[0]), -1) {
+		t.Errorf("A's utility %v: want 31 values, 0 at s_fit, 1 at pending, −∞ at 0", a.Utility)
 	}
 	reasons := map[string]string{}
 	for _, n := range res.NotEstimated {
@@ -62,11 +66,12 @@ func TestRunHandExample(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	opts := DefaultOptions()
-	opts.Job = "B"
+	// A alone would fit 22.5 tasks in [10, 100]: s_fit 8. --job A only
+	// filters: B's leftover still comes first.
+	opts.Job = "A"
 	res, err = Run(context.Background(), in, opts)
-	if err != nil || len(res.Jobs) != 1 || *res.Jobs[0].SFit != 10 {
-		t.Fatalf("--job B: %v %+v; want B alone, s_fit still 10 (computed with A)", err, res)
+	if err != nil || len(res.Jobs) != 1 || *res.Jobs[0].SFit != 13 {
+		t.Fatalf("--job A: %v %+v; want A alone, s_fit still 13 (computed with B)", err, res)
 	}
 }
 

@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -50,7 +51,8 @@ func TestLongJobGoesConstant(t *testing.T) {
 	}
 	// The blind baseline draws 4 of the 10 free cores (5 on A, 5 on B):
 	// every container it put on B is killed when B steps up at minute 5,
-	// after 5 minutes of work.
+	// after 5 minutes of work, and its task runs again on A (which has a
+	// core for each) from minute 5: the job takes 35 minutes, not 30.
 	b := Replay(w, params, Blind, true)
 	onB := b.ByPattern["unpredictable"]
 	if onB == nil || onB.Containers == 0 {
@@ -64,9 +66,16 @@ func TestLongJobGoesConstant(t *testing.T) {
 			t.Fatalf("kill %+v, want B at minute 5", k)
 		}
 	}
-	wantH := float64(4-onB.Containers)*0.5 + float64(onB.Containers)*5.0/60
+	k := float64(onB.Containers)
+	wantH := 4*0.5 + k*5.0/60
 	if d := b.HarvestedCoreH - wantH; d > 1e-12 || d < -1e-12 {
 		t.Fatalf("blind harvested %g core-hours, want %g", b.HarvestedCoreH, wantH)
+	}
+	if b.CompletedCoreH != 2 || math.Abs(b.LostCoreH-k*5.0/60) > 1e-12 || b.Containers != 4+onB.Containers {
+		t.Fatalf("blind: %+v", b.Tally)
+	}
+	if o.JobTimes.MeanS != 1800 || b.JobTimes.MeanS != 2100 || b.JobTimes.JobsWithKills != 1 {
+		t.Fatalf("job times: history %+v, blind %+v; want 1800 s and 2100 s", o.JobTimes, b.JobTimes)
 	}
 }
 
@@ -112,9 +121,16 @@ func TestKillYoungestFirst(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("kills %v, want %v", got, want)
 	}
-	// The 2 survivors of a run to the end (6 min), cut there.
-	if o.Killed != 6 || o.Running != 2 {
+	// The 6 killed tasks wait (a's two first: first come, first served).
+	// After minute 3 the server has 2 cores for containers (50% → 6 used,
+	// 4 reserved), held by a's 2 survivors until minute 60, and keeps that
+	// usage after the data ends at minute 6: a's 2 run 60–120, b's 120–180
+	// and 180–240. Every task completes once: 8 of 14 containers.
+	if o.Killed != 6 || o.Running != 0 || o.Completed != 8 || o.Containers != 14 {
 		t.Fatalf("%+v", o.Tally)
+	}
+	if jt := o.JobTimes; jt.Finished != 2 || jt.MaxS != 240*60-30 || jt.MeanS != (120*60+240*60-30)/2.0 {
+		t.Fatalf("job times %+v, want a at 120 min, b 239.5 min after its submission", jt)
 	}
 	// History with no class at all falls back to the default policy.
 	h := Replay(w, params, History, false)
@@ -127,8 +143,8 @@ func TestKillYoungestFirst(t *testing.T) {
 // 1 − max(mean, current): A 12 × 0.75 − 4 = 5, B 12 × 0.7 − 4 = 4.4;
 // neither holds 8, together they do (lines 12–14): one multi-class job,
 // and 8 of the 10 free cores are used. A job of 11 fits no combination
-// (line 16) and goes to the default policy, which places 10 (the rest
-// unplaced).
+// (line 16) and goes to the default policy, which places 10; the 11th
+// waits (unplaced) and starts when the first end, at minute 1.
 func TestSpanClasses(t *testing.T) {
 	w := twoTenants(Job{ID: "m", Type: Medium, SubmitMs: 0, DurationMs: min1, Containers: 8})
 	o := Replay(w, params, History, false)
@@ -137,8 +153,8 @@ func TestSpanClasses(t *testing.T) {
 	}
 	w = twoTenants(Job{ID: "m", Type: Medium, SubmitMs: 0, DurationMs: min1, Containers: 11})
 	o = Replay(w, params, History, false)
-	if o.Fallback != 1 || o.Containers != 10 || o.Unplaced != 1 {
-		t.Fatalf("%+v fallback %d unplaced %d", o.Tally, o.Fallback, o.Unplaced)
+	if o.Fallback != 1 || o.Containers != 11 || o.Unplaced != 1 || o.JobTimes.MaxS != 120 {
+		t.Fatalf("%+v fallback %d unplaced %d times %+v", o.Tally, o.Fallback, o.Unplaced, o.JobTimes)
 	}
 }
 

@@ -9,8 +9,11 @@ import (
 // Two one-server tenants of 12 cores (4 reserved): A constant at 25%, B
 // at 25% for five minutes, then 75%. A long job of 4 containers: Alg. 1
 // gives it A's constant class (B's long headroom is 12 × 0.25 − 4 < 0),
-// so nothing is killed; the blind baseline spreads it over both, and B
-// kills what it got at minute 5 (here one container: 3 × 0.5 h + 5 min).
+// so nothing is killed and the job takes its 30 minutes; the blind
+// baseline spreads it over both, B kills what it got at minute 5 (here
+// one container: 5 minutes wasted), and its task runs again on A from
+// minute 5, so the job takes 35 minutes. Stock ignores the primaries and
+// kills nothing.
 func ExampleReplay() {
 	flat := func(n int, v float64, m int, v2 float64) []float64 {
 		out := make([]float64, n+m)
@@ -29,11 +32,13 @@ func ExampleReplay() {
 			{Name: "unpredictable-1", Pattern: "unpredictable", Mean: 0.3, Peak: 0.75, Weights: [3]float64{3, 1, 1}, Members: []int{1}},
 		}}},
 		Jobs: []harvest.Job{{ID: "q19", Type: harvest.Long, DurationMs: 1_800_000, Containers: 4}}}
-	for _, pol := range []harvest.Policy{harvest.History, harvest.Blind} {
+	for _, pol := range []harvest.Policy{harvest.History, harvest.Blind, harvest.Stock} {
 		o := harvest.Replay(w, harvest.Params{Cores: 12, ReserveCores: 4, Seed: 7}, pol, false)
-		fmt.Printf("%s: %d containers, %d killed, %.2f core-hours\n", pol, o.Containers, o.Killed, o.HarvestedCoreH)
+		fmt.Printf("%s: %d containers, %d killed, %.2f core-hours completed, %.2f wasted, job %.0f min\n",
+			pol, o.Containers, o.Killed, o.CompletedCoreH, o.LostCoreH, o.JobTimes.MeanS/60)
 	}
 	// Output:
-	// history: 4 containers, 0 killed, 2.00 core-hours
-	// blind: 4 containers, 1 killed, 1.58 core-hours
+	// history: 4 containers, 0 killed, 2.00 core-hours completed, 0.00 wasted, job 30 min
+	// blind: 5 containers, 1 killed, 2.00 core-hours completed, 0.08 wasted, job 35 min
+	// stock: 4 containers, 0 killed, 2.00 core-hours completed, 0.00 wasted, job 30 min
 }

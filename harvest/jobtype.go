@@ -8,7 +8,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// JobType is a batch job's length type (seed 000 §4.1, Algorithm 1 line 3).
+// JobType is a batch job's length type (Zhang et al., OSDI'16 §4.1, Algorithm 1 line 3).
 type JobType int
 
 const (
@@ -151,11 +151,17 @@ func DeriveThresholds(durationsS, containers []float64, c Capacity) Thresholds {
 	return th
 }
 
-// LastRuns is every recurring job's last run duration in seconds (its
-// last run by start, MergeRuns), what the profiles type it by.
+// LastRuns is every recurring job's last run duration in seconds: the
+// run that finished last (of equal ends the later start; MergeRuns'
+// spans), what the profiles type it by (§4.1, line 3).
 func LastRuns(runs []dataset.Run) map[string]float64 {
 	out := map[string]float64{}
+	end := map[string][2]int64{}
 	for _, s := range MergeRuns(runs) {
+		if e, ok := end[s.Job]; ok && (s.EndMs < e[0] || s.EndMs == e[0] && s.StartMs < e[1]) {
+			continue
+		}
+		end[s.Job] = [2]int64{s.EndMs, s.StartMs}
 		out[s.Job] = float64(s.EndMs-s.StartMs) / 1000
 	}
 	return out

@@ -97,7 +97,7 @@ func TestLastRuns(t *testing.T) {
 	}
 	got := LastRuns(runs)
 	if len(got) != 1 || got["a"] != 500 {
-		t.Fatalf("got %v, want a: 500 (its last run by start)", got)
+		t.Fatalf("got %v, want a: 500 (its run that finished last)", got)
 	}
 }
 

@@ -22,11 +22,10 @@ type Typing struct {
 // thresholds).
 func TypeJobs(runs []dataset.Run, tenants *profile.Tenants, o Options) Typing {
 	spans := MergeRuns(runs)
-	t := Typing{LastRunS: map[string]float64{}}
+	t := Typing{LastRunS: LastRuns(runs)}
 	var d, c []float64
 	for _, s := range spans {
 		x := float64(s.EndMs-s.StartMs) / 1000
-		t.LastRunS[s.Job] = x
 		d = append(d, x)
 		c = append(c, float64(o.Containers))
 	}

@@ -1,6 +1,7 @@
 package harvest
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,10 @@ type Options struct {
 	// classes in force from each multiple of it (since the Unix epoch, so
 	// days start at midnight UTC) use only the data before it.
 	Reclassify time.Duration
+	// ClassifyWindow: each classification sees only this much of the
+	// data before it (§3: "the utilization of this 'average' server for
+	// one month"); 0 sees all of it.
+	ClassifyWindow time.Duration
 	// Containers is each run's containers in the runs workload (the runs
 	// table records none).
 	Containers int
@@ -61,11 +66,16 @@ type Options struct {
 	// Classify are the options of the classifications (AtMs is set per
 	// epoch).
 	Classify fft.Options
+	// AverageServers decides free cores and kills on each tenant's
+	// average server (the classify stage's series) even where the usage
+	// table has every server's own samples; by default each server
+	// decides its own (§5: each server's NM-H kills its own containers).
+	AverageServers bool
 }
 
 // DefaultOptions are §6's testbed: 12 cores, 33% reserve, daily classes.
 func DefaultOptions() Options {
-	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, Window: 7 * 24 * time.Hour, Containers: 4,
+	return Options{Seed: 1, Reserve: 0.33, Cores: 12, Workload: WorkloadRuns, Reclassify: 24 * time.Hour, ClassifyWindow: 30 * 24 * time.Hour, Window: 7 * 24 * time.Hour, Containers: 4,
 		MeanInterarrival: 300 * time.Second, PoissonJobs: 52, MinDuration: 30 * time.Second, MaxDuration: time.Hour, MaxContainers: 16}
 }
 
@@ -89,6 +99,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Reclassify < time.Minute {
 		bad("reclassify %v: want at least 1m", o.Reclassify)
+	}
+	if o.ClassifyWindow < 0 {
+		bad("classify-window %v: want 0 (all the data before a classification) or more", o.ClassifyWindow)
 	}
 	if o.Window < 0 {
 		bad("window %v: want 0 (all the data) or more", o.Window)
@@ -129,6 +142,12 @@ var ErrNoSeries = errors.New("harvest: no tenant usage to replay (ingest utilisa
 type Input struct {
 	Series []dataset.Series
 	Runs   []dataset.Run
+	// ServerUsage is each tenant's servers' own usage over the replay
+	// (Load reads it from the usage table), by tenant: those servers'
+	// kills are their own. Tenants without it use their average server.
+	ServerUsage map[string]ServerUsage
+	// Notes are Load's caveats, repeated in the result's warnings.
+	Notes []string
 	// DAGContainers are the most containers at once of runs whose stage
 	// DAG the dataset holds (package dag), by job and run: the runs
 	// workload gives such a run that many containers (Alg. 1's J.req), a
@@ -173,6 +192,22 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		}
 	}
 	in := Input{Series: series}
+	if !opts.AverageServers {
+		// The replay's window, less what its end may lose to the median
+		// end, with a classification period before it.
+		span := int64(0)
+		if opts.Window > 0 {
+			span = (opts.Window + opts.Reclassify).Milliseconds()
+		}
+		su, note, err := loadServerUsage(ctx, ds, series, span)
+		if err != nil {
+			return Input{}, err
+		}
+		in.ServerUsage = su
+		if note != "" {
+			in.Notes = append(in.Notes, note)
+		}
+	}
 	if ds.Rows(dataset.RunsTable.Name) > 0 {
 		if in.Runs, err = dataset.ReadAll(ctx, ds, dataset.RunsTable); err != nil {
 			return Input{}, err
@@ -213,9 +248,15 @@ type Result struct {
 	StartMs      int64   `json:"start_ms"`
 	EndMs        int64   `json:"end_ms"`
 	ReclassifyS  float64 `json:"reclassify_s"`
-	Epochs       int     `json:"epochs"`
-	Tenants      int     `json:"tenants"`
-	Servers      int     `json:"servers"`
+	// ClassifyWindowS: how much data before it a classification sees
+	// (0: all of it).
+	ClassifyWindowS float64 `json:"classify_window_s"`
+	Epochs          int     `json:"epochs"`
+	Tenants         int     `json:"tenants"`
+	Servers         int     `json:"servers"`
+	// ServersWithOwnUsage: servers whose free cores and kills follow
+	// their own samples (the others follow their tenant's average server).
+	ServersWithOwnUsage int `json:"servers_with_own_usage"`
 	// Jobs replayed (submitted in the window), by type; HistoryRuns the
 	// runs before the window the thresholds came from.
 	Jobs        int            `json:"jobs"`
@@ -225,9 +266,14 @@ type Result struct {
 	// every epoch's, which typed the jobs submitted in it.
 	Thresholds      Thresholds   `json:"thresholds"`
 	EpochThresholds []Thresholds `json:"epoch_thresholds"`
-	// Policies: history (Algorithm 1) then blind (the baseline).
-	Policies    []*Outcome `json:"policies"`
-	Assumptions []string   `json:"assumptions"`
+	// Policies: history (Algorithm 1), blind (§6's YARN-PT), then stock
+	// (§6's YARN-Stock, unaware of the primary tenants).
+	Policies []*Outcome `json:"policies"`
+	// MeanExecReduction is 1 − history's mean job execution time /
+	// blind's (§6 reports 1 − 938/1181 = 0.21 on its testbed); null when
+	// either finished no job.
+	MeanExecReduction *float64 `json:"mean_exec_reduction"`
+	Assumptions       []string `json:"assumptions"`
 	// RunsWithDAG are the runs of the runs workload whose containers come
 	// from a stage DAG (Input.DAGContainers).
 	RunsWithDAG int      `json:"runs_with_dag,omitempty"`
@@ -256,13 +302,25 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	idx := map[string]int{}
 	startMs, endMs := int64(math.MaxInt64), int64(math.MinInt64)
 	servers := 0
+	own := 0
 	for i, s := range series {
 		if s.StepS != stepS {
 			return nil, fmt.Errorf("harvest: series of %q has step %gs, others %gs", s.Tenant, s.StepS, stepS)
 		}
 		n := int(max(s.Servers, 1))
+		wt := WorldTenant{Name: s.Tenant, Servers: n, StartMs: s.StartMs, Values: s.Values}
+		if su, ok := in.ServerUsage[s.Tenant]; ok && len(su.Values) > 0 && !opts.AverageServers {
+			// Servers without samples in the replay follow the average
+			// server (an empty row); a tenant's series counts them all.
+			wt.Servers = max(n, len(su.Values))
+			wt.ServerStartMs = su.StartMs
+			wt.ServerValues = make([][]float32, wt.Servers)
+			copy(wt.ServerValues, su.Values)
+			own += len(su.Values)
+			n = wt.Servers
+		}
 		servers += n
-		w.Tenants = append(w.Tenants, WorldTenant{Name: s.Tenant, Servers: n, StartMs: s.StartMs, Values: s.Values})
+		w.Tenants = append(w.Tenants, wt)
 		idx[s.Tenant] = i
 		if len(s.Values) > 0 {
 			startMs = min(startMs, s.StartMs)
@@ -273,8 +331,8 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, ErrNoSeries
 	}
 	res := &Result{Version: 1, Workload: opts.Workload, Seed: opts.Seed, Cores: opts.Cores, Reserve: opts.Reserve,
-		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), Tenants: len(series),
-		Servers: servers, JobsByType: map[string]int{}, Warnings: []string{}}
+		ReserveCores: opts.ReserveCores(), StepS: stepS, ReclassifyS: opts.Reclassify.Seconds(), ClassifyWindowS: opts.ClassifyWindow.Seconds(), Tenants: len(series),
+		Servers: servers, ServersWithOwnUsage: own, JobsByType: map[string]int{}, Warnings: append([]string{}, in.Notes...)}
 
 	// Epochs: a classification at every multiple of the cadence, from data
 	// strictly before it; the replay starts at the first with classes.
@@ -300,25 +358,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		copts := opts.Classify
-		copts.AtMs = b - 1
-		cr, err := fft.Run(ctx, fin, copts)
+		ep, err := classifyEpoch(ctx, fin.Series, idx, b, &opts)
 		if err != nil {
 			return nil, err
-		}
-		ep := Epoch{FromMs: b}
-		for _, c := range cr.Classes {
-			ep.Classes = append(ep.Classes, WorldClass{Name: c.Class, Pattern: string(c.Pattern), Mean: c.Mean, Peak: c.Peak,
-				Weights: [3]float64{c.Weights.Short, c.Weights.Medium, c.Weights.Long}})
-		}
-		ci := map[string]int{}
-		for k, c := range ep.Classes {
-			ci[c.Name] = k
-		}
-		for _, t := range cr.Tenants {
-			if k, ok := ci[t.Class]; ok && t.Class != "" {
-				ep.Classes[k].Members = append(ep.Classes[k].Members, idx[t.Tenant])
-			}
 		}
 		if len(ep.Classes) == 0 && len(w.Epochs) == 0 {
 			continue
@@ -355,14 +397,23 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if n := emptyMedium(res.EpochThresholds); n > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("job types: in %d of %d classifications the thresholds met (no medium jobs): a few long runs carry most of the work, so the work-weighted quantiles coincide; --short-below and --long-above set them", n, len(res.EpochThresholds)))
 	}
+	// A run is typed by its job's run that finished last before it was
+	// submitted (§4.1, line 3: "its last run"); a run still going has no
+	// duration yet. Ends are taken in order from a heap of the runs
+	// started so far.
 	last := map[string]float64{}
+	var going runEnds
 	ep := 0
 	for _, r := range runs {
+		for len(going) > 0 && going[0].endMs <= r.startMs {
+			g := heap.Pop(&going).(runEnd)
+			last[g.job] = g.durS
+		}
 		lastS, seen := last[r.job]
 		if !seen {
 			lastS = -1
 		}
-		last[r.job] = float64(r.durMs) / 1000
+		heap.Push(&going, runEnd{job: r.job, endMs: r.startMs + r.durMs, startMs: r.startMs, durS: float64(r.durMs) / 1000})
 		if r.startMs < res.StartMs {
 			res.HistoryRuns++
 			continue
@@ -378,14 +429,19 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.JobsByType[j.Type.String()]++
 	}
 	if opts.Workload == WorkloadRuns {
+		for len(going) > 0 {
+			g := heap.Pop(&going).(runEnd)
+			last[g.job] = g.durS
+		}
 		res.lastRuns = last
 	}
 	res.Jobs = len(w.Jobs)
 
 	p := Params{Cores: opts.Cores, ReserveCores: res.ReserveCores, Seed: opts.Seed}
-	res.Policies = make([]*Outcome, 2)
+	pols := []Policy{History, Blind, Stock}
+	res.Policies = make([]*Outcome, len(pols))
 	var wg sync.WaitGroup
-	for k, pol := range []Policy{History, Blind} {
+	for k, pol := range pols {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -393,6 +449,10 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	if h, b := res.Policies[0].JobTimes, res.Policies[1].JobTimes; h.Finished > 0 && b.Finished > 0 && b.MeanS > 0 {
+		x := 1 - h.MeanS/b.MeanS
+		res.MeanExecReduction = &x
+	}
 	res.Assumptions = assumptions(res, &opts)
 	paper := 0
 	for _, th := range res.EpochThresholds {
@@ -401,16 +461,62 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		}
 	}
 	if paper > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by seed 000 §6's 173 s and 433 s",
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d classifications had fewer than %d runs (or no class capacity) before them: their jobs were typed by Zhang et al., OSDI'16 §6's 173 s and 433 s",
 			paper, len(res.EpochThresholds), MinThresholdRuns))
 	}
 	for _, p := range res.Policies {
-		if p.Unplaced > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d containers found no free core when submitted and were not placed (there is no queue): the cluster is saturated, and kills compare placements of different jobs",
-				p.Policy, p.Unplaced))
+		if jt := p.JobTimes; jt != nil && jt.Finished < jt.Jobs {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d of %d jobs never finished: after the data ended no server had a free core for what still waited (their times are left out)",
+				p.Policy, jt.Jobs-jt.Finished, jt.Jobs))
 		}
 	}
 	return res, nil
+}
+
+// classifyEpoch is the classification in force from b: the classify
+// stage's (fft.Run) on the data strictly before b.
+func classifyEpoch(ctx context.Context, series []dataset.Series, idx map[string]int, b int64, opts *Options) (Epoch, error) {
+	copts := opts.Classify
+	copts.AtMs = b - 1
+	if w := opts.ClassifyWindow.Milliseconds(); w > 0 {
+		series = since(series, b-w)
+	}
+	cr, err := fft.Run(ctx, fft.Input{Series: series}, copts)
+	if err != nil {
+		return Epoch{}, err
+	}
+	ep := Epoch{FromMs: b}
+	for _, c := range cr.Classes {
+		ep.Classes = append(ep.Classes, WorldClass{Name: c.Class, Pattern: string(c.Pattern), Mean: c.Mean, Peak: c.Peak,
+			Weights: [3]float64{c.Weights.Short, c.Weights.Medium, c.Weights.Long}})
+	}
+	ci := map[string]int{}
+	for k, c := range ep.Classes {
+		ci[c.Name] = k
+	}
+	for _, t := range cr.Tenants {
+		if k, ok := ci[t.Class]; ok && t.Class != "" {
+			ep.Classes[k].Members = append(ep.Classes[k].Members, idx[t.Tenant])
+		}
+	}
+	return ep, nil
+}
+
+// since is every series from its first slot at or after fromMs on (the
+// values are shared, not copied).
+func since(series []dataset.Series, fromMs int64) []dataset.Series {
+	out := make([]dataset.Series, len(series))
+	for i, s := range series {
+		out[i] = s
+		stepMs := int64(math.Round(s.StepS * 1000))
+		if s.StartMs >= fromMs || stepMs <= 0 {
+			continue
+		}
+		k := min((fromMs-s.StartMs+stepMs-1)/stepMs, int64(len(s.Values)))
+		out[i].StartMs += k * stepMs
+		out[i].Values = s.Values[k:]
+	}
+	return out
 }
 
 func minHistory(o fft.Options) time.Duration {
@@ -418,6 +524,33 @@ func minHistory(o fft.Options) time.Duration {
 		return o.MinHistory
 	}
 	return 72 * time.Hour
+}
+
+// runEnd is a run's end, for typing later runs by the last one finished.
+type runEnd struct {
+	job            string
+	endMs, startMs int64
+	durS           float64
+}
+
+// runEnds is a min-heap by end, then start (of equal ends the later
+// start is popped last and so counts as the last run).
+type runEnds []runEnd
+
+func (h runEnds) Len() int { return len(h) }
+func (h runEnds) Less(i, j int) bool {
+	if h[i].endMs != h[j].endMs {
+		return h[i].endMs < h[j].endMs
+	}
+	return h[i].startMs < h[j].startMs
+}
+func (h runEnds) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runEnds) Push(x any)   { *h = append(*h, x.(runEnd)) }
+func (h *runEnds) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // jobRun is one run of the workload, in start order.
@@ -493,11 +626,12 @@ func (r *Result) Profile(jobs profile.Jobs) {
 
 func assumptions(r *Result, o *Options) []string {
 	a := []string{
-		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage is its average server's, rounded up to whole cores (§5 NM-H), on every one of its servers", o.Cores, r.ReserveCores, o.Reserve),
-		"a container is one core; when a tenant's primary usage takes cores its containers hold, the youngest are killed first until they fit (§5 NM-H); killed containers are not run again",
-		fmt.Sprintf("classes are recomputed every %s from the data before it (fft, the classify stage); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify)),
+		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage on a server is that server's own (the usage table's samples, %d of %d servers) or else its average server's, rounded up to whole cores (§5 NM-H)", o.Cores, r.ReserveCores, o.Reserve, r.ServersWithOwnUsage, r.Servers),
+		"a container is one core and a job's tasks each run its whole duration; when a server's primary usage takes cores its containers hold, that server kills its youngest first until they fit (§5 NM-H); killed tasks wait in the queue again (first come, first served, with the tasks no core was free for) and run from the start; after the data ends every server keeps its last usage until every job has finished",
+		"stock (§6's YARN-Stock) offers every core of a server to containers whatever its primary uses and kills nothing; primary_contended_core_h counts, at each slot's start, the cores the primaries wanted above what the containers left them",
+		fmt.Sprintf("classes are recomputed every %s from %s before it (fft, the classify stage; §3: a month of the average server); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify), classifyWindow(o.ClassifyWindow)),
 		"history: Algorithm 1 picks one class whose headroom for the job's type (cores: servers × (cores × (1 − u) − reserve) less cores already given) holds the job, with probability ∝ headroom × W[type, pattern] (3/2/1 by rank); else several drawn the same way until they hold it; else none and the default policy places it",
-		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now (§5 RM-H); containers no tenant has room for are not placed (no queue)",
+		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now, and to a server of it likewise (§5 RM-H); containers no server has room for wait in the queue",
 	}
 	switch o.Workload {
 	case WorkloadRuns:
@@ -505,12 +639,19 @@ func assumptions(r *Result, o *Options) []string {
 		if r.RunsWithDAG > 0 {
 			dagNote = fmt.Sprintf(" (%d run(s) instead the most containers at once of their stage DAG, or of their job's, as wlprof dag gives it)", r.RunsWithDAG)
 		}
-		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers%s for its recorded duration, submitted at its start; a job's type is from its previous run (unseen: medium)", o.Containers, dagNote))
+		a = append(a, fmt.Sprintf("workload: the dataset's runs table, each run %d containers%s for its recorded duration, submitted at its start; a job's type is from its run that finished last before the submission (none: medium)", o.Containers, dagNote))
 	case WorkloadPoisson:
-		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its previous run (unseen: medium)",
+		a = append(a, fmt.Sprintf("workload: synthetic Poisson arrivals (mean %s, seed %d) of %d recurring jobs, durations log-uniform %s–%s per job (±20%% per run), 1–%d containers per job; a job's type is from its run that finished last before the submission (none: medium)",
 			fmtDur(o.MeanInterarrival), o.Seed, o.PoissonJobs, fmtDur(o.MinDuration), fmtDur(o.MaxDuration), o.MaxContainers))
 	}
 	return a
+}
+
+func classifyWindow(d time.Duration) string {
+	if d <= 0 {
+		return "all the data"
+	}
+	return "the " + timeflag.FormatDuration(d) + " of data"
 }
 
 func fmtDur(d time.Duration) string {

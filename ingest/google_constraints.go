@@ -13,7 +13,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// Placement constraints (seed 003, Phoenix) from the Google traces: task
+// Placement constraints (Thinakaran et al., Phoenix) from the Google traces: task
 // events, the constraints tasks carry and the attributes machines offer.
 //
 // Field orders. ClusterData2019: clusterdata_trace_format_v3.proto
@@ -180,7 +180,7 @@ func init() {
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{file: in.Path, start: traceStartMs(s.opts, google2011TraceStart)}
-			s.notes = append(s.notes, "times from "+msText(p.start)+" (offset 600 s, 19:00 EDT 1 May 2011); user, class, priority, disk and different-machine are not stored")
+			s.notes = append(s.notes, "times from "+msText(p.start)+" (offset 600 s, 19:00 EDT 1 May 2011); the different-machine constraint is kept (different_machine); user, class, priority and disk are not stored")
 			return drain[dataset.TaskEvent](ctx, s, newLineRecords(in, p.taskEvent), s.tx.TaskEvents())
 		},
 	})
@@ -318,6 +318,14 @@ func (p *g2011) taskEvent(line []byte, lineNo int64, rec *dataset.TaskEvent) *Pa
 	if e.MemoryRequest, perr = p.float(10, "memory request", reject); perr != nil {
 		return perr
 	}
+	// The different-machine constraint (column 13) is a placement
+	// constraint (Thinakaran et al., Phoenix §III-A): the constraints
+	// stage reports it.
+	dm, ok := parseBool01(p.fields[12])
+	if !ok {
+		return reject(p.cols[12], fmt.Errorf("different-machine constraint %q is not 0/1", p.fields[12]))
+	}
+	e.DifferentMachine = dm
 	e.TimeMs = traceUsToMs(p.start, us)
 	e.Task = int32(task)
 	e.Type = eventTypes2011[typ]

@@ -80,6 +80,21 @@ func TestGoogleConstraintFormats(t *testing.T) {
 	if ev[16].CPURequest == ev[16].CPURequest || !math.IsNaN(ev[16].MemoryRequest) { // job 5: requests left empty
 		t.Errorf("empty requests must read back as NaN: %+v", ev[16])
 	}
+	// The different-machine constraint (column 13, "If true, indicates that
+	// a task must be scheduled to execute on a different machine than any
+	// other currently running task in the job", the 2011 schema): set on
+	// job 1's six rows and on job 2 task 1's SUBMIT (line 10) only.
+	for i, e := range ev[:18] {
+		want := i < 6 || i == 9
+		if e.DifferentMachine != want {
+			t.Errorf("2011 line %d: different_machine %v, want %v", i+1, e.DifferentMachine, want)
+		}
+	}
+	for _, e := range ev[18:] {
+		if e.DifferentMachine {
+			t.Errorf("2019 event with different_machine (the trace has no such field): %+v", e)
+		}
+	}
 	// 2019 line 4: INT64 as strings, relation by name, PRESENT's value dropped.
 	e = ev[18+3]
 	if e.Task != 1 || e.Machine != 0 || e.Constraints != "Nm\x1fGREATER_THAN\x1f3\x1ew2\x1fPRESENT\x1f" {
@@ -248,5 +263,24 @@ func TestMachineAttributesParquet(t *testing.T) {
 	}
 	if jRej[0].Line != pRej[0].Line || jRej[0].Reason != pRej[0].Reason {
 		t.Errorf("reject: JSON line %d %q, Parquet row %d %q", jRej[0].Line, jRej[0].Reason, pRej[0].Line, pRej[0].Reason)
+	}
+}
+
+// The different-machine column is a boolean (0/1, true/false, empty for
+// false); anything else is a reject naming the column.
+func TestDifferentMachineColumn(t *testing.T) {
+	p := &g2011{file: "f"}
+	var e dataset.TaskEvent
+	for _, c := range []struct {
+		v    string
+		want bool
+	}{{"1", true}, {"true", true}, {"0", false}, {"", false}} {
+		if perr := p.taskEvent([]byte("600000000,,1,0,,0,u1,0,9,0.25,0.125,0,"+c.v), 1, &e); perr != nil || e.DifferentMachine != c.want {
+			t.Errorf("%q: %v, different_machine %v", c.v, perr, e.DifferentMachine)
+		}
+	}
+	perr := p.taskEvent([]byte("600000000,,1,0,,0,u1,0,9,0.25,0.125,0,2"), 7, &e)
+	if perr == nil || perr.Line != 7 || !strings.Contains(perr.Error(), `different-machine constraint "2"`) {
+		t.Errorf("flag 2: %v", perr)
 	}
 }

@@ -130,6 +130,9 @@ func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opt
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no input files in %s (directories are read for their regular, non-hidden files)", strings.Join(paths, ", "))
+	}
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
 	st := &runState{}
 	defer st.close()

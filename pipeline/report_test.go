@@ -125,7 +125,7 @@ func TestReportSaysWhyPerJob(t *testing.T) {
 		}
 		return html[i : i+strings.Index(html[i:], "</section>")]
 	}
-	if sec := job("report"); !strings.Contains(sec, "Skyline: not fitted: 1 runs, fewer than --min-runs 2.") || strings.Count(sec, "fewer than --min-runs") != 1 {
+	if sec := job("report"); !strings.Contains(sec, "Skyline: not fitted: 1 run, fewer than --min-runs 2.") || strings.Count(sec, "fewer than --min-runs") != 1 {
 		t.Errorf("job report:\n%s", sec)
 	}
 	for _, w := range []string{"SLO: not computed: no runs of this job in the runs table.", "Skyline: not computed: no runs of this job in the skylines table."} {

@@ -106,7 +106,13 @@
 // live replica whose copy slot frees first, each source copying
 // --blocks-per-hour blocks an hour (§6: 30), one after another; a copy
 // whose source leaves first starts again from another, and a block with no
-// copy target waits for a server to rejoin. A block whose last replica
+// copy target waits for a server to rejoin. A block written while fewer
+// servers are in the cluster than it has replicas is short from its write
+// and gets the rest the same way when servers (re)join, as HDFS's
+// NameNode re-replicates under-replicated blocks (Zhang et al., OSDI'16
+// §6: the simulator "reconstructs lost replicas at the same rate as our
+// real HDFS systems"); blocks still short at the window's end are
+// counted (under_replicated_blocks). A block whose last replica
 // goes is lost. --accesses accesses (default 100,000), uniform over the
 // blocks and, for each, over the time from its write to the window's end,
 // fail when no replica is on a server in the

@@ -69,6 +69,9 @@ type replayParams struct {
 type outcome struct {
 	lost, failed, accesses int
 	unwritten              int // blocks written when no server was in the cluster
+	// underReplicated: blocks alive at the window's end with fewer
+	// replicas than asked.
+	underReplicated int
 }
 
 // event kinds, in the order they run at one instant: a server returns
@@ -241,6 +244,11 @@ func replay(w *rWorld, p *replayParams, policy string, seed uint64) outcome {
 	}
 	s.runUntil(w.endMs)
 	out.lost, out.unwritten = s.lost, s.unwritten
+	for b := range s.blocks {
+		if bl := &s.blocks[b]; !bl.lost && !bl.unwritten && len(bl.replicas) < p.replicas {
+			out.underReplicated++
+		}
+	}
 	return out
 }
 
@@ -269,6 +277,12 @@ func (s *sim) write(b int) {
 	}
 	for _, sv := range bl.replicas {
 		s.holds[sv] = append(s.holds[sv], b)
+	}
+	if len(bl.replicas) < s.p.replicas {
+		// Too few servers in the cluster for every replica: the block is
+		// under-replicated from its write and, as HDFS's NameNode does,
+		// gets its missing replicas when a server (re)joins.
+		s.stalled = append(s.stalled, b)
 	}
 }
 

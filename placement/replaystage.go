@@ -35,20 +35,24 @@ type Replay struct {
 // accesses (counts and shares), mean, min and max over the seeds, and
 // each seed's run.
 type ReplayPolicy struct {
-	Policy         string      `json:"policy"`
-	LostBlocks     Spread      `json:"lost_blocks"`
-	LostShare      Spread      `json:"lost_share"`
-	FailedAccesses Spread      `json:"failed_accesses"`
-	FailedShare    Spread      `json:"failed_share"`
-	Runs           []ReplayRun `json:"runs"`
+	Policy         string `json:"policy"`
+	LostBlocks     Spread `json:"lost_blocks"`
+	LostShare      Spread `json:"lost_share"`
+	FailedAccesses Spread `json:"failed_accesses"`
+	FailedShare    Spread `json:"failed_share"`
+	// UnderReplicated: blocks alive at the window's end with fewer
+	// replicas than asked (no server free to take the rest then).
+	UnderReplicated Spread      `json:"under_replicated_blocks"`
+	Runs            []ReplayRun `json:"runs"`
 }
 
 // ReplayRun is one seed's outcome.
 type ReplayRun struct {
-	Seed           uint64 `json:"seed"`
-	LostBlocks     int    `json:"lost_blocks"`
-	FailedAccesses int    `json:"failed_accesses"`
-	Accesses       int    `json:"accesses"`
+	Seed            uint64 `json:"seed"`
+	LostBlocks      int    `json:"lost_blocks"`
+	FailedAccesses  int    `json:"failed_accesses"`
+	Accesses        int    `json:"accesses"`
+	UnderReplicated int    `json:"under_replicated_blocks"`
 }
 
 // runReplay builds the replay's world from the clustered tenants (tm:
@@ -120,9 +124,10 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 	}
 	for i, pol := range policies {
 		rpp := ReplayPolicy{Policy: pol}
-		var lost, lostS, failed, failedS []float64
+		var lost, lostS, failed, failedS, under []float64
 		for k, out := range outs[i] {
-			rpp.Runs = append(rpp.Runs, ReplayRun{Seed: rp.Seeds[k], LostBlocks: out.lost, FailedAccesses: out.failed, Accesses: out.accesses})
+			rpp.Runs = append(rpp.Runs, ReplayRun{Seed: rp.Seeds[k], LostBlocks: out.lost, FailedAccesses: out.failed, Accesses: out.accesses, UnderReplicated: out.underReplicated})
+			under = append(under, float64(out.underReplicated))
 			lost = append(lost, float64(out.lost))
 			lostS = append(lostS, float64(out.lost)/float64(max(o.Blocks-out.unwritten, 1)))
 			failed = append(failed, float64(out.failed))
@@ -131,6 +136,7 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 			}
 		}
 		rpp.LostBlocks, rpp.LostShare, rpp.FailedAccesses, rpp.FailedShare = spreadOf(lost), spreadOf(lostS), spreadOf(failed), spreadOf(failedS)
+		rpp.UnderReplicated = spreadOf(under)
 		rp.Policies = append(rp.Policies, rpp)
 	}
 	rp.Assumptions = []string{
@@ -138,7 +144,7 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 		"hdfs-stock: one replica on the writer, one on another server of its rack, one on another rack (issue 19's statement; HDFS's default puts the second and third on one remote rack: also two racks); re-replication: another rack while all replicas share one, else any server",
 		"algorithm-2: the writer, then classes in rows and columns no replica's class uses (forgotten after every third replica), a tenant holding no replica, a random server of it; when no such class has a server in the cluster: an unused row, then any class",
 		"a REMOVE destroys every replica on the machine; it rejoins at its ADD with an empty disk",
-		fmt.Sprintf("a lost replica is detected %s later and copied from the live replica whose copy slot frees first, at %g blocks per hour per source server; a copy whose source leaves first is started again; a block with no replica left is lost", fmtDur(o.Detect), o.BlocksPerHour),
+		fmt.Sprintf("a lost replica is detected %s later and copied from the live replica whose copy slot frees first, at %g blocks per hour per source server; a copy whose source leaves first is started again; a block written, or left, with fewer replicas than asked while too few servers were in the cluster gets the rest when a server joins (HDFS's NameNode re-replicates under-replicated blocks); a block with no replica left is lost", fmtDur(o.Detect), o.BlocksPerHour),
 		fmt.Sprintf("a replica is unavailable while its server is out or its tenant's average-server CPU is above %g (every server of a tenant at its average: the series are per tenant); a gap is not busy", o.BusyThreshold),
 		fmt.Sprintf("%d accesses uniform over the blocks and, for each, over the time from its write to the window's end; one fails when no replica is available (or the block is lost); the same writes and accesses for both policies", o.Accesses),
 		fmt.Sprintf("seeds %d to %d; spread: mean, min and max over them", rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1]),

@@ -101,10 +101,10 @@ func (r *Result) WriteText(out io.Writer) error {
 		fmt.Fprintf(out, "\ndurability and availability replay: %d blocks × %d replicas on %s in %s, seeds %d–%d (mean, min–max over them)\n",
 			rp.Blocks, rp.Replicas, count(rp.Servers, "server", "servers"), count(rp.Racks, "rack", "racks"), rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1])
 		w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "POLICY\tLOST_BLOCKS\tLOST_SHARE\tFAILED_ACCESSES\tFAILED_SHARE")
+		fmt.Fprintln(w, "POLICY\tLOST_BLOCKS\tLOST_SHARE\tFAILED_ACCESSES\tFAILED_SHARE\tUNDER_REPLICATED_AT_END")
 		for _, p := range rp.Policies {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Policy, spreadText(p.LostBlocks, false), spreadText(p.LostShare, true),
-				spreadText(p.FailedAccesses, false), spreadText(p.FailedShare, true))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Policy, spreadText(p.LostBlocks, false), spreadText(p.LostShare, true),
+				spreadText(p.FailedAccesses, false), spreadText(p.FailedShare, true), spreadText(p.UnderReplicated, false))
 		}
 		if err := w.Flush(); err != nil {
 			return err

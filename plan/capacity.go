@@ -11,7 +11,7 @@ import (
 	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
-// Capacity is the cluster the cost c(t) is normalised by (seed 001 §6:
+// Capacity is the cluster the cost c(t) is normalised by (Jyothi et al., OSDI'16 §6:
 // c(t) = max over resources r of load(r, t) / capacity(r)). A zero field
 // leaves that resource out of the cost; the zero Capacity is the default
 // cost, the load in containers.

@@ -2,7 +2,7 @@ package plan
 
 import "math"
 
-// The multi-resource cost of seed 001 §6: c(t) = max over the resources a
+// The multi-resource cost of Jyothi et al., OSDI'16 §6: c(t) = max over the resources a
 // Capacity names of load(r, t) / capacity(r). Loads are whole numbers
 // (containers, bytes, thousandths of a vcore); a cost is float64(load) /
 // float64(capacity), correctly rounded, so that equal shares compare

@@ -115,13 +115,13 @@ type Packing struct {
 type PackOptions struct {
 	// StepS is the grid step in seconds: the skylines' step.
 	StepS float64
-	// LCMCapS caps the LCM of the periods (seed 001 §6 sets it to a day).
+	// LCMCapS caps the LCM of the periods (Jyothi et al., OSDI'16 §6 sets it to a day).
 	LCMCapS float64
 	// EndPoints is how many end points LowCost tries per job, evenly
 	// spaced over the feasible ones (all of them when there are fewer).
 	EndPoints int
 	// Capacity, when set, makes the cost the largest share of a resource
-	// in use (seed 001 §6), with each job's container sizes
+	// in use (Jyothi et al., OSDI'16 §6), with each job's container sizes
 	// (Job.MemoryPerContainer, MilliVCoresPerContainer); unset, the cost
 	// is the load in containers.
 	Capacity Capacity
@@ -406,7 +406,7 @@ func check(j *Job, stepS float64, sized bool) (sky []int64, trim, period, start,
 	return sky, lo, period, start, arrival, window, ""
 }
 
-// lowCost places one unit against load (seed 001 §6): for each end point
+// lowCost places one unit against load (Jyothi et al., OSDI'16 §6): for each end point
 // tried, the stages are handled in reverse chronological order, stage k in
 // an interval ending right before stage k+1's allocation and as long as
 // its share of the demand still to place (s_k / Σ_{k'≤k} s_k') of the

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 )
@@ -26,7 +28,7 @@ func unitGreedy(base, alloc []int64, minLo, hi int, d int64) int {
 }
 
 // fill (batched water-filling) places exactly what the one-at-a-time
-// greedy of seed 001 §6 places, on random levels, intervals and demands.
+// greedy of Jyothi et al., OSDI'16 §6 places, on random levels, intervals and demands.
 func TestFillMatchesUnitGreedy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20000; trial++ {
@@ -138,15 +140,22 @@ func TestPackInvariants(t *testing.T) {
 	}
 }
 
-// On small worlds whose best rigid placement (every skyline kept as is,
-// every offset in its window tried) is found by brute force, LowCost —
-// which may also stretch a stage — is compared with it and with the lower
-// bound. It must never be above naive nor below the bound; how far it is
-// from the brute-force optimum is logged (the issue asks for the number).
+// Jyothi et al., OSDI'16 §6: "The competitive ratio of an online
+// algorithm is the ratio of cost (for our problem, the maximal height of
+// the allocation) incurred by the online algorithm compared to the offline
+// optimal solution." On 60 small worlds LowCost's footprint is compared
+// with two placements found by brute force: the offline optimum over
+// every placement LowCost may make (stages stretched over consecutive
+// steps with gangs of one, contiguous, one offset for all instances;
+// offlineOptimum), which LowCost can never beat, and the best rigid
+// placement (every skyline kept as fitted, only the offset chosen), which
+// LowCost beats when stretching a stage pays. The ratios are what
+// plan/doc.go quotes; the test fails when the doc's numbers are not the
+// measured ones.
 func TestPackAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var sumRatio, worst float64
-	worlds := 0
+	var sumRigid, worstRigid, sumOpt, worstOpt float64
+	worlds, optimal := 0, 0
 	for trial := 0; trial < 60; trial++ {
 		// A 12-step LCM (hour periods of 12 five-minute steps, and 4- and
 		// 6-step periods), 3–4 jobs.
@@ -171,11 +180,11 @@ func TestPackAgainstBruteForce(t *testing.T) {
 			continue
 		}
 		lcm := int(p.LCMS / 300)
-		best := int64(math.MaxInt64)
+		rigid := int64(math.MaxInt64)
 		var rec func(i int, load []int64)
 		rec = func(i int, load []int64) {
 			if i == len(jobs) {
-				best = min(best, peak(load))
+				rigid = min(rigid, peak(load))
 				return
 			}
 			j := jobs[i]
@@ -192,17 +201,37 @@ func TestPackAgainstBruteForce(t *testing.T) {
 			}
 		}
 		rec(0, make([]int64, lcm))
+		opt := offlineOptimum(jobs, lcm, 300, max(p.LowerBound, 1), min(rigid, p.Footprint))
 		if p.Footprint < p.LowerBound || p.Footprint > p.NaiveFootprint {
 			t.Errorf("trial %d: footprint %d outside [lower bound %d, naive %d]", trial, p.Footprint, p.LowerBound, p.NaiveFootprint)
 		}
-		r := float64(p.Footprint) / float64(best)
-		sumRatio += r
-		worst = max(worst, r)
+		if p.Footprint < opt || opt > rigid || opt < p.LowerBound {
+			t.Errorf("trial %d: LowCost %d, offline optimum %d, best rigid %d, lower bound %d: want bound ≤ optimum ≤ LowCost, rigid",
+				trial, p.Footprint, opt, rigid, p.LowerBound)
+		}
+		r := float64(p.Footprint) / float64(rigid)
+		sumRigid += r
+		worstRigid = max(worstRigid, r)
+		o := float64(p.Footprint) / float64(opt)
+		sumOpt += o
+		worstOpt = max(worstOpt, o)
+		if p.Footprint == opt {
+			optimal++
+		}
 		worlds++
 	}
-	t.Logf("LowCost / best rigid placement on %d small worlds: mean %.3f, worst %.3f (below 1: stretching stages beat every rigid placement)", worlds, sumRatio/float64(worlds), worst)
 	if worlds < 30 {
 		t.Fatalf("only %d worlds were plannable", worlds)
+	}
+	note := fmt.Sprintf("mean %.3f (worst %.3f) of the offline optimum, optimal in %d of %d worlds; mean %.3f (worst %.3f) of the best rigid placement",
+		sumOpt/float64(worlds), worstOpt, optimal, worlds, sumRigid/float64(worlds), worstRigid)
+	t.Logf("LowCost's footprint on %d small worlds: %s", worlds, note)
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(string(doc), "//", "")), " "), note) {
+		t.Errorf("plan/doc.go does not say what was measured: %q", note)
 	}
 }
 

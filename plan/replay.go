@@ -2,7 +2,7 @@ package plan
 
 import "math"
 
-// DRA is seed 001 §7's dynamic reprovisioning, offline.
+// DRA is Jyothi et al., OSDI'16 §7's dynamic reprovisioning, offline.
 type DRA struct {
 	// TS is how long extra containers are granted before DRA looks again
 	// (default 60 s); the replay looks at every step, so it rounds to the
@@ -42,7 +42,12 @@ type Outcome struct {
 // whenever the run's demand — its usage plus its debt, standing in for
 // "used containers plus pending ask", which an offline trace does not
 // have — exceeds the allocation, DRA grants up to the shortfall, capped at
-// ρ × the largest allocation of the last R_recent.
+// ρ × the largest allocation of the last R_recent. DRA stretches the
+// skyline (§7) up to the deadline, past the reservation's last step when
+// the run is still behind there: from then on R_recent is the
+// reservation's last R_recent, as if its last allocation went on ("By
+// extending the 1000 containers allocation at the end of Red1 by an extra
+// minute", §7).
 func Replay(c []float64, x []int64, start, window int, stepS float64, d DRA) Outcome {
 	var o Outcome
 	recent := max(1, int(math.Ceil(d.RecentS/stepS-1e-9)))
@@ -58,7 +63,10 @@ func Replay(c []float64, x []int64, start, window int, stepS float64, d DRA) Out
 		}
 		return 0
 	}
-	end := max(start+len(c), len(x))
+	// The replay runs to the run's end, the reservation's, or the
+	// deadline, whichever is last: DRA may still grant before the
+	// deadline once both have ended.
+	end := max(start+len(c), len(x), window)
 	var debt, debtDRA float64
 	left := func(t int, debt float64) float64 { // work not done at window step t
 		rest := debt
@@ -84,7 +92,8 @@ func Replay(c []float64, x []int64, start, window int, stepS float64, d DRA) Out
 		extra := 0.0
 		if demand := u + debtDRA; t < window && demand > a+eps {
 			top := 0.0
-			for q := max(0, t-recent+1); q <= t; q++ {
+			last := min(t, len(x)-1) // past its end, the reservation's last R_recent
+			for q := max(0, last-recent+1); q <= last; q++ {
 				top = math.Max(top, at(q))
 			}
 			extra = math.Min(demand-a, d.Rho*top)

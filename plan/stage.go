@@ -25,7 +25,7 @@ type Options struct {
 	// without provenance.
 	SLO slo.Options
 	// Holdout is the share of each job's runs, the latest, held out of the
-	// fit and replayed (seed 001 §9 trains on 70%). 0 replays nothing.
+	// fit and replayed (Jyothi et al., OSDI'16 §9 trains on 70%). 0 replays nothing.
 	Holdout float64
 	// LCMCap caps the LCM of the periods (default a day, as §6).
 	LCMCap time.Duration
@@ -36,14 +36,14 @@ type Options struct {
 	// AlphaSweep are the α the held-out trade-off is evaluated at.
 	AlphaSweep []float64
 	// Capacity, when set, makes the packing's cost the largest share of a
-	// resource it names (seed 001 §6; see Capacity and PackOptions);
+	// resource it names (Jyothi et al., OSDI'16 §6; see Capacity and PackOptions);
 	// unset, the cost is the load in containers.
 	Capacity Capacity
 	// Job, when set, restricts Load to that job.
 	Job string
 }
 
-// DefaultOptions: the skyline stage's fit with a 1% α (seed 001 §9 finds
+// DefaultOptions: the skyline stage's fit with a 1% α (Jyothi et al., OSDI'16 §9 finds
 // it the best balance), 30% held out, a one-day LCM cap, the paper's DRA.
 func DefaultOptions() Options {
 	sk := skyline.DefaultOptions()
@@ -191,7 +191,7 @@ func window(ji *JobInput, sj *slo.Job, ov *slo.Overrides) string {
 	return "the SLO has no period, arrival or deadline (give them in --overrides)"
 }
 
-// JobReplay is the held-out replay of one job (seed 001 §9): runs are
+// JobReplay is the held-out replay of one job (Jyothi et al., OSDI'16 §9): runs are
 // served by the reservation alone, at its planned offset.
 type JobReplay struct {
 	Job       string `json:"job"`

@@ -56,6 +56,9 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 	for _, r := range idx.Reservations {
 		want[r.Path] = true
 	}
+	for _, f := range idx.ReservationSubmit {
+		want[f] = true
+	}
 	if len(idx.Reservations) != 2 {
 		t.Errorf("%d reservations written, want 2 (jobs 0 and 3)", len(idx.Reservations))
 	}

@@ -38,9 +38,9 @@ func TestReportSaysWhy(t *testing.T) {
 	in.Absent = map[string]string{StageSLO: "no runs of this job in the runs table"}
 	in.Jobs[0].Profile.SLO = nil
 	in.Jobs[1].Profile.Skyline = nil
-	in.Jobs[1].Profile.Warnings = []string{"skyline not fitted: 1 runs, fewer than --min-runs 2", "another caveat"}
+	in.Jobs[1].Profile.Warnings = []string{"skyline not fitted: 1 run, fewer than --min-runs 2", "another caveat"}
 	in.Skipped = []Skipped{
-		{Stage: StageSkyline, Job: "job-0001", Reason: "1 runs, fewer than --min-runs 2"},
+		{Stage: StageSkyline, Job: "job-0001", Reason: "1 run, fewer than --min-runs 2"},
 		{Stage: StageElasticity, Job: "job-0002", Reason: "task map (hadoop, 1 slots, 1 runs): not enough information"},
 		{Stage: StageSkyline, Job: "gone", Reason: "every sample is zero"},
 	}
@@ -89,7 +89,7 @@ func TestReportSaysWhy(t *testing.T) {
 	// Left-out jobs are listed in their stage's section, linked to their
 	// job when it has a section.
 	sky := section(t, html, "skyline")
-	for _, w := range []string{`Left out (2):`, `<a href="#job-2">job-0001</a>: 1 runs, fewer than --min-runs 2`, `<li>gone: every sample is zero</li>`} {
+	for _, w := range []string{`Left out (2):`, `<a href="#job-2">job-0001</a>: 1 run, fewer than --min-runs 2`, `<li>gone: every sample is zero</li>`} {
 		if !strings.Contains(sky, w) {
 			t.Errorf("the skyline section lacks %q", w)
 		}
@@ -101,7 +101,7 @@ func TestReportSaysWhy(t *testing.T) {
 	// Each job's section says why a part is missing, once.
 	for id, w := range map[string]string{
 		"job-1": "SLO: not computed: no runs of this job in the runs table.",
-		"job-2": "Skyline: not fitted: 1 runs, fewer than --min-runs 2.",
+		"job-2": "Skyline: not fitted: 1 run, fewer than --min-runs 2.",
 		"job-3": "Elasticity: not modelled: task map (hadoop, 1 slots, 1 runs): not enough information.",
 	} {
 		if sec := section(t, html, id); !strings.Contains(sec, w) {

@@ -60,6 +60,10 @@ type Index struct {
 	// Reservations are the YARN reservation requests written (a job and
 	// its file, as Profiles).
 	Reservations []IndexProfile `json:"reservations"`
+	// ReservationSubmit are the files that say how to submit the
+	// reservations (reservations/SUBMIT.md) and do it (submit.sh); absent
+	// without reservations.
+	ReservationSubmit []string `json:"reservation_submit,omitempty"`
 	Plots        []IndexPlot    `json:"plots"`
 	Stages       []IndexStage   `json:"stages"`
 	Summary      Summary        `json:"summary"`
@@ -302,6 +306,11 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	submit, err := writeSubmitHowTo(out, idx.Reservations)
+	if err != nil {
+		return nil, err
+	}
+	idx.ReservationSubmit = submit
 	idx.Summary = summarise(jobs, in.Tenants, opts)
 	idx.Summary.Skipped = len(in.Skipped)
 	idx.Stages = stages(jobs, in)

@@ -47,8 +47,10 @@ type Options struct {
 	// independent solver); only with Model Textbook.
 	MPS string
 	// SkipBadJobs makes Run list jobs whose runs cannot be fitted (a run
-	// with no resources, a bad sample) as skipped instead of failing: for
-	// reports over mixed inputs, where one broken log must not hide the rest.
+	// with no resources, a bad sample, an infeasible LP, a fit past
+	// Timeout) as skipped with the reason instead of failing: one broken
+	// job must not hide the rest. DefaultOptions sets it; a solver fault
+	// still fails the call, since it is the tool's failure, not the job's.
 	SkipBadJobs bool
 	// Job, when set, restricts Load to that job.
 	Job string
@@ -64,9 +66,9 @@ type Options struct {
 }
 
 // DefaultOptions are Hadoop ResourceEstimator's defaults with a one-minute
-// step (Morpheus' granularity).
+// step (Morpheus' granularity), skipping jobs that cannot be fitted.
 func DefaultOptions() Options {
-	return Options{Alpha: 0.1, Beta: 0.1, StepS: 60, MinRuns: 2, Model: Reduced}
+	return Options{Alpha: 0.1, Beta: 0.1, StepS: 60, MinRuns: 2, Model: Reduced, SkipBadJobs: true}
 }
 
 // Fit is the skyline fitted to one recurring job.

@@ -135,6 +135,9 @@ type Skipped struct {
 	Job    string `json:"job"`
 	Runs   int    `json:"runs"`
 	Reason string `json:"reason"`
+	// Err is why the job's runs could not be fitted; nil when it had
+	// too few runs.
+	Err error `json:"-"`
 }
 
 // SweepPoint is one α of a trade-off sweep (Morpheus Fig. 9b/9c).
@@ -226,21 +229,36 @@ type Outcome struct {
 // each job: a job with fewer than opts.MinRuns runs is skipped with the
 // reason; otherwise Solve, then a refit at every α of opts.AlphaSweep.
 // With opts.SkipBadJobs, a job whose runs cannot be fitted (ErrEmptyRun,
-// ErrBadSample) is skipped with the error as its reason; any other error
-// is the outcome's Err. opts is not validated here (Run does it once).
+// ErrBadSample, ErrInfeasible, ErrTimeLimit) is skipped with the error as
+// its reason; any other error is the outcome's Err. opts is not validated here (Run does it once).
 func FitJob(ctx context.Context, j Job, opts Options) Outcome {
 	if len(j.Runs) < max(opts.MinRuns, 1) {
+		runs := "runs"
+		if len(j.Runs) == 1 {
+			runs = "run"
+		}
 		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs),
-			Reason: fmt.Sprintf("%d runs, fewer than --min-runs %d", len(j.Runs), max(opts.MinRuns, 1))}}
+			Reason: fmt.Sprintf("%d %s, fewer than --min-runs %d", len(j.Runs), runs, max(opts.MinRuns, 1))}}
 	}
 	f, err := fitOne(ctx, j, opts)
-	if err != nil && opts.SkipBadJobs && (errors.Is(err, ErrEmptyRun) || errors.Is(err, ErrBadSample)) {
-		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs), Reason: err.Error()}}
+	if err != nil && opts.SkipBadJobs && jobFault(err) {
+		return Outcome{Skipped: &Skipped{Job: j.ID, Runs: len(j.Runs), Reason: err.Error(), Err: err}}
 	}
 	if err != nil {
 		return Outcome{Err: err}
 	}
 	return Outcome{Fit: f}
+}
+
+// jobFault tells the errors that come from one job's data (or its time
+// budget) from the tool's own failures.
+func jobFault(err error) bool {
+	for _, e := range []error{ErrEmptyRun, ErrBadSample, ErrInfeasible, ErrTimeLimit} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // Collect makes Run's result of the jobs' outcomes: the fits in the

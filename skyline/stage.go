@@ -29,7 +29,8 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 // Run fits every job of in with at least opts.MinRuns runs, in parallel
 // (opts.Workers), and refits each at every α of opts.AlphaSweep. Jobs with
 // too few runs are skipped with the reason, and so are jobs whose runs
-// cannot be fitted (ErrEmptyRun, ErrBadSample) when opts.SkipBadJobs is set;
+// cannot be fitted (ErrEmptyRun, ErrBadSample, ErrInfeasible, ErrTimeLimit)
+// when opts.SkipBadJobs is set (DefaultOptions sets it);
 // any other failure fails the whole call with every job's error (no partial
 // result). The per-job core is FitJob, a plain function of one job's runs
 // (Solve and the sweep), and Collect puts the jobs' outcomes together.

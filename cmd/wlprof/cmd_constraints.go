@@ -23,7 +23,7 @@ func newConstraintsCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "constraints",
 		Short: "Placement constraint profile, demand/supply per attribute (CRV) and M/G/1 waits per constraint",
-		Long: `The constraint analysis of seed 003 (Phoenix) on the Google traces' task
+		Long: `The constraint analysis of Thinakaran et al., Phoenix, on the Google traces' task
 events, task constraints and machine attributes (ingest
 google2019-instance-events and google2019-machine-attributes, or
 google2011-task-events, google2011-task-constraints and
@@ -34,12 +34,19 @@ google2011-machine-attributes):
   hard/soft    soft when a task later dropped the constraint or ran on a
                machine that did not satisfy it;
   CRV          per constrained attribute and per constraint, demand (task
-               episodes carrying it) over supply (machines offering or
-               satisfying it) in every --window;
+               episodes carrying it at some time in the window, a dropped
+               constraint up to the event that dropped it) over supply
+               (machines offering or satisfying it) in every --window;
   queue        per constraint an M/G/1 whose server is the satisfying
-               machines taken as one server of their combined capacity;
+               machines (their time-weighted mean over the trace, so the
+               wait does not depend on --window) taken as one server of
+               their combined capacity;
                Pollaczek–Khinchine wait against the trace's SUBMIT→SCHEDULE
-               waits; "unstable" when ρ ≥ 1.
+               waits; "unstable" when ρ ≥ 1;
+  placement    the 2011 trace's different-machine flag (Phoenix's third
+               class of constraint): jobs and tasks carrying it, hard or
+               soft (dropped later, or scheduled onto a machine running
+               another task of its job), and its observed waits.
 
 The rules are in the document ("rules") and in constraints/doc.go.
 ` + timesHelp + exitStatusHelp,

@@ -16,10 +16,12 @@ type estimateOptions struct {
 	g            *globalOptions
 	Job          string
 	AtMs         int64
+	at           *timeflag.Instant
 	SlotCPU      float64
 	SlotMemory   float64
 	Reserve      float64
 	Step         time.Duration
+	Cycle        time.Duration
 	Availability string
 	Jobs         string
 	Overrides    string
@@ -31,12 +33,17 @@ func newEstimateCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "estimate",
 		Short: "Slots each job needs to meet its deadline (s_req, s_fit) under the availability the primary tenants leave",
-		Long: `The completion-goal estimator of seed 002 (Polo, §3.3–3.4, §4.2.3, §5.3.4),
-at the instant --at (default: the latest instant of the runs table):
+		Long: `The completion-goal estimator of Polo, PhD thesis, UPC 2014 (§3.3–3.4,
+§4.2.3, §5.3.4), at the instant --at (default: the latest instant of the
+runs table):
 
   s_req      eq. 1: the slots a job needs in parallel, besides its running
              tasks, to finish its remaining work by its deadline, per phase
-             (the time left split among phases by their work);
+             (the time left split among phases by their work), read fluidly;
+  s_req_waves
+             the fewest slots, besides its running tasks', that finish every
+             phase by the deadline when each task holds one slot for µ (in
+             waves, §3.4.6): near the deadline it exceeds s_req;
   Ω(t)       the slots left to batch work over the UTC day: the servers of
              the periodic tenants (wlprof classify) less their mean usage in
              each --availability-step bin and --reserve, in slots of
@@ -44,19 +51,29 @@ at the instant --at (default: the latest instant of the runs table):
              (start_s,slots rows, seconds after midnight);
   s_fit      Alg. 2 over all jobs together: from the last deadline to the
              first, the work that fits between consecutive deadlines in Ω is
-             taken off; what is left must run before the earliest deadline;
+             taken off, the earliest job's window running from the next
+             placement cycle (--placement-cycle) to its deadline; what is
+             left must start in the current cycle;
+  late       the tasks that end after the deadline when Ω's slots go to the
+             earliest deadline first, one task to a slot for µ; meets_goal
+             is no late task (without Ω: some slot count meets the goal);
   utility    eq. 14 with s_fit (eq. 6 with s_req alone) at the allocations
-             0…pending tasks; −∞ (null in JSON) with no slot where one is
-             required.
+             0…pending tasks, u^M; −∞ (null in JSON) with no slot where one
+             is required; utility_reduce is eq. 15's u^R over the reduce
+             tasks running and not finished, utility_sum u^M + u^R (eq. 13);
+  rank       the placement order of §3.4.1: jobs past their deadline, then
+             jobs without data (no µ), then by s_req, largest first.
 
 Deadlines are the next instance of each actionable SLO (wlprof slo, with
 --overrides), or deadline_s in --jobs. Task counts and µ per phase come from
-the task history ingested from jhist and spark-eventlog, or from --jobs (with
-µ from the profiling runs when it gives none); a job has every task pending
-unless a run of it in the task history was in progress at --at (its attempts
-then say which tasks are done, running and pending) or --jobs gives its
-progress. Jobs without a deadline, a µ or a task count
-are listed as not estimated, with the reason. --job only filters the output.
+the task history ingested from jhist and spark-eventlog (µ: the mean of the
+successful attempts), or from --jobs (with µ from the profiling runs when it
+gives none: the mean time per task at the published profile's setting); a
+phase without µ takes the map's (§3.4.5), with a note. A job has every task
+pending unless a run of it in the task history was in progress at --at (its
+attempts then say which tasks are done, running and pending) or --jobs gives
+its progress. Jobs without a deadline, a µ in any phase or a task count are
+listed as not estimated, with the reason. --job only filters the output.
 The rules and the thesis' edge cases are in estimate/doc.go.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof estimate -d ds --jobs jobs.yaml
@@ -67,11 +84,13 @@ The rules and the thesis' edge cases are in estimate/doc.go.
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Job, "job", "", "show only this job (s_fit is still computed over every job)")
-	f.Var(timeflag.NewInstant(&o.AtMs), "at", "instant of the estimate (default: the latest submit, start or end in the runs table)")
+	o.at = timeflag.NewInstant(&o.AtMs)
+	f.Var(o.at, "at", "instant of the estimate (default: the latest submit, start or end in the runs table)")
 	f.Float64Var(&o.SlotCPU, "slot-cpu", def.SlotCPU, "a slot's CPU, as a share of a server")
 	f.Float64Var(&o.SlotMemory, "slot-memory", def.SlotMemory, "a slot's memory, as a share of a server (0: memory does not bound the slots)")
 	f.Float64Var(&o.Reserve, "reserve", def.Reserve, "share of every server kept from batch work")
 	f.Var(timeflag.NewDuration(&o.Step, def.AvailabilityStep), "availability-step", "bin of the daily availability profile; divides a day")
+	f.Var(timeflag.NewDuration(&o.Cycle, def.PlacementCycle), "placement-cycle", "period of the scheduler's placement cycle: s_fit is what must start in the current one (Polo, PhD thesis, UPC 2014, §4.2.2: tens of seconds)")
 	f.StringVar(&o.Availability, "availability", "", "the daily availability instead of the periodic tenants': CSV start_s,slots")
 	f.StringVar(&o.Jobs, "jobs", "", "deadlines, phases and progress the data lack (JSON or YAML; see estimate/jobsfile.go)")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
@@ -84,6 +103,8 @@ func runEstimate(ctx context.Context, o *estimateOptions) error {
 	opts := estimate.DefaultOptions()
 	opts.Job, opts.AtMs, opts.SlotCPU, opts.SlotMemory, opts.Reserve, opts.AvailabilityStep, opts.AvailabilityFile =
 		o.Job, o.AtMs, o.SlotCPU, o.SlotMemory, o.Reserve, o.Step, o.Availability
+	opts.PlacementCycle = o.Cycle
+	opts.AtSet = o.at != nil && o.at.Given // --at 1970-01-01T00:00:00Z is the epoch, not "no --at"
 	var errs []error
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,6 +32,7 @@ type exportYARNOptions struct {
 	Queue          string
 	Name           string
 	ReservationID  string
+	NewReservation string
 	Arrival        timeflag.Instant
 	Deadline       timeflag.Instant
 	Period         time.Duration
@@ -66,19 +70,25 @@ the wall clock gets a warning on stderr. The period (--period, else the
 slo stage's, else the median spacing of the runs' starts) becomes the
 recurrence-expression and must divide --max-periodicity (the RM's
 yarn.resourcemanager.reservation-system.max-periodicity) and exceed the
-window. The output is exactly the request body, always JSON.
+window. The output is exactly the request body, always JSON. The ResourceManager
+refuses a request without an id: get one first (POST
+/ws/v1/cluster/reservation/new-reservation) and pass it with
+--reservation-id, or its response with --new-reservation; the request is
+checked against the ResourceManager's validation rules before it is printed.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof export yarn-reservation -d ds --job tpch_q12 --queue dedicated --step 5s --period 1h
   wlprof export yarn-reservation -d ds --job etl --queue q --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
+		Args:        args(cobra.NoArgs),
+		Annotations: map[string]string{annotationOutputs: "json"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
 	}
 	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.fit.Job, "job", "", "job id (required)")
 	f.StringVar(&o.Queue, "queue", "", "reservation queue (required)")
 	f.StringVar(&o.Name, "name", "", "reservation name (default: the job id)")
-	f.StringVar(&o.ReservationID, "reservation-id", "", "id from the RM's new-reservation call")
+	f.StringVar(&o.ReservationID, "reservation-id", "", "the reservation's id, from the RM's new-reservation call (this or --new-reservation is required)")
+	f.StringVar(&o.NewReservation, "new-reservation", "", "file holding the RM's new-reservation response (- for stdin), the id's other source")
 	var arrival, deadline int64
 	o.Arrival, o.Deadline = *timeflag.NewInstant(&arrival), *timeflag.NewInstant(&deadline)
 	f.Var(&o.Arrival, "arrival", "earliest start (default: the SLO's arrival in the next period, else one period after the last run)")
@@ -100,6 +110,9 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	g := o.fit.g
 	if o.fit.Job == "" || o.Queue == "" {
 		return usagef("--job and --queue are required")
+	}
+	if err := o.reservationID(); err != nil {
+		return err
 	}
 	opts, err := o.fit.skylineOpts()
 	if err != nil {
@@ -135,5 +148,44 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	if at := time.UnixMilli(req.Definition.ArrivalMs); at.Before(time.Now()) {
 		fmt.Fprintf(g.io.Err, "warning: the reservation arrives at %s, in the past; give --now or --arrival to place it later\n", at.UTC().Format(time.RFC3339))
 	}
+	if err := skyline.CheckSubmission(req, ro.Spec.MaxPeriodicityMs); err != nil {
+		return fmt.Errorf("the request would be refused by the ResourceManager: %w", err)
+	}
 	return writeJSON(g.io.Out, req)
+}
+
+// reservationID sets o.ReservationID from --new-reservation's response
+// when given, and checks that the id is there and well formed: the
+// ResourceManager refuses a submission without one.
+func (o *exportYARNOptions) reservationID() error {
+	const how = "get one with: curl -X POST http://RM:8088/ws/v1/cluster/reservation/new-reservation, then pass --reservation-id ID or save the response and pass --new-reservation FILE"
+	if o.NewReservation != "" {
+		if o.ReservationID != "" {
+			return usagef("--reservation-id and --new-reservation both give the id: pass one")
+		}
+		var b []byte
+		var err error
+		if o.NewReservation == "-" {
+			b, err = io.ReadAll(o.fit.g.io.In)
+		} else {
+			b, err = os.ReadFile(o.NewReservation)
+		}
+		if err != nil {
+			return fmt.Errorf("--new-reservation: %w", err)
+		}
+		var resp struct {
+			ID string `json:"reservation-id"`
+		}
+		if err := json.Unmarshal(b, &resp); err != nil || resp.ID == "" {
+			return usagef("--new-reservation %s: not a new-reservation response ({\"reservation-id\": \"reservation_…\"})", o.NewReservation)
+		}
+		o.ReservationID = resp.ID
+	}
+	switch {
+	case o.ReservationID == "":
+		return usagef("a reservation id is required (the ResourceManager refuses a request without one); %s", how)
+	case !skyline.ValidReservationID(o.ReservationID):
+		return usagef("reservation id %q is not of the form reservation_<cluster timestamp>_<number>; %s", o.ReservationID, how)
+	}
+	return nil
 }

@@ -57,7 +57,7 @@ FORMATS
   wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds
   wlprof ingest yarn-rm --tz Europe/Berlin yarn-resourcemanager.log -d ds
   wlprof ingest spark-eventlog spark-history/ -d ds`,
-		Args: args(cobra.MinimumNArgs(2)),
+		Args: needArgs("FORMAT", "PATH"),
 		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(a) == 0 {
 				return append(ingest.FormatNames(), "auto"), cobra.ShellCompDirectiveNoFileComp

@@ -27,7 +27,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Pack the recurring jobs' reservations (LowCost) and replay held-out runs against them",
-		Long: `What the fitted skylines buy (seed 001 §6, §7, §9): every recurring job with
+		Long: `What the fitted skylines buy (Jyothi et al., OSDI'16 §6, §7, §9): every recurring job with
 skylines and a window — an actionable SLO from the slo stage, or period_s,
 arrival_s and deadline_s in --overrides — is fitted on the first runs (the
 latest --holdout share is held out) and its reservation packed with LowCost
@@ -51,7 +51,8 @@ The held-out runs are then replayed against the reservation alone (no
 opportunistic capacity, §9's worst case): a run misses its deadline when
 work is left at it, with and without dynamic reprovisioning (DRA: up to
 2 × the last 2 minutes' largest allocation when the run's usage and debt
-exceed the reservation). The α trade-off refits every job at several α and
+exceed the reservation, up to the deadline: past the reservation's end it
+stretches it, capped by its last 2 minutes). The α trade-off refits every job at several α and
 replays the held-out runs against each skyline at its arrival.
 
 Offsets and windows are seconds from the start of the job's period;

@@ -90,7 +90,8 @@ the runs made is printed at the end (as with 'wlprof profile show').
 		Example: `  wlprof profile run --job sort --mem 64M,256M --repeat 3 -- sort -S {mem} -T {spill_dir} -o /dev/null in.txt
   wlprof profile run --job wc --slots 1,2,4 --timeout 10m -- wc -l big.txt
   wlprof profile run --job mr --phase-regex '(map) \d+% reduce 0%|(reduce) [1-9]' -- hadoop jar job.jar in out-{run}`,
-		Args: args(cobra.MinimumNArgs(1)),
+		Args:        needArgs("CMD (the command to profile, after --)"),
+		Annotations: map[string]string{annotationDashDash: "wlprof profile run [flags] -- CMD [ARGS...]"},
 		RunE: func(cmd *cobra.Command, a []string) error {
 			ro.Argv = a
 			return runProfileRun(cmd.Context(), ro)

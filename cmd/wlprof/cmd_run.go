@@ -42,7 +42,7 @@ built beside the old one and replaces it only when the ingest succeeded.
 		Example: `  wlprof run --out out traces/ logs/
   wlprof run --out out --step 5s testdata/resourceestimator/tpch_q12.txt
   wlprof run --out out -d ds -q -o json new-logs/`,
-		Args: args(cobra.MinimumNArgs(1)),
+		Args: needArgs("PATH (the inputs to ingest)"),
 		RunE: func(cmd *cobra.Command, a []string) error {
 			o.Paths = a
 			o.datasetSet = cmd.Flags().Changed("dataset")

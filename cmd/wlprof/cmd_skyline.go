@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -88,6 +89,23 @@ func (o *skylineOptions) skylineOpts() (skyline.Options, error) {
 	return opts, nil
 }
 
+// nothingFitted is the error of a fit in which no job could be fitted and
+// some job failed on its data (a step too fine, a time limit): the
+// options, not one job, are then at fault. Jobs skipped only for having
+// too few runs are a result, listed as such.
+func nothingFitted(res *skyline.Result) error {
+	if len(res.Jobs) > 0 {
+		return nil
+	}
+	var errs []error
+	for _, s := range res.Skipped {
+		if s.Err != nil {
+			errs = append(errs, s.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func runSkyline(ctx context.Context, o *skylineOptions) error {
 	opts, err := o.skylineOpts()
 	if err != nil {
@@ -111,6 +129,9 @@ func runSkyline(ctx context.Context, o *skylineOptions) error {
 	}
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {
+		return err
+	}
+	if err := nothingFitted(res); err != nil {
 		return err
 	}
 	doc := res.Document()

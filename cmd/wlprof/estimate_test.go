@@ -54,7 +54,8 @@ func TestEstimateGolden(t *testing.T) {
 	}
 	sfit := map[string]float64{}
 	for _, j := range doc.Jobs {
-		for _, k := range []string{"job", "deadline_s", "pending_tasks", "mu_s", "s_req", "s_fit", "meets_goal", "utility"} {
+		for _, k := range []string{"job", "deadline_s", "pending_tasks", "mu_s", "s_req", "s_fit", "meets_goal", "utility",
+			"s_req_waves", "late_tasks", "r_pend", "r_alloc", "utility_reduce", "utility_sum", "rank", "warnings"} {
 			if _, ok := j[k]; !ok {
 				t.Errorf("%v lacks %q", j["job"], k)
 			}
@@ -70,8 +71,9 @@ func TestEstimateGolden(t *testing.T) {
 		}
 	}
 	// QuasiMonteCarlo's phases come from its jhist; hourly_clicks_06 has
-	// no µ.
-	if !strings.Contains(out["text"], "QuasiMonteCarlo") || !strings.Contains(out["text"], `hourly_clicks_06 <date>: phase "map" has no µ`) {
+	// no µ: no data, ranked right after the jobs that missed their goal
+	// (none here), before those ranked by s_req.
+	if !strings.Contains(out["text"], "QuasiMonteCarlo") || !strings.Contains(out["text"], `hourly_clicks_06 <date> (rank 1, no data: placed before the jobs ranked by s_req): phase "map" has no µ`) {
 		t.Errorf("text output:\n%s", out["text"])
 	}
 	one, stderr, code := wlprof(t, append(base, "--job", "daily_sales_07 <date>", "-o", "json")...)
@@ -169,7 +171,8 @@ func TestReportEstimateSection(t *testing.T) {
 // and slots of 0.1 server: (2·0.9 − 2·0.2)/0.1 = 14 slots, then
 // (1.8 − 1.2)/0.1 = 6. One job (--jobs) needs 100 tasks of 600 s by 18:00:
 // from 06:00, 6 h at 14 and 6 at 6 slots hold 432,000 slot-s of its
-// 60,000, so it meets its goal; s_req = ⌈60000/43200⌉ = 2.
+// 60,000, so it meets its goal, and none of its tasks has to start in the
+// current placement cycle (s_fit 0); s_req = ⌈60000/43200⌉ = 2.
 func TestEstimateAvailabilityByHand(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -215,8 +218,8 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	if len(doc.Tenants) != 1 || len(doc.Availability) != 2 || doc.Availability[0].Slots != 14 || doc.Availability[1].StartS != 43200 || doc.Availability[1].Slots != 6 {
 		t.Fatalf("availability %+v from %v, want 14 slots from 00:00 and 6 from 12:00", doc.Availability, doc.Tenants)
 	}
-	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 100 || j.Mean != 10 || !j.MeetsGoal {
-		t.Errorf("job %+v, want s_req 2, s_fit 100 (the only job), mean 10 slots, meets its goal", j)
+	if j := doc.Jobs[0]; j.SReq != 2 || j.SFit != 0 || j.Mean != 10 || !j.MeetsGoal {
+		t.Errorf("job %+v, want s_req 2, s_fit 0 (its 60,000 slot-s fit after the 30-s placement cycle), mean 10 slots, meets its goal", j)
 	}
 	// Memory bounds the slots with --slot-memory 0.05: the tenant uses 70%
 	// of its memory until 12:00 and 30% after, so (1.8 − 1.4)/0.05 = 8
@@ -232,5 +235,31 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	}
 	if len(doc.Availability) != 2 || doc.Availability[0].Slots != 8 || doc.Availability[1].Slots != 6 {
 		t.Errorf("availability with --slot-memory %+v, want 8 slots from 00:00 (memory) and 6 from 12:00 (CPU)", doc.Availability)
+	}
+}
+
+// --at at the epoch is an instant like any other, not "no --at": the
+// estimate is at 1970-01-01T00:00:00Z and the goal an hour later.
+func TestEstimateAtEpoch(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644)
+	out, stderr, code := wlprof(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		At       string   `json:"at"`
+		AtMs     int64    `json:"at_ms"`
+		Warnings []string `json:"warnings"`
+		Jobs     []struct {
+			Deadline string `json:"deadline"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.At != "1970-01-01T00:00:00Z" || doc.AtMs != 0 || len(doc.Jobs) != 1 || doc.Jobs[0].Deadline != "1970-01-01T01:00:00Z" {
+		t.Errorf("at %s (%d ms), jobs %+v, warnings %v; want the epoch and a goal at 01:00", doc.At, doc.AtMs, doc.Jobs, doc.Warnings)
 	}
 }

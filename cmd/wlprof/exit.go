@@ -14,6 +14,9 @@ const (
 	exitError    = 1
 	exitUsage    = 2
 	exitRejected = 3
+	// exitInterrupted is the shell's status of a command ended by SIGINT
+	// (128 + 2): scripts tell an interrupted run from a failed one.
+	exitInterrupted = 130
 )
 
 // timesHelp says how the commands that take instants or durations read
@@ -76,6 +79,47 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// usageHint is what a usage error adds for the mistakes people make:
+// a profiled command's own flags without the -- before it, and --output
+// DIR on a command whose directory flag is --out.
+func usageHint(cmd *cobra.Command, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "unknown shorthand flag") || strings.HasPrefix(msg, "unknown flag") {
+		if cmd.Annotations[annotationDashDash] != "" {
+			return fmt.Sprintf("\n(a flag of the command to run? Put -- before it: %s)", cmd.Annotations[annotationDashDash])
+		}
+	}
+	if strings.HasPrefix(msg, "--output ") && cmd.Flags().Lookup("out") != nil {
+		return "\n(-o/--output is the output format; the output directory is --out DIR)"
+	}
+	return ""
+}
+
+// annotationOutputs marks a command that writes one -o format only (a
+// request body another system takes): any other -o is a usage error.
+const annotationOutputs = "wlprof/outputs"
+
+// annotationDashDash marks a command that runs another command given after
+// --, with its usage line as the value.
+const annotationDashDash = "wlprof/dash-dash"
+
+// needArgs is a positional-argument check that names what is missing in
+// the command's own words (names[i] is the i-th argument; the last may
+// repeat) instead of counting arguments.
+func needArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, a []string) error {
+		if len(a) >= len(names) {
+			return nil
+		}
+		missing := names[len(a):]
+		msg := fmt.Sprintf("missing %s", strings.Join(missing, " and "))
+		if len(a) > 0 {
+			msg += fmt.Sprintf(" after %s", strings.Join(a, " "))
+		}
+		return usageError{fmt.Errorf("%s (usage: %s)", msg, cmd.UseLine())}
+	}
 }
 
 // args wraps a cobra argument validator so its failures exit with 2.

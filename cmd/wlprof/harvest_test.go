@@ -89,7 +89,7 @@ func TestHarvestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc.Version != 1 || doc.Workload != "poisson" || doc.Seed != 5 || doc.Thresholds.ShortBelowS != 173 || doc.Thresholds.LongAboveS != 433 ||
-		doc.Thresholds.From != "flags" || len(doc.Policies) != 2 || doc.Policies[0].Policy != "history" || doc.Policies[1].Policy != "blind" ||
+		doc.Thresholds.From != "flags" || len(doc.Policies) != 3 || doc.Policies[0].Policy != "history" || doc.Policies[1].Policy != "blind" || doc.Policies[2].Policy != "stock" ||
 		doc.Policies[0].Containers == 0 || len(doc.Assumptions) == 0 {
 		t.Fatalf("document: %+v", doc)
 	}

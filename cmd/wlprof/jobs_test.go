@@ -29,7 +29,7 @@ func TestUnknownJob(t *testing.T) {
 		{"skyline", "--job", "tpch_q1"},
 		{"skyline", "--job", "TPCH_Q12"},
 		{"plan", "--job", "tpch_q1"},
-		{"export", "yarn-reservation", "--queue", "q", "--job", "tpch-q12"},
+		{"export", "yarn-reservation", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--job", "tpch-q12"},
 		{"elasticity", "--job", "wordcont"},
 		{"profile", "show", "--job", "pagernk"},
 		{"profile", "show", "--job", "wordcount", "--task", "shuffle"},

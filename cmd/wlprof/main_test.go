@@ -143,7 +143,7 @@ func TestMessagesInUsersWords(t *testing.T) {
 	cancel()
 	var out, errb bytes.Buffer
 	code = run(ctx, []string{"skyline", "-d", ds}, &streams{In: strings.NewReader(""), Out: &out, Err: &errb})
-	if code != 1 || errb.String() != "wlprof: interrupted; nothing was changed\n" {
+	if code != 130 || errb.String() != "wlprof: interrupted; what was under way is not written, what finished before is kept\n" {
 		t.Errorf("interrupted: exit %d, %q", code, errb.String())
 	}
 }
@@ -167,7 +167,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"version", "--nope"}, 2, "unknown flag"},
 		{[]string{"version", "-o", "yaml"}, 2, "--output"},
-		{[]string{"ingest", "csv"}, 2, "requires at least 2 arg"},
+		{[]string{"ingest", "csv"}, 2, "missing PATH after csv"},
 		{[]string{"ingest", "nosuchformat", "x.csv", "-d", ds}, 2, "unknown format"},
 		{[]string{"ingest", "csv", "--cpu-unit", "furlongs", "x.csv", "-d", ds}, 2, "cpu unit"},
 		{[]string{"ingest", "csv", "does-not-exist.csv", "-d", ds}, 1, "no such file"},
@@ -374,5 +374,53 @@ func TestSynthShifts(t *testing.T) {
 	}
 	if _, _, code := wlprof(t, "synth", "--out", filepath.Join(dir, "bad"), "--shifts", "1.5"); code != 2 {
 		t.Fatalf("--shifts 1.5: exit %d, want 2", code)
+	}
+}
+
+// TestCLIManners: each mistake a new user makes gets a message in the
+// command's words, the subcommand's help to run, and the right status.
+func TestCLIManners(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x.csv")
+	if err := os.WriteFile(file, []byte("tenant,server,timestamp,cpu\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		argv []string
+		code int
+		want []string // substrings of stderr
+		not  []string
+	}{
+		{[]string{"ingest", "csv"}, 2, []string{"missing PATH after csv", "Run 'wlprof ingest --help' for usage."}, []string{"arg(s)"}},
+		{[]string{"ingest"}, 2, []string{"missing FORMAT and PATH"}, []string{"arg(s)"}},
+		{[]string{"run"}, 2, []string{"missing PATH", "Run 'wlprof run --help'"}, []string{"arg(s)"}},
+		{[]string{"profile", "run", "--job", "s", "sort", "-S", "1M"}, 2, []string{"Put -- before it", "Run 'wlprof profile run --help'"}, nil},
+		{[]string{"run", "--output", filepath.Join(dir, "out"), empty}, 2, []string{"the output directory is --out DIR"}, nil},
+		{[]string{"export", "yarn-reservation", "-o", "csv", "--job", "j", "--queue", "q"}, 2, []string{"writes json only"}, nil},
+		{[]string{"classify", "-d", file}, 1, []string{"is a file, not a dataset directory"}, []string{"not a directory"}},
+		{[]string{"ingest", "csv", empty, "-d", filepath.Join(dir, "ds")}, 1, []string{"no input files in"}, nil},
+		{[]string{"synth", "--out", filepath.Join(dir, "w"), "--tenants", "100000000000"}, 2, []string{"rows", "the most wlprof synth writes"}, nil},
+	} {
+		_, errs, code := wlprof(t, c.argv...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.argv, errs, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(errs, n) {
+				t.Errorf("%v: stderr %q has %q", c.argv, errs, n)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ds")); !os.IsNotExist(err) {
+		t.Errorf("an ingest of no files made a dataset: %v", err)
 	}
 }

@@ -90,7 +90,7 @@ func TestProfileUsageErrors(t *testing.T) {
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--slots", "0", "--", "true"}, 2, "slots"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--cap", "maybe", "--", "true"}, 2, "cap"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--phase-regex", "(", "--", "true"}, 2, "--phase-regex"},
-		{[]string{"profile", "run", "-d", ds, "--job", "j"}, 2, "requires at least 1 arg"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j"}, 2, "missing CMD"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
 		{[]string{"profile", "show", "-d", ds}, 2, "--job is required"},
 	} {
@@ -158,7 +158,7 @@ func TestProfileRunInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"profile", "run", "-d", ds, "--job", "nap", "--repeat", "20", "--grace", "200ms", "--", "sleep", "0.3"},
 		&streams{In: strings.NewReader(""), Out: &out, Err: &errb})
-	if code != 1 || !strings.Contains(errb.String(), "interrupted") {
+	if code != 130 || !strings.Contains(errb.String(), "interrupted: the ") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 	m, err := dataset.Open(ds)

@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wlprof/wlprof/profile"
@@ -208,12 +212,17 @@ func TestReportYARNReservationMatchesExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated",
-		"--step", "5s")
+		"--reservation-id", "reservation_1462166141572_0001", "--step", "5s")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, stderr)
 	}
-	var g, w any
-	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil || !reflect.DeepEqual(g, w) {
+	// The report's requests are export's without the id, which only the
+	// ResourceManager gives (reservations/SUBMIT.md says how).
+	var g, w map[string]any
+	if json.Unmarshal([]byte(want), &w) == nil {
+		delete(w, "reservation-id")
+	}
+	if json.Unmarshal(got, &g) != nil || w == nil || !reflect.DeepEqual(g, w) {
 		t.Errorf("report's reservation\n%s\ndiffers from export's\n%s", got, want)
 	}
 	// With a max periodicity of 7 minutes the 5-minute period does not fit:
@@ -340,5 +349,60 @@ func TestRunChecksTheReportDirectoryFirst(t *testing.T) {
 	entries, _ := os.ReadDir(out)
 	if len(entries) != 1 || entries[0].Name() != "report" {
 		t.Errorf("run wrote %v before failing", entries)
+	}
+}
+
+// TestReportSubmitScript: the report's reservations/submit.sh takes an id
+// from a ResourceManager's new-reservation call and submits each request
+// with it; a stand-in ResourceManager (the two REST calls, nothing else)
+// checks each body against the ResourceManager's validation rules.
+func TestReportSubmitScript(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Fatal("curl not found: scripts/deps.sh (make test) installs it")
+	}
+	ds := skylineDataset(t)
+	out := filepath.Join(filepath.Dir(ds), "report")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "reservations", "SUBMIT.md"))
+	if err != nil || !strings.Contains(string(md), "new-reservation") || !strings.Contains(string(md), "tpch_q12") {
+		t.Fatalf("SUBMIT.md (%v):\n%s", err, md)
+	}
+	var mu sync.Mutex
+	var submitted []skyline.YARNReservation
+	next := 0
+	rm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/ws/v1/cluster/reservation/new-reservation":
+			next++
+			fmt.Fprintf(w, `{"reservation-id":"reservation_1700000000000_%04d"}`, next)
+		case r.Method == http.MethodPost && r.URL.Path == "/ws/v1/cluster/reservation/submit":
+			var req skyline.YARNReservation
+			dec := json.NewDecoder(r.Body)
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&req); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			if err := skyline.CheckSubmission(&req, 86400000); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			submitted = append(submitted, req)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer rm.Close()
+	cmd := exec.Command("sh", filepath.Join(out, "reservations", "submit.sh"), rm.URL)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("submit.sh: %v\n%s", err, b)
+	}
+	if len(submitted) != 1 || submitted[0].ReservationID != "reservation_1700000000000_0001" || submitted[0].Definition.Name != "tpch_q12" {
+		t.Errorf("submitted %+v; want tpch_q12's request with the id handed out\n%s", submitted, b)
 	}
 }

@@ -77,11 +77,17 @@ func run(ctx context.Context, argv []string, s *streams) int {
 	s = &s2
 	root := newRootCmd(s)
 	root.SetArgs(argv)
-	err := root.ExecuteContext(ctx)
-	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && err.Error() == ctx.Err().Error() {
-		// Ctrl-C: say so in words, not as "context canceled"; every
-		// command that writes leaves the previous state when interrupted.
-		err = errors.New("interrupted; nothing was changed")
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && ctx.Err() != nil {
+		// Ctrl-C: said in words, not as "context canceled" (unless the
+		// command says itself what it kept), with the shell's status for a
+		// command ended by SIGINT.
+		msg := "interrupted; what was under way is not written, what finished before is kept"
+		if !errors.Is(err, ctx.Err()) {
+			msg = err.Error()
+		}
+		fmt.Fprintf(s.Err, "wlprof: %s\n", msg)
+		return exitInterrupted
 	}
 	if err != nil {
 		var re rejectedError
@@ -89,7 +95,10 @@ func run(ctx context.Context, argv []string, s *streams) int {
 		case errors.As(err, &re):
 			fmt.Fprintf(s.Err, "wlprof: %v\n", err)
 		case exitCode(err) == exitUsage:
-			fmt.Fprintf(s.Err, "wlprof: %v\nRun 'wlprof --help' for usage.\n", err)
+			if cmd == nil {
+				cmd = root
+			}
+			fmt.Fprintf(s.Err, "wlprof: %v%s\nRun '%s --help' for usage.\n", err, usageHint(cmd, err), cmd.CommandPath())
 		default:
 			fmt.Fprintf(s.Err, "wlprof: %v\n", err)
 		}
@@ -99,6 +108,7 @@ func run(ctx context.Context, argv []string, s *streams) int {
 
 func newRootCmd(s *streams) *cobra.Command {
 	g := &globalOptions{io: s}
+	dataset.Version = version
 	root := &cobra.Command{
 		Use:   "wlprof",
 		Short: "Offline workload analytics and profiling for history-driven schedulers",
@@ -122,6 +132,9 @@ manifest); every analysis command reads that dataset.
 			// OUT/dataset: it looks at whether -d was given, not at this.)
 			if v := os.Getenv("WLPROF_DATASET"); v != "" && !cmd.Flags().Changed("dataset") {
 				g.Dataset = v
+			}
+			if only := cmd.Annotations[annotationOutputs]; only != "" && cmd.Flags().Changed("output") && g.Output != only {
+				return usagef("--output %q: %s writes %s only", g.Output, cmd.CommandPath(), only)
 			}
 			switch g.Output {
 			case "text", "json", "csv":

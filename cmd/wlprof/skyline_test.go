@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wlprof/wlprof/skyline"
 )
 
 // timing masks what varies from run to run in skyline outputs: solve times.
@@ -87,7 +90,7 @@ func TestSkylineAlphaTradeOff(t *testing.T) {
 
 func TestExportYARNGolden(t *testing.T) {
 	ds := skylineDataset(t)
-	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h")
+	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -100,7 +103,7 @@ func TestExportYARNGolden(t *testing.T) {
 // not inferred.
 func TestExportYARNPeriodAndDeadline(t *testing.T) {
 	ds := skylineDataset(t)
-	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h"}
+	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
 	parse := func(args ...string) map[string]any {
 		out, stderr, code := wlprof(t, append(base, args...)...)
 		if code != 0 {
@@ -128,7 +131,7 @@ func TestExportYARNPeriodAndDeadline(t *testing.T) {
 // parallelism). A request in the past of the wall clock gets a warning.
 func TestExportYARNNowAndGang(t *testing.T) {
 	ds := skylineDataset(t)
-	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h"}
+	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
 	parse := func(args ...string) (map[string]any, string) {
 		out, stderr, code := wlprof(t, append(base, args...)...)
 		if code != 0 {
@@ -192,14 +195,88 @@ func TestSkylineErrors(t *testing.T) {
 		{[]string{"skyline", "--step", "1ms"}, 1, "coarser --step"},
 		{[]string{"skyline", "--timeout", "1ns"}, 1, "time limit"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12"}, 2, "--queue"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--max-periodicity", "7m"}, 1, "does not divide"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "7m"}, 1, "does not divide"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--step", "5s", "--period", "1h", "--arrival", "1000ms", "--deadline", "2000ms"}, 1, "shorter than the skyline"},
-		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--arrival", "1000"}, 2, "an epoch time needs its unit: 1000s (seconds) or 1000ms"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--max-periodicity", "7m"}, 1, "does not divide"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "7m"}, 1, "does not divide"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h", "--arrival", "1000ms", "--deadline", "2000ms"}, 1, "shorter than the skyline"},
+		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--arrival", "1000"}, 2, "an epoch time needs its unit: 1000s (seconds) or 1000ms"},
 	} {
 		out, stderr, code := wlprof(t, append(c.argv, "-d", ds)...)
 		if code != c.code || !strings.Contains(stderr, c.msg) || out != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want exit %d mentioning %q and no output", c.argv, code, stderr, len(out), c.code, c.msg)
 		}
+	}
+}
+
+// TestSkylineSkipsBadJob: one job whose runs cannot be fitted (Hadoop
+// ResourceEstimator's invalidLog1.txt: job "Test", every sample zero) is
+// listed as skipped with its reason (one run is enough with --min-runs 1),
+// and the other jobs are still fitted;
+// the command exits 0, since the tool did not fail.
+func TestSkylineSkipsBadJob(t *testing.T) {
+	ds := skylineDataset(t)
+	if _, stderr, code := wlprof(t, "ingest", "yarn-rm", "../../testdata/jobs/resourceestimator/invalidLog1.txt", "-d", ds, "-q"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Job string `json:"job"`
+		} `json:"jobs"`
+		Skipped []struct {
+			Job    string `json:"job"`
+			Reason string `json:"reason"`
+		} `json:"skipped"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("bad document (%v): %s", err, out)
+	}
+	if len(doc.Jobs) != 1 || doc.Jobs[0].Job != "tpch_q12" {
+		t.Errorf("fitted %+v, want tpch_q12 alone", doc.Jobs)
+	}
+	var test string
+	for _, s := range doc.Skipped {
+		if s.Job == "Test" {
+			test = s.Reason
+		}
+	}
+	if !strings.Contains(test, "uses no resources") {
+		t.Errorf("job Test skipped for %q, want the reason its runs use no resources; skipped: %+v", test, doc.Skipped)
+	}
+}
+
+// TestExportYARNReservationID: the ResourceManager refuses a submission
+// without a reservation id (ReservationInputValidator), so export needs
+// one, from --reservation-id or from the new-reservation call's response
+// (--new-reservation FILE), and says how to get it; the printed request
+// passes the validator's rules.
+func TestExportYARNReservationID(t *testing.T) {
+	ds := skylineDataset(t)
+	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--step", "5s", "--period", "1h"}
+	if _, stderr, code := wlprof(t, base...); code != 2 || !strings.Contains(stderr, "new-reservation") {
+		t.Errorf("without an id: exit %d, %q; want 2 saying how to get one", code, stderr)
+	}
+	if _, stderr, code := wlprof(t, append(base, "--reservation-id", "42")...); code != 2 || !strings.Contains(stderr, "reservation_<cluster timestamp>_<number>") {
+		t.Errorf("a malformed id: exit %d, %q", code, stderr)
+	}
+	resp := filepath.Join(t.TempDir(), "new.json")
+	if err := os.WriteFile(resp, []byte(`{"reservation-id":"reservation_1404198295326_0003"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := wlprof(t, append(base, "--new-reservation", resp)...)
+	if code != 0 {
+		t.Fatalf("--new-reservation: exit %d: %s", code, stderr)
+	}
+	var req skyline.YARNReservation
+	if err := json.Unmarshal([]byte(out), &req); err != nil {
+		t.Fatal(err)
+	}
+	if req.ReservationID != "reservation_1404198295326_0003" {
+		t.Errorf("reservation-id %q, want the response's", req.ReservationID)
+	}
+	if err := skyline.CheckSubmission(&req, 86400000); err != nil {
+		t.Errorf("the exported request breaks the ResourceManager's rules: %v", err)
 	}
 }
