@@ -84,7 +84,7 @@ type ProfRun struct {
 	// Added for the sandbox profiler (issue 6); zero in rows from history.
 	RunID             string // identifies the run; profsamples rows carry it
 	StartMs           int64  // UTC instant the run started; 0 or NoTime when unknown
-	Outcome           string // ok, failed, signaled, timeout, oom-killed
+	Outcome           string // ok, failed, signaled, timeout, oom-killed; Spark task ends also killed, resubmitted
 	ReadSyscallBytes  int64  // bytes passed to read-like syscalls (rchar), page cache included
 	WriteSyscallBytes int64  // bytes passed to write-like syscalls (wchar)
 	SpillPeakBytes    int64  // largest size the spill directory reached, sampled

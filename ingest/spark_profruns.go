@@ -12,8 +12,8 @@ import (
 )
 
 // SparkProfRuns turns the task metrics of a Spark event log into profiling
-// runs, one per finished task attempt, for the elasticity models (seed 004
-// §2.4: Spark's expansion factor is memory bytes spilled over disk bytes
+// runs, one per finished task attempt, for the elasticity models (Iorgulescu
+// et al., ATC'17 §2.4: Spark's expansion factor is memory bytes spilled over disk bytes
 // spilled; the execution memory a task can get depends on
 // spark.memory.fraction and how many tasks share the executor).
 //
@@ -40,32 +40,32 @@ import (
 //	spilled_bytes Disk Bytes Spilled; memory_spilled_bytes Memory Bytes Spilled
 //	exit_code     0 for Success, 1 otherwise (the reason goes to Config)
 //	outcome       ok, failed, killed or resubmitted (sparkOutcome)
-//
-// A task end without "Task Metrics" (Spark writes none for Resubmitted,
-// FetchFailed, ExecutorLostFailure and some TaskKilled ends) is a run all
-// the same, its counters 0 and "task_metrics":"none" in its config.
 //	config        the memory keys of the Spark properties, JSON, plus
 //	              stage_attempt_index, executor, app_id and parent_stages
 //	              (the stage's "Parent IDs": the stage DAG), task_id,
 //	              app_attempt (YARN's "App Attempt ID"), spark_job (the job
 //	              that submitted the stage) with job_submit_ms and
 //	              job_end_ms (its JobStart and JobEnd times)
+//
+// A task end without "Task Metrics" (Spark writes none for Resubmitted,
+// FetchFailed, ExecutorLostFailure and some TaskKilled ends) is a run all
+// the same, its counters 0 and "task_metrics":"none" in its config.
 type SparkProfRuns struct {
-	path     string
-	appName  string
-	appID    string
-	props    map[string]string
-	cores    map[string]int // executor id → total cores
-	stages   map[int]string // stage id → name
-	parents  map[int][]int  // stage id → parent stage ids ("Parent IDs")
+	path    string
+	appName string
+	appID   string
+	props   map[string]string
+	cores   map[string]int // executor id → total cores
+	stages  map[int]string // stage id → name
+	parents map[int][]int  // stage id → parent stage ids ("Parent IDs")
 	// appAttempt is the YARN application attempt ("App Attempt ID"), ""
 	// outside YARN.
 	appAttempt string
 	// jobOf maps a stage to the Spark job that submitted it (JobStart's
 	// "Stage IDs"; the first job wins, a later one reuses its output);
 	// jobs holds each job's submission and completion times.
-	jobOf map[int]int
-	jobs  map[int]*sparkJob
+	jobOf    map[int]int
+	jobs     map[int]*sparkJob
 	pending  []sparkTask
 	rejected int
 }

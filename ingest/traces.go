@@ -16,8 +16,8 @@ import (
 type runState struct {
 	vms      *vmIndex
 	colls    *collIndex
-	machines *machineIndex // machine histories, for the machine-event formats
-	sums     *googleSums   // google2019-usage rows, written when the Run ends
+	machines *machineIndex  // machine histories, for the machine-event formats
+	sums     *googleSums    // google2019-usage rows, written when the Run ends
 	attempts *sparkAttempts // Spark application attempts, one run each application
 }
 

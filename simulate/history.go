@@ -40,25 +40,25 @@ type histRun struct {
 }
 
 type histPhase struct {
-	task     string
-	tasks    map[string]float64 // task id → runtime of its first successful attempt
-	taskEnd  map[string]int64   // task id → its end, when known
+	task    string
+	tasks   map[string]float64 // task id → runtime of its first successful attempt
+	taskEnd map[string]int64   // task id → its end, when known
 	// straggler is the task split off as a phase of its own (stragglerOf),
 	// "" when none; done names the phase the stage's children wait for.
 	straggler string
 	done      string
-	memory   []int64
-	cores    int
-	stage    int // Spark stage id, −1 for MapReduce phases
+	memory    []int64
+	cores     int
+	stage     int // Spark stage id, −1 for MapReduce phases
 	// appAttempt and span are the Spark stage's application attempt and
 	// its job (SparkJob −1 when the log's job is not recorded).
 	appAttempt string
 	span       dataset.SparkJobSpan
 	parents    []int
-	hasPar   bool // the log recorded the stage's parents
-	startMs  int64 // first successful attempt's launch, 0 when unknown
-	endMs    int64
-	attempts int
+	hasPar     bool  // the log recorded the stage's parents
+	startMs    int64 // first successful attempt's launch, 0 when unknown
+	endMs      int64
+	attempts   int
 }
 
 // FromHistory builds the workload from the dataset's task attempts, the
