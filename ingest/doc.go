@@ -340,7 +340,9 @@
 // its <jobid>_conf.xml from the same folder into one run per task attempt
 // (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
 // it carries, avro.go; both encodings are checked field by field against
-// linkedin/goavro in the tests, avro_oracle_test.go). SparkProfRuns turns
+// linkedin/goavro in the tests, avro_oracle_test.go; Hadoop 1's text
+// history, Meta VERSION="1" and TYPE KEY="VALUE" records, is read by
+// jhist_v1.go, its MAP and REDUCE attempts only). SparkProfRuns turns
 // a Spark event log's task metrics into runs (spark_profruns.go); it is
 // not a format of its own but is fed by the spark-eventlog format: every
 // finished task attempt of the log becomes a profruns row (written with the
