@@ -394,7 +394,7 @@ func TestSimulateFromHistory(t *testing.T) {
 // executors of 4 cores in 28 GiB containers (20g + 8g overhead). Its tasks
 // take 5 GiB each (20g / 4 slots), its jobs run in order with the driver's
 // logged gaps between them; the observed JCT is its last task end − first
-// task launch, 69.965 s (simulate's TestReplayRealSparkRuns holds the bar).
+// task launch, 69.965 s (simulate's TestReplayRealRuns holds the bar).
 func TestSimulateSparkHistoryGolden(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
