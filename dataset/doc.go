@@ -87,7 +87,12 @@
 //	            executor's memory / its task slots), container_memory_bytes
 //	            (what the resource manager allocated for the task's container:
 //	            YARN executor memory + overhead rounded up to the minimum
-//	            allocation); 0 when the source does not say
+//	            allocation); 0 when the source does not say. Which memory
+//	            each stage reads: elasticity memory_bytes (the setting its
+//	            models vary, with slots); simulate's history replay
+//	            task_memory_bytes (what one task holds); the skyline, plan and
+//	            reservation export the skylines table's memory_bytes, which
+//	            for Spark is the executors' containers
 //	profsamples job, run (= profruns.run_id), offset_s, cpu_s, rss_bytes,
 //	            read_bytes, write_bytes, threads, procs, spill_bytes,
 //	            cgroup_bytes, phase: the sandbox profiler's time series, one
