@@ -314,6 +314,12 @@ func FromHistory(ctx context.Context, ds *dataset.Dataset) ([]Job, HistoryWorklo
 						last = q
 					}
 				}
+				// A parent that ran in an earlier group of jobs than the
+				// stage's own is done before that group's successors: the
+				// stage waits for the group before its own instead.
+				if last != nil && ph.span.Job >= 0 && last.span.Job >= 0 && group[last.span.SparkJobKey] < group[ph.span.SparkJobKey] {
+					last = nil
+				}
 				if last != nil {
 					p.After = last.done
 				} else if ph.span.Job >= 0 {
