@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
-.PHONY: all deps deps-build build test test-beam vet demo bench bench-retarget fuzz clean
+.PHONY: all deps deps-build build test test-beam test-profile vet demo bench bench-retarget fuzz clean
 
 all: build
 
@@ -22,6 +22,7 @@ build: deps-build
 
 vet: deps
 	$(GO) vet $(PKGS)
+	cd profile && $(GO) vet ./...
 
 # The parallel scans' tests run again under the race detector (a worker
 # outliving its scan shows only there). The elasticity accuracy test times
@@ -32,7 +33,15 @@ test: deps
 	$(GO) test -skip '^TestSandboxAccuracy$$' $(PKGS)
 	$(GO) test -race -count=1 -run '^(TestScanUsageStopsEarly|TestScanSeriesEqualsReadSeries|TestAddBatchPartsAgree)$$' ./dataset ./fft
 	$(GO) test -count=1 -run '^TestSandboxAccuracy$$' ./elasticity
+	$(MAKE) test-profile
 	$(MAKE) test-beam
+
+# profile is a module of its own (a scheduler imports it alone), so ./...
+# above does not reach it: its vet and tests, then a throwaway module with
+# an old go line that imports only profile must build, offline, and
+# require nothing but the standard library.
+test-profile:
+	./scripts/profile-module.sh $(GO)
 
 # wlprof-beam is a module of its own (the Apache Beam SDK is large): its
 # vet and tests, on a small world, in a step of their own.
@@ -43,18 +52,18 @@ test-beam: deps
 demo: build
 	@./scripts/demo.sh $(BIN) $(OUT)
 
-# Benchmarks, with the baselines the issues name in the same run.
+# Benchmarks, with their baselines (anchors) in the same run.
 # WLPROF_BENCH_ROWS=1000000 make bench for a quick pass.
 # BenchmarkSampleRetarget spills on a steady disk where the machine allows
 # one (scripts/spill-disk.sh: a zram disk, as root), throttled to 25 MiB/s,
-# and asserts issue 16's per-setting bar there (the well-sized setting, all
+# and asserts the retarget bar there (every setting within 10%; the well-sized setting, all
 # CPU, within what its runs' own scatter allows);
 # elsewhere it runs on the machine's own disk and checks only gross errors.
 bench: deps
 	spill=$$(./scripts/spill-disk.sh) || { spill=; echo "make bench: no steady spill disk (above); BenchmarkSampleRetarget runs on this machine's own disk and checks only gross errors"; }; \
 	WLPROF_RETARGET_SPILL_DIR=$$spill $(GO) test -run '^$$' -bench . -benchtime 1x -benchmem -timeout 180m $(PKGS)
 
-# Issue 16's retarget bar alone, on the steady spill disk (root; about 23
+# The retarget bar alone (docs/benchmarks/elasticity-retarget.md), on the steady spill disk (root; about 23
 # minutes).
 bench-retarget: deps
 	spill=$$(./scripts/spill-disk.sh) && cd elasticity && WLPROF_RETARGET_SPILL_DIR=$$spill \

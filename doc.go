@@ -11,9 +11,11 @@
 //
 //	cmd/wlprof        flags, opening the dataset, calling stages, printing
 //	pipeline          where stages meet: the report, a reservation's window
-//	plan simulate     what-if stages: what the analysis stages' numbers buy
+//	plan simulate estimate harvest dag placement constraints
+//	                  what-if stages: what the analysis stages' numbers buy
 //	ingest fft slo skyline profiler elasticity reports   the analysis stages
 //	dataset profile   the store, and the published profile format
+//	                  (profile is a module of its own, standard library only)
 //
 // Analysis stages never import each other; a what-if stage imports the
 // analysis stages whose results it replays (plan fits skylines on

@@ -17,7 +17,7 @@
 // AppendUsageColumns add many rows column by column.
 //
 // The two tables of hundreds of millions of values have encoders and
-// decoders of their own (pqfile.go writes the pages and builds the footer
+// decoders of their own (internal/pq/file.go writes the pages and builds the footer
 // with arrow's metadata builders from the schema pqarrow derives, so
 // readers see the same schema and values as in pqarrow's files):
 //   - usage: pqarrow's encodings and statistics, one page per column of a
@@ -69,7 +69,9 @@
 // is a fraction of one server in [0,1].
 //
 //	usage       tenant, server, time, cpu, memory (null when unknown)
-//	series      tenant, start, step_s, values (list; null = gap), servers
+//	series      tenant, start, step_s, values (list; null = gap), servers,
+//	            thin_tail (trailing slots averaged over fewer than half the
+//	            servers of the fullest slot; 0 in files written before it)
 //	            (rebuilt whole by classify: Tx.Replace)
 //	runs        job, run, name, user, queue, status, submit, start, end, source
 //	skylines    job, run, offset_s, containers, memory_bytes, vcores
@@ -102,12 +104,17 @@
 //	vms         vmid, subscription, deployment, created, deleted, max_cpu, avg_cpu,
 //	            p95_max_cpu, category, cores, memory_gb, source
 //	collections collection, user, logical_name, source
-//	machine_events machine, time, type (ADD|REMOVE|UPDATE), rack, cpus,
+//	machine_events machine, time, type (ADD|REMOVE|UPDATE|OUT), rack, cpus,
 //	            memory, platform, source
 //	task_events time, job, task, machine, type, cpu_request, memory_request,
 //	            constraints, source, different_machine
 //	task_constraints time, job, task, attribute, relation, value, source
 //	machine_attributes time, machine, attribute, value, deleted, source
+//	instances   job, stage, task, instance, status, start, end, machine,
+//	            seq_no, total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max,
+//	            source: task instances of batch jobs (Alibaba 2018
+//	            batch_instance), one row per run of an instance; stage is
+//	            the stages table's stage of the same job
 //
 // task_events, task_constraints and machine_attributes are what the
 // constraints stage (seed 003) reads: scheduler events of tasks (Google
@@ -120,7 +127,9 @@
 // the attribute changes of machines. Times outside the trace window (0 and
 // 2^63−1 in the traces) are null.
 //
-// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable):
+// vms is a cloud VM inventory (the Azure vmtable, format azure-vmtable;
+// also Alibaba 2018 container_meta, a container's first row, with
+// subscription = deployment = its app_du):
 // it is what joins VM utilisation readings in usage to a tenant (the
 // subscription). cores and memory_gb are kept as the trace writes them,
 // numbers in Azure V1 ("8", "1.75") and buckets in V2 (">24", ">64");
@@ -133,7 +142,9 @@
 // cpus and memory the capacity in the source's units (Google: fractions of
 // the largest machine; Alibaba: cores, and mem_size / 100), null when
 // absent. Each machine's events are in time order and alternate ADD …
-// REMOVE … ADD (UPDATEs only while added): ingest rejects the rest.
+// REMOVE … ADD (UPDATEs only while added; OUT, the state of a machine
+// not in the cluster such as Alibaba's IMPORT_INSTALLING, only while not
+// added, and it changes nothing): ingest rejects the rest.
 //
 // A run's skyline rows are the change points of a step function: the
 // containers (memory_bytes, vcores) of a row are held from its offset_s,

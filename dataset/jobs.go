@@ -63,6 +63,7 @@ var jobNouns = map[string]string{
 	ProfRunsTable.Name:    "profiling runs",
 	ProfSamplesTable.Name: "profiling samples",
 	StagesTable.Name:      "job DAG stages",
+	InstancesTable.Name:   "task instances",
 }
 
 // UnknownJob is the error of a --job that table (one with a job column)

@@ -6,6 +6,10 @@ const (
 	MachineAdd    = "ADD"    // the machine joins the cluster (or returns to it)
 	MachineRemove = "REMOVE" // the machine leaves it (failure, repair, reimage...)
 	MachineUpdate = "UPDATE" // capacity or attributes change while in service
+	// MachineOut is a status record of a machine that is not in the cluster
+	// and stays out: Alibaba's machine_meta rows of a machine not yet in
+	// service (IMPORT_INSTALLING). It changes no membership.
+	MachineOut = "OUT"
 )
 
 // MachineEvent is one change in a machine's membership of the cluster: what

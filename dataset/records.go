@@ -22,6 +22,12 @@ type Series struct {
 	StepS   float64   // grid step in seconds
 	Values  []float64 // fraction of one server; NaN marks a gap
 	Servers int32     // distinct servers averaged into the series
+	// ThinTail is how many of the last Values are averages of fewer than
+	// half the servers of the series' fullest slot: servers of a tenant
+	// stop reporting at slightly different instants, and there the
+	// average server is the late servers alone. 0 in files written before
+	// the column existed.
+	ThinTail int32
 }
 
 // Run is one run of a (possibly recurring) job, from a scheduler log.

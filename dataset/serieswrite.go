@@ -45,6 +45,7 @@ var seriesLeaves = []pq.Leaf{
 	{Path: "step_s", Type: parquet.Types.Double, Def: 0, Rep: 0},
 	{Path: seriesValuesPath, Type: parquet.Types.Double, Def: 2, Rep: 1},
 	{Path: "servers", Type: parquet.Types.Int32, Def: 0, Rep: 0},
+	{Path: "thin_tail", Type: parquet.Types.Int32, Def: 0, Rep: 0},
 }
 
 // seriesWriter writes one file of the series table in a transaction.
@@ -215,10 +216,14 @@ func (sw *seriesWriter) writeChunk(c *pq.Chunk, leaf int, rows []Series) {
 			lo, hi = le.AppendUint64(nil, math.Float64bits(mn)), le.AppendUint64(nil, math.Float64bits(mx))
 		}
 		c.Stats.Signed = true
-	case "servers":
+	case "servers", "thin_tail":
+		field := func(r *Series) int32 { return r.Servers }
+		if seriesLeaves[leaf].Path == "thin_tail" {
+			field = func(r *Series) int32 { return r.ThinTail }
+		}
 		var mn, mx int32 = math.MaxInt32, math.MinInt32
 		for i := range rows {
-			v := rows[i].Servers
+			v := field(&rows[i])
 			b = le.AppendUint32(b, uint32(v))
 			mn, mx = min(mn, v), max(mx, v)
 		}

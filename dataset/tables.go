@@ -94,6 +94,7 @@ var (
 		float64Col("step_s", false, func(r *Series) *float64 { return &r.StepS }),
 		float64ListCol("values", func(r *Series) *[]float64 { return &r.Values }),
 		int32Col("servers", func(r *Series) *int32 { return &r.Servers }),
+		int32Col("thin_tail", func(r *Series) *int32 { return &r.ThinTail }),
 	), SeriesGroupRows), 64<<10), "values.list.element", compress.Codecs.Uncompressed)
 	RunsTable = newTable("runs",
 		stringCol("job", true, func(r *Run) *string { return &r.Job }),
@@ -194,4 +195,5 @@ var TableNames = []string{
 	ProvenanceTable.Name, ProfRunsTable.Name, RejectsTable.Name,
 	ProfSamplesTable.Name, VMsTable.Name, CollectionsTable.Name, StagesTable.Name,
 	MachineEventsTable.Name, TaskEventsTable.Name, TaskConstraintsTable.Name, MachineAttributesTable.Name,
+	InstancesTable.Name,
 }

@@ -31,7 +31,7 @@ import (
 // well-sized one) with 6 repetitions each; the spill-rate model is fitted
 // on two settings (the under-sized one the simulation says spills most,
 // and the well-sized one) and predicts the 6 others. The
-// bar, a median absolute error of 5% (seed 004 §2.3: "within 5% for most
+// bar, a median absolute error of 5% (Iorgulescu et al., ATC'17 §2.3: "within 5% for most
 // reducers"), is BenchmarkSandboxAccuracy's at full size (256 MiB); this
 // test runs the same pipeline on 64 MiB of records, near 30 s, with the
 // looser bound testAccuracyBound explains.

@@ -85,7 +85,7 @@ func fitLS(kind string, runs []dataset.ProfRun, ideal float64, extra func(float6
 // the well-sized runs (memory ≥ ideal) and the slope the least-squares one
 // through the origin of the under-sized runs' runtime − ideal on extra(m),
 // clamped at 0. A median, not a mean: short runs on a shared host are
-// bimodal (spillsort's 0.2 s sample, session 14: 0.16–0.20 s when its 37
+// bimodal (spillsort's 0.2 s sample: 0.16–0.20 s when its 37
 // MiB fit the host's cache, 0.25–0.28 s when they did not), and a mean
 // sits between the modes where no run was; the median is the settings'
 // (quantile.Median). ok is false when there is no well-sized run or no

@@ -146,7 +146,7 @@ func newSim(framework, task string, c Conf, gs groupStats) *spillSim {
 	in := gs.inputBytes
 	p.set("input_bytes", in, "runs")
 	if p.bool("wlprof.spill.buffer", false) {
-		// A reducer's shuffle buffer (seed 004 §2.3): the input takes
+		// A reducer's shuffle buffer (Iorgulescu et al., ATC'17 §2.3): the input takes
 		// input × expansion in memory, the buffer spills whole each time it
 		// fills, and the last buffer is merged from memory.
 		s.name = "spill-buffer"

@@ -120,7 +120,7 @@ func assertFinite(t *testing.T, m *Model) {
 	}
 }
 
-// The sawtooth of seed 004 Fig. 1b: with reduce.input.buffer.percent > 0
+// The sawtooth of Iorgulescu et al., ATC'17 Fig. 1b: with reduce.input.buffer.percent > 0
 // the spilled bytes, and so the penalty, rise and fall as memory shrinks;
 // with the default 0 every memory writes the whole input.
 func TestSawtooth(t *testing.T) {
@@ -142,7 +142,7 @@ func TestSawtooth(t *testing.T) {
 	if peaks < 2 {
 		t.Errorf("reduce.input.buffer.percent=1: %d peaks in spilled bytes between 10%% and 100%% of ideal memory, want a sawtooth", peaks)
 	}
-	// Seed 004's example: an input just above a multiple of the merge
+	// Iorgulescu et al.'s (ATC'17) example: an input just above a multiple of the merge
 	// threshold spills almost all of it; a bit less memory spills less.
 	rd0 := reducer{input: 10 << 30, maps: 400, reduceIn: 0.0, heapRatio: 0.8}
 	s0 := rd0.sim()

@@ -103,6 +103,18 @@
 // sub-hourly tenants now cost as much as the others, noise tenants
 // rejected earlier cost less.
 //
+// Current utilisation (headroom.go), Zhang et al., OSDI'16 §4.1: short
+// jobs' headroom is 1 − current, and current is the average server's at
+// the current instant (--at, else the end of the data). Each tenant gives
+// its latest value at or before it, server-weighted within the class, but
+// not from its thin tail (dataset.Series.ThinTail: the last slots where at
+// most half of the servers of its fullest recent slot still reported,
+// servers ending at slightly different instants; the late servers alone
+// are not the average server), and not a value more than an hour (or two
+// of the tenant's steps) older than the current instant: inputs of
+// different eras are left out with a warning, and a class with no current
+// tenant takes its mean, as one with no sample at all.
+//
 // Units: utilisation is a fraction of one server in [0,1];
 // periods and steps are seconds (_s); instants are Unix milliseconds (Ms).
 package fft

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,7 +127,27 @@ type classAccs struct {
 	sum, wt [][]float64
 	wtRun   [][]float64  // weights added to whole spans: +w at the start, −w past the end
 	peaks   [][]weighted // each member's own peak and its servers
+	cur     []classCurrent
 }
+
+// classCurrent gathers a class's current utilisation from its tenants'
+// own latest values at or before the current slot.
+type classCurrent struct {
+	sum, w  float64
+	last    int64    // the latest slot a tenant's current was taken at
+	thin    int      // tenants whose current skipped a thin tail
+	stale   []string // tenants whose latest value is too old to be current
+	staleAt int64    // the latest slot among the stale tenants'
+}
+
+// staleAfter is how much older than the current instant a tenant's latest
+// value may be and still stand for its current use (or twice the tenant's
+// own step, when coarser): inputs of different eras (a 2014 series beside
+// 2024 ones) are not current at the later one's end.
+const staleAfter = time.Hour
+
+// staleText says staleAfter in the warnings.
+const staleText = "an hour"
 
 // weighted is a value and its weight.
 type weighted struct{ v, w float64 }
@@ -156,7 +177,10 @@ func newClassAccs(res *Result, g *grid, o *Options) *classAccs {
 	}
 	a := &classAccs{res: res, g: g, o: o, class: make([]int, len(res.Tenants)),
 		sum: make([][]float64, len(res.Classes)), wt: make([][]float64, len(res.Classes)), wtRun: make([][]float64, len(res.Classes)),
-		peaks: make([][]weighted, len(res.Classes))}
+		peaks: make([][]weighted, len(res.Classes)), cur: make([]classCurrent, len(res.Classes))}
+	for i := range a.cur {
+		a.cur[i].last, a.cur[i].staleAt = math.MinInt64, math.MinInt64
+	}
 	for i, t := range res.Tenants {
 		a.class[i] = -1
 		if ci, ok := idx[t.Class]; ok && t.Class != "" {
@@ -182,6 +206,7 @@ func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 	a.peaks[ci] = append(a.peaks[ci], weighted{t.Peak, w})
 	base := int(floorDiv(s.StartMs, a.g.stepMs) - a.g.lo)
 	values := a.o.upTo(s)
+	a.current(ci, t, s, values, base, w)
 	if t.Slots == len(values) && t.Coverage == 1 { // no NaN
 		vs := sum[base : base+len(values)]
 		for j, v := range values {
@@ -199,13 +224,47 @@ func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 	}
 }
 
+// current adds tenant t's current value to class ci: its latest value at
+// or before the current slot, leaving out its thin tail (the last slots,
+// where fewer than half its servers still reported: Harvest's current
+// utilisation is the average server's, not the late servers'), unless the
+// value is older than staleAfter.
+func (a *classAccs) current(ci int, t *Tenant, s *dataset.Series, values []float64, base int, w float64) {
+	cc := &a.cur[ci]
+	lim := len(values) - 1
+	thin := false
+	if full := len(s.Values) - 1 - int(s.ThinTail); lim > full {
+		lim, thin = full, true
+	}
+	j := lim
+	for j >= 0 && math.IsNaN(values[j]) {
+		j--
+	}
+	if j < 0 {
+		return
+	}
+	slot := a.g.lo + int64(base+j)
+	limitMs := max(staleAfter.Milliseconds(), int64(2*t.StepS*1000))
+	if (a.g.at-slot)*a.g.stepMs > limitMs {
+		cc.stale = append(cc.stale, t.Tenant)
+		cc.staleAt = max(cc.staleAt, slot)
+		return
+	}
+	if thin {
+		cc.thin++
+	}
+	cc.sum += w * values[j]
+	cc.w += w
+	cc.last = max(cc.last, slot)
+}
+
 // finish fills class ci's mean, peak, current, headroom and weights from
 // its sums and returns its warnings.
 func (a *classAccs) finish(ci int) (warnings []string) {
 	c := &a.res.Classes[ci]
 	sum, wt := a.sum[ci], a.wt[ci]
-	lo, at, stepMs := a.g.lo, a.g.at, a.g.stepMs
-	defer func() { a.sum[ci], a.wt[ci], a.wtRun[ci], a.peaks[ci] = nil, nil, nil, nil }()
+	at, stepMs := a.g.at, a.g.stepMs
+	defer func() { a.sum[ci], a.wt[ci], a.wtRun[ci], a.peaks[ci], a.cur[ci] = nil, nil, nil, nil, classCurrent{} }()
 	var run float64
 	for j := range wt {
 		run += a.wtRun[ci][j]
@@ -227,23 +286,35 @@ func (a *classAccs) finish(ci int) (warnings []string) {
 	// average series would let members that peak at different times
 	// cancel out.
 	c.Peak = max(weightedP99(a.peaks[ci]), c.Mean) // a peak below the mean would be a heavy-tailed member's P99
-	cur := -1
-	for j := int(at - lo); j >= 0; j-- {
-		if wt[j] > 0 {
-			cur = j
-			break
+	cc := &a.cur[ci]
+	switch {
+	case cc.w > 0:
+		c.Current = cc.sum / cc.w
+		if cc.last != at {
+			warnings = append(warnings, fmt.Sprintf("class %s has no sample at %s; current is each tenant's last sample before, the latest at %s",
+				c.Class, fmtTime(at*stepMs), fmtTime(cc.last*stepMs)))
 		}
-	}
-	if cur < 0 {
+	case len(cc.stale) > 0:
+		c.Current = c.Mean
+		warnings = append(warnings, fmt.Sprintf("class %s has no sample within %s of %s (its latest is at %s: inputs of different eras?); its mean stands for the current utilisation",
+			c.Class, staleText, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
+	default:
 		c.Current = c.Mean
 		warnings = append(warnings, fmt.Sprintf("class %s has no sample at or before %s; its mean stands for the current utilisation",
 			c.Class, fmtTime((at)*stepMs)))
-	} else {
-		c.Current = sum[cur] / wt[cur]
-		if int64(cur)+lo != at {
-			warnings = append(warnings, fmt.Sprintf("class %s has no sample at %s; current is its last sample before, at %s",
-				c.Class, fmtTime(at*stepMs), fmtTime((int64(cur)+lo)*stepMs)))
+	}
+	if cc.w > 0 && len(cc.stale) > 0 {
+		names := cc.stale
+		more := ""
+		if len(names) > 3 {
+			names, more = names[:3], fmt.Sprintf(" and %d more", len(cc.stale)-3)
 		}
+		warnings = append(warnings, fmt.Sprintf("class %s: %d tenants (%s%s) have no sample within %s of %s (the latest at %s: inputs of different eras?); left out of its current utilisation",
+			c.Class, len(cc.stale), strings.Join(names, ", "), more, staleText, fmtTime(at*stepMs), fmtTime(cc.staleAt*stepMs)))
+	}
+	if cc.thin > 0 {
+		warnings = append(warnings, fmt.Sprintf("class %s: the current of %d tenants is taken before their last slots, where fewer than half their servers still reported",
+			c.Class, cc.thin))
 	}
 	c.Headroom = Headroom{
 		Short:  clamp01(1 - c.Current),

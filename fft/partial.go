@@ -201,7 +201,38 @@ func (p *Partial) Series(step time.Duration) dataset.Series {
 	for i, v := range p.Slots[lo:hi] {
 		s.Values[i] = slotAcc(v).value()
 	}
+	s.ThinTail = thinTail(hi-lo, func(i int) int { return slotAcc(p.Slots[lo+i]).count() }, stepMs)
 	return s
+}
+
+// count is how many server averages the slot holds.
+func (a slotAcc) count() int { return int(a & slotCountMax) }
+
+// thinWindow is how far back from a series' last slot its servers are
+// counted to tell a thin tail: servers that stopped within the last hour
+// of the trace stopped "at its end"; a tenant that shrank earlier than
+// that reports on fewer servers, and those are its current servers.
+const thinWindow = time.Hour
+
+// thinTail is dataset.Series.ThinTail for a series of n slots whose slot
+// i holds count(i) servers: the last slots holding at most half of the
+// most servers any slot of the last thinWindow holds. A tenant's servers
+// end at slightly different instants (two Alibaba 2018 machines, 150 s
+// apart), and its last slots then average the late servers alone.
+func thinTail(n int, count func(int) int, stepMs int64) int32 {
+	w := min(n, max(2, int((thinWindow.Milliseconds()+stepMs-1)/stepMs)))
+	most := 0
+	for i := n - w; i < n; i++ {
+		most = max(most, count(i))
+	}
+	k := 0
+	for k < w && 2*count(n-1-k) <= most {
+		k++
+	}
+	if k == w { // no slot of the window has most servers: none is thin
+		return 0
+	}
+	return int32(k)
 }
 
 // unionSorted merges two sorted lists of distinct names.

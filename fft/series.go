@@ -349,19 +349,20 @@ func (b *SeriesBuilder) series(a *tenantAcc) dataset.Series {
 		return dataset.Series{}
 	}
 	vals := make([]float64, hi-lo+1)
-	for k := range vals {
+	slotOf := func(k int) slotAcc {
 		slot := lo + int64(k)
-		c := a.chunks[slot>>chunkShift-a.first]
-		j := slot & (chunkSlots - 1)
-		if c == nil {
-			vals[k] = math.NaN()
-		} else {
-			vals[k] = c[j].value()
+		if c := a.chunks[slot>>chunkShift-a.first]; c != nil {
+			return c[slot&(chunkSlots-1)]
 		}
+		return 0
 	}
+	for k := range vals {
+		vals[k] = slotOf(k).value()
+	}
+	thin := thinTail(len(vals), func(k int) int { return slotOf(k).count() }, b.stepMs)
 	a.chunks = nil
 	return dataset.Series{Tenant: a.name, StartMs: lo * b.stepMs,
-		StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers}
+		StepS: float64(b.stepMs) / 1000, Values: vals, Servers: a.servers, ThinTail: thin}
 }
 
 func floorDiv(a, b int64) int64 {

@@ -22,11 +22,15 @@ func init() {
 		Table:       dataset.UsageTable.Name,
 		Description: "Alibaba clusterdata 2018 machine_usage.csv: machine_id,time_stamp,cpu_util_percent,mem_util_percent,... (9 columns)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			first, header := alibabaRows(head, alibabaMachineUsageCols)
+			if header {
+				return true
+			}
+			f, _, _, err := splitCSV(first, nil, nil, nil)
 			if err != nil || len(f) != 9 {
 				return false
 			}
-			_, ok := plainInt(f[1])
+			_, ok := countOf(f[1])
 			return ok && len(f[0]) > 0 && !isNumber(f[0]) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
@@ -48,7 +52,13 @@ func init() {
 			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
 				"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100; the other columns are not stored")
 			r := newLineRecords(in, p.parse)
-			return drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+			var header bool
+			r.header = headerSkipper(alibabaMachineUsageCols, &header)
+			err := drain[dataset.Usage](ctx, s, r, s.tx.Usage())
+			if header {
+				s.notes = append(s.notes, alibabaHeaderNote)
+			}
+			return err
 		},
 	})
 }

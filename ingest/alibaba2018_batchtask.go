@@ -20,11 +20,15 @@ func init() {
 		Table:       dataset.StagesTable.Name,
 		Description: "Alibaba clusterdata 2018 batch_task.csv: task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem (the DAG is in task_name)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			first, header := alibabaRows(head, alibabaBatchTaskCols)
+			if header {
+				return true
+			}
+			f, _, _, err := splitCSV(first, nil, nil, nil)
 			if err != nil || len(f) != 9 {
 				return false
 			}
-			_, ok := plainInt(f[1])
+			_, ok := countOf(f[1])
 			return ok && bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4])
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
@@ -32,7 +36,13 @@ func init() {
 				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
 			p := &alibabaBatchTask{file: in.Path, start: traceStartMs(s.opts, unixEpoch)}
 			r := newLineRecords(in, p.parse)
-			return drain[dataset.Stage](ctx, s, r, s.tx.Stages())
+			var header bool
+			r.header = headerSkipper(alibabaBatchTaskCols, &header)
+			err := drain[dataset.Stage](ctx, s, r, s.tx.Stages())
+			if header {
+				s.notes = append(s.notes, alibabaHeaderNote)
+			}
+			return err
 		},
 	})
 }
@@ -109,8 +119,8 @@ func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) 
 	if job == "" {
 		return reject(c[2], errors.New("empty job_name"))
 	}
-	n, ok := plainInt(f[1])
-	if !ok || n < 0 {
+	n, ok := countOf(f[1])
+	if !ok {
 		return reject(c[1], fmt.Errorf("instance_num %q is not a count", f[1]))
 	}
 	stage, parents, dag := parseTaskName(name)
@@ -127,8 +137,8 @@ func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) 
 		if len(f[col]) == 0 {
 			continue
 		}
-		t, ok := plainInt(f[col])
-		if !ok || t < 0 || t > 1e11 {
+		t, ok := countOf(f[col])
+		if !ok || t > 1e11 {
 			return reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", [2]string{"start_time", "end_time"}[k], f[col]))
 		}
 		if t > 0 { // 0: before or after the trace's 8 days

@@ -24,12 +24,16 @@ func init() {
 		Table:       dataset.MachineEventsTable.Name,
 		Description: "Alibaba clusterdata 2018 machine_meta.csv: machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
+			first, header := alibabaRows(head, alibabaMachineMetaCols)
+			if header {
+				return true
+			}
+			f, _, _, err := splitCSV(first, nil, nil, nil)
 			if err != nil || len(f) != 7 || len(f[0]) == 0 || isNumber(f[0]) {
 				return false
 			}
-			_, ok1 := plainInt(f[1])
-			_, ok4 := plainInt(f[4])
+			_, ok1 := countOf(f[1])
+			_, ok4 := countOf(f[4])
 			return ok1 && ok4 && statusWord(f[6])
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
@@ -40,13 +44,20 @@ func init() {
 			p := &alibabaMeta{file: in.Path, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), down: statusCounts{}}
 			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+" (0: before the trace); machine = machine_id, rack = failure_domain_1 "+
 				"(failure_domain_2 is not stored), cpus = cpu_num (cores), memory = mem_size / 100; status "+alibabaInService+
-				" is in service: ADD when the machine was not, else UPDATE; any other status word is out of service: REMOVE when the machine was in service, else a reject")
+				" is in service: ADD when the machine was not, else UPDATE; any other status word (IMPORT_INSTALLING) is out of service: REMOVE when the machine was in service, else OUT (a machine not in service, kept as it is)")
 			defer func() {
 				if n := p.down.note(); n != "" {
 					s.notes = append(s.notes, n)
 				}
 			}()
-			return drain[dataset.MachineEvent](ctx, s, newLineRecords(in, p.parse), s.tx.MachineEvents())
+			r := newLineRecords(in, p.parse)
+			var header bool
+			r.header = headerSkipper(alibabaMachineMetaCols, &header)
+			err = drain[dataset.MachineEvent](ctx, s, r, s.tx.MachineEvents())
+			if header {
+				s.notes = append(s.notes, alibabaHeaderNote)
+			}
+			return err
 		},
 	})
 }
@@ -90,13 +101,13 @@ func (p *alibabaMeta) parse(line []byte, lineNo int64, rec *dataset.MachineEvent
 	if len(f[0]) == 0 {
 		return reject(c[0], errors.New("empty machine_id"))
 	}
-	ts, ok := plainInt(f[1])
-	if !ok || ts < 0 || ts > 1e12 {
+	ts, ok := countOf(f[1])
+	if !ok || ts > 1e12 {
 		return reject(c[1], fmt.Errorf("time_stamp %q is not whole seconds from the trace start", f[1]))
 	}
 	cpus, mem := math.NaN(), math.NaN()
 	if len(f[4]) > 0 {
-		n, ok := plainInt(f[4])
+		n, ok := countOf(f[4])
 		if !ok || n <= 0 || n > 1<<20 {
 			return reject(c[4], fmt.Errorf("cpu_num %q is not a number of cores", f[4]))
 		}
@@ -117,23 +128,21 @@ func (p *alibabaMeta) parse(line []byte, lineNo int64, rec *dataset.MachineEvent
 	st := p.ix.m[machine]
 	up := st != nil && st.up
 	typ := dataset.MachineRemove
-	if status == alibabaInService {
+	switch {
+	case status == alibabaInService && up:
+		typ = dataset.MachineUpdate
+	case status == alibabaInService:
 		typ = dataset.MachineAdd
-		if up {
-			typ = dataset.MachineUpdate
-		}
+	case !up:
+		// A machine not in service (IMPORT_INSTALLING before its first
+		// USING) is a valid row of the table: its state is kept.
+		typ = dataset.MachineOut
 	}
 	ms := p.start + ts*1000
 	if err := p.ix.apply(machine, ms, typ); err != nil {
-		if typ == dataset.MachineRemove {
-			err = fmt.Errorf("status %s (out of service) of machine %s, which is not in service (no %s record before it, or out of service already)", status, machine, alibabaInService)
-			if st != nil && ms < st.lastMs {
-				err = fmt.Errorf("out of order: machine %s at %s is before its previous record at %s", machine, msText(ms), msText(st.lastMs))
-			}
-		}
 		return reject(c[1], err)
 	}
-	if typ == dataset.MachineRemove {
+	if typ == dataset.MachineRemove || typ == dataset.MachineOut {
 		p.down[status]++
 	}
 	_, rack := p.strs.Bytes(f[2])

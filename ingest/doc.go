@@ -136,6 +136,16 @@
 // lines are read by a scanner that skips the usage histograms (checked
 // against encoding/json).
 //
+// google2011-task-usage: ClusterData2011 task_usage (CSV, no header, 19
+// or 20 columns; schema document v2.1: start time, end time, job ID, task
+// index, machine ID, CPU rate, canonical memory usage, ...). A task is an
+// instance as above, its job the collection: rows go through the same
+// summing per tenant, machine and aligned 5-minute window (on an
+// accumulator of their own, with the 2011 clock: time 600 s is 19:00 EDT on
+// 1 May 2011), cpu = CPU rate and memory = canonical memory usage, both
+// fractions of the largest machine; tenant = job ID, or machine ID with
+// --tenant-key machine. The other columns are not stored.
+//
 // azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
 // (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the
 // trace start; CPU percent) and vmtable (vmid, subscriptionid,
@@ -162,6 +172,41 @@
 // machine_id; --tenant-key machine makes each machine its own tenant. A
 // sample repeating its machine's previous time_stamp is a duplicate.
 //
+// alibaba2018-container-meta and alibaba2018-container-usage: the online
+// containers, the trace's primary tenants (cluster-trace-v2018 schema.txt).
+// container_meta (container_id, machine_id, time_stamp, app_du, status,
+// cpu_request, cpu_limit, mem_size; no header) goes to the vms table, one
+// row per container, from its first row: vmid = container_id,
+// subscription = deployment = app_du, created = time_stamp, category =
+// status, cores = cpu_request / 100; later rows of a container (status
+// snapshots) count in the notes, and one naming another app_du is a
+// reject. container_usage (container_id, machine_id, time_stamp,
+// cpu_util_percent, mem_util_percent, cpi, mem_gps, mpki, net_in, net_out,
+// disk_io_percent) goes to usage: server = container_id, cpu and memory
+// the percentages / 100 (of the container), tenant = the container's
+// app_du from container_meta (rows already in the dataset, or inputs of
+// the same command, which auto reads first as it does Azure vmtables); a
+// container not in it is rejected ("unknown container in join"). Without
+// any container_meta, or with --tenant-key container, tenant = server =
+// container_id. A sample repeating its container's previous time_stamp
+// is a duplicate.
+//
+// alibaba2018-batch-instance: batch_instance (instance_name, task_name,
+// job_name, task_type, status, start_time, end_time, machine_id, seq_no,
+// total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max) goes to the instances
+// table (dataset.Instance), one row per run of an instance: its stage is
+// the task's, as alibaba2018-batch-task names it, times are as there (0 is
+// outside the trace), cpu_avg and cpu_max / 100 cores, mem_avg and mem_max
+// / 100 fractions of the largest machine. An end before the start, a
+// seq_no above total_seq_no, a fraction where seconds or a count are due
+// are rejects.
+//
+// Every Alibaba 2018 reader skips a first line naming the schema's columns
+// (subsets re-exported by the trace's users often have one; auto detects
+// a file by it alone) and reads a count or whole seconds written as an
+// integral float ("1.0", from a float column of the re-export) as the
+// integer; a fraction where a count is due ("2.5") stays a reject.
+//
 // # Machine histories (issue 19: formats "google2019-machine-events", "alibaba2018-machine-meta")
 //
 // Both write the machine_events table (dataset.MachineEvent): machine,
@@ -176,13 +221,24 @@
 // header): rack = failure_domain_1, cpus = cpu_num, memory = mem_size /
 // 100. Its rows are status snapshots, not events: status USING is in
 // service (an ADD when the machine was not, else an UPDATE), any other
-// status word out of service (a REMOVE when it was in service). The
-// published schema does not list the status values; the source's notes
-// count every other status word read as out of service.
+// status word out of service: a REMOVE when it was in service, else an
+// OUT row (dataset.MachineOut), the state of a machine not in the
+// cluster, which changes no membership: the published table has rows of
+// machines not yet in service (IMPORT_INSTALLING), and they are valid rows,
+// not rejects. The published schema does not list the status values; the
+// source's notes count every other status word read as out of service.
+//
+// google2011-machine-events reads ClusterData2011 machine_events (CSV,
+// no header; schema document v2.1: time, machine ID, event type 0 ADD, 1
+// REMOVE, 2 UPDATE, platform ID, CPUs, memory): time on the trace clock as
+// for the 2011 formats (time 0, the machines there before the window,
+// lands 600 s before it), cpus and memory the capacity (fractions of the
+// largest machine; empty is unknown, above 1 a reject), platform =
+// platform ID; the 2011 trace has no rack.
 //
 // Each machine's history must be consistent, across the inputs of one
 // ingest and with the rows already in the dataset: events in time order
-// (ties in input order), an ADD only when the machine is out of the
+// (ties in input order), an ADD or OUT only when the machine is out of the
 // cluster, a REMOVE or UPDATE only when it is in (so a REMOVE without an
 // ADD is rejected), and a known type (Google's EVENT_TYPE_UNKNOWN 0 is
 // not). BigQuery exports are not sorted: sort them by time first. Auto
@@ -389,12 +445,23 @@
 // "namespace/name", run = runId; START gives the start, and the submit time
 // unless the nominalTime facet gives it; COMPLETE, FAIL and ABORT give the
 // end and status FINISHED, FAILED, KILLED; the slo stage merges the rows of
-// a run id) and provenance rows: each input read at the event time, and for
-// COMPLETE each output written, with Attribution "lineage". A dataset whose
+// a run id) and provenance rows with Attribution "lineage": each input read
+// at the event time, and each output of the run written at its COMPLETE
+// time. A run may declare its datasets on any of its events (Marquez's demo
+// declares them on START only): the outputs of all a run's events, across
+// the inputs of one ingest, are merged and each written once when the run
+// completes (openlineage_outputs.go); a run with no COMPLETE writes nothing
+// and the notes count it. A dataset whose
 // name is an absolute path is that path, so lineage and audit edges meet;
 // other names are prefixed by their namespace. Times without an offset are
-// read in Options.Location and counted in the notes. Events without
-// eventTime, run.runId or job.name, with a nameless dataset, or that are not
-// JSON objects are rejected with their line; in a pretty-printed file a
+// read in Options.Location and counted in the notes. OpenLineage 2's
+// DatasetEvent and JobEvent (told apart by their schemaURL; they have no
+// run) are records too, kept as provenance rows of op meta, which move no
+// data: a DatasetEvent's dataset (Cmd "DatasetEvent"), a JobEvent's inputs
+// and outputs, its job's declared lineage (Cmd "JobEvent input" and
+// "JobEvent output"). Events without eventTime, a RunEvent without
+// run.runId or job.name, a JobEvent without job.name, a DatasetEvent
+// without dataset.name, a nameless dataset, or values that are not JSON
+// objects are rejected with their line; in a pretty-printed file a
 // syntax error rejects the rest of the file as one record.
 package ingest

@@ -17,10 +17,11 @@ func init() {
 	register(&Format{
 		Name:        "openlineage",
 		Table:       dataset.ProvenanceTable.Name,
-		Description: "OpenLineage RunEvents, JSON or JSON lines (START/COMPLETE/FAIL, inputs/outputs) → provenance and runs",
+		Description: "OpenLineage RunEvents, JSON or JSON lines (START/COMPLETE/FAIL, inputs/outputs; OpenLineage 2 DatasetEvents and JobEvents as metadata) → provenance and runs",
 		Detect: func(name string, head []byte) bool {
 			h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n[")
-			return len(h) > 0 && h[0] == '{' && bytes.Contains(head, []byte(`"eventTime"`)) && bytes.Contains(head, []byte(`"runId"`))
+			return len(h) > 0 && h[0] == '{' && bytes.Contains(head, []byte(`"eventTime"`)) &&
+				(bytes.Contains(head, []byte(`"runId"`)) || bytes.Contains(head, []byte(`/definitions/DatasetEvent"`)) || bytes.Contains(head, []byte(`/definitions/JobEvent"`)))
 		},
 		ingest: ingestOpenLineage,
 	})
@@ -30,21 +31,28 @@ func init() {
 type olEvent struct {
 	EventType string `json:"eventType"`
 	EventTime string `json:"eventTime"`
-	Run       struct {
-		RunID  string `json:"runId"`
-		Facets struct {
-			NominalTime *struct {
-				NominalStartTime string `json:"nominalStartTime"`
-				NominalEndTime   string `json:"nominalEndTime"`
-			} `json:"nominalTime"`
-		} `json:"facets"`
-	} `json:"run"`
+	SchemaURL string `json:"schemaURL"`
+	// Dataset is the subject of an OpenLineage 2 DatasetEvent.
+	Dataset *olDataset `json:"dataset"`
+	// Run is nil when the event has none: an OpenLineage 2 DatasetEvent
+	// or JobEvent, or a RunEvent that lost it.
+	Run *olRun `json:"run"`
 	Job struct {
 		Namespace string `json:"namespace"`
 		Name      string `json:"name"`
 	} `json:"job"`
 	Inputs  []olDataset `json:"inputs"`
 	Outputs []olDataset `json:"outputs"`
+}
+
+type olRun struct {
+	RunID  string `json:"runId"`
+	Facets struct {
+		NominalTime *struct {
+			NominalStartTime string `json:"nominalStartTime"`
+			NominalEndTime   string `json:"nominalEndTime"`
+		} `json:"nominalTime"`
+	} `json:"facets"`
 }
 
 type olDataset struct {
@@ -111,6 +119,13 @@ func ingestOpenLineage(ctx context.Context, in *Input, s *sink) error {
 	if ol.noType > 0 {
 		s.notes = append(s.notes, fmt.Sprintf("%d events without eventType kept as status UNKNOWN", ol.noType))
 	}
+	if ol.datasetEvents > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("%d DatasetEvents (OpenLineage 2, no run) kept as provenance rows of op meta", ol.datasetEvents))
+	}
+	if ol.jobEvents > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("%d JobEvents (OpenLineage 2, no run) kept as provenance rows of op meta: "+
+			"their inputs and outputs are the job's declared lineage, not reads or writes of a run", ol.jobEvents))
+	}
 	return nil
 }
 
@@ -120,6 +135,9 @@ type olReader struct {
 	loc    *time.Location
 	naive  int64
 	noType int64
+	// datasetEvents and jobEvents count the OpenLineage 2 events without a
+	// run, for the notes.
+	datasetEvents, jobEvents int64
 }
 
 // lines reads JSON lines.
@@ -236,21 +254,64 @@ func (ol *olReader) reject(line int64, rec []byte, err error) error {
 	return ol.s.reject(&ParseError{File: ol.file, Line: line, Err: err, Record: recordText(rec)})
 }
 
-// event parses and writes one RunEvent.
+// Kinds of OpenLineage events, told apart by the schemaURL the spec
+// requires of every event ("…/OpenLineage.json#/definitions/JobEvent").
+const (
+	olRunEvent     = "RunEvent"
+	olJobEvent     = "JobEvent"
+	olDatasetEvent = "DatasetEvent"
+)
+
+// kind says which event ev is. Only an event without a run can be a
+// DatasetEvent or a JobEvent: a RunEvent that lost its run stays a
+// RunEvent (and a reject) unless its schemaURL says otherwise, or it
+// holds a dataset and no job as only a DatasetEvent does.
+func (ev *olEvent) kind() string {
+	if ev.Run != nil {
+		return olRunEvent
+	}
+	switch {
+	case strings.HasSuffix(ev.SchemaURL, "/"+olDatasetEvent):
+		return olDatasetEvent
+	case strings.HasSuffix(ev.SchemaURL, "/"+olJobEvent):
+		return olJobEvent
+	case ev.Dataset != nil && ev.Job.Name == "":
+		return olDatasetEvent
+	}
+	return olRunEvent
+}
+
+// event parses and writes one event.
 func (ol *olReader) event(line int64, raw []byte) error {
 	var ev olEvent
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		return ol.reject(line, raw, fmt.Errorf("not an OpenLineage RunEvent: %v", err))
 	}
+	kind := ev.kind()
+	run := ev.Run
+	if run == nil {
+		run = &olRun{}
+	}
 	var miss []string
 	if ev.EventTime == "" {
 		miss = append(miss, "eventTime")
 	}
-	if ev.Run.RunID == "" {
-		miss = append(miss, "run.runId")
-	}
-	if ev.Job.Name == "" {
-		miss = append(miss, "job.name")
+	switch kind {
+	case olRunEvent:
+		if run.RunID == "" {
+			miss = append(miss, "run.runId")
+		}
+		if ev.Job.Name == "" {
+			miss = append(miss, "job.name")
+		}
+	case olJobEvent:
+		if ev.Job.Name == "" {
+			miss = append(miss, "job.name")
+		}
+	case olDatasetEvent:
+		if ev.Dataset == nil || ev.Dataset.Name == "" {
+			miss = append(miss, "dataset.name")
+		}
 	}
 	if len(miss) > 0 {
 		return ol.reject(line, raw, fmt.Errorf("missing %s", strings.Join(miss, ", ")))
@@ -260,7 +321,7 @@ func (ol *olReader) event(line int64, raw []byte) error {
 		return ol.reject(line, raw, fmt.Errorf("eventTime: %v", err))
 	}
 	nominal := dataset.NoTime
-	if nt := ev.Run.Facets.NominalTime; nt != nil && nt.NominalStartTime != "" {
+	if nt := run.Facets.NominalTime; nt != nil && nt.NominalStartTime != "" {
 		if nominal, _, err = ol.time(nt.NominalStartTime); err != nil {
 			return ol.reject(line, raw, fmt.Errorf("nominalStartTime: %v", err))
 		}
@@ -273,6 +334,9 @@ func (ol *olReader) event(line int64, raw []byte) error {
 	if naive {
 		ol.naive++
 	}
+	if kind != olRunEvent {
+		return ol.metadata(kind, t, &ev)
+	}
 	typ := strings.ToUpper(ev.EventType)
 	status, ok := olStatus[typ]
 	if !ok {
@@ -282,35 +346,64 @@ func (ol *olReader) event(line int64, raw []byte) error {
 		}
 	}
 	job := OpenLineageJob(ev.Job.Namespace, ev.Job.Name)
-	run := dataset.Run{Job: job, Run: ev.Run.RunID, Name: ev.Job.Name, Status: status,
+	r := dataset.Run{Job: job, Run: run.RunID, Name: ev.Job.Name, Status: status,
 		SubmitMs: nominal, StartMs: dataset.NoTime, EndMs: dataset.NoTime, Source: "openlineage"}
 	switch typ {
 	case "START":
-		run.StartMs = t
-		if run.SubmitMs == dataset.NoTime {
-			run.SubmitMs = t
+		r.StartMs = t
+		if r.SubmitMs == dataset.NoTime {
+			r.SubmitMs = t
 		}
 	case "COMPLETE", "FAIL", "ABORT":
-		run.EndMs = t
+		r.EndMs = t
 	}
 	tx := ol.s.tx
-	if err := tx.Runs().Append(&run); err != nil {
+	if err := tx.Runs().Append(&r); err != nil {
 		return err
 	}
-	p := dataset.Provenance{TimeMs: t, Job: job, Run: ev.Run.RunID, Attribution: "lineage", Cmd: typ}
+	p := dataset.Provenance{TimeMs: t, Job: job, Run: run.RunID, Attribution: "lineage", Cmd: typ}
 	for _, d := range ev.Inputs {
 		p.Op, p.Path = OpRead, OpenLineagePath(d.Namespace, d.Name)
 		if err := tx.Provenance().Append(&p); err != nil {
 			return err
 		}
 	}
-	if typ == "COMPLETE" {
-		for _, d := range ev.Outputs {
-			p.Op, p.Path = OpWrite, OpenLineagePath(d.Namespace, d.Name)
-			if err := tx.Provenance().Append(&p); err != nil {
-				return err
+	if err := ol.outputs(job, run.RunID, typ, t, ev.Outputs); err != nil {
+		return err
+	}
+	ol.s.accepted++
+	ol.s.res.Accepted++
+	return nil
+}
+
+// metadata writes what a DatasetEvent or JobEvent carries as provenance
+// rows of op meta, which move no data: a JobEvent's inputs and outputs
+// are the job's declared lineage, not a read or a write at eventTime, and
+// a DatasetEvent says a dataset exists (with its facets) at eventTime.
+// Cmd says which ("JobEvent input", "JobEvent output", "DatasetEvent").
+func (ol *olReader) metadata(kind string, t int64, ev *olEvent) error {
+	tx := ol.s.tx
+	p := dataset.Provenance{TimeMs: t, Op: OpMeta, Attribution: "lineage"}
+	if kind == olDatasetEvent {
+		p.Path, p.Cmd = OpenLineagePath(ev.Dataset.Namespace, ev.Dataset.Name), olDatasetEvent
+		if err := tx.Provenance().Append(&p); err != nil {
+			return err
+		}
+		ol.datasetEvents++
+	} else {
+		p.Job = OpenLineageJob(ev.Job.Namespace, ev.Job.Name)
+		for _, io := range [2]struct {
+			cmd string
+			ds  []olDataset
+		}{{olJobEvent + " input", ev.Inputs}, {olJobEvent + " output", ev.Outputs}} {
+			for _, d := range io.ds {
+				p.Path, p.Cmd = OpenLineagePath(d.Namespace, d.Name), io.cmd
+				if err := tx.Provenance().Append(&p); err != nil {
+					return err
+				}
 			}
 		}
+		ol.jobEvents++
 	}
 	ol.s.accepted++
 	ol.s.res.Accepted++

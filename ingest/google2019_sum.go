@@ -153,6 +153,7 @@ func (r *gsRow) share(v float64) float64 {
 
 // googleSums holds the instance rows of a Run's google2019-usage inputs.
 type googleSums struct {
+	format           string // the inputs' format: google2019-usage, google2011-task-usage
 	tenants, servers *strtab.Table
 	startMs          int64 // where the trace window starts (googleWindowMs)
 	inputs           []gsInput
@@ -182,7 +183,7 @@ func (st *runState) googleSums(opts Options) *googleSums {
 		if n <= 0 {
 			n = googleSumRows
 		}
-		st.sums = &googleSums{tenants: strtab.New(), servers: strtab.New(), maxRows: n,
+		st.sums = &googleSums{format: googleUsageFormat, tenants: strtab.New(), servers: strtab.New(), maxRows: n,
 			startMs: traceStartMs(opts, googleTraceStart)}
 	}
 	return st.sums
@@ -195,6 +196,12 @@ func (st *runState) finish(ctx context.Context, tx *dataset.Tx, res *Result, opt
 			return err
 		}
 	}
+	st.lineage.finish(res)
+	if st.sums2011 != nil {
+		if err := st.sums2011.flush(ctx, tx, res, opts); err != nil {
+			return err
+		}
+	}
 	if st.sums == nil {
 		return nil
 	}
@@ -204,6 +211,9 @@ func (st *runState) finish(ctx context.Context, tx *dataset.Tx, res *Result, opt
 func (st *runState) close() {
 	if st.sums != nil {
 		st.sums.close()
+	}
+	if st.sums2011 != nil {
+		st.sums2011.close()
 	}
 }
 
@@ -403,7 +413,7 @@ func (g *googleSums) spillBuf() error {
 	if g.spill == nil {
 		f, err := os.CreateTemp("", "wlprof-google-sums-*")
 		if err != nil {
-			return fmt.Errorf("google2019-usage: spilling rows to sum: %w", err)
+			return fmt.Errorf("%s: spilling rows to sum: %w", g.format, err)
 		}
 		g.spill = f
 		os.Remove(f.Name()) // the open file stays readable; nothing is left behind on a crash
@@ -415,7 +425,7 @@ func (g *googleSums) spillBuf() error {
 		w.Write(b[:])
 	}
 	if err := w.Flush(); err != nil {
-		return fmt.Errorf("google2019-usage: spilling rows to sum: %w", err)
+		return fmt.Errorf("%s: spilling rows to sum: %w", g.format, err)
 	}
 	g.runs = append(g.runs, gsSpan{off: g.spilled, n: int64(len(g.buf))})
 	g.spilled += int64(len(g.buf))
@@ -451,7 +461,7 @@ func (c *gsRun) next() (bool, error) {
 		if err == io.EOF {
 			return false, nil
 		}
-		return false, fmt.Errorf("google2019-usage: reading back spilled rows: %w", err)
+		return false, fmt.Errorf("reading back spilled rows to sum: %w", err)
 	}
 	c.cur.decode(c.b[:])
 	return true, nil
@@ -628,8 +638,8 @@ func (g *googleSums) flush(ctx context.Context, tx *dataset.Tx, res *Result, opt
 	if len(g.inputs) == 0 {
 		return nil
 	}
-	notes := []string{fmt.Sprintf("%d instance rows of %d google2019-usage input(s) summed into %d usage rows, one per tenant, machine and aligned 5-minute window "+
-		"(%d of them the sum of two or more rows)", g.rows-dups, len(g.inputs), out, multi)}
+	notes := []string{fmt.Sprintf("%d instance rows of %d %s input(s) summed into %d usage rows, one per tenant, machine and aligned 5-minute window "+
+		"(%d of them the sum of two or more rows)", g.rows-dups, len(g.inputs), g.format, out, multi)}
 	if weighted > 0 {
 		notes = append(notes, fmt.Sprintf("%d of those rows cover part of a window or more than one (an instance that started or stopped inside it, "+
 			"or a row across a window boundary): each window got the row's average times the part of its 300 s the row covers; "+
@@ -671,7 +681,7 @@ func addMemory(a, b float64) float64 {
 // one. The record shows the row as read, not its share of the window.
 func (g *googleSums) reject(tx *dataset.Tx, res *Result, opts Options, r, kept *gsRow, machine string) error {
 	in, by := g.inputs[r.src], g.inputs[kept.src]
-	s := &sink{tx: tx, format: googleUsageFormat, opts: opts, res: res, file: in.path, index: in.index}
+	s := &sink{tx: tx, format: g.format, opts: opts, res: res, file: in.path, index: in.index}
 	mem, end := "null", "null"
 	if !math.IsNaN(r.mem) {
 		mem = fmt.Sprint(r.mem)

@@ -3,11 +3,10 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
 )
 
 // jobRecord is what the job-run formats (yarn-rm, spark-eventlog,
@@ -167,59 +166,8 @@ func stepSamples(job, run string, deltas []stepDelta) []dataset.SkylineSample {
 }
 
 // Job names carry dates, run numbers and ids that are not part of a
-// recurring job's identity; normaliseJobName strips them (see doc.go).
-var (
-	uuidRe     = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
-	stampRe    = regexp.MustCompile(`^[0-9]{8}[Tt]?[0-9]{0,9}[Zz]?$`) // 20240131, 20240131T1200Z
-	hexIDRe    = regexp.MustCompile(`^[0-9a-fA-F]{12,}$`)             // hashes, hex ids
-	digitsOnly = regexp.MustCompile(`^[0-9]+$`)
-)
-
-// normaliseJobName removes UUIDs anywhere, then every token (a run of
-// letters and digits between other characters) that is all digits, a
-// compact date or timestamp (20240131, 20240131T120000Z) or a hex id of
-// 12 or more characters with a digit; the separators before removed tokens
-// go with them, and separators left at either end are trimmed. A name
-// with nothing left is kept as it is. "daily_etl_2024-01-31" becomes
+// recurring job's identity; normaliseJobName strips them with the rule the
+// profile format publishes (profile.AppJobKey), so that a scheduler holding
+// a run's name finds the job's profile: "daily_etl_2024-01-31" becomes
 // "daily_etl", "FraudDetection-1" "FraudDetection", "tpch_q12" stays.
-func normaliseJobName(name string) string {
-	s := uuidRe.ReplaceAllString(name, "0") // then dropped as a number, with its separator
-	var b strings.Builder
-	sep := ""
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && !isAlnum(s[j]) {
-			j++
-		}
-		if j > i {
-			sep += s[i:j]
-		}
-		k := j
-		for k < len(s) && isAlnum(s[k]) {
-			k++
-		}
-		tok := s[j:k]
-		i = k
-		if tok == "" {
-			continue
-		}
-		if digitsOnly.MatchString(tok) || stampRe.MatchString(tok) ||
-			(hexIDRe.MatchString(tok) && strings.ContainsAny(tok, "0123456789")) {
-			sep = "" // the separator before a dropped token goes with it
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString(sep)
-		}
-		b.WriteString(tok)
-		sep = ""
-	}
-	if b.Len() == 0 {
-		return name
-	}
-	return b.String()
-}
-
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+func normaliseJobName(name string) string { return profile.AppJobKey(name) }

@@ -88,6 +88,10 @@ func (ix *machineIndex) apply(machine string, ms int64, typ string) error {
 		if !up {
 			return fmt.Errorf("UPDATE of machine %s, which is not in the cluster (no ADD before it, or removed)", machine)
 		}
+	case dataset.MachineOut:
+		if up {
+			return fmt.Errorf("OUT of machine %s, which is in the cluster (a REMOVE takes it out)", machine)
+		}
 	default:
 		return fmt.Errorf("event type %q is not ADD, REMOVE or UPDATE", typ)
 	}

@@ -75,6 +75,10 @@ func checkHistories(t *testing.T, evs []dataset.MachineEvent) {
 				t.Fatalf("event %d: %s of a machine not added %+v", i, e.Type, e)
 			}
 			up[e.Machine] = e.Type == dataset.MachineUpdate
+		case dataset.MachineOut:
+			if up[e.Machine] {
+				t.Fatalf("event %d: OUT of a machine in the cluster %+v", i, e)
+			}
 		default:
 			t.Fatalf("event %d: type %q", i, e.Type)
 		}
@@ -104,7 +108,7 @@ func FuzzAlibabaMachineMeta(f *testing.F) {
 		var back bytes.Buffer
 		for _, e := range got {
 			st := "USING"
-			if e.Type == dataset.MachineRemove {
+			if e.Type == dataset.MachineRemove || e.Type == dataset.MachineOut {
 				st = "DOWN"
 			}
 			num := func(v float64, scale float64) string {

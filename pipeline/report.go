@@ -98,6 +98,9 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 	if err := slo.Identify(ctx, ds, r.jobs); err != nil {
 		return nil, err
 	}
+	if err := profiler.Identify(ctx, ds, r.jobs); err != nil {
+		return nil, err
+	}
 	if o.YARNQueue != "" {
 		if err := r.addReservations(ctx, ds, o, fits); err != nil {
 			return nil, err

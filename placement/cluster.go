@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Group names of the two dimensions (seed 000 §4.2): rows by reimage rate,
+// Group names of the two dimensions (Zhang et al., OSDI'16 §4.2): rows by reimage rate,
 // columns by peak CPU utilisation.
 var (
 	ReimageGroups = [3]string{"infrequent", "intermediate", "frequent"}

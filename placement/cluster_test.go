@@ -171,7 +171,7 @@ func TestGroupsByCount(t *testing.T) {
 
 // Sizes read as --server-storage takes them; bad ones are named.
 func TestFlagsServerStorage(t *testing.T) {
-	for in, want := range map[string]float64{"4TB": 4e12, "500GiB": 500 << 30, "1.5e12": 1.5e12, " 2 TB ": 2e12, "4096": 4096} {
+	for in, want := range map[string]float64{"4TB": 4 << 40, "4T": 4 << 40, "500GiB": 500 << 30, "1.5e12": 1.5e12, " 2 TB ": 2 << 40, "4096": 4096, "1PiB": 1 << 50} {
 		o := DefaultOptions()
 		if errs := (Flags{ServerStorage: in}).Apply(&o); len(errs) != 0 || o.ServerStorageBytes != want {
 			t.Errorf("%q: %g %v, want %g", in, o.ServerStorageBytes, errs, want)

@@ -1,4 +1,4 @@
-// Package placement is the storage half of seed 000 (Zhang et al.,
+// Package placement is the storage half of Harvest (Zhang et al.,
 // "History-Based Harvesting of Spare Cycles and Storage in Large-Scale
 // Datacenters", OSDI'16, §3, §4.2 Algorithm 2): the primary tenants'
 // disruption (reimage) rates, their peak CPU utilisation, and the 3 × 3
@@ -23,7 +23,7 @@
 // and alibaba2018-machine both write as the server. Its primary tenant is
 // the tenant whose usage rows on it sum to the most CPU (ties: the first
 // name): with google2019-usage keyed by collection a machine runs many
-// tenants, and seed 000's primary tenant owns its servers. Machines no
+// tenants, and Harvest's (Zhang et al., OSDI'16) primary tenant owns its servers. Machines no
 // usage row names are left out and counted (unjoined_machines); tenants
 // none of whose servers has events, or without samples, are listed in
 // excluded with the reason.
@@ -39,7 +39,7 @@
 // # The 3 × 3 classes (Algorithm 2 lines 4–5; Cluster)
 //
 // Storage: every server offers Options.ServerStorageBytes (--server-storage,
-// default 4 TB): no trace wlprof reads records disk capacity. A tenant's
+// default 4 TiB): no trace wlprof reads records disk capacity. A tenant's
 // storage is that × its servers with events, S the sum over the classified
 // tenants. The rule, one class per tenant ("we prevent this situation by
 // selecting a single class for each tenant"):
@@ -91,7 +91,7 @@
 // reasons a file system that keeps writing does not share.
 //
 //   - hdfs-stock: the writer, another server of its rack, a server of
-//     another rack (as issue 19 states it; HDFS's default puts the second
+//     another rack (as the placement what-if's specification states it; HDFS's default puts the second
 //     and third on one remote rack, which spans two racks all the same);
 //   - algorithm-2 (lines 6–17): the writer; then a class, drawn uniformly
 //     among those in a row and a column no replica's class uses (rows and

@@ -5,7 +5,7 @@ import "fmt"
 // Flags are the options wlprof placement takes as text: the storage of a
 // server as a size with its unit.
 type Flags struct {
-	ServerStorage string // --server-storage: 4TB, 500GiB, or bytes
+	ServerStorage string // --server-storage: 4T, 500G, or bytes (binary units, bytesize.Parse)
 }
 
 // Apply parses the flags into o and returns every problem, named as its

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/wlprof/wlprof/fft"
+
+	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // Month is the unit of the reimage rate (§3: reimages per server per
@@ -44,12 +45,12 @@ type Options struct {
 	Seeds         int
 }
 
-// DefaultOptions: 4 TB per server, monthly stability windows; the replay
+// DefaultOptions: 4 TiB per server, monthly stability windows; the replay
 // of §6 (3 replicas, busy above 66% CPU, 30 blocks per hour per server)
 // with 10,000 blocks, detection after 10 minutes (HDFS declares a
 // datanode dead after 10.5), 100,000 accesses, five seeds (§6: five runs).
 func DefaultOptions() Options {
-	return Options{ServerStorageBytes: 4e12, StabilityWindow: Month,
+	return Options{ServerStorageBytes: 4 << 40, StabilityWindow: Month,
 		Blocks: 10000, Replicas: 3, BusyThreshold: 0.66, BlocksPerHour: 30, Detect: 10 * time.Minute, Accesses: 100000, Seed: 1, Seeds: 5}
 }
 
@@ -90,35 +91,20 @@ func (o *Options) Validate() error {
 	return errors.Join(errs...)
 }
 
-// ParseBytes reads a size such as 4TB, 500GiB, 1.5e12 or 4096 (bytes):
-// decimal (kB, MB, GB, TB, PB) and binary (KiB … PiB) units.
+// ParseBytes reads a size in the grammar of every size flag
+// (bytesize.Parse: 4TB is 4 TiB, 500G, 1.5e12 bytes).
 func ParseBytes(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	units := []struct {
-		suf string
-		mul float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"PiB", 1 << 50},
-		{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"PB", 1e15}, {"B", 1}}
-	mul := 1.0
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suf) {
-			t, mul = strings.TrimSpace(strings.TrimSuffix(t, u.suf)), u.mul
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, fmt.Errorf("%q is not a size (such as 4TB, 500GiB or a number of bytes)", s)
-	}
-	return v * mul, nil
+	b, err := bytesize.Parse(s)
+	return float64(b), err
 }
 
-// FormatBytes writes a size with a decimal unit: 4 TB, 444.4 GB.
+// FormatBytes writes a size with a binary unit, as ParseBytes reads it:
+// 4 TiB, 444.4 GiB.
 func FormatBytes(b float64) string {
 	for _, u := range []struct {
 		name string
 		mul  float64
-	}{{"PB", 1e15}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}} {
+	}{{"PiB", 1 << 50}, {"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
 		if b >= u.mul {
 			return strconv.FormatFloat(math.Round(10*b/u.mul)/10, 'f', -1, 64) + " " + u.name
 		}

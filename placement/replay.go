@@ -436,7 +436,7 @@ func (s *sim) target(reps []int) int {
 	return s.alg2Target(reps)
 }
 
-// stockTarget: HDFS's default as issue 19 states it: the second replica
+// stockTarget: HDFS's default as the placement what-if's specification states it: the second replica
 // on another server of the writer's rack, the third on another rack; for
 // re-replication, another rack while all replicas share one, else any
 // server. Falls back to any up server when the rule has none.

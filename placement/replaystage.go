@@ -141,7 +141,7 @@ func runReplay(ctx context.Context, res *Result, members []Member, tm [][]*machi
 	}
 	rp.Assumptions = []string{
 		fmt.Sprintf("%d blocks of %d replicas written at instants uniform over the window, each by a server drawn uniformly among those in the cluster then; storage never fills", o.Blocks, o.Replicas),
-		"hdfs-stock: one replica on the writer, one on another server of its rack, one on another rack (issue 19's statement; HDFS's default puts the second and third on one remote rack: also two racks); re-replication: another rack while all replicas share one, else any server",
+		"hdfs-stock: one replica on the writer, one on another server of its rack, one on another rack (a simplification of HDFS's default, which puts the second and third on one remote rack: also two racks); re-replication: another rack while all replicas share one, else any server",
 		"algorithm-2: the writer, then classes in rows and columns no replica's class uses (forgotten after every third replica), a tenant holding no replica, a random server of it; when no such class has a server in the cluster: an unused row, then any class",
 		"a REMOVE destroys every replica on the machine; it rejoins at its ADD with an empty disk",
 		fmt.Sprintf("a lost replica is detected %s later and copied from the live replica whose copy slot frees first, at %g blocks per hour per source server; a copy whose source leaves first is started again; a block written, or left, with fewer replicas than asked while too few servers were in the cluster gets the rest when a server joins (HDFS's NameNode re-replicates under-replicated blocks); a block with no replica left is lost", fmtDur(o.Detect), o.BlocksPerHour),

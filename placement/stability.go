@@ -30,7 +30,7 @@ func stability(tm [][]*machine, startMs, endMs int64, window time.Duration) Stab
 	st := Stability{WindowS: window.Seconds(), Windows: int((endMs - startMs) / w), Tenants: len(tm), SameFraction: []float64{}}
 	switch {
 	case st.Windows < 2:
-		st.Reason = fmt.Sprintf("too short: the trace covers %s, less than two windows of %s (seed 000 §3 tracks months over three years); --stability-window sets the window",
+		st.Reason = fmt.Sprintf("too short: the trace covers %s, less than two windows of %s (Zhang et al., OSDI'16 §3 tracks months over three years); --stability-window sets the window",
 			timeflag.FormatDuration(time.Duration(endMs-startMs)*time.Millisecond), timeflag.FormatDuration(window))
 		return st
 	case len(tm) < 3:

@@ -50,7 +50,7 @@ func warnings(r *Result, in Input) []string {
 		w = append(w, "no machine was removed in the window: every tenant's reimage rate is 0, so the rows are cut by peak (the tie-break) and say nothing about durability")
 	}
 	if r.Months < 1 {
-		w = append(w, fmt.Sprintf("the window is %.2f months: seed 000 §3 measures rates over years; rates from a short trace are noisy", r.Months))
+		w = append(w, fmt.Sprintf("the window is %.2f months: Zhang et al., OSDI'16 §3 measures rates over years; rates from a short trace are noisy", r.Months))
 	}
 	return w
 }

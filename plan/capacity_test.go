@@ -31,7 +31,7 @@ func TestParseCapacity(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{`unknown resource "disk"`, `containers="0": want a whole number > 0`, `memory size "-2G"`,
+	for _, want := range []string{`unknown resource "disk"`, `containers="0": want a whole number > 0`, `size "-2G"`,
 		`cores="x"`, "containers given twice", `"memory": want resource=amount`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

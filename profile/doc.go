@@ -1,8 +1,10 @@
 // Package profile is the published format of the files wlprof writes for
 // schedulers: profiles/<job>.json, one per recurring job, and tenants.json.
-// It sits at the bottom of the pipeline (stages and reports import it; it
-// imports only the standard library and wlprof's internal atomic writer), so
-// a scheduler can depend on it alone.
+// It sits at the bottom of the pipeline (stages and reports import it) and is
+// a Go module of its own, github.com/wlprof/wlprof/profile, that imports
+// only the standard library and needs Go 1.21: a scheduler that imports it
+// gets nothing else (wlprof's module uses it through a replace directive;
+// scripts/profile-module.sh checks both promises from outside).
 //
 // A job profile (Job) holds the job's identity, its period, its SLO (seed
 // 001 §4) with the provenance of each number (Number.Source: inferred,
@@ -26,14 +28,16 @@
 // The JSON Schemas (draft 2020-12) are in schema/ and embedded as JobSchema
 // and TenantsSchema. They are generated from the Go types and their
 // `jsonschema` tags; the tests fail when the files and the types disagree,
-// check the schemas against the draft's meta-schema and validate every
-// profile under a testdata folder against them, with a complete validator
-// (santhosh-tekuri/jsonschema, a test-only dependency: this package
-// imports only the standard library). Validate checks what a schema
+// and wlprof's internal/profilecheck checks the schemas against the draft's
+// meta-schema and validates every profile under a testdata folder against
+// them, with a complete validator (santhosh-tekuri/jsonschema, kept out of
+// this module). Validate checks what a schema
 // cannot (finite numbers, reservation at or above the skyline, curves in
 // order, tenant classes consistent) and reports every problem at once.
 //
 // WriteFile writes atomically (temporary file, fsync, rename); FileName
-// turns a job id from the traces into a safe, injective file name. See
+// turns a job id from the traces into a safe, injective file name; JobKey
+// and AppJobKey turn the name of one run into the job id its profile is
+// filed under. See
 // FORMAT.md for the documents field by field.
 package profile

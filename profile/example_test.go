@@ -49,3 +49,15 @@ func ExampleLoadTenants() {
 	// constant-0: long-job headroom 0.65, weight 1.0
 	// periodic-0: long-job headroom 0.20, weight 0.6
 }
+
+// A scheduler holding the name of one run finds the job's profile under
+// its job key: AppJobKey for YARN, Spark and MapReduce names, JobKey for
+// OpenLineage names and paths (FORMAT.md, "Job keys").
+func ExampleJobKey() {
+	name := "daily_sales_01 2024-01-08"
+	fmt.Println(profile.FileName(profile.AppJobKey(name)))
+	fmt.Println(profile.FileName(profile.JobKey(name)))
+	// Output:
+	// daily_sales.json
+	// daily_sales_01%20%3Cdate%3E.json
+}

@@ -5,6 +5,9 @@ package profile
 // PeriodS) or empty arrays (Elasticity, Phases); a scheduler must treat a
 // null section as "unknown", never as zero.
 type Job struct {
+	// Schema points to the file's JSON Schema: JobSchemaID, the $id of
+	// schema/job.schema.json (a report ships it as schema/job.schema.json).
+	Schema string `json:"$schema" jsonschema:"const=https://github.com/wlprof/wlprof/profile/schema/job.schema.json"`
 	// Version is the major version of the format: 1.
 	Version int `json:"version" jsonschema:"const=1"`
 	// Kind says which document this is: "job".
@@ -26,13 +29,13 @@ type Job struct {
 	// and how its held-out runs fared; null when it did not run.
 	Plan *Plan `json:"plan"`
 	// Estimate is the estimate stage's completion-goal estimate (a
-	// what-if, seed 002 §3.4, §5.3.4) at one instant; absent when it did
-	// not run for the job.
-	Estimate *Estimate `json:"estimate,omitempty"`
-	// Harvest is the job's length type for seed 000's class selection
-	// (Algorithm 1 line 3, W[type, class]); absent when the harvest stage
-	// did not run.
-	Harvest *Harvest `json:"harvest,omitempty"`
+	// what-if, Polo, PhD thesis, UPC 2014, §3.4, §5.3.4) at one instant;
+	// null when it did not run for the job.
+	Estimate *Estimate `json:"estimate"`
+	// Harvest is the job's length type for the class selection of Zhang
+	// et al., OSDI'16 (Algorithm 1 line 3, W[type, class]); null when the
+	// harvest stage did not run.
+	Harvest *Harvest `json:"harvest"`
 	// Phases is the per-phase resource profile of the fastest profiled
 	// configuration (seed 002 §4.2.6).
 	Phases []Phase `json:"phases"`

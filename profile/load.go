@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 )
 
 // Version is the major version of the formats this package reads and writes.
@@ -107,11 +108,11 @@ func LoadTenants(path string) (*Tenants, error) {
 	return t, nil
 }
 
-// Marshal fills in version and kind, turns nil slices into empty arrays
+// Marshal fills in $schema, version and kind, turns nil slices into empty arrays
 // (a scheduler reads [] as "none", null as "unknown"), validates and
 // encodes the profile as indented JSON.
 func (j *Job) Marshal() ([]byte, error) {
-	j.Version, j.Kind = Version, "job"
+	j.Schema, j.Version, j.Kind = JobSchemaID, Version, "job"
 	j.normalise()
 	if err := j.Validate(); err != nil {
 		return nil, err
@@ -121,7 +122,7 @@ func (j *Job) Marshal() ([]byte, error) {
 
 // Marshal is Job.Marshal for tenants.json.
 func (t *Tenants) Marshal() ([]byte, error) {
-	t.Version, t.Kind = Version, "tenants"
+	t.Schema, t.Version, t.Kind = TenantsSchemaID, Version, "tenants"
 	t.normalise()
 	if err := t.Validate(); err != nil {
 		return nil, err
@@ -147,9 +148,24 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// sortedSet sorts s and drops repeats: each stage that saw runs of a job
+// names its table among the sources, and two may name the same one.
+func sortedSet(s []string) []string {
+	out := append([]string{}, s...)
+	sort.Strings(out)
+	n := 0
+	for i, v := range out {
+		if i == 0 || v != out[n-1] {
+			out[n] = v
+			n++
+		}
+	}
+	return out[:n]
+}
+
 func (j *Job) normalise() {
 	j.Identity.Names = nonNil(j.Identity.Names)
-	j.Identity.Sources = nonNil(j.Identity.Sources)
+	j.Identity.Sources = sortedSet(j.Identity.Sources)
 	j.Elasticity = nonNil(j.Elasticity)
 	j.Phases = nonNil(j.Phases)
 	j.Warnings = nonNil(j.Warnings)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"math"
-	"math/rand/v2"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,18 +25,18 @@ func goldenFile(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (go test ./profile -update writes it)", err)
+		t.Fatalf("%v (cd profile && go test . -update writes it: profile is a module of its own)", err)
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from what the code produces (go test ./profile -update rewrites it; check the diff):\n%s", path, got)
+		t.Errorf("%s differs from what the code produces (cd profile && go test . -update rewrites it; check the diff):\n%s", path, got)
 	}
 }
 
 func TestSchemaFilesMatchTypes(t *testing.T) {
 	goldenFile(t, "schema/job.schema.json", schemaJSON(genSchema(Job{},
-		"https://github.com/wlprof/wlprof/profile/schema/job.schema.json", "wlprof job profile (profiles/<job>.json)")))
+		JobSchemaID, "wlprof job profile (profiles/<job>.json)")))
 	goldenFile(t, "schema/tenants.schema.json", schemaJSON(genSchema(Tenants{},
-		"https://github.com/wlprof/wlprof/profile/schema/tenants.schema.json", "wlprof tenant classes (tenants.json)")))
+		TenantsSchemaID, "wlprof tenant classes (tenants.json)")))
 }
 
 func TestGoldenProfiles(t *testing.T) {
@@ -179,14 +179,14 @@ func TestWriteFileIsAtomicAndLoads(t *testing.T) {
 // FileName is safe (one path element, no leading dot, short enough) and
 // injective, on random ids full of separators and non-ASCII bytes.
 func TestFileNameSafeAndInjective(t *testing.T) {
-	r := rand.New(rand.NewPCG(8, 8))
+	r := rand.New(rand.NewSource(8))
 	alphabet := []byte("ab/.%~\\<>:*?\"| \x00\xff-_Z9")
 	seen := map[string]string{}
 	ids := []string{"", ".", "..", "../etc/passwd", "<script>alert(1)</script>", strings.Repeat("x", 400), strings.Repeat("x", 401)}
 	for i := 0; i < 5000; i++ {
-		b := make([]byte, 1+r.IntN(12))
+		b := make([]byte, 1+r.Intn(12))
 		for k := range b {
-			b[k] = alphabet[r.IntN(len(alphabet))]
+			b[k] = alphabet[r.Intn(len(alphabet))]
 		}
 		ids = append(ids, string(b))
 	}

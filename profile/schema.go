@@ -10,3 +10,10 @@ var (
 	//go:embed schema/tenants.schema.json
 	TenantsSchema []byte
 )
+
+// JobSchemaID and TenantsSchemaID are the schemas' $id, which every file
+// names in its "$schema" field.
+const (
+	JobSchemaID     = "https://github.com/wlprof/wlprof/profile/schema/job.schema.json"
+	TenantsSchemaID = "https://github.com/wlprof/wlprof/profile/schema/tenants.schema.json"
+)

@@ -10,7 +10,7 @@ import (
 
 // The published schemas (schema/*.schema.json) are derived from the Go
 // types and their `jsonschema` tags by genSchema; TestSchemaFilesMatchTypes
-// fails when a type changes and the file does not (go test ./profile
+// fails when a type changes and the file does not (cd profile && go test .
 // -update rewrites it). So the schema and the loader cannot drift apart.
 
 type schemaGen struct {

@@ -5,6 +5,8 @@ package profile
 // (Algorithm 1), and the class of every tenant. Utilisation is a fraction
 // of one server in [0,1].
 type Tenants struct {
+	// Schema points to the file's JSON Schema: TenantsSchemaID.
+	Schema  string `json:"$schema" jsonschema:"const=https://github.com/wlprof/wlprof/profile/schema/tenants.schema.json"`
 	Version int    `json:"version" jsonschema:"const=1"`
 	Kind    string `json:"kind" jsonschema:"enum=tenants"`
 	// StepS is the grid the tenants' series were put on.

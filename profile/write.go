@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-
-	"github.com/wlprof/wlprof/internal/atomicfile"
 )
 
 // WriteFile writes the profile to path atomically (temporary file, fsync,
@@ -15,7 +13,7 @@ func (j *Job) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return writeAtomic(path, b, 0o644)
 }
 
 // WriteFile is Job.WriteFile for tenants.json.
@@ -24,7 +22,7 @@ func (t *Tenants) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return writeAtomic(path, b, 0o644)
 }
 
 // maxName keeps file names under the 255 bytes most file systems allow,

@@ -17,7 +17,22 @@
 // substituted in the arguments and WLPROF_MEM_BYTES, WLPROF_SLOTS,
 // WLPROF_SPILL_DIR, WLPROF_RUN, WLPROF_COPY set in the environment. With K
 // slots, K copies start at once, each in its own process group and spill
-// directory, and the run measures them together: the node.
+// directory, and the run measures them together: the node. Each run records
+// the task's input size (Options.Input, whose path {input} names and whose
+// size is measured, or Options.InputBytes): the elasticity models of
+// Iorgulescu et al., ATC'17 are for an input size, and the elasticity
+// stage models no run without one.
+//
+// # Reading a sweep
+//
+// A setting's statistics are over its successful runs, and absent (nil,
+// JSON null, "-" in the table) when it has none: wlprof profile run then
+// fails (exit 1) after printing the table, as hyperfine does. Read and
+// write bytes are absent too where the node has no per-task storage I/O
+// accounting (the run's config says storage_io_measured false). The
+// fastest setting of Polo's §4.2.6 is noted as within the noise when its
+// repetitions' range of wall time per task overlaps another setting's: a
+// difference smaller than the runs' spread is no ranking.
 //
 // # Measuring
 //

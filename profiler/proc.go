@@ -30,6 +30,9 @@ type procStat struct {
 // CPU times above they include the process's reaped children.
 type ioCounters struct {
 	rchar, wchar, readBytes, writeBytes, cancelled int64
+	// storage says the file had read_bytes and write_bytes: a kernel
+	// without per-task storage I/O accounting leaves them out.
+	storage bool
 }
 
 func (a *ioCounters) add(b ioCounters) {
@@ -38,6 +41,7 @@ func (a *ioCounters) add(b ioCounters) {
 	a.readBytes += b.readBytes
 	a.writeBytes += b.writeBytes
 	a.cancelled += b.cancelled
+	a.storage = a.storage || b.storage
 }
 
 // reader reads small /proc files into one reused buffer: the sampler reads
@@ -179,6 +183,7 @@ func parseIO(b []byte) (ioCounters, bool) {
 			c.readBytes = v
 		case "write_bytes":
 			c.writeBytes = v
+			c.storage = true
 		case "cancelled_write_bytes":
 			c.cancelled = v
 		default:

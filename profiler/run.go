@@ -118,6 +118,11 @@ func runOne(ctx context.Context, argv []string, o Options, s setting, rep int,
 	if lr.io != nil {
 		cfg["disk_limit_bytes_per_s"], cfg["disk_limit_device"] = lr.io.limit, disk.dev
 	}
+	if !lr.storageIO {
+		// Zeros the node could not measure are not data: the sweep table
+		// prints "-" (StorageIOMeasured).
+		cfg["storage_io_measured"] = false
+	}
 	cfgJSON, _ := json.Marshal(cfg)
 	rec.Config = string(cfgJSON)
 	if interrupted {
@@ -141,14 +146,15 @@ type liveRun struct {
 	memLabel string // the memory as run ids and {run} name it
 	r        *Run
 
-	t      *tree
-	copies []*copyProc
-	capped bool   // every copy is in a cgroup with the memory limit
-	note   string // why or how the run is capped, for the record
-	start  time.Time
-	out    *output
-	spill  *spillWatch
-	prev   dataset.ProfSample // the last sample: counters never go back
+	t         *tree
+	copies    []*copyProc
+	capped    bool   // every copy is in a cgroup with the memory limit
+	storageIO bool   // the tree's /proc/PID/io had storage counters (read_bytes, write_bytes)
+	note      string // why or how the run is capped, for the record
+	start     time.Time
+	out       *output
+	spill     *spillWatch
+	prev      dataset.ProfSample // the last sample: counters never go back
 
 	// marks carries the output reader's requests for a sample at a phase
 	// mark to watch, which owns the tree; watched is closed when watch
@@ -245,7 +251,7 @@ func (lr *liveRun) startCopies(argv []string, spillRoot string, host *cgroupHost
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return nil, err
 		}
-		v := vars{mem: s.mem, slots: s.slots, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", lr.memLabel, s.slots, lr.rep, i+1), copy: i + 1}
+		v := vars{mem: s.mem, slots: s.slots, input: o.Input, spillDir: dir, run: fmt.Sprintf("%s-s%d-r%d-c%d", lr.memLabel, s.slots, lr.rep, i+1), copy: i + 1}
 		args, err := v.argv(argv)
 		if err != nil {
 			return nil, err
@@ -456,6 +462,7 @@ func (lr *liveRun) totals(ws []*os.ProcessState, adopted ioTotals) {
 	rec.CPUS = cpuS
 	rec.CPUWaitS = lr.t.cpuWaitS()
 	rec.ReadBytes, rec.WriteBytes = io.readBytes, io.writeBytes
+	lr.storageIO = io.storage
 	rec.ReadSyscallBytes, rec.WriteSyscallBytes = io.rchar, io.wchar
 	rec.Capped = lr.capped
 	rec.CapNote = lr.note

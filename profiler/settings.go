@@ -3,6 +3,7 @@ package profiler
 import (
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,12 +53,13 @@ func ParseSlots(list string) ([]int, error) {
 }
 
 // Placeholders are the names substituted into the command's arguments.
-var Placeholders = []string{"{mem}", "{mem_mb}", "{mem_bytes}", "{slots}", "{spill_dir}", "{run}", "{copy}"}
+var Placeholders = []string{"{mem}", "{mem_mb}", "{mem_bytes}", "{slots}", "{spill_dir}", "{run}", "{copy}", "{input}"}
 
 // vars are the values of the placeholders for one copy of one run.
 type vars struct {
 	mem      int64 // 0: no memory setting
 	slots    int
+	input    string // "": no --input
 	spillDir string
 	run      string
 	copy     int
@@ -78,6 +80,11 @@ func (v vars) lookup(name string) (string, error) {
 		return strconv.FormatInt(v.mem, 10), nil
 	case "{slots}":
 		return strconv.Itoa(v.slots), nil
+	case "{input}":
+		if v.input == "" {
+			return "", fmt.Errorf("%s is used but no --input was given", name)
+		}
+		return v.input, nil
 	case "{spill_dir}":
 		return v.spillDir, nil
 	case "{run}":
@@ -153,6 +160,8 @@ type Flags struct {
 	IOCapacity  string // bytes per second (ParseRate); "": measured
 	DiskLimit   string // bytes per second (ParseRate); "": none
 	PhaseRegex  string // a regular expression; "": no phases
+	Input       string // the task's input, a file or directory; "": none
+	InputBytes  string // the task's input size (bytesize.Parse); "": Input's size, or none
 }
 
 // Apply parses f into o and checks o's repetitions and sampling interval,
@@ -182,6 +191,22 @@ func (f Flags) Apply(o *Options) error {
 	if f.DiskLimit != "" {
 		if o.DiskLimit, err = ParseRate(f.DiskLimit); err != nil {
 			return fmt.Errorf("--disk-limit: %w", err)
+		}
+	}
+	if f.Input != "" && f.InputBytes != "" {
+		return errors.New("--input and --input-bytes: give the input (its size is recorded) or its size, not both")
+	}
+	if f.Input != "" {
+		if fi, err := os.Stat(f.Input); err != nil {
+			return fmt.Errorf("--input: %w", err)
+		} else if !fi.Mode().IsRegular() && !fi.IsDir() {
+			return fmt.Errorf("--input %s: not a file or a directory", f.Input)
+		}
+		o.Input = f.Input
+	}
+	if f.InputBytes != "" {
+		if o.InputBytes, err = bytesize.Parse(f.InputBytes); err != nil {
+			return fmt.Errorf("--input-bytes: %w", err)
 		}
 	}
 	if f.PhaseRegex != "" {

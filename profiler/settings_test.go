@@ -16,7 +16,7 @@ func TestParseSizes(t *testing.T) {
 			t.Errorf("size %d = %d, want %d", i, got[i], want[i])
 		}
 	}
-	if _, err := ParseSizes("256M,x,-1G"); err == nil || strings.Count(err.Error(), "memory size") != 2 {
+	if _, err := ParseSizes("256M,x,-1G"); err == nil || strings.Count(err.Error(), "size \"") != 2 {
 		t.Errorf("bad sizes: err = %v, want both reported", err)
 	}
 }

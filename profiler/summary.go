@@ -22,14 +22,16 @@ type Stat struct {
 	Spread float64 `json:"spread"`
 }
 
-func statOf(xs []float64) Stat {
+// statOf summarises xs; nil when there is no sample: a setting whose runs
+// all failed has no median, and 0 would read as one.
+func statOf(xs []float64) *Stat {
 	if len(xs) == 0 {
-		return Stat{}
+		return nil
 	}
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	med := quantile.Median(xs)
-	st := Stat{Median: med, Min: s[0], Max: s[len(s)-1]}
+	st := &Stat{Median: med, Min: s[0], Max: s[len(s)-1]}
 	if med != 0 {
 		st.Spread = (st.Max - st.Min) / math.Abs(med)
 	}
@@ -39,19 +41,22 @@ func statOf(xs []float64) Stat {
 // Setting is the sweep table's row: the repetitions of one task at one
 // memory and slot setting.
 type Setting struct {
-	Task         string         `json:"task"`
-	MemBytes     int64          `json:"mem_bytes"`
-	Slots        int            `json:"slots"`
-	Runs         int            `json:"runs"`
-	OK           int            `json:"ok"` // the statistics are over these
-	Outcomes     map[string]int `json:"outcomes"`
-	Capped       bool           `json:"capped"` // every run was capped
-	WallS        Stat           `json:"wall_s"`
-	CPUS         Stat           `json:"cpu_s"`
-	PeakRSSBytes Stat           `json:"peak_rss_bytes"`
-	ReadBytes    Stat           `json:"read_bytes"`
-	WriteBytes   Stat           `json:"write_bytes"`
-	SpilledBytes Stat           `json:"spilled_bytes"`
+	Task     string         `json:"task"`
+	MemBytes int64          `json:"mem_bytes"`
+	Slots    int            `json:"slots"`
+	Runs     int            `json:"runs"`
+	OK       int            `json:"ok"` // the statistics are over these
+	Outcomes map[string]int `json:"outcomes"`
+	Capped   bool           `json:"capped"` // every run was capped
+	// The statistics are over the successful runs (OK), and null when
+	// there is none; ReadBytes and WriteBytes are over those whose node
+	// measured storage I/O (StorageIOMeasured), null when none did.
+	WallS        *Stat `json:"wall_s"`
+	CPUS         *Stat `json:"cpu_s"`
+	PeakRSSBytes *Stat `json:"peak_rss_bytes"`
+	ReadBytes    *Stat `json:"read_bytes"`
+	WriteBytes   *Stat `json:"write_bytes"`
+	SpilledBytes *Stat `json:"spilled_bytes"`
 	// OOMKilledByCap counts the runs the memory cap ended: the kernel's OOM
 	// killer acted in their cgroup and they failed (outcome "oom-killed").
 	OOMKilledByCap int `json:"oom_killed_by_cap"`
@@ -76,6 +81,22 @@ func SortRuns(runs []dataset.ProfRun) {
 		}
 		return a.StartMs < b.StartMs
 	})
+}
+
+// StorageIOMeasured says whether a run's ReadBytes and WriteBytes were
+// measured: a sandbox run whose node has no per-task storage I/O
+// accounting (/proc/PID/io without read_bytes and write_bytes: a kernel
+// built without it, some sandboxes), or whose tree's counters could never
+// be read, says so in its config ("storage_io_measured": false), and its
+// zeros are not data. Rows without the key measured them.
+func StorageIOMeasured(r *dataset.ProfRun) bool {
+	if !strings.Contains(r.Config, "storage_io_measured") {
+		return true
+	}
+	var c struct {
+		Measured *bool `json:"storage_io_measured"`
+	}
+	return json.Unmarshal([]byte(r.Config), &c) != nil || c.Measured == nil || *c.Measured
 }
 
 // okRun says whether a run counts in the statistics: it finished with
@@ -126,8 +147,10 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 			wall = append(wall, r.RuntimeS)
 			cpu = append(cpu, r.CPUS)
 			rss = append(rss, float64(r.PeakRSSBytes))
-			rd = append(rd, float64(r.ReadBytes))
-			wr = append(wr, float64(r.WriteBytes))
+			if StorageIOMeasured(r) {
+				rd = append(rd, float64(r.ReadBytes))
+				wr = append(wr, float64(r.WriteBytes))
+			}
 			sp = append(sp, float64(r.SpilledBytes))
 		}
 		s.WallS, s.CPUS, s.PeakRSSBytes = statOf(wall), statOf(cpu), statOf(rss)
@@ -239,6 +262,9 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		return nil
 	}
 	p := &Profile{Task: task, MemBytes: best.MemBytes, Slots: best.Slots, TaskS: best.WallS.Median / float64(best.Slots)}
+	if w := withinNoise(best, settings); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	// The repetition closest to the median wall time; observed is the best
 	// I/O rate of any run, the capacity when none is recorded.
 	var chosen *dataset.ProfRun
@@ -337,6 +363,32 @@ func BuildProfile(task string, runs []dataset.ProfRun, samples []dataset.ProfSam
 		}
 	}
 	return p
+}
+
+// withinNoise says when the fastest setting is not clearly the fastest:
+// the range of its repetitions' wall time per task overlaps that of
+// another setting with successful runs, so the settings differ by less
+// than their runs' spread and more repetitions could reverse the choice.
+func withinNoise(best *Setting, settings []Setting) string {
+	lo, hi := best.WallS.Min/float64(best.Slots), best.WallS.Max/float64(best.Slots)
+	var near []string
+	for i := range settings {
+		s := &settings[i]
+		if s == best || s.OK == 0 || s.MemBytes == best.MemBytes && s.Slots == best.Slots {
+			continue
+		}
+		k := float64(s.Slots)
+		if s.WallS.Min/k <= hi && lo <= s.WallS.Max/k {
+			near = append(near, fmt.Sprintf("%d slot(s) at %s (%.3g s per task, runs %.3g-%.3g s)",
+				s.Slots, memLabel(s.MemBytes), s.WallS.Median/k, s.WallS.Min/k, s.WallS.Max/k))
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the fastest setting, %d slot(s) at %s (%.3g s per task, runs %.3g-%.3g s), is within the noise of %s: "+
+		"their runs' ranges overlap, so the choice may not hold; profile more repetitions (--repeat)",
+		best.Slots, memLabel(best.MemBytes), best.WallS.Median/float64(best.Slots), lo, hi, strings.Join(near, ", "))
 }
 
 // ioShareSlack is how far above the node's I/O capacity a phase's rate

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -57,8 +59,15 @@ type Options struct {
 	Timeout  time.Duration // per run; 0: none
 	Grace    time.Duration // SIGTERM to SIGKILL after a timeout or interrupt; default 5 s
 
-	SpillDir   string // parent of the per-run spill directories; default os.TempDir()
-	InputBytes int64  // recorded with each run
+	SpillDir string // parent of the per-run spill directories; default os.TempDir()
+	// Input is the task's input, a file or a directory: {input} in the
+	// command is replaced by it, and its size (InputSize) is recorded as
+	// InputBytes when that is 0.
+	Input string
+	// InputBytes is the task's input size, recorded with each run: the
+	// elasticity models of the runs are for that input, and carried to
+	// other inputs by it (seed 004's models scale with the data).
+	InputBytes int64
 	Cap        CapMode
 	// CapOverhead is added to the memory setting to make the cgroup limit:
 	// room for the program's code, runtime and page cache beyond the
@@ -174,6 +183,32 @@ func ParseCapOverhead(s string) (int64, error) {
 	return bytesize.Parse(s)
 }
 
+// InputSize is the size of a task's input: a file's size, or the sizes of
+// the regular files under a directory, summed (symbolic links are not
+// followed below the top).
+func InputSize(path string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == path || d.Type().IsRegular() {
+			fi, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			if fi.Mode().IsRegular() {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("input %s: %w", path, err)
+	}
+	return n, nil
+}
+
 // Sweep runs argv once per memory setting, slot setting and repetition.
 // Repetitions are the outer loop, so slow drift of the machine (page
 // cache, thermal, neighbours) spreads over every setting instead of
@@ -191,9 +226,16 @@ func Sweep(ctx context.Context, argv []string, o Options) ([]*Run, error) {
 	}
 	// Check every substitution before running anything.
 	for _, m := range mems {
-		if _, err := (vars{mem: m, slots: 1}).argv(argv); err != nil {
+		if _, err := (vars{mem: m, slots: 1, input: o.Input}).argv(argv); err != nil {
 			return nil, err
 		}
+	}
+	if o.Input != "" && o.InputBytes == 0 {
+		n, err := InputSize(o.Input)
+		if err != nil {
+			return nil, err
+		}
+		o.InputBytes = n
 	}
 	if fi, err := os.Stat(o.SpillDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("profiler: spill directory parent %q is not a directory", o.SpillDir)

@@ -21,8 +21,32 @@ func MemText(b int64) string {
 	return bytesize.Format(b)
 }
 
-// outcomesText lists a setting's outcomes with their counts, by name:
+// secondsText and bytesText print a statistic's median, or "-" when it
+// has no sample (no successful run, or a counter the node did not measure).
+func secondsText(s *Stat) string {
+	if s == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", s.Median)
+}
+
+func bytesText(s *Stat) string {
+	if s == nil {
+		return "-"
+	}
+	return bytesize.Human(s.Median)
+}
+
+// OutcomesText lists a setting's outcomes with their counts, by name:
 // "ok:2,oom-killed:1".
+func OutcomesText(m map[string]int) string { return outcomesText(m) }
+
+// SettingText names a setting as the sweep's notes do: "reduce at 64M,
+// 2 slot(s)".
+func SettingText(s Setting) string {
+	return fmt.Sprintf("%s at %s, %d slot(s)", s.Task, memLabel(s.MemBytes), s.Slots)
+}
+
 func outcomesText(m map[string]int) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -45,9 +69,13 @@ func (rep *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TASK\tMEM\tSLOTS\tRUNS\tOK\tWALL_S\tSPREAD\tCPU_S\tPEAK_RSS\tREAD\tWRITE\tSPILLED\tCAPPED\tOUTCOMES")
 	for _, s := range rep.Settings {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%.1f%%\t%.3f\t%s\t%s\t%s\t%s\t%v\t%s\n", s.Task, MemText(s.MemBytes), s.Slots,
-			s.Runs, s.OK, s.WallS.Median, 100*s.WallS.Spread, s.CPUS.Median, bytesize.Human(s.PeakRSSBytes.Median),
-			bytesize.Human(s.ReadBytes.Median), bytesize.Human(s.WriteBytes.Median), bytesize.Human(s.SpilledBytes.Median), s.Capped, outcomesText(s.Outcomes))
+		spread := "-"
+		if s.WallS != nil {
+			spread = fmt.Sprintf("%.1f%%", 100*s.WallS.Spread)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%v\t%s\n", s.Task, MemText(s.MemBytes), s.Slots,
+			s.Runs, s.OK, secondsText(s.WallS), spread, secondsText(s.CPUS), bytesText(s.PeakRSSBytes),
+			bytesText(s.ReadBytes), bytesText(s.WriteBytes), bytesText(s.SpilledBytes), s.Capped, outcomesText(s.Outcomes))
 	}
 	tw.Flush()
 	for _, s := range rep.Settings {

@@ -8,6 +8,7 @@
 //
 //	profiles/<job>.json   profile.Job per recurring job (profile.FileName)
 //	tenants.json          profile.Tenants, when the classify stage ran
+//	schema/*.schema.json  the JSON Schemas the files above name in "$schema"
 //	plots/*.svg, *.png    every figure, drawn with gonum.org/v1/plot
 //	index.html            self-contained report: summary first, a section per
 //	                      stage, the data quality of every ingested input

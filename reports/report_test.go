@@ -53,6 +53,29 @@ func TestWriteReportMatchesIndex(t *testing.T) {
 	if _, err := profile.LoadTenants(filepath.Join(dir, "tenants.json")); err != nil {
 		t.Error(err)
 	}
+	// The report ships the schemas its files name in "$schema".
+	ids := map[string]string{}
+	for _, sc := range idx.Schemas {
+		want[sc.Path] = true
+		ids[sc.Kind] = sc.ID
+		if b := files[sc.Path]; !bytes.Equal(b, map[string][]byte{"job": profile.JobSchema, "tenants": profile.TenantsSchema}[sc.Kind]) {
+			t.Errorf("%s is not the published %s schema", sc.Path, sc.Kind)
+		}
+	}
+	for _, f := range append([]string{"tenants.json"}, func() (ps []string) {
+		for _, p := range idx.Profiles {
+			ps = append(ps, p.Path)
+		}
+		return ps
+	}()...) {
+		var head struct {
+			Schema string `json:"$schema"`
+			Kind   string `json:"kind"`
+		}
+		if err := json.Unmarshal(files[f], &head); err != nil || head.Schema == "" || head.Schema != ids[head.Kind] {
+			t.Errorf("%s: $schema %q, want the shipped %s schema's id %q (%v)", f, head.Schema, head.Kind, ids[head.Kind], err)
+		}
+	}
 	for _, r := range idx.Reservations {
 		want[r.Path] = true
 	}

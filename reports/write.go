@@ -57,6 +57,10 @@ type Index struct {
 	IndexHTML string         `json:"index_html"`
 	Tenants   *string        `json:"tenants"`
 	Profiles  []IndexProfile `json:"profiles"`
+	// Schemas are the JSON Schemas of the profile files, shipped beside
+	// them (schema/job.schema.json, schema/tenants.schema.json): each
+	// file's "$schema" is its schema's $id.
+	Schemas []IndexSchema `json:"schemas"`
 	// Reservations are the YARN reservation requests written (a job and
 	// its file, as Profiles).
 	Reservations []IndexProfile `json:"reservations"`
@@ -75,6 +79,14 @@ type Index struct {
 // IndexProfile is one written profile file.
 type IndexProfile struct {
 	Job  string `json:"job"`
+	Path string `json:"path"`
+}
+
+// IndexSchema is one shipped schema: the document kind it describes
+// ("job", "tenants"), its $id and its file.
+type IndexSchema struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
 	Path string `json:"path"`
 }
 
@@ -260,10 +272,25 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	}
 	idx := &Index{Version: 1, Kind: "report", Dir: ".", IndexHTML: "index.html",
 		Profiles: []IndexProfile{}, Reservations: []IndexProfile{}, Plots: []IndexPlot{}}
-	for _, d := range []string{"profiles", "plots"} {
+	for _, d := range []string{"profiles", "plots", "schema"} {
 		if err := os.Mkdir(filepath.Join(out, d), 0o755); err != nil {
 			return nil, err
 		}
+	}
+	// A scheduler validates the files it loads against the schemas of the
+	// release that wrote them, shipped with them.
+	for _, sc := range []IndexSchema{
+		{Kind: "job", ID: profile.JobSchemaID, Path: "schema/job.schema.json"},
+		{Kind: "tenants", ID: profile.TenantsSchemaID, Path: "schema/tenants.schema.json"},
+	} {
+		b := profile.JobSchema
+		if sc.Kind == "tenants" {
+			b = profile.TenantsSchema
+		}
+		if err := writeFile(filepath.Join(out, sc.Path), b); err != nil {
+			return nil, err
+		}
+		idx.Schemas = append(idx.Schemas, sc)
 	}
 	var errs []error
 	for i := range jobs {

@@ -14,12 +14,12 @@ echo "== 1. a synthetic world: 25 tenants, 14 days at 2-minute steps, known patt
 echo "== 2. profile a reference workload that spills (external merge sort, testdata/profiler/spillsort)"
 go build -o "$out/spillsort" ./testdata/profiler/spillsort
 "$bin" profile run -d "$ds" -q --job spillsort --task reduce --mem 2M,64M --slots 1,2 --repeat 2 \
-  --cap-overhead 16M --phase-regex '^phase: (\w+)' -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
+  --cap-overhead 16M --phase-regex '^phase: (\w+)' --input-bytes 16M -- "$out/spillsort" -gen 16M -mem {mem} -spill {spill_dir}
 
 echo "== 3. profile GNU sort -S {mem} -T {spill_dir} over a generated file"
 awk 'BEGIN { srand(1); for (i = 0; i < 200000; i++) printf "%08x %d\n", int(rand() * 4294967295), i }' >"$out/lines.txt"
 LC_ALL=C "$bin" profile run -d "$ds" -q --job gnu-sort --mem 1M,64M --repeat 2 --cap-overhead 16M \
-  -- sort -S {mem} -T {spill_dir} -o /dev/null "$out/lines.txt"
+  --input "$out/lines.txt" -- sort -S {mem} -T {spill_dir} -o /dev/null {input}
 
 echo "== 4. the whole pipeline: wlprof run detects every input's format, ingests, runs every stage, writes the report"
 echo "   (bundled fixtures include malformed records on purpose: they land in the rejects table and the exit status is 3)"
@@ -32,6 +32,12 @@ set +e
 status=$?
 set -e
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "demo: wlprof run failed (exit $status)" >&2; exit 1; }
+
+echo "   the report's profiles, read by profile/FORMAT.md's Python reader (standard library only; it holds each file"
+echo "   to the format's rule with the schemas the report ships, and fails on one that breaks it):"
+awk '/^```python$/ { f = 1; next } /^```$/ { f = 0 } f' profile/FORMAT.md >"$out/read_profiles.py"
+/usr/bin/python3 "$out/read_profiles.py" "$out/report" >"$out/read_profiles.txt"
+grep -E '^(spillsort|gnu-sort|tpch_q12|daily_sales_01)' "$out/read_profiles.txt"
 
 echo "== 5. SLOs inferred from provenance (HDFS audit log + OpenLineage runs of testdata/provenance), with user overrides"
 "$bin" slo -d "$ds" --overrides testdata/provenance/overrides.yaml

@@ -16,8 +16,7 @@
 #   curl               the report's reservations/submit.sh, run against a stand-in ResourceManager
 #   nodejs, npm        (when npm is missing) to install, in .deps/node, @duckdb/node-api:
 #                      DuckDB, the independent Parquet reader the dataset tests read the files with
-# The Python baselines run with Debian's /usr/bin/python3, which sees these packages;
-# scripts/simulate.py (the simulate package's cross-check) needs only its standard library.
+# The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
 set -eu
 mode="${1:-test}"
 case "$mode" in

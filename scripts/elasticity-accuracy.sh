@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 7's accuracy bar at full size, by hand: profile the reference
+# The elasticity accuracy bar (median error within 5%, Iorgulescu et al., ATC'17 §2.3) at full size, by hand: profile the reference
 # spilling workload (testdata/profiler/spillsort, 256 MiB of 100-byte
 # records) at 9 memory settings with 9 repetitions in memory cgroups, fit
 # the spill-rate model on two settings and print each setting's measured

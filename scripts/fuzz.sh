@@ -26,7 +26,9 @@ tmplog=$(mktemp)
 trap 'rm -f "$tmplog"' EXIT
 printf '%-44s %12s %10s\n' TARGET EXECS PER_S
 for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do
-	for f in $("$go" test "$pkg" -list '^Fuzz' | grep '^Fuzz' | grep -E -- "$pick" || true); do
+	# Each package is tested from its own directory: profile is a module of
+	# its own, which "go test ./profile" from the top cannot reach.
+	for f in $(cd "$pkg" && "$go" test . -list '^Fuzz' | grep '^Fuzz' | grep -E -- "$pick" || true); do
 		corpus="$pkg/testdata/fuzz/$f"
 		before=$(ls "$corpus" 2>/dev/null | sort || true)
 		log=$tmplog
@@ -34,7 +36,7 @@ for pkg in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname |
 			mkdir -p "$FUZZLOGDIR"
 			log="$FUZZLOGDIR/$f.log"
 		fi
-		if ! "$go" test "$pkg" -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-200x}" -parallel "${FUZZPARALLEL:-1}" >"$log" 2>&1; then
+		if ! (cd "$pkg" && "$go" test . -run '^$' -fuzz "^$f\$" -fuzztime "$time" -fuzzminimizetime "${FUZZMINIMIZE:-200x}" -parallel "${FUZZPARALLEL:-1}") >"$log" 2>&1; then
 			after=$(ls "$corpus" 2>/dev/null | sort || true)
 			# Go 1.26's coordinator can report "context deadline exceeded"
 			# when -fuzztime ends while a worker is mid-execution

@@ -5,7 +5,7 @@
 # A VM's virtual disk is not steady: the host caches bursts, so a spilled
 # byte costs less in a long spill than in a short one, and a model learnt
 # on a small sample's short spills cannot carry to the full input's long
-# ones (issue 16; elasticity/doc.go, "From a sample to the whole input").
+# ones (elasticity/doc.go, "From a sample to the whole input").
 # This makes DIR (default /mnt/wlprof-spill) an ext4 file system on a zram
 # block device of SIZE (default 4G; zram takes memory only for what is
 # written, and the benchmarks delete their spills): no host cache, no

@@ -1,12 +1,10 @@
 package simulate
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -16,7 +14,7 @@ import (
 	"time"
 )
 
-// benchJobs is the issue's benchmark workload at nJobs jobs: a map phase
+// benchJobs is the benchmark workload at nJobs jobs: a map phase
 // of 1–139 tasks (2 min at most, 0.5–4 GiB, step:1.3) and a reduce phase
 // after it of 1–59 tasks (0.5–5 min, 1–8 GiB, a reducer's curve), about
 // 100 tasks a job; submissions uniform over 2 s a job, which keeps a
@@ -74,13 +72,11 @@ func maxRSSMiB() float64 {
 	return float64(ru.Maxrss) / 1024 // KiB on Linux
 }
 
-// BenchmarkSimulate is issue 18's speed bar: 10,000 jobs, about a million
+// BenchmarkSimulate is the simulator's speed bar: 10,000 jobs, about a million
 // tasks, on 1,000 nodes of 10 GiB and 16 cores, under each policy; it
 // reports task events (starts and ends) per second, the peak live heap
 // while simulating and the process's peak RSS. WLPROF_SIM_BENCH_JOBS
-// scales it (nodes = jobs / 10). The python sub-benchmark runs
-// scripts/simulate.py and the Go engine on the same trace of 1/100 of
-// the jobs and nodes (yarn-me) and reports both rates and their ratio.
+// scales it (nodes = jobs / 10).
 func BenchmarkSimulate(b *testing.B) {
 	n := benchN()
 	jobs := benchJobs(n)
@@ -124,36 +120,4 @@ func BenchmarkSimulate(b *testing.B) {
 			b.ReportMetric(float64(el), "elastic-tasks")
 		})
 	}
-	b.Run("python", func(b *testing.B) {
-		if _, err := os.Stat(python); err != nil {
-			b.Skipf("%s is missing: %v", python, err)
-		}
-		small := benchJobs(max(1, n/100))
-		sc := Cluster{Nodes: max(1, c.Nodes/100), NodeMemoryBytes: c.NodeMemoryBytes, NodeCores: c.NodeCores}
-		path := filepath.Join(b.TempDir(), "bench.csv")
-		var buf bytes.Buffer
-		if err := WriteTrace(&buf, small); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		var goRate, pyRate float64
-		for i := 0; i < b.N; i++ {
-			t0 := time.Now()
-			out, un, err := Simulate(context.Background(), small, sc, YARNME, o)
-			if err != nil {
-				b.Fatal(err)
-			}
-			goRate = float64(out.TaskEvents) / time.Since(t0).Seconds()
-			py := simulatePy(b, path, sc, YARNME, o)
-			if err := compare(small, out, un, py); err != nil {
-				b.Fatalf("go and python differ: %v", err)
-			}
-			pyRate = float64(py.TaskEvents) / py.Seconds
-		}
-		b.ReportMetric(goRate, "go-task-events/s")
-		b.ReportMetric(pyRate, "python-task-events/s")
-		b.ReportMetric(goRate/pyRate, "go/python")
-	})
 }

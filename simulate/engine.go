@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -11,7 +12,7 @@ import (
 type Policy string
 
 const (
-	// YARN is stock YARN (seed 004 §3, §4): fair ordering of jobs, node
+	// YARN is stock YARN (Iorgulescu et al., ATC'17 §3, §4): fair ordering of jobs, node
 	// reservation for the head job, regular allocations only.
 	YARN Policy = "yarn"
 	// YARNME is YARN-ME (§3, Alg. 1): YARN plus elastic allocations, and
@@ -146,6 +147,9 @@ type pphase struct {
 	after      int32 // phase index, −1: ready at submission
 	tab        *table
 	dependents []int32
+	// tail is the longest chain of phases waiting for this one, in ideal
+	// durations: the job cannot complete sooner after this phase does.
+	tail float64
 }
 
 // prepare converts jobs (ordered as SortJobs orders them) to units and
@@ -173,6 +177,13 @@ func prepare(jobs []Job, unit int64) *prepared {
 				pw.phases[a].dependents = append(pw.phases[a].dependents, i)
 			}
 		}
+		for i := pj.p0; i < pj.p0+pj.np; i++ { // phases form a forest (ReadTrace rejects cycles)
+			d := 0.0
+			for a := i; pw.phases[a].after >= 0; a = pw.phases[a].after {
+				d += pw.phases[a].dur
+				pw.phases[pw.phases[a].after].tail = math.Max(pw.phases[pw.phases[a].after].tail, d)
+			}
+		}
 		pw.jobs[ji] = pj
 	}
 	return pw
@@ -192,18 +203,18 @@ type ejob struct {
 type ephase struct {
 	pending, running, done int32
 	ready                  bool
-	lanes                  []float64 // finishes of running regular tasks, in start order (= sorted)
-	laneHead               int
-	efin                   []float64 // finishes of running elastic tasks, sorted
 }
 
 type enode struct {
 	units, cores         int32 // what the node has in all
 	freeUnits, freeCores int32
-	disk                 int64 // elastic tasks' disk bandwidth
-	diskCap              int64 // what they may take together, −1: no limit
-	resJob, resPhase     int32 // reservation, −1: none
-	run                  []int32
+	disk                 int64   // elastic tasks' disk bandwidth
+	diskCap              int64   // what they may take together, −1: no limit
+	resJob, resPhase     int32   // reservation, −1: none
+	run                  []int32 // running tasks, by finish
+	// ended are the tasks that ended at this instant and that the node
+	// has not yet reported: it does at its visit (its heartbeat).
+	ended []int32
 }
 
 type etask struct {
@@ -237,6 +248,18 @@ type engine struct {
 	series  []float64 // (t, held) pairs at instants
 	running int
 	mixed   bool // nodes of several shapes
+	ctx     context.Context
+	last    float64 // the last task end
+	// peek is the regular continuation taken at peekAt (notLater), run
+	// as far as the questions asked of it needed; nil when a new one is
+	// due (none yet, or a job arrived).
+	peek   *engine
+	peekAt float64
+	fork   bool // a regular continuation: it records no schedule
+	// visiting is the node being visited.
+	visiting int32
+	// doneTo: a continuation has run every instant up to it.
+	doneTo float64
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -277,43 +300,16 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 		return e.out, nil
 	}
 	first := w.jobs[arrivals[0]].submit
-	e.lastT = first
-	last := first
-	for ai, steps := 0, 0; ai < len(arrivals) || len(e.events) > 0; steps++ {
-		if steps&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		t := math.Inf(1)
-		if ai < len(arrivals) {
-			t = w.jobs[arrivals[ai]].submit
-		}
-		if len(e.events) > 0 && e.events[0].t < t {
-			t = e.events[0].t
-		}
-		e.area += float64(float64(e.held) * (t - e.lastT)) // conversion: no fused multiply-add
-		e.lastT, e.now = t, t
-		for len(e.events) > 0 && e.events[0].t == t {
-			e.finish(e.popEvent())
-			last = t
-		}
-		for ai < len(arrivals) && w.jobs[arrivals[ai]].submit == t {
-			e.arrive(arrivals[ai])
-			ai++
-		}
-		for n := e.popDirty(); n >= 0; n = e.popDirty() {
-			e.visit(n)
-		}
-		if cfg.SeriesPoints > 0 {
-			e.series = append(e.series, t, float64(e.held))
-		}
+	e.lastT, e.last, e.ctx = first, first, ctx
+	if err := e.advance(arrivals, math.Inf(1)); err != nil {
+		return nil, err
 	}
 	for _, j := range arrivals {
 		if e.jobs[j].left > 0 {
 			return nil, fmt.Errorf("simulate: internal error: job %s has %d phases left with nothing running", w.jobs[j].id, e.jobs[j].left)
 		}
 	}
+	last := e.last
 	e.out.MakespanS = last - first
 	if span, tot := last-first, cfg.totalUnits(); span > 0 && tot > 0 {
 		e.out.MemoryUtilisation = e.area / (tot * span)
@@ -322,6 +318,55 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 		e.out.MemorySeries = bucketSeries(e.series, first, last, cfg.SeriesPoints, cfg.totalUnits())
 	}
 	return e.out, nil
+}
+
+// advance runs the instants up to until: at each, the tasks ending
+// then are handed to their nodes (each reports them at its visit), the
+// jobs submitted then arrive, and the due nodes are visited, lowest id
+// first, until none is due.
+func (e *engine) advance(arrivals []int32, until float64) error {
+	for ai, steps := 0, 0; ai < len(arrivals) || len(e.events) > 0; steps++ {
+		if steps&4095 == 0 && e.ctx != nil {
+			if err := e.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		t := math.Inf(1)
+		if ai < len(arrivals) {
+			t = e.w.jobs[arrivals[ai]].submit
+		}
+		if len(e.events) > 0 && e.events[0].t < t {
+			t = e.events[0].t
+		}
+		if t > until {
+			return nil
+		}
+		e.area += float64(float64(e.held) * (t - e.lastT)) // conversion: no fused multiply-add
+		e.lastT, e.now = t, t
+		for len(e.events) > 0 && e.events[0].t == t {
+			ti := e.popEvent()
+			n := e.tasks[ti].node
+			e.nodes[n].ended = append(e.nodes[n].ended, ti)
+			e.markDirty(n)
+			e.last = t
+		}
+		for ai < len(arrivals) && e.w.jobs[arrivals[ai]].submit == t {
+			e.arrive(arrivals[ai])
+			ai++
+		}
+		e.drain()
+		if e.cfg.SeriesPoints > 0 {
+			e.series = append(e.series, t, float64(e.held))
+		}
+	}
+	return nil
+}
+
+// drain visits the due nodes, lowest id first, until none is due.
+func (e *engine) drain() {
+	for n := e.popDirty(); n >= 0; n = e.popDirty() {
+		e.visit(n)
+	}
 }
 
 // bucketSeries turns the step function of memory held (value from each
@@ -356,6 +401,7 @@ func bucketSeries(pts []float64, first, last float64, n int, capUnits float64) [
 
 // arrive makes a job's phases without after ready.
 func (e *engine) arrive(j int32) {
+	e.peek = nil // the timeline generator runs again when a job arrives (§3)
 	pj := &e.w.jobs[j]
 	for i := pj.p0; i < pj.p0+pj.np; i++ {
 		if e.w.phases[i].after < 0 {
@@ -420,7 +466,8 @@ func (e *engine) dirtyReserved(j int32) {
 	ej.reserved = keep
 }
 
-// finish ends a task: its node gets its resources back and is due.
+// finish ends a task: its node gets its resources back (the node is
+// being visited: it reports the end at its heartbeat).
 func (e *engine) finish(ti int32) {
 	t := &e.tasks[ti]
 	n := &e.nodes[t.node]
@@ -433,22 +480,11 @@ func (e *engine) finish(ti int32) {
 			break
 		}
 	}
-	e.markDirty(t.node)
 	e.held -= int64(t.units)
 	j, ph := t.job, t.phase
 	p := &e.phases[ph]
 	p.running--
 	p.done++
-	if t.elastic {
-		i := sort.SearchFloat64s(p.efin, t.finish)
-		p.efin = append(p.efin[:i], p.efin[i+1:]...)
-	} else {
-		p.laneHead++ // regular tasks of a phase end in the order they started
-		if p.laneHead > 64 && p.laneHead*2 > len(p.lanes) {
-			p.lanes = append(p.lanes[:0], p.lanes[p.laneHead:]...)
-			p.laneHead = 0
-		}
-	}
 	e.out.TaskEvents++
 	t.nextFree, e.free = e.free, ti
 	e.setCons(j, e.jobs[j].cons-int64(t.units), ph)
@@ -470,6 +506,11 @@ func (e *engine) finish(ti int32) {
 // (Algorithm 1 for one node; doc.go has the rules).
 func (e *engine) visit(ni int32) {
 	n := &e.nodes[ni]
+	e.visiting = ni
+	for _, ti := range n.ended {
+		e.finish(ti)
+	}
+	n.ended = n.ended[:0]
 	for {
 		if n.resJob >= 0 {
 			j := n.resJob
@@ -603,8 +644,8 @@ func (e *engine) gaps(ni int32, r, rph int32) {
 
 // gapCandidate: job j's next task fits node n and ends by limit, or it
 // does not fit, has a model, n has its cores and ⌈10%⌉ of its ideal
-// memory, and its lowest elastic runtime would end by limit and, when
-// its phase has lanes, by the phase's estimate.
+// memory, and its lowest elastic runtime would end by limit and by its
+// job's completion in the regular continuation (peek).
 func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
 	ph := e.jobs[j].next
 	p := &e.w.phases[ph]
@@ -619,18 +660,14 @@ func (e *engine) gapCandidate(n *enode, j int32, limit float64) bool {
 		return false
 	}
 	minRT := t.rt[len(t.rt)-1]
-	if !(e.now+minRT <= limit) {
-		return false
-	}
-	est, ok := e.laneEstimate(ph)
-	return !ok || e.now+minRT <= est
+	return e.now+minRT <= limit && e.notLater(ph, e.now+minRT)
 }
 
 // elastic is Alg. 1's elastic allocation of phase ph's next task on node
 // ni: the least memory giving the lowest runtime among what the node has
 // free (never below 10% of ideal), if the node's elastic disk share
-// allows it and the task would end no later than its phase's estimated
-// completion.
+// allows it and the task would end no later than its job would complete
+// were it started regularly, on whatever node (notLater).
 func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int64, ok bool) {
 	p := &e.w.phases[ph]
 	n := &e.nodes[ni]
@@ -650,61 +687,105 @@ func (e *engine) elastic(ni int32, ph int32) (units int32, rt float64, disk int6
 	if disk > 0 && n.diskCap >= 0 && n.disk+disk > n.diskCap {
 		return 0, 0, 0, false
 	}
-	if !(e.now+rt <= e.estimate(ni, ph)) {
+	if !e.notLater(ph, e.now+rt) {
 		return 0, 0, 0, false
 	}
 	return units, rt, disk, true
 }
 
-// estimate is the timeline generator's completion estimate for phase ph
-// (Alg. 1, §3): each running regular task of the phase is a lane; the
-// phase's tasks not started run one after another on the lanes, in the
-// order the lanes free up, at their ideal duration; the estimate is when
-// the last lane ends, or a running task does if later. A phase with no
-// regular task running has the node's own timeline: its next task starts
-// regularly when the node's running tasks have released enough; on a
-// node too small for it ever to start regularly, the earliest such
-// instant on the nodes that could fit it.
-func (e *engine) estimate(ni int32, ph int32) float64 {
-	if est, ok := e.laneEstimate(ph); ok {
-		return est
+// heartbeatS is how often the timeline generator runs (§3: "every
+// heartbeat interval"): YARN's default node heartbeat, and DSS's.
+const heartbeatS = 1.0
+
+// notLater says whether a task of phase ph ending at end would end no
+// later than the timeline generator's estimate of its job's completion
+// (§3): when the job completes if from now on every task starts
+// regularly, as stock YARN would start it — on any node, behind the
+// reservations and the other jobs' tasks, with the running elastic tasks
+// ending when they end, and never sooner than a regular start now
+// allows. That continuation (peek) is taken at the first elastic
+// decision once a heartbeat has passed since the last or a job has
+// arrived, as the generator runs every heartbeat interval and at
+// arrivals, without the jobs not yet submitted (as DSS's PEEK); it is
+// run only as far as the questions need.
+func (e *engine) notLater(ph int32, end float64) bool {
+	p := &e.w.phases[ph]
+	if end <= e.now+p.dur+p.tail { // started regularly from now, the job cannot complete sooner
+		return true
 	}
-	est := math.Inf(-1)
-	if p := &e.phases[ph]; len(p.efin) > 0 {
-		est = p.efin[len(p.efin)-1]
+	if e.peek == nil || e.now >= e.peekAt+heartbeatS {
+		f := e.clone(e.peek)
+		// The visit of this node goes on there first, as here (from the
+		// top: a visit repeats until nothing changes), then the others.
+		f.visit(e.visiting)
+		f.drain()
+		e.peek, e.peekAt, f.doneTo = f, e.now, e.now
 	}
-	start := math.Inf(1)
-	if e.couldFit(&e.nodes[ni], ph) {
-		start = e.fitTime(ni, ph)
-	} else {
-		for i := range e.nodes {
-			if e.couldFit(&e.nodes[i], ph) {
-				start = math.Min(start, e.fitTime(int32(i), ph))
-			}
+	// The continuation runs only until the answer is known: the job
+	// completes, or one of its tasks is still to start when even a start
+	// at once would end (with the phases after it) past end.
+	f := e.peek
+	j := p.job
+	for f.jobs[j].left > 0 {
+		until := end
+		if nx := f.jobs[j].next; nx >= 0 {
+			until = end - f.w.phases[nx].dur - f.w.phases[nx].tail
 		}
+		if f.doneTo >= until || len(f.events) == 0 {
+			return true // it completes after end
+		}
+		_ = f.advance(nil, until) // no context: it cannot fail
+		f.doneTo = until
 	}
-	return math.Max(est, start+e.w.phases[ph].dur)
+	return end <= f.out.FinishS[j]
 }
 
-// laneEstimate is the estimate of a phase with lanes; false without.
-func (e *engine) laneEstimate(ph int32) (float64, bool) {
-	p := &e.phases[ph]
-	d := e.w.phases[ph].dur
-	lanes := p.lanes[p.laneHead:]
-	L := int32(len(lanes))
-	if L == 0 {
-		return 0, false
+// clone is a copy of e, run as stock YARN, that shares nothing e
+// changes; it reuses the buffers of old, a continuation no longer
+// needed (nil: none).
+func (e *engine) clone(old *engine) *engine {
+	if old == nil {
+		old = &engine{}
 	}
-	est := math.Inf(-1)
-	if len(p.efin) > 0 {
-		est = p.efin[len(p.efin)-1]
+	f := *e
+	f.cfg.Policy, f.cfg.ReservedGaps, f.cfg.KeepSchedule, f.cfg.SeriesPoints = YARN, false, false, 0
+	f.fork, f.ctx, f.peek, f.series = true, nil, nil, nil
+	f.jobs = append(old.jobs[:0], e.jobs...)
+	for i := range f.jobs {
+		if len(f.jobs[i].reserved) > 0 {
+			f.jobs[i].reserved = slices.Clone(f.jobs[i].reserved)
+		}
 	}
-	q, r := p.pending/L, p.pending%L
-	est = math.Max(est, lanes[L-1]+float64(float64(q)*d)) // conversions: no fused multiply-add
-	if r > 0 {
-		est = math.Max(est, lanes[r-1]+float64(float64(q+1)*d))
+	f.phases = append(old.phases[:0], e.phases...)
+	runs := make([][]int32, len(old.nodes)) // old's run buffers, by node
+	for i := range old.nodes {
+		runs[i] = old.nodes[i].run[:0]
 	}
-	return est, true
+	f.nodes = append(old.nodes[:0], e.nodes...)
+	for i := range f.nodes {
+		var buf []int32
+		if i < len(runs) {
+			buf = runs[i]
+		}
+		f.nodes[i].run = append(buf, e.nodes[i].run...)
+		f.nodes[i].ended = slices.Clone(e.nodes[i].ended)
+	}
+	f.tasks = append(old.tasks[:0], e.tasks...)
+	f.events = append(old.events[:0], e.events...)
+	f.q = e.q.cloneInto(&old.q)
+	f.dirty = append(old.dirty[:0], e.dirty...)
+	f.dheap = append(old.dheap[:0], e.dheap...)
+	fin := nil2(old.out)
+	f.out = &Outcome{FinishS: append(fin, e.out.FinishS...)}
+	return &f
+}
+
+// nil2 is o's FinishS emptied, for reuse (o may be nil).
+func nil2(o *Outcome) []float64 {
+	if o == nil {
+		return nil
+	}
+	return o.FinishS[:0]
 }
 
 // fitTime is the earliest instant at which node ni's running tasks have
@@ -753,16 +834,12 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	p := &e.phases[ph]
 	p.pending--
 	p.running++
-	if elastic {
-		k := sort.SearchFloat64s(p.efin, fin)
-		p.efin = append(p.efin, 0)
-		copy(p.efin[k+1:], p.efin[k:])
-		p.efin[k] = fin
-		e.out.ElasticTasks[j]++
-	} else {
-		p.lanes = append(p.lanes, fin)
+	if !e.fork {
+		if elastic {
+			e.out.ElasticTasks[j]++
+		}
+		e.out.Tasks[j]++
 	}
-	e.out.Tasks[j]++
 	e.out.TaskEvents++
 	e.pushEvent(ti)
 	if e.cfg.KeepSchedule {
@@ -895,10 +972,10 @@ func (e *engine) needOf(ph int32) need {
 	p := &e.w.phases[ph]
 	n := need{ideal: p.ideal, cores: p.cores, dur: p.dur, kmin: math.MaxInt32, minRT: math.Inf(1), latest: math.Inf(-1)}
 	if t := p.tab; t != nil {
-		n.kmin, n.minRT, n.latest = t.kmin, t.rt[len(t.rt)-1], math.Inf(1) // the lowest runtime: with all it may take
-		if est, ok := e.laneEstimate(ph); ok {
-			n.latest = est - n.minRT
-		}
+		// The lowest runtime: with all it may take. The job's estimate
+		// (jobLimit) is known only once the instant's continuation has
+		// run, so the walk does not skip by it; gapCandidate checks it.
+		n.kmin, n.minRT, n.latest = t.kmin, t.rt[len(t.rt)-1], math.Inf(1)
 	}
 	return n
 }

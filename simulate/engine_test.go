@@ -20,7 +20,7 @@ func mustModel(t testing.TB, spec string) Model {
 	return m
 }
 
-// oneJob is issue 18's hand case: one job of three 100 s tasks at 4 GiB.
+// oneJob is the hand case: one job of three 100 s tasks at 4 GiB.
 func oneJob(t testing.TB, model string) []Job {
 	return []Job{{ID: "j", Phases: []Phase{{Task: "reduce", Tasks: 3, RuntimeS: 100, MemoryBytes: 4 << 30, Cores: 1,
 		Model: mustModel(t, model), modelSet: true}}}}
@@ -42,7 +42,7 @@ func sim(t testing.TB, jobs []Job, c Cluster, p Policy, mod func(*Options)) *Out
 
 var oneNode = Cluster{Nodes: 1, NodeMemoryBytes: 10 << 30, NodeCores: 16}
 
-// Issue 18's hand-computable case: on one 10 GiB node, YARN runs two 4 GiB
+// The hand-computable case: on one 10 GiB node, YARN runs two 4 GiB
 // tasks, then the third when one ends: 200 s. YARN-ME starts the third at
 // once with less memory: with the step model (slowdown 1.5 below ideal)
 // the least memory with the lowest runtime is 10% of ideal, ⌈409.6 MiB⌉
@@ -77,7 +77,7 @@ func TestHandCaseStep(t *testing.T) {
 	}
 }
 
-// The same with the issue's 2 GiB: a curve model that allows half of
+// The same with 2 GiB: a curve model that allows half of
 // ideal memory and no less, in 1 MiB units so the node's 10 GiB leave
 // exactly 2 GiB next to two 4 GiB tasks: the third task takes exactly
 // 2 GiB (the least memory with the lowest runtime the node has).

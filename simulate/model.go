@@ -26,7 +26,7 @@ type Model interface {
 	At(memBytes, idealBytes int64) (slowdown float64, diskBytesPerS int64)
 }
 
-// StepModel is seed 004's mapper model (§2.3) and DSS's step penalty: one
+// StepModel is Iorgulescu et al., ATC'17's mapper model (§2.3) and DSS's step penalty: one
 // slowdown for every memory below ideal.
 type StepModel struct {
 	Slowdown      float64
@@ -160,7 +160,7 @@ func ModelSpec(m Model) string {
 	return ""
 }
 
-// FittedModel is an elasticity stage model (seed 004 §2): its predicted
+// FittedModel is an elasticity stage model (Iorgulescu et al., ATC'17 §2): its predicted
 // runtime over its ideal runtime is the slowdown, and the disk bandwidth
 // is that of its curve point at or below the memory (§2.6: the extra
 // disk bytes over the runtime).

@@ -1,6 +1,9 @@
 package simulate
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // jobQueue is the queue of jobs that ask for a task, in YARN's fair order
 // (least memory held, then rank: the job's index): a sorted list cut into
@@ -44,6 +47,35 @@ func newJobQueue(n int, gaps bool) jobQueue {
 }
 
 func (q *jobQueue) len() int { return q.n }
+
+// cloneInto is a copy of q, for stock YARN's continuation, that shares
+// nothing q changes: it keeps no needs (YARN walks no gaps) nor free
+// blocks. It reuses old's buffers (old is no longer used).
+func (q *jobQueue) cloneInto(old *jobQueue) jobQueue {
+	c := jobQueue{where: old.where[:0], cons: append(old.cons[:0], q.cons...), n: q.n,
+		blocks: old.blocks[:0], free: old.free}
+	for _, b := range old.blocks {
+		b.jobs, b.needs = b.jobs[:0], nil
+		c.free = append(c.free, b)
+	}
+	c.where = slices.Grow(c.where, len(q.where))[:len(q.where)]
+	clear(c.where)
+	for _, b := range q.blocks {
+		var nb *qblock
+		if k := len(c.free); k > 0 {
+			nb, c.free = c.free[k-1], c.free[:k-1]
+		} else {
+			nb = &qblock{}
+		}
+		nb.jobs = append(nb.jobs[:0], b.jobs...)
+		c.blocks = append(c.blocks, nb)
+		for _, j := range nb.jobs {
+			c.where[j] = nb
+		}
+	}
+	c.free = c.free[:0] // newBlock's blocks must be empty: keep none
+	return c
+}
 
 // less orders jobs by memory held, then rank (the job index).
 func (q *jobQueue) less(a, b int32) bool {

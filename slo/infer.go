@@ -210,21 +210,7 @@ func (f *inferer) mergeRuns(rows []dataset.Run) {
 		i, ok := f.byID[id]
 		if !ok {
 			id = strings.Clone(id)
-			// A run's job is the id ingest stored in runs.job, which the
-			// skylines and profiling runs of the job also carry (the
-			// report joins the stages by it): a name ingest normalised
-			// (yarn-rm, spark-eventlog), or the format's own recurring id
-			// (ResourceEstimator logs). OpenLineage job names are stored
-			// as logged and may carry a date or an hour, so they, and runs
-			// without a job, are grouped by their normalised name.
-			key := r.Job
-			if key == "" || r.Source == "openlineage" {
-				name := r.Job
-				if name == "" {
-					name = r.Name
-				}
-				key = Normalise(name)
-			}
+			key := RunJob(&r)
 			j, ok := jobIdx[key]
 			if !ok {
 				j = int32(len(f.jobs))
@@ -609,4 +595,22 @@ func (f *inferer) evict() {
 			delete(f.files, k)
 		}
 	}
+}
+
+// RunJob is the job a run of the runs table belongs to: the id ingest
+// stored in runs.job, which the skylines and profiling runs of the job
+// also carry (the report joins the stages by it): a name ingest normalised
+// (yarn-rm, spark-eventlog), or the format's own recurring id
+// (ResourceEstimator logs). OpenLineage job names are stored as logged and
+// may carry a date or an hour, so they, and runs without a job, are
+// grouped by their normalised name (profile.JobKey).
+func RunJob(r *dataset.Run) string {
+	if r.Job != "" && r.Source != "openlineage" {
+		return r.Job
+	}
+	name := r.Job
+	if name == "" {
+		name = r.Name
+	}
+	return Normalise(name)
 }

@@ -117,6 +117,12 @@ func (r *Result) Profile(jobs profile.Jobs) {
 			s.DeadlineS = number(*sj.DeadlineS, ov != nil && ov.DeadlineS != nil, detail)
 		}
 		p.SLO = s
+		// The runs the SLO was inferred from are runs of the job, whether
+		// or not Identify finds their starts.
+		if sj.Runs > 0 {
+			p.Identity.Runs = max(p.Identity.Runs, sj.Runs)
+			p.Identity.Sources = append(p.Identity.Sources, dataset.RunsTable.Name)
+		}
 	}
 }
 
@@ -158,26 +164,29 @@ func Identify(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs) error
 	runStarts := map[string]map[string]int64{}
 	names := map[string]map[string]bool{}
 	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
-		if jobs[r.Job] == nil {
+		// The job as the slo stage keys it (RunJob): an OpenLineage run's
+		// logged name carries its date, its job's key does not.
+		job := RunJob(r)
+		if jobs[job] == nil {
 			return nil
 		}
 		if r.StartMs != dataset.NoTime {
-			if runStarts[r.Job] == nil {
-				runStarts[r.Job] = map[string]int64{}
+			if runStarts[job] == nil {
+				runStarts[job] = map[string]int64{}
 			}
 			id := r.Run
 			if id == "" { // no id: every row is a run of its own
-				id = fmt.Sprintf("\x00row%d", len(runStarts[r.Job]))
+				id = fmt.Sprintf("\x00row%d", len(runStarts[job]))
 			}
-			if st, ok := runStarts[r.Job][id]; !ok || r.StartMs < st {
-				runStarts[r.Job][id] = r.StartMs
+			if st, ok := runStarts[job][id]; !ok || r.StartMs < st {
+				runStarts[job][id] = r.StartMs
 			}
 		}
 		if r.Name != "" {
-			if names[r.Job] == nil {
-				names[r.Job] = map[string]bool{}
+			if names[job] == nil {
+				names[job] = map[string]bool{}
 			}
-			names[r.Job][r.Name] = true
+			names[job][r.Name] = true
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package slo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -121,6 +122,45 @@ func TestIdentify(t *testing.T) {
 	}
 	if _, ok := jobs["other"]; ok {
 		t.Error("Identify added a job")
+	}
+}
+
+// OpenLineage job names carry the run's date, and the slo stage files the
+// job under their key (profile.JobKey): Identify reads those runs under
+// the same key, so the profile gets their names, starts and count rather
+// than an empty identity beside an SLO of six runs.
+func TestIdentifyOpenLineageRuns(t *testing.T) {
+	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := tx.Runs()
+	day := int64(86400_000)
+	for i := int64(0); i < 6; i++ {
+		name := fmt.Sprintf("daily_sales_01 2024-01-%02d", i+1)
+		r := dataset.Run{Job: name, Run: fmt.Sprintf("run-%d", i), Name: name, Source: "openlineage",
+			SubmitMs: i * day, StartMs: i*day + 1000, EndMs: i*day + 60_000, Status: "COMPLETE"}
+		if err := w.Append(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	jobs := profile.Jobs{}
+	key := profile.JobKey("daily_sales_01 2024-01-01")
+	jobs.Get(key).SLO = &profile.SLO{Runs: 6}
+	if err := Identify(context.Background(), ds, jobs); err != nil {
+		t.Fatal(err)
+	}
+	id := jobs[key].Identity
+	if id.Runs != 6 || len(id.Names) != 5 || id.Names[0] != "daily_sales_01 2024-01-01" || id.FirstStartMs == nil ||
+		*id.FirstStartMs != 1000 || *id.LastStartMs != 5*day+1000 || !reflect.DeepEqual(id.Sources, []string{"runs"}) {
+		t.Errorf("identity of %q: %+v", key, id)
 	}
 }
 

@@ -64,6 +64,7 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.29 // indirect
 	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10 // indirect
 	github.com/spiffe/go-spiffe/v2 v2.7.0 // indirect
+	github.com/wlprof/wlprof/profile v0.0.0
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/contrib/detectors/gcp v1.44.0 // indirect
@@ -92,3 +93,5 @@ require (
 )
 
 replace github.com/wlprof/wlprof => ../..
+
+replace github.com/wlprof/wlprof/profile => ../../profile

@@ -14,8 +14,9 @@ shell, or install it where your shell looks for completions.
 		Example: `  source <(wlprof completion bash)
   wlprof completion zsh > "${fpath[1]}/_wlprof"
   wlprof completion fish > ~/.config/fish/completions/wlprof.fish`,
-		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
-		Args:      args(cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs)),
+		ValidArgs:   []string{"bash", "zsh", "fish", "powershell"},
+		Args:        args(cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs)),
+		Annotations: map[string]string{annotationHide: "dataset,output"},
 		RunE: func(cmd *cobra.Command, a []string) error {
 			root := cmd.Root()
 			switch a[0] {

@@ -47,13 +47,13 @@ type exportYARNOptions struct {
 func newExportYARNCmd(g *globalOptions) *cobra.Command {
 	o := &exportYARNOptions{fit: skylineOptions{g: g}}
 	cmd := &cobra.Command{
-		Use:   "yarn-reservation",
+		Use:   "yarn-reservation JOB",
 		Short: "Print a YARN ReservationSubmissionRequest for a job's skyline",
 		Long: `Fit the job's skyline (the flags of wlprof skyline apply) and print the
 ReservationSubmissionRequest JSON that the YARN ResourceManager REST API
 takes (POST /ws/v1/cluster/reservation/submit): steps of equal reservation
 become stages, in order (R_ORDER_NO_GAP, or R_ORDER when the skyline has a
-gap), of min-concurrency 1 (seed 001's minimum parallelism; --min-concurrency
+gap), of min-concurrency 1 (Morpheus' (Jyothi et al., OSDI'16) minimum parallelism; --min-concurrency
 sets a gang size, 0 whole stages).
 
 Arrival and deadline are epoch milliseconds. Without --arrival they come
@@ -78,13 +78,13 @@ checked against the ResourceManager's validation rules before it is printed.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof export yarn-reservation -d ds --job tpch_q12 --queue dedicated --step 5s --period 1h
   wlprof export yarn-reservation -d ds --job etl --queue q --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
-		Args:        args(cobra.NoArgs),
+		Args:        jobArg(&o.fit.Job),
 		Annotations: map[string]string{annotationOutputs: "json"},
 		RunE:        func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
 	}
 	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.fit.Job, "job", "", "job id (required)")
+	f.StringVar(&o.fit.Job, "job", "", "job id (or give it as the argument)")
 	f.StringVar(&o.Queue, "queue", "", "reservation queue (required)")
 	f.StringVar(&o.Name, "name", "", "reservation name (default: the job id)")
 	f.StringVar(&o.ReservationID, "reservation-id", "", "the reservation's id, from the RM's new-reservation call (this or --new-reservation is required)")
@@ -109,7 +109,7 @@ checked against the ResourceManager's validation rules before it is printed.
 func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	g := o.fit.g
 	if o.fit.Job == "" || o.Queue == "" {
-		return usagef("--job and --queue are required")
+		return usagef("the job (argument or --job) and --queue are required")
 	}
 	if err := o.reservationID(); err != nil {
 		return err

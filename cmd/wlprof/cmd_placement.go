@@ -23,8 +23,8 @@ func newPlacementCmd(g *globalOptions) *cobra.Command {
 	def := placement.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "placement",
-		Short: "Cluster the primary tenants into seed 000's 3 × 3 reimage × peak classes of equal storage",
-		Long: `The replica-placement classes of seed 000 (§3, §4.2 Algorithm 2): per
+		Short: "Cluster the primary tenants into Harvest's (Zhang et al., OSDI'16) 3 × 3 reimage × peak classes of equal storage",
+		Long: `The replica-placement classes of Zhang et al., OSDI'16 (§3, §4.2 Algorithm 2): per
 primary tenant, the rate of disruptive events per server per month and its
 peak CPU utilisation, then nine classes — infrequent / intermediate /
 frequent reimages × low / medium / high peak — each holding as close to
@@ -62,7 +62,7 @@ seeds from --seed. The same seeds give the same numbers.
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlacement(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Storage, "server-storage", "4TB", "storage each server offers for harvesting (4TB, 500GiB, bytes)")
+	f.StringVar(&o.Storage, "server-storage", "4TB", "storage each server offers for harvesting (4T = 4 TiB, 500G, bytes; binary units, as every size flag)")
 	f.Var(timeflag.NewDuration(&o.Opts.StabilityWindow, def.StabilityWindow), "stability-window", "window of the reimage-group stability measure")
 	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step of the tenants' series (as wlprof classify)")
 	f.IntVar(&o.Opts.Blocks, "blocks", def.Blocks, "replay: blocks written at the start (0: no replay)")

@@ -33,7 +33,7 @@ func newProfileCmd(g *globalOptions) *cobra.Command {
 		Use:   "profile",
 		Short: "Profile a job in a sandbox under memory or slot sweeps",
 		Long:  "Run a command under sweeps of memory and concurrency and record profiling runs (seed 002 §4.2.6, seed 004 §2).\n" + exitStatusHelp,
-		Example: `  wlprof profile run --job sort --mem 256M,512M,1G --repeat 3 -- sort -S {mem} -T {spill_dir} -o /dev/null in.txt
+		Example: `  wlprof profile run --job sort --mem 256M,512M,1G --repeat 3 --input in.txt -- sort -S {mem} -T {spill_dir} -o /dev/null {input}
   wlprof profile show --job sort`,
 		Args: args(cobra.NoArgs),
 	}
@@ -48,8 +48,15 @@ through a shell (pass one, e.g. sh -c '...', if you need it). wlprof's own
 flags, -o and -d included, go before --; everything after it is CMD.
 
 In the arguments {mem} (e.g. 256M), {mem_mb}, {mem_bytes}, {slots},
-{spill_dir}, {run} and {copy} are replaced; the environment gets
+{spill_dir}, {run}, {copy} and {input} are replaced; the environment gets
 WLPROF_MEM_BYTES, WLPROF_SLOTS, WLPROF_SPILL_DIR, WLPROF_RUN, WLPROF_COPY.
+
+Each run records the task's input size, which 'wlprof elasticity' needs to
+model the runs (seed 004's models are for an input size and scale with
+it): --input PATH gives the input (a file, or a directory whose files are
+summed), which {input} names in CMD; --input-bytes SIZE gives its size
+(e.g. 6M, 10G) when CMD finds or makes its input itself. Without either,
+the sweep ends with a note saying so.
 --slots K runs K copies at once, each with its own spill directory, and
 measures the node. Each run gets a fresh spill directory under --spill-dir;
 spilled_bytes is the total written there, spill_peak_bytes its largest size.
@@ -87,9 +94,9 @@ file outlives a run, and every run finished before an interrupt is kept.
 Each finished run is committed to the dataset at once; the sweep table of
 the runs made is printed at the end (as with 'wlprof profile show').
 ` + timesHelp + exitStatusHelp,
-		Example: `  wlprof profile run --job sort --mem 64M,256M --repeat 3 -- sort -S {mem} -T {spill_dir} -o /dev/null in.txt
+		Example: `  wlprof profile run --job sort --mem 64M,256M --repeat 3 --input in.txt -- sort -S {mem} -T {spill_dir} -o /dev/null {input}
   wlprof profile run --job wc --slots 1,2,4 --timeout 10m -- wc -l big.txt
-  wlprof profile run --job mr --phase-regex '(map) \d+% reduce 0%|(reduce) [1-9]' -- hadoop jar job.jar in out-{run}`,
+  wlprof profile run --job mr --input-bytes 10G --phase-regex '(map) \d+% reduce 0%|(reduce) [1-9]' -- hadoop jar job.jar in out-{run}`,
 		Args:        needArgs("CMD (the command to profile, after --)"),
 		Annotations: map[string]string{annotationDashDash: "wlprof profile run [flags] -- CMD [ARGS...]"},
 		RunE: func(cmd *cobra.Command, a []string) error {
@@ -107,7 +114,8 @@ the runs made is printed at the end (as with 'wlprof profile show').
 	f.Var(timeflag.NewDuration(&ro.opts.Timeout, 0), "timeout", "stop a run after this long (0: never)")
 	f.Var(timeflag.NewDuration(&ro.opts.Grace, 5*time.Second), "grace", "wait between SIGTERM and SIGKILL when stopping a run")
 	f.StringVar(&ro.opts.SpillDir, "spill-dir", "", "where per-run spill directories are made (default: the temporary directory)")
-	f.Int64Var(&ro.opts.InputBytes, "input-bytes", 0, "input size to record with each run, bytes")
+	f.StringVar(&ro.flags.Input, "input", "", "the task's input, a file or directory: {input} in CMD is replaced by it and its size is recorded with each run")
+	f.StringVar(&ro.flags.InputBytes, "input-bytes", "", "the task's input size to record with each run, e.g. 6M or 10G (instead of --input)")
 	f.StringVar(&ro.flags.PhaseRegex, "phase-regex", "", "output lines matching this start a phase named by the first group that matched")
 	f.StringVar(&ro.flags.Cap, "cap", "auto", "memory cap: auto (cgroup when possible), off, or require")
 	f.StringVar(&ro.flags.CapOverhead, "cap-overhead", bytesize.Format(profiler.DefaultCapOverhead), "added to the memory setting to make the cgroup limit: room for code, runtime and page cache (0: none)")
@@ -118,7 +126,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 
 	so := &profileShowOptions{g: g}
 	showCmd := &cobra.Command{
-		Use:   "show --job NAME",
+		Use:   "show JOB",
 		Short: "Print the sweep table of a profiled job",
 		Long: `Print a profiled job's sweep: per task, memory and slot setting, the number
 of runs and their outcomes, and the median and spread ((max-min)/median) of
@@ -133,11 +141,11 @@ node's memory. profile/FORMAT.md defines each.
 
 With -o json: {"version":1,"job":...,"runs":[...],"settings":[...],"profiles":[...]}.
 ` + exitStatusHelp,
-		Example: "  wlprof profile show --job sort\n  wlprof profile show --job sort -o json",
-		Args:    args(cobra.NoArgs),
+		Example: "  wlprof profile show sort\n  wlprof profile show --job sort -o json",
+		Args:    jobArg(&so.Job),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runProfileShow(cmd.Context(), so) },
 	}
-	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (required)")
+	showCmd.Flags().StringVar(&so.Job, "job", "", "job name (or give it as the argument)")
 	showCmd.Flags().StringVar(&so.Task, "task", "", "only this task kind")
 	completeJob(showCmd, g, dataset.ProfRunsTable.Name)
 	cmd.AddCommand(runCmd, showCmd)
@@ -179,12 +187,30 @@ func runProfileRun(ctx context.Context, o *profileRunOptions) error {
 		return err
 	}
 	rep := profiler.NewReport(po.Job, made, samples)
-	return printDoc(o.g, rep, rep.WriteCSV, rep.WriteText)
+	if err := printDoc(o.g, rep, rep.WriteCSV, rep.WriteText); err != nil {
+		return err
+	}
+	// A setting without a successful run has no measurement: the sweep
+	// failed there, as hyperfine fails unless told to ignore failures.
+	var failed []error
+	for _, st := range rep.Settings {
+		if st.OK == 0 {
+			failed = append(failed, fmt.Errorf("%s: no successful run of %d (%s)", profiler.SettingText(st), st.Runs, profiler.OutcomesText(st.Outcomes)))
+		}
+	}
+	if len(made) > 0 && made[0].InputBytes == 0 {
+		fmt.Fprintf(o.g.io.Err, "note: no input size recorded: wlprof elasticity models only runs that have one; "+
+			"give the task's input with --input PATH (and {input} in the command) or its size with --input-bytes SIZE\n")
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w; the runs are kept in %s (see the table's notes and outcomes)", errors.Join(failed...), o.g.Dataset)
+	}
+	return nil
 }
 
 func runProfileShow(ctx context.Context, o *profileShowOptions) error {
 	if o.Job == "" {
-		return usagef("--job is required")
+		return usagef("the job is required: wlprof profile show JOB")
 	}
 	ds, err := dataset.Open(o.g.Dataset)
 	if err != nil {

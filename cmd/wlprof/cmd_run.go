@@ -38,7 +38,7 @@ func newRunCmd(g *globalOptions) *cobra.Command {
 
 It ends with a short summary and the path of index.html. A fresh dataset is
 built beside the old one and replaces it only when the ingest succeeded.
-` + timesHelp + exitStatusHelp,
+` + timesHelp + exitStatusRejectsHelp,
 		Example: `  wlprof run --out out traces/ logs/
   wlprof run --out out --step 5s testdata/resourceestimator/tpch_q12.txt
   wlprof run --out out -d ds -q -o json new-logs/`,

@@ -77,8 +77,7 @@ memory that meets it. It goes without --nodes and --node-memory. A node
 passes over the jobs whose task it could
 never fit (YARN-ME may still run one there with less memory); a job
 whose task fits no node is left out. Nodes are numbered in the order of
-the shapes, which breaks ties. The rules are in simulate/doc.go;
-scripts/simulate.py implements them again.
+the shapes, which breaks ties. The rules are in simulate/doc.go.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof simulate -d ds --nodes 4 --node-memory 16G
   wlprof simulate --trace testdata/simulate/demo.csv --nodes 4 --node-memory 10G

@@ -32,7 +32,7 @@ func newSkylineCmd(g *globalOptions) *cobra.Command {
 		Short: "Fit reservation skylines to recurring jobs' runs with an LP (COIN-OR CLP)",
 		Long: `Align the runs of each recurring job at their start, quantise them to --step
 (the maximum within a step, as Hadoop's ResourceEstimator does; shorter runs
-are padded with zeros) and solve the Morpheus LP (seed 001 §5) with COIN-OR
+are padded with zeros) and solve the Morpheus LP (Jyothi et al., OSDI'16 §5) with COIN-OR
 CLP: minimise alpha·A_o + (1−alpha)·A_u + beta·eps, where A_o is the mean
 over-allocation, A_u the mean under-allocation debt left at the end, and eps
 bounds the mean normalised instantaneous under-allocation. --beta auto solves

@@ -29,8 +29,9 @@ the same bytes.
   wlprof synth --out big --tenants 1000 --days 30 --noise 0.05 --seed 7
   wlprof synth --out shifted --shifts 0.5
   wlprof synth --out world && wlprof ingest csv world/usage.csv -d ds`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSynth(o) },
+		Args:        args(cobra.NoArgs),
+		Annotations: map[string]string{annotationHide: "dataset"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runSynth(o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", "output directory (required)")

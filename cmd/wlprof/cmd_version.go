@@ -21,11 +21,12 @@ type versionInfo struct {
 
 func newVersionCmd(g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the wlprof version and the dataset schema it reads",
-		Long:    "Print the wlprof version, the Go toolchain it was built with and the dataset schema version it reads and writes.\n" + exitStatusHelp,
-		Example: "  wlprof version\n  wlprof version -o json",
-		Args:    args(cobra.NoArgs),
+		Use:         "version",
+		Short:       "Print the wlprof version and the dataset schema it reads",
+		Long:        "Print the wlprof version, the Go toolchain it was built with and the dataset schema version it reads and writes.\n" + exitStatusHelp,
+		Example:     "  wlprof version\n  wlprof version -o json",
+		Args:        args(cobra.NoArgs),
+		Annotations: map[string]string{annotationHide: "dataset"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := versionInfo{Version: 1, WlprofVersion: version, Go: runtime.Version(), DatasetSchema: dataset.SchemaVersion}
 			return printDoc(g, v, func(w io.Writer) error {

@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// Exit codes, as DESIGN.md fixes them.
+// Exit codes: the command-line contract, as 'wlprof help exit-status' states it.
 const (
 	exitOK       = 0
 	exitError    = 1
@@ -19,22 +20,51 @@ const (
 	exitInterrupted = 130
 )
 
-// timesHelp says how the commands that take instants or durations read
-// them (one parser for all: internal/timeflag).
-const timesHelp = `
-TIMES
-  Instants are RFC 3339 (2024-01-14T12:00:00Z) or epoch time with a unit
-  (1700000000s, 1700000000000ms); durations are Go durations (90s, 1h30m)
-  whose terms may also be days and weeks (1d, 2w, 1d12h).
-`
+// timesTopic says how the commands that take instants or durations read
+// them (one parser for all: internal/timeflag): the help topic
+// 'wlprof help times', which those commands' help points to (timesHelp).
+const timesTopic = `Instants are RFC 3339 (2024-01-14T12:00:00Z) or epoch time with a unit
+(1700000000s, 1700000000000ms); durations are Go durations (90s, 1h30m)
+whose terms may also be days and weeks (1d, 2w, 1d12h).`
 
-// exitStatusHelp ends every command's long help.
+// exitStatusTopic is the help topic 'wlprof help exit-status'; each
+// command's help ends with the one line of it that applies (exitStatusHelp,
+// or exitStatusRejectsHelp for the commands that read raw input).
+const exitStatusTopic = `Every command exits with
+  0    success
+  1    error: the tool failed, or there was nothing to work on (a
+       command that writes changed nothing)
+  2    usage error (unknown command or flag, bad flag value, wrong arguments)
+  3    finished, but some input records were rejected (count on stderr;
+       wlprof rejects lists them): ingest and run only
+  130  interrupted (Ctrl-C): what was under way is not written, what
+       finished before is kept (profiling runs, for one)`
+
+// timesHelp points a command's help to the times topic.
+const timesHelp = `
+Instants and durations: see 'wlprof help times'.`
+
+// exitStatusHelp ends the long help of every command that reads no raw
+// input.
 const exitStatusHelp = `
-EXIT STATUS
-  0  success
-  1  error (nothing was changed when the command writes)
-  2  usage error (unknown command or flag, bad flag value, wrong arguments)
-  3  finished, but some input records were rejected (count on stderr)`
+Exit status: 0 done, 1 error, 2 usage error, 130 interrupted ('wlprof help exit-status').`
+
+// exitStatusRejectsHelp ends the long help of the commands that read raw
+// input records, which may reject some.
+const exitStatusRejectsHelp = `
+Exit status: 0 done, 1 error, 2 usage error, 3 done but some input records
+were rejected, 130 interrupted ('wlprof help exit-status').`
+
+// helpTopics are the 'wlprof help TOPIC' pages that commands' help points
+// to instead of repeating them.
+func helpTopics() []*cobra.Command {
+	return []*cobra.Command{
+		{Use: "exit-status", Short: "What each exit status means", Long: exitStatusTopic,
+			Annotations: map[string]string{annotationHide: "dataset,output,quiet"}},
+		{Use: "times", Short: "How instants and durations are written", Long: timesTopic,
+			Annotations: map[string]string{annotationHide: "dataset,output,quiet"}},
+	}
+}
 
 // usageError marks errors in how the command was called (exit 2).
 type usageError struct{ err error }
@@ -101,6 +131,32 @@ func usageHint(cmd *cobra.Command, err error) string {
 // request body another system takes): any other -o is a usage error.
 const annotationOutputs = "wlprof/outputs"
 
+// annotationHide names the global flags a command's help leaves out
+// because they mean nothing to it (-d on a command that reads no dataset),
+// comma separated.
+const annotationHide = "wlprof/hide-flags"
+
+// hideFlagsInHelp wraps the help of every command: the global flags its
+// annotationHide names are hidden while its help is printed. Persistent
+// flags are shared by all commands, so they are hidden only for the
+// moment.
+func hideFlagsInHelp(root *cobra.Command) {
+	def := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, a []string) {
+		var hidden []*pflag.Flag
+		for _, name := range strings.Split(c.Annotations[annotationHide], ",") {
+			if f := c.Root().PersistentFlags().Lookup(name); name != "" && f != nil && !f.Hidden {
+				f.Hidden = true
+				hidden = append(hidden, f)
+			}
+		}
+		def(c, a)
+		for _, f := range hidden {
+			f.Hidden = false
+		}
+	})
+}
+
 // annotationDashDash marks a command that runs another command given after
 // --, with its usage line as the value.
 const annotationDashDash = "wlprof/dash-dash"
@@ -119,6 +175,23 @@ func needArgs(names ...string) cobra.PositionalArgs {
 			msg += fmt.Sprintf(" after %s", strings.Join(a, " "))
 		}
 		return usageError{fmt.Errorf("%s (usage: %s)", msg, cmd.UseLine())}
+	}
+}
+
+// jobArg is the argument check of a command that needs a job: the job
+// may be given as its one argument or as --job (not both, unless equal),
+// and ends up in *job.
+func jobArg(job *string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, a []string) error {
+		switch {
+		case len(a) > 1:
+			return usagef("one job at a time: got %d arguments (%s)", len(a), strings.Join(a, " "))
+		case len(a) == 1 && *job != "" && *job != a[0]:
+			return usagef("job %q and --job %q: give the job once", a[0], *job)
+		case len(a) == 1:
+			*job = a[0]
+		}
+		return nil
 	}
 }
 

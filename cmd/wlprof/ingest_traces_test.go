@@ -35,12 +35,16 @@ func TestIngestTracesAutoGolden(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Version != 1 {
 		t.Fatalf("not a version 1 document: %v\n%s", err, out)
 	}
-	// Join tables (collection_events, the vmtable) are read before the rest.
-	if doc.Files[0].Format != "google2019-collection-events" || doc.Files[2].Format != "azure-vmtable" || doc.Tables["vms"] != 10 || doc.Tables["collections"] != 3 {
+	// Join tables (collection_events, the vmtable, container_meta) are read
+	// before the rest: 10 VMs and 4 containers.
+	if doc.Files[0].Format != "google2019-collection-events" || doc.Files[2].Format != "azure-vmtable" || doc.Files[3].Format != "alibaba2018-container-meta" ||
+		doc.Tables["vms"] != 14 || doc.Tables["collections"] != 3 {
 		t.Errorf("the join tables are not read first: %+v", doc)
 	}
 	golden(t, "ingest-traces-auto.json", strings.ReplaceAll(out, dir, "$TMP"))
-	if !strings.Contains(errs, "25 input record(s) rejected") { // 14, and the 11 of the machine-history fixtures
+	// 14, the 10 of the machine-history fixtures, 1 of the re-exported
+	// batch_task and the 6 of the container fixtures.
+	if !strings.Contains(errs, "31 input record(s) rejected") {
 		t.Errorf("stderr lacks the reject count: %s", errs)
 	}
 }

@@ -89,12 +89,32 @@ func TestHelpGolden(t *testing.T) {
 
 func TestEveryCommandHasExamplesAndExitStatus(t *testing.T) {
 	for _, c := range commands(newRootCmd(&streams{})) {
+		if !c.IsAvailableCommand() && !c.HasSubCommands() && c != c.Root() {
+			continue // a help topic
+		}
 		if strings.TrimSpace(c.Example) == "" {
 			t.Errorf("%s: no examples in its help", c.CommandPath())
 		}
-		if !strings.Contains(c.Long, "EXIT STATUS") {
-			t.Errorf("%s: no EXIT STATUS section in its help", c.CommandPath())
+		if !strings.Contains(c.Long, "\nExit status: ") || !strings.Contains(c.Long, "'wlprof help exit-status'") {
+			t.Errorf("%s: no exit status line in its help", c.CommandPath())
 		}
+		// Exit 3 is for commands that read raw input records.
+		if can := c.CommandPath() == "wlprof ingest" || c.CommandPath() == "wlprof run"; strings.Contains(c.Long, " 3 done") != can {
+			t.Errorf("%s: exit status 3 in its help: %v, want %v", c.CommandPath(), !can, can)
+		}
+	}
+}
+
+// The blocks every command's help used to repeat are help topics.
+func TestHelpTopics(t *testing.T) {
+	for topic, want := range map[string]string{"exit-status": "130  interrupted", "times": "RFC 3339"} {
+		out, errs, code := wlprof(t, "help", topic)
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("wlprof help %s: exit %d, %q %q", topic, code, out, errs)
+		}
+	}
+	if out, _, _ := wlprof(t, "--help"); !strings.Contains(out, "Additional help topics") || !strings.Contains(out, "exit-status") {
+		t.Errorf("wlprof --help lists no help topics:\n%s", out)
 	}
 }
 

@@ -86,13 +86,13 @@ func TestProfileUsageErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{"profile", "run", "-d", ds, "--", "true"}, 2, "--job is required"},
-		{[]string{"profile", "run", "-d", ds, "--job", "j", "--mem", "lots", "--", "true"}, 2, "memory size"},
+		{[]string{"profile", "run", "-d", ds, "--job", "j", "--mem", "lots", "--", "true"}, 2, `size "lots"`},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--slots", "0", "--", "true"}, 2, "slots"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--cap", "maybe", "--", "true"}, 2, "cap"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--phase-regex", "(", "--", "true"}, 2, "--phase-regex"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j"}, 2, "missing CMD"},
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
-		{[]string{"profile", "show", "-d", ds}, 2, "--job is required"},
+		{[]string{"profile", "show", "-d", ds}, 2, "the job is required: wlprof profile show JOB"},
 	} {
 		_, errs, code := wlprof(t, c.argv...)
 		if code != c.code || !strings.Contains(errs, c.err) {
@@ -230,8 +230,8 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 
 	out, errs, code = wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "tight", "--mem", "4M", "--repeat", "1",
 		"--io-capacity", "500M", "--cap-overhead", "0"}, sortArgv...)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	if code != 1 || !strings.Contains(errs, "no successful run") {
+		t.Fatalf("exit %d: %s; want 1, the setting had no successful run", code, errs)
 	}
 	for _, want := range []string{"oom-killed:1", "note: task at 4M, 1 slot(s): 1 of 1 run(s) OOM-killed by the memory cap, cgroup v"} {
 		if !strings.Contains(out, want) {
@@ -253,5 +253,116 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 	}
 	if s := shown.Settings[0]; s.OOMKilledByCap != 1 || len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "setting 4M, no overhead") {
 		t.Errorf("setting %+v, want 1 run OOM-killed by the cap and a note naming the limit", s)
+	}
+}
+
+// The job may be the argument where --job is required, as people type it.
+func TestJobAsArgument(t *testing.T) {
+	ds := skylineDataset(t)
+	base := []string{"export", "yarn-reservation", "-d", ds, "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
+	flag, _, code := wlprof(t, append(base, "--job", "tpch_q12")...)
+	if code != 0 {
+		t.Fatalf("--job: exit %d", code)
+	}
+	arg, stderr, code := wlprof(t, append(base, "tpch_q12")...)
+	if code != 0 || arg != flag {
+		t.Errorf("job as the argument: exit %d (%s), output differs from --job's: %v", code, stderr, arg != flag)
+	}
+	if _, stderr, code := wlprof(t, append(base, "tpch_q12", "--job", "other")...); code != 2 || !strings.Contains(stderr, "give the job once") {
+		t.Errorf("argument and a different --job: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := wlprof(t, "profile", "show", "-d", ds, "nosuchjob"); code != 1 || !strings.Contains(stderr, "nosuchjob") {
+		t.Errorf("profile show JOB: exit %d, %q; want the job looked up", code, stderr)
+	}
+}
+
+// profile run records the task's input size, which wlprof elasticity
+// needs to model the runs: from --input PATH (its size; {input} in the
+// command is PATH) or from --input-bytes with the size syntax of every
+// other size flag ("6M"). Without either, the sweep ends by saying that
+// elasticity will need it and how to give it.
+func TestProfileRunRecordsInputSize(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte(strings.Repeat("b\na\nc\n", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputBytes := func(out string) []int64 {
+		var doc profiler.Report
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var got []int64
+		for _, r := range doc.Runs {
+			got = append(got, r.InputBytes)
+		}
+		return got
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want int64
+	}{
+		{"--input and {input}", []string{"--input", in, "--", "sort", "-o", "/dev/null", "{input}"}, 6000},
+		{"--input-bytes 6M", []string{"--input-bytes", "6M", "--", "true"}, 6 << 20},
+	} {
+		ds := filepath.Join(t.TempDir(), "ds")
+		out, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "-o", "json", "--job", "j", "--repeat", "2"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		if got := inputBytes(out); len(got) != 2 || got[0] != c.want || got[1] != c.want {
+			t.Errorf("%s: input_bytes %v, want %d in each run", c.name, got, c.want)
+		}
+		if strings.Contains(errs, "elasticity") {
+			t.Errorf("%s: a note about the input size, which was given: %q", c.name, errs)
+		}
+	}
+	ds := filepath.Join(t.TempDir(), "ds")
+	_, errs, code := wlprof(t, "profile", "run", "-d", ds, "--job", "j", "--repeat", "1", "--", "true")
+	if code != 0 || !strings.Contains(errs, "wlprof elasticity") || !strings.Contains(errs, "--input-bytes") || !strings.Contains(errs, "--input PATH") {
+		t.Errorf("no input size: exit %d, stderr %q; want a note that elasticity needs --input PATH or --input-bytes", code, errs)
+	}
+	// ... and wlprof elasticity, which cannot model those runs, names the fix.
+	out, _, _ := wlprof(t, "elasticity", "-d", ds)
+	if !strings.Contains(out, "input_bytes is 0") || !strings.Contains(out, "--input-bytes SIZE") {
+		t.Errorf("wlprof elasticity on runs without an input size does not name the fix:\n%s", out)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--input-bytes", "lots", "--", "true"}, 2, `--input-bytes: size "lots"`},
+		{[]string{"--input", filepath.Join(dir, "missing"), "--", "true"}, 2, "--input"},
+		{[]string{"--input", in, "--input-bytes", "6M", "--", "true"}, 2, "not both"},
+		{[]string{"--", "cat", "{input}"}, 1, "no --input"},
+	} {
+		_, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
+
+// A setting with no successful run fails the sweep, as hyperfine does
+// without --ignore-failure: exit 1 after the table, which prints "-"
+// where there is no median, and the error names the setting.
+func TestProfileRunFailsWithoutSuccess(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	out, errs, code := wlprof(t, "profile", "run", "-d", ds, "--job", "j", "--repeat", "2", "--input-bytes", "1M", "--", "false")
+	if code != 1 || !strings.Contains(errs, "task at no memory setting, 1 slot(s): no successful run of 2 (failed:2)") {
+		t.Errorf("every run failed: exit %d, stderr %q; want exit 1 naming the setting", code, errs)
+	}
+	if !strings.Contains(out, "failed:2") || strings.Contains(out, "0.000") {
+		t.Errorf("the table prints a median of runs that failed:\n%s", out)
+	}
+	m, err := dataset.Open(ds)
+	if err != nil || m.Rows("profruns") != 2 {
+		t.Errorf("the failed runs are not kept: %v", err)
+	}
+	_, errs, code = wlprof(t, "profile", "run", "-d", ds, "--job", "ok", "--repeat", "1", "--input-bytes", "1M", "--", "true")
+	if code != 0 {
+		t.Errorf("a successful sweep: exit %d, %q", code, errs)
 	}
 }

@@ -174,9 +174,12 @@ manifest); every analysis command reads that dataset.
 		newExportCmd(g),
 		newRunCmd(g),
 		newSynthCmd(g),
+		newSchemaCmd(g),
 		newVersionCmd(g),
 		newCompletionCmd(g),
 	)
+	root.AddCommand(helpTopics()...)
+	hideFlagsInHelp(root)
 	return root
 }
 

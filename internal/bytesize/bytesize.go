@@ -13,10 +13,12 @@ import (
 	"strings"
 )
 
-// Parse reads one size: a number (fractions allowed) with an optional
-// suffix K, M, G or T, optionally followed by "i", "B" or "iB", in any
-// case; all suffixes are binary multiples of 1024 ("2MB" is 2 MiB), and a
-// bare number is bytes. The size must be positive and under 2⁶² bytes;
+// Parse reads one size, for every size flag of wlprof: a number
+// (fractions and exponents allowed) with an optional suffix K, M, G, T or
+// P, optionally followed by "i", "B" or "iB", in any case; all suffixes are
+// binary multiples of 1024 ("2MB" is 2 MiB, "4TB" 4 TiB: the memory
+// settings of sort -S and java -Xmx read them so, and one grammar serves
+// memory and storage alike), and a bare number is bytes. The size must be positive and under 2⁶² bytes;
 // a fraction of a byte is dropped.
 func Parse(s string) (int64, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
@@ -33,14 +35,16 @@ func Parse(s string) (int64, error) {
 			mult = 1 << 30
 		case 'T':
 			mult = 1 << 40
+		case 'P':
+			mult = 1 << 50
 		}
 		if mult > 1 {
-			t = t[:n-1]
+			t = strings.TrimSpace(t[:n-1])
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || !(v > 0) || v*float64(mult) >= 1<<62 { // !(v > 0): NaN too
-		return 0, fmt.Errorf("memory size %q: want a positive size such as 512M or 2G", s)
+		return 0, fmt.Errorf("size %q: want a positive size such as 512M, 2G or 4T (binary: 1K = 1024 bytes)", s)
 	}
 	return int64(v * float64(mult)), nil
 }

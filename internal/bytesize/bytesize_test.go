@@ -16,7 +16,7 @@ func TestParse(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "x", "-1G", "0", "0M", "G", "1.5X", "4194304T", "+Inf", "NaN", "nanM"} {
-		if got, err := Parse(in); err == nil || !strings.Contains(err.Error(), "memory size") {
+		if got, err := Parse(in); err == nil || !strings.Contains(err.Error(), "size \"") {
 			t.Errorf("Parse(%q) = %d, %v; want an error", in, got, err)
 		}
 	}

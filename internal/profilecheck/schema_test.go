@@ -1,4 +1,4 @@
-package profile
+package profilecheck
 
 import (
 	"bytes"
@@ -12,12 +12,12 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wlprof/wlprof/profile"
 )
 
 // The published schemas are checked with a complete draft 2020-12
-// validator, santhosh-tekuri/jsonschema (a test-only dependency: the
-// package itself stays on the standard library, imports_test.go). It
-// ships the draft's meta-schemas, so nothing is fetched.
+// validator, santhosh-tekuri/jsonschema, which ships the draft's
+// meta-schemas, so nothing is fetched.
 
 const metaSchema = "https://json-schema.org/draft/2020-12/schema"
 
@@ -85,7 +85,7 @@ func TestSchemasPassMetaSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, s := range map[string][]byte{"job": JobSchema, "tenants": TenantsSchema} {
+	for name, s := range map[string][]byte{"job": profile.JobSchema, "tenants": profile.TenantsSchema} {
 		doc := unmarshalSchemaJSON(t, s)
 		if got, _ := doc.(map[string]any)["$schema"].(string); got != metaSchema {
 			t.Errorf("%s: $schema %q, want %q", name, got, metaSchema)
@@ -106,7 +106,7 @@ func TestSchemasPassMetaSchema(t *testing.T) {
 			m["$defs"].(map[string]any)["CurvePoint"].(map[string]any)["properties"].(map[string]any)["runtime_s"].(map[string]any)["minimum"] = "zero"
 		}, "/$defs/CurvePoint/properties/runtime_s/minimum"},
 	} {
-		m := unmarshalSchemaJSON(t, JobSchema).(map[string]any)
+		m := unmarshalSchemaJSON(t, profile.JobSchema).(map[string]any)
 		c.mutate(m)
 		errs := schemaErrors(meta.Validate(m))
 		if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, "$"+c.want+" ") }) {
@@ -117,9 +117,12 @@ func TestSchemasPassMetaSchema(t *testing.T) {
 
 // goldenProfiles finds every profile document kept in the repository: the
 // JSON files under any testdata folder whose "kind" is "job" or "tenants".
+// root is the repository's top, where the walk starts.
+const root = "../.."
+
 func goldenProfiles(t *testing.T) map[string][]string {
 	found := map[string][]string{}
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -154,8 +157,8 @@ func goldenProfiles(t *testing.T) map[string][]string {
 func TestGoldenFilesPassSchema(t *testing.T) {
 	found := goldenProfiles(t)
 	for kind, want := range map[string][]string{
-		"job":     {"../profile/testdata/job.json", "../profile/testdata/minimal-job.json", "../cmd/wlprof/testdata/golden/report/profiles/tpch_q12.json"},
-		"tenants": {"../profile/testdata/tenants.json"},
+		"job":     {root + "/profile/testdata/job.json", root + "/profile/testdata/minimal-job.json", root + "/cmd/wlprof/testdata/golden/report/profiles/tpch_q12.json"},
+		"tenants": {root + "/profile/testdata/tenants.json"},
 	} {
 		for _, w := range want {
 			if !slices.Contains(found[kind], w) {
@@ -163,7 +166,7 @@ func TestGoldenFilesPassSchema(t *testing.T) {
 			}
 		}
 	}
-	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, JobSchema), "tenants": compileSchema(t, TenantsSchema)}
+	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, profile.JobSchema), "tenants": compileSchema(t, profile.TenantsSchema)}
 	for kind, files := range found {
 		for _, f := range files {
 			b, err := os.ReadFile(f)
@@ -180,9 +183,16 @@ func TestGoldenFilesPassSchema(t *testing.T) {
 // The check is not vacuous: broken documents fail it, each at the field
 // and keyword that is wrong.
 func TestSchemaRejectsBrokenDocuments(t *testing.T) {
-	job, _ := sampleJob().Marshal()
-	tenants, _ := sampleTenants().Marshal()
-	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, JobSchema), "tenants": compileSchema(t, TenantsSchema)}
+	// The package's complete sample documents (every section set).
+	job, err := os.ReadFile(root + "/profile/testdata/job.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenants, err := os.ReadFile(root + "/profile/testdata/tenants.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*jsonschema.Schema{"job": compileSchema(t, profile.JobSchema), "tenants": compileSchema(t, profile.TenantsSchema)}
 	docs := map[string][]byte{"job": job, "tenants": tenants}
 	for kind, s := range schemas {
 		if err := s.Validate(unmarshalSchemaJSON(t, docs[kind])); err != nil {
@@ -196,6 +206,10 @@ func TestSchemaRejectsBrokenDocuments(t *testing.T) {
 		want       string // instance pointer and keyword of one leaf error
 	}{
 		{"missing job", "job", func(m map[string]any) { delete(m, "job") }, "/ required"},
+		// One rule (FORMAT.md): a section not computed is null, never left out.
+		{"estimate left out", "job", func(m map[string]any) { delete(m, "estimate") }, "/ required"},
+		{"harvest left out", "job", func(m map[string]any) { delete(m, "harvest") }, "/ required"},
+		{"$schema left out", "job", func(m map[string]any) { delete(m, "$schema") }, "/ required"},
 		{"wrong version", "job", func(m map[string]any) { m["version"] = 2.0 }, "/version const"},
 		{"alpha above 1", "job", func(m map[string]any) { sky(m)["alpha"] = 1.5 }, "/skyline/alpha maximum"},
 		{"source unknown", "job", func(m map[string]any) { m["period_s"].(map[string]any)["source"] = "guess" }, "/period_s/source enum"},

@@ -1,0 +1,140 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/strtab"
+)
+
+const alibabaBatchInstanceFormat = "alibaba2018-batch-instance"
+
+// alibabaBatchInstanceCols are batch_instance's columns in the trace's
+// schema (alibaba/clusterdata, cluster-trace-v2018 schema.txt).
+var alibabaBatchInstanceCols = []string{"instance_name", "task_name", "job_name", "task_type", "status", "start_time", "end_time",
+	"machine_id", "seq_no", "total_seq_no", "cpu_avg", "cpu_max", "mem_avg", "mem_max"}
+
+func init() {
+	register(&Format{
+		Name:  alibabaBatchInstanceFormat,
+		Table: dataset.InstancesTable.Name,
+		Description: "Alibaba clusterdata 2018 batch_instance.csv: instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id," +
+			"seq_no,total_seq_no,cpu_avg,cpu_max,mem_avg,mem_max (instance start and end) → instances",
+		Detect: func(_ string, head []byte) bool {
+			first, header := alibabaRows(head, alibabaBatchInstanceCols)
+			if header {
+				return true
+			}
+			f, _, _, err := splitCSV(first, nil, nil, nil)
+			if err != nil || len(f) != 14 {
+				return false
+			}
+			return bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4]) && (len(f[5]) == 0 || isNumber(f[5]))
+		},
+		ingest: func(ctx context.Context, in *Input, s *sink) error {
+			p := &alibabaBatchInstance{file: in.Path, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
+			s.notes = append(s.notes, "stage = the task number in task_name, as alibaba2018-batch-task names it; times are seconds from the trace start "+
+				msText(p.start)+", 0 = outside the trace; cpu_avg and cpu_max / 100 are cores, mem_avg and mem_max / 100 fractions of the largest machine")
+			r := newLineRecords(in, p.parse)
+			var header bool
+			r.header = headerSkipper(alibabaBatchInstanceCols, &header)
+			err := drain[dataset.Instance](ctx, s, r, s.tx.Instances())
+			if header {
+				s.notes = append(s.notes, alibabaHeaderNote)
+			}
+			return err
+		},
+	})
+}
+
+// alibabaBatchInstance parses batch_instance lines, one run of a task
+// instance each (an instance retried has several, told apart by seq_no).
+type alibabaBatchInstance struct {
+	file    string
+	start   int64
+	strs    *strtab.Table
+	fields  [][]byte
+	cols    []int
+	scratch []byte
+}
+
+func (p *alibabaBatchInstance) parse(line []byte, lineNo int64, rec *dataset.Instance) *ParseError {
+	reject := func(col int, err error) *ParseError {
+		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
+	}
+	var err error
+	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
+		return reject(0, err)
+	}
+	f, c := p.fields, p.cols
+	if len(f) != 14 {
+		return reject(0, fmt.Errorf("%d fields, want 14 (%s)", len(f), strings.Join(alibabaBatchInstanceCols, ",")))
+	}
+	for _, i := range []int{0, 1, 2} {
+		if len(f[i]) == 0 {
+			return reject(c[i], fmt.Errorf("empty %s", alibabaBatchInstanceCols[i]))
+		}
+	}
+	times := [2]int64{dataset.NoTime, dataset.NoTime}
+	for k, col := range [2]int{5, 6} {
+		if len(f[col]) == 0 {
+			continue
+		}
+		t, ok := countOf(f[col])
+		if !ok || t > 1e11 {
+			return reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", alibabaBatchInstanceCols[col], f[col]))
+		}
+		if t > 0 { // 0: before or after the trace's 8 days
+			times[k] = p.start + t*1000
+		}
+	}
+	if times[0] != dataset.NoTime && times[1] != dataset.NoTime && times[1] < times[0] {
+		return reject(c[6], fmt.Errorf("end_time %s is before start_time %s", f[6], f[5]))
+	}
+	var seq [2]int64
+	for k, col := range [2]int{8, 9} {
+		if len(f[col]) == 0 {
+			continue
+		}
+		n, ok := countOf(f[col])
+		if !ok {
+			return reject(c[col], fmt.Errorf("%s %q is not a count", alibabaBatchInstanceCols[col], f[col]))
+		}
+		seq[k] = n
+	}
+	if seq[0] > 0 && seq[1] > 0 && seq[0] > seq[1] {
+		return reject(c[8], fmt.Errorf("seq_no %d is above total_seq_no %d", seq[0], seq[1]))
+	}
+	var use [4]float64
+	for k := range use {
+		col := 10 + k
+		use[k] = math.NaN()
+		if len(f[col]) == 0 {
+			continue
+		}
+		v, err := parseFloat(f[col])
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return reject(c[col], fmt.Errorf("%s %q is not a non-negative number", alibabaBatchInstanceCols[col], f[col]))
+		}
+		use[k] = v / 100
+	}
+	name := string(f[1])
+	stage, parents, dag := parseTaskName(name)
+	if !dag {
+		stage = name
+	}
+	for _, q := range parents {
+		if q == stage {
+			return reject(c[1], fmt.Errorf("task_name %q: task %s waits for itself", name, stage))
+		}
+	}
+	str := func(b []byte) string { _, s := p.strs.Bytes(b); return s }
+	*rec = dataset.Instance{Job: str(f[2]), Stage: str([]byte(stage)), Task: str(f[1]), Instance: string(f[0]), Status: str(f[4]),
+		StartMs: times[0], EndMs: times[1], Machine: str(f[7]), SeqNo: seq[0], TotalSeqNo: seq[1],
+		CPUAvg: use[0], CPUMax: use[1], MemAvg: use[2], MemMax: use[3], Source: alibabaBatchInstanceFormat}
+	return nil
+}

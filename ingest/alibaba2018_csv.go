@@ -1,0 +1,83 @@
+package ingest
+
+import (
+	"bytes"
+	"math"
+	"strings"
+)
+
+// Column names of the Alibaba cluster-trace-v2018 tables, as the trace's
+// schema (schema.txt, schema.md) lists them. The published files have no
+// header; subsets re-exported by their users (pandas and the like) often
+// have one line of these names, which the readers skip and auto detects.
+var (
+	alibabaMachineUsageCols = []string{"machine_id", "time_stamp", "cpu_util_percent", "mem_util_percent", "mem_gps", "mkpi", "net_in", "net_out", "disk_io_percent"}
+	alibabaMachineMetaCols  = []string{"machine_id", "time_stamp", "failure_domain_1", "failure_domain_2", "cpu_num", "mem_size", "status"}
+	alibabaBatchTaskCols    = []string{"task_name", "instance_num", "job_name", "task_type", "status", "start_time", "end_time", "plan_cpu", "plan_mem"}
+)
+
+// isHeaderOf reports whether line is a header naming cols in order: each
+// field, without quotes and surrounding blanks, the column's name in any
+// case. A line of other names is not a header but a record (and a reject).
+func isHeaderOf(line []byte, cols []string) bool {
+	f, _, _, err := splitCSV(line, nil, nil, nil)
+	if err != nil || len(f) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if !strings.EqualFold(string(bytes.TrimSpace(f[i])), c) {
+			return false
+		}
+	}
+	return true
+}
+
+// alibabaRows is the first line of head that is not a header of cols,
+// and whether a header came before it.
+func alibabaRows(head []byte, cols []string) (first []byte, header bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+		switch {
+		case len(bytes.TrimSpace(line)) == 0:
+		case !header && isHeaderOf(line, cols):
+			header = true
+		default:
+			return line, header
+		}
+	}
+	return nil, header
+}
+
+// countOf reads a count (or whole seconds) written as an integer or as an
+// integral float: re-exports that went through a float column write 1 as
+// "1.0" (or "1e3"). A fraction ("1.5") is not a count.
+func countOf(b []byte) (int64, bool) {
+	if n, ok := plainInt(b); ok {
+		return n, true
+	}
+	if len(b) == 0 || b[0] == '-' || b[0] == '+' {
+		return 0, false
+	}
+	x, err := parseFloat(b)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x >= 1<<53 || x != math.Trunc(x) {
+		return 0, false
+	}
+	return int64(x), true
+}
+
+// headerSkipper returns a lineRecords header check for cols that counts
+// the header it skips, for the notes.
+func headerSkipper(cols []string, skipped *bool) func([]byte) bool {
+	return func(line []byte) bool {
+		if isHeaderOf(line, cols) {
+			*skipped = true
+			return true
+		}
+		return false
+	}
+}
+
+const alibabaHeaderNote = "a header line naming the schema's columns was skipped"
