@@ -33,7 +33,17 @@
 //   - Alibaba 2018 batch_task (the stages table): task_name's numbers,
 //     instance_num tasks per stage;
 //   - Spark event logs (the profruns table): a stage's "Parent IDs" and
-//     its tasks (distinct task indexes with an attempt);
+//     its tasks (distinct task indexes with an attempt). A Spark SQL
+//     application runs many Spark jobs one after another, and a job's
+//     stages have no parents in the jobs before it, so the jobs
+//     (SparkListenerJobStart's stages and submission time, JobEnd's
+//     completion time) are put in groups in order of submission, a job
+//     joining the group before it when it was submitted before that
+//     group had ended, and a group's stages enter the levels after the
+//     group before it: the maximum is the largest level of one job, or
+//     of jobs that overlapped in time. The attempts of a YARN
+//     application follow one another the same way (stage ids are then
+//     "attempt/stage");
 //   - MapReduce job history (profruns): maps, then reduces (reduce
 //     slow-start, which overlaps them, is not modelled);
 //   - Google 2019 collection_events (the stages table): a collection's
@@ -46,9 +56,10 @@
 //
 // Where the skylines table has the same run (Spark logs do), its
 // observed peak of containers is given beside the DAG's maximum. A Spark
-// skyline counts executors, each running as many tasks at once as it has
-// cores: its peak times the executor's task slots is what compares with
-// the DAG's tasks.
+// skyline counts executors, each running cores / spark.task.cpus tasks at
+// once: the run's most task slots at once (the skyline's executor cores /
+// spark.task.cpus, observed_peak_task_slots) is what compares with the
+// DAG's tasks, not its executors.
 package dag
 
 import (
@@ -133,7 +144,7 @@ func Levels(stages []Stage) (levels []Level, missing, cyclic []string) {
 		}
 		sort.Strings(cyclic)
 	}
-	sort.Strings(missing)
+	sort.Slice(missing, func(i, j int) bool { return stageLess(missing[i], missing[j]) })
 	return levels, missing, cyclic
 }
 

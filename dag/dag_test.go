@@ -231,3 +231,65 @@ func TestStageGoogleWorkflowsTasks(t *testing.T) {
 		t.Errorf("jobs %+v", res.Jobs)
 	}
 }
+
+// TestSparkJobsInSequence: a Spark SQL application runs its Spark jobs one
+// after another, and a job's stages have no parents in the jobs before
+// it, so they must not share a level. The real log
+// rapids_eventlog_4nodes_8cores_dynamic_alloc (testdata/jobs/SOURCES.md)
+// has 20 jobs; counted by hand from its SparkListenerJobStart ("Stage
+// IDs", "Submission Time"), SparkListenerJobEnd ("Completion Time"),
+// StageSubmitted ("Parent IDs") and the distinct task indexes of each
+// stage's TaskEnd lines (seconds from job 0's submission; a job joins
+// the group before it when it was submitted before that group ended):
+//
+//	group  jobs    spans (s)                     stages that ran  tasks
+//	 1     0, 1    0–14.93, 0.17–14.94           0, 1             6 + 6 = 12
+//	 2     2       15.17–18.47                   4 (2, 3 skipped) 13
+//	 3     3       18.51–18.68                   8                1
+//	 4     4, 5    20.55–36.34, 20.56–22.57      9, 10            6 + 6 = 12
+//	 5     6       36.37–39.99                   13               17
+//	 6     7       40.02–40.16                   17               1
+//	 7     8, 9    41.95–44.21, 41.96–44.21      18, 19           6 + 6 = 12
+//	 8     10      44.25–45.97                   22               21
+//	 9     11      45.99–46.13                   26               1
+//	10     12, 13  61.37–64.25, 61.39–65.30      27, 28           24 + 24 = 48
+//	11     14      65.34–67.94                   31               22
+//	12     15      67.97–68.12                   35               1
+//	13     16, 17  75.43–77.31, 75.45–76.80      36, 37           24 + 24 = 48
+//	14     18      77.35–80.32                   40               25
+//	15     19      80.34–80.52                   44               1
+//
+// so the maximum is 48, at the 10th level (jobs 12 and 13); every stage
+// in one level, as before, gave all 235 tasks. Beside it, the task slots
+// the run had: at most 7 executors at once (ExecutorAdded and
+// ExecutorRemoved counted in time order), each of Total Cores 4, no
+// spark.task.cpus (1): 28.
+func TestSparkJobsInSequence(t *testing.T) {
+	ctx := context.Background()
+	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "spark-eventlog",
+		[]string{"../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"}, ingest.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := Load(ctx, ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 1 {
+		t.Fatalf("%d jobs", len(res.Jobs))
+	}
+	j := res.Jobs[0]
+	if j.Stages != 20 || j.Tasks != 235 || j.SparkJobs != 20 || j.JobGroups != 15 || len(j.Levels) != 15 {
+		t.Errorf("%d stages, %d tasks, %d Spark jobs in %d groups, %d levels; want 20, 235, 20, 15, 15", j.Stages, j.Tasks, j.SparkJobs, j.JobGroups, len(j.Levels))
+	}
+	if j.MaxContainers != 48 || j.MaxLevel != 9 || !reflect.DeepEqual(j.Levels[9].Stages, []string{"27", "28"}) {
+		t.Errorf("max %d at level %d (%v), want 48 at level 9 (stages 27, 28)", j.MaxContainers, j.MaxLevel, j.Levels)
+	}
+	if j.ObservedPeak == nil || *j.ObservedPeak != 7 || j.ObservedSlots == nil || *j.ObservedSlots != 28 {
+		t.Errorf("observed peak %v executors, %v task slots; want 7 and 28", j.ObservedPeak, j.ObservedSlots)
+	}
+}

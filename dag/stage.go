@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -40,6 +41,10 @@ type RunDAG struct {
 	// NoTasks: the stages' task counts are unknown (Google collections
 	// without instance events), so the levels carry no maximum.
 	NoTasks bool
+	// SparkJobs and JobGroups: a Spark run's jobs, and the groups of jobs
+	// that overlapped in time, run one after another (sparkStages);
+	// TaskCPUs its spark.task.cpus.
+	SparkJobs, JobGroups, TaskCPUs int
 }
 
 // Input is what Run analyses: the runs' DAGs and the skylines' observed
@@ -47,6 +52,9 @@ type RunDAG struct {
 type Input struct {
 	DAGs  []RunDAG
 	Peaks map[[2]string]float64
+	// Slots are a Spark run's most task slots at once: the skyline's
+	// executor cores / spark.task.cpus.
+	Slots map[[2]string]float64
 }
 
 // Load reads the stages table (Alibaba) and the task attempts of the
@@ -114,6 +122,8 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		d       *RunDAG
 		tasks   map[string]map[string]bool // stage → task ids
 		parents map[string][]string
+		spark   map[string]sparkStage // stage → its job and attempt
+		cpus    int                   // spark.task.cpus
 	}
 	runs := map[string]*acc{}
 	var rorder []string
@@ -135,21 +145,30 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		key := r.Job + "\x00" + run
 		a := runs[key]
 		if a == nil {
-			a = &acc{d: &RunDAG{Job: r.Job, Run: run, Source: src}, tasks: map[string]map[string]bool{}, parents: map[string][]string{}}
+			a = &acc{d: &RunDAG{Job: r.Job, Run: run, Source: src}, tasks: map[string]map[string]bool{}, parents: map[string][]string{},
+				spark: map[string]sparkStage{}}
 			runs[key] = a
 			rorder = append(rorder, key)
+		}
+		if src == "spark-eventlog" {
+			// Stage ids start again at 0 in each application attempt: a
+			// stage is its attempt and id, the attempt dropped below when
+			// the run has one.
+			stage = at.AppAttempt + "/" + stage
+			if at.Parents != nil {
+				ps := make([]string, len(at.Parents))
+				for i, p := range at.Parents {
+					ps[i] = at.AppAttempt + "/" + strconv.Itoa(p)
+				}
+				a.parents[stage] = ps
+			}
+			a.spark[stage] = sparkStage{attempt: at.AppAttempt, job: at.SparkJob, submitMs: at.JobSubmitMs, endMs: at.JobEndMs}
+			a.cpus = max(a.cpus, at.TaskCPUs)
 		}
 		if a.tasks[stage] == nil {
 			a.tasks[stage] = map[string]bool{}
 		}
 		a.tasks[stage][task] = true
-		if src == "spark-eventlog" && at.Parents != nil {
-			ps := make([]string, len(at.Parents))
-			for i, p := range at.Parents {
-				ps[i] = strconv.Itoa(p)
-			}
-			a.parents[stage] = ps
-		}
 		return nil
 	})
 	if err != nil {
@@ -167,6 +186,12 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			}
 			return stageLess(ids[i], ids[j])
 		})
+		if a.d.Source == "spark-eventlog" {
+			a.d.Stages, a.d.SparkJobs, a.d.JobGroups = sparkStages(a.tasks, a.parents, a.spark)
+			a.d.TaskCPUs = max(a.cpus, 1)
+			in.DAGs = append(in.DAGs, *a.d)
+			continue
+		}
 		for _, s := range ids {
 			st := Stage{ID: s, Tasks: int64(len(a.tasks[s])), Parents: a.parents[s]}
 			if a.d.Source == "jhist" && s == "reduce" && a.tasks["map"] != nil {
@@ -176,14 +201,101 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		}
 		in.DAGs = append(in.DAGs, *a.d)
 	}
+	cpus := map[[2]string]int{}
+	for _, d := range in.DAGs {
+		if d.Source == "spark-eventlog" {
+			cpus[[2]string{d.Job, d.Run}] = d.TaskCPUs
+		}
+	}
+	in.Slots = map[[2]string]float64{}
 	err = dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
 		k := [2]string{s.Job, s.Run}
 		if s.Containers > in.Peaks[k] {
 			in.Peaks[k] = s.Containers
 		}
+		// A Spark executor runs cores / spark.task.cpus tasks at once.
+		if c := cpus[k]; c > 0 && s.VCores > 0 {
+			in.Slots[k] = max(in.Slots[k], math.Floor(s.VCores/float64(c)))
+		}
 		return nil
 	})
 	return in, err
+}
+
+// sparkStage is where a Spark stage ran: its application attempt, and the
+// Spark job that submitted it with the job's span.
+type sparkStage struct {
+	attempt         string
+	job             int // −1 when the log's job is not recorded
+	submitMs, endMs int64
+}
+
+// sparkStages builds a Spark run's stages from its task attempts (tasks,
+// parents and where, keyed by "attempt/stage"). A Spark SQL application
+// runs many Spark jobs one after another, and a job's stages have no
+// parents in the jobs before it (a reused shuffle is a skipped stage): so
+// the jobs are put in groups, in order of submission, a job joining the
+// group before it when it was submitted before every job of that group
+// had ended (they overlapped in time), and every stage of a group waits
+// for the stages of the group before. The attempts of an application run
+// one after another too: a new attempt starts a new group. Stage ids are
+// "stage", or "attempt/stage" when the run has several attempts. jobs
+// counts the Spark jobs, groups the groups (0 when the jobs are not
+// recorded: the stages keep their own parents only).
+func sparkStages(tasks map[string]map[string]bool, parents map[string][]string, where map[string]sparkStage) (stages []Stage, jobs, groups int) {
+	attempts := map[string]bool{}
+	for _, w := range where {
+		attempts[w.attempt] = true
+	}
+	name := func(k string) string {
+		if len(attempts) > 1 {
+			return k
+		}
+		_, id, _ := strings.Cut(k, "/")
+		return id
+	}
+	keys := make([]string, 0, len(tasks))
+	for k := range tasks {
+		keys = append(keys, k)
+	}
+	less := func(a, b string) bool {
+		aa, as, _ := strings.Cut(a, "/")
+		ba, bs, _ := strings.Cut(b, "/")
+		if aa != ba {
+			return stageLess(aa, ba)
+		}
+		return stageLess(as, bs)
+	}
+	sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+	var spans []dataset.SparkJobSpan
+	for _, k := range keys {
+		if w := where[k]; w.job >= 0 {
+			spans = append(spans, dataset.SparkJobSpan{SparkJobKey: dataset.SparkJobKey{Attempt: w.attempt, Job: w.job}, SubmitMs: w.submitMs, EndMs: w.endMs})
+		}
+	}
+	group, groups := dataset.SparkJobGroups(spans)
+	groupOf := func(w sparkStage) int { return group[dataset.SparkJobKey{Attempt: w.attempt, Job: w.job}] }
+	member := make([][]string, groups)
+	for _, k := range keys {
+		if w := where[k]; w.job >= 0 {
+			member[groupOf(w)] = append(member[groupOf(w)], k)
+		}
+	}
+	for _, k := range keys {
+		var ps []string
+		for _, p := range parents[k] {
+			ps = append(ps, name(p))
+		}
+		if w := where[k]; w.job >= 0 {
+			if g := groupOf(w); g > 0 {
+				for _, p := range member[g-1] {
+					ps = append(ps, name(p))
+				}
+			}
+		}
+		stages = append(stages, Stage{ID: name(k), Tasks: int64(len(tasks[k])), Parents: ps})
+	}
+	return stages, len(group), groups
 }
 
 // collectionsSource is the format whose stages rows are Google 2019
@@ -319,6 +431,15 @@ type Job struct {
 	// ObservedPeak is the skylines' peak of containers for the run, when
 	// the dataset has it.
 	ObservedPeak *float64 `json:"observed_peak_containers,omitempty"`
+	// ObservedSlots is a Spark run's most task slots at once (executors ×
+	// cores per executor / spark.task.cpus, from the skyline): what the
+	// DAG's concurrent tasks compare with, where a container (an
+	// executor) runs several tasks.
+	ObservedSlots *float64 `json:"observed_peak_task_slots,omitempty"`
+	// SparkJobs are a Spark run's jobs and JobGroups the groups of jobs
+	// that overlapped in time, whose levels follow one another.
+	SparkJobs int `json:"spark_jobs,omitempty"`
+	JobGroups int `json:"job_groups,omitempty"`
 	// MissingParents are parents the job does not have (taken as done);
 	// Cyclic the stages a cycle keeps from ever starting (the job then has
 	// no maximum); Reason says so in words.
@@ -335,7 +456,7 @@ type Result struct {
 }
 
 // Rule says in a line how the maximum is computed.
-const Rule = "breadth-first levels (a stage enters the level after its last parent); max_containers = the largest sum of a level's tasks (Zhang et al., OSDI'16 §4.1, Fig. 7); max_antichain_containers = the most tasks of stages none of which waits for another, said where larger"
+const Rule = "breadth-first levels (a stage enters the level after its last parent; a Spark job's stages after those of the jobs that had ended when it was submitted); max_containers = the largest sum of a level's tasks (Zhang et al., OSDI'16 §4.1, Fig. 7), to compare with the task slots a run had; max_antichain_containers = the most tasks of stages none of which waits for another, said where larger"
 
 // Run computes every run's levels and maximum.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
@@ -384,6 +505,11 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			p := p
 			j.ObservedPeak = &p
 		}
+		if p, ok := in.Slots[[2]string{d.Job, d.Run}]; ok {
+			p := p
+			j.ObservedSlots = &p
+		}
+		j.SparkJobs, j.JobGroups = d.SparkJobs, d.JobGroups
 		res.Jobs = append(res.Jobs, j)
 	}
 	sort.SliceStable(res.Jobs, func(a, b int) bool {
@@ -398,7 +524,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 // WriteText writes a row per run, then the rule.
 func (r *Result) WriteText(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tMAX_ANTICHAIN\tOBSERVED_PEAK\tNOTE")
+	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tMAX_ANTICHAIN\tOBSERVED_PEAK\tOBSERVED_SLOTS\tNOTE")
 	for _, j := range r.Jobs {
 		maxC, at := "-", "-"
 		if j.MaxLevel >= 0 {
@@ -408,6 +534,10 @@ func (r *Result) WriteText(out io.Writer) error {
 		if j.ObservedPeak != nil {
 			peak = strconv.FormatFloat(*j.ObservedPeak, 'g', 6, 64)
 		}
+		slots := "-"
+		if j.ObservedSlots != nil {
+			slots = strconv.FormatFloat(*j.ObservedSlots, 'g', 6, 64)
+		}
 		run := j.Run
 		if run == "" {
 			run = "-"
@@ -416,7 +546,7 @@ func (r *Result) WriteText(out io.Writer) error {
 		if j.MaxAntichainContainers != nil {
 			anti = strconv.FormatInt(*j.MaxAntichainContainers, 10)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, anti, peak, j.Reason)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, anti, peak, slots, j.Reason)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -427,7 +557,7 @@ func (r *Result) WriteText(out io.Writer) error {
 
 // WriteCSV writes a row per run.
 func (r *Result) WriteCSV(out io.Writer) error {
-	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "max_antichain_containers"},
+	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "max_antichain_containers", "observed_peak_task_slots", "spark_jobs", "job_groups"},
 		func(row func(...string)) {
 			for _, j := range r.Jobs {
 				maxC, peak := "", ""
@@ -437,12 +567,15 @@ func (r *Result) WriteCSV(out io.Writer) error {
 				if j.ObservedPeak != nil {
 					peak = strconv.FormatFloat(*j.ObservedPeak, 'g', -1, 64)
 				}
-				anti := ""
+				anti, slots := "", ""
 				if j.MaxAntichainContainers != nil {
 					anti = strconv.FormatInt(*j.MaxAntichainContainers, 10)
 				}
+				if j.ObservedSlots != nil {
+					slots = strconv.FormatFloat(*j.ObservedSlots, 'g', -1, 64)
+				}
 				row(j.Job, j.Run, j.Source, strconv.Itoa(j.Stages), strconv.FormatInt(j.Tasks, 10), strconv.Itoa(len(j.Levels)), maxC,
-					strconv.Itoa(j.MaxLevel), peak, j.Reason, anti)
+					strconv.Itoa(j.MaxLevel), peak, j.Reason, anti, slots, strconv.Itoa(j.SparkJobs), strconv.Itoa(j.JobGroups))
 			}
 		})
 }

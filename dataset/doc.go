@@ -84,7 +84,17 @@
 //	            memory_spilled_bytes, spilled_records, output_bytes,
 //	            output_records, input_records (issue 7: the counters elasticity
 //	            models read from job history; 0 when the source does not say),
-//	            cpu_wait_s (time runnable but waiting for a CPU, sandbox runs)
+//	            cpu_wait_s (time runnable but waiting for a CPU, sandbox runs),
+//	            task_memory_bytes (one task's share of its container: a Spark
+//	            executor's memory / its task slots), container_memory_bytes
+//	            (what the resource manager allocated for the task's container:
+//	            YARN executor memory + overhead rounded up to the minimum
+//	            allocation); 0 when the source does not say. Which memory
+//	            each stage reads: elasticity memory_bytes (the setting its
+//	            models vary, with slots); simulate's history replay
+//	            task_memory_bytes (what one task holds); the skyline, plan and
+//	            reservation export the skylines table's memory_bytes, which
+//	            for Spark is the executors' containers
 //	profsamples job, run (= profruns.run_id), offset_s, cpu_s, rss_bytes,
 //	            read_bytes, write_bytes, threads, procs, spill_bytes,
 //	            cgroup_bytes, phase: the sandbox profiler's time series, one

@@ -90,7 +90,7 @@ type ProfRun struct {
 	// Added for the sandbox profiler (issue 6); zero in rows from history.
 	RunID             string // identifies the run; profsamples rows carry it
 	StartMs           int64  // UTC instant the run started; 0 or NoTime when unknown
-	Outcome           string // ok, failed, signaled, timeout, oom-killed
+	Outcome           string // ok, failed, signaled, timeout, oom-killed; Spark task ends also killed, resubmitted
 	ReadSyscallBytes  int64  // bytes passed to read-like syscalls (rchar), page cache included
 	WriteSyscallBytes int64  // bytes passed to write-like syscalls (wchar)
 	SpillPeakBytes    int64  // largest size the spill directory reached, sampled
@@ -105,6 +105,16 @@ type ProfRun struct {
 	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
 	// Added for the accuracy bar (issue 7) on a shared machine.
 	CPUWaitS float64 // time the main thread of each copy was runnable but waiting for a CPU (schedstat run_delay); 0 when not measured
+	// A task's share of its container and the container itself, kept
+	// apart: a Spark executor runs Slots tasks at once in one container.
+	// TaskMemoryBytes is the memory one task has (Spark: the executor's
+	// memory / its slots), what a scheduler replaying the task charges it;
+	// ContainerMemoryBytes what the resource manager allocated for the
+	// container the task ran in (YARN: executor memory + overhead, rounded
+	// up to the minimum allocation), what a reservation asks for. 0 when
+	// the source does not say (MemoryBytes is then both).
+	TaskMemoryBytes      int64
+	ContainerMemoryBytes int64
 }
 
 // ProfSample is one sample of a profiling run's whole process tree (all

@@ -161,6 +161,8 @@ var (
 		int64Col("output_records", func(r *ProfRun) *int64 { return &r.OutputRecords }),
 		int64Col("input_records", func(r *ProfRun) *int64 { return &r.InputRecords }),
 		float64Col("cpu_wait_s", false, func(r *ProfRun) *float64 { return &r.CPUWaitS }),
+		int64Col("task_memory_bytes", func(r *ProfRun) *int64 { return &r.TaskMemoryBytes }),
+		int64Col("container_memory_bytes", func(r *ProfRun) *int64 { return &r.ContainerMemoryBytes }),
 	)
 	ProfSamplesTable = newTable("profsamples",
 		stringCol("job", true, func(r *ProfSample) *string { return &r.Job }),

@@ -331,10 +331,19 @@
 // compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings
 // (lz4-java LZ4BlockOutputStream, snappy-java SnappyOutputStream; lz4
 // checksums are not verified); lzf is refused by name as one reject. A
-// rolled log (eventlog_v2_<app>/events_<N>_<app>[.codec]) is read from its
-// lowest-numbered part, all parts in index order, as one application; the
-// other parts and the appstatus_ marker only leave notes (so pass the
-// folder, not a single later part). The run is the ApplicationStart (App
+// rolled log is known by its folder's contents, whatever the folder is
+// called: Spark's (an appstatus_<app> marker beside events_<N>_<app>[.codec]
+// parts) is read from its lowest-numbered part, all parts in index order;
+// Databricks' (the current part eventlog beside the parts it rolled over,
+// eventlog-YYYY-MM-DD--HH-MM[.gz]) from its oldest part, by time, eventlog
+// last. Either is one application; the other parts and the appstatus_
+// marker only leave notes (so pass the folder, not a single later part).
+// The logs of one YARN application's attempts (same App ID, App Attempt
+// ID 1, 2, ...) read in one ingest are one run, not copies: its start is
+// the first attempt's, its end and status the last attempt's (YARN starts
+// another attempt only after one failed), its skyline every attempt's
+// executors; each attempt's task attempts are kept with app_attempt in
+// their config. Such runs are written when every input has been read. The run is the ApplicationStart (App
 // Name, App ID, User, Timestamp as start; no submit time: Spark does not log
 // one) and ApplicationEnd (end, status FINISHED). A log without
 // ApplicationEnd (.inprogress, or cut) is a run without an end: status
@@ -347,12 +356,20 @@
 // application did with them, not what it held. The driver is counted only
 // where it is an executor (local mode); on YARN the AM container is not in
 // the event log, so a Spark skyline is one container below the yarn-rm
-// skyline of the same application. memory_bytes is spark.executor.memory
-// (spark.driver.memory for the local driver; Spark's default 1g when unset;
-// YARN's overhead not included) per executor, read as Spark reads it
-// (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or without a
-// trailing b, any case, a bare number is MiB, less than a MiB truncates; 0,
-// unknown, when Spark could not read it either); vcores is the executor's
+// skyline of the same application. memory_bytes is each executor's
+// container: spark.executor.memory plus spark.executor.memoryOverhead
+// (default max(384 MiB, 10%)), pyspark and enabled off-heap memory, on
+// YARN rounded up to a multiple of the minimum allocation
+// (spark.hadoop.yarn.scheduler.minimum-allocation-mb, else YARN's 1 GiB);
+// on Kubernetes without rounding; for the local driver spark.driver.memory
+// alone (Spark's default 1g when unset). Memory settings are read as Spark
+// reads them (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or
+// without a trailing b, any case, a bare number is MiB, less than a MiB
+// truncates; 0, unknown, when Spark could not read it either). The task
+// attempts (profruns) keep the executor's memory (memory_bytes, the
+// setting elasticity models vary), a task's share of it
+// (task_memory_bytes: memory / the executor's task slots) and the
+// container (container_memory_bytes) apart; vcores is the executor's
 // Total Cores. Logs without executor events (Spark < 1.4) use block managers
 // instead. Other legitimate events (any SparkListener* name or a Java class
 // name, as SQL and streaming events are written) are counted in the notes;
@@ -379,14 +396,21 @@
 // its <jobid>_conf.xml from the same folder into one run per task attempt
 // (format_jhist.go; Hadoop's Avro-Binary variant is decoded with the schema
 // it carries, avro.go; both encodings are checked field by field against
-// linkedin/goavro in the tests, avro_oracle_test.go). SparkProfRuns turns
+// linkedin/goavro in the tests, avro_oracle_test.go; Hadoop 1's text
+// history, Meta VERSION="1" and TYPE KEY="VALUE" records, is read by
+// jhist_v1.go, its MAP and REDUCE attempts only). SparkProfRuns turns
 // a Spark event log's task metrics into runs (spark_profruns.go); it is
 // not a format of its own but is fed by the spark-eventlog format: every
 // finished task attempt of the log becomes a profruns row (written with the
 // run and its skyline, counted in accepted), and a task end it cannot use
-// (no metrics, a finish before its launch, negative spill) is a reject of
-// its own, with its line; the events it reads (task ends, stage names) are
-// no longer in the "not used" note.
+// (no Task Info, a finish before its launch, negative spill) is a reject of
+// its own, with its line. A task end without "Task Metrics" is valid (Spark
+// writes none for Resubmitted, FetchFailed, ExecutorLostFailure and some
+// TaskKilled ends): it is a run with its launch-to-finish time, counters 0,
+// its outcome (failed, killed, resubmitted: the end that repeats an earlier
+// success whose output was lost) and "task_metrics":"none" in its config.
+// The events it reads (task ends, stage names, job starts and ends) are no
+// longer in the "not used" note.
 //
 // # HDFS audit log (format "hdfs-audit")
 //

@@ -70,9 +70,10 @@ func init() {
 	register(&Format{
 		Name:        "jhist",
 		Table:       dataset.ProfRunsTable.Name,
-		Description: "MapReduce job history (.jhist, Avro-JSON or Avro-Binary) with its _conf.xml beside it: one profiling run per task attempt",
+		Description: "MapReduce job history (.jhist, Avro-JSON or Avro-Binary; Hadoop 1's text history) with its _conf.xml beside it: one profiling run per task attempt",
 		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, []byte("Avro-Json")) || bytes.HasPrefix(head, []byte("Avro-Binary")) || strings.HasSuffix(name, ".jhist") {
+			if bytes.HasPrefix(head, []byte("Avro-Json")) || bytes.HasPrefix(head, []byte("Avro-Binary")) || strings.HasSuffix(name, ".jhist") ||
+				bytes.HasPrefix(head, jhV1Magic) {
 				return true
 			}
 			return strings.HasSuffix(name, "_conf.xml") && bytes.Contains(head, []byte("<configuration")) &&
@@ -218,6 +219,8 @@ func parseJhist(path string, in *Input, ctx context.Context) (*jhistParse, error
 		return p, nil
 	case bytes.HasPrefix(head, []byte("Avro-Binary")):
 		return p, parseJhistBinary(p, in, ctx)
+	case bytes.HasPrefix(head, jhV1Magic):
+		return p, parseJhistV1(p, in, ctx)
 	}
 	lr := newLineReader(in)
 	for {

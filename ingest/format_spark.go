@@ -23,7 +23,7 @@ func init() {
 	register(&Format{
 		Name:        "spark-eventlog",
 		Table:       "runs+skylines+profruns",
-		Description: "Spark event log (JSON lines; gzip, zstd, lz4, snappy; .inprogress; rolled eventlog_v2_* folders) → a run, its executors over time, and its task attempts as profiling runs",
+		Description: "Spark event log (JSON lines; gzip, zstd, lz4, snappy; .inprogress; rolled logs: Spark's appstatus_ and events_N_ parts, Databricks' eventlog-YYYY-MM-DD--HH-MM parts) → a run, its executors over time, and its task attempts as profiling runs",
 		Detect: func(name string, head []byte) bool {
 			if rolledNameRe.MatchString(name) {
 				return true
@@ -49,25 +49,24 @@ var rolledNameRe = regexp.MustCompile(`^(events_[0-9]+|appstatus)_(application_|
 
 func ingestSpark(ctx context.Context, in *Input, s *sink) error {
 	name := filepath.Base(in.Path)
-	dir := filepath.Dir(in.Path)
 	if strings.HasPrefix(name, "appstatus_") {
 		s.notes = append(s.notes, "status marker of a rolled Spark event log (nothing to read; in progress when it ends in .inprogress)")
 		return nil
 	}
 	parts := []string{in.Path}
-	if rolledPartRe.MatchString(name) && strings.HasPrefix(filepath.Base(dir), "eventlog_v2_") {
-		all, err := rolledParts(dir)
-		if err != nil {
-			return err
-		}
-		if len(all) > 0 && all[0] != in.Path {
+	all, layout, err := rolledLog(in.Path)
+	if err != nil {
+		return err
+	}
+	if len(all) > 0 {
+		if all[0] != in.Path {
 			// The first part reads the whole folder, in order.
-			s.notes = append(s.notes, "part of a rolled Spark event log: read with "+filepath.Base(all[0]))
+			s.notes = append(s.notes, fmt.Sprintf("part of a rolled Spark event log (%s): read with %s", layout, filepath.Base(all[0])))
 			return nil
 		}
 		parts = all
 		if len(parts) > 1 {
-			s.notes = append(s.notes, fmt.Sprintf("rolled Spark event log: %d parts read in order", len(parts)))
+			s.notes = append(s.notes, fmt.Sprintf("rolled Spark event log (%s): %d parts read in order", layout, len(parts)))
 		}
 	}
 	r := &sparkLog{file: in.Path, exec: map[string]*sparkExec{}, unused: map[string]int64{}}
@@ -77,12 +76,68 @@ func ingestSpark(ctx context.Context, in *Input, s *sink) error {
 	return drainJobs(ctx, s, r)
 }
 
-// rolledParts lists the event files of a rolled log folder by index.
-func rolledParts(dir string) ([]string, error) {
+// databricksPartRe is a rolled-over part of a Databricks event log:
+// eventlog-YYYY-MM-DD--HH-MM, compressed or not, beside the current part
+// "eventlog".
+var databricksPartRe = regexp.MustCompile(`^eventlog-([0-9]{4}-[0-9]{2}-[0-9]{2}--[0-9]{2}-[0-9]{2})(\.[A-Za-z0-9]+)?$`)
+
+// rolledLog lists the parts of the rolled log path belongs to, in the
+// order they were written, and names the layout; nil when path is a log
+// of its own. A rolled log is known by its folder's contents, whatever
+// the folder is called (a copy need not keep Spark's eventlog_v2_ name):
+//
+//   - Spark 3 (spark.eventLog.rolling.enabled): an appstatus_<app> marker
+//     beside events_<N>_<app> parts, read by N;
+//   - Databricks: the current part "eventlog" beside the parts it rolled
+//     over, eventlog-YYYY-MM-DD--HH-MM[.gz], read by their time, the
+//     current part last.
+func rolledLog(path string) ([]string, string, error) {
+	name, dir := filepath.Base(path), filepath.Dir(path)
+	spark := rolledPartRe.MatchString(name)
+	databricks := name == "eventlog" || databricksPartRe.MatchString(name)
+	if !spark && !databricks {
+		return nil, "", nil
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	if spark {
+		marker := strings.HasPrefix(filepath.Base(dir), "eventlog_v2_")
+		for _, e := range ents {
+			marker = marker || strings.HasPrefix(e.Name(), "appstatus_")
+		}
+		if !marker {
+			return nil, "", nil
+		}
+		return rolledParts(dir, ents), "Spark's appstatus_ and events_N_ parts", nil
+	}
+	var dated []string
+	current := ""
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		switch {
+		case e.Name() == "eventlog":
+			current = filepath.Join(dir, e.Name())
+		case databricksPartRe.MatchString(e.Name()):
+			dated = append(dated, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(dated) == 0 {
+		return nil, "", nil
+	}
+	// The names' times sort as text (fixed-width digits).
+	sort.Strings(dated)
+	if current != "" {
+		dated = append(dated, current)
+	}
+	return dated, "Databricks' eventlog and eventlog-YYYY-MM-DD--HH-MM parts", nil
+}
+
+// rolledParts lists the event files of a Spark rolled log folder by index.
+func rolledParts(dir string, ents []os.DirEntry) []string {
 	type part struct {
 		n    int
 		path string
@@ -104,7 +159,7 @@ func rolledParts(dir string) ([]string, error) {
 	for i, p := range ps {
 		out[i] = p.path
 	}
-	return out, nil
+	return out
 }
 
 // sparkEvent holds the fields of the events this format uses; the others
@@ -438,6 +493,7 @@ func (r *sparkLog) event(line []byte) *ParseError {
 var sparkProfUsed = map[string]bool{
 	"SparkListenerApplicationStart": true, "SparkListenerEnvironmentUpdate": true, "SparkListenerExecutorAdded": true,
 	"SparkListenerStageSubmitted": true, "SparkListenerStageCompleted": true, "SparkListenerTaskEnd": true,
+	"SparkListenerJobStart": true, "SparkListenerJobEnd": true,
 }
 
 // profLine feeds a line to the profiling runs; a task end it cannot use
@@ -524,7 +580,13 @@ func (r *sparkLog) finish() bool {
 			delete(execs, "driver")
 		}
 	}
+	// An executor holds a container: its memory plus Spark's overhead,
+	// rounded up as YARN allocates it (sparkContainerMemory); that is
+	// what a reservation of the run's containers must ask for.
 	execMem := sparkMemoryBytes(r.props["spark.executor.memory"])
+	if execMem > 0 {
+		execMem, _ = sparkContainerMemory(r.props, id, execMem, false)
+	}
 	drvMem := sparkMemoryBytes(r.props["spark.driver.memory"])
 	ids := make([]string, 0, len(execs))
 	for id := range execs {
@@ -554,7 +616,7 @@ func (r *sparkLog) finish() bool {
 			stepDelta{OffsetS: float64(from-startMs) / 1000, Containers: 1, MemoryBytes: mem, VCores: x.cores},
 			stepDelta{OffsetS: float64(until-startMs) / 1000, Containers: -1, MemoryBytes: -mem, VCores: -x.cores})
 	}
-	r.rec = jobRecord{Run: run, Samples: stepSamples(run.Job, run.Run, deltas)}
+	r.rec = jobRecord{Run: run, Samples: stepSamples(run.Job, run.Run, deltas), AppAttempt: a.AttemptID}
 	if r.prof != nil {
 		r.rec.ProfRuns = r.prof.Runs()
 	}

@@ -23,7 +23,9 @@ const sparkDir = "../testdata/jobs/spark/"
 // drelephant (Spark 1.5.1 on YARN): ApplicationStart 1458126354336 ("PythonPi",
 // application_1457600942802_0093, user hdfs), executor 2 added at
 // 1458126397624 (+43.288 s), executor 1 at 1458126398962 (+44.626 s), two
-// cores each, spark.executor.memory 1g, never removed; ApplicationEnd
+// cores each, spark.executor.memory 1g (a YARN container of 1 GiB + 384 MiB
+// overhead, rounded up to YARN's default 1 GiB minimum allocation: 2 GiB),
+// never removed; ApplicationEnd
 // 1458126409609 (+55.273 s).
 // sparklens (Spark 2.3.0, local mode): ApplicationStart 1532512549494
 // ("Spark shell", local-1532512550423, user beria), executor "driver" added
@@ -34,8 +36,8 @@ var (
 		Status: "FINISHED", SubmitMs: dataset.NoTime, StartMs: 1458126354336, EndMs: 1458126409609, Source: "spark-eventlog"}
 	drelephantSky = []dataset.SkylineSample{
 		{Job: "PythonPi", Run: "application_1457600942802_0093"},
-		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 43.288, Containers: 1, MemoryBytes: 1 << 30, VCores: 2},
-		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 44.626, Containers: 2, MemoryBytes: 2 << 30, VCores: 4},
+		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 43.288, Containers: 1, MemoryBytes: 2 << 30, VCores: 2},
+		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 44.626, Containers: 2, MemoryBytes: 4 << 30, VCores: 4},
 		{Job: "PythonPi", Run: "application_1457600942802_0093", OffsetS: 55.273},
 	}
 	sparklensRun = dataset.Run{Job: "Spark shell", Run: "local-1532512550423", Name: "Spark shell", User: "beria",
@@ -54,14 +56,16 @@ func TestSparkEventLogFixtures(t *testing.T) {
 			t.Errorf("%+v", f)
 		}
 	}
-	if !reflect.DeepEqual(o.runs, []dataset.Run{drelephantRun, sparklensRun}) {
+	// The YARN log has an App Attempt ID: its run is written when every
+	// input is read (it could have other attempts), after the local one.
+	if !reflect.DeepEqual(o.runs, []dataset.Run{sparklensRun, drelephantRun}) {
 		t.Errorf("runs %+v", o.runs)
 	}
-	if want := append(append([]dataset.SkylineSample{}, drelephantSky...), sparklensSky...); !reflect.DeepEqual(o.sky, want) {
+	if want := append(append([]dataset.SkylineSample{}, sparklensSky...), drelephantSky...); !reflect.DeepEqual(o.sky, want) {
 		t.Errorf("skylines\n%+v\nwant\n%+v", o.sky, want)
 	}
 	// Task ends are profiling runs now, no longer counted as unused.
-	if !hasNoteLike(o.res.Files[0].Notes, "JobStart 1, TaskStart 10") || hasNoteLike(o.res.Files[0].Notes, "TaskEnd") ||
+	if !hasNoteLike(o.res.Files[0].Notes, "counted): TaskStart 10") || hasNoteLike(o.res.Files[0].Notes, "TaskEnd") ||
 		!hasNote(o.res.Files[0].Notes, "Spark 1.5.1") {
 		t.Errorf("notes %q", o.res.Files[0].Notes)
 	}
@@ -97,7 +101,11 @@ func TestSparkEventLogFixtures(t *testing.T) {
 	// shuffle or input metrics, nothing spilled.
 	d := o.prof[0]
 	want := dataset.ProfRun{Job: "PythonPi", Task: "stage 0: reduce at pi.py:39", Framework: "spark", MemoryBytes: 1 << 30,
-		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Source: d.Source, Config: d.Config}
+		Slots: 2, RuntimeS: 4.832, StartMs: 1458126398726, Outcome: "ok", Source: d.Source, Config: d.Config,
+		// Two slots share the executor's 1 GiB; its YARN container is
+		// 1 GiB + 384 MiB overhead, rounded up to YARN's default 1 GiB
+		// minimum allocation.
+		TaskMemoryBytes: 512 << 20, ContainerMemoryBytes: 2 << 30}
 	if !reflect.DeepEqual(d, want) || !strings.HasSuffix(d.Source, "drelephant_event_log_1.jsonl") ||
 		!strings.Contains(d.Config, `"spark.shuffle.memoryFraction":"0.5"`) || !strings.Contains(d.Config, `"stage_attempt_index":"0.1"`) ||
 		!strings.Contains(d.Config, `"app_id":"application_1457600942802_0093"`) || !strings.Contains(d.Config, `"parent_stages":[]`) {
@@ -255,7 +263,7 @@ func TestSparkEventLogRolled(t *testing.T) {
 	}
 	want := []string{
 		"appstatus_local-1532512550423:spark-eventlog:status marker of a rolled Spark event log (nothing to read; in progress when it ends in .inprogress)",
-		"events_10_local-1532512550423.lz4:spark-eventlog:part of a rolled Spark event log: read with events_1_local-1532512550423",
+		"events_10_local-1532512550423.lz4:spark-eventlog:part of a rolled Spark event log (Spark's appstatus_ and events_N_ parts): read with events_1_local-1532512550423",
 	}
 	if !reflect.DeepEqual(got[:2], want) || !strings.Contains(got[2], "3 parts read in order") ||
 		!strings.HasPrefix(got[3], "events_2_local-1532512550423.zstd:spark-eventlog:compression: zstd|part of a rolled") {

@@ -191,6 +191,11 @@ func (st *runState) googleSums(opts Options) *googleSums {
 
 // finish writes what the Run's inputs left pending.
 func (st *runState) finish(ctx context.Context, tx *dataset.Tx, res *Result, opts Options) error {
+	if st.attempts != nil {
+		if err := st.attempts.flush(ctx, tx, res); err != nil {
+			return err
+		}
+	}
 	st.lineage.finish(res)
 	if st.sums2011 != nil {
 		if err := st.sums2011.flush(ctx, tx, res, opts); err != nil {

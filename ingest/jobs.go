@@ -16,6 +16,10 @@ type jobRecord struct {
 	Run      *dataset.Run // nil: samples only
 	Samples  []dataset.SkylineSample
 	ProfRuns []dataset.ProfRun // task attempts as profiling runs (Spark)
+	// AppAttempt is the YARN application attempt of a Spark log ("" when
+	// it has none): its run and samples are held until the ingest's end,
+	// to make one run of the application's attempts (sparkAttempts).
+	AppAttempt string
 }
 
 // drainJobs writes every run to the runs table and its samples to the
@@ -44,6 +48,10 @@ func drainJobs(ctx context.Context, s *sink, r Reader[jobRecord]) error {
 				return err
 			}
 			continue
+		}
+		if rec.Run != nil && rec.AppAttempt != "" && s.run != nil {
+			s.run.sparkAttempts().hold(rec, s.index, s.file)
+			rec.Run, rec.Samples = nil, nil
 		}
 		if rec.Run != nil {
 			if first := s.seenRun(rec.Run); first != "" {

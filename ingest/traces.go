@@ -16,10 +16,11 @@ import (
 type runState struct {
 	vms      *vmIndex
 	colls    *collIndex
-	machines *machineIndex // machine histories, for the machine-event formats
-	sums     *googleSums   // google2019-usage rows, written when the Run ends
-	sums2011 *googleSums   // google2011-task-usage rows, likewise
-	lineage  *olLineage    // outputs of OpenLineage runs, merged across their events
+	machines *machineIndex  // machine histories, for the machine-event formats
+	sums     *googleSums    // google2019-usage rows, written when the Run ends
+	sums2011 *googleSums    // google2011-task-usage rows, likewise
+	lineage  *olLineage     // outputs of OpenLineage runs, merged across their events
+	attempts *sparkAttempts // Spark application attempts, one run each application
 }
 
 // tenantKeys lists, per format, the values --tenant-key accepts; the first

@@ -31,13 +31,27 @@
 // (MapReduce .jhist files and Spark event logs give one profruns row per
 // attempt), submitted at its first attempt's start; per phase (map,
 // reduce, Spark stage) the tasks with a successful attempt, their mean
-// runtime and the median container memory they were given (taken as the
-// ideal memory: the runtime was measured at it; a fitted model of the
-// recurring job and task replaces it, as above); reduces wait for maps, a
-// Spark stage for its parent stage (of several, the one that ended last in
-// the log, since a phase waits for one). Failed attempts, the
-// application's start-up before its first task, and runs of the runs
-// table without attempts are not replayed, and the output says how many.
+// runtime and the median memory a task was given (taken as the ideal
+// memory: the runtime was measured at it; a fitted model of the recurring
+// job and task replaces it, as above). A Spark task's memory is its share
+// of its executor (profruns task_memory_bytes: the executor's memory / its
+// task slots), not the executor's container (container_memory_bytes,
+// what a reservation asks for): an executor runs cores / spark.task.cpus
+// tasks at once. Reduces wait for maps, a Spark stage for its parent stage
+// (of several, the one that ended last in the log, since a phase waits for
+// one). A Spark application runs its jobs one after another: a stage
+// without a parent that ran waits for the group of jobs before its own
+// (jobs that overlapped in time are one group; dataset.SparkJobGroups),
+// through a phase "driver before Spark job N" of one task, one core and
+// the least memory, as long as the log's gap between the two groups (the
+// driver's work, or an application attempt starting again, when no task
+// ran). A stage whose longest task ran more than twice the mean of the
+// others puts that straggler in a phase of its own ("(longest task)"),
+// since a stage ends with its last task. The attempts of a YARN
+// application are phases "attempt N stage ..." one after another. Failed
+// attempts, the application's start-up before its first task, and runs of
+// the runs table without attempts are not replayed, and the output says
+// how many.
 // Each job's observed_jct_s (its last attempt end − first attempt start)
 // is printed beside the simulated JCTs.
 //

@@ -170,3 +170,46 @@ func TestLoadNoHistory(t *testing.T) {
 		t.Errorf("err %v, want ErrNoWorkload naming what to ingest", err)
 	}
 }
+
+// A Spark application of two jobs, one after the other: job 0 (stage 0,
+// tasks of 4, 4 and 10 s launched at 0 s) and job 1 (stage 1, launched at
+// 13 s, submitted after job 0 ended). Stage 1 has no parent that ran, so
+// it waits for job 0 through the driver's 3 s gap (13 s − stage 0's last
+// end at 10 s); stage 0's 10 s task, more than twice the 4 s of the
+// others, is a phase of its own, the one that ended last.
+func TestFromHistorySparkJobs(t *testing.T) {
+	task := func(stage, index int, job int, startS, rt float64) dataset.ProfRun {
+		r := sp("app-2", stage, index, "[]", startS, rt)
+		r.TaskMemoryBytes = 1 << 30
+		r.Config = fmt.Sprintf(`{"stage_attempt_index":"%d.%d","app_id":"app-2","parent_stages":[],"spark.task.cpus":"2","spark_job":%d,"job_submit_ms":%d,"job_end_ms":%d}`,
+			stage, index, job, t0+int64(job)*12000, t0+int64(job)*12000+11000)
+		return r
+	}
+	ds := historyDataset(t, []dataset.ProfRun{task(0, 0, 0, 0, 4), task(0, 1, 0, 0, 4), task(0, 2, 0, 0, 10), task(1, 0, 1, 13, 2)}, nil)
+	jobs, _, warns, err := FromHistory(context.Background(), ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Phase{
+		{Task: "stage 0: s0 (longest task)", Tasks: 1, RuntimeS: 10, MemoryBytes: 1 << 30, Cores: 2, ModelSource: "default"},
+		{Task: "stage 0: s0", Tasks: 2, RuntimeS: 4, MemoryBytes: 1 << 30, Cores: 2, ModelSource: "default"},
+		{Task: "stage 1: s1", Tasks: 1, RuntimeS: 2, MemoryBytes: 1 << 30, Cores: 2, After: "driver before Spark job 1", ModelSource: "default"},
+		{Task: "driver before Spark job 1", Tasks: 1, RuntimeS: 3, MemoryBytes: 1, Cores: 1, After: "stage 0: s0 (longest task)", ModelSource: "none", modelSet: true},
+	}
+	if len(jobs) != 1 || !reflect.DeepEqual(jobs[0].Phases, want) || jobs[0].ObservedS != 15 {
+		t.Fatalf("jobs %+v\nwant phases %+v", jobs, want)
+	}
+	if len(warns) != 2 {
+		t.Errorf("warnings %q", warns)
+	}
+	// Replayed: 10 s, then 3 s, then 2 s: the observed 15 s.
+	opts := DefaultOptions()
+	opts.Nodes, opts.NodeMemoryBytes, opts.NodeCores = []int{2}, []int64{4 << 30}, 4
+	res, err := Run(context.Background(), Input{Jobs: jobs}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Jobs[0]; math.Abs(j.JCTS-15) > 1e-9 {
+		t.Errorf("JCT %v, want 15", j.JCTS)
+	}
+}

@@ -23,12 +23,16 @@ when.
 
 The DAGs come from Alibaba 2018 batch_task.csv (ingest
 alibaba2018-batch-task: M5_3_4 is stage 5 after stages 3 and 4), Spark
-event logs (a stage's parent stages and its tasks), MapReduce .jhist
+event logs (a stage's parent stages and its tasks; a Spark job's stages
+come after those of the jobs that had ended when it was submitted, so
+the maximum is that of one job or of jobs that overlapped), MapReduce .jhist
 files (maps, then reduces) and Google 2019 collection_events (a
 collection's start_after_collection_ids: the collections they connect are
 one workflow, named after its smallest collection id; a collection's
 tasks are its instances, from google2019-instance-events). Where the dataset has the run's skyline
-(Spark), its observed peak of containers is printed beside the maximum.
+(Spark), its observed peak of containers (executors) is printed beside
+the maximum, and the task slots it had at most (OBSERVED_SLOTS: executor
+cores / spark.task.cpus), what the DAG's concurrent tasks compare with.
 A parent the job does not have is taken as done, and stages on a cycle
 give the job no maximum; the NOTE column says so.
 ` + exitStatusHelp,

@@ -45,3 +45,19 @@ func TestDAGCommand(t *testing.T) {
 		t.Errorf("unknown job: exit %d: %s", code, stderr)
 	}
 }
+
+// wlprof dag on a real multi-job Spark log: each job's stages after the
+// jobs that ended before it (15 groups of 20 jobs; the counts are in
+// dag's TestSparkJobsInSequence), its maximum beside the task slots the
+// run had.
+func TestDAGSparkJobs(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "dag", "-d", ds)
+	if code != 0 {
+		t.Fatalf("dag: exit %d: %s", code, stderr)
+	}
+	golden(t, "dag-spark-jobs.txt", out)
+}

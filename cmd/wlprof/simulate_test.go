@@ -388,3 +388,21 @@ func TestSimulateFromHistory(t *testing.T) {
 		t.Errorf("text output (exit %d):\n%s", code, text)
 	}
 }
+
+// A real 20-job Spark application (rapids_eventlog_4nodes_8cores_dynamic_alloc,
+// testdata/jobs/SOURCES.md) replayed on a cluster of its shape: at most 7
+// executors of 4 cores in 28 GiB containers (20g + 8g overhead). Its tasks
+// take 5 GiB each (20g / 4 slots), its jobs run in order with the driver's
+// logged gaps between them; the observed JCT is its last task end − first
+// task launch, 69.965 s (simulate's TestReplayRealRuns holds the bar).
+func TestSimulateSparkHistoryGolden(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
+	if code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	golden(t, "simulate-spark-history.txt", out)
+}
