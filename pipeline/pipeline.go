@@ -54,6 +54,9 @@ type Options struct {
 	// Constraints, when set, adds the constraints stage's section (seed
 	// 003: constraint table, CRV over time, M/G/1 waits).
 	Constraints *constraints.Options
+	// Planner are the options of the answers to the planner's questions
+	// (the cluster sizing's target makespan, cores per server, capacity).
+	Planner PlannerOptions
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

@@ -100,6 +100,9 @@ func Run(ctx context.Context, paths []string, o RunOptions) (*RunReport, error) 
 		return nil, err
 	}
 	progress("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
+	if o.Report.Planner.Dataset == "" {
+		o.Report.Planner.Dataset = dir
+	}
 	in, err := Report(ctx, ds, o.Report)
 	if err != nil {
 		return nil, err

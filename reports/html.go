@@ -89,6 +89,7 @@ type view struct {
 	Skipped     []Skipped
 	InlineJobs  int
 	Quality     *qualityView
+	Planner     *Planner
 }
 
 type patternCount struct {
@@ -116,7 +117,7 @@ var stageTitles = map[string]string{
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Place: in.Placement, Cons: in.Constraints}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Planner: in.Planner, Place: in.Placement, Cons: in.Constraints}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -296,6 +297,8 @@ table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file
 .dq tr.total td{font-weight:bold;border-top:2px solid #ccc}.dq tr.sub td{color:#777;background:#fafafa;font-size:13px}.dq td.why b{font-weight:600;margin-right:.3em}
 .dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:7%}.dq td:nth-child(5){white-space:nowrap}
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
+.answers{display:grid;grid-template-columns:repeat(auto-fit,minmax(30em,1fr));gap:1em}.answer{border:1px solid #ccd;border-radius:6px;padding:.2em 1em .6em;background:#fbfbfe;min-width:0}
+.answer h3{margin:.5em 0 .3em}.answer td:first-child,.answer th:first-child{white-space:nowrap;overflow-wrap:normal}.answer table{width:100%}.answer code{font-size:12px;overflow-wrap:anywhere;background:#f2f2f2;padding:0 .2em}ol.actions li{margin:.3em 0}
 td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
 </style>
 </head>
@@ -303,8 +306,10 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <header>
 <h1>{{.Title}}</h1>
 <p class="muted">wlprof report: {{.S.Tenants}} tenants, {{.S.Jobs}} recurring jobs. Profiles for schedulers are in <code>profiles/</code> and <code>tenants.json</code>; every figure is also in <code>plots/</code> as SVG and PNG.</p>
-<nav><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#quality">Data quality</a><a href="#jobs">Jobs</a><a href="#caveats">Caveats ({{plus .S.Warnings .S.Skipped}})</a></nav>
+<nav><a href="#answers">Answers</a><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#quality">Data quality</a><a href="#jobs">Jobs</a><a href="#glossary">Glossary</a><a href="#caveats">Caveats ({{plus .S.Warnings .S.Skipped}})</a></nav>
 </header>
+
+{{template "decisions" .}}
 
 <section id="summary">
 <h2>Summary</h2>
@@ -316,11 +321,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <div class="card">Inputs{{with .Quality}}{{if .Inputs}}<b>{{len .Inputs}}</b>{{if .Rejected}}{{thousands .Rejected}} records rejected ({{share .RejectedFraction}}) in {{.InputsWithRejects}} of them{{else}}no record rejected{{end}}{{else}}<b>–</b>not known{{end}}{{end}}; <a href="#quality">data quality</a></div>
 <div class="card">Caveats<b>{{plus .S.Warnings .S.Skipped}}</b>{{.S.Warnings}} warnings, {{.S.Skipped}} skipped, each with its reason; <a href="#caveats">see below</a></div>
 </div>
-{{if .Tenants}}
-<h3>Headroom by class</h3>
-<table><tr><th>class</th><th>pattern</th><th>tenants</th><th>mean</th><th>peak</th><th>short</th><th>medium</th><th>long</th></tr>
-{{range .Tenants.Classes}}<tr><td>{{.Class}}</td><td>{{.Pattern}}</td><td>{{.Tenants}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td><td>{{num .Headroom.Short}}</td><td>{{num .Headroom.Medium}}</td><td>{{num .Headroom.Long}}</td></tr>
-{{end}}</table>
+{{if .Tenants}}{{template "headroom" .}}
 {{else}}<p class="nc">Headroom by class: not computed (no classify results).</p>{{end}}
 </section>
 
@@ -407,6 +408,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 
 {{template "constraints" .}}
 {{template "quality" .}}
+{{template "glossary" .}}
 
 <section id="jobs">
 <h2>Jobs</h2>

@@ -37,6 +37,9 @@ type Input struct {
 	// Constraints is the constraints stage's profile; nil when it did not
 	// run.
 	Constraints *Constraints
+	// Planner is what the answers to the planner's questions need beyond
+	// the sections (Decisions); nil leaves them to the sections' data.
+	Planner *Planner
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.

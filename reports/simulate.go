@@ -169,6 +169,7 @@ const simulateHTML = `{{define "simulate"}}{{with stage .Stages "simulate"}}<sec
 <table><tr><th>policy</th><th>makespan</th><th>mean JCT</th><th>median JCT</th><th>p95 JCT</th><th>memory utilisation</th><th>tasks</th><th>elastic tasks</th></tr>
 {{range .Policies}}<tr><td>{{.Policy}}</td><td>{{dur .MakespanS}}</td><td>{{dur .MeanJCTS}}</td><td>{{dur .MedianJCTS}}</td><td>{{dur .P95JCTS}}</td><td>{{pct .MemoryUtilisation}}</td><td>{{.Tasks}}</td><td>{{.ElasticTasks}}</td></tr>
 {{end}}</table>
+{{template "sizing" $}}
 {{with stage $.Stages "simulate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
 {{if .LeftOut}}<p class="muted">Not simulated:</p><ul>{{range .LeftOut}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}

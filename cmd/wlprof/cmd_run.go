@@ -77,6 +77,8 @@ func runRun(ctx context.Context, o *runOptions) error {
 	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf}
 	if o.datasetSet {
 		ro.Dataset = g.Dataset
+	} else {
+		ro.Report.Planner.Dataset = ""
 	}
 	rep, err := pipeline.Run(ctx, o.Paths, ro)
 	if err != nil {
