@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -279,6 +280,10 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 		if b := best[pol]; b != nil {
 			counts = append(counts, fmt.Sprint(b.nodes))
 		}
+	}
+	sort.Slice(counts, func(a, b int) bool { return len(counts[a]) < len(counts[b]) || len(counts[a]) == len(counts[b]) && counts[a] < counts[b] })
+	if len(counts) == 2 && counts[0] == counts[1] {
+		counts = counts[:1]
 	}
 	if unit == nil {
 		fmt.Fprintf(&cmd, " --nodes %s --node-memory %s", strings.Join(counts, ","), bytesize.Format(nodeMem))

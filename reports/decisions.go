@@ -69,14 +69,14 @@ type HarvestDecision struct {
 	SpareCoreHPerDay *float64  `json:"spare_core_h_per_day"`
 	// Replay is the harvest replay's outcome per policy; Window the part
 	// of the data it replayed.
-	Replay   []HarvestOutcome `json:"replay"`
-	Window   string           `json:"replay_window,omitempty"`
+	Replay []HarvestOutcome `json:"replay"`
+	Window string           `json:"replay_window,omitempty"`
 	// SpareAnswer and ReplayAnswer are Answer's two parts.
-	SpareAnswer  string `json:"spare_answer,omitempty"`
-	ReplayAnswer string `json:"replay_answer,omitempty"`
-	Outcome  string           `json:"outcome,omitempty"`
-	Missing  []string         `json:"missing"`
-	Sections []string         `json:"sections"`
+	SpareAnswer  string   `json:"spare_answer,omitempty"`
+	ReplayAnswer string   `json:"replay_answer,omitempty"`
+	Outcome      string   `json:"outcome,omitempty"`
+	Missing      []string `json:"missing"`
+	Sections     []string `json:"sections"`
 }
 
 // JobTypeCores are cores per job type (Zhang et al., OSDI'16 §4.1).

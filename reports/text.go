@@ -33,7 +33,9 @@ func (idx *Index) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "  data quality: %d of %d inputs had rejected records (%d of %d); see the report's data-quality section or wlprof rejects\n",
 			q.InputsWithRejects, len(q.Inputs), q.Rejected, q.Accepted+q.Rejected)
 	}
-	idx.Summary.Decisions.WriteText(w)
+	if idx.Summary.Decisions.Version > 0 {
+		idx.Summary.Decisions.WriteText(w)
+	}
 	return nil
 }
 
