@@ -16,7 +16,7 @@ import (
 )
 
 // addJobTypes, when o.JobTypes is set, gives every job of the runs table
-// its length type (seed 000 §4.1) in its profile, with thresholds derived
+// its length type (Zhang et al., OSDI'16 §4.1) in its profile, with thresholds derived
 // as wlprof harvest does from the run durations and the classes' capacity
 // (no replay).
 func (r *reportInput) addJobTypes(ctx context.Context, ds *dataset.Dataset, o Options) error {
@@ -40,7 +40,7 @@ func (r *reportInput) addJobTypes(ctx context.Context, ds *dataset.Dataset, o Op
 // workload each job's profile gets its length type.
 func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Options) error {
 	if o.Harvest == nil {
-		r.note(reports.StageHarvest, "Not asked for: --harvest replays the job runs (or --harvest-workload poisson, a synthetic stream) on the primary tenants' spare cores, placing them by their classes' history (seed 000 Algorithm 1) and blind, and counts the containers killed.")
+		r.note(reports.StageHarvest, "Not asked for: --harvest replays the job runs (or --harvest-workload poisson, a synthetic stream) on the primary tenants' spare cores, placing them by their classes' history (Zhang et al., OSDI'16 Algorithm 1) and blind, and counts the containers killed.")
 		return nil
 	}
 	if ds.Rows(dataset.UsageTable.Name) == 0 && ds.Rows(dataset.SeriesTable.Name) == 0 {

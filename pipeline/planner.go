@@ -281,7 +281,9 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 			counts = append(counts, fmt.Sprint(b.nodes))
 		}
 	}
-	sort.Slice(counts, func(a, b int) bool { return len(counts[a]) < len(counts[b]) || len(counts[a]) == len(counts[b]) && counts[a] < counts[b] })
+	sort.Slice(counts, func(a, b int) bool {
+		return len(counts[a]) < len(counts[b]) || len(counts[a]) == len(counts[b]) && counts[a] < counts[b]
+	})
 	if len(counts) == 2 && counts[0] == counts[1] {
 		counts = counts[:1]
 	}

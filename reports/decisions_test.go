@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -241,6 +242,23 @@ func TestSig(t *testing.T) {
 	for x, want := range map[float64]string{0.1: "0.1", 2: "2", 13700: "13,700", 635.4: "635", 0.02: "0.02", 71.3: "71.3"} {
 		if got := sig(x); got != want {
 			t.Errorf("sig(%g) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// The report cites the papers by authors, venue and section, never by
+// their file name ("seed 000"): every section of a full report.
+func TestReportNamesNoSeedFile(t *testing.T) {
+	in := synthInput(40, 6, 1)
+	in.Planner = plannerFor(in)
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, err := Write(dir, in, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"index.html", "index.json"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if m := regexp.MustCompile(`(?i)seed\s+0\d\d`).Find(b); m != nil {
+			t.Errorf("%s names a paper by its file name: %q", f, m)
 		}
 	}
 }

@@ -144,7 +144,7 @@ func timeAxis(extentS float64) (string, float64) {
 	return "seconds", 1
 }
 
-// PatternCounts is the number of tenants per pattern (seed 000 Fig. 2/3).
+// PatternCounts is the number of tenants per pattern (Zhang et al., OSDI'16 Fig. 2/3).
 func PatternCounts(t *profile.Tenants) *plot.Plot {
 	counts := map[string]int{}
 	for _, tn := range t.Tenants {
@@ -316,7 +316,7 @@ func palette(i int) color.Color {
 }
 
 // JobSkyline draws the runs' skylines in grey with the fitted skyline and
-// the reservation over them (seed 001 Fig. 5). Nil without a skyline.
+// the reservation over them (Jyothi et al., OSDI'16 Fig. 5). Nil without a skyline.
 func JobSkyline(j *Job) *plot.Plot {
 	sk := j.Profile.Skyline
 	if sk == nil {
@@ -367,7 +367,7 @@ func stepXY(values []float64, dx float64) plotter.XYs {
 }
 
 // AlphaTradeoff draws over- against under-allocation for each α of the
-// sweep (seed 001 Fig. 9b/9c). Nil without a sweep.
+// sweep (Jyothi et al., OSDI'16 Fig. 9b/9c). Nil without a sweep.
 func AlphaTradeoff(j *Job) *plot.Plot {
 	sk := j.Profile.Skyline
 	if sk == nil || len(sk.AlphaSweep) == 0 {
@@ -395,7 +395,7 @@ func AlphaTradeoff(j *Job) *plot.Plot {
 	return p
 }
 
-// SlackCDF is the distribution of the jobs' slack ratios (seed 001 Fig.
+// SlackCDF is the distribution of the jobs' slack ratios (Jyothi et al., OSDI'16 Fig.
 // 9a). Nil when no job has one.
 func SlackCDF(jobs []Job) *plot.Plot {
 	var v []float64
@@ -419,7 +419,7 @@ func SlackCDF(jobs []Job) *plot.Plot {
 }
 
 // ElasticityCurve draws a model's predicted runtime against memory with
-// the measured runs of its task (seed 004 Fig. 1): filled points were used
+// the measured runs of its task (Iorgulescu et al., ATC'17 Fig. 1): filled points were used
 // to fit, hollow ones validate.
 func ElasticityCurve(j *Job, m *profile.ElasticityModel) *plot.Plot {
 	p := newPlot(fmt.Sprintf("%s: %s tasks (%s model)", j.Profile.Job, m.Task, m.Kind), "memory (GiB)", "runtime (s)")
@@ -544,7 +544,7 @@ func inlineSVG(svg []byte) []byte {
 }
 
 // PlanLoad draws the packed load over the LCM against the naive plan's
-// (each skyline at its arrival) and the lower bound (seed 001 Fig. 9d).
+// (each skyline at its arrival) and the lower bound (Jyothi et al., OSDI'16 Fig. 9d).
 // Nil without a plan.
 func PlanLoad(pl *Plan) *plot.Plot {
 	if pl == nil || len(pl.Load) == 0 {
@@ -575,7 +575,7 @@ func PlanLoad(pl *Plan) *plot.Plot {
 }
 
 // PlanAlphaMisses draws the share of held-out runs that miss their
-// deadline against skylines fitted at each α (seed 001 Fig. 9c). Nil
+// deadline against skylines fitted at each α (Jyothi et al., OSDI'16 Fig. 9c). Nil
 // without held-out runs.
 func PlanAlphaMisses(pl *Plan) *plot.Plot {
 	if pl == nil || len(pl.Alpha) == 0 {
