@@ -14,6 +14,7 @@ type runOptions struct {
 	Paths      []string
 	TZ         string
 	MaxRejects int64
+	AllowDup   bool
 	// datasetSet: -d was given, so inputs are added to that dataset instead
 	// of a fresh one inside DIR.
 	datasetSet bool
@@ -53,6 +54,7 @@ built beside the old one and replaces it only when the ingest succeeded.
 	f.StringVar(&o.Out, "out", "", "output directory: DIR/dataset and DIR/report (required)")
 	o.report.bindReportFlags(cmd)
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
+	f.BoolVar(&o.AllowDup, "allow-duplicate", false, "ingest a file even when the dataset, or another input, holds its content (same sha256) already")
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, changing nothing, after this many rejected records (-1: no limit)")
 	return cmd
 }
@@ -69,7 +71,9 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err := (ingest.Flags{TZ: o.TZ}).Apply(&opts); err != nil {
 		return usageError{err}
 	}
-	opts.MaxRejects, opts.Watch = o.MaxRejects, g.watchInput
+	// Byte-identical inputs (the same file under two names, or one the
+	// dataset holds already) are read once, as wlprof ingest does.
+	opts.MaxRejects, opts.Watch, opts.SkipDuplicates = o.MaxRejects, g.watchInput, !o.AllowDup
 	po, err := o.report.pipeline(g)
 	if err != nil {
 		return err
