@@ -217,8 +217,9 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 	}
 	best := map[simulate.Policy]*met{}
 	lo := map[simulate.Policy]int{} // largest count known to miss
-	k := 1
+	k, tried := 1, []string{}
 	for ; k <= maxSizingNodes; k *= 2 {
+		tried = append(tried, fmt.Sprint(k))
 		m, err := try(k)
 		if err != nil {
 			if errors.Is(err, simulate.ErrNoJobs) {
@@ -260,7 +261,8 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 		best[pol] = h
 	}
 	sz := &reports.Sizing{Workload: workloadText(in, base), TargetMakespanS: target.Seconds(), Shape: shape, NodeMemoryBytes: nodeMem, NodeCores: base.NodeCores,
-		Searched: fmt.Sprintf("node counts doubled from 1 up to %d, then bisected (%d simulations); a count between two that meet the target may miss it", maxSizingNodes, runs)}
+		Searched: fmt.Sprintf("%s %s tried, then each policy's count bisected between the last that missed and the first that met the target (%d simulations in all; makespan falls with nodes in practice, not by law)",
+			unitWord(unit), strings.Join(tried, ", "), runs)}
 	for _, pol := range base.Policies {
 		cs := reports.ClusterSize{Policy: string(pol)}
 		if b := best[pol]; b != nil {
@@ -298,6 +300,13 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 	cmd.WriteString(" --target-makespan " + timeflag.FormatDuration(target))
 	p.Commands["simulate"] = cmd.String()
 	return nil
+}
+
+func unitWord(unit []simulate.NodeShape) string {
+	if len(unit) > 1 {
+		return "multiples of the cluster"
+	}
+	return "node counts"
 }
 
 func coresOr(c, def int) int {

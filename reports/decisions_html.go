@@ -28,8 +28,8 @@ const decisionsHTML = `{{define "decisions"}}{{with .S.Decisions}}<section id="a
 {{with .Harvest.SpareCores}}<table><tr><th class="l">spare now, for</th><th>short jobs</th><th>medium jobs</th><th>long jobs</th></tr>
 <tr><td class="l">cores</td><td>{{sig .Short}}</td><td>{{sig .Medium}}</td><td>{{sig .Long}}</td></tr></table>
 <p class="muted">Spare cores = headroom (a fraction of a server) × servers × {{$.S.Decisions.Harvest.CoresPerServer}} cores per server ({{$.S.Decisions.Harvest.CoresFrom}}); <a href="#headroom">per class</a>.</p>{{end}}
-{{if .Harvest.Replay}}<p>Replay of {{.Harvest.Window}}:</p><table><tr><th class="l">replay</th><th>work completed</th><th>work killed</th><th>containers killed</th><th>mean job time</th><th>p95 job time</th></tr>
-{{range .Harvest.Replay}}<tr><td class="l">{{.Label}}</td><td>{{sig .CompletedCoreH}} core·h</td><td>{{sig .LostCoreH}} core·h</td><td>{{thousands .Killed}} of {{thousands .Containers}}</td><td>{{with .MeanJobS}}{{dur (round .)}}{{else}}–{{end}}</td><td>{{with .P95JobS}}{{dur (round .)}}{{else}}–{{end}}</td></tr>
+{{if .Harvest.Replay}}<p>Replay of {{.Harvest.Window}}:</p><table><tr><th class="l">policy</th><th>work completed</th><th>containers killed</th><th>mean job time</th></tr>
+{{range .Harvest.Replay}}<tr><td class="l">{{.Label}}</td><td>{{sig .CompletedCoreH}} core·h</td><td>{{thousands .Killed}} of {{thousands .Containers}}</td><td>{{with .MeanJobS}}{{dur (round .)}}{{else}}–{{end}}</td></tr>
 {{end}}</table>{{end}}
 {{if not .Harvest.SpareAnswer}}{{if not .Harvest.Replay}}<p>{{.Harvest.Answer}}</p>{{end}}{{end}}
 {{if .Harvest.Missing}}<p class="muted">To answer fully, pass {{range $i, $m := .Harvest.Missing}}{{if $i}}; {{end}}{{$m}}{{end}}.</p>{{end}}
@@ -63,7 +63,7 @@ func init() {
 const sizingHTML = `{{define "sizing"}}{{with .S.Decisions.Cluster}}{{if .Sizes}}<h3 id="sizing">Smallest cluster for a {{dur (deref .TargetMakespanS)}} makespan</h3>
 <table class="sizing"><tr><th class="l">policy</th><th>nodes</th><th>memory</th><th>makespan</th></tr>
 {{range .Sizes}}<tr><td class="l">{{policyName .Policy}}</td>{{if .Nodes}}<td>{{deref64i .Nodes}}</td><td>{{memOf .MemoryBytes}}</td><td>{{dur (deref .MakespanS)}}</td>{{else}}<td colspan="3">none of the searched clusters</td>{{end}}</tr>
-{{end}}</table>{{with $.Planner}}{{with .Sizing}}<p class="muted">{{.Workload}} on {{.Shape}}; {{.Searched}}.</p>{{end}}{{end}}{{end}}{{end}}{{end}}`
+{{end}}</table>{{with $.Planner}}{{with .Sizing}}<p class="muted">Workload: {{.Workload}}, on {{.Shape}}; {{.Searched}}.</p>{{end}}{{end}}{{end}}{{end}}{{end}}`
 
 // harvestTimesHTML is the harvest section's proof of the replay's
 // outcome (template "harvest-times").
@@ -77,7 +77,7 @@ const harvestTimesHTML = `{{define "harvest-times"}}{{with .S.Decisions.Harvest}
 // "headroom"), the proof of the harvest answer's cores.
 const headroomHTML = `{{define "headroom"}}{{with .S.Decisions.Harvest}}{{if .Classes}}<h3 id="headroom">Headroom and spare cores by class</h3>
 <p class="muted">Headroom is the spare fraction of {{if eq .CapacityUnits "server"}}a server{{else}}a capacity unit ({{.CapacityUnits}}){{end}} a job of each type can count on; spare cores = headroom × servers × {{.CoresPerServer}} cores per server ({{.CoresFrom}}).</p>
-<table class="headroom"><tr><th class="l">class</th><th class="l">pattern</th><th>servers</th><th>headroom short</th><th>medium</th><th>long</th><th>spare cores short</th><th>medium</th><th>long</th></tr>
+<table class="headroom"><tr><th class="l">class</th><th class="l">pattern</th><th>servers</th><th>headroom short</th><th>medium</th><th>long (of a server)</th><th>spare cores short</th><th>medium</th><th>long</th></tr>
 {{range .Classes}}<tr><td class="l nw">{{.Class}}</td><td class="l">{{.Pattern}}</td><td>{{.Servers}}</td><td>{{sig .Headroom.Short}}</td><td>{{sig .Headroom.Medium}}</td><td>{{sig .Headroom.Long}}</td><td>{{sig .Cores.Short}}</td><td>{{sig .Cores.Medium}}</td><td>{{sig .Cores.Long}}</td></tr>
 {{end}}{{with .SpareCores}}<tr class="total"><td class="l">all classes</td><td></td><td></td><td></td><td></td><td></td><td><b>{{sig .Short}}</b></td><td><b>{{sig .Medium}}</b></td><td><b>{{sig .Long}}</b></td></tr>{{end}}</table>
 {{if .SpareCoresByHour}}<p class="muted">Over the day (the classes' representative tenants folded by UTC hour, as short jobs see it): {{range $h, $c := .SpareCoresByHour}}{{if $h}}, {{end}}{{$h}}h {{sig $c}}{{end}} cores; {{sig (deref .SpareCoreHPerDay)}} core-hours a day.</p>{{end}}{{end}}{{end}}{{end}}`

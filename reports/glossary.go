@@ -16,7 +16,7 @@ var Glossary = []GlossaryTerm{
 	{"µ", "mean task length of a phase, seconds", "Polo, PhD thesis, UPC 2014, §3.4"},
 	{"T_inAvail", "when a run's last input was written, from the start of its period", "Jyothi et al., OSDI'16 §4"},
 	{"T_outRead", "when a run's output was first read by another job, from the start of its period", "Jyothi et al., OSDI'16 §4"},
-	{"slack ratio", "median(T_outRead − T_end) / (T_end − T_start): how much later than it does a job could end unnoticed", "Jyothi et al., OSDI'16 §4"},
+	{"slack ratio", "median(T_outRead − T_end) / (T_end − T_start): how much later a job could end, as a share of its runtime, before its output is read", "Jyothi et al., OSDI'16 §4"},
 	{"skyline", "containers reserved per time step for one run of a recurring job, fitted by a linear program over its past runs", "Jyothi et al., OSDI'16 §5"},
 	{"α, β", "the skyline fit's weights: α trades over- against under-allocation, β penalises instantaneous under-allocation", "Jyothi et al., OSDI'16 §5"},
 	{"provisioning ratio", "a skyline's reserved container·hours over what its runs used", "Jyothi et al., OSDI'16 §5"},

@@ -59,8 +59,8 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 {{range .Policies}}<tr><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td><td>{{.Unplaced}}</td><td>{{.MultiClassJobs}}</td><td>{{.FallbackJobs}}</td></tr>
 {{end}}</table>
 {{template "harvest-times" $}}
-{{if .Groups}}<table><tr><th>by</th><th></th><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th></tr>
-{{range .Groups}}<tr><td>{{.By}}</td><td>{{.Key}}</td><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td></tr>
+{{if .Groups}}<table><tr><th>by</th><th class="l"></th><th class="l">policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th></tr>
+{{range .Groups}}<tr><td>{{.By}}</td><td class="l">{{.Key}}</td><td class="l">{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td></tr>
 {{end}}</table>{{end}}
 <p class="muted">Assumptions:</p><ul class="why">{{range .Assumptions}}<li>{{.}}</li>{{end}}</ul>
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}

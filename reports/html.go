@@ -289,7 +289,7 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;max
 h1{margin:.8em 0 .2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}h3{margin:1.6em 0 .4em;word-break:break-all}
 nav a{margin-right:1em}table{border-collapse:collapse;margin:.6em 0;font-size:14px}
 th,td{border-bottom:1px solid #e4e4e4;padding:.25em .6em;text-align:right;vertical-align:top}
-th:first-child,td:first-child{text-align:left;overflow-wrap:anywhere}th{background:#f6f6f6}
+th:first-child,td:first-child{text-align:left;overflow-wrap:break-word}th{background:#f6f6f6}
 .nc{color:#8a6d00;background:#fff8e0;padding:.4em .8em;border-left:4px solid #e0b000}
 .warn{color:#8a3000}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(15em,1fr));gap:.8em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em 1em}
 .card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
@@ -298,7 +298,7 @@ table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file
 .dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:7%}.dq td:nth-child(5){white-space:nowrap}
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
 .answers{display:grid;grid-template-columns:repeat(auto-fit,minmax(30em,1fr));gap:1em}.answer{border:1px solid #ccd;border-radius:6px;padding:.2em 1em .6em;background:#fbfbfe;min-width:0}
-.answer h3{margin:.5em 0 .3em}.answer td:first-child,.answer th:first-child{white-space:nowrap;overflow-wrap:normal}.answer table{width:100%}.answer code{font-size:12px;overflow-wrap:anywhere;background:#f2f2f2;padding:0 .2em}ol.actions li{margin:.3em 0}
+.answer h3{margin:.5em 0 .3em}.answer p,.answer li{overflow-wrap:anywhere}.answer td:first-child,.answer th:first-child{overflow-wrap:normal;word-break:normal}.answer table{width:100%}.answer code{font-size:12px;overflow-wrap:anywhere;background:#f2f2f2;padding:0 .2em}ol.actions li{margin:.3em 0}
 td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
 </style>
 </head>
