@@ -111,6 +111,11 @@ func (r *reportInput) addPlanner(ctx context.Context, ds *dataset.Dataset, o Opt
 		}
 	}
 	p.HarvestRuns, p.HarvestWindow = r.harvestRuns, r.harvestWindow
+	era, err := eras(ctx, ds)
+	if err != nil {
+		return err
+	}
+	p.Eras = era
 	if err := r.addSizing(ctx, ds, o, p, d); err != nil {
 		return err
 	}

@@ -19,7 +19,10 @@ const DecisionsVersion = 1
 // questions, each backed by the section that proves it (Section, an
 // anchor of index.html). Shape: reports/FORMAT.md.
 type Decisions struct {
-	Version int             `json:"version"`
+	Version int `json:"version"`
+	// Warning, when set, is what a reader must know before the answers
+	// (inputs years apart).
+	Warning string          `json:"warning,omitempty"`
 	Cluster ClusterDecision `json:"cluster"`
 	Harvest HarvestDecision `json:"harvest"`
 	AtRisk  AtRiskDecision  `json:"at_risk"`
@@ -192,6 +195,9 @@ func shellQuote(s string) string {
 // decide answers the four questions from the report's input.
 func decide(in *Input, jobs []Job, opts Options) Decisions {
 	d := Decisions{Version: DecisionsVersion}
+	if in.Planner != nil {
+		d.Warning = in.Planner.Eras
+	}
 	d.Cluster = decideCluster(in)
 	d.Harvest = decideHarvest(in)
 	d.AtRisk = decideAtRisk(in, jobs)

@@ -15,6 +15,7 @@ const maxRiskRows = 25
 // four answers, each linking to the section that proves it.
 const decisionsHTML = `{{define "decisions"}}{{with .S.Decisions}}<section id="answers">
 <h2>Answers</h2>
+{{with .Warning}}<p class="nc">{{.}}</p>{{end}}
 <div class="answers">
 <div class="answer" id="answer-cluster"><h3>How big must the cluster be?</h3>
 <p>{{.Cluster.Answer}}</p>

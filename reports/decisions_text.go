@@ -12,6 +12,9 @@ const maxRiskText = 10
 // their summary: one paragraph each, the at-risk jobs and the ranked
 // actions with the command that reproduces each.
 func (d *Decisions) WriteText(w io.Writer) {
+	if d.Warning != "" {
+		fmt.Fprintf(w, "warning: %s\n", d.Warning)
+	}
 	fmt.Fprintln(w, "answers:")
 	fmt.Fprintf(w, "  how big:     %s\n", d.Cluster.Answer)
 	if len(d.Cluster.Missing) > 0 && d.Cluster.FootprintContainers != nil || len(d.Cluster.Missing) > 0 && len(d.Cluster.Sizes) > 0 {

@@ -28,6 +28,9 @@ type Planner struct {
 	// part of the data it replayed.
 	HarvestRuns   []HarvestOutcome
 	HarvestWindow string
+	// Eras, when set, warns that the inputs span far more than an
+	// analysis window (years apart); shown once, above the answers.
+	Eras string
 	// Commands reproduce a section's answer: "plan", "simulate",
 	// "harvest", "skyline", "elasticity" (a job's take --job ID after it).
 	Commands map[string]string
