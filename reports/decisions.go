@@ -597,6 +597,9 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 			}
 		}
 		for _, m := range pr.Elasticity {
+			if unreliable(m) {
+				continue
+			}
 			least := smallestMemory(m, opts.MaxPenalty)
 			if !(m.IdealMemoryBytes > 0) || least >= m.IdealMemoryBytes {
 				continue
@@ -655,4 +658,16 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 		out[i].Rank = i + 1
 	}
 	return out
+}
+
+// unreliable says whether an elasticity model's own warnings say its
+// measurements contradict it (a smaller memory ran faster): no action is
+// built on such a model.
+func unreliable(m profile.ElasticityModel) bool {
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "non-monotone") || strings.Contains(w, "less than the ideal runtime") {
+			return true
+		}
+	}
+	return false
 }

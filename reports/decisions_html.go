@@ -3,6 +3,7 @@ package reports
 import (
 	"html/template"
 	"math"
+	"strings"
 
 	"github.com/wlprof/wlprof/internal/bytesize"
 )
@@ -50,6 +51,7 @@ const decisionsHTML = `{{define "decisions"}}{{with .S.Decisions}}<section id="a
 
 func init() {
 	funcs["sig"] = sig
+
 	funcs["policyName"] = policyName
 	funcs["stageTitle"] = func(s string) string { return stageTitles[s] }
 	funcs["deref64i"] = func(p *int) int { return *p }
@@ -87,4 +89,14 @@ func init() {
 	template.Must(page.New("sizing-section").Parse(sizingHTML))
 	template.Must(page.New("harvest-times-section").Parse(harvestTimesHTML))
 	template.Must(page.New("headroom-section").Parse(headroomHTML))
+}
+
+// hasDate says whether a job's name holds the slo stage's <date>.
+func hasDate(js []*viewJob) bool {
+	for _, j := range js {
+		if strings.Contains(j.ID, "<date>") {
+			return true
+		}
+	}
+	return false
 }

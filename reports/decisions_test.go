@@ -262,3 +262,48 @@ func TestReportNamesNoSeedFile(t *testing.T) {
 		}
 	}
 }
+
+// Thirteen warnings that differ only in their class and times show as
+// one naming the other twelve; a different warning stays on its own
+// (the demo's classify caveats).
+func TestGroupWarnings(t *testing.T) {
+	var ws []viewWarning
+	for i := 1; i <= 13; i++ {
+		ws = append(ws, viewWarning{Where: "classify", Text: fmt.Sprintf("class periodic-%d has no sample at 2024-03-01T00:04:00Z; current is its last sample before, at 2024-01-%02dT23:58:00Z", i, i)})
+	}
+	ws = append(ws, viewWarning{Where: "classify", Text: "utilisation mixes fractions of a server with NCU"})
+	got := groupWarnings(ws)
+	if len(got) != 2 || !strings.HasPrefix(got[0].Text, "class periodic-1 has no sample") ||
+		!strings.HasSuffix(got[0].Text, "for 12 more: class periodic-2, class periodic-3, class periodic-4, class periodic-5, class periodic-6, class periodic-7, class periodic-8, class periodic-9, class periodic-10, class periodic-11, class periodic-12, class periodic-13)") {
+		t.Errorf("grouped: %+v", got)
+	}
+}
+
+// An elasticity model whose own measurements contradict it (a smaller
+// memory ran faster, the demo's "nonmonotone" job) gives no action; the
+// same model without that warning does, with its curve's numbers.
+func TestShrinkMemoryOnlyOnSoundModels(t *testing.T) {
+	in := synthInput(0, 1, 4)
+	j := &in.Jobs[0]
+	if len(j.Profile.Elasticity) == 0 {
+		t.Fatal("the synthetic job has no model")
+	}
+	count := func() int {
+		n := 0
+		for _, a := range decideActions(in, in.Jobs, DefaultOptions()) {
+			if a.Kind == "shrink-memory" {
+				n++
+			}
+		}
+		return n
+	}
+	sound := count()
+	if sound == 0 {
+		t.Fatal("no shrink-memory action from the synthetic models")
+	}
+	m := &j.Profile.Elasticity[0]
+	m.Warnings = append(m.Warnings, "non-monotone measurements: the under-sized run is not slower than the well-sized run")
+	if got := count(); got != sound-1 {
+		t.Errorf("%d shrink-memory actions with one model contradicted by its runs, want %d", got, sound-1)
+	}
+}

@@ -42,6 +42,9 @@ type viewJob struct {
 	// elasticity stage left out, with the reason.
 	SLOWhy, SkylineWhy string
 	NotModelled        []string
+	// ProfRuns are the job's profiling runs (sweep points, else the
+	// elasticity stage's measured settings).
+	ProfRuns int
 }
 
 type viewStage struct {
@@ -146,6 +149,12 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		if len(jobs[i].Reservation) > 0 {
 			vj.YARN = href("reservations/" + profile.FileName(p.Job))
 		}
+		for _, sw := range jobs[i].Sweeps {
+			vj.ProfRuns += len(sw.Points)
+		}
+		if vj.ProfRuns == 0 {
+			vj.ProfRuns = len(jobs[i].Measured)
+		}
 		byJob[p.Job] = vj
 		v.Jobs = append(v.Jobs, vj)
 		if p.SLO != nil {
@@ -165,6 +174,7 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		}
 	}
 	reasons(v, in, byJob)
+	v.Warnings = groupWarnings(v.Warnings)
 	for _, f := range figs {
 		vf := viewFigure{Title: f.Title, SVG: template.HTML(f.svg), SVGHref: href(f.SVG)}
 		if f.PNG != "" {
@@ -247,8 +257,10 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4g", x)
 	},
-	"pct":    func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
-	"gib":    func(x float64) string { return fmt.Sprintf("%.2f GiB", x/(1<<30)) },
+	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	// gib writes a memory size in the unit that fits it (MiB for a
+	// MiB-sized task, not "0.02 GiB"), 3 significant digits.
+	"gib":    func(x float64) string { return memText(x, x) },
 	"dur":    timeflag.FormatSeconds,
 	"offset": timeflag.FormatOffset,
 	"hours":  func(s float64) string { return fmt.Sprintf("%.4g", s/3600) },
@@ -262,6 +274,7 @@ var funcs = template.FuncMap{
 	"minus":     func(a, b int) int { return a - b },
 	"plus":      func(a, b int) int { return a + b },
 	"pathParts": pathParts,
+	"hasDate":   hasDate,
 	"thousands": thousands,
 	"share":     share,
 	"stage":     func(m map[string]*viewStage, s string) *viewStage { return m[s] },
@@ -413,13 +426,14 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <section id="jobs">
 <h2>Jobs</h2>
 {{if not .Jobs}}<p class="nc">No recurring jobs.</p>{{end}}
+{{if hasDate .Jobs}}<p class="muted">A <code>&lt;date&gt;</code> in a job's name stands for the date its runs' names carried (20240107, 2024-01-07): dates and run numbers are not part of a recurring job's identity, so the slo stage takes them out to find the runs of one job (Jyothi et al., OSDI'16 §4).</p>{{end}}
 {{range .Jobs}}<section class="job" id="{{.Anchor}}">
 <h3>{{.ID}}</h3>
-<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
+<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}}{{if .Runs}} · {{.Runs}} runs{{end}}{{end}}{{with .ProfRuns}} · {{.}} profiling runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
 {{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: {{.SLOWhy}}.</p>{{end}}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: {{.SkylineWhy}}.</p>{{end}}
 {{range .NotModelled}}<p class="muted">Elasticity: not modelled: {{.}}.</p>{{end}}
-{{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
+{{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}.</p>{{if .Params}}<details class="muted"><summary>the model's {{len .Params}} fitted parameters</summary><ul class="why">{{range $k, $v := .Params}}<li>{{$k}} = {{num $v}}</li>{{end}}</ul></details>{{end}}{{end}}
 {{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}
 {{if .Inline}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
