@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 // section is the HTML of the section with the given id.
@@ -305,5 +307,26 @@ func TestShrinkMemoryOnlyOnSoundModels(t *testing.T) {
 	m.Warnings = append(m.Warnings, "non-monotone measurements: the under-sized run is not slower than the well-sized run")
 	if got := count(); got != sound-1 {
 		t.Errorf("%d shrink-memory actions with one model contradicted by its runs, want %d", got, sound-1)
+	}
+}
+
+// The demo's plan: LowCost packs to 51 containers under a naive spike of
+// 2,538 that would flatten it on a linear axis; the figure's axis is then
+// logarithmic, and linear when the two are close.
+func TestPlanLoadAxis(t *testing.T) {
+	pl := &Plan{LCMS: 3600, StepS: 5, Footprint: 51, NaiveFootprint: 2538, LowerBound: 50}
+	for i := 0; i < 720; i++ {
+		v := int64(0)
+		if i < 20 {
+			v = 2538
+		}
+		pl.Load, pl.NaiveLoad = append(pl.Load, 51), append(pl.NaiveLoad, v)
+	}
+	if _, ok := PlanLoad(pl).Y.Scale.(plot.LogScale); !ok {
+		t.Error("a 50× naive spike is drawn on a linear axis")
+	}
+	pl.NaiveFootprint = 80
+	if _, ok := PlanLoad(pl).Y.Scale.(plot.LogScale); ok {
+		t.Error("a naive peak under 2× LowCost's is drawn on a log axis")
 	}
 }

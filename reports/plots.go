@@ -551,17 +551,28 @@ func PlanLoad(pl *Plan) *plot.Plot {
 		return nil
 	}
 	unit, div := timeAxis(pl.LCMS)
-	p := newPlot("Packed load over the LCM", unit+" into the LCM", "containers")
+	// A naive spike ten times LowCost's peak would flatten LowCost's line
+	// on a linear axis: the axis is then logarithmic, from 1 container
+	// (an empty step sits on the floor).
+	logY := pl.NaiveFootprint > 10*max(pl.Footprint, 1)
+	ylabel := "containers"
+	if logY {
+		ylabel = "containers (log scale)"
+	}
+	p := newPlot("Packed load over the LCM", unit+" into the LCM", ylabel)
 	toF := func(v []int64) []float64 {
 		out := make([]float64, len(v))
 		for i, x := range v {
 			out[i] = float64(x)
+			if logY {
+				out[i] = math.Max(1, out[i])
+			}
 		}
 		return out
 	}
 	nl := line(stepXY(toF(pl.NaiveLoad), pl.StepS/div), grey, vg.Points(1))
 	ll := line(stepXY(toF(pl.Load), pl.StepS/div), blue, vg.Points(1.5))
-	lb := line(plotter.XYs{{X: 0, Y: float64(pl.LowerBound)}, {X: pl.LCMS / div, Y: float64(pl.LowerBound)}}, red, vg.Points(1))
+	lb := line(plotter.XYs{{X: 0, Y: math.Max(1, float64(pl.LowerBound))}, {X: pl.LCMS / div, Y: math.Max(1, float64(pl.LowerBound))}}, red, vg.Points(1))
 	lb.l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 	p.Add(nl, ll, lb)
 	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
@@ -569,8 +580,15 @@ func PlanLoad(pl *Plan) *plot.Plot {
 	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
 	p.Legend.Top = true
 	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
+	top := float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound))
+	if logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		// Room above the spike for the legend: a decade.
+		p.Y.Min, p.Y.Max = 1, top*10
+		return p
+	}
 	p.Y.Tick.Marker = intTicks{}
-	legendRoom(p, float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound)))
+	legendRoom(p, top)
 	return p
 }
 
