@@ -225,7 +225,7 @@ func decideCluster(in *Input) ClusterDecision {
 		}
 		parts = append(parts, s)
 	} else {
-		c.Missing = append(c.Missing, "recurring jobs with skylines and a window (an actionable SLO, or period_s, arrival_s and deadline_s in --overrides) for the reservations' footprint")
+		c.Missing = append(c.Missing, "job runs with skylines and a window (an actionable SLO, or period_s, arrival_s and deadline_s in --overrides) for the reservations' footprint")
 	}
 	if p != nil && p.Sizing != nil {
 		sz := p.Sizing

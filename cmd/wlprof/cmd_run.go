@@ -37,11 +37,18 @@ func newRunCmd(g *globalOptions) *cobra.Command {
      profiler's sweeps (profiling runs) — and write the report to DIR/report
      (profiles/, tenants.json, plots/, index.html), as wlprof report does.
 
-It ends with a short summary and the path of index.html. A fresh dataset is
-built beside the old one and replaces it only when the ingest succeeded.
+It ends with the path of index.html, what each stage computed and the
+report's four answers: how big the cluster must be (with --target-makespan
+and a simulated workload: the smallest cluster under stock YARN and
+YARN-ME), what can be harvested, which jobs may miss their deadline, and
+what to do, each with the command that reproduces it (index.json's
+summary.decisions; the report's first screen). Byte-identical inputs are
+read once. A fresh dataset is built beside the old one and replaces it
+only when the ingest succeeded.
 ` + timesHelp + exitStatusHelp,
 		Example: `  wlprof run --out out traces/ logs/
   wlprof run --out out --step 5s testdata/resourceestimator/tpch_q12.txt
+  wlprof run --out out --simulate-trace jobs.csv --simulate-node-memory 16G --target-makespan 15m traces/
   wlprof run --out out -d ds -q -o json new-logs/`,
 		Args: needArgs("PATH (the inputs to ingest)"),
 		RunE: func(cmd *cobra.Command, a []string) error {
