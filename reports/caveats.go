@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"html/template"
 	"regexp"
 	"strings"
 )
@@ -61,4 +62,28 @@ func groupWarnings(ws []viewWarning) []viewWarning {
 		out[g.first].Text += fmt.Sprintf(" (the same, with other times or numbers, for %d more: %s%s)", len(g.others), strings.Join(names, ", "), more)
 	}
 	return out
+}
+
+// wrapName writes a name from the traces (a job, a tenant) escaped, with
+// a line-break opportunity (<wbr>) after each separator (_ - / . : + @)
+// and every 16 characters of a longer unbroken run, such as a 64-character
+// hash: table cells wrap names there, never mid-word, and never overflow
+// (with CSS overflow-wrap:anywhere a table shrank the column and cut
+// "daily_sales_03_enrich" anywhere).
+func wrapName(s string) template.HTML {
+	var b strings.Builder
+	run := 0
+	for _, r := range s {
+		if run == 16 {
+			b.WriteString("<wbr>")
+			run = 0
+		}
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		run++
+		if strings.ContainsRune("_-/.:+@", r) {
+			b.WriteString("<wbr>")
+			run = 0
+		}
+	}
+	return template.HTML(b.String())
 }

@@ -330,3 +330,18 @@ func TestPlanLoadAxis(t *testing.T) {
 		t.Error("a naive peak under 2× LowCost's is drawn on a log axis")
 	}
 }
+
+// wrapName keeps the name (escaped) and breaks only after separators or
+// every 16 characters of an unbroken run: a 64-character hash from the
+// Azure trace and the daily_sales_03_enrich.
+func TestWrapName(t *testing.T) {
+	for name, want := range map[string]string{
+		"daily_sales_03_enrich": "daily_<wbr>sales_<wbr>03_<wbr>enrich",
+		"a<b>":                  "a&lt;b&gt;",
+		"8u+M3WcFp8pq183WoMB79PhK7xUzbaviOBv0qWN6Xn4mbuNVM1GYJlIjswgit+k1": "8u+<wbr>M3WcFp8pq183WoMB<wbr>79PhK7xUzbaviOBv<wbr>0qWN6Xn4mbuNVM1G<wbr>YJlIjswgit+<wbr>k1",
+	} {
+		if got := string(wrapName(name)); got != want {
+			t.Errorf("wrapName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

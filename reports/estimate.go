@@ -151,7 +151,7 @@ const estimateHTML = `{{define "estimate"}}{{with stage .Stages "estimate"}}<sec
 {{with stage $.Stages "estimate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
 <table><tr><th>job</th><th>deadline</th><th>phase</th><th>pending</th><th>µ</th><th>s_req</th><th>mean Ω</th><th>s_fit</th><th>short</th><th>meets goal</th></tr>
-{{range .Rows}}<tr><td>{{.Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td></tr>
+{{range .Rows}}<tr><td>{{wrap .Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td></tr>
 {{end}}</table>{{end}}
 {{if .NotEstimated}}<p class="muted">Not estimated:</p><ul>{{range .NotEstimated}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}

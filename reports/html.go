@@ -275,6 +275,7 @@ var funcs = template.FuncMap{
 	"plus":      func(a, b int) int { return a + b },
 	"pathParts": pathParts,
 	"hasDate":   hasDate,
+	"wrap":      wrapName,
 	"thousands": thousands,
 	"share":     share,
 	"stage":     func(m map[string]*viewStage, s string) *viewStage { return m[s] },
@@ -352,7 +353,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <tr><td>long</td><td>{{range .Tenants.Ranking.Long}}{{.}} {{end}}</td></tr></table>
 <h3>Tenants</h3>
 <table><tr><th>tenant</th><th class="l">pattern</th><th>class</th><th>period</th><th>strength</th><th>mean</th><th>peak</th></tr>
-{{range .TenantRows}}<tr><td>{{.Tenant}}</td><td class="l">{{.Pattern}}{{with .Reason}}: <span class="muted">{{.}}</span>{{end}}</td><td class="nw">{{if .Class}}{{.Class}}{{else}}–{{end}}</td><td>{{if .PeriodS}}{{dur (deref .PeriodS)}}{{else}}–{{end}}</td><td>{{num .Strength}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td></tr>
+{{range .TenantRows}}<tr><td>{{wrap .Tenant}}</td><td class="l">{{.Pattern}}{{with .Reason}}: <span class="muted">{{.}}</span>{{end}}</td><td class="nw">{{if .Class}}{{.Class}}{{else}}–{{end}}</td><td>{{if .PeriodS}}{{dur (deref .PeriodS)}}{{else}}–{{end}}</td><td>{{num .Strength}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td></tr>
 {{end}}</table>
 {{if .MoreTenants}}<p class="muted">{{.MoreTenants}} more tenants in <a href="tenants.json">tenants.json</a>.</p>{{end}}
 {{end}}
@@ -366,7 +367,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{end}}</div>{{end}}{{end}}
 {{if .SLOJobs}}<p>{{.S.JobsWithSLO}} jobs with an inferred SLO: {{.S.JobsActionable}} actionable, {{minus .S.JobsWithSLO .S.JobsActionable}} not (why is in the last column){{if ne .S.Jobs .S.JobsWithSLO}}; {{minus .S.Jobs .S.JobsWithSLO}} of the {{.S.Jobs}} jobs have none (their sections below say why){{end}}.</p>
 <table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th class="l">why not / override</th></tr>
-{{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
+{{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{wrap .ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
 <td>{{with $s.ArrivalS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
 <td>{{if $s.SlackRatio}}{{num (deref $s.SlackRatio)}}{{else}}–{{end}}</td><td>{{if $s.Actionable}}yes{{else}}no{{end}}</td><td class="l">{{$s.Reason}}{{if $s.Override.Applies}}{{if $s.Reason}}; {{end}}<span class="muted">override: {{$s.Override.File}}</span>{{end}}</td></tr>
 {{end}}</table>{{end}}
@@ -378,7 +379,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{if not .Computed}}<p class="nc">Not computed{{if .Skipped}}: every job was left out, for the reasons below{{end}}.</p>{{end}}{{end}}
 {{if .SkyJobs}}<p class="muted">Reserved and used areas in container·hours per run; over- and under-allocation in container·steps, means over runs. Figures of the {{.InlineJobs}} largest reservations are shown with their job below; all are in plots/.</p>
 <table><tr><th>job</th><th>runs</th><th>step</th><th>peak</th><th>reserved</th><th>used</th><th>ratio</th><th>over</th><th>under</th></tr>
-{{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
+{{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{wrap .ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
 {{end}}</table>{{end}}
 {{with stage .Stages "skyline"}}{{template "skipped" .Skipped}}{{end}}
 </section>
@@ -391,7 +392,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{end}}</div>{{end}}{{end}}
 {{with .Plan}}{{if .Rows}}<p>Footprint <b>{{.Footprint}}</b> containers over a {{dur .LCMS}} LCM: naive {{.NaiveFootprint}}, lower bound {{.LowerBound}}. Each job is fitted on its earlier runs and its later runs are replayed against its reservation alone (no opportunistic capacity), with and without dynamic reprovisioning (DRA).</p>
 <table><tr><th>job</th><th>period</th><th>window</th><th>offset</th><th>steps</th><th>peak</th><th>fitted on</th><th>held out</th><th>missed</th><th>missed with DRA</th><th>DRA added</th></tr>
-{{range .Rows}}<tr><td>{{.Job}}{{if .Naive}} <span class="muted">(kept at arrival)</span>{{end}}</td><td>{{dur .PeriodS}}</td><td>{{dur .WindowStartS}} – {{dur .WindowEndS}}</td><td>{{dur .OffsetS}}</td><td>{{.Steps}}</td><td>{{.Peak}}</td><td>{{.TrainRuns}}</td><td>{{.TestRuns}}</td><td>{{.Misses}}</td><td>{{.MissesDRA}}</td><td>{{hours .DRAAddedContainerS}} container·h</td></tr>
+{{range .Rows}}<tr><td>{{wrap .Job}}{{if .Naive}} <span class="muted">(kept at arrival)</span>{{end}}</td><td>{{dur .PeriodS}}</td><td>{{dur .WindowStartS}} – {{dur .WindowEndS}}</td><td>{{dur .OffsetS}}</td><td>{{.Steps}}</td><td>{{.Peak}}</td><td>{{.TrainRuns}}</td><td>{{.TestRuns}}</td><td>{{.Misses}}</td><td>{{.MissesDRA}}</td><td>{{hours .DRAAddedContainerS}} container·h</td></tr>
 {{end}}</table>{{end}}{{if .NotPlanned}}<p class="muted">Not planned:</p><ul>{{range .NotPlanned}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}{{end}}
 </section>
 
@@ -409,7 +410,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed{{if .Skipped}}: every job was left out, for the reasons below{{end}}.</p>{{end}}{{end}}
-{{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{.ID}}</a></li>{{end}}</ul>{{end}}
+{{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{wrap .ID}}</a></li>{{end}}</ul>{{end}}
 </section>
 
 {{template "simulate" .}}
@@ -448,7 +449,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{if .Warnings}}<ol class="warn">{{range .Warnings}}<li><a href="#{{.Anchor}}">{{.Where}}</a>: {{.Text}}</li>
 {{end}}</ol>{{end}}
 {{if .Skipped}}<h3>Skipped</h3><table><tr><th>job</th><th>stage</th><th>reason</th></tr>
-{{range .Skipped}}<tr><td>{{.Job}}</td><td>{{.Stage}}</td><td>{{.Reason}}</td></tr>
+{{range .Skipped}}<tr><td>{{wrap .Job}}</td><td>{{.Stage}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table>{{end}}
 </section>
 </body>
