@@ -292,7 +292,7 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 // so the legend, drawn in the top corner, does not hide the data.
 func legendRoom(p *plot.Plot, ymax float64) {
 	if ymax > 0 && !math.IsInf(ymax, 0) {
-		p.Y.Max = ymax * 1.35
+		p.Y.Max = ymax * 1.5
 	}
 }
 
