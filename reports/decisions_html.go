@@ -2,10 +2,7 @@ package reports
 
 import (
 	"html/template"
-	"math"
 	"strings"
-
-	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
 // maxRiskRows is how many at-risk jobs the first screen lists
@@ -50,13 +47,6 @@ const decisionsHTML = `{{define "decisions"}}{{with .S.Decisions}}<section id="a
 {{define "proof"}}{{if .}}<p class="muted">Shown by: {{range $i, $s := .}}{{if $i}}, {{end}}<a href="#{{$s}}">{{stageTitle $s}}</a>{{end}}.</p>{{end}}{{end}}`
 
 func init() {
-	funcs["sig"] = sig
-
-	funcs["policyName"] = policyName
-	funcs["stageTitle"] = func(s string) string { return stageTitles[s] }
-	funcs["deref64i"] = func(p *int) int { return *p }
-	funcs["memOf"] = func(p *int64) string { return bytesize.Human(float64(*p)) }
-	funcs["round"] = func(p *float64) float64 { return math.Round(*p) }
 	page.Funcs(funcs)
 	template.Must(page.New("decisions-section").Parse(decisionsHTML))
 }

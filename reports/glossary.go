@@ -41,7 +41,5 @@ const glossaryHTML = `{{define "glossary"}}<section id="glossary">
 </section>{{end}}`
 
 func init() {
-	funcs["glossary"] = func() []GlossaryTerm { return Glossary }
-	page.Funcs(funcs)
 	template.Must(page.New("glossary-section").Parse(glossaryHTML))
 }

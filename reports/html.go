@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -251,11 +252,12 @@ func reasons(v *view, in *Input, byJob map[string]*viewJob) {
 }
 
 var funcs = template.FuncMap{
+	// num writes a number for a table: 3 significant digits, no exponent.
 	"num": func(x float64) string {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Sprint(x)
 		}
-		return fmt.Sprintf("%.4g", x)
+		return sig(x)
 	},
 	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
 	// gib writes a memory size in the unit that fits it (MiB for a
@@ -270,15 +272,22 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.2f", a/b)
 	},
-	"deref":     func(p *float64) float64 { return *p },
-	"minus":     func(a, b int) int { return a - b },
-	"plus":      func(a, b int) int { return a + b },
-	"pathParts": pathParts,
-	"hasDate":   hasDate,
-	"wrap":      wrapName,
-	"thousands": thousands,
-	"share":     share,
-	"stage":     func(m map[string]*viewStage, s string) *viewStage { return m[s] },
+	"deref":      func(p *float64) float64 { return *p },
+	"minus":      func(a, b int) int { return a - b },
+	"plus":       func(a, b int) int { return a + b },
+	"pathParts":  pathParts,
+	"hasDate":    hasDate,
+	"sig":        sig,
+	"policyName": policyName,
+	"stageTitle": func(s string) string { return stageTitles[s] },
+	"deref64i":   func(p *int) int { return *p },
+	"memOf":      func(p *int64) string { return bytesize.Human(float64(*p)) },
+	"round":      func(p *float64) float64 { return math.Round(*p) },
+	"glossary":   func() []GlossaryTerm { return Glossary },
+	"wrap":       wrapName,
+	"thousands":  thousands,
+	"share":      share,
+	"stage":      func(m map[string]*viewStage, s string) *viewStage { return m[s] },
 	"sorted": func(m map[string]float64) []string {
 		k := make([]string, 0, len(m))
 		for n := range m {

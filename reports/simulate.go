@@ -167,7 +167,7 @@ const simulateHTML = `{{define "simulate"}}{{with stage .Stages "simulate"}}<sec
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
 {{with .Sim}}{{if .Policies}}<p>The workload of {{.Trace}} on {{.Cluster}}, simulated under stock YARN and under YARN-ME, which starts a task with less than its ideal memory when it would still end by its job's estimated completion (Iorgulescu et al., ATC'17 §3; the rules are in simulate/doc.go).</p>
 <table><tr><th>policy</th><th>makespan</th><th>mean JCT</th><th>median JCT</th><th>p95 JCT</th><th>memory utilisation</th><th>tasks</th><th>elastic tasks</th></tr>
-{{range .Policies}}<tr><td>{{.Policy}}</td><td>{{dur .MakespanS}}</td><td>{{dur .MeanJCTS}}</td><td>{{dur .MedianJCTS}}</td><td>{{dur .P95JCTS}}</td><td>{{pct .MemoryUtilisation}}</td><td>{{.Tasks}}</td><td>{{.ElasticTasks}}</td></tr>
+{{range .Policies}}<tr><td>{{policyName .Policy}}</td><td>{{dur .MakespanS}}</td><td>{{dur .MeanJCTS}}</td><td>{{dur .MedianJCTS}}</td><td>{{dur .P95JCTS}}</td><td>{{pct .MemoryUtilisation}}</td><td>{{.Tasks}}</td><td>{{.ElasticTasks}}</td></tr>
 {{end}}</table>
 {{template "sizing" $}}
 {{with stage $.Stages "simulate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
