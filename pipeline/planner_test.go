@@ -2,12 +2,17 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/plan"
 	"github.com/wlprof/wlprof/simulate"
+	"github.com/wlprof/wlprof/slo"
 )
 
 // The sizing's search finds, per policy, the cluster simulate's own
@@ -73,4 +78,68 @@ func openDataset(t *testing.T, dir string) *dataset.Dataset {
 		t.Fatal(err)
 	}
 	return ds
+}
+
+// On the demo's job inputs (the bundled ResourceEstimator, skyline and
+// Spark logs, the provenance world, the plan overrides of
+// testdata/plan/overrides.yaml) the four answers are in index.json, and
+// the cluster's footprint is the one wlprof plan computes on its own and
+// the plan section shows.
+func TestDecisionsOnDemoJobs(t *testing.T) {
+	ctx := context.Background()
+	sim, err := SimulateSection("../testdata/simulate/demo.csv", false, 4, "16G", "", "step:1.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	out := filepath.Join(t.TempDir(), "out")
+	ro := runOptions(out, &lines)
+	ro.Report.Simulate, ro.Report.SLOOverrides = sim, "../testdata/plan/overrides.yaml"
+	ro.Report.Planner = PlannerOptions{TargetMakespan: 15 * time.Minute, CapacityContainers: 10000}
+	rep, err := Run(ctx, []string{"../testdata/jobs", "../testdata/provenance", "../testdata/resourceestimator/tpch_q12.txt"}, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rep.Report.Summary.Decisions
+	if d.Version != 1 || d.Cluster.Answer == "" || d.Harvest.Answer == "" || d.AtRisk.Answer == "" {
+		t.Fatalf("decisions %+v", d)
+	}
+	if len(d.Cluster.Sizes) != 2 || d.Cluster.FootprintContainers == nil {
+		t.Fatalf("cluster %+v", d.Cluster)
+	}
+	po := plan.DefaultOptions()
+	po.Skyline = ro.Report.Skyline
+	po.Skyline.SkipBadJobs, po.Skyline.AlphaSweep = true, nil
+	ov, err := slo.LoadOverrides(ro.Report.SLOOverrides)
+	if err != nil {
+		t.Fatal(err)
+	}
+	po.SLO.Overrides = ov
+	ds := openDataset(t, rep.Dataset)
+	pin, err := plan.Load(ctx, ds, po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pres, err := plan.Run(ctx, pin, po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *d.Cluster.FootprintContainers != pres.Footprint || *d.Cluster.NaivePeakContainers != pres.NaiveFootprint {
+		t.Errorf("footprint %d / naive %d, wlprof plan says %d / %d", *d.Cluster.FootprintContainers, *d.Cluster.NaivePeakContainers, pres.Footprint, pres.NaiveFootprint)
+	}
+	if *d.Cluster.FootprintShare != float64(pres.Footprint)/10000 {
+		t.Errorf("footprint share %g of 10,000 containers, want %g", *d.Cluster.FootprintShare, float64(pres.Footprint)/10000)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), fmt.Sprintf("Footprint <b>%d</b>", pres.Footprint)) {
+		t.Error("the plan section does not show the footprint the answer gives")
+	}
+	for _, a := range d.Actions {
+		if a.Command == "" || !strings.Contains(a.Command, "-d "+rep.Dataset) {
+			t.Errorf("action %q: command %q does not name the dataset", a.Text, a.Command)
+		}
+	}
 }
