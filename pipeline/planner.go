@@ -205,12 +205,16 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 		memory   int64
 		mk       float64
 	}
-	runs := 0
+	runs, leftOut := 0, 0
 	try := func(k int) (map[simulate.Policy]*met, error) {
 		runs++
 		res, err := simulate.Run(ctx, in, cluster(k))
 		if err != nil {
 			return nil, err
+		}
+		leftOut = 0
+		for _, sp := range res.Sweep {
+			leftOut = max(leftOut, sp.JobsLeftOut)
 		}
 		out := map[simulate.Policy]*met{}
 		for _, t := range res.Targets {
@@ -241,7 +245,9 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 				}
 			}
 		}
-		if len(best) == len(base.Policies) {
+		// A job with a task larger than a node runs on no count of
+		// these nodes: more of them cannot help.
+		if len(best) == len(base.Policies) || leftOut > 0 {
 			break
 		}
 	}
@@ -275,6 +281,10 @@ func (r *reportInput) addSizing(ctx context.Context, ds *dataset.Dataset, o Opti
 			cs.Nodes, cs.MemoryBytes, cs.MakespanS = &n, &m, &mk
 		}
 		sz.Sizes = append(sz.Sizes, cs)
+	}
+	if leftOut > 0 {
+		sz.Why = fmt.Sprintf("%d jobs have a task larger than one of these nodes, so no count of them runs every job: give larger nodes (--simulate-node-memory)", leftOut)
+		sz.Searched = sz.Why
 	}
 	p.Sizing = sz
 	var cmd strings.Builder

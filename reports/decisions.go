@@ -257,6 +257,9 @@ func decideCluster(in *Input) ClusterDecision {
 			c.MemorySavedBytes = &saved
 		}
 		s := fmt.Sprintf("to run %s within %s: %s", sz.Workload, timeflag.FormatSeconds(t), strings.Join(met, ", "))
+		if sz.Why != "" {
+			s += " (" + sz.Why + ")"
+		}
 		if c.MemorySavedBytes != nil {
 			s += fmt.Sprintf("; memory elasticity saves %s", bytesize.Human(float64(*c.MemorySavedBytes)))
 		}

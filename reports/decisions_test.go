@@ -345,3 +345,14 @@ func TestWrapName(t *testing.T) {
 		}
 	}
 }
+
+// A simulation whose every job was left out (a task larger than a node)
+// still gives a report: its figures, with nothing to draw, are left out.
+func TestSimulationWithEveryJobLeftOut(t *testing.T) {
+	in := synthInput(0, 1, 5)
+	in.Simulation = &Simulation{Trace: "t.csv", Cluster: "4 nodes of 1 GiB", Policies: []SimPolicy{{Policy: "yarn"}, {Policy: "yarn-me"}},
+		LeftOut: []Skipped{{Stage: StageSimulate, Job: "q", Reason: "task map: needs 2 GiB"}}}
+	if _, err := Write(filepath.Join(t.TempDir(), "report"), in, DefaultOptions()); err != nil {
+		t.Fatalf("report of a simulation with no job run: %v", err)
+	}
+}

@@ -49,8 +49,10 @@ type Sizing struct {
 	NodeMemoryBytes int64
 	NodeCores       int
 	Sizes           []ClusterSize
-	// Searched says how: "node counts 1 to 1024 bisected".
+	// Searched says how: "node counts 1, 2, 4 tried, then bisected".
 	Searched string
+	// Why, when set, says why no cluster of this shape can meet it.
+	Why string
 }
 
 // ClusterSize is one policy's smallest cluster; Nodes nil when no

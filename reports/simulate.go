@@ -146,10 +146,16 @@ func simFigures(s *Simulation) []*figure {
 		return &figure{IndexPlot: IndexPlot{Name: name, Stage: StageSimulate, Title: title, SVG: "plots/" + name + ".svg", PNG: "plots/" + name + ".png"},
 			build: b, inline: true}
 	}
-	return []*figure{
-		mk("simulate-jct-cdf", "Job completion times", func() *plot.Plot { return SimJCTCDF(s) }),
-		mk("simulate-memory", "Memory in use over time", func() *plot.Plot { return SimMemory(s) }),
+	// A figure with nothing to draw (every job left out: a task larger
+	// than a node) is left out, not an error of the whole report.
+	var figs []*figure
+	if SimJCTCDF(s) != nil {
+		figs = append(figs, mk("simulate-jct-cdf", "Job completion times", func() *plot.Plot { return SimJCTCDF(s) }))
 	}
+	if SimMemory(s) != nil {
+		figs = append(figs, mk("simulate-memory", "Memory in use over time", func() *plot.Plot { return SimMemory(s) }))
+	}
+	return figs
 }
 
 // simStage fills the section's entry of index.json.
