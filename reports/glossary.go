@@ -30,6 +30,8 @@ var Glossary = []GlossaryTerm{
 	{"YARN-ME", "YARN that starts a task with less than its ideal memory when it still ends by its job's estimated completion", "Iorgulescu et al., ATC'17 §3"},
 	{"ideal memory, penalty", "the memory a task needs to run without spilling, and how much slower it runs with less (runtime / ideal runtime − 1)", "Iorgulescu et al., ATC'17 §2"},
 	{"makespan", "time from the first submission to the last job's end", "Iorgulescu et al., ATC'17 §4"},
+	{"JCT, job time", "a job's completion time: from its submission to its last task's end (the harvest replay's job execution time is the same measure)", "Iorgulescu et al., ATC'17 §4; Zhang et al., OSDI'16 §6"},
+	{"core·h, container·h", "core-hours, container-hours: one core or container held for an hour", ""},
 	{"CRV", "constraint resource vector: the demand for machines with an attribute over the machines that have it", "Thinakaran et al., Phoenix §3"},
 }
 
