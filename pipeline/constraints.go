@@ -14,7 +14,7 @@ import (
 // as wlprof constraints does and keeps what the report's section shows.
 func (r *reportInput) addConstraints(ctx context.Context, ds *dataset.Dataset, o Options) error {
 	if o.Constraints == nil {
-		r.note(reports.StageConstraints, "Not asked for: --constraints profiles the tasks' placement constraints (seed 003, Phoenix): demand over supply per attribute and an M/G/1 wait per constraint against the trace's.")
+		r.note(reports.StageConstraints, "Not asked for: --constraints profiles the tasks' placement constraints (Thinakaran et al., Phoenix §3): demand over supply per attribute and an M/G/1 wait per constraint against the trace's.")
 		return nil
 	}
 	if ds.Rows(dataset.TaskEventsTable.Name) == 0 {

@@ -14,7 +14,7 @@ import (
 // estimate.
 func (r *reportInput) addEstimate(ctx context.Context, ds *dataset.Dataset, o Options) error {
 	if o.Estimate == nil {
-		r.note(reports.StageEstimate, "Not asked for: --estimate (with --estimate-jobs FILE for the deadlines, task counts and µ the dataset lacks) adds each job's s_req, s_fit and the availability Ω(t) the periodic tenants leave (seed 002).")
+		r.note(reports.StageEstimate, "Not asked for: --estimate (with --estimate-jobs FILE for the deadlines, task counts and µ the dataset lacks) adds each job's s_req, s_fit and the availability Ω(t) the periodic tenants leave (Polo, PhD thesis, UPC 2014, §3.4, §5.3).")
 		return nil
 	}
 	opts := *o.Estimate

@@ -3,6 +3,11 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/wlprof/wlprof/internal/timeflag"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/harvest"
@@ -11,7 +16,7 @@ import (
 )
 
 // addJobTypes, when o.JobTypes is set, gives every job of the runs table
-// its length type (seed 000 §4.1) in its profile, with thresholds derived
+// its length type (Zhang et al., OSDI'16 §4.1) in its profile, with thresholds derived
 // as wlprof harvest does from the run durations and the classes' capacity
 // (no replay).
 func (r *reportInput) addJobTypes(ctx context.Context, ds *dataset.Dataset, o Options) error {
@@ -35,7 +40,7 @@ func (r *reportInput) addJobTypes(ctx context.Context, ds *dataset.Dataset, o Op
 // workload each job's profile gets its length type.
 func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Options) error {
 	if o.Harvest == nil {
-		r.note(reports.StageHarvest, "Not asked for: --harvest replays the job runs (or --harvest-workload poisson, a synthetic stream) on the primary tenants' spare cores, placing them by their classes' history (seed 000 Algorithm 1) and blind, and counts the containers killed.")
+		r.note(reports.StageHarvest, "Not asked for: --harvest replays the job runs (or --harvest-workload poisson, a synthetic stream) on the primary tenants' spare cores, placing them by their classes' history (Zhang et al., OSDI'16 Algorithm 1) and blind, and counts the containers killed.")
 		return nil
 	}
 	if ds.Rows(dataset.UsageTable.Name) == 0 && ds.Rows(dataset.SeriesTable.Name) == 0 {
@@ -94,5 +99,43 @@ func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Opt
 	}
 	res.Profile(r.jobs)
 	r.in.Harvest = h
+	r.harvestRuns, r.harvestWindow = harvestOutcomes(res)
+	if opts.Window > 0 {
+		r.harvestWindow += fmt.Sprintf("; at most the last %s of the data: --harvest-window 0 replays all of it)", timeflag.FormatDuration(opts.Window))
+	} else {
+		r.harvestWindow += "; the whole data)"
+	}
 	return nil
+}
+
+// harvestLabels name the policies for a reader (Zhang et al., OSDI'16 §6).
+var harvestLabels = map[harvest.Policy]string{
+	harvest.History: "history (Algorithm 1)",
+	harvest.Blind:   "blind (YARN-PT)",
+	harvest.Stock:   "stock (YARN-Stock)",
+}
+
+// harvestOutcomes are the replay's outcomes in the planner's words, and
+// the part of the data it replayed.
+func harvestOutcomes(res *harvest.Result) ([]reports.HarvestOutcome, string) {
+	var out []reports.HarvestOutcome
+	for _, p := range res.Policies {
+		label := harvestLabels[p.Policy]
+		if label == "" {
+			label = string(p.Policy)
+		}
+		o := reports.HarvestOutcome{Policy: string(p.Policy), Label: label, Containers: p.Containers, Completed: p.Completed, Killed: p.Killed,
+			CompletedCoreH: p.CompletedCoreH, LostCoreH: p.LostCoreH}
+		if jt := p.JobTimes; jt != nil {
+			o.Jobs, o.JobsFinished = jt.Jobs, jt.Finished
+			if jt.Finished > 0 {
+				mean, p95 := jt.MeanS, jt.P95S
+				o.MeanJobS, o.P95JobS = &mean, &p95
+			}
+		}
+		out = append(out, o)
+	}
+	day := func(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02") }
+	days := float64(res.EndMs-res.StartMs) / 86400e3
+	return out, fmt.Sprintf("%s to %s UTC (%s days", day(res.StartMs), day(res.EndMs), strconv.FormatFloat(math.Round(days*10)/10, 'f', -1, 64))
 }

@@ -41,19 +41,21 @@ type Options struct {
 	// Ω(t)) and each estimated job's profile estimate; SLOOverrides
 	// applies unless it has its own.
 	Estimate *estimate.Options
-	// JobTypes, when set, adds each job's length type (seed 000 §4.1,
+	// JobTypes, when set, adds each job's length type (Zhang et al., OSDI'16 §4.1,
 	// package harvest) to its profile.
 	JobTypes *harvest.Options
-	// Harvest, when set, adds the harvest stage's section (seed 000's
+	// Harvest, when set, adds the harvest stage's section (Zhang et al., OSDI'16's
 	// replay, history against blind) and, with the runs workload, each
 	// job's length type to its profile.
 	Harvest *harvest.Options
-	// Placement, when set, adds the placement stage's section (seed 000's
+	// Placement, when set, adds the placement stage's section (Zhang et al., OSDI'16's
 	// 3 × 3 classes, their stability and the durability replay).
 	Placement *placement.Options
-	// Constraints, when set, adds the constraints stage's section (seed
-	// 003: constraint table, CRV over time, M/G/1 waits).
+	// Constraints, when set, adds the constraints stage's section (Thinakaran et al., Phoenix: constraint table, CRV over time, M/G/1 waits).
 	Constraints *constraints.Options
+	// Planner are the options of the answers to the planner's questions
+	// (the cluster sizing's target makespan, cores per server, capacity).
+	Planner PlannerOptions
 	// Around, when set, is called around each stage that Report runs
 	// (named as reports.Stages names them) and must call run: where a
 	// program sets process-wide settings, such as the collector's pace,

@@ -18,7 +18,7 @@ import (
 // wlprof placement does and keeps what the report's section shows.
 func (r *reportInput) addPlacement(ctx context.Context, ds *dataset.Dataset, o Options) error {
 	if o.Placement == nil {
-		r.note(reports.StagePlacement, "Not asked for: --placement clusters the primary tenants into seed 000's 3 × 3 classes (reimage rate × peak CPU, S/9 of the storage each) from the machines' history, and replays stock HDFS placement against Algorithm 2 for blocks lost and accesses failed.")
+		r.note(reports.StagePlacement, "Not asked for: --placement clusters the primary tenants into the 3 × 3 classes of Zhang et al., OSDI'16 §4.2 (reimage rate × peak CPU, S/9 of the storage each) from the machines' history, and replays stock HDFS placement against Algorithm 2 for blocks lost and accesses failed.")
 		return nil
 	}
 	if ds.Rows(dataset.MachineEventsTable.Name) == 0 {
@@ -68,13 +68,13 @@ func placementSection(res *placement.Result) *reports.Placement {
 	st := res.Stability
 	win := timeflag.FormatDuration(time.Duration(st.WindowS * float64(time.Second)))
 	if st.MeanSameFraction == nil {
-		p.Stability = fmt.Sprintf("Stability of the reimage groups (windows of %s, seed 000 Fig. 6): %s.", win, reportFlags([]string{st.Reason})[0])
+		p.Stability = fmt.Sprintf("Stability of the reimage groups (windows of %s, Zhang et al., OSDI'16 Fig. 6): %s.", win, reportFlags([]string{st.Reason})[0])
 	} else {
 		fs := make([]string, len(st.SameFraction))
 		for i, f := range st.SameFraction {
 			fs[i] = fmt.Sprintf("%.0f%%", 100*f)
 		}
-		p.Stability = fmt.Sprintf("Stability of the reimage groups (windows of %s, seed 000 Fig. 6): over %d windows, the tenants in the same group as in the window before: %s (mean %.0f%%).",
+		p.Stability = fmt.Sprintf("Stability of the reimage groups (windows of %s, Zhang et al., OSDI'16 Fig. 6): over %d windows, the tenants in the same group as in the window before: %s (mean %.0f%%).",
 			win, st.Windows, strings.Join(fs, ", "), 100**st.MeanSameFraction)
 	}
 	// The excluded tenants, the first few: a whole trace leaves out
@@ -92,7 +92,7 @@ func placementSection(res *placement.Result) *reports.Placement {
 		p.Replay = "No durability and availability replay (--placement-blocks 0)."
 		return p
 	}
-	p.Replay = fmt.Sprintf("Durability and availability replay (seed 000 §6, Fig. 15/16): %d blocks × %d replicas on %s in %s, under stock HDFS placement and under Algorithm 2, over the same removals, busy periods (CPU above %g) and %d accesses; seeds %d–%d, mean (min–max) over them.",
+	p.Replay = fmt.Sprintf("Durability and availability replay (Zhang et al., OSDI'16 §6, Fig. 15/16): %d blocks × %d replicas on %s in %s, under stock HDFS placement and under Algorithm 2, over the same removals, busy periods (CPU above %g) and %d accesses; seeds %d–%d, mean (min–max) over them.",
 		rp.Blocks, rp.Replicas, plural(rp.Servers, "server", "servers"), plural(rp.Racks, "rack", "racks"), rp.BusyThreshold, rp.Accesses, rp.Seeds[0], rp.Seeds[len(rp.Seeds)-1])
 	for _, pol := range rp.Policies {
 		p.Policies = append(p.Policies, reports.PlacementPolicy{Policy: pol.Policy,

@@ -24,6 +24,10 @@ type reportInput struct {
 	extra   map[string]*reports.Job // figure data by job id
 	anchors map[string]skyline.Anchor
 	around  func(stage string, run func() error) error
+	// What the planner's answers take from the stages (planner.go).
+	classDays     map[string][]float64
+	harvestRuns   []reports.HarvestOutcome
+	harvestWindow string
 }
 
 func (r *reportInput) note(stage, s string) { r.in.Notes[stage] = append(r.in.Notes[stage], s) }
@@ -106,6 +110,9 @@ func Report(ctx context.Context, ds *dataset.Dataset, o Options) (*reports.Input
 			return nil, err
 		}
 	}
+	if err := r.addPlanner(ctx, ds, o); err != nil {
+		return nil, err
+	}
 	for _, id := range r.jobs.IDs() {
 		j := r.job(id)
 		j.Profile = r.jobs[id]
@@ -152,6 +159,7 @@ func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) erro
 		return err
 	}
 	t := &reports.Tenants{File: res.Profile()}
+	r.classDays = foldDays(reps)
 	for _, p := range reps {
 		t.Representatives = append(t.Representatives, reports.Representative{Class: p.Class, Tenant: p.Series.Tenant,
 			Series:   reports.Series{Name: p.Series.Tenant, StepS: p.Series.StepS, Values: p.Series.Values},

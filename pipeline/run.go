@@ -45,7 +45,24 @@ type RunReport struct {
 // WriteText writes a line about the dataset, then the report's text
 // (reports.Index.WriteText), as wlprof run prints them.
 func (r *RunReport) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "dataset: %s (%d files, %d records, %d rejected)\n", r.Dataset, len(r.Files), r.Accepted, r.Rejected)
+	skipped := 0
+	for _, f := range r.Files {
+		if f.Skipped {
+			skipped++
+		}
+	}
+	fmt.Fprintf(w, "dataset: %s (%s, %s, %d rejected", r.Dataset, plural(len(r.Files)-skipped, "file", "files"), plural(int(r.Accepted), "record", "records"), r.Rejected)
+	if skipped > 0 {
+		fmt.Fprintf(w, "; %s skipped: the same content as another input", plural(skipped, "file", "files"))
+	}
+	fmt.Fprintln(w, ")")
+	for _, f := range r.Files {
+		if f.Skipped {
+			for _, n := range f.Notes {
+				fmt.Fprintf(w, "  %s: %s\n", f.Path, n)
+			}
+		}
+	}
 	return r.Report.WriteText(w)
 }
 
@@ -100,6 +117,9 @@ func Run(ctx context.Context, paths []string, o RunOptions) (*RunReport, error) 
 		return nil, err
 	}
 	progress("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
+	if o.Report.Planner.Dataset == "" {
+		o.Report.Planner.Dataset = dir
+	}
 	in, err := Report(ctx, ds, o.Report)
 	if err != nil {
 		return nil, err

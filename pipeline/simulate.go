@@ -3,11 +3,18 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
+	"time"
+
+	"github.com/wlprof/wlprof/internal/timeflag"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/simulate"
 )
+
+// idleSpan is the makespan past which a history is called spread out.
+const idleSpan = 30 * 24 * time.Hour
 
 // seriesPoints is how finely the report draws memory in use over time.
 const seriesPoints = 120
@@ -68,6 +75,13 @@ func (r *reportInput) addSimulate(ctx context.Context, ds *dataset.Dataset, o Op
 			sp.MemoryUtilSeries = append(sp.MemoryUtilSeries, m.Utilisation)
 		}
 		s.Policies = append(s.Policies, sp)
+	}
+	// A history of runs months or years apart keeps the idle time between
+	// them: its makespan and utilisation say how far apart the runs were,
+	// not how the cluster coped; the JCTs still compare the policies.
+	if h := res.Workload; h != nil && h.History != nil && len(res.Policies) > 0 && res.Policies[0].MakespanS > idleSpan.Seconds() {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the history's runs are spread over %s: the makespan and the memory utilisation include the idle time between them, so compare the job completion times instead (or simulate one era of the history)",
+			timeflag.FormatSeconds(math.Round(res.Policies[0].MakespanS/86400)*86400)))
 	}
 	for _, u := range res.Unschedulable {
 		s.LeftOut = append(s.LeftOut, reports.Skipped{Stage: reports.StageSimulate, Job: u.Job, Reason: "task " + u.Task + ": " + u.Reason})

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// StageConstraints is the placement constraints' section (seed 003,
+// StageConstraints is the placement constraints' section (Thinakaran et al., Phoenix,
 // Phoenix).
 const StageConstraints = "constraints"
 
@@ -197,7 +197,7 @@ const constraintsHTML = `{{define "constraints"}}{{with stage .Stages "constrain
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
-{{with .Cons}}{{if .Rows}}<p>{{.Summary}} Each constraint's waits are those of an M/G/1 queue whose server is the machines satisfying it, taken as one server of their combined capacity (Pollaczek–Khinchine), against the trace's SUBMIT→SCHEDULE waits (seed 003; the rules are in constraints/doc.go).</p>
+{{with .Cons}}{{if .Rows}}<p>{{.Summary}} Each constraint's waits are those of an M/G/1 queue whose server is the machines satisfying it, taken as one server of their combined capacity (Pollaczek–Khinchine), against the trace's SUBMIT→SCHEDULE waits (Thinakaran et al., Phoenix §3; the rules are in constraints/doc.go).</p>
 {{with stage $.Stages "constraints"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>{{end}}</div>{{end}}{{end}}
 <table><tr><th>attribute</th><th>relation</th><th>value</th><th>tasks</th><th>hard</th><th>machines</th><th>ρ</th><th>predicted wait (s)</th><th>observed wait (s)</th><th>fit</th></tr>
 {{range .Rows}}<tr><td>{{.Attribute}}</td><td>{{.Relation}}</td><td>{{.Value}}</td><td>{{.Tasks}}</td><td>{{.HardText}}</td><td>{{.Machines}}</td><td>{{optnum .Rho}}</td><td>{{optnum .PredictedS}}</td><td>{{optnum .ObservedS}}</td><td>{{.Fit}}</td></tr>

@@ -10,7 +10,7 @@
 //	tenants.json          profile.Tenants, when the classify stage ran
 //	schema/*.schema.json  the JSON Schemas the files above name in "$schema"
 //	plots/*.svg, *.png    every figure, drawn with gonum.org/v1/plot
-//	index.html            self-contained report: summary first, a section per
+//	index.html            self-contained report: the answers first, then the summary, a section per
 //	                      stage, the data quality of every ingested input
 //	                      (Input.Inputs), a section per job, caveats;
 //	                      inline SVG, no script, a Content-Security-Policy
@@ -18,12 +18,22 @@
 //	index.json            Index: what was written (wlprof report -o json)
 //	reservations/*.json   YARN reservation requests, when the input has them
 //
-// The figures: tenants per pattern and the mean/peak class scatter (seed
-// 000 Fig. 2/3), representative series and spectra per class, the runs'
-// skylines under the fitted skyline and the reservation (seed 001 Fig. 5),
-// the α trade-off of over- against under-allocation (seed 001 Fig. 9b/c),
-// the CDF of SLO slack (seed 001 Fig. 9a), elasticity curves with measured
-// points (seed 004 Fig. 1) and profiler sweeps; the opt-in what-if
+// The first screen answers a capacity planner's four questions (Decisions,
+// also index.json's summary.decisions, shape and version in FORMAT.md):
+// how big the cluster must be (the reservations' footprint, the smallest
+// cluster for a target makespan under stock YARN and YARN-ME), what can be
+// harvested (spare cores per job type, the replay's work and job times),
+// which jobs may miss their deadline (with each stage's evidence), and
+// what to do (ranked actions, each with its gain, evidence and command).
+// A glossary ends the page with the papers' symbols.
+//
+// The figures: tenants per pattern and the mean/peak class scatter (Zhang
+// et al., OSDI'16 Fig. 2/3), representative series and spectra per class,
+// the runs' skylines under the fitted skyline and the reservation (Jyothi
+// et al., OSDI'16 Fig. 5), the α trade-off of over- against
+// under-allocation (Fig. 9b/c), the CDF of SLO slack (Fig. 9a), elasticity
+// curves with measured points (Iorgulescu et al., ATC'17 Fig. 1) and
+// profiler sweeps; the opt-in what-if
 // sections draw their own (the harvest's kills by pattern, the replica
 // placement's storage per class against S/9). A stage with no results
 // renders as "not computed" with the notes the caller gives.

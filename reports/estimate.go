@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// StageEstimate is the completion-goal estimator's section (seed 002
+// StageEstimate is the completion-goal estimator's section (Polo, PhD thesis, UPC 2014
 // §3.4, §5.3.4).
 const StageEstimate = "estimate"
 
@@ -147,11 +147,11 @@ const estimateHTML = `{{define "estimate"}}{{with stage .Stages "estimate"}}<sec
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
-{{with .Est}}{{if .Rows}}<p>At {{.At}}: the slots each job needs in parallel to meet its deadline (s_req, eq. 1 of seed 002 §3.4), the tasks Alg. 2 (§5.3.4.2) says must run before the earliest deadline given the availability Ω(t){{if .AvailabilityFrom}} ({{.AvailabilityFrom}}){{end}}, and whether the goal can be met (the rules are in estimate/doc.go).</p>
+{{with .Est}}{{if .Rows}}<p>At {{.At}}: the slots each job needs in parallel to meet its deadline (s_req, eq. 1 of Polo, PhD thesis, UPC 2014, §3.4), the tasks Alg. 2 (§5.3.4.2) says must run before the earliest deadline given the availability Ω(t){{if .AvailabilityFrom}} ({{.AvailabilityFrom}}){{end}}, and whether the goal can be met (the rules are in estimate/doc.go).</p>
 {{with stage $.Stages "estimate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
 <table><tr><th>job</th><th>deadline</th><th>phase</th><th>pending</th><th>µ</th><th>s_req</th><th>mean Ω</th><th>s_fit</th><th>short</th><th>meets goal</th></tr>
-{{range .Rows}}<tr><td>{{.Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td></tr>
+{{range .Rows}}<tr><td>{{wrap .Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td></tr>
 {{end}}</table>{{end}}
 {{if .NotEstimated}}<p class="muted">Not estimated:</p><ul>{{range .NotEstimated}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// StageHarvest is the harvesting what-if's section (seed 000 §4–§6).
+// StageHarvest is the harvesting what-if's section (Zhang et al., OSDI'16 §4–§6).
 const StageHarvest = "harvest"
 
 // Harvest is the harvest stage's replay as the report shows it: the
@@ -51,14 +51,16 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
-{{with .Harv}}{{if .Policies}}<p>{{.World}} Batch containers harvest the cores the primary tenants leave, placed by Algorithm 1 with the classes' history (history) and without it (blind); a container is killed, youngest first, when its primary tenant needs its reserve back (seed 000 §4–§6; the rules are in harvest/doc.go).</p>
+{{with .Harv}}{{if .Policies}}{{with $.S.Decisions.Harvest.Window}}<p><b>Replayed: {{.}}.</b></p>{{end}}
+<p>{{.World}} Batch containers harvest the cores the primary tenants leave, placed by Algorithm 1 with the classes' history (history) and without it (blind); a container is killed, youngest first, when its primary tenant needs its reserve back (Zhang et al., OSDI'16 §4–§6; the rules are in harvest/doc.go).</p>
 <p>{{.Workload}} {{.Thresholds}}</p>
 {{with stage $.Stages "harvest"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>{{end}}</div>{{end}}{{end}}
 <table><tr><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th><th>unplaced</th><th>multi-class jobs</th><th>fallback jobs</th></tr>
 {{range .Policies}}<tr><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td><td>{{.Unplaced}}</td><td>{{.MultiClassJobs}}</td><td>{{.FallbackJobs}}</td></tr>
 {{end}}</table>
-{{if .Groups}}<table><tr><th>by</th><th></th><th>policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th></tr>
-{{range .Groups}}<tr><td>{{.By}}</td><td>{{.Key}}</td><td>{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td></tr>
+{{template "harvest-times" $}}
+{{if .Groups}}<table><tr><th>by</th><th class="l"></th><th class="l">policy</th><th>containers</th><th>killed</th><th>killed share</th><th>harvested core·h</th><th>lost core·h</th></tr>
+{{range .Groups}}<tr><td>{{.By}}</td><td class="l">{{.Key}}</td><td class="l">{{.Policy}}</td><td>{{.Containers}}</td><td>{{.Killed}}</td><td>{{pct .KilledShare}}</td><td>{{num .HarvestedCoreH}}</td><td>{{num .LostCoreH}}</td></tr>
 {{end}}</table>{{end}}
 <p class="muted">Assumptions:</p><ul class="why">{{range .Assumptions}}<li>{{.}}</li>{{end}}</ul>
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}
@@ -67,7 +69,7 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 func init() { template.Must(page.New("harvest-section").Parse(harvestHTML)) }
 
 // HarvestKills draws, per pattern of the classes containers went to,
-// the containers killed under each policy (seed 000 Fig. 13's measure):
+// the containers killed under each policy (Zhang et al., OSDI'16 Fig. 13's measure):
 // history's bars beside blind's. Nil without a breakdown by pattern.
 func HarvestKills(h *Harvest) *plot.Plot {
 	if h == nil {

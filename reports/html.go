@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -42,6 +43,9 @@ type viewJob struct {
 	// elasticity stage left out, with the reason.
 	SLOWhy, SkylineWhy string
 	NotModelled        []string
+	// ProfRuns are the job's profiling runs (sweep points, else the
+	// elasticity stage's measured settings).
+	ProfRuns int
 }
 
 type viewStage struct {
@@ -89,6 +93,7 @@ type view struct {
 	Skipped     []Skipped
 	InlineJobs  int
 	Quality     *qualityView
+	Planner     *Planner
 }
 
 type patternCount struct {
@@ -116,7 +121,7 @@ var stageTitles = map[string]string{
 
 func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[string]bool, opts Options) ([]byte, error) {
 	v := &view{Title: in.Title, S: idx.Summary, Stages: map[string]*viewStage{}, Skipped: in.Skipped, InlineJobs: opts.InlineJobs, Plan: in.Plan, Sim: in.Simulation,
-		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Place: in.Placement, Cons: in.Constraints}
+		Quality: newQualityView(&idx.DataQuality), Est: in.Estimate, Harv: in.Harvest, Planner: in.Planner, Place: in.Placement, Cons: in.Constraints}
 	if v.Title == "" {
 		v.Title = "wlprof report"
 	}
@@ -145,6 +150,12 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		if len(jobs[i].Reservation) > 0 {
 			vj.YARN = href("reservations/" + profile.FileName(p.Job))
 		}
+		for _, sw := range jobs[i].Sweeps {
+			vj.ProfRuns += len(sw.Points)
+		}
+		if vj.ProfRuns == 0 {
+			vj.ProfRuns = len(jobs[i].Measured)
+		}
 		byJob[p.Job] = vj
 		v.Jobs = append(v.Jobs, vj)
 		if p.SLO != nil {
@@ -164,6 +175,7 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		}
 	}
 	reasons(v, in, byJob)
+	v.Warnings = groupWarnings(v.Warnings)
 	for _, f := range figs {
 		vf := viewFigure{Title: f.Title, SVG: template.HTML(f.svg), SVGHref: href(f.SVG)}
 		if f.PNG != "" {
@@ -240,14 +252,17 @@ func reasons(v *view, in *Input, byJob map[string]*viewJob) {
 }
 
 var funcs = template.FuncMap{
+	// num writes a number for a table: 3 significant digits, no exponent.
 	"num": func(x float64) string {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Sprint(x)
 		}
-		return fmt.Sprintf("%.4g", x)
+		return sig(x)
 	},
-	"pct":    func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
-	"gib":    func(x float64) string { return fmt.Sprintf("%.2f GiB", x/(1<<30)) },
+	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	// gib writes a memory size in the unit that fits it (MiB for a
+	// MiB-sized task, not "0.02 GiB"), 3 significant digits.
+	"gib":    func(x float64) string { return memText(x, x) },
 	"dur":    timeflag.FormatSeconds,
 	"offset": timeflag.FormatOffset,
 	"hours":  func(s float64) string { return fmt.Sprintf("%.4g", s/3600) },
@@ -257,13 +272,22 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.2f", a/b)
 	},
-	"deref":     func(p *float64) float64 { return *p },
-	"minus":     func(a, b int) int { return a - b },
-	"plus":      func(a, b int) int { return a + b },
-	"pathParts": pathParts,
-	"thousands": thousands,
-	"share":     share,
-	"stage":     func(m map[string]*viewStage, s string) *viewStage { return m[s] },
+	"deref":      func(p *float64) float64 { return *p },
+	"minus":      func(a, b int) int { return a - b },
+	"plus":       func(a, b int) int { return a + b },
+	"pathParts":  pathParts,
+	"hasDate":    hasDate,
+	"sig":        sig,
+	"policyName": policyName,
+	"stageTitle": func(s string) string { return stageTitles[s] },
+	"deref64i":   func(p *int) int { return *p },
+	"memOf":      func(p *int64) string { return bytesize.Human(float64(*p)) },
+	"round":      func(p *float64) float64 { return math.Round(*p) },
+	"glossary":   func() []GlossaryTerm { return Glossary },
+	"wrap":       wrapName,
+	"thousands":  thousands,
+	"share":      share,
+	"stage":      func(m map[string]*viewStage, s string) *viewStage { return m[s] },
 	"sorted": func(m map[string]float64) []string {
 		k := make([]string, 0, len(m))
 		for n := range m {
@@ -288,7 +312,7 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#222;max
 h1{margin:.8em 0 .2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}h3{margin:1.6em 0 .4em;word-break:break-all}
 nav a{margin-right:1em}table{border-collapse:collapse;margin:.6em 0;font-size:14px}
 th,td{border-bottom:1px solid #e4e4e4;padding:.25em .6em;text-align:right;vertical-align:top}
-th:first-child,td:first-child{text-align:left;overflow-wrap:anywhere}th{background:#f6f6f6}
+th:first-child,td:first-child{text-align:left;overflow-wrap:break-word}th{background:#f6f6f6}
 .nc{color:#8a6d00;background:#fff8e0;padding:.4em .8em;border-left:4px solid #e0b000}
 .warn{color:#8a3000}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(15em,1fr));gap:.8em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em 1em}
 .card b{display:block;font-size:1.5em}figure{margin:1em 0}figcaption{font-size:13px;color:#555}
@@ -296,6 +320,8 @@ table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file
 .dq tr.total td{font-weight:bold;border-top:2px solid #ccc}.dq tr.sub td{color:#777;background:#fafafa;font-size:13px}.dq td.why b{font-weight:600;margin-right:.3em}
 .dq th:nth-child(1){width:28%}.dq th:nth-child(2){width:11%}.dq th:nth-child(3),.dq th:nth-child(4){width:7%}.dq th:nth-child(5){width:7%}.dq td:nth-child(5){white-space:nowrap}
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
+.answers{display:grid;grid-template-columns:repeat(auto-fit,minmax(30em,1fr));gap:1em}.answer{border:1px solid #ccd;border-radius:6px;padding:.2em 1em .6em;background:#fbfbfe;min-width:0}
+.answer h3{margin:.5em 0 .3em}.answer p,.answer li{overflow-wrap:anywhere}.answer td:first-child,.answer th:first-child{overflow-wrap:normal;word-break:normal}.answer table{width:100%}.answer code{font-size:12px;overflow-wrap:anywhere;background:#f2f2f2;padding:0 .2em}ol.actions li{margin:.3em 0}
 td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
 </style>
 </head>
@@ -303,8 +329,10 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <header>
 <h1>{{.Title}}</h1>
 <p class="muted">wlprof report: {{.S.Tenants}} tenants, {{.S.Jobs}} recurring jobs. Profiles for schedulers are in <code>profiles/</code> and <code>tenants.json</code>; every figure is also in <code>plots/</code> as SVG and PNG.</p>
-<nav><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#quality">Data quality</a><a href="#jobs">Jobs</a><a href="#caveats">Caveats ({{plus .S.Warnings .S.Skipped}})</a></nav>
+<nav><a href="#answers">Answers</a><a href="#summary">Summary</a>{{range .Order}}<a href="#{{.Name}}">{{.Title}}</a>{{end}}<a href="#quality">Data quality</a><a href="#jobs">Jobs</a><a href="#glossary">Glossary</a><a href="#caveats">Caveats ({{plus .S.Warnings .S.Skipped}})</a></nav>
 </header>
+
+{{template "decisions" .}}
 
 <section id="summary">
 <h2>Summary</h2>
@@ -316,11 +344,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <div class="card">Inputs{{with .Quality}}{{if .Inputs}}<b>{{len .Inputs}}</b>{{if .Rejected}}{{thousands .Rejected}} records rejected ({{share .RejectedFraction}}) in {{.InputsWithRejects}} of them{{else}}no record rejected{{end}}{{else}}<b>–</b>not known{{end}}{{end}}; <a href="#quality">data quality</a></div>
 <div class="card">Caveats<b>{{plus .S.Warnings .S.Skipped}}</b>{{.S.Warnings}} warnings, {{.S.Skipped}} skipped, each with its reason; <a href="#caveats">see below</a></div>
 </div>
-{{if .Tenants}}
-<h3>Headroom by class</h3>
-<table><tr><th>class</th><th>pattern</th><th>tenants</th><th>mean</th><th>peak</th><th>short</th><th>medium</th><th>long</th></tr>
-{{range .Tenants.Classes}}<tr><td>{{.Class}}</td><td>{{.Pattern}}</td><td>{{.Tenants}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td><td>{{num .Headroom.Short}}</td><td>{{num .Headroom.Medium}}</td><td>{{num .Headroom.Long}}</td></tr>
-{{end}}</table>
+{{if .Tenants}}{{template "headroom" .}}
 {{else}}<p class="nc">Headroom by class: not computed (no classify results).</p>{{end}}
 </section>
 
@@ -338,7 +362,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <tr><td>long</td><td>{{range .Tenants.Ranking.Long}}{{.}} {{end}}</td></tr></table>
 <h3>Tenants</h3>
 <table><tr><th>tenant</th><th class="l">pattern</th><th>class</th><th>period</th><th>strength</th><th>mean</th><th>peak</th></tr>
-{{range .TenantRows}}<tr><td>{{.Tenant}}</td><td class="l">{{.Pattern}}{{with .Reason}}: <span class="muted">{{.}}</span>{{end}}</td><td class="nw">{{if .Class}}{{.Class}}{{else}}–{{end}}</td><td>{{if .PeriodS}}{{dur (deref .PeriodS)}}{{else}}–{{end}}</td><td>{{num .Strength}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td></tr>
+{{range .TenantRows}}<tr><td>{{wrap .Tenant}}</td><td class="l">{{.Pattern}}{{with .Reason}}: <span class="muted">{{.}}</span>{{end}}</td><td class="nw">{{if .Class}}{{.Class}}{{else}}–{{end}}</td><td>{{if .PeriodS}}{{dur (deref .PeriodS)}}{{else}}–{{end}}</td><td>{{num .Strength}}</td><td>{{num .Mean}}</td><td>{{num .Peak}}</td></tr>
 {{end}}</table>
 {{if .MoreTenants}}<p class="muted">{{.MoreTenants}} more tenants in <a href="tenants.json">tenants.json</a>.</p>{{end}}
 {{end}}
@@ -352,7 +376,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{end}}</div>{{end}}{{end}}
 {{if .SLOJobs}}<p>{{.S.JobsWithSLO}} jobs with an inferred SLO: {{.S.JobsActionable}} actionable, {{minus .S.JobsWithSLO .S.JobsActionable}} not (why is in the last column){{if ne .S.Jobs .S.JobsWithSLO}}; {{minus .S.Jobs .S.JobsWithSLO}} of the {{.S.Jobs}} jobs have none (their sections below say why){{end}}.</p>
 <table><tr><th>job</th><th>period</th><th>arrival</th><th>deadline</th><th>slack</th><th>actionable</th><th class="l">why not / override</th></tr>
-{{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
+{{range .SLOJobs}}{{$s := .P.SLO}}<tr><td><a href="#{{.Anchor}}">{{wrap .ID}}</a></td><td>{{if .P.PeriodS}}{{dur .P.PeriodS.Value}}{{else}}–{{end}}</td>
 <td>{{with $s.ArrivalS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td><td>{{with $s.DeadlineS}}{{offset .Value}} <span class="muted">({{.Source}})</span>{{else}}–{{end}}</td>
 <td>{{if $s.SlackRatio}}{{num (deref $s.SlackRatio)}}{{else}}–{{end}}</td><td>{{if $s.Actionable}}yes{{else}}no{{end}}</td><td class="l">{{$s.Reason}}{{if $s.Override.Applies}}{{if $s.Reason}}; {{end}}<span class="muted">override: {{$s.Override.File}}</span>{{end}}</td></tr>
 {{end}}</table>{{end}}
@@ -364,7 +388,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{if not .Computed}}<p class="nc">Not computed{{if .Skipped}}: every job was left out, for the reasons below{{end}}.</p>{{end}}{{end}}
 {{if .SkyJobs}}<p class="muted">Reserved and used areas in container·hours per run; over- and under-allocation in container·steps, means over runs. Figures of the {{.InlineJobs}} largest reservations are shown with their job below; all are in plots/.</p>
 <table><tr><th>job</th><th>runs</th><th>step</th><th>peak</th><th>reserved</th><th>used</th><th>ratio</th><th>over</th><th>under</th></tr>
-{{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
+{{range .SkyJobs}}{{$k := .P.Skyline}}<tr><td><a href="#{{.Anchor}}">{{wrap .ID}}</a></td><td>{{$k.Runs}}</td><td>{{dur $k.StepS}}</td><td>{{$k.PeakReservation}}</td><td>{{hours $k.ReservedAreaContainerS}}</td><td>{{hours $k.UsedAreaContainerS}}</td><td>{{num $k.ProvisioningRatio}}</td><td>{{num $k.OverAllocation}}</td><td>{{num $k.UnderAllocation}}</td></tr>
 {{end}}</table>{{end}}
 {{with stage .Stages "skyline"}}{{template "skipped" .Skipped}}{{end}}
 </section>
@@ -377,7 +401,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{end}}</div>{{end}}{{end}}
 {{with .Plan}}{{if .Rows}}<p>Footprint <b>{{.Footprint}}</b> containers over a {{dur .LCMS}} LCM: naive {{.NaiveFootprint}}, lower bound {{.LowerBound}}. Each job is fitted on its earlier runs and its later runs are replayed against its reservation alone (no opportunistic capacity), with and without dynamic reprovisioning (DRA).</p>
 <table><tr><th>job</th><th>period</th><th>window</th><th>offset</th><th>steps</th><th>peak</th><th>fitted on</th><th>held out</th><th>missed</th><th>missed with DRA</th><th>DRA added</th></tr>
-{{range .Rows}}<tr><td>{{.Job}}{{if .Naive}} <span class="muted">(kept at arrival)</span>{{end}}</td><td>{{dur .PeriodS}}</td><td>{{dur .WindowStartS}} – {{dur .WindowEndS}}</td><td>{{dur .OffsetS}}</td><td>{{.Steps}}</td><td>{{.Peak}}</td><td>{{.TrainRuns}}</td><td>{{.TestRuns}}</td><td>{{.Misses}}</td><td>{{.MissesDRA}}</td><td>{{hours .DRAAddedContainerS}} container·h</td></tr>
+{{range .Rows}}<tr><td>{{wrap .Job}}{{if .Naive}} <span class="muted">(kept at arrival)</span>{{end}}</td><td>{{dur .PeriodS}}</td><td>{{dur .WindowStartS}} – {{dur .WindowEndS}}</td><td>{{dur .OffsetS}}</td><td>{{.Steps}}</td><td>{{.Peak}}</td><td>{{.TrainRuns}}</td><td>{{.TestRuns}}</td><td>{{.Misses}}</td><td>{{.MissesDRA}}</td><td>{{hours .DRAAddedContainerS}} container·h</td></tr>
 {{end}}</table>{{end}}{{if .NotPlanned}}<p class="muted">Not planned:</p><ul>{{range .NotPlanned}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}{{end}}
 </section>
 
@@ -395,7 +419,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed{{if .Skipped}}: every job was left out, for the reasons below{{end}}.</p>{{end}}{{end}}
-{{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{.ID}}</a></li>{{end}}</ul>{{end}}
+{{if .SweepJobs}}<ul>{{range .SweepJobs}}<li><a href="#{{.Anchor}}">{{wrap .ID}}</a></li>{{end}}</ul>{{end}}
 </section>
 
 {{template "simulate" .}}
@@ -407,17 +431,19 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 
 {{template "constraints" .}}
 {{template "quality" .}}
+{{template "glossary" .}}
 
 <section id="jobs">
 <h2>Jobs</h2>
 {{if not .Jobs}}<p class="nc">No recurring jobs.</p>{{end}}
+{{if hasDate .Jobs}}<p class="muted">A <code>&lt;date&gt;</code> in a job's name stands for the date its runs' names carried (20240107, 2024-01-07): dates and run numbers are not part of a recurring job's identity, so the slo stage takes them out to find the runs of one job (Jyothi et al., OSDI'16 §4).</p>{{end}}
 {{range .Jobs}}<section class="job" id="{{.Anchor}}">
 <h3>{{.ID}}</h3>
-<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}} · {{.Runs}} runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
+<p class="muted"><a href="{{.Profile}}">profile</a>{{if .YARN}} · <a href="{{.YARN}}">YARN reservation</a>{{end}}{{with .P.Identity}}{{if .Runs}} · {{.Runs}} runs{{end}}{{end}}{{with .ProfRuns}} · {{.}} profiling runs{{end}}{{with .P.PeriodS}} · every {{dur .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>
 {{with .P.SLO}}<p>SLO: {{if .Actionable}}actionable{{else}}not actionable: {{.Reason}}{{end}}{{with .ArrivalS}}; arrival {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}{{with .DeadlineS}}; deadline {{offset .Value}} ({{.Source}}{{if .Detail}}: {{.Detail}}{{end}}){{end}}</p>{{else}}<p class="muted">SLO: {{.SLOWhy}}.</p>{{end}}
 {{with .P.Skyline}}<p>Skyline: {{.Runs}} runs at {{dur .StepS}} steps, α={{num .Alpha}}, β={{num .Beta}}; peak {{.PeakReservation}} containers; reserved {{hours .ReservedAreaContainerS}} vs used {{hours .UsedAreaContainerS}} container·h (×{{num .ProvisioningRatio}}).</p>{{else}}<p class="muted">Skyline: {{.SkylineWhy}}.</p>{{end}}
 {{range .NotModelled}}<p class="muted">Elasticity: not modelled: {{.}}.</p>{{end}}
-{{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}{{range $k, $v := .Params}}; {{$k}}={{num $v}}{{end}}.</p>{{end}}
+{{range .P.Elasticity}}<p>{{.Task}} tasks: {{.Kind}} model, ideal {{gib .IdealMemoryBytes}} for {{dur .IdealRuntimeS}}.</p>{{if .Params}}<details class="muted"><summary>the model's {{len .Params}} fitted parameters</summary><ul class="why">{{range $k, $v := .Params}}<li>{{$k}} = {{num $v}}</li>{{end}}</ul></details>{{end}}{{end}}
 {{range .P.Phases}}{{if eq .Phase ""}}{{else}}<p class="muted">phase {{.Phase}}: {{.Tasks}} tasks of {{dur .TaskRuntimeS}}, CPU {{pct .CPUShare}}, IO {{pct .IOShare}}, {{gib .MemoryBytes}}, {{.Slots}} slots</p>{{end}}{{end}}
 {{if .Inline}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{else}}{{if .Figures}}<p class="muted">Figures: {{range .Figures}}<a href="{{.SVGHref}}">{{.Title}}</a> {{end}}</p>{{end}}{{end}}
@@ -432,7 +458,7 @@ td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-
 {{if .Warnings}}<ol class="warn">{{range .Warnings}}<li><a href="#{{.Anchor}}">{{.Where}}</a>: {{.Text}}</li>
 {{end}}</ol>{{end}}
 {{if .Skipped}}<h3>Skipped</h3><table><tr><th>job</th><th>stage</th><th>reason</th></tr>
-{{range .Skipped}}<tr><td>{{.Job}}</td><td>{{.Stage}}</td><td>{{.Reason}}</td></tr>
+{{range .Skipped}}<tr><td>{{wrap .Job}}</td><td>{{.Stage}}</td><td>{{.Reason}}</td></tr>
 {{end}}</table>{{end}}
 </section>
 </body>

@@ -37,6 +37,9 @@ type Input struct {
 	// Constraints is the constraints stage's profile; nil when it did not
 	// run.
 	Constraints *Constraints
+	// Planner is what the answers to the planner's questions need beyond
+	// the sections (Decisions); nil leaves them to the sections' data.
+	Planner *Planner
 	// Notes say, per stage (classify, slo, skyline, elasticity,
 	// profiler), why it was not computed or what to keep in mind; shown at
 	// the top of the stage's section.
@@ -60,7 +63,7 @@ const (
 // Stages in report order.
 var Stages = []string{StageClassify, StageSLO, StageSkyline, StagePlan, StageElasticity, StageProfiler, StageSimulate, StageEstimate, StageHarvest, StagePlacement, StageConstraints}
 
-// Plan is the reservation plan (seed 001 §6, §9): the packed load over the
+// Plan is the reservation plan (Jyothi et al., OSDI'16 §6, §9): the packed load over the
 // LCM beside the naive plan and the lower bound, one row per placement,
 // and the held-out misses at each α.
 type Plan struct {
@@ -101,7 +104,7 @@ type Job struct {
 	// Measured are the profiling runs behind the elasticity models, drawn
 	// as points over each model's curve (matched by task).
 	Measured []Measured
-	// Sweeps are the profiler's sweeps of this job (seed 002 §4.2.6).
+	// Sweeps are the profiler's sweeps of this job (Polo, PhD thesis, UPC 2014, §4.2.6).
 	Sweeps []Sweep
 	// Reservation, when set, is the job's YARN ReservationSubmissionRequest
 	// (JSON), written as reservations/<job>.json.

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// StagePlacement is the replica-placement section (seed 000 §3, §4.2
+// StagePlacement is the replica-placement section (Zhang et al., OSDI'16 §3, §4.2
 // Algorithm 2, §6).
 const StagePlacement = "placement"
 
@@ -98,7 +98,7 @@ const placementHTML = `{{define "placement"}}{{with stage .Stages "placement"}}<
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
-{{with .Place}}{{if .Classes}}<p>{{.Summary}} Each class should hold S/9 of the storage; Algorithm 2 puts a block's three replicas in classes of distinct rows and columns, so that no two share a reimage group or a peak group (seed 000 §3, §4.2; the cut rule is in placement/doc.go).</p>
+{{with .Place}}{{if .Classes}}<p>{{.Summary}} Each class should hold S/9 of the storage; Algorithm 2 puts a block's three replicas in classes of distinct rows and columns, so that no two share a reimage group or a peak group (Zhang et al., OSDI'16 §3, §4.2; the cut rule is in placement/doc.go).</p>
 {{with stage $.Stages "placement"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>{{end}}</div>{{end}}{{end}}
 <table><tr><th>class</th><th>tenants</th><th>servers</th><th>storage</th><th>share of S</th><th>reimages / server / month</th><th>peak</th><th class="l">members</th></tr>
 {{range .Classes}}<tr><td>{{.Class}}</td><td>{{.Tenants}}</td><td>{{.Servers}}</td><td>{{.Storage}}</td><td>{{pct .Share}}</td><td class="nw">{{.Rates}}</td><td class="nw">{{.Peaks}}</td><td class="l">{{.Members}}</td></tr>

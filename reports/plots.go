@@ -144,7 +144,7 @@ func timeAxis(extentS float64) (string, float64) {
 	return "seconds", 1
 }
 
-// PatternCounts is the number of tenants per pattern (seed 000 Fig. 2/3).
+// PatternCounts is the number of tenants per pattern (Zhang et al., OSDI'16 Fig. 2/3).
 func PatternCounts(t *profile.Tenants) *plot.Plot {
 	counts := map[string]int{}
 	for _, tn := range t.Tenants {
@@ -292,7 +292,7 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 // so the legend, drawn in the top corner, does not hide the data.
 func legendRoom(p *plot.Plot, ymax float64) {
 	if ymax > 0 && !math.IsInf(ymax, 0) {
-		p.Y.Max = ymax * 1.35
+		p.Y.Max = ymax * 1.5
 	}
 }
 
@@ -316,7 +316,7 @@ func palette(i int) color.Color {
 }
 
 // JobSkyline draws the runs' skylines in grey with the fitted skyline and
-// the reservation over them (seed 001 Fig. 5). Nil without a skyline.
+// the reservation over them (Jyothi et al., OSDI'16 Fig. 5). Nil without a skyline.
 func JobSkyline(j *Job) *plot.Plot {
 	sk := j.Profile.Skyline
 	if sk == nil {
@@ -367,7 +367,7 @@ func stepXY(values []float64, dx float64) plotter.XYs {
 }
 
 // AlphaTradeoff draws over- against under-allocation for each α of the
-// sweep (seed 001 Fig. 9b/9c). Nil without a sweep.
+// sweep (Jyothi et al., OSDI'16 Fig. 9b/9c). Nil without a sweep.
 func AlphaTradeoff(j *Job) *plot.Plot {
 	sk := j.Profile.Skyline
 	if sk == nil || len(sk.AlphaSweep) == 0 {
@@ -395,7 +395,7 @@ func AlphaTradeoff(j *Job) *plot.Plot {
 	return p
 }
 
-// SlackCDF is the distribution of the jobs' slack ratios (seed 001 Fig.
+// SlackCDF is the distribution of the jobs' slack ratios (Jyothi et al., OSDI'16 Fig.
 // 9a). Nil when no job has one.
 func SlackCDF(jobs []Job) *plot.Plot {
 	var v []float64
@@ -419,7 +419,7 @@ func SlackCDF(jobs []Job) *plot.Plot {
 }
 
 // ElasticityCurve draws a model's predicted runtime against memory with
-// the measured runs of its task (seed 004 Fig. 1): filled points were used
+// the measured runs of its task (Iorgulescu et al., ATC'17 Fig. 1): filled points were used
 // to fit, hollow ones validate.
 func ElasticityCurve(j *Job, m *profile.ElasticityModel) *plot.Plot {
 	p := newPlot(fmt.Sprintf("%s: %s tasks (%s model)", j.Profile.Job, m.Task, m.Kind), "memory (GiB)", "runtime (s)")
@@ -544,24 +544,35 @@ func inlineSVG(svg []byte) []byte {
 }
 
 // PlanLoad draws the packed load over the LCM against the naive plan's
-// (each skyline at its arrival) and the lower bound (seed 001 Fig. 9d).
+// (each skyline at its arrival) and the lower bound (Jyothi et al., OSDI'16 Fig. 9d).
 // Nil without a plan.
 func PlanLoad(pl *Plan) *plot.Plot {
 	if pl == nil || len(pl.Load) == 0 {
 		return nil
 	}
 	unit, div := timeAxis(pl.LCMS)
-	p := newPlot("Packed load over the LCM", unit+" into the LCM", "containers")
+	// A naive spike ten times LowCost's peak would flatten LowCost's line
+	// on a linear axis: the axis is then logarithmic, from 1 container
+	// (an empty step sits on the floor).
+	logY := pl.NaiveFootprint > 10*max(pl.Footprint, 1)
+	ylabel := "containers"
+	if logY {
+		ylabel = "containers (log scale)"
+	}
+	p := newPlot("Packed load over the LCM", unit+" into the LCM", ylabel)
 	toF := func(v []int64) []float64 {
 		out := make([]float64, len(v))
 		for i, x := range v {
 			out[i] = float64(x)
+			if logY {
+				out[i] = math.Max(1, out[i])
+			}
 		}
 		return out
 	}
 	nl := line(stepXY(toF(pl.NaiveLoad), pl.StepS/div), grey, vg.Points(1))
 	ll := line(stepXY(toF(pl.Load), pl.StepS/div), blue, vg.Points(1.5))
-	lb := line(plotter.XYs{{X: 0, Y: float64(pl.LowerBound)}, {X: pl.LCMS / div, Y: float64(pl.LowerBound)}}, red, vg.Points(1))
+	lb := line(plotter.XYs{{X: 0, Y: math.Max(1, float64(pl.LowerBound))}, {X: pl.LCMS / div, Y: math.Max(1, float64(pl.LowerBound))}}, red, vg.Points(1))
 	lb.l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 	p.Add(nl, ll, lb)
 	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
@@ -569,13 +580,20 @@ func PlanLoad(pl *Plan) *plot.Plot {
 	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
 	p.Legend.Top = true
 	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
+	top := float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound))
+	if logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		// Room above the spike for the legend: a decade.
+		p.Y.Min, p.Y.Max = 1, top*10
+		return p
+	}
 	p.Y.Tick.Marker = intTicks{}
-	legendRoom(p, float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound)))
+	legendRoom(p, top)
 	return p
 }
 
 // PlanAlphaMisses draws the share of held-out runs that miss their
-// deadline against skylines fitted at each α (seed 001 Fig. 9c). Nil
+// deadline against skylines fitted at each α (Jyothi et al., OSDI'16 Fig. 9c). Nil
 // without held-out runs.
 func PlanAlphaMisses(pl *Plan) *plot.Plot {
 	if pl == nil || len(pl.Alpha) == 0 {

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// StageSimulate is the elastic-memory what-if's section (seed 004 §3–§4).
+// StageSimulate is the elastic-memory what-if's section (Iorgulescu et al., ATC'17 §3–§4).
 const StageSimulate = "simulate"
 
 // Simulation is the simulate stage's result as the report shows it: one
@@ -49,7 +49,7 @@ func polColor(p string) color.Color {
 }
 
 // SimJCTCDF draws each policy's distribution of job completion times
-// (seed 004 Fig. 6's measure). Nil without jobs.
+// (Iorgulescu et al., ATC'17 Fig. 6's measure). Nil without jobs.
 func SimJCTCDF(s *Simulation) *plot.Plot {
 	if s == nil || len(s.Policies) == 0 || len(s.Policies[0].JCTS) == 0 {
 		return nil
@@ -96,7 +96,7 @@ func SimJCTCDF(s *Simulation) *plot.Plot {
 }
 
 // SimMemory draws each policy's share of the cluster's memory held by
-// tasks over time (seed 004 Fig. 4a). Nil without series.
+// tasks over time (Iorgulescu et al., ATC'17 Fig. 4a). Nil without series.
 func SimMemory(s *Simulation) *plot.Plot {
 	if s == nil || len(s.Policies) == 0 {
 		return nil
@@ -146,10 +146,16 @@ func simFigures(s *Simulation) []*figure {
 		return &figure{IndexPlot: IndexPlot{Name: name, Stage: StageSimulate, Title: title, SVG: "plots/" + name + ".svg", PNG: "plots/" + name + ".png"},
 			build: b, inline: true}
 	}
-	return []*figure{
-		mk("simulate-jct-cdf", "Job completion times", func() *plot.Plot { return SimJCTCDF(s) }),
-		mk("simulate-memory", "Memory in use over time", func() *plot.Plot { return SimMemory(s) }),
+	// A figure with nothing to draw (every job left out: a task larger
+	// than a node) is left out, not an error of the whole report.
+	var figs []*figure
+	if SimJCTCDF(s) != nil {
+		figs = append(figs, mk("simulate-jct-cdf", "Job completion times", func() *plot.Plot { return SimJCTCDF(s) }))
 	}
+	if SimMemory(s) != nil {
+		figs = append(figs, mk("simulate-memory", "Memory in use over time", func() *plot.Plot { return SimMemory(s) }))
+	}
+	return figs
 }
 
 // simStage fills the section's entry of index.json.
@@ -165,10 +171,11 @@ const simulateHTML = `{{define "simulate"}}{{with stage .Stages "simulate"}}<sec
 <h2>{{.Title}}</h2>
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
-{{with .Sim}}{{if .Policies}}<p>The workload of {{.Trace}} on {{.Cluster}}, simulated under stock YARN and under YARN-ME, which starts a task with less than its ideal memory when it would still end by its job's estimated completion (seed 004 §3; the rules are in simulate/doc.go).</p>
+{{with .Sim}}{{if .Policies}}<p>The workload of {{.Trace}} on {{.Cluster}}, simulated under stock YARN and under YARN-ME, which starts a task with less than its ideal memory when it would still end by its job's estimated completion (Iorgulescu et al., ATC'17 §3; the rules are in simulate/doc.go).</p>
 <table><tr><th>policy</th><th>makespan</th><th>mean JCT</th><th>median JCT</th><th>p95 JCT</th><th>memory utilisation</th><th>tasks</th><th>elastic tasks</th></tr>
-{{range .Policies}}<tr><td>{{.Policy}}</td><td>{{dur .MakespanS}}</td><td>{{dur .MeanJCTS}}</td><td>{{dur .MedianJCTS}}</td><td>{{dur .P95JCTS}}</td><td>{{pct .MemoryUtilisation}}</td><td>{{.Tasks}}</td><td>{{.ElasticTasks}}</td></tr>
+{{range .Policies}}<tr><td>{{policyName .Policy}}</td><td>{{dur .MakespanS}}</td><td>{{dur .MeanJCTS}}</td><td>{{dur .MedianJCTS}}</td><td>{{dur .P95JCTS}}</td><td>{{pct .MemoryUtilisation}}</td><td>{{.Tasks}}</td><td>{{.ElasticTasks}}</td></tr>
 {{end}}</table>
+{{template "sizing" $}}
 {{with stage $.Stages "simulate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
 {{if .LeftOut}}<p class="muted">Not simulated:</p><ul>{{range .LeftOut}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}

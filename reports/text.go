@@ -20,10 +20,8 @@ func (idx *Index) WriteText(w io.Writer) error {
 	fmt.Fprintln(w)
 	var missing []string
 	for _, s := range idx.Stages {
-		if s.Computed && s.Tenants != nil {
-			fmt.Fprintf(w, "  %-10s computed (%d tenants)\n", s.Stage, *s.Tenants)
-		} else if s.Computed {
-			fmt.Fprintf(w, "  %-10s computed (%d jobs)\n", s.Stage, s.Jobs)
+		if s.Computed {
+			fmt.Fprintf(w, "  %-10s computed (%s)\n", s.Stage, stageSubject(s, &idx.Summary.Decisions))
 		} else {
 			missing = append(missing, s.Stage)
 		}
@@ -35,7 +33,24 @@ func (idx *Index) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "  data quality: %d of %d inputs had rejected records (%d of %d); see the report's data-quality section or wlprof rejects\n",
 			q.InputsWithRejects, len(q.Inputs), q.Rejected, q.Accepted+q.Rejected)
 	}
+	if idx.Summary.Decisions.Version > 0 {
+		idx.Summary.Decisions.WriteText(w)
+	}
 	return nil
+}
+
+// stageSubject is what a computed stage is about, counted: tenants,
+// jobs, or the jobs a what-if replayed.
+func stageSubject(s IndexStage, d *Decisions) string {
+	switch {
+	case s.Tenants != nil:
+		return plural(int64(*s.Tenants), "tenant", "tenants")
+	case s.Stage == StageHarvest && len(d.Harvest.Replay) > 0:
+		return plural(int64(d.Harvest.Replay[0].Jobs), "job", "jobs") + " replayed"
+	case s.Stage == StageSimulate:
+		return plural(int64(s.Jobs), "job", "jobs") + " simulated"
+	}
+	return plural(int64(s.Jobs), "job", "jobs")
 }
 
 // WriteCSV lists the written files, one per row.

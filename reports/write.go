@@ -145,6 +145,8 @@ type Summary struct {
 	// Skipped is how many jobs (or a job's tasks) a stage left out, each
 	// with its reason in the report (Input.Skipped).
 	Skipped int `json:"skipped"`
+	// Decisions answer the planner's four questions (FORMAT.md).
+	Decisions Decisions `json:"decisions"`
 }
 
 // figure is a plot to render and where it goes.
@@ -340,6 +342,7 @@ func build(out string, in *Input, opts Options) (*Index, error) {
 	idx.ReservationSubmit = submit
 	idx.Summary = summarise(jobs, in.Tenants, opts)
 	idx.Summary.Skipped = len(in.Skipped)
+	idx.Summary.Decisions = decide(in, jobs, opts)
 	idx.Stages = stages(jobs, in)
 	idx.DataQuality = dataQuality(in.Inputs)
 

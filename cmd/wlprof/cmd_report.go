@@ -45,6 +45,7 @@ type reportOptions struct {
 	JobTypes        bool
 	Harvest         bool
 	HarvestWorkload string
+	HarvestWindow   time.Duration
 	// Placement adds the replica-placement section, with the options of
 	// wlprof placement that matter most.
 	Placement          bool
@@ -55,6 +56,11 @@ type reportOptions struct {
 	// Constraints adds the constraints section, with ConstraintsWindow.
 	Constraints       bool
 	ConstraintsWindow time.Duration
+	// The answers' options: the sizing's target, cores per server and
+	// the cluster's capacity in containers.
+	TargetMakespan     time.Duration
+	ServerCores        int
+	CapacityContainers int64
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -118,17 +124,21 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
 	f.Var(timeflag.NewInstant(&o.EstimateAtMs), "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
-	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: seed 000 §4.1, as wlprof harvest derives them) to its profile")
+	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: Zhang et al., OSDI'16 §4.1, as wlprof harvest derives them) to its profile")
 	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
 	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
+	f.Var(timeflag.NewDuration(&o.HarvestWindow, harvest.DefaultOptions().Window), "harvest-window", "the harvest section's replay: this much of the data, up to its end (0: all of it)")
 	pdef := placement.DefaultOptions()
-	f.BoolVar(&o.Placement, "placement", false, "add the replica-placement section: seed 000's 3 × 3 classes of the primary tenants and the durability replay of stock HDFS against Algorithm 2 (as wlprof placement; needs machine events)")
+	f.BoolVar(&o.Placement, "placement", false, "add the replica-placement section: the 3 × 3 classes (Zhang et al., OSDI'16 §4.2) of the primary tenants and the durability replay of stock HDFS against Algorithm 2 (as wlprof placement; needs machine events)")
 	f.StringVar(&o.PlacementStorage, "placement-server-storage", "4TB", "the placement section's storage per server (as wlprof placement --server-storage; implies --placement)")
 	f.IntVar(&o.PlacementBlocks, "placement-blocks", pdef.Blocks, "the placement section's replay: blocks written (0: no replay; implies --placement)")
 	f.IntVar(&o.PlacementSeeds, "placement-seeds", pdef.Seeds, "the placement section's replay: seeds (runs) per policy (implies --placement)")
 	f.Var(timeflag.NewDuration(&o.PlacementStability, pdef.StabilityWindow), "placement-stability-window", "the placement section's window of the reimage-group stability (implies --placement)")
 	f.BoolVar(&o.Constraints, "constraints", false, "add the placement constraints section: constraint table, demand over supply per attribute, M/G/1 waits (as wlprof constraints)")
 	f.Var(timeflag.NewDuration(&o.ConstraintsWindow, constraints.DefaultOptions().Window), "constraints-window", "the constraints section's --window")
+	f.Var(timeflag.NewDuration(&o.TargetMakespan, 0), "target-makespan", "answer how big the cluster must be: the smallest cluster of the simulated node shape that runs the simulate section's workload within this time, under stock YARN and YARN-ME")
+	f.IntVar(&o.ServerCores, "server-cores", 0, "cores per server of the primary tenants, for the spare cores (0: harvest's 12, the servers of Zhang et al., OSDI'16 §6)")
+	f.Int64Var(&o.CapacityContainers, "capacity-containers", 0, "the cluster's capacity in containers: the reservations' footprint is shown as a share of it (0: unknown)")
 	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
 }
 
@@ -213,7 +223,7 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	var harv *harvest.Options
 	if o.Harvest || o.HarvestWorkload != "runs" {
 		ho := harvest.DefaultOptions()
-		ho.Workload = o.HarvestWorkload
+		ho.Workload, ho.Window = o.HarvestWorkload, o.HarvestWindow
 		if verr := ho.Validate(); verr != nil && err == nil {
 			err = usageError{verr}
 		}
@@ -232,7 +242,11 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		}
 		cons = &co
 	}
-	return pipeline.Options{Title: o.Title, Constraints: cons, Skyline: fit, SLOOverrides: o.SLOOverrides,
+	if (o.TargetMakespan < 0 || o.ServerCores < 0 || o.CapacityContainers < 0) && err == nil {
+		err = usagef("--target-makespan, --server-cores and --capacity-containers must be 0 or more")
+	}
+	return pipeline.Options{Title: o.Title, Constraints: cons, Planner: pipeline.PlannerOptions{TargetMakespan: o.TargetMakespan, ServerCores: o.ServerCores,
+		CapacityContainers: o.CapacityContainers, Dataset: g.Dataset}, Skyline: fit, SLOOverrides: o.SLOOverrides,
 		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv,
 		Placement: place}, err
 }

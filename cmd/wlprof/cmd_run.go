@@ -14,6 +14,7 @@ type runOptions struct {
 	Paths      []string
 	TZ         string
 	MaxRejects int64
+	AllowDup   bool
 	// datasetSet: -d was given, so inputs are added to that dataset instead
 	// of a fresh one inside DIR.
 	datasetSet bool
@@ -36,11 +37,18 @@ func newRunCmd(g *globalOptions) *cobra.Command {
      profiler's sweeps (profiling runs) — and write the report to DIR/report
      (profiles/, tenants.json, plots/, index.html), as wlprof report does.
 
-It ends with a short summary and the path of index.html. A fresh dataset is
-built beside the old one and replaces it only when the ingest succeeded.
+It ends with the path of index.html, what each stage computed and the
+report's four answers: how big the cluster must be (with --target-makespan
+and a simulated workload: the smallest cluster under stock YARN and
+YARN-ME), what can be harvested, which jobs may miss their deadline, and
+what to do, each with the command that reproduces it (index.json's
+summary.decisions; the report's first screen). Byte-identical inputs are
+read once. A fresh dataset is built beside the old one and replaces it
+only when the ingest succeeded.
 ` + timesHelp + exitStatusRejectsHelp,
 		Example: `  wlprof run --out out traces/ logs/
   wlprof run --out out --step 5s testdata/resourceestimator/tpch_q12.txt
+  wlprof run --out out --simulate-trace jobs.csv --simulate-node-memory 16G --target-makespan 15m traces/
   wlprof run --out out -d ds -q -o json new-logs/`,
 		Args: needArgs("PATH (the inputs to ingest)"),
 		RunE: func(cmd *cobra.Command, a []string) error {
@@ -53,6 +61,7 @@ built beside the old one and replaces it only when the ingest succeeded.
 	f.StringVar(&o.Out, "out", "", "output directory: DIR/dataset and DIR/report (required)")
 	o.report.bindReportFlags(cmd)
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
+	f.BoolVar(&o.AllowDup, "allow-duplicate", false, "ingest a file even when the dataset, or another input, holds its content (same sha256) already")
 	f.Int64Var(&o.MaxRejects, "max-rejects", 1000, "abort, changing nothing, after this many rejected records (-1: no limit)")
 	return cmd
 }
@@ -69,7 +78,9 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err := (ingest.Flags{TZ: o.TZ}).Apply(&opts); err != nil {
 		return usageError{err}
 	}
-	opts.MaxRejects, opts.Watch = o.MaxRejects, g.watchInput
+	// Byte-identical inputs (the same file under two names, or one the
+	// dataset holds already) are read once, as wlprof ingest does.
+	opts.MaxRejects, opts.Watch, opts.SkipDuplicates = o.MaxRejects, g.watchInput, !o.AllowDup
 	po, err := o.report.pipeline(g)
 	if err != nil {
 		return err
@@ -77,6 +88,8 @@ func runRun(ctx context.Context, o *runOptions) error {
 	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf}
 	if o.datasetSet {
 		ro.Dataset = g.Dataset
+	} else {
+		ro.Report.Planner.Dataset = ""
 	}
 	rep, err := pipeline.Run(ctx, o.Paths, ro)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/progress"
 	"github.com/wlprof/wlprof/internal/safetext"
 )
 
@@ -20,14 +19,21 @@ type globalOptions struct {
 	Output  string // text, json or csv
 	Quiet   bool
 	io      *streams
+	// status owns the terminal's status line (statusline.go).
+	status *statusOwner
 }
 
 // progressf writes progress to stderr unless --quiet; decoration only on a
 // terminal is the caller's choice.
 func (g *globalOptions) progressf(format string, a ...any) {
-	if !g.Quiet {
-		fmt.Fprintf(g.io.Err, format, a...)
+	if g.Quiet {
+		return
 	}
+	if g.status != nil {
+		g.status.around(func() { fmt.Fprintf(g.io.Err, format, a...) })
+		return
+	}
+	fmt.Fprintf(g.io.Err, format, a...)
 }
 
 // stage runs a stage with the process-wide settings it runs best with
@@ -44,7 +50,7 @@ func (g *globalOptions) statusLine(label string, size int64, read func() int64) 
 	if g.Quiet || g.Output == "json" || g.io.Term == nil {
 		return func() {}
 	}
-	return progress.Start(g.io.Term, label, size, read).Stop
+	return g.status.push(label, size, read)
 }
 
 // watchInput is ingest's Options.Watch: a progress line per input.
@@ -108,6 +114,9 @@ func run(ctx context.Context, argv []string, s *streams) int {
 
 func newRootCmd(s *streams) *cobra.Command {
 	g := &globalOptions{io: s}
+	if s.Term != nil {
+		g.status = &statusOwner{w: s.Term}
+	}
 	dataset.Version = version
 	root := &cobra.Command{
 		Use:   "wlprof",

@@ -100,3 +100,40 @@ func TestRunPipeline(t *testing.T) {
 		t.Errorf("--inline-jobs -1: exit %d, %s", code, stderr)
 	}
 }
+
+// wlprof run reads a byte-identical input once, as wlprof ingest does,
+// and says which it skipped and why; --allow-duplicate reads both. The
+// demo's inputs hold six series twice (testdata/timeseries and
+// testdata/traces/timeseries), which the data-quality section counted
+// twice.
+func TestRunSkipsDuplicateContent(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.MkdirAll(in, 0o755)
+	b, err := os.ReadFile("../../testdata/resourceestimator/tpch_q12.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.txt", "b.txt"} {
+		os.WriteFile(filepath.Join(in, name), b, 0o644)
+	}
+	for _, c := range []struct {
+		extra   []string
+		read    int
+		skipped int
+	}{{nil, 1, 1}, {[]string{"--allow-duplicate"}, 2, 0}} {
+		out := filepath.Join(dir, "out"+strings.Join(c.extra, ""))
+		stdout, stderr, code := wlprof(t, append([]string{"run", "--out", out, "--step", "5s", "-q", in}, c.extra...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		first := strings.SplitN(stdout, "\n", 2)[0]
+		want := map[int]string{1: "(1 file, 13 records, 0 rejected; 1 file skipped: the same content as another input)", 2: "(2 files, 26 records, 0 rejected)"}[c.read]
+		if !strings.Contains(first, want) {
+			t.Errorf("%v: %q, want %q", c.extra, first, want)
+		}
+		if c.skipped > 0 && !strings.Contains(stdout, "b.txt: skipped: the same content") {
+			t.Errorf("%v: the skip is not shown: %s", c.extra, stdout)
+		}
+	}
+}

@@ -44,7 +44,13 @@ const Interval = 250 * time.Millisecond
 // as "label  12s" (elapsed). label is shown with its invisible characters
 // escaped (it may hold a file name).
 func Start(w io.Writer, label string, size int64, read func() int64) *Line {
-	l := &Line{w: w, label: safetext.Escape(label), size: size, read: read, start: time.Now(), now: time.Now,
+	return StartAt(w, label, size, read, time.Now())
+}
+
+// StartAt is Start with the clock started at start: a line shown again
+// after another took its place keeps counting from when it first began.
+func StartAt(w io.Writer, label string, size int64, read func() int64, start time.Time) *Line {
+	l := &Line{w: w, label: safetext.Escape(label), size: size, read: read, start: start, now: time.Now,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go l.loop()
 	return l

@@ -1,0 +1,35 @@
+package pipeline
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Inputs ten years apart (NAB's 2014 taxi series, a 2024 utilisation
+// CSV; dates from the files' own timestamps) get one warning above the
+// answers that names the years; inputs of one month get none.
+func TestErasWarnedOnce(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		inputs []string
+		want   string // "" = no warning
+	}{
+		{[]string{"../testdata/timeseries/nab_nyc_taxi.csv", "../testdata/usage_with_rejects.csv"}, "The inputs span 2014-07-01 to 2024-03-01 (10 years)"},
+		{[]string{"../testdata/usage_with_rejects.csv"}, ""},
+	} {
+		var lines []string
+		rep, err := Run(ctx, c.inputs, runOptions(filepath.Join(t.TempDir(), "out"), &lines))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := rep.Report.Summary.Decisions.Warning
+		switch {
+		case c.want == "" && w != "":
+			t.Errorf("%v: warned %q", c.inputs, w)
+		case c.want != "" && (!strings.HasPrefix(w, c.want) || !strings.Contains(w, "2014: 1 tenant series") || !strings.Contains(w, "2024: ")):
+			t.Errorf("%v: warning %q, want it to start %q and name both years", c.inputs, w, c.want)
+		}
+	}
+}
