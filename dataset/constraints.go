@@ -2,7 +2,7 @@ package dataset
 
 import "strings"
 
-// Tables for task placement constraints (seed 003, Phoenix): the scheduler
+// Tables for task placement constraints (Thinakaran et al., Phoenix, Phoenix): the scheduler
 // events of tasks, the constraints they carry, and the attributes machines
 // offer. They are kept lean (integer ids, dictionary-encoded strings) so a
 // month of a Google trace (tens of millions of events) stays feasible.

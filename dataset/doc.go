@@ -117,7 +117,7 @@
 //	            the stages table's stage of the same job
 //
 // task_events, task_constraints and machine_attributes are what the
-// constraints stage (seed 003) reads: scheduler events of tasks (Google
+// constraints stage (Thinakaran et al., Phoenix) reads: scheduler events of tasks (Google
 // 2011 task_events, 2019 instance_events; type is the event's name, the
 // same for both traces), their placement constraints (2011: the
 // task_constraints rows; 2019: each event's constraint list, canonical in

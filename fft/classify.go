@@ -18,7 +18,7 @@ import (
 	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
-// Pattern is a tenant's utilisation pattern (seed 000 §3).
+// Pattern is a tenant's utilisation pattern (Zhang et al., OSDI'16 §3).
 type Pattern string
 
 const (
@@ -217,7 +217,7 @@ type Headroom struct {
 	Long   float64 `json:"long"`
 }
 
-// Class is a K-Means cluster of tenants of one pattern (seed 000 §4.1).
+// Class is a K-Means cluster of tenants of one pattern (Zhang et al., OSDI'16 §4.1).
 type Class struct {
 	Class   string  `json:"class"`
 	Pattern Pattern `json:"pattern"`
@@ -228,7 +228,7 @@ type Class struct {
 	Mean    float64 `json:"mean"`
 	Peak    float64 `json:"peak"`
 	Current float64 `json:"current"` // the class's average server at the "current" slot
-	// Headroom per seed 000 §4.1: short 1 − current, medium
+	// Headroom per Zhang et al., OSDI'16 §4.1: short 1 − current, medium
 	// 1 − max(mean, current), long 1 − max(peak, current), in [0,1].
 	Headroom Headroom `json:"headroom"`
 	// Weights are the ranking weights W[type, pattern] of Algorithm 1.

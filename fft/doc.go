@@ -1,5 +1,5 @@
 // Package fft classifies tenants by the shape of their utilisation: the
-// classify stage of the pipeline (seed 000, Zhang et al., OSDI 2016, §3 and
+// classify stage of the pipeline (Zhang et al., OSDI 2016, §3 and
 // §4.1). It reads the dataset's usage table (or the series table it wrote
 // before) and returns, per tenant, a pattern, period and strength, and per
 // K-Means class its mean, peak, current utilisation and headroom.
@@ -28,7 +28,7 @@
 // bit; BatchStep is BuildSeries' step choice; Combine is Run's global part
 // (classes, headroom) over tenants already analysed, the code Run uses.
 //
-// Decision per tenant (classify.go, detect.go, support.go), seed 000 §3:
+// Decision per tenant (classify.go, detect.go, support.go), Zhang et al., OSDI'16 §3:
 // periodic and constant tenants are those whose history predicts them,
 // repeating periodically or all the time.
 //

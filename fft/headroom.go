@@ -11,7 +11,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// Ranking is the class preference per job type of seed 000 §4.1, most
+// Ranking is the class preference per job type of Zhang et al., OSDI'16 §4.1, most
 // preferred first: long jobs want constant classes (their tenants will not
 // take resources back during the run), short jobs need only the current
 // utilisation and prefer unpredictable classes, medium jobs periodic ones.

@@ -7,7 +7,7 @@ import (
 )
 
 // point is a tenant in the clustering space: mean and peak utilisation,
-// the two tags seed 000 gives a class.
+// the two tags Zhang et al., OSDI'16 gives a class.
 type point struct {
 	x, y float64
 	t    int // index into the tenants

@@ -16,7 +16,7 @@ import (
 )
 
 // DefaultStep is the grid step of the average-server series: the sampling
-// interval of the paper's AutoPilot data (seed 000 §3).
+// interval of the paper's AutoPilot data (Zhang et al., OSDI'16 §3).
 const DefaultStep = 2 * time.Minute
 
 // SeriesOptions control how usage samples become series.

@@ -18,7 +18,7 @@ import (
 // changed: do not tune them to the classifier; add a generator instead,
 // and say so.
 //
-// The labels follow seed 000's three patterns (§3): periodic and constant
+// The labels follow Harvest's (Zhang et al., OSDI'16) three patterns (§3): periodic and constant
 // tenants are those "for which the historical utilization data is a good
 // predictor of future behaviors (the utilizations repeat periodically or
 // all the time)"; an unpredictable tenant's spectrum has most of its power

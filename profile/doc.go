@@ -9,10 +9,10 @@
 // A job profile (Job) holds the job's identity, its period, its SLO (seed
 // 001 §4) with the provenance of each number (Number.Source: inferred,
 // override, measured, default) and whether a user override applies, the
-// reservation skyline (seed 001 §5) with its stages, one memory elasticity
-// model per task kind (seed 004), the per-phase resource profile (seed 002
+// reservation skyline (Jyothi et al., OSDI'16 §5) with its stages, one memory elasticity
+// model per task kind (Iorgulescu et al., ATC'17), the per-phase resource profile (Polo, PhD thesis, UPC 2014
 // §4.2.6) and the warnings of every stage. tenants.json (Tenants) holds the
-// tenant classes of seed 000 with pattern, mean, peak, headroom per job type
+// tenant classes of Zhang et al., OSDI'16 with pattern, mean, peak, headroom per job type
 // and the ranking weights of Algorithm 1, and the class of every tenant.
 //
 // Units are in the field names: _s seconds, _ms epoch milliseconds, _bytes

@@ -37,7 +37,7 @@ type Job struct {
 	// harvest stage did not run.
 	Harvest *Harvest `json:"harvest"`
 	// Phases is the per-phase resource profile of the fastest profiled
-	// configuration (seed 002 §4.2.6).
+	// configuration (Polo, PhD thesis, UPC 2014 §4.2.6).
 	Phases []Phase `json:"phases"`
 	// Warnings are the caveats of every stage about this job.
 	Warnings []string `json:"warnings"`
@@ -76,7 +76,7 @@ const (
 	SourceDefault  = "default"
 )
 
-// SLO is a recurring job's service-level objective (seed 001 §4): offsets
+// SLO is a recurring job's service-level objective (Jyothi et al., OSDI'16 §4): offsets
 // in seconds from the start of its period.
 type SLO struct {
 	// Actionable is true when the deadline is stable and the slack large
@@ -105,7 +105,7 @@ type Override struct {
 	Fields []string `json:"fields"`
 }
 
-// Skyline is the reservation skyline fitted to the job's runs (seed 001 §5).
+// Skyline is the reservation skyline fitted to the job's runs (Jyothi et al., OSDI'16 §5).
 // Containers and container·steps as in `wlprof skyline -o json`.
 type Skyline struct {
 	Runs  int     `json:"runs" jsonschema:"minimum=1"`
@@ -147,7 +147,7 @@ type Stage struct {
 	Containers int64   `json:"containers" jsonschema:"minimum=0"`
 }
 
-// SweepPoint is the fit at one α (seed 001 Fig. 9b/9c).
+// SweepPoint is the fit at one α (Jyothi et al., OSDI'16 Fig. 9b/9c).
 type SweepPoint struct {
 	Alpha             float64 `json:"alpha" jsonschema:"minimum=0,maximum=1"`
 	OverAllocation    float64 `json:"over_allocation" jsonschema:"minimum=0"`
@@ -156,7 +156,7 @@ type SweepPoint struct {
 	PeakReservation   int64   `json:"peak_reservation" jsonschema:"minimum=0"`
 }
 
-// ElasticityModel is the memory elasticity of one task kind (seed 004):
+// ElasticityModel is the memory elasticity of one task kind (Iorgulescu et al., ATC'17):
 // runtime as a function of the memory given to the task.
 type ElasticityModel struct {
 	Task      string `json:"task" jsonschema:"minLength=1"`
@@ -193,7 +193,7 @@ type CurvePoint struct {
 	// Penalty is runtime / ideal runtime − 1: 0 at ideal memory, 0.5 for
 	// a task that takes half as long again. Never negative.
 	Penalty float64 `json:"penalty" jsonschema:"minimum=0"`
-	// Slowdown is runtime / ideal runtime (seed 004's "1.5× penalty"),
+	// Slowdown is runtime / ideal runtime (Iorgulescu et al.'s (ATC'17) "1.5× penalty"),
 	// Penalty + 1; 0 in files written before the field existed.
 	Slowdown float64 `json:"slowdown" jsonschema:"minimum=0"`
 	// SpilledBytes is what the task writes to local disk at this memory
@@ -213,7 +213,7 @@ type Validation struct {
 }
 
 // Phase is the resource profile of one phase of the job (map, shuffle,
-// reduce, or a Spark stage), as seed 002 §4.2.6 keeps it: what one task
+// reduce, or a Spark stage), as Polo, PhD thesis, UPC 2014 §4.2.6 keeps it: what one task
 // uses of the node it was profiled on while Slots tasks run there at once
 // (Table 4.2: "the percentage of each TaskTracker's capacity that is used
 // by a single execution of the sub-phase").
@@ -227,7 +227,7 @@ type Phase struct {
 	// phase: the CPU seconds (user + system) of the Slots tasks over the
 	// phase, divided by the phase's wall time, the node's CPUs (NodeCPUs)
 	// and Slots. A node kept at 100% CPU by 4 tasks gives each 25% (0.25,
-	// seed 002 §4.2.6); one single-threaded task alone on a 4-CPU node is
+	// Polo, PhD thesis, UPC 2014 §4.2.6); one single-threaded task alone on a 4-CPU node is
 	// at most 0.25 too. It is not the fraction of the phase's wall time the
 	// task was on a CPU (that is CPUShare × NodeCPUs × Slots).
 	CPUShare float64 `json:"cpu_share" jsonschema:"minimum=0,maximum=1"`
@@ -255,7 +255,7 @@ type Phase struct {
 	NodeCPUs int `json:"node_cpus" jsonschema:"minimum=0"`
 }
 
-// Plan is the job's place in a packed reservation plan (seed 001 §6) and
+// Plan is the job's place in a packed reservation plan (Jyothi et al., OSDI'16 §6) and
 // its held-out replay (§9).
 type Plan struct {
 	// PlannedOffsetS is where the job's reservation starts, seconds from
@@ -273,7 +273,7 @@ type Plan struct {
 	HeldOutMissRateDRA *float64 `json:"held_out_miss_rate_dra" jsonschema:"minimum=0,maximum=1"`
 }
 
-// Estimate is a job's completion-goal estimate (seed 002): the inputs it
+// Estimate is a job's completion-goal estimate (Polo, PhD thesis, UPC 2014): the inputs it
 // was computed from (task counts and µ per phase) and its slots.
 type Estimate struct {
 	// AtMs is the instant of the estimate and DeadlineMs the job's goal,
@@ -306,7 +306,7 @@ type EstimatePhase struct {
 	SReq int `json:"s_req" jsonschema:"minimum=0"`
 }
 
-// Harvest is a job's length type (seed 000 §4.1): short, medium or long
+// Harvest is a job's length type (Zhang et al., OSDI'16 §4.1): short, medium or long
 // by its last run's duration against two thresholds.
 type Harvest struct {
 	// JobType is short (LastRunS below ShortBelowS), long (above
@@ -315,7 +315,7 @@ type Harvest struct {
 	LastRunS float64 `json:"last_run_s" jsonschema:"minimum=0"`
 	// ShortBelowS and LongAboveS are the thresholds, ThresholdsFrom where
 	// they came from: "flags", "history" (the harvest stage's rule) or
-	// "paper" (seed 000 §6's 173 s and 433 s).
+	// "paper" (Zhang et al., OSDI'16 §6's 173 s and 433 s).
 	ShortBelowS    float64 `json:"short_below_s" jsonschema:"minimum=0"`
 	LongAboveS     float64 `json:"long_above_s" jsonschema:"minimum=0"`
 	ThresholdsFrom string  `json:"thresholds_from" jsonschema:"enum=flags|history|paper"`

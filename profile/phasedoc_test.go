@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The phase shares have one meaning, seed 002's (Table 4.2: "the
+// The phase shares have one meaning, Polo's (PhD thesis, UPC 2014) (Table 4.2: "the
 // percentage of each TaskTracker's capacity that is used by a single
 // execution of the sub-phase"; §4.2.6: a node at 100% CPU with 4 maps
 // running gives each 25%), and the Go doc and FORMAT.md both say so: a
@@ -23,7 +23,7 @@ func TestPhaseSharesDocumentedAsNodeShares(t *testing.T) {
 		}
 	}
 	if !strings.Contains(docs["CPUShare"], "25%") {
-		t.Errorf("Phase.CPUShare doc %q lacks seed 002's example (4 tasks on a busy node: 25%% each)", docs["CPUShare"])
+		t.Errorf("Phase.CPUShare doc %q lacks Polo's (PhD thesis, UPC 2014) example (4 tasks on a busy node: 25%% each)", docs["CPUShare"])
 	}
 	for _, f := range []string{"IOCapacityBytesPerS", "IOCapacitySource", "NodeCPUs"} {
 		if docs[f] == "" {

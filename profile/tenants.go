@@ -1,7 +1,7 @@
 package profile
 
 // Tenants is the file tenants.json: the classes of primary tenants, their
-// headroom per job type, the ranking weights of seed 000's class selection
+// headroom per job type, the ranking weights of Harvest's (Zhang et al., OSDI'16) class selection
 // (Algorithm 1), and the class of every tenant. Utilisation is a fraction
 // of one server in [0,1].
 type Tenants struct {
@@ -33,7 +33,7 @@ type Tenants struct {
 	Warnings []string `json:"warnings"`
 }
 
-// Ranking orders the patterns per job type (seed 000 §4).
+// Ranking orders the patterns per job type (Zhang et al., OSDI'16 §4).
 type Ranking struct {
 	Short  []string `json:"short"`
 	Medium []string `json:"medium"`
@@ -103,7 +103,7 @@ const (
 	Insufficient  = "insufficient"
 )
 
-// DefaultRanking is seed 000's ranking of patterns per job type.
+// DefaultRanking is Harvest's (Zhang et al., OSDI'16) ranking of patterns per job type.
 func DefaultRanking() Ranking {
 	return Ranking{
 		Short:  []string{Unpredictable, Periodic, Constant},

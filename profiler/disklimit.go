@@ -17,7 +17,7 @@ import (
 // A disk limit (Options.DiskLimit, --disk-limit) throttles what every run
 // reads from and writes to the block device under SpillDir to a rate in
 // bytes per second, each way: the disk of the node the profile is for.
-// Seed 004 §2 measures penalties with spills that reach the drive, and
+// Iorgulescu et al., ATC'17 §2 measures penalties with spills that reach the drive, and
 // they depend on the drive (8 spilling reducers: 70% slower on an HDD, 15%
 // on an SSD, §2.8); a sandbox on a fast or shared SSD measures another
 // disk than the cluster's, and a cloud VM's disk changes speed with its
@@ -25,7 +25,7 @@ import (
 // share its disk. cgroup v1: blkio.throttle.read_bps_device and
 // write_bps_device of a blkio cgroup per run; v2: io.max (rbps, wbps) of a
 // cgroup per run, with the copies' memory cgroups below it. Throttling
-// acts on the block device, so it holds for direct I/O (seed 004's spills),
+// acts on the block device, so it holds for direct I/O (Iorgulescu et al.'s (ATC'17) spills),
 // for reads, and for writes the command itself syncs (fsync submits them
 // from its own task); the page cache's background writeback is throttled
 // under v2 only (v1 has no cgroup writeback: the kernel's flusher writes

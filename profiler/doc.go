@@ -1,7 +1,7 @@
 // Package profiler runs a job in a sandbox under sweeps of memory and
-// concurrency and measures each run (seed 002, Polo, §4.2.6: profile a job
+// concurrency and measures each run (Polo, PhD thesis, UPC 2014, §4.2.6: profile a job
 // offline at 1..N slots, keep the fastest, derive per-phase resource shares;
-// seed 004, Iorgulescu et al., ATC 2017, §2: run each task in a memory
+// Iorgulescu et al., ATC'17 §2: run each task in a memory
 // cgroup sized like its heap so spills really reach the disk). It sits
 // beside ingest at the start of the pipeline: its runs become profruns rows
 // (framework "sandbox") and profsamples rows in the dataset, which the
@@ -118,7 +118,7 @@
 // # Profiles
 //
 // Summarize gives the sweep table (median and spread over repetitions);
-// BuildProfile gives the seed 002 Table 4.2 profile: the setting with the
+// BuildProfile gives the Polo, PhD thesis, UPC 2014 Table 4.2 profile: the setting with the
 // least wall time per task, and per phase (split by a regular expression
 // on the command's output, else one phase) the share of the node's
 // capacity one task used while Slots ran at once ("the percentage of each

@@ -15,7 +15,7 @@ import (
 	"github.com/wlprof/wlprof/internal/bytesize"
 )
 
-// The node's I/O capacity, against which seed 002's I/O shares are taken
+// The node's I/O capacity, against which Polo's (PhD thesis, UPC 2014) I/O shares are taken
 // (Table 4.2: "the percentage of each TaskTracker's capacity"), is the
 // sequential bandwidth of the file system the runs spill to, measured once
 // per sweep before its first run: calPasses times, calBytes are written in

@@ -10,7 +10,7 @@ import (
 
 // Sandbox is what the profiler recorded of one job (runs of framework
 // "sandbox"): per task its sweep, and the per-phase profile of the
-// fastest configuration (seed 002 §4.2.6).
+// fastest configuration (Polo, PhD thesis, UPC 2014 §4.2.6).
 type Sandbox struct {
 	Job    string
 	Sweeps []SweepSummary

@@ -21,7 +21,7 @@ func records(runs ...*Run) ([]dataset.ProfRun, []dataset.ProfSample) {
 	return rs, ss
 }
 
-// cpu_share is seed 002's share of the node (§4.2.6: a node at 100% CPU
+// cpu_share is Polo's (PhD thesis, UPC 2014) share of the node (§4.2.6: a node at 100% CPU
 // with 4 maps running gives each 25%), not the fraction of the phase's
 // wall time the task spent on a CPU: one single-threaded spinner alone on
 // an N-CPU node has a share of at most 1/N (less when the shared machine
@@ -69,7 +69,7 @@ func ioJob(job string, rate float64) ([]dataset.ProfRun, []dataset.ProfSample) {
 	return runs, ss
 }
 
-// io_share is a share of the node's I/O capacity (seed 002 Table 4.2: of
+// io_share is a share of the node's I/O capacity (Polo, PhD thesis, UPC 2014 Table 4.2: of
 // the TaskTracker's capacity), so it compares across jobs: a job moving 50
 // MB/s on a node of 100 MB/s has 0.5, one moving 10 MB/s has 0.1. Divided
 // by each job's own best rate both were 1.

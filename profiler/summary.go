@@ -178,7 +178,7 @@ func Summarize(runs []dataset.ProfRun) []Setting {
 	return out
 }
 
-// Profile is a job profile in the manner of seed 002 (Polo, §4.2.6 and
+// Profile is a job profile in the manner of Polo, PhD thesis, UPC 2014 (Polo, §4.2.6 and
 // Table 4.2): the fastest concurrency, and what one task uses of the node
 // in each phase when that many run at once.
 type Profile struct {
@@ -213,7 +213,7 @@ type PhaseShare struct {
 	EndS   float64 `json:"end_s"`
 	// CPU is the fraction of the node's CPU one task used: CPU seconds of
 	// the tree over the phase, divided by its duration, the node's CPUs and
-	// the slots (seed 002: 100% CPU with 4 tasks → 25% each).
+	// the slots (Polo, PhD thesis, UPC 2014: 100% CPU with 4 tasks → 25% each).
 	CPU float64 `json:"cpu"`
 	// IOBytesPerS is one task's storage read+write rate: the tree's
 	// storage bytes read and written over the phase / its duration / slots.

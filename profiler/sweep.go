@@ -66,7 +66,7 @@ type Options struct {
 	Input string
 	// InputBytes is the task's input size, recorded with each run: the
 	// elasticity models of the runs are for that input, and carried to
-	// other inputs by it (seed 004's models scale with the data).
+	// other inputs by it (Iorgulescu et al.'s (ATC'17) models scale with the data).
 	InputBytes int64
 	Cap        CapMode
 	// CapOverhead is added to the memory setting to make the cgroup limit:
@@ -123,7 +123,7 @@ type Phase struct {
 // GNU sort -S, 4 MiB for the Go reference workload (spillsort) and 8 MiB
 // for CPython holding a 4 MiB buffer; without any (the old default) each
 // was OOM-killed. 32 MiB leaves such programs room at every setting while
-// keeping the limit close to the setting, as seed 004 §2 wants ("as close
+// keeping the limit close to the setting, as Iorgulescu et al., ATC'17 §2 wants ("as close
 // to the JVM heap size as possible", so that spills reach the disk). A JVM
 // needs more for its non-heap memory (YARN and Spark add max(384 MiB, 10%)):
 // give --cap-overhead then; a run the cap kills says so.

@@ -61,7 +61,7 @@ func outcomesText(m map[string]int) string {
 }
 
 // WriteText writes the sweep table, each setting's notes, then each
-// task's job profile (seed 002 Table 4.2) with its phases' shares of the
+// task's job profile (Polo, PhD thesis, UPC 2014 Table 4.2) with its phases' shares of the
 // node, as wlprof profile show and profile run print them.
 func (rep *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "job %s: %d run(s) in %d setting(s); medians over successful repetitions, spread = (max-min)/median\n",
@@ -84,7 +84,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 	}
 	for _, p := range rep.Profiles {
-		fmt.Fprintf(w, "\nprofile of %s (seed 002 Table 4.2): fastest at %d slot(s), mem %s: %.3f s per task (run %s)\n",
+		fmt.Fprintf(w, "\nprofile of %s (Polo, PhD thesis, UPC 2014 Table 4.2): fastest at %d slot(s), mem %s: %.3f s per task (run %s)\n",
 			p.Task, p.Slots, MemText(p.MemBytes), p.TaskS, p.Run)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PHASE\tSTART_S\tEND_S\tCPU/TASK\tIO/TASK\tIO_BYTES/S\tMEM/TASK")

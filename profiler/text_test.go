@@ -21,7 +21,7 @@ func TestReportText(t *testing.T) {
 	runs = append(runs, dataset.ProfRun{Job: "j", Task: "reduce", Slots: 1, Repetition: 1, RuntimeS: 4, Outcome: "failed", ExitCode: 1, RunID: "red"})
 	rep := NewReport("j", runs, ss)
 	text, err := table.String(rep.WriteText)
-	for _, want := range []string{"job j: 11 run(s) in 4 setting(s);", "\nreduce  -     1      1     0 ", "note: map at 256M, 2 slot(s): 1 of 4 run(s) OOM-killed", "failed:1\n", "\nprofile of map (seed 002 Table 4.2): fastest at "} {
+	for _, want := range []string{"job j: 11 run(s) in 4 setting(s);", "\nreduce  -     1      1     0 ", "note: map at 256M, 2 slot(s): 1 of 4 run(s) OOM-killed", "failed:1\n", "\nprofile of map (Polo, PhD thesis, UPC 2014 Table 4.2): fastest at "} {
 		if err != nil || !strings.Contains(text, want) {
 			t.Errorf("text (%v) lacks %q:\n%s", err, want, text)
 		}

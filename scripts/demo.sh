@@ -48,10 +48,10 @@ echo "== 6. the stages one by one, on the same dataset"
 "$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
 "$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
 "$bin" elasticity -d "$ds" --job wordcount
-echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (seed 001 §6-§9)"
+echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (Jyothi et al., OSDI'16 §6-§9)"
 "$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml
 "$bin" profile show -d "$ds" --job spillsort
-echo "== 8. what memory elasticity buys: a trace on 4 nodes of 16 GiB under YARN and YARN-ME (seed 004 §3-§4);"
+echo "== 8. what memory elasticity buys: a trace on 4 nodes of 16 GiB under YARN and YARN-ME (Iorgulescu et al., ATC'17 §3-§4);"
 echo "   wordcount, pagerank and join run with the elasticity models fitted in step 4"
 "$bin" simulate -d "$ds" --trace testdata/simulate/demo.csv --nodes 4 --node-memory 16G --default-model step:1.5
 "$bin" simulate -d "$ds" -q --trace testdata/simulate/demo.csv --nodes 3,4,6 --node-memory 16G,32G --default-model step:1.5 \
@@ -60,18 +60,18 @@ echo "   without --trace the workload is the dataset's own history: every run wh
 echo "   bundled .jhist and Spark logs, on a cluster smaller than the one they ran on (OBSERVED_JCT is the real run)"
 "$bin" simulate -d "$ds" --nodes 1 --node-memory 4G --node-cores 4 --policy yarn | tail -n +2
 echo "== 9. what each job needs to meet its goal: Polo's s_req and s_fit against the slots the periodic tenants leave"
-echo "   (seed 002 §3.4, §5.3.4; task counts and lengths the dataset lacks come from testdata/estimate/jobs.yaml)"
+echo "   (Polo, PhD thesis, UPC 2014 §3.4, §5.3.4; task counts and lengths the dataset lacks come from testdata/estimate/jobs.yaml)"
 "$bin" estimate -d "$ds" --jobs testdata/estimate/jobs.yaml --at 2024-01-07T06:00:00Z --slot-cpu 0.5 | head -16
 echo "== 10. what the tenant classes buy: harvesting spare cores by Algorithm 1's class selection against a"
-echo "   history-blind placement, over the primary tenants' real usage (seed 000 §4-§6; a Poisson batch stream)"
+echo "   history-blind placement, over the primary tenants' real usage (Zhang et al., OSDI'16 §4-§6; a Poisson batch stream)"
 "$bin" harvest -d "$ds" --workload poisson --seed 5 --window 3d | head -8
-echo "== 11. the most containers each job asks for at once, from its stage DAG (seed 000 §4.1, Fig. 7): the Spark"
+echo "== 11. the most containers each job asks for at once, from its stage DAG (Zhang et al., OSDI'16 §4.1, Fig. 7): the Spark"
 echo "   and MapReduce runs of step 4, then Alibaba 2018 batch_task rows written from the trace's schema (testdata/dag;"
 echo "   three rows are rejects on purpose, so that ingest exits 3)"
 "$bin" dag -d "$ds"
 "$bin" ingest -d "$out/dags" -q alibaba2018-batch-task testdata/dag/batch_task_schema_sample.csv >/dev/null 2>&1 || test $? -eq 3
 "$bin" dag -d "$out/dags"
-echo "== 12. where replicas go: seed 000's 3 x 3 classes (reimage rate x peak CPU, equal storage per class, Algorithm 2)"
+echo "== 12. where replicas go: Harvest's (Zhang et al., OSDI'16) 3 x 3 classes (reimage rate x peak CPU, equal storage per class, Algorithm 2)"
 echo "   on testdata/placement, a world written from the Google 2019 machine_events schema (the bundled traces have no"
 echo "   machine history to speak of; REMOVE events stand in for reimages)"
 "$bin" ingest auto -d "$out/placement" -q testdata/placement/usage.csv testdata/placement/machine_events.json
@@ -79,7 +79,7 @@ echo "   machine history to speak of; REMOVE events stand in for reimages)"
 "$bin" report -d "$out/placement" --out "$out/placement-report" --placement --placement-stability-window 2d -q
 
 echo "== 13. how long constrained tasks wait: Phoenix's constraint profile, demand over supply per attribute and an M/G/1"
-echo "   per constraint against the observed waits (seed 003), on Google 2011 task_events, task_constraints and"
+echo "   per constraint against the observed waits (Thinakaran et al., Phoenix), on Google 2011 task_events, task_constraints and"
 echo "   machine_attributes rows written from the trace's schema (testdata/constraints; some rows are rejects on purpose)"
 "$bin" ingest -d "$out/constraints" -q auto testdata/constraints/google2011 >/dev/null 2>&1 || test $? -eq 3
 "$bin" constraints -d "$out/constraints"

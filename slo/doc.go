@@ -1,5 +1,5 @@
 // Package slo infers deadlines (SLOs) of recurring jobs from data
-// provenance: the slo stage of the pipeline (seed 001, Jyothi et al.,
+// provenance: the slo stage of the pipeline (Jyothi et al.,
 // Morpheus, OSDI 2016, §2–§4 and footnote 5).
 //
 // # Place in the pipeline

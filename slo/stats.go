@@ -11,7 +11,7 @@ import (
 // the last bit, and the SLOs are pinned by golden files.
 
 // mad is the median absolute deviation from the median (unscaled, as in
-// seed 001: CV = MAD / median).
+// Jyothi et al., OSDI'16: CV = MAD / median).
 func mad(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()

@@ -31,7 +31,7 @@ func newClassifyCmd(g *globalOptions) *cobra.Command {
 		Long: `Build each tenant's average-server utilisation series on a fixed grid,
 classify it with the FFT as periodic, constant or unpredictable, cluster the
 tenants of each pattern into classes with K-Means, and compute each class's
-headroom for short, medium and long jobs (seed 000 §3, §4.1).
+headroom for short, medium and long jobs (Zhang et al., OSDI'16 §3, §4.1).
 
 The series are built from the usage table and stored in the series table;
 later runs reuse them until more usage is ingested or --step changes.

@@ -32,7 +32,7 @@ func newProfileCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "profile",
 		Short: "Profile a job in a sandbox under memory or slot sweeps",
-		Long:  "Run a command under sweeps of memory and concurrency and record profiling runs (seed 002 §4.2.6, seed 004 §2).\n" + exitStatusHelp,
+		Long:  "Run a command under sweeps of memory and concurrency and record profiling runs (Polo, PhD thesis, UPC 2014 §4.2.6, Iorgulescu et al., ATC'17 §2).\n" + exitStatusHelp,
 		Example: `  wlprof profile run --job sort --mem 256M,512M,1G --repeat 3 --input in.txt -- sort -S {mem} -T {spill_dir} -o /dev/null {input}
   wlprof profile show --job sort`,
 		Args: args(cobra.NoArgs),
@@ -52,7 +52,7 @@ In the arguments {mem} (e.g. 256M), {mem_mb}, {mem_bytes}, {slots},
 WLPROF_MEM_BYTES, WLPROF_SLOTS, WLPROF_SPILL_DIR, WLPROF_RUN, WLPROF_COPY.
 
 Each run records the task's input size, which 'wlprof elasticity' needs to
-model the runs (seed 004's models are for an input size and scale with
+model the runs (Iorgulescu et al.'s (ATC'17) models are for an input size and scale with
 it): --input PATH gives the input (a file, or a directory whose files are
 summed), which {input} names in CMD; --input-bytes SIZE gives its size
 (e.g. 6M, 10G) when CMD finds or makes its input itself. Without either,
@@ -85,7 +85,7 @@ device, and fails the sweep otherwise; the node's I/O capacity is then the
 rate unless --io-capacity gives it, and each run's config records the
 limit (disk_limit_bytes_per_s). Under cgroup v1, writes the kernel writes
 back from the page cache in the background are not throttled (direct I/O,
-reads and fsync'd writes are): spill with direct I/O, as seed 004 does.
+reads and fsync'd writes are): spill with direct I/O, as Iorgulescu et al., ATC'17 does.
 
 A run that exceeds --timeout, or is interrupted, has its whole process tree
 stopped (SIGTERM, then SIGKILL after --grace); no process, cgroup or spill
@@ -131,7 +131,7 @@ the runs made is printed at the end (as with 'wlprof profile show').
 		Long: `Print a profiled job's sweep: per task, memory and slot setting, the number
 of runs and their outcomes, and the median and spread ((max-min)/median) of
 wall time, CPU time, peak RSS, I/O and spilled bytes over the successful
-repetitions. Then the job profile of seed 002 (Table 4.2): the setting with
+repetitions. Then the job profile of Polo, PhD thesis, UPC 2014 (Table 4.2): the setting with
 the least wall time per task (wall time / slots), and per phase the share
 of the node's CPU, disk I/O and memory one task used in it: CPU seconds /
 (wall time x CPUs x slots), so 4 tasks keeping the node busy are 25% each;

@@ -36,7 +36,7 @@ func newSimulateCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate a workload on a cluster under YARN and YARN-ME (elastic memory)",
-		Long: `What memory elasticity buys on a cluster (seed 004 §3, §4): a discrete-event
+		Long: `What memory elasticity buys on a cluster (Iorgulescu et al., ATC'17 §3, §4): a discrete-event
 simulation of a workload on --nodes nodes of --node-memory and
 --node-cores, under stock YARN (fair ordering of jobs, nodes reserved for
 the head job) and under YARN-ME, which starts a task with less than its

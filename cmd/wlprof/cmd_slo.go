@@ -28,7 +28,7 @@ func newSLOCmd(g *globalOptions) *cobra.Command {
 		Short: "Infer deadlines (SLOs) of recurring jobs from data provenance",
 		Long: `Build the provenance graph of jobs and files, find recurring jobs and their
 period, and infer each job's arrival and deadline from when its inputs appear
-and when consumers read its outputs (Morpheus, seed 001 §4).
+and when consumers read its outputs (Morpheus, Jyothi et al., OSDI'16 §4).
 
 Reads the runs table (yarn-rm, openlineage) and the provenance table
 (hdfs-audit, openlineage). Offsets (arrival, deadline, start, end) are from

@@ -1,5 +1,5 @@
 // Command spillsort is the profiler's reference workload: an external merge
-// sort with a memory budget, the shape of a MapReduce reducer (seed 004
+// sort with a memory budget, the shape of a MapReduce reducer (Iorgulescu et al., ATC'17
 // §2.3). Its input arrives as sorted segments of -segment bytes (4M; the
 // map outputs a reducer fetches) of fixed-size records (TeraSort's 100
 // bytes: a 10-byte key and a payload), buffered in -mem bytes that hold
@@ -7,13 +7,13 @@
 // mem/116 records, so a budget of at least 1.16 × the input never spills (a
 // well-sized task). When the buffer is full and more records come, its
 // segments are spilled as they are, each to a file of -spill, with O_DIRECT
-// (seed 004 uses direct I/O so that spills cost what the disk costs; where
+// (Iorgulescu et al., ATC'17 uses direct I/O so that spills cost what the disk costs; where
 // the file system refuses it, through the page cache, synced and dropped
 // every 8 MiB). The last buffer stays in memory, and one k-way merge of all
 // segments, on disk or in memory, writes the output: the same merge at
 // every memory, so spilling costs the writes and reads of what it spilled.
 // It thus spills (⌈1.16·input/mem⌉ − 1) × mem/1.16 bytes, the sawtooth of
-// seed 004 Fig. 1b, which `wlprof elasticity --set wlprof.spill.buffer=true
+// Iorgulescu et al., ATC'17 Fig. 1b, which `wlprof elasticity --set wlprof.spill.buffer=true
 // --set wlprof.expansion.factor=1.16` simulates.
 //
 // Its work per record does not depend on the memory: segments are sorted
@@ -256,7 +256,7 @@ func sortIdx(buf []byte, idx []entry) {
 }
 
 // spillRun writes a sorted run so that the spill costs what it costs a
-// reducer whose spills reach the drive (seed 004 §2.1 uses direct I/O or
+// reducer whose spills reach the drive (Iorgulescu et al., ATC'17 §2.1 uses direct I/O or
 // caps the buffer cache for this): with O_DIRECT where the file system
 // allows it, else through the page cache, synced and dropped every 8 MiB.
 func spillRun(path string, buf []byte, seg []entry) error {
