@@ -82,7 +82,7 @@
 //	            run_id, start, outcome, read_syscall_bytes, write_syscall_bytes,
 //	            spill_peak_bytes, peak_threads, oom_kills, cap_note,
 //	            memory_spilled_bytes, spilled_records, output_bytes,
-//	            output_records, input_records (issue 7: the counters elasticity
+//	            output_records, input_records (the counters elasticity
 //	            models read from job history; 0 when the source does not say),
 //	            cpu_wait_s (time runnable but waiting for a CPU, sandbox runs),
 //	            task_memory_bytes (one task's share of its container: a Spark

@@ -87,7 +87,7 @@ type ProfRun struct {
 	Host         string // host facts, JSON
 	Config       string // framework configuration that matters, JSON object
 	Source       string // input file or "profile run"
-	// Added for the sandbox profiler (issue 6); zero in rows from history.
+	// Added for the sandbox profiler; zero in rows from history.
 	RunID             string // identifies the run; profsamples rows carry it
 	StartMs           int64  // UTC instant the run started; 0 or NoTime when unknown
 	Outcome           string // ok, failed, signaled, timeout, oom-killed; Spark task ends also killed, resubmitted
@@ -97,13 +97,13 @@ type ProfRun struct {
 	PeakThreads       int32  // most threads of the process tree at one sample
 	OOMKills          int32  // OOM kills the memory cgroup counted
 	CapNote           string // how memory was capped, or why it was not
-	// Added for elasticity models (issue 7); zero when the source does not say.
+	// Added for elasticity models; zero when the source does not say.
 	MemorySpilledBytes int64 // in-memory (deserialised) size of what was spilled: Spark's memoryBytesSpilled
 	SpilledRecords     int64 // records written to local disk by spills and merges: Hadoop's SPILLED_RECORDS
 	OutputBytes        int64 // bytes put into the sort buffer: Hadoop's MAP_OUTPUT_BYTES
 	OutputRecords      int64 // records put into the sort buffer: Hadoop's MAP_OUTPUT_RECORDS
 	InputRecords       int64 // records read: MAP_INPUT_RECORDS, REDUCE_INPUT_RECORDS
-	// Added for the accuracy bar (issue 7) on a shared machine.
+	// Added for the elasticity accuracy bar on a shared machine.
 	CPUWaitS float64 // time the main thread of each copy was runnable but waiting for a CPU (schedstat run_delay); 0 when not measured
 	// A task's share of its container and the container itself, kept
 	// apart: a Spark executor runs Slots tasks at once in one container.

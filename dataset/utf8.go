@@ -10,7 +10,7 @@ import (
 // writer stays usable: Parquet's string columns are UTF-8, and readers
 // such as DuckDB refuse a file with one invalid value ("Invalid string
 // encoding found in Parquet file"), so a caller turns the record into a
-// reject instead (issue 22 #1).
+// reject instead.
 type InvalidUTF8Error struct {
 	Table, Column string
 	Value         string

@@ -94,7 +94,7 @@
 // 3.2-4 s with gonum's FFT, folds a cycle at a time and 64-tenant row
 // groups): the read, the folds and the per-tenant passes each take about
 // a fifth, the FFT (four per periodic tenant: the series and three
-// shuffles) under a tenth. These figures are from before issue 16's rule,
+// shuffles) under a tenth. These figures are from before the current rule,
 // which also searches flat tenants and, when the detection grid finds no
 // long period, searches the tenant's own grid again (up to eight FFTs
 // for such a tenant), and were not measured again; on the 360 tenants of

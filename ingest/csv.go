@@ -368,7 +368,7 @@ func (p *csvParser) parseFields(line []byte, lineNo int64, rec *dataset.Usage) *
 		}
 	}
 	// Names that are not UTF-8 would make the usage table unreadable to
-	// DuckDB and others (issue 22 #1).
+	// DuckDB and others.
 	tenantID, tenant, ok := p.tenants.ValidBytes(t)
 	if !ok {
 		return reject(c[p.idx[colTenant]], errors.New("tenant is not valid UTF-8"))

@@ -31,7 +31,7 @@
 // appends whole chunks (dataset.AppendUsageColumns) and writes the chunk's
 // rejects with absolute line numbers (csvbatch.go).
 //
-// # Utilisation traces (issue 3)
+// # Utilisation traces
 //
 // Every trace format below writes the usage table (tenant, server, time,
 // cpu and memory as fractions of a server in [0,1], memory null when the
@@ -207,7 +207,7 @@
 // integral float ("1.0", from a float column of the re-export) as the
 // integer; a fraction where a count is due ("2.5") stays a reject.
 //
-// # Machine histories (issue 19: formats "google2019-machine-events", "alibaba2018-machine-meta")
+// # Machine histories (formats "google2019-machine-events", "alibaba2018-machine-meta")
 //
 // Both write the machine_events table (dataset.MachineEvent): machine,
 // time, type ADD / REMOVE / UPDATE, rack, capacity, platform, source.
@@ -389,7 +389,7 @@
 //
 // # Profiling runs (formats "profruns-csv" and "jhist"; SparkProfRuns)
 //
-// These fill the profruns table that the elasticity stage reads (issue 7).
+// These fill the profruns table that the elasticity stage reads.
 // profruns-csv is a header and one run per line (format_profruns.go: the
 // seven required columns, the optional ones, and any other column as a
 // configuration key). jhist reads a MapReduce job history in Avro-JSON and

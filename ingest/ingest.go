@@ -237,7 +237,7 @@ func ingestFile(ctx context.Context, tx *dataset.Tx, f *Format, path string, opt
 // memory fault (debug.SetPanicOnFault's runtime error, which has an Addr
 // method) means the mapped file shrank under the reader; anything else is
 // a bug in the reader: said so, with the code position, and never blamed
-// on the file (issue 22 #15).
+// on the file.
 func recovered(file, format string, e any, site string) error {
 	if _, fault := e.(interface{ Addr() uintptr }); fault {
 		return fmt.Errorf("%s: the file changed while it was read (%v)", file, e)

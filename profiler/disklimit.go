@@ -35,7 +35,7 @@ import (
 // command whose spills are short bursts with pauses between them pays less
 // than the rate says: spillsort's 3.5 MiB bursts at 100 MiB/s on a VM disk
 // that calls itself rotational cost 15 ms per spilled MiB where the rate
-// makes 20 (session 13). A lower rate, or a non-rotational disk, frees
+// makes 20 (measured here). A lower rate, or a non-rotational disk, frees
 // less (elasticity/doc.go, "From a sample to the whole input").
 
 // diskLimit is a sweep's disk limit: where its cgroups go and the disk.

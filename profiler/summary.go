@@ -233,7 +233,7 @@ type hostInfo struct {
 	CPUs          int   `json:"cpus"`
 	MemTotalBytes int64 `json:"mem_total_bytes"`
 	// The node's I/O capacity and where it came from ("measured" or
-	// "flag"); absent in runs recorded before it was (issue 16).
+	// "flag"); absent in runs recorded before it was.
 	IOCapacityBytesPerS float64 `json:"io_capacity_bytes_per_s"`
 	IOCapacitySource    string  `json:"io_capacity_source"`
 	IOCapacityDetail    string  `json:"io_capacity_detail"`

@@ -1,5 +1,5 @@
 // Package skyline fits reservation skylines to the runs of recurring jobs:
-// the skyline stage of the pipeline (seed 001, Morpheus, §5; Apache Hadoop's
+// the skyline stage of the pipeline (Jyothi et al., OSDI'16, Morpheus, §5; Apache Hadoop's
 // ResourceEstimator implements the same model). Its surface is every
 // stage's: Load(ctx, ds, Options) reads the skylines table into an Input,
 // Run(ctx, Input, Options) fits every job in parallel, and Result.Profile

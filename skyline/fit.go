@@ -20,7 +20,7 @@ const (
 	// Reduced is the rewritten model with lazily added suffix rows (the
 	// default): the same optimum, about K rows instead of 3·N·K.
 	Reduced Model = "reduced"
-	// Textbook is the LP as seed 001 §5 and Hadoop's LpSolver state it.
+	// Textbook is the LP as Jyothi et al., OSDI'16 §5 and Hadoop's LpSolver state it.
 	Textbook Model = "textbook"
 )
 

@@ -83,7 +83,7 @@ func remaining(deadline time.Time) (float64, error) {
 	return left, nil
 }
 
-// solveTextbook builds and solves the LP exactly as seed 001 §5 and Apache
+// solveTextbook builds and solves the LP exactly as Jyothi et al., OSDI'16 §5 and Apache
 // Hadoop's LpSolver state it: x_k, and per run and step an over-allocation
 // oa, an instantaneous under-allocation uaPredict and a debt ua, plus ε.
 // About 3·N·K rows: slow at real sizes, kept as the oracle for the reduced

@@ -10,7 +10,7 @@ import (
 
 // TestReducedMatchesTextbook is the oracle property: on random jobs, with
 // random α and β (including 0 and 1), the reduced model reaches the same
-// optimum as the textbook LP of seed 001 §5, and both report the objective
+// optimum as the textbook LP of Jyothi et al., OSDI'16 §5, and both report the objective
 // that recomputing it from its definition gives.
 func TestReducedMatchesTextbook(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))

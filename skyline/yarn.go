@@ -64,7 +64,7 @@ type ReservationSpec struct {
 	MaxPeriodicityMs int64
 	Capability       YARNCapability
 	// MinConcurrency is each stage's min-concurrency, the gang size: 0
-	// means 1, seed 001's minimum parallelism (a stage may run its
+	// means 1, Morpheus' (Jyothi et al., OSDI'16) minimum parallelism (a stage may run its
 	// containers one at a time); FullGang, or any value above a stage's
 	// containers, asks for all of the stage's containers at once.
 	MinConcurrency int64

@@ -13,7 +13,7 @@ func TestReservationStages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Min-concurrency 1 by default: seed 001's minimum parallelism (a
+	// Min-concurrency 1 by default: Morpheus' (Jyothi et al., OSDI'16) minimum parallelism (a
 	// stage's containers need not all run at once).
 	want := []YARNReservationReq{
 		{capa, 1, 2, 120000},

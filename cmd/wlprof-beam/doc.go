@@ -248,21 +248,21 @@
 // model, not promises.
 //
 //   - Parse rate. google2019-usage JSON: 178 MB/s, 0.17 M rows/s on 2
-//     cores (BenchmarkGoogleUsageJSON, load 3.5, session 9), about
+//     cores (BenchmarkGoogleUsageJSON, load 3.5), about
 //     1,030 bytes per row. CSV usage: 3.2 M rows/s (BenchmarkIngestCSV).
-//   - Prism against the core (BenchmarkClassifyVsCore, one run each,
-//     session 10; session 8's 16.6 s against 4.4 s counted the test's own
-//     splitting of the CSV into shards). 1,000 tenants × 14 days (1–3
+//   - Prism against the core (BenchmarkClassifyVsCore, one run each;
+//     an earlier 16.6 s against 4.4 s counted the test's own splitting
+//     of the CSV into shards). 1,000 tenants × 14 days (1–3
 //     servers, 2-minute samples, about 20 M rows), load 5–6: core 9.3 s,
 //     Beam 34.1 / 30.2 / 25.9 s on 1 / 4 / 16 shards (3.7 / 3.3 / 2.8×).
-//     Session 10, before the changes below: 10,000 tenants × 3 days (one
+//     Before the changes below: 10,000 tenants × 3 days (one
 //     server each, 21.6 M rows), quiet machine: core 6.9 s, Beam 32.9 s on
 //     1 shard and 33.0 s on 16 (4.8×), peak RSS 3.5 GB; 27 of Beam's 120
 //     CPU seconds went to Prism copying each element into a bytes.Buffer
 //     that grows by doubling and zeroes every new buffer (pullDecoder's
 //     tee and gbkBytes), once per element per stage; the 30-day world did
 //     not fit in 24 GB.
-//     Session 11 changed three things: (1) Partials and analysed tenants
+//     Three changes followed: (1) Partials and analysed tenants
 //     cross the stages in fft's binary form (fft/partialcodec.go: count
 //     runs and delta-coded sums, about 3.6 bytes a slot against 8, and
 //     the analysed element carries the Partial, not a float64 series); (2)
@@ -288,7 +288,7 @@
 //     runs, 82,080 LP columns in all). On Prism that took 4.8 to 9.0 s
 //     wall and 3.4 to 3.7 s user CPU. wlprof ingest + wlprof skyline took
 //     4.7 to 7.2 s wall and 2.6 s user CPU, on the same machine at load
-//     5.6 to 6.3 from other work (session 10). The documents were
+//     5.6 to 6.3 from other work. The documents were
 //     identical. The LPs dominate, and they parallelise over jobs on any
 //     runner: a job is one element, its runs a few KB. elasticity's
 //     groups are tens of runs each, so Prism's fixed cost dominates: 0.27

@@ -14,7 +14,7 @@ func newDAGCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dag",
 		Short: "The most containers each job asks for at once, from its stage DAG",
-		Long: `What a batch job asks of a harvesting scheduler at most at once (seed 000
+		Long: `What a batch job asks of a harvesting scheduler at most at once (Zhang et al., OSDI'16
 §4.1, Fig. 7; Algorithm 1's J.req): the job's stages in breadth-first
 levels (a stage enters the level after the last of its parents), and the
 largest sum of the tasks of one level's stages. The DAG's largest
