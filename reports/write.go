@@ -67,10 +67,10 @@ type Index struct {
 	// ReservationSubmit are the files that say how to submit the
 	// reservations (reservations/SUBMIT.md) and do it (submit.sh); absent
 	// without reservations.
-	ReservationSubmit []string `json:"reservation_submit,omitempty"`
-	Plots        []IndexPlot    `json:"plots"`
-	Stages       []IndexStage   `json:"stages"`
-	Summary      Summary        `json:"summary"`
+	ReservationSubmit []string     `json:"reservation_submit,omitempty"`
+	Plots             []IndexPlot  `json:"plots"`
+	Stages            []IndexStage `json:"stages"`
+	Summary           Summary      `json:"summary"`
 	// DataQuality is the data-quality section: per ingested input, the
 	// records accepted and rejected and the most frequent reasons.
 	DataQuality DataQuality `json:"data_quality"`
