@@ -302,9 +302,10 @@ func checkRejectsCSV(t *testing.T, out string, want []dataset.Reject) {
 	}
 }
 
-// A job whose run uses nothing fails wlprof skyline with the job's error;
-// wlprof-beam fails the same way (exit 1, the same message). --job picks
-// one job, and a job that is not there or has too few runs is an error.
+// A job whose run uses nothing is skipped by wlprof skyline with the job's
+// reason while the others are fitted; wlprof-beam does the same (exit 0,
+// the same reason). --job picks one job, and a job that is not there or
+// has too few runs is an error.
 func TestSkylineErrorsAsCore(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sky.csv")
@@ -317,9 +318,15 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, coreErr := skyline.Run(ctx, in, opts)
-	if coreErr == nil {
-		t.Fatal("wlprof skyline fitted a run that uses nothing")
+	res, err := skyline.Run(ctx, in, opts)
+	if err != nil || len(res.Skipped) == 0 {
+		t.Fatalf("wlprof skyline: %v, skipped %+v; want job a (a run that uses nothing) skipped", err, res)
+	}
+	var reasonA string
+	for _, s := range res.Skipped {
+		if s.Job == "a" {
+			reasonA = s.Reason
+		}
 	}
 	beam := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
@@ -327,8 +334,9 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 			streams{Out: &stdout, Err: &stderr})
 		return code, stdout.String(), stderr.String()
 	}
-	if code, _, stderr := beam(); code != exitError || stderr != "wlprof-beam: "+coreErr.Error()+"\n" {
-		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", code, stderr, coreErr)
+	// Job a cannot be fitted: skipped with the core's reason, b fitted.
+	if code, stdout, stderr := beam(); code != exitOK || !strings.Contains(stdout, `"job": "b"`) || reasonA == "" || !strings.Contains(stdout, reasonA) {
+		t.Fatalf("exit %d, stdout %s stderr %q; want exit 0, b fitted and a skipped for %q", code, stdout, stderr, reasonA)
 	}
 	if code, stdout, stderr := beam("--job", "b"); code != exitOK || !strings.Contains(stdout, `"job": "b"`) {
 		t.Fatalf("--job b: exit %d, %s %s", code, stdout, stderr)
