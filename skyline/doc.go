@@ -45,10 +45,12 @@
 //   - at real sizes the segments are generated too: only those near a guess
 //     of x_k are columns (the guess is the cheapest skyline with one price on
 //     every step), the ones below fixed at their width, the ones above at
-//     zero. The dual of step k's link row is its price μ_k; an omitted
+//     zero. The rows' price of a container at step k is μ_k; an omitted
 //     segment whose slope is on the wrong side of μ_k widens the window, and
 //     the model is rebuilt with the rows found so far and solved on from the
-//     previous basis. The optimum is the full model's;
+//     previous basis. The optimum is the full model's. There, 32 steps
+//     share a link row (a cut adds the segments of its first block's
+//     remaining steps), so CLP's basis has ~K/32 link rows instead of K;
 //   - the first solve starts from a crash basis (Z_j basic in its link row,
 //     every segment at zero: dual feasible); re-solves restart CLP's dual
 //     simplex from the previous basis: rows are added to the solved model,

@@ -85,7 +85,7 @@ func TestWarmRefit(t *testing.T) {
 // TestWindowsMatchTextbook is the oracle property of column generation over
 // the segments: on random problems, forced into small windows around the
 // guess or around bad ones (so that windows must grow, and the warm restarts
-// run), the reduced
+// run), with one link row per step or per block of steps, the reduced
 // model reaches the textbook LP's optimum (seed 001 §5). The problems
 // include the degenerate shapes: a single run, identical runs (every
 // breakpoint a tie), integer values with many ties, and steps where every
@@ -147,6 +147,9 @@ func TestWindowsMatchTextbook(t *testing.T) {
 		for _, w := range []int{0, 1} {
 			r := newReduced(p)
 			r.window = w
+			if w > 0 {
+				r.block = []int{1, 2, 5, 32}[trial%4]
+			}
 			if w > 0 && trial%3 > 0 { // bad guesses: x = 0, x far above every run
 				r.guess = make([]float64, len(c[0]))
 				for s := range r.guess {
