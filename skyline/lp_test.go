@@ -171,3 +171,44 @@ func TestWindowsMatchTextbook(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowedSolveMatchesWhole: jobs large enough for Solve to generate
+// the segments (and share link rows among steps) reach the optimum of the
+// whole reduced model, itself held to the textbook's by the tests above.
+func TestWindowedSolveMatchesWhole(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		job := genJob(seed, 20+int(seed)*5, 300, 60)
+		opts := DefaultOptions()
+		opts.Alpha = []float64{0.1, 0.5, 0.01, 0.9}[seed-1]
+		f, err := Solve(context.Background(), job, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Quantise(job.Runs, opts.StepS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &problem{c: c, total: make([]float64, len(c)), alpha: opts.Alpha, beta: opts.Beta}
+		for i, ci := range c {
+			for _, v := range ci {
+				p.total[i] += v
+			}
+		}
+		r := newReduced(p)
+		if r.window == 0 {
+			t.Fatalf("seed %d: %d runs × %d steps is solved whole; the test wants the windowed path", seed, len(c), len(c[0]))
+		}
+		r.window, r.block = 0, 1
+		whole, err := r.solveCtx(context.Background(), time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, _, _ := p.cost(whole.x)
+		if rel := math.Abs(f.Objective-want) / want; rel > 1e-6 {
+			t.Errorf("seed %d: windowed objective %.12g, whole model %.12g", seed, f.Objective, want)
+		}
+		if f.Cols >= whole.cols {
+			t.Errorf("seed %d: windowed model has %d columns, no fewer than the whole model's %d", seed, f.Cols, whole.cols)
+		}
+	}
+}
