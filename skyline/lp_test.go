@@ -86,7 +86,7 @@ func TestWarmRefit(t *testing.T) {
 // the segments: on random problems, forced into small windows around the
 // guess or around bad ones (so that windows must grow, and the warm restarts
 // run), with one link row per step or per block of steps, the reduced
-// model reaches the textbook LP's optimum (seed 001 §5). The problems
+// model reaches the textbook LP's optimum (Jyothi et al., OSDI'16 §5). The problems
 // include the degenerate shapes: a single run, identical runs (every
 // breakpoint a tie), integer values with many ties, and steps where every
 // run is idle.
