@@ -51,3 +51,41 @@ func TestCLPModelPointer(t *testing.T) {
 		t.Fatalf("warm solve: status %v objective %g, want optimal 3", st, s.ObjectiveValue())
 	}
 }
+
+// TestCLPStatusRoundTrip checks the basis shim: a solved model's basis has
+// one basic variable per row, and a basis given to a fresh copy of the
+// model is the one CLP reads back (minimise a + b subject to a + b ≥ 2,
+// a ≤ 1: a row and two columns, one of them basic).
+func TestCLPStatusRoundTrip(t *testing.T) {
+	build := func() *clp.Simplex {
+		mat := clp.NewPackedMatrix()
+		mat.AppendColumn([]clp.Nonzero{{Index: 0, Value: 1}})
+		mat.AppendColumn([]clp.Nonzero{{Index: 0, Value: 1}})
+		s := clp.NewSimplex()
+		s.LoadProblem(mat, []clp.Bounds{{Lower: 0, Upper: 1}, {Lower: 0, Upper: math.Inf(1)}},
+			[]float64{1, 1}, []clp.Bounds{{Lower: 2, Upper: math.Inf(1)}}, nil)
+		return s
+	}
+	s := build()
+	if st := s.Dual(clp.NoValuesPass, clp.NoStartFinishOptions); st != clp.Optimal || math.Abs(s.ObjectiveValue()-2) > 1e-12 {
+		t.Fatalf("status %v objective %g, want optimal 2", st, s.ObjectiveValue())
+	}
+	st := getStatus(s)
+	basic := 0
+	for _, v := range st {
+		if v == clpBasic {
+			basic++
+		}
+	}
+	if len(st) != 3 || basic != 1 {
+		t.Fatalf("basis %v: want 3 statuses, 1 basic", st)
+	}
+	c := build()
+	setStatus(c, st)
+	if got := getStatus(c); string(got) != string(st) {
+		t.Fatalf("basis read back %v, set %v", got, st)
+	}
+	if st := c.Primal(clp.NoValuesPass, clp.NoStartFinishOptions); st != clp.Optimal || math.Abs(c.ObjectiveValue()-2) > 1e-12 {
+		t.Fatalf("warm solve: status %v objective %g, want optimal 2", st, c.ObjectiveValue())
+	}
+}

@@ -52,3 +52,31 @@ func addRows(s *clp.Simplex, rows [][]clp.Nonzero, bounds []clp.Bounds) {
 	C.wlprof_clp_add_rows(clpModel(s), C.int(len(rows)), &lo[0], &up[0], &starts[0], &cols[0], &vals[0])
 	runtime.KeepAlive(s)
 }
+
+// CLP's ClpSimplex::Status values a basis is given in.
+const (
+	clpBasic        = 1
+	clpAtUpperBound = 2
+	clpAtLowerBound = 3
+)
+
+// setStatus gives a loaded model its starting basis: one status per column,
+// then one per row.
+func setStatus(s *clp.Simplex, status []byte) {
+	rows, cols := s.Dims()
+	if len(status) != rows+cols {
+		panic("skyline: setStatus: want one status per column and row")
+	}
+	C.wlprof_clp_set_status(clpModel(s), (*C.uchar)(unsafe.Pointer(&status[0])))
+	runtime.KeepAlive(s)
+}
+
+// getStatus returns the basis of a solved model: one status per column,
+// then one per row.
+func getStatus(s *clp.Simplex) []byte {
+	rows, cols := s.Dims()
+	st := make([]byte, rows+cols)
+	C.wlprof_clp_get_status(clpModel(s), (*C.uchar)(unsafe.Pointer(&st[0])))
+	runtime.KeepAlive(s)
+	return st
+}

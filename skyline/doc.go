@@ -28,7 +28,8 @@
 // The textbook model (Model Textbook, built as Hadoop's LpSolver does) has
 // ~3·N·K rows: 130 k for N = 30 runs of K = 1,440 one-minute steps, which CLP
 // and HiGHS take 30–40 s on. The default Model Reduced has the same optimum
-// and is solved in well under a second (BenchmarkSkylineVsHiGHS):
+// and is solved in about a tenth of a second (BenchmarkSkylineVsHiGHS; a
+// week at one minute, BenchmarkSkylineWeek, in seconds):
 //
 //   - ε is tight at the optimum, so per step the over-allocation and the
 //     normalised under-allocation are one convex piecewise-linear cost of x_k
@@ -41,11 +42,23 @@
 //     Most are slack at the optimum, so they are added lazily: solve, add for
 //     each run the suffixes its debt really comes from, solve again, until no
 //     row is violated — the optimum of the full model;
-//   - re-solves restart CLP's dual simplex from the previous basis: rows are
-//     added to the solved model through a two-function C++ shim (clpwarm.cxx),
-//     since github.com/lanl/clp does not expose ClpModel::addRows. The shim
-//     reaches the ClpSimplex inside lanl/clp's Simplex by its first field
-//     (lanl/clp v1.2.0, pinned); TestCLPModelPointer fails if that changes.
+//   - at real sizes the segments are generated too: only those near a guess
+//     of x_k are columns (the guess is the cheapest skyline with one price on
+//     every step), the ones below fixed at their width, the ones above at
+//     zero. The rows' price of a container at step k is μ_k; an omitted
+//     segment whose slope is on the wrong side of μ_k widens the window, and
+//     the model is rebuilt with the rows found so far and solved on from the
+//     previous basis. The optimum is the full model's. There, 32 steps
+//     share a link row (a cut adds the segments of its first block's
+//     remaining steps), so CLP's basis has ~K/32 link rows instead of K;
+//   - the first solve starts from a crash basis (Z_j basic in its link row,
+//     every segment at zero: dual feasible); re-solves restart CLP's dual
+//     simplex from the previous basis: rows are added to the solved model,
+//     and bases are read and set, through a small C++ shim (clpwarm.cxx),
+//     since github.com/lanl/clp does not expose ClpModel::addRows or the
+//     basis. The shim reaches the ClpSimplex inside lanl/clp's Simplex by its
+//     first field (lanl/clp v1.2.0, pinned); TestCLPModelPointer fails if
+//     that changes.
 //
 // Options.Previous seeds a refit with the rows of an earlier fit (a warm refit
 // after a new run arrives); β auto seeds its second solve from the first.
