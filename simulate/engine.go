@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -260,6 +259,14 @@ type engine struct {
 	visiting int32
 	// doneTo: a continuation has run every instant up to it.
 	doneTo float64
+	// stale are the jobs whose memory held changed since the queue last
+	// put them in place (isStale marks them): the queue is put in fair
+	// order when it is read (flush), so that a job whose tasks end
+	// together, or that ends a task and starts another, moves once.
+	stale   []int32
+	isStale []bool
+	// bufs are buffers a continuation reuses when it is taken again.
+	bufs *cloneBufs
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -269,6 +276,7 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	e := &engine{cfg: cfg, w: w, free: -1, out: &Outcome{}}
 	nj := len(w.jobs)
 	e.jobs = make([]ejob, nj)
+	e.isStale = make([]bool, nj)
 	e.phases = make([]ephase, len(w.phases))
 	nn := cfg.nodes()
 	e.nodes = make([]enode, 0, nn)
@@ -487,7 +495,7 @@ func (e *engine) finish(ti int32) {
 	p.done++
 	e.out.TaskEvents++
 	t.nextFree, e.free = e.free, ti
-	e.setCons(j, e.jobs[j].cons-int64(t.units), ph)
+	e.setCons(j, e.jobs[j].cons-int64(t.units))
 	if p.done < e.w.phases[ph].tasks {
 		return
 	}
@@ -542,6 +550,7 @@ func (e *engine) visit(ni int32) {
 		// passed over on this node (YARN: a request must fit the node's
 		// total resources), though yarn-me may start them elastically.
 		// On identical nodes no job is passed over (leftOut).
+		e.flush()
 		j, started := e.q.head(), false
 		if e.mixed {
 			j = -1
@@ -620,6 +629,7 @@ func (e *engine) gaps(ni int32, r, rph int32) {
 	for started := true; started && n.freeCores > 0; {
 		started = false
 		tries := 0
+		e.flush()
 		e.q.gapWalk(n.freeUnits, n.freeCores, slack, since, func(j int32) bool {
 			if j == r || !e.gapCandidate(n, j, limit) {
 				return true
@@ -742,42 +752,62 @@ func (e *engine) notLater(ph int32, end float64) bool {
 
 // clone is a copy of e, run as stock YARN, that shares nothing e
 // changes; it reuses the buffers of old, a continuation no longer
-// needed (nil: none).
+// needed (nil: none), and e's bufs.
 func (e *engine) clone(old *engine) *engine {
 	if old == nil {
 		old = &engine{}
 	}
+	b := e.bufs
+	if b == nil {
+		b = &cloneBufs{}
+		e.bufs = b
+	}
+	// old's per-node buffers, which it may have grown.
+	b.run, b.ended = b.run[:0], b.ended[:0]
+	for i := range old.nodes {
+		b.run = append(b.run, old.nodes[i].run[:0])
+		b.ended = append(b.ended, old.nodes[i].ended[:0])
+	}
 	f := *e
 	f.cfg.Policy, f.cfg.ReservedGaps, f.cfg.KeepSchedule, f.cfg.SeriesPoints = YARN, false, false, 0
-	f.fork, f.ctx, f.peek, f.series = true, nil, nil, nil
+	f.fork, f.ctx, f.peek, f.series, f.bufs = true, nil, nil, nil, nil
 	f.jobs = append(old.jobs[:0], e.jobs...)
+	b.res = b.res[:0]
 	for i := range f.jobs {
-		if len(f.jobs[i].reserved) > 0 {
-			f.jobs[i].reserved = slices.Clone(f.jobs[i].reserved)
+		if r := f.jobs[i].reserved; len(r) > 0 {
+			k := len(b.res)
+			b.res = append(b.res, r...)
+			f.jobs[i].reserved = b.res[k:len(b.res):len(b.res)] // f's own: an append reallocates
 		}
 	}
 	f.phases = append(old.phases[:0], e.phases...)
-	runs := make([][]int32, len(old.nodes)) // old's run buffers, by node
-	for i := range old.nodes {
-		runs[i] = old.nodes[i].run[:0]
-	}
 	f.nodes = append(old.nodes[:0], e.nodes...)
 	for i := range f.nodes {
-		var buf []int32
-		if i < len(runs) {
-			buf = runs[i]
+		var run, ended []int32
+		if i < len(b.run) {
+			run, ended = b.run[i], b.ended[i]
 		}
-		f.nodes[i].run = append(buf, e.nodes[i].run...)
-		f.nodes[i].ended = slices.Clone(e.nodes[i].ended)
+		f.nodes[i].run = append(run, e.nodes[i].run...)
+		f.nodes[i].ended = append(ended, e.nodes[i].ended...)
 	}
 	f.tasks = append(old.tasks[:0], e.tasks...)
 	f.events = append(old.events[:0], e.events...)
 	f.q = e.q.cloneInto(&old.q)
+	f.stale = append(old.stale[:0], e.stale...)
+	f.isStale = append(old.isStale[:0], e.isStale...)
+	f.flush()
 	f.dirty = append(old.dirty[:0], e.dirty...)
 	f.dheap = append(old.dheap[:0], e.dheap...)
 	fin := nil2(old.out)
 	f.out = &Outcome{FinishS: append(fin, e.out.FinishS...)}
 	return &f
+}
+
+// cloneBufs are the buffers clone reuses: per node, those of the
+// continuation it replaces; the jobs' reservations, in one array.
+type cloneBufs struct {
+	run, ended [][]int32
+	res        []int32
 }
 
 // nil2 is o's FinishS emptied, for reuse (o may be nil).
@@ -845,7 +875,7 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	if e.cfg.KeepSchedule {
 		e.out.Schedule = append(e.out.Schedule, TaskRun{Job: j, Phase: ph - e.w.jobs[j].p0, Node: ni, StartS: e.now, EndS: fin, Units: units, Cores: pp.cores, Elastic: elastic, DiskBytesPerS: disk})
 	}
-	e.setCons(j, e.jobs[j].cons+int64(units), ph)
+	e.setCons(j, e.jobs[j].cons+int64(units))
 	if p.pending == 0 {
 		e.updateNext(j)
 	}
@@ -955,16 +985,27 @@ func (e *engine) popEvent() int32 {
 	return top
 }
 
-// setCons changes the memory job j holds, and its place in the queue,
-// after a task of phase ph started or ended (which changes the phase's
-// needs when it is the one the job asks for).
-func (e *engine) setCons(j int32, cons int64, ph int32) {
+// setCons changes the memory job j holds; the queue puts it in its
+// place when next read (flush). The queue's order is a total order on
+// (memory held, rank), so when the job moves does not change where it
+// is when read; what its next task needs changes only with its next
+// phase (updateNext), not with what it holds.
+func (e *engine) setCons(j int32, cons int64) {
 	e.jobs[j].cons = cons
-	if e.jobs[j].next == ph && e.q.gaps {
-		e.q.update(j, cons, e.needOf(ph))
-		return
+	if !e.isStale[j] {
+		e.isStale[j] = true
+		e.stale = append(e.stale, j)
 	}
-	e.q.setCons(j, cons)
+}
+
+// flush puts the jobs whose memory held changed in their place in the
+// queue, before it is read.
+func (e *engine) flush() {
+	for _, j := range e.stale {
+		e.isStale[j] = false
+		e.q.setCons(j, e.jobs[j].cons)
+	}
+	e.stale = e.stale[:0]
 }
 
 // needOf is what phase ph's task needs to start in a gap.
