@@ -267,6 +267,9 @@ type engine struct {
 	isStale []bool
 	// bufs are buffers a continuation reuses when it is taken again.
 	bufs *cloneBufs
+	// hq, when set, is the queue instead of q: a continuation on
+	// identical nodes reads only the head.
+	hq *headQueue
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -440,13 +443,21 @@ func (e *engine) updateNext(j int32) {
 	old := ej.next
 	ej.next = next
 	if old >= 0 {
-		e.q.remove(j)
+		if e.hq != nil {
+			e.hq.remove(j)
+		} else {
+			e.q.remove(j)
+		}
 	}
 	if next < 0 {
 		e.dirtyReserved(j)
 		return
 	}
-	e.q.insert(j, ej.cons, e.needOf(next))
+	if e.hq != nil {
+		e.hq.insert(j, ej.cons)
+	} else {
+		e.q.insert(j, ej.cons, e.needOf(next))
+	}
 	e.dirtyNewPhase(j)
 }
 
@@ -551,7 +562,13 @@ func (e *engine) visit(ni int32) {
 		// total resources), though yarn-me may start them elastically.
 		// On identical nodes no job is passed over (leftOut).
 		e.flush()
-		j, started := e.q.head(), false
+		var j int32
+		if e.hq != nil {
+			j = e.hq.head()
+		} else {
+			j = e.q.head()
+		}
+		started := false
 		if e.mixed {
 			j = -1
 			e.q.each(func(k int32) bool {
@@ -792,7 +809,15 @@ func (e *engine) clone(old *engine) *engine {
 	}
 	f.tasks = append(old.tasks[:0], e.tasks...)
 	f.events = append(old.events[:0], e.events...)
-	f.q = e.q.cloneInto(&old.q)
+	if e.mixed { // nodes may pass jobs over: the whole order is read
+		f.q, f.hq = e.q.cloneInto(&old.q), nil
+	} else {
+		f.q, f.hq = jobQueue{}, old.hq
+		if f.hq == nil {
+			f.hq = &headQueue{}
+		}
+		f.hq.load(&e.q)
+	}
 	f.stale = append(old.stale[:0], e.stale...)
 	f.isStale = append(old.isStale[:0], e.isStale...)
 	f.flush()
@@ -939,7 +964,10 @@ func (e *engine) popDirty() int32 {
 	return -1
 }
 
-// The event queue: task ends in a min-heap by time, then task id.
+// The event queue: task ends in a 4-ary min-heap by time, then task id
+// (a total order: any heap pops the same sequence; four children a node
+// halve the levels a pop goes down, the engine's and its look-ahead's
+// most frequent step).
 
 type event struct {
 	t  float64
@@ -949,15 +977,18 @@ type event struct {
 func evLess(a, b event) bool { return a.t < b.t || (a.t == b.t && a.id < b.id) }
 
 func (e *engine) pushEvent(ti int32) {
-	h := append(e.events, event{e.tasks[ti].finish, ti})
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !evLess(h[i], h[p]) {
+	x := event{e.tasks[ti].finish, ti}
+	h := append(e.events, x)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if !evLess(x, h[p]) {
 			break
 		}
-		h[p], h[i] = h[i], h[p]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = x
 	e.events = h
 }
 
@@ -965,21 +996,28 @@ func (e *engine) popEvent() int32 {
 	h := e.events
 	top := h[0].id
 	last := len(h) - 1
-	h[0] = h[last]
+	x := h[last]
 	h = h[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
+	if last > 0 {
+		i := 0
+		for {
+			c := 4*i + 1
+			if c >= last {
+				break
+			}
+			m := c
+			for k := c + 1; k < c+4 && k < last; k++ {
+				if evLess(h[k], h[m]) {
+					m = k
+				}
+			}
+			if !evLess(h[m], x) {
+				break
+			}
+			h[i] = h[m]
+			i = m
 		}
-		if r := l + 1; r < len(h) && evLess(h[r], h[l]) {
-			l = r
-		}
-		if !evLess(h[l], h[i]) {
-			break
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
+		h[i] = x
 	}
 	e.events = h
 	return top
@@ -1003,7 +1041,11 @@ func (e *engine) setCons(j int32, cons int64) {
 func (e *engine) flush() {
 	for _, j := range e.stale {
 		e.isStale[j] = false
-		e.q.setCons(j, e.jobs[j].cons)
+		if e.hq != nil {
+			e.hq.setCons(j, e.jobs[j].cons)
+		} else {
+			e.q.setCons(j, e.jobs[j].cons)
+		}
 	}
 	e.stale = e.stale[:0]
 }
