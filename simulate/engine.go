@@ -270,6 +270,9 @@ type engine struct {
 	// hq, when set, is the queue instead of q: a continuation on
 	// identical nodes reads only the head.
 	hq *headQueue
+	// spare is a continuation no longer valid, whose buffers the next
+	// one reuses.
+	spare *engine
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -412,7 +415,9 @@ func bucketSeries(pts []float64, first, last float64, n int, capUnits float64) [
 
 // arrive makes a job's phases without after ready.
 func (e *engine) arrive(j int32) {
-	e.peek = nil // the timeline generator runs again when a job arrives (§3)
+	if e.peek != nil { // the timeline generator runs again when a job arrives (§3)
+		e.spare, e.peek = e.peek, nil
+	}
 	pj := &e.w.jobs[j]
 	for i := pj.p0; i < pj.p0+pj.np; i++ {
 		if e.w.phases[i].after < 0 {
@@ -741,7 +746,12 @@ func (e *engine) notLater(ph int32, end float64) bool {
 		return true
 	}
 	if e.peek == nil || e.now >= e.peekAt+heartbeatS {
-		f := e.clone(e.peek)
+		old := e.peek
+		if old == nil {
+			old = e.spare
+		}
+		e.spare = nil
+		f := e.clone(old)
 		// The visit of this node goes on there first, as here (from the
 		// top: a visit repeats until nothing changes), then the others.
 		f.visit(e.visiting)
@@ -787,15 +797,18 @@ func (e *engine) clone(old *engine) *engine {
 	}
 	f := *e
 	f.cfg.Policy, f.cfg.ReservedGaps, f.cfg.KeepSchedule, f.cfg.SeriesPoints = YARN, false, false, 0
-	f.fork, f.ctx, f.peek, f.series, f.bufs = true, nil, nil, nil, nil
-	f.jobs = append(old.jobs[:0], e.jobs...)
-	b.res = b.res[:0]
-	for i := range f.jobs {
-		if r := f.jobs[i].reserved; len(r) > 0 {
-			k := len(b.res)
-			b.res = append(b.res, r...)
-			f.jobs[i].reserved = b.res[k:len(b.res):len(b.res)] // f's own: an append reallocates
+	f.fork, f.ctx, f.peek, f.spare, f.series, f.bufs = true, nil, nil, nil, nil, nil
+	for i := range old.jobs { // the reservation lists old may have grown
+		if r := old.jobs[i].reserved; cap(r) > cap(b.res[i]) {
+			b.res[i] = r[:0]
 		}
+	}
+	f.jobs = append(old.jobs[:0], e.jobs...)
+	if len(b.res) != len(f.jobs) {
+		b.res = make([][]int32, len(f.jobs))
+	}
+	for i := range f.jobs {
+		f.jobs[i].reserved = append(b.res[i][:0], e.jobs[i].reserved...)
 	}
 	f.phases = append(old.phases[:0], e.phases...)
 	f.nodes = append(old.nodes[:0], e.nodes...)
@@ -828,11 +841,11 @@ func (e *engine) clone(old *engine) *engine {
 	return &f
 }
 
-// cloneBufs are the buffers clone reuses: per node, those of the
-// continuation it replaces; the jobs' reservations, in one array.
+// cloneBufs are the buffers clone reuses: per node and per job, those
+// of the continuation it replaces.
 type cloneBufs struct {
 	run, ended [][]int32
-	res        []int32
+	res        [][]int32 // the jobs' reservation lists
 }
 
 // nil2 is o's FinishS emptied, for reuse (o may be nil).
@@ -964,10 +977,12 @@ func (e *engine) popDirty() int32 {
 	return -1
 }
 
-// The event queue: task ends in a 4-ary min-heap by time, then task id
-// (a total order: any heap pops the same sequence; four children a node
-// halve the levels a pop goes down, the engine's and its look-ahead's
-// most frequent step).
+// The event queue: task ends in a binary min-heap by time, then task id
+// (a total order: any heap pops the same sequence). A pop moves the hole
+// down to a leaf along the lesser children, one comparison a level, and
+// puts the last event there, from where it rarely rises (Floyd's
+// bottom-up heapsort): the engine's and its look-ahead's most frequent
+// step.
 
 type event struct {
 	t  float64
@@ -979,9 +994,14 @@ func evLess(a, b event) bool { return a.t < b.t || (a.t == b.t && a.id < b.id) }
 func (e *engine) pushEvent(ti int32) {
 	x := event{e.tasks[ti].finish, ti}
 	h := append(e.events, x)
-	i := len(h) - 1
+	e.events = h
+	siftUp(h, len(h)-1, x)
+}
+
+// siftUp puts x at hole i of h or above.
+func siftUp(h []event, i int, x event) {
 	for i > 0 {
-		p := (i - 1) / 4
+		p := (i - 1) / 2
 		if !evLess(x, h[p]) {
 			break
 		}
@@ -989,7 +1009,6 @@ func (e *engine) pushEvent(ti int32) {
 		i = p
 	}
 	h[i] = x
-	e.events = h
 }
 
 func (e *engine) popEvent() int32 {
@@ -998,28 +1017,24 @@ func (e *engine) popEvent() int32 {
 	last := len(h) - 1
 	x := h[last]
 	h = h[:last]
-	if last > 0 {
-		i := 0
-		for {
-			c := 4*i + 1
-			if c >= last {
-				break
-			}
-			m := c
-			for k := c + 1; k < c+4 && k < last; k++ {
-				if evLess(h[k], h[m]) {
-					m = k
-				}
-			}
-			if !evLess(h[m], x) {
-				break
-			}
-			h[i] = h[m]
-			i = m
-		}
-		h[i] = x
-	}
 	e.events = h
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
+		l := 2*i + 1
+		if l+1 < last {
+			if evLess(h[l+1], h[l]) {
+				l++
+			}
+		} else if l >= last {
+			break
+		}
+		h[i] = h[l]
+		i = l
+	}
+	siftUp(h, i, x)
 	return top
 }
 
