@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -235,9 +236,8 @@ type engine struct {
 	free   int32 // free list of tasks, −1: none
 	events []event
 	q      jobQueue
-	dirty  []bool
-	dheap  []int32 // dirty nodes below cursor
-	cursor int     // every node at or above with dirty set is due
+	dirty  []uint64 // the due nodes, a bit each
+	dlo    int      // the words of dirty below it are zero
 	now    float64
 	out    *Outcome
 	// utilisation
@@ -286,8 +286,8 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	e.phases = make([]ephase, len(w.phases))
 	nn := cfg.nodes()
 	e.nodes = make([]enode, 0, nn)
-	e.dirty = make([]bool, nn)
-	e.cursor = nn
+	e.dirty = make([]uint64, (nn+63)/64)
+	e.dlo = len(e.dirty)
 	e.out.FinishS = make([]float64, nj)
 	e.out.Tasks = make([]int32, nj)
 	e.out.ElasticTasks = make([]int32, nj)
@@ -471,11 +471,10 @@ func (e *engine) updateNext(j int32) {
 func (e *engine) dirtyNewPhase(j int32) {
 	for i := range e.nodes {
 		if r := e.nodes[i].resJob; r < 0 || r == j {
-			e.dirty[i] = true
+			e.dirty[i>>6] |= 1 << (i & 63)
 		}
 	}
-	e.dheap = e.dheap[:0] // every due node is met by the sweep, in order
-	e.cursor = 0
+	e.dlo = 0
 }
 
 func (e *engine) dirtyReserved(j int32) {
@@ -808,7 +807,11 @@ func (e *engine) clone(old *engine) *engine {
 		b.res = make([][]int32, len(f.jobs))
 	}
 	for i := range f.jobs {
-		f.jobs[i].reserved = append(b.res[i][:0], e.jobs[i].reserved...)
+		if r := e.jobs[i].reserved; len(r) > 0 {
+			f.jobs[i].reserved = append(b.res[i][:0], r...)
+		} else {
+			f.jobs[i].reserved = b.res[i][:0]
+		}
 	}
 	f.phases = append(old.phases[:0], e.phases...)
 	f.nodes = append(old.nodes[:0], e.nodes...)
@@ -835,7 +838,6 @@ func (e *engine) clone(old *engine) *engine {
 	f.isStale = append(old.isStale[:0], e.isStale...)
 	f.flush()
 	f.dirty = append(old.dirty[:0], e.dirty...)
-	f.dheap = append(old.dheap[:0], e.dheap...)
 	fin := nil2(old.out)
 	f.out = &Outcome{FinishS: append(fin, e.out.FinishS...)}
 	return &f
@@ -919,59 +921,21 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	}
 }
 
-// Dirty nodes: a min-heap of the due nodes below cursor, and a sweep of
-// the due flags from cursor on (most nodes become due at once when a job
-// asks for a new phase on an idle cluster).
+// Dirty nodes: a bit each, visited lowest id first (popDirty takes the
+// lowest set bit); dlo skips the words known to be zero.
 
 func (e *engine) markDirty(n int32) {
-	if e.dirty[n] {
-		return
-	}
-	e.dirty[n] = true
-	if int(n) < e.cursor {
-		h := append(e.dheap, n)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if h[p] <= h[i] {
-				break
-			}
-			h[p], h[i] = h[i], h[p]
-			i = p
-		}
-		e.dheap = h
-	}
+	w := int(n >> 6)
+	e.dirty[w] |= 1 << (n & 63)
+	e.dlo = min(e.dlo, w)
 }
 
 func (e *engine) popDirty() int32 {
-	if h := e.dheap; len(h) > 0 {
-		n := h[0]
-		last := len(h) - 1
-		h[0] = h[last]
-		h = h[:last]
-		for i := 0; ; {
-			l := 2*i + 1
-			if l >= len(h) {
-				break
-			}
-			if r := l + 1; r < len(h) && h[r] < h[l] {
-				l = r
-			}
-			if h[i] <= h[l] {
-				break
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
-		}
-		e.dheap = h
-		e.dirty[n] = false
-		return n
-	}
-	for e.cursor < len(e.dirty) {
-		n := int32(e.cursor)
-		e.cursor++
-		if e.dirty[n] {
-			e.dirty[n] = false
-			return n
+	for ; e.dlo < len(e.dirty); e.dlo++ {
+		if x := e.dirty[e.dlo]; x != 0 {
+			b := bits.TrailingZeros64(x)
+			e.dirty[e.dlo] = x &^ (1 << b)
+			return int32(e.dlo<<6 + b)
 		}
 	}
 	return -1
