@@ -806,11 +806,15 @@ func (e *engine) clone(old *engine) *engine {
 	if len(b.res) != len(f.jobs) {
 		b.res = make([][]int32, len(f.jobs))
 	}
+	// A job's list holds the nodes reserved for it, and others whose
+	// reservation has ended (dirtyReserved drops them): the copy's lists
+	// are the nodes reserved now, the ones dirtyReserved makes due.
 	for i := range f.jobs {
-		if r := e.jobs[i].reserved; len(r) > 0 {
-			f.jobs[i].reserved = append(b.res[i][:0], r...)
-		} else {
-			f.jobs[i].reserved = b.res[i][:0]
+		f.jobs[i].reserved = b.res[i][:0]
+	}
+	for n := range e.nodes {
+		if j := e.nodes[n].resJob; j >= 0 {
+			f.jobs[j].reserved = append(f.jobs[j].reserved, int32(n))
 		}
 	}
 	f.phases = append(old.phases[:0], e.phases...)
