@@ -167,7 +167,10 @@
 //     last, or after a submission, and serves every decision until then.
 //     It is run only as far as the questions need: until the job
 //     completes, or until one of the job's tasks is still to start when
-//     a start at once would end past the elastic task.
+//     a start at once would end past the elastic task. The copy keeps
+//     only what stock YARN reads (on identical nodes the queue's head,
+//     kept as a heap; of a job's reservations, the nodes reserved now)
+//     and reuses the last copy's buffers: its schedule is a full copy's.
 //  6. Reserved nodes under yarn-me (§3: "tasks of other jobs [may be]
 //     allocated on a reserved node, but only if this does not hinder the
 //     tasks of the reserved job"; DSS's gap mode): the reservation's

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
+	"math/bits"
 	"sort"
 )
 
@@ -236,9 +236,8 @@ type engine struct {
 	free   int32 // free list of tasks, −1: none
 	events []event
 	q      jobQueue
-	dirty  []bool
-	dheap  []int32 // dirty nodes below cursor
-	cursor int     // every node at or above with dirty set is due
+	dirty  []uint64 // the due nodes, a bit each
+	dlo    int      // the words of dirty below it are zero
 	now    float64
 	out    *Outcome
 	// utilisation
@@ -260,6 +259,20 @@ type engine struct {
 	visiting int32
 	// doneTo: a continuation has run every instant up to it.
 	doneTo float64
+	// stale are the jobs whose memory held changed since the queue last
+	// put them in place (isStale marks them): the queue is put in fair
+	// order when it is read (flush), so that a job whose tasks end
+	// together, or that ends a task and starts another, moves once.
+	stale   []int32
+	isStale []bool
+	// bufs are buffers a continuation reuses when it is taken again.
+	bufs *cloneBufs
+	// hq, when set, is the queue instead of q: a continuation on
+	// identical nodes reads only the head.
+	hq *headQueue
+	// spare is a continuation no longer valid, whose buffers the next
+	// one reuses.
+	spare *engine
 }
 
 // Simulate runs one simulation of the jobs (ordered as SortJobs orders
@@ -269,11 +282,12 @@ func simulate(ctx context.Context, w *prepared, skip []bool, cfg Config) (*Outco
 	e := &engine{cfg: cfg, w: w, free: -1, out: &Outcome{}}
 	nj := len(w.jobs)
 	e.jobs = make([]ejob, nj)
+	e.isStale = make([]bool, nj)
 	e.phases = make([]ephase, len(w.phases))
 	nn := cfg.nodes()
 	e.nodes = make([]enode, 0, nn)
-	e.dirty = make([]bool, nn)
-	e.cursor = nn
+	e.dirty = make([]uint64, (nn+63)/64)
+	e.dlo = len(e.dirty)
 	e.out.FinishS = make([]float64, nj)
 	e.out.Tasks = make([]int32, nj)
 	e.out.ElasticTasks = make([]int32, nj)
@@ -401,7 +415,9 @@ func bucketSeries(pts []float64, first, last float64, n int, capUnits float64) [
 
 // arrive makes a job's phases without after ready.
 func (e *engine) arrive(j int32) {
-	e.peek = nil // the timeline generator runs again when a job arrives (§3)
+	if e.peek != nil { // the timeline generator runs again when a job arrives (§3)
+		e.spare, e.peek = e.peek, nil
+	}
 	pj := &e.w.jobs[j]
 	for i := pj.p0; i < pj.p0+pj.np; i++ {
 		if e.w.phases[i].after < 0 {
@@ -432,13 +448,21 @@ func (e *engine) updateNext(j int32) {
 	old := ej.next
 	ej.next = next
 	if old >= 0 {
-		e.q.remove(j)
+		if e.hq != nil {
+			e.hq.remove(j)
+		} else {
+			e.q.remove(j)
+		}
 	}
 	if next < 0 {
 		e.dirtyReserved(j)
 		return
 	}
-	e.q.insert(j, ej.cons, e.needOf(next))
+	if e.hq != nil {
+		e.hq.insert(j, ej.cons)
+	} else {
+		e.q.insert(j, ej.cons, e.needOf(next))
+	}
 	e.dirtyNewPhase(j)
 }
 
@@ -447,11 +471,10 @@ func (e *engine) updateNext(j int32) {
 func (e *engine) dirtyNewPhase(j int32) {
 	for i := range e.nodes {
 		if r := e.nodes[i].resJob; r < 0 || r == j {
-			e.dirty[i] = true
+			e.dirty[i>>6] |= 1 << (i & 63)
 		}
 	}
-	e.dheap = e.dheap[:0] // every due node is met by the sweep, in order
-	e.cursor = 0
+	e.dlo = 0
 }
 
 func (e *engine) dirtyReserved(j int32) {
@@ -487,7 +510,7 @@ func (e *engine) finish(ti int32) {
 	p.done++
 	e.out.TaskEvents++
 	t.nextFree, e.free = e.free, ti
-	e.setCons(j, e.jobs[j].cons-int64(t.units), ph)
+	e.setCons(j, e.jobs[j].cons-int64(t.units))
 	if p.done < e.w.phases[ph].tasks {
 		return
 	}
@@ -542,7 +565,14 @@ func (e *engine) visit(ni int32) {
 		// passed over on this node (YARN: a request must fit the node's
 		// total resources), though yarn-me may start them elastically.
 		// On identical nodes no job is passed over (leftOut).
-		j, started := e.q.head(), false
+		e.flush()
+		var j int32
+		if e.hq != nil {
+			j = e.hq.head()
+		} else {
+			j = e.q.head()
+		}
+		started := false
 		if e.mixed {
 			j = -1
 			e.q.each(func(k int32) bool {
@@ -620,6 +650,7 @@ func (e *engine) gaps(ni int32, r, rph int32) {
 	for started := true; started && n.freeCores > 0; {
 		started = false
 		tries := 0
+		e.flush()
 		e.q.gapWalk(n.freeUnits, n.freeCores, slack, since, func(j int32) bool {
 			if j == r || !e.gapCandidate(n, j, limit) {
 				return true
@@ -714,7 +745,12 @@ func (e *engine) notLater(ph int32, end float64) bool {
 		return true
 	}
 	if e.peek == nil || e.now >= e.peekAt+heartbeatS {
-		f := e.clone(e.peek)
+		old := e.peek
+		if old == nil {
+			old = e.spare
+		}
+		e.spare = nil
+		f := e.clone(old)
 		// The visit of this node goes on there first, as here (from the
 		// top: a visit repeats until nothing changes), then the others.
 		f.visit(e.visiting)
@@ -742,42 +778,80 @@ func (e *engine) notLater(ph int32, end float64) bool {
 
 // clone is a copy of e, run as stock YARN, that shares nothing e
 // changes; it reuses the buffers of old, a continuation no longer
-// needed (nil: none).
+// needed (nil: none), and e's bufs.
 func (e *engine) clone(old *engine) *engine {
 	if old == nil {
 		old = &engine{}
 	}
+	b := e.bufs
+	if b == nil {
+		b = &cloneBufs{}
+		e.bufs = b
+	}
+	// old's per-node buffers, which it may have grown.
+	b.run, b.ended = b.run[:0], b.ended[:0]
+	for i := range old.nodes {
+		b.run = append(b.run, old.nodes[i].run[:0])
+		b.ended = append(b.ended, old.nodes[i].ended[:0])
+	}
 	f := *e
 	f.cfg.Policy, f.cfg.ReservedGaps, f.cfg.KeepSchedule, f.cfg.SeriesPoints = YARN, false, false, 0
-	f.fork, f.ctx, f.peek, f.series = true, nil, nil, nil
+	f.fork, f.ctx, f.peek, f.spare, f.series, f.bufs = true, nil, nil, nil, nil, nil
+	for i := range old.jobs { // the reservation lists old may have grown
+		if r := old.jobs[i].reserved; cap(r) > cap(b.res[i]) {
+			b.res[i] = r[:0]
+		}
+	}
 	f.jobs = append(old.jobs[:0], e.jobs...)
+	if len(b.res) != len(f.jobs) {
+		b.res = make([][]int32, len(f.jobs))
+	}
+	// A job's list holds the nodes reserved for it, and others whose
+	// reservation has ended (dirtyReserved drops them): the copy's lists
+	// are the nodes reserved now, the ones dirtyReserved makes due.
 	for i := range f.jobs {
-		if len(f.jobs[i].reserved) > 0 {
-			f.jobs[i].reserved = slices.Clone(f.jobs[i].reserved)
+		f.jobs[i].reserved = b.res[i][:0]
+	}
+	for n := range e.nodes {
+		if j := e.nodes[n].resJob; j >= 0 {
+			f.jobs[j].reserved = append(f.jobs[j].reserved, int32(n))
 		}
 	}
 	f.phases = append(old.phases[:0], e.phases...)
-	runs := make([][]int32, len(old.nodes)) // old's run buffers, by node
-	for i := range old.nodes {
-		runs[i] = old.nodes[i].run[:0]
-	}
 	f.nodes = append(old.nodes[:0], e.nodes...)
 	for i := range f.nodes {
-		var buf []int32
-		if i < len(runs) {
-			buf = runs[i]
+		var run, ended []int32
+		if i < len(b.run) {
+			run, ended = b.run[i], b.ended[i]
 		}
-		f.nodes[i].run = append(buf, e.nodes[i].run...)
-		f.nodes[i].ended = slices.Clone(e.nodes[i].ended)
+		f.nodes[i].run = append(run, e.nodes[i].run...)
+		f.nodes[i].ended = append(ended, e.nodes[i].ended...)
 	}
 	f.tasks = append(old.tasks[:0], e.tasks...)
 	f.events = append(old.events[:0], e.events...)
-	f.q = e.q.cloneInto(&old.q)
+	if e.mixed { // nodes may pass jobs over: the whole order is read
+		f.q, f.hq = e.q.cloneInto(&old.q), nil
+	} else {
+		f.q, f.hq = jobQueue{}, old.hq
+		if f.hq == nil {
+			f.hq = &headQueue{}
+		}
+		f.hq.load(&e.q)
+	}
+	f.stale = append(old.stale[:0], e.stale...)
+	f.isStale = append(old.isStale[:0], e.isStale...)
+	f.flush()
 	f.dirty = append(old.dirty[:0], e.dirty...)
-	f.dheap = append(old.dheap[:0], e.dheap...)
 	fin := nil2(old.out)
 	f.out = &Outcome{FinishS: append(fin, e.out.FinishS...)}
 	return &f
+}
+
+// cloneBufs are the buffers clone reuses: per node and per job, those
+// of the continuation it replaces.
+type cloneBufs struct {
+	run, ended [][]int32
+	res        [][]int32 // the jobs' reservation lists
 }
 
 // nil2 is o's FinishS emptied, for reuse (o may be nil).
@@ -845,71 +919,38 @@ func (e *engine) start(ni, j, ph, units int32, rt float64, disk int64, elastic b
 	if e.cfg.KeepSchedule {
 		e.out.Schedule = append(e.out.Schedule, TaskRun{Job: j, Phase: ph - e.w.jobs[j].p0, Node: ni, StartS: e.now, EndS: fin, Units: units, Cores: pp.cores, Elastic: elastic, DiskBytesPerS: disk})
 	}
-	e.setCons(j, e.jobs[j].cons+int64(units), ph)
+	e.setCons(j, e.jobs[j].cons+int64(units))
 	if p.pending == 0 {
 		e.updateNext(j)
 	}
 }
 
-// Dirty nodes: a min-heap of the due nodes below cursor, and a sweep of
-// the due flags from cursor on (most nodes become due at once when a job
-// asks for a new phase on an idle cluster).
+// Dirty nodes: a bit each, visited lowest id first (popDirty takes the
+// lowest set bit); dlo skips the words known to be zero.
 
 func (e *engine) markDirty(n int32) {
-	if e.dirty[n] {
-		return
-	}
-	e.dirty[n] = true
-	if int(n) < e.cursor {
-		h := append(e.dheap, n)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if h[p] <= h[i] {
-				break
-			}
-			h[p], h[i] = h[i], h[p]
-			i = p
-		}
-		e.dheap = h
-	}
+	w := int(n >> 6)
+	e.dirty[w] |= 1 << (n & 63)
+	e.dlo = min(e.dlo, w)
 }
 
 func (e *engine) popDirty() int32 {
-	if h := e.dheap; len(h) > 0 {
-		n := h[0]
-		last := len(h) - 1
-		h[0] = h[last]
-		h = h[:last]
-		for i := 0; ; {
-			l := 2*i + 1
-			if l >= len(h) {
-				break
-			}
-			if r := l + 1; r < len(h) && h[r] < h[l] {
-				l = r
-			}
-			if h[i] <= h[l] {
-				break
-			}
-			h[i], h[l] = h[l], h[i]
-			i = l
-		}
-		e.dheap = h
-		e.dirty[n] = false
-		return n
-	}
-	for e.cursor < len(e.dirty) {
-		n := int32(e.cursor)
-		e.cursor++
-		if e.dirty[n] {
-			e.dirty[n] = false
-			return n
+	for ; e.dlo < len(e.dirty); e.dlo++ {
+		if x := e.dirty[e.dlo]; x != 0 {
+			b := bits.TrailingZeros64(x)
+			e.dirty[e.dlo] = x &^ (1 << b)
+			return int32(e.dlo<<6 + b)
 		}
 	}
 	return -1
 }
 
-// The event queue: task ends in a min-heap by time, then task id.
+// The event queue: task ends in a binary min-heap by time, then task id
+// (a total order: any heap pops the same sequence). A pop moves the hole
+// down to a leaf along the lesser children, one comparison a level, and
+// puts the last event there, from where it rarely rises (Floyd's
+// bottom-up heapsort): the engine's and its look-ahead's most frequent
+// step.
 
 type event struct {
 	t  float64
@@ -919,52 +960,77 @@ type event struct {
 func evLess(a, b event) bool { return a.t < b.t || (a.t == b.t && a.id < b.id) }
 
 func (e *engine) pushEvent(ti int32) {
-	h := append(e.events, event{e.tasks[ti].finish, ti})
-	for i := len(h) - 1; i > 0; {
+	x := event{e.tasks[ti].finish, ti}
+	h := append(e.events, x)
+	e.events = h
+	siftUp(h, len(h)-1, x)
+}
+
+// siftUp puts x at hole i of h or above.
+func siftUp(h []event, i int, x event) {
+	for i > 0 {
 		p := (i - 1) / 2
-		if !evLess(h[i], h[p]) {
+		if !evLess(x, h[p]) {
 			break
 		}
-		h[p], h[i] = h[i], h[p]
+		h[i] = h[p]
 		i = p
 	}
-	e.events = h
+	h[i] = x
 }
 
 func (e *engine) popEvent() int32 {
 	h := e.events
 	top := h[0].id
 	last := len(h) - 1
-	h[0] = h[last]
+	x := h[last]
 	h = h[:last]
-	for i := 0; ; {
+	e.events = h
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
 		l := 2*i + 1
-		if l >= len(h) {
+		if l+1 < last {
+			if evLess(h[l+1], h[l]) {
+				l++
+			}
+		} else if l >= last {
 			break
 		}
-		if r := l + 1; r < len(h) && evLess(h[r], h[l]) {
-			l = r
-		}
-		if !evLess(h[l], h[i]) {
-			break
-		}
-		h[i], h[l] = h[l], h[i]
+		h[i] = h[l]
 		i = l
 	}
-	e.events = h
+	siftUp(h, i, x)
 	return top
 }
 
-// setCons changes the memory job j holds, and its place in the queue,
-// after a task of phase ph started or ended (which changes the phase's
-// needs when it is the one the job asks for).
-func (e *engine) setCons(j int32, cons int64, ph int32) {
+// setCons changes the memory job j holds; the queue puts it in its
+// place when next read (flush). The queue's order is a total order on
+// (memory held, rank), so when the job moves does not change where it
+// is when read; what its next task needs changes only with its next
+// phase (updateNext), not with what it holds.
+func (e *engine) setCons(j int32, cons int64) {
 	e.jobs[j].cons = cons
-	if e.jobs[j].next == ph && e.q.gaps {
-		e.q.update(j, cons, e.needOf(ph))
-		return
+	if !e.isStale[j] {
+		e.isStale[j] = true
+		e.stale = append(e.stale, j)
 	}
-	e.q.setCons(j, cons)
+}
+
+// flush puts the jobs whose memory held changed in their place in the
+// queue, before it is read.
+func (e *engine) flush() {
+	for _, j := range e.stale {
+		e.isStale[j] = false
+		if e.hq != nil {
+			e.hq.setCons(j, e.jobs[j].cons)
+		} else {
+			e.q.setCons(j, e.jobs[j].cons)
+		}
+	}
+	e.stale = e.stale[:0]
 }
 
 // needOf is what phase ph's task needs to start in a gap.

@@ -236,7 +236,7 @@ func (q *jobQueue) remove(j int32) need {
 
 // setCons changes the memory job j holds and puts it in its place.
 func (q *jobQueue) setCons(j int32, cons int64) {
-	if q.where[j] == nil {
+	if q.where[j] == nil || q.cons[j] == cons { // not queued, or in its place
 		q.cons[j] = cons
 		return
 	}
