@@ -7,11 +7,16 @@
 #      as profile's, that imports only github.com/wlprof/wlprof/profile
 #      (replaced by this checkout's ./profile), builds with the local
 #      toolchain and no module proxy, and lists no module but itself and
-#      profile: nothing beyond the standard library is forced on it.
+#      profile: nothing beyond the standard library is forced on it;
+#   3. the same module builds with an older Go: the toolchain of the go
+#      line's last release (OLD_GO, default go1.21.13), which the go
+#      command fetches through the module proxy once and caches.
 # Usage: scripts/profile-module.sh [GO]   (make test runs it)
 set -eu
 GO=${1:-go}
+OLD_GO=${OLD_GO:-go1.21.13}
 root=$(cd "$(dirname "$0")/.." && pwd)
+proxy=$("$GO" env GOPROXY)
 export GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
 
 goline=$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$root/profile/go.mod")
@@ -60,4 +65,11 @@ if [ "$mods" != "$want" ]; then
 	printf 'profile-module: a module importing profile requires more than the standard library:\n%s\n' "$mods" >&2
 	exit 1
 fi
-echo "profile-module: a go $goline module importing only profile builds; its modules: example.com/scheduler, profile"
+# An older toolchain: the proxy serves it; the module itself still needs
+# nothing from the proxy (its only requirement is replaced by a directory).
+if ! (cd "$tmp" && rm -f scheduler && GOTOOLCHAIN=$OLD_GO GOPROXY=$proxy "$GO" build -o scheduler . && ./scheduler "$root/profile/testdata/job.json" >/dev/null); then
+	echo "profile-module: the module importing profile does not build with $OLD_GO" >&2
+	exit 1
+fi
+old=$(cd "$tmp" && GOTOOLCHAIN=$OLD_GO GOPROXY=$proxy "$GO" version)
+echo "profile-module: a go $goline module importing only profile builds (local Go and $old); its modules: example.com/scheduler, profile"
