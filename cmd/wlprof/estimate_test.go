@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // estimateDataset: the provenance world (deadlines from the slo stage),
@@ -261,5 +263,60 @@ func TestEstimateAtEpoch(t *testing.T) {
 	}
 	if doc.At != "1970-01-01T00:00:00Z" || doc.AtMs != 0 || len(doc.Jobs) != 1 || doc.Jobs[0].Deadline != "1970-01-01T01:00:00Z" {
 		t.Errorf("at %s (%d ms), jobs %+v, warnings %v; want the epoch and a goal at 01:00", doc.At, doc.AtMs, doc.Jobs, doc.Warnings)
+	}
+}
+
+// wlprof report --estimate-at 1970-01-01T00:00:00Z is the epoch, as
+// wlprof estimate --at is (TestEstimateAtEpoch), not "no --estimate-at":
+// the published estimate is at 0 ms with the jobs file's goal an hour
+// later, not at the runs table's latest instant.
+func TestReportEstimateAtEpoch(t *testing.T) {
+	ds := estimateDataset(t)
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.yaml")
+	if err := os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", jobs,
+		"--estimate-at", "1970-01-01T00:00:00Z", "--alpha-sweep", "", "-o", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "profiles", "etl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Estimate *struct {
+			AtMs       int64 `json:"at_ms"`
+			DeadlineMs int64 `json:"deadline_ms"`
+		} `json:"estimate"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Estimate == nil || p.Estimate.AtMs != 0 || p.Estimate.DeadlineMs != 3600000 {
+		t.Errorf("etl's estimate (%v): want at_ms 0 and deadline_ms 3600000: %s", err, b)
+	}
+}
+
+// wlprof run binds the report's flags (bindReportFlags) and builds the
+// estimate's options as wlprof report does (estimateOpts): --estimate-at
+// at the epoch is an instant there too, and no --estimate-at is none.
+func TestReportFlagsEstimateAtGiven(t *testing.T) {
+	for _, c := range []struct {
+		argv  []string
+		atSet bool
+	}{
+		{[]string{"--estimate", "--estimate-at", "1970-01-01T00:00:00Z"}, true},
+		{[]string{"--estimate"}, false},
+	} {
+		o := &reportOptions{}
+		cmd := &cobra.Command{Use: "x"}
+		o.bindReportFlags(cmd)
+		if err := cmd.ParseFlags(c.argv); err != nil {
+			t.Fatal(err)
+		}
+		eo, err := o.estimateOpts()
+		if err != nil || eo == nil || eo.AtSet != c.atSet || eo.AtMs != 0 {
+			t.Errorf("%v: options %+v (%v); want AtSet %v at 0 ms", c.argv, eo, err, c.atSet)
+		}
 	}
 }
