@@ -166,6 +166,61 @@ func TestReportEstimateSection(t *testing.T) {
 	if i := strings.Index(string(html), "%!"); i >= 0 {
 		t.Errorf("a formatting error in index.html: %s", html[i:min(len(html), i+40)])
 	}
+	reportShowsTheStagesNumbers(t, ds, string(html))
+}
+
+// reportShowsTheStagesNumbers: each row of the report's estimate table
+// has the s_req, s_req_waves, late tasks and rank that wlprof estimate
+// -o json gives with the same inputs, and the page says which s_req is
+// which.
+func reportShowsTheStagesNumbers(t *testing.T, ds, html string) {
+	t.Helper()
+	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
+	if code != 0 {
+		t.Fatalf("wlprof estimate: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Job       string `json:"job"`
+			SReq      int    `json:"s_req"`
+			SReqWaves int    `json:"s_req_waves"`
+			LateTasks *int   `json:"late_tasks"`
+			Rank      int    `json:"rank"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(html, `<section id="estimate">`)
+	if i < 0 {
+		t.Fatal("no estimate section")
+	}
+	sec := html[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	if !strings.Contains(sec, "s_req is eq. 1 read fluidly") || !strings.Contains(sec, "s_req waves the fewest slots") {
+		t.Error("the section does not say which s_req is which")
+	}
+	rows := map[string][]string{}
+	for _, r := range strings.Split(sec, "<tr><td>")[1:] {
+		r = strings.ReplaceAll(r[:strings.Index(r, "</td></tr>")], "<wbr>", "")
+		cells := strings.Split(r, "</td><td>")
+		rows[strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(cells[0])] = cells
+	}
+	late := 0
+	for _, j := range doc.Jobs {
+		c := rows[j.Job]
+		want := []string{strconv.Itoa(j.SReq), strconv.Itoa(j.SReqWaves), "–", strconv.Itoa(j.Rank)}
+		if j.LateTasks != nil {
+			want[2] = strconv.Itoa(*j.LateTasks)
+			late += *j.LateTasks
+		}
+		if len(c) != 13 || c[5] != want[0] || c[6] != want[1] || c[10] != want[2] || c[12] != want[3] {
+			t.Errorf("%s: report row %q; want s_req, s_req waves, late, rank %v (wlprof estimate's)", j.Job, c, want)
+		}
+	}
+	if len(doc.Jobs) != 5 || late == 0 {
+		t.Errorf("%d jobs estimated, %d tasks late in all; want 5 jobs, some late (the check would be weak)", len(doc.Jobs), late)
+	}
 }
 
 // Ω(t) by hand: one periodic tenant on 2 servers at 20% CPU from 00:00 to
