@@ -307,20 +307,30 @@ func curves(fit, req, pend int) (u, ureq []Util, alloc []int) {
 }
 
 // Profile sets each estimated job's estimate: the phases' task counts, µ
-// and pending tasks it was computed from, and its s_req, s_fit and
-// whether it meets its goal.
+// (and where it came from) and pending tasks it was computed from, its
+// s_req, s_req_waves, s_fit, late tasks, rank and whether it meets its
+// goal. The profile has no utility curve, so the utilities stay in the
+// stage's own document.
 func (r *Result) Profile(jobs profile.Jobs) {
 	for i := range r.Jobs {
 		j := &r.Jobs[i]
+		waves, rank := j.SReqWaves, j.Rank
 		e := &profile.Estimate{AtMs: r.AtMs, DeadlineMs: r.AtMs + int64(math.Round(j.DeadlineS*1000)),
 			DeadlineFrom: j.DeadlineFrom, ProfileFrom: j.ProfileFrom, SReq: j.SReq, MeetsGoal: j.MeetsGoal,
-			Phases: make([]profile.EstimatePhase, len(j.Phases))}
+			SReqWaves: &waves, Phases: make([]profile.EstimatePhase, len(j.Phases))}
+		if rank > 0 {
+			e.Rank = &rank
+		}
 		if j.SFit != nil {
 			v := *j.SFit
 			e.SFit = &v
 		}
+		if j.LateTasks != nil {
+			v := *j.LateTasks
+			e.LateTasks = &v
+		}
 		for k, p := range j.Phases {
-			e.Phases[k] = profile.EstimatePhase{Phase: p.Phase, Tasks: p.Tasks, MuS: p.MuS, PendingTasks: p.Pending, SReq: p.SReq}
+			e.Phases[k] = profile.EstimatePhase{Phase: p.Phase, Tasks: p.Tasks, MuS: p.MuS, PendingTasks: p.Pending, SReq: p.SReq, MuFrom: p.MuFrom}
 		}
 		jobs.Get(j.Job).Estimate = e
 	}

@@ -162,6 +162,60 @@ func TestProfile(t *testing.T) {
 	}
 }
 
+// The profile's estimate carries the stage's own numbers: s_req beside
+// s_req_waves, late_tasks, rank and each phase's mu_from. Polo, PhD
+// thesis, UPC 2014, §3.4.6: the slots needed "can be measured comparing
+// the number of sequential task executions, or waves": 10 tasks of 100 s
+// due in 150 s have s_req = ⌈1000/150⌉ = 7 (eq. 1, fluid) but need 10 in
+// waves; on an availability of 7 slots, 3 tasks end at 200 s, after the
+// goal. Without an availability late_tasks is null.
+func TestProfileCarriesTheStagesNumbers(t *testing.T) {
+	assumed := "assumed: phase \"map\"'s µ (test)"
+	jobsIn := []JobInput{
+		{Job: "j", GoalS: 150, GoalFrom: "slo", ProfileFrom: "test", Phases: []Phase{{Name: "map", Tasks: 10, Pending: 10, MuS: 100, MuFrom: "--jobs"}}},
+		{Job: "k", GoalS: 1000, GoalFrom: "slo", ProfileFrom: "test", Phases: []Phase{{Name: "map", Tasks: 5, Pending: 5, MuS: 10, MuFrom: "--jobs"},
+			{Name: "reduce", Tasks: 1, Pending: 1, MuS: 10, MuFrom: assumed}}},
+	}
+	for _, withAv := range []bool{true, false} {
+		in := Input{AtS: 0, Jobs: jobsIn}
+		if withAv {
+			in.Availability = mustAv(t, []float64{0}, []float64{7}, 0)
+		}
+		res, err := Run(context.Background(), in, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := profile.Jobs{}
+		res.Profile(jobs)
+		for _, r := range res.Jobs {
+			pj := jobs.Get(r.Job)
+			e := pj.Estimate
+			if e == nil || e.SReqWaves == nil || *e.SReqWaves != r.SReqWaves || e.Rank == nil || *e.Rank != r.Rank || e.SReq != r.SReq || e.MeetsGoal != r.MeetsGoal {
+				t.Fatalf("availability %v, %s: profile estimate %+v; stage's %+v", withAv, r.Job, e, r)
+			}
+			if (e.LateTasks == nil) != (r.LateTasks == nil) || (e.LateTasks != nil && *e.LateTasks != *r.LateTasks) || (e.LateTasks == nil) == withAv {
+				t.Errorf("availability %v, %s: late_tasks %v, stage's %v", withAv, r.Job, e.LateTasks, r.LateTasks)
+			}
+			for k, ph := range r.Phases {
+				if e.Phases[k].MuFrom != ph.MuFrom || ph.MuFrom == "" {
+					t.Errorf("%s phase %s: mu_from %q, stage's %q", r.Job, ph.Phase, e.Phases[k].MuFrom, ph.MuFrom)
+				}
+			}
+			if err := pj.Validate(); err != nil {
+				t.Error(err)
+			}
+		}
+		e := jobs.Get("j").Estimate
+		if e.SReq != 7 || *e.SReqWaves != 10 || *e.Rank != 1 || *jobs.Get("k").Estimate.Rank != 2 || jobs.Get("k").Estimate.Phases[1].MuFrom != assumed {
+			t.Errorf("availability %v: j's s_req %d, s_req_waves %d, rank %d, k's rank %d; want 7, 10 (§3.4.6), 1 and 2 (§3.4.1: largest s_req first)",
+				withAv, e.SReq, *e.SReqWaves, *e.Rank, *jobs.Get("k").Estimate.Rank)
+		}
+		if withAv && (*e.LateTasks != 3 || e.MeetsGoal) {
+			t.Errorf("j on 7 slots: late_tasks %d, meets_goal %v; want 3 (the second wave ends at 200 s) and false", *e.LateTasks, e.MeetsGoal)
+		}
+	}
+}
+
 // A goal already passed (§3.4.1: finish as soon as possible): s_req is
 // every pending task and the goal is not met; without an availability
 // s_fit is null and meets_goal says whether s_req fits the pending tasks.

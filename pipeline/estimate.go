@@ -42,7 +42,8 @@ func (r *reportInput) addEstimate(ctx context.Context, ds *dataset.Dataset, o Op
 	}
 	for _, j := range res.Jobs {
 		e.Rows = append(e.Rows, reports.EstimateRow{Job: j.Job, DeadlineS: j.DeadlineS, Phase: j.Phase, Pending: j.PendingTasks, MuS: j.MuS,
-			SReq: j.SReq, SFit: j.SFit, AvailMeanSlots: j.AvailMeanSlots, ShortTasks: j.ShortTasks, MeetsGoal: j.MeetsGoal})
+			SReq: j.SReq, SFit: j.SFit, AvailMeanSlots: j.AvailMeanSlots, ShortTasks: j.ShortTasks, MeetsGoal: j.MeetsGoal,
+			SReqWaves: j.SReqWaves, LateTasks: j.LateTasks, Rank: j.Rank})
 	}
 	for _, n := range res.NotEstimated {
 		e.NotEstimated = append(e.NotEstimated, reports.Skipped{Stage: reports.StageEstimate, Job: n.Job, Reason: n.Reason})

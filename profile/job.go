@@ -292,6 +292,23 @@ type Estimate struct {
 	SReq      int  `json:"s_req" jsonschema:"minimum=0"`
 	SFit      *int `json:"s_fit" jsonschema:"minimum=0"`
 	MeetsGoal bool `json:"meets_goal"`
+	// SReqWaves is the fewest slots besides the current phase's running
+	// tasks that carry the job through every phase by its goal with whole
+	// tasks, each holding one slot for µ (Polo, PhD thesis, UPC 2014,
+	// §3.4.6's waves; s_req is eq. 1's fluid reading beside it, which
+	// undercounts when few µ are left); every pending task of the current
+	// phase when no slot count meets the goal. Null only in files written
+	// before it existed.
+	SReqWaves *int `json:"s_req_waves" jsonschema:"minimum=0"`
+	// LateTasks are the job's whole tasks that end after its goal when
+	// the availability's slots go earliest goal first, one task to a slot
+	// for µ (meets_goal is late_tasks = 0); null without an availability.
+	LateTasks *int `json:"late_tasks" jsonschema:"minimum=0"`
+	// Rank is the job's place, 1 first, in the placement order of Polo,
+	// PhD thesis, UPC 2014, §3.4.1 (goals missed first, then jobs without
+	// data, then by s_req, largest first) over every job of the estimate.
+	// Null only in files written before it existed.
+	Rank *int `json:"rank" jsonschema:"minimum=1"`
 }
 
 // EstimatePhase is one phase's profile and progress in an Estimate.
@@ -304,6 +321,11 @@ type EstimatePhase struct {
 	PendingTasks int     `json:"pending_tasks" jsonschema:"minimum=0"`
 	// SReq is eq. 1 for the phase, in its share of the time left.
 	SReq int `json:"s_req" jsonschema:"minimum=0"`
+	// MuFrom says where µ came from: "--jobs" (the jobs file),
+	// the task history, the profiling runs, or "assumed: ..." when the
+	// phase took another phase's µ (Polo, PhD thesis, UPC 2014, §3.4.5).
+	// Empty only in files written before it existed.
+	MuFrom string `json:"mu_from"`
 }
 
 // Harvest is a job's length type (Zhang et al., OSDI'16 §4.1): short, medium or long

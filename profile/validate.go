@@ -116,8 +116,11 @@ func (j *Job) Validate() error {
 		p.nonNeg(at+".memory_bytes", ph.MemoryBytes)
 	}
 	if e := j.Estimate; e != nil {
-		if e.SReq < 0 || (e.SFit != nil && *e.SFit < 0) {
-			p.addf("estimate", "negative s_req or s_fit")
+		if e.SReq < 0 || (e.SFit != nil && *e.SFit < 0) || (e.SReqWaves != nil && *e.SReqWaves < 0) || (e.LateTasks != nil && *e.LateTasks < 0) {
+			p.addf("estimate", "negative s_req, s_fit, s_req_waves or late_tasks")
+		}
+		if e.Rank != nil && *e.Rank < 1 {
+			p.addf("estimate.rank", "%d: want 1 or more", *e.Rank)
 		}
 		for i, ph := range e.Phases {
 			at := fmt.Sprintf("estimate.phases[%d]", i)

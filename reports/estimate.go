@@ -45,6 +45,13 @@ type EstimateRow struct {
 	AvailMeanSlots *float64
 	ShortTasks     *float64
 	MeetsGoal      bool
+	// SReqWaves is the fewest slots that meet the goal in whole-task
+	// waves (§3.4.6), beside SReq's fluid eq. 1; LateTasks the tasks
+	// ending after the goal under Ω (nil without an availability); Rank
+	// the job's place in §3.4.1's placement order (0: none).
+	SReqWaves int
+	LateTasks *int
+	Rank      int
 }
 
 var darkGrey = color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
@@ -148,10 +155,11 @@ const estimateHTML = `{{define "estimate"}}{{with stage .Stages "estimate"}}<sec
 {{range .Notes}}<p class="nc">{{.}}</p>{{end}}
 {{if not .Computed}}<p class="nc">Not computed.</p>{{end}}{{end}}
 {{with .Est}}{{if .Rows}}<p>At {{.At}}: the slots each job needs in parallel to meet its deadline (s_req, eq. 1 of Polo, PhD thesis, UPC 2014, §3.4), the tasks Alg. 2 (§5.3.4.2) says must run before the earliest deadline given the availability Ω(t){{if .AvailabilityFrom}} ({{.AvailabilityFrom}}){{end}}, and whether the goal can be met (the rules are in estimate/doc.go).</p>
+<p>s_req is eq. 1 read fluidly, a task's work spread over slots; s_req waves the fewest slots that meet the goal with whole tasks, one to a slot for µ (§3.4.6); late the tasks that end after the goal when Ω's slots go earliest goal first; rank the placement order of §3.4.1 over every job, those not estimated for want of µ included (missed goals, then jobs without data, then the largest s_req).</p>
 {{with stage $.Stages "estimate"}}{{if .Figures}}<div class="figs">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Title}} · <a href="{{.SVGHref}}">SVG</a>{{if .PNGHref}} · <a href="{{.PNGHref}}">PNG</a>{{end}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
-<table><tr><th>job</th><th>deadline</th><th>phase</th><th>pending</th><th>µ</th><th>s_req</th><th>mean Ω</th><th>s_fit</th><th>short</th><th>meets goal</th></tr>
-{{range .Rows}}<tr><td>{{wrap .Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td></tr>
+<table><tr><th>job</th><th>deadline</th><th>phase</th><th>pending</th><th>µ</th><th>s_req</th><th>s_req waves</th><th>mean Ω</th><th>s_fit</th><th>short</th><th>late</th><th>meets goal</th><th>rank</th></tr>
+{{range .Rows}}<tr><td>{{wrap .Job}}</td><td>{{dur .DeadlineS}}</td><td>{{.Phase}}</td><td>{{.Pending}}</td><td>{{dur .MuS}}</td><td>{{.SReq}}</td><td>{{.SReqWaves}}</td><td>{{with .AvailMeanSlots}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .SFit}}{{.}}{{else}}–{{end}}</td><td>{{with .ShortTasks}}{{printf "%.1f" (deref .)}}{{else}}–{{end}}</td><td>{{with .LateTasks}}{{.}}{{else}}–{{end}}</td><td>{{if .MeetsGoal}}yes{{else}}<b>no</b>{{end}}</td><td>{{if .Rank}}{{.Rank}}{{else}}–{{end}}</td></tr>
 {{end}}</table>{{end}}
 {{if .NotEstimated}}<p class="muted">Not estimated:</p><ul>{{range .NotEstimated}}<li>{{.Job}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}

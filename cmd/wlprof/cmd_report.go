@@ -39,6 +39,9 @@ type reportOptions struct {
 	Estimate     bool
 	EstimateJobs string
 	EstimateAtMs int64
+	// estimateAt is --estimate-at's flag value: its Given tells the
+	// epoch (1970-01-01T00:00:00Z, AtMs 0) from no instant.
+	estimateAt   *timeflag.Instant
 	EstimateSlot float64
 	// JobTypes adds each job's length type to its profile; Harvest the
 	// harvest section, on HarvestWorkload.
@@ -123,7 +126,8 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
-	f.Var(timeflag.NewInstant(&o.EstimateAtMs), "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
+	o.estimateAt = timeflag.NewInstant(&o.EstimateAtMs)
+	f.Var(o.estimateAt, "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
 	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: Zhang et al., OSDI'16 §4.1, as wlprof harvest derives them) to its profile")
 	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
 	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
@@ -149,6 +153,7 @@ func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
 	}
 	eo := estimate.DefaultOptions()
 	eo.AtMs, eo.SlotCPU = o.EstimateAtMs, o.EstimateSlot
+	eo.AtSet = o.estimateAt != nil && o.estimateAt.Given // as wlprof estimate --at: the epoch is an instant
 	if err := eo.Validate(); err != nil {
 		return nil, usageError{err}
 	}

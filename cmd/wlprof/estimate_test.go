@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // estimateDataset: the provenance world (deadlines from the slo stage),
@@ -164,6 +166,61 @@ func TestReportEstimateSection(t *testing.T) {
 	if i := strings.Index(string(html), "%!"); i >= 0 {
 		t.Errorf("a formatting error in index.html: %s", html[i:min(len(html), i+40)])
 	}
+	reportShowsTheStagesNumbers(t, ds, string(html))
+}
+
+// reportShowsTheStagesNumbers: each row of the report's estimate table
+// has the s_req, s_req_waves, late tasks and rank that wlprof estimate
+// -o json gives with the same inputs, and the page says which s_req is
+// which.
+func reportShowsTheStagesNumbers(t *testing.T, ds, html string) {
+	t.Helper()
+	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
+	if code != 0 {
+		t.Fatalf("wlprof estimate: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Job       string `json:"job"`
+			SReq      int    `json:"s_req"`
+			SReqWaves int    `json:"s_req_waves"`
+			LateTasks *int   `json:"late_tasks"`
+			Rank      int    `json:"rank"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(html, `<section id="estimate">`)
+	if i < 0 {
+		t.Fatal("no estimate section")
+	}
+	sec := html[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	if !strings.Contains(sec, "s_req is eq. 1 read fluidly") || !strings.Contains(sec, "s_req waves the fewest slots") {
+		t.Error("the section does not say which s_req is which")
+	}
+	rows := map[string][]string{}
+	for _, r := range strings.Split(sec, "<tr><td>")[1:] {
+		r = strings.ReplaceAll(r[:strings.Index(r, "</td></tr>")], "<wbr>", "")
+		cells := strings.Split(r, "</td><td>")
+		rows[strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(cells[0])] = cells
+	}
+	late := 0
+	for _, j := range doc.Jobs {
+		c := rows[j.Job]
+		want := []string{strconv.Itoa(j.SReq), strconv.Itoa(j.SReqWaves), "–", strconv.Itoa(j.Rank)}
+		if j.LateTasks != nil {
+			want[2] = strconv.Itoa(*j.LateTasks)
+			late += *j.LateTasks
+		}
+		if len(c) != 13 || c[5] != want[0] || c[6] != want[1] || c[10] != want[2] || c[12] != want[3] {
+			t.Errorf("%s: report row %q; want s_req, s_req waves, late, rank %v (wlprof estimate's)", j.Job, c, want)
+		}
+	}
+	if len(doc.Jobs) != 5 || late == 0 {
+		t.Errorf("%d jobs estimated, %d tasks late in all; want 5 jobs, some late (the check would be weak)", len(doc.Jobs), late)
+	}
 }
 
 // Ω(t) by hand: one periodic tenant on 2 servers at 20% CPU from 00:00 to
@@ -261,5 +318,60 @@ func TestEstimateAtEpoch(t *testing.T) {
 	}
 	if doc.At != "1970-01-01T00:00:00Z" || doc.AtMs != 0 || len(doc.Jobs) != 1 || doc.Jobs[0].Deadline != "1970-01-01T01:00:00Z" {
 		t.Errorf("at %s (%d ms), jobs %+v, warnings %v; want the epoch and a goal at 01:00", doc.At, doc.AtMs, doc.Jobs, doc.Warnings)
+	}
+}
+
+// wlprof report --estimate-at 1970-01-01T00:00:00Z is the epoch, as
+// wlprof estimate --at is (TestEstimateAtEpoch), not "no --estimate-at":
+// the published estimate is at 0 ms with the jobs file's goal an hour
+// later, not at the runs table's latest instant.
+func TestReportEstimateAtEpoch(t *testing.T) {
+	ds := estimateDataset(t)
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.yaml")
+	if err := os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r")
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", jobs,
+		"--estimate-at", "1970-01-01T00:00:00Z", "--alpha-sweep", "", "-o", "json"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "profiles", "etl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Estimate *struct {
+			AtMs       int64 `json:"at_ms"`
+			DeadlineMs int64 `json:"deadline_ms"`
+		} `json:"estimate"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.Estimate == nil || p.Estimate.AtMs != 0 || p.Estimate.DeadlineMs != 3600000 {
+		t.Errorf("etl's estimate (%v): want at_ms 0 and deadline_ms 3600000: %s", err, b)
+	}
+}
+
+// wlprof run binds the report's flags (bindReportFlags) and builds the
+// estimate's options as wlprof report does (estimateOpts): --estimate-at
+// at the epoch is an instant there too, and no --estimate-at is none.
+func TestReportFlagsEstimateAtGiven(t *testing.T) {
+	for _, c := range []struct {
+		argv  []string
+		atSet bool
+	}{
+		{[]string{"--estimate", "--estimate-at", "1970-01-01T00:00:00Z"}, true},
+		{[]string{"--estimate"}, false},
+	} {
+		o := &reportOptions{}
+		cmd := &cobra.Command{Use: "x"}
+		o.bindReportFlags(cmd)
+		if err := cmd.ParseFlags(c.argv); err != nil {
+			t.Fatal(err)
+		}
+		eo, err := o.estimateOpts()
+		if err != nil || eo == nil || eo.AtSet != c.atSet || eo.AtMs != 0 {
+			t.Errorf("%v: options %+v (%v); want AtSet %v at 0 ms", c.argv, eo, err, c.atSet)
+		}
 	}
 }
