@@ -115,6 +115,22 @@ func TestConformanceRealFixtures(t *testing.T) {
 		}
 	}
 
+	// rapids_multiple_attempts: each log's SparkListenerApplicationStart
+	// has App ID application_1724877841851_0016 and App Attempt ID 1, 2, 3
+	// and 4 (zstdcat | grep ApplicationStart): one run of four attempts.
+	attemptLogs := 0
+	for _, f := range rep.Files {
+		if strings.Contains(f.Path, "rapids_multiple_attempts/") {
+			attemptLogs++
+		}
+		if strings.Contains(f.Path, "rapids_multiple_attempts/") && !strings.Contains(strings.Join(f.Notes, "\n"), "one run of attempts 1, 2, 3, 4") {
+			t.Errorf("%s: notes %q do not say it is one run of attempts 1–4", f.Path, f.Notes)
+		}
+	}
+	if attemptLogs != 4 {
+		t.Errorf("%d logs of rapids_multiple_attempts read, want 4", attemptLogs)
+	}
+
 	ctx := context.Background()
 	ds, err := dataset.Open(filepath.Join(out, "dataset"))
 	if err != nil {
@@ -229,10 +245,22 @@ func TestConformanceRealFixtures(t *testing.T) {
 		t.Fatalf("bad simulate JSON (%v): %s", err, simOut)
 	}
 	observed := map[string]float64{}
+	tasks := map[string]int{}
 	for _, j := range sim.Jobs {
 		if j.Policy == "yarn" && j.ObservedS != nil {
-			observed[j.Job[strings.LastIndexByte(j.Job, '/')+1:]] = *j.ObservedS
+			run := j.Job[strings.LastIndexByte(j.Job, '/')+1:]
+			observed[run], tasks[run] = *j.ObservedS, j.Tasks
 		}
+	}
+	// The MapReduce jobs replay their successful attempts: hraven's Sleep
+	// job 10 MAP_ATTEMPT_FINISHED + 1 REDUCE_ATTEMPT_FINISHED; the Hadoop 1
+	// one a MAP and a REDUCE attempt with TASK_STATUS="SUCCESS". The ERROR
+	// job's one attempt failed (MAP_ATTEMPT_FAILED): nothing to replay.
+	if tasks["job_1329348432655_0001"] != 11 || tasks["job_201311192236_3583"] != 2 {
+		t.Errorf("replayed MapReduce tasks: %v, want 11 and 2", tasks)
+	}
+	if _, ok := observed["job_1300307629410_0001"]; ok {
+		t.Errorf("the ERROR job, whose one attempt failed, was replayed")
 	}
 	for run, want := range map[string]float64{
 		// rapids_tasks_executors_fail: 1623285410168 → 1623285426843.
