@@ -59,7 +59,12 @@
 // skyline counts executors, each running cores / spark.task.cpus tasks at
 // once: the run's most task slots at once (the skyline's executor cores /
 // spark.task.cpus, observed_peak_task_slots) is what compares with the
-// DAG's tasks, not its executors.
+// DAG's tasks, not its executors. Where the instances table has an
+// Alibaba job's batch_instance rows, the most instance runs that ran at
+// once (observed_peak_instances: each over [start_time, end_time), a
+// retry, another seq_no, as a run of its own; rows without times left
+// out and noted) is given beside the level maximum: the concurrency the
+// job had, where the DAG says what it could ask for.
 package dag
 
 import (
@@ -185,4 +190,34 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// PeakConcurrent is the most spans running at once. A span runs over
+// [start, end): one that ends when another starts is not counted with it,
+// as a slot freed by the first is taken by the second. Spans whose end is
+// not after their start are ignored.
+func PeakConcurrent(spans [][2]int64) int64 {
+	type edge struct {
+		t     int64
+		delta int64
+	}
+	edges := make([]edge, 0, 2*len(spans))
+	for _, s := range spans {
+		if s[1] > s[0] {
+			edges = append(edges, edge{s[0], 1}, edge{s[1], -1})
+		}
+	}
+	// Ends before starts at the same instant: half-open spans.
+	sort.Slice(edges, func(a, b int) bool {
+		if edges[a].t != edges[b].t {
+			return edges[a].t < edges[b].t
+		}
+		return edges[a].delta < edges[b].delta
+	})
+	var cur, peak int64
+	for _, e := range edges {
+		cur += e.delta
+		peak = max(peak, cur)
+	}
+	return peak
 }

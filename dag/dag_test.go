@@ -293,3 +293,99 @@ func TestSparkJobsInSequence(t *testing.T) {
 		t.Errorf("observed peak %v executors, %v task slots; want 7 and 28", j.ObservedPeak, j.ObservedSlots)
 	}
 }
+
+// Alibaba batch_instance beside batch_task (both written from the trace's
+// schema, testdata/dag/SOURCES.md): j_1's instance runs, in seconds from
+// the trace start, are ins_1 [100, 130), ins_2 [100, 160), ins_3
+// [160, 200), ins_4 [200, 230) failed and its retry [232, 260). Counted
+// by hand: two at once over [100, 130), one at every other instant
+// (ins_3 starts as ins_2 ends), so the observed peak is 2 of 5 instance
+// runs, beside the DAG's level maximum of 10. j_2's one instance is
+// Waiting (no times): no peak, and the note says one was left out. j_3's
+// three rows are rejects: no instances.
+func TestStageAlibabaInstances(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	if _, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-task",
+		[]string{"../testdata/dag/batch_task_schema_sample.csv"}, ingest.DefaultOptions()); err != nil && ds == nil {
+		t.Fatal(err)
+	}
+	_, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-instance",
+		[]string{"../testdata/dag/batch_instance_schema_sample.csv"}, ingest.DefaultOptions())
+	if err != nil && ds == nil {
+		t.Fatal(err)
+	}
+	in, err := Load(ctx, ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Job{}
+	for _, j := range res.Jobs {
+		got[j.Job] = j
+	}
+	j1 := got["j_1"]
+	if j1.ObservedPeakInstances == nil || *j1.ObservedPeakInstances != 2 || j1.ObservedInstances == nil || *j1.ObservedInstances != 5 || j1.MaxContainers != 10 {
+		t.Errorf("j_1: observed peak %v of %v instance runs, level maximum %d; want 2 of 5, 10", j1.ObservedPeakInstances, j1.ObservedInstances, j1.MaxContainers)
+	}
+	j2 := got["j_2"]
+	if j2.ObservedPeakInstances != nil || !strings.Contains(j2.Reason, "1 instance run(s) without a start or an end") {
+		t.Errorf("j_2: observed peak %v, reason %q; want none and a note of the waiting instance", j2.ObservedPeakInstances, j2.Reason)
+	}
+	if j3 := got["j_3"]; j3.ObservedPeakInstances != nil || strings.Contains(j3.Reason, "instance") {
+		t.Errorf("j_3: %+v; its instance rows are rejects", j3)
+	}
+}
+
+// PeakConcurrent's spans are half-open: [0, 10) and [10, 20) are never
+// running together, [5, 15) overlaps both; an empty or reversed span
+// counts nothing.
+func TestPeakConcurrentBoundaries(t *testing.T) {
+	for _, c := range []struct {
+		spans [][2]int64
+		want  int64
+	}{
+		{nil, 0},
+		{[][2]int64{{0, 10}, {10, 20}}, 1},
+		{[][2]int64{{0, 10}, {10, 20}, {5, 15}}, 2},
+		{[][2]int64{{0, 10}, {0, 10}, {0, 10}}, 3},
+		{[][2]int64{{5, 5}, {9, 3}}, 0},
+	} {
+		if got := PeakConcurrent(c.spans); got != c.want {
+			t.Errorf("PeakConcurrent(%v) = %d, want %d", c.spans, got, c.want)
+		}
+	}
+}
+
+// Seeded property: PeakConcurrent equals the most spans that hold any
+// one instant, counted by brute force at every span's start (a maximum
+// of a step function that rises only at starts).
+func TestPeakConcurrentProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	for trial := 0; trial < 500; trial++ {
+		spans := make([][2]int64, rng.IntN(12))
+		for i := range spans {
+			s := rng.Int64N(30)
+			spans[i] = [2]int64{s, s + rng.Int64N(10) - 1}
+		}
+		var want int64
+		for _, a := range spans {
+			if a[1] <= a[0] {
+				continue
+			}
+			var n int64
+			for _, b := range spans {
+				if b[0] <= a[0] && a[0] < b[1] {
+					n++
+				}
+			}
+			want = max(want, n)
+		}
+		if got := PeakConcurrent(spans); got != want {
+			t.Fatalf("trial %d: PeakConcurrent(%v) = %d, brute force %d", trial, spans, got, want)
+		}
+	}
+}

@@ -55,6 +55,17 @@ type Input struct {
 	// Slots are a Spark run's most task slots at once: the skyline's
 	// executor cores / spark.task.cpus.
 	Slots map[[2]string]float64
+	// Instances are an Alibaba job's task instances (the instances
+	// table, alibaba2018-batch-instance), by job.
+	Instances map[string]InstanceSpans
+}
+
+// InstanceSpans are a job's instance runs (a retried instance has one per
+// seq_no) that have a start and an end, and how many have not (waiting,
+// still running, or outside the trace's window).
+type InstanceSpans struct {
+	Spans   [][2]int64
+	Untimed int
 }
 
 // Load reads the stages table (Alibaba) and the task attempts of the
@@ -207,6 +218,25 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 			cpus[[2]string{d.Job, d.Run}] = d.TaskCPUs
 		}
 	}
+	if ds.Rows(dataset.InstancesTable.Name) > 0 {
+		in.Instances = map[string]InstanceSpans{}
+		err = dataset.Scan(ctx, ds, dataset.InstancesTable, func(r *dataset.Instance) error {
+			if !want(r.Job) {
+				return nil
+			}
+			sp := in.Instances[r.Job]
+			if r.StartMs == dataset.NoTime || r.EndMs == dataset.NoTime {
+				sp.Untimed++
+			} else {
+				sp.Spans = append(sp.Spans, [2]int64{r.StartMs, r.EndMs})
+			}
+			in.Instances[r.Job] = sp
+			return nil
+		})
+		if err != nil {
+			return Input{}, err
+		}
+	}
 	in.Slots = map[[2]string]float64{}
 	err = dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
 		k := [2]string{s.Job, s.Run}
@@ -301,6 +331,10 @@ func sparkStages(tasks map[string]map[string]bool, parents map[string][]string, 
 // collectionsSource is the format whose stages rows are Google 2019
 // collections that start after others.
 const collectionsSource = "google2019-collection-events"
+
+// alibabaTaskSource is the source of Alibaba batch_task DAGs, whose
+// instances the instances table may hold.
+const alibabaTaskSource = "alibaba2018-batch-task"
 
 // workflows groups Google 2019 collections into the workflows their
 // start_after edges connect (weakly connected components), each a job
@@ -436,6 +470,13 @@ type Job struct {
 	// DAG's concurrent tasks compare with, where a container (an
 	// executor) runs several tasks.
 	ObservedSlots *float64 `json:"observed_peak_task_slots,omitempty"`
+	// ObservedPeakInstances is an Alibaba job's most task instances
+	// running at once in batch_instance (PeakConcurrent of their
+	// start–end spans, retries as separate runs), when the dataset has
+	// the job's instances with times; ObservedInstances the instance runs
+	// counted. What the DAG's level maximum compares with.
+	ObservedPeakInstances *int64 `json:"observed_peak_instances,omitempty"`
+	ObservedInstances     *int64 `json:"observed_instances,omitempty"`
 	// SparkJobs are a Spark run's jobs and JobGroups the groups of jobs
 	// that overlapped in time, whose levels follow one another.
 	SparkJobs int `json:"spark_jobs,omitempty"`
@@ -500,6 +541,17 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 				why = append(why, fmt.Sprintf("more than %d stages: the largest antichain was not computed", MaxAntichainStages))
 			}
 		}
+		if d.Source == alibabaTaskSource && d.Run == "" {
+			if sp, ok := in.Instances[d.Job]; ok {
+				if len(sp.Spans) > 0 {
+					p, n := PeakConcurrent(sp.Spans), int64(len(sp.Spans))
+					j.ObservedPeakInstances, j.ObservedInstances = &p, &n
+				}
+				if sp.Untimed > 0 {
+					why = append(why, fmt.Sprintf("%d instance run(s) without a start or an end (waiting, running, or outside the trace) left out of the observed peak", sp.Untimed))
+				}
+			}
+		}
 		j.Reason = strings.Join(why, "; ")
 		if p, ok := in.Peaks[[2]string{d.Job, d.Run}]; ok {
 			p := p
@@ -524,7 +576,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 // WriteText writes a row per run, then the rule.
 func (r *Result) WriteText(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tMAX_ANTICHAIN\tOBSERVED_PEAK\tOBSERVED_SLOTS\tNOTE")
+	fmt.Fprintln(w, "JOB\tRUN\tSOURCE\tSTAGES\tTASKS\tLEVELS\tMAX_CONTAINERS\tAT_LEVEL\tMAX_ANTICHAIN\tOBSERVED_PEAK\tOBSERVED_SLOTS\tOBSERVED_INSTANCES\tNOTE")
 	for _, j := range r.Jobs {
 		maxC, at := "-", "-"
 		if j.MaxLevel >= 0 {
@@ -546,7 +598,11 @@ func (r *Result) WriteText(out io.Writer) error {
 		if j.MaxAntichainContainers != nil {
 			anti = strconv.FormatInt(*j.MaxAntichainContainers, 10)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, anti, peak, slots, j.Reason)
+		inst := "-"
+		if j.ObservedPeakInstances != nil {
+			inst = strconv.FormatInt(*j.ObservedPeakInstances, 10)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Job, run, j.Source, j.Stages, j.Tasks, len(j.Levels), maxC, at, anti, peak, slots, inst, j.Reason)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -557,7 +613,7 @@ func (r *Result) WriteText(out io.Writer) error {
 
 // WriteCSV writes a row per run.
 func (r *Result) WriteCSV(out io.Writer) error {
-	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "max_antichain_containers", "observed_peak_task_slots", "spark_jobs", "job_groups"},
+	return textable.CSV(out, []string{"job", "run", "source", "stages", "tasks", "levels", "max_containers", "max_level", "observed_peak_containers", "reason", "max_antichain_containers", "observed_peak_task_slots", "spark_jobs", "job_groups", "observed_peak_instances", "observed_instances"},
 		func(row func(...string)) {
 			for _, j := range r.Jobs {
 				maxC, peak := "", ""
@@ -574,8 +630,15 @@ func (r *Result) WriteCSV(out io.Writer) error {
 				if j.ObservedSlots != nil {
 					slots = strconv.FormatFloat(*j.ObservedSlots, 'g', -1, 64)
 				}
+				inst, ninst := "", ""
+				if j.ObservedPeakInstances != nil {
+					inst = strconv.FormatInt(*j.ObservedPeakInstances, 10)
+				}
+				if j.ObservedInstances != nil {
+					ninst = strconv.FormatInt(*j.ObservedInstances, 10)
+				}
 				row(j.Job, j.Run, j.Source, strconv.Itoa(j.Stages), strconv.FormatInt(j.Tasks, 10), strconv.Itoa(len(j.Levels)), maxC,
-					strconv.Itoa(j.MaxLevel), peak, j.Reason, anti, slots, strconv.Itoa(j.SparkJobs), strconv.Itoa(j.JobGroups))
+					strconv.Itoa(j.MaxLevel), peak, j.Reason, anti, slots, strconv.Itoa(j.SparkJobs), strconv.Itoa(j.JobGroups), inst, ninst)
 			}
 		})
 }

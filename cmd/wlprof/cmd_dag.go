@@ -33,6 +33,11 @@ tasks are its instances, from google2019-instance-events). Where the dataset has
 (Spark), its observed peak of containers (executors) is printed beside
 the maximum, and the task slots it had at most (OBSERVED_SLOTS: executor
 cores / spark.task.cpus), what the DAG's concurrent tasks compare with.
+Where the dataset has an Alibaba job's task instances (ingest
+alibaba2018-batch-instance), the most instances that ran at once
+(OBSERVED_INSTANCES: each from its start to its end, a retry separately;
+instances without times are left out and noted) is printed beside the
+DAG's maximum.
 A parent the job does not have is taken as done, and stages on a cycle
 give the job no maximum; the NOTE column says so.
 ` + exitStatusHelp,

@@ -44,6 +44,16 @@ func TestDAGCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, `closest: "j_1"`) {
 		t.Errorf("unknown job: exit %d: %s", code, stderr)
 	}
+	// With batch_instance: j_1's observed peak of instances running at
+	// once, 2 (ins_1 and ins_2 over [100, 130); dag's
+	// TestStageAlibabaInstances counts it), beside its level maximum.
+	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv"); code != 3 {
+		t.Fatalf("ingest batch_instance: exit %d (want 3: three rejects): %s", code, stderr)
+	}
+	out, _, code = wlprof(t, "dag", "-d", ds, "--job", "j_1", "-o", "csv")
+	if code != 0 || !strings.HasSuffix(strings.Split(out, "\n")[0], ",observed_peak_instances,observed_instances") || !strings.HasSuffix(strings.Split(out, "\n")[1], ",2,5") {
+		t.Errorf("dag -o csv with instances: exit %d:\n%s", code, out)
+	}
 }
 
 // wlprof dag on a real multi-job Spark log: each job's stages after the
