@@ -46,7 +46,10 @@ echo "== 5. SLOs inferred from provenance (HDFS audit log + OpenLineage runs of 
 echo "== 6. the stages one by one, on the same dataset"
 "$bin" classify -d "$ds" | head -20
 "$bin" skyline -d "$ds" --job tpch_q12 --step 5s --alpha-sweep 0.01,0.1,0.5,0.9
-"$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
+# The id comes from the ResourceManager (POST .../reservation/new-reservation);
+# the demo has none, so it saves a response of that call's shape.
+echo '{"reservation-id":"reservation_1700000000000_0001"}' >"$out/new-reservation.json"
+"$bin" export yarn-reservation -d "$ds" --job tpch_q12 --queue dedicated --new-reservation "$out/new-reservation.json" --step 5s --period 1h >"$out/yarn-reservation-tpch_q12.json"
 "$bin" elasticity -d "$ds" --job wordcount
 echo "== 7. what the skylines buy: LowCost packing over the LCM and held-out replay (Jyothi et al., OSDI'16 §6-§9)"
 "$bin" plan -d "$ds" --step 5s --overrides testdata/plan/overrides.yaml

@@ -20,7 +20,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 		Use:     "export",
 		Short:   "Export results for other systems (YARN reservations)",
 		Long:    "Export results in the formats other systems load.\n" + exitStatusHelp,
-		Example: "  wlprof export yarn-reservation --job etl-daily --queue dedicated",
+		Example: "  wlprof export yarn-reservation etl-daily --queue dedicated --reservation-id reservation_1700000000000_0001",
 		Args:    args(cobra.NoArgs),
 	}
 	cmd.AddCommand(newExportYARNCmd(g))
@@ -76,8 +76,9 @@ refuses a request without an id: get one first (POST
 --reservation-id, or its response with --new-reservation; the request is
 checked against the ResourceManager's validation rules before it is printed.
 ` + timesHelp + exitStatusHelp,
-		Example: `  wlprof export yarn-reservation -d ds --job tpch_q12 --queue dedicated --step 5s --period 1h
-  wlprof export yarn-reservation -d ds --job etl --queue q --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
+		Example: `  wlprof export yarn-reservation -d ds tpch_q12 --queue dedicated --reservation-id reservation_1700000000000_0001 --step 5s --period 1h
+  curl -s -X POST http://rm:8088/ws/v1/cluster/reservation/new-reservation > new.json
+  wlprof export yarn-reservation -d ds etl --queue q --new-reservation new.json --arrival 2026-11-22T02:00:00Z --deadline 2026-11-22T06:00:00Z`,
 		Args:        jobArg(&o.fit.Job),
 		Annotations: map[string]string{annotationOutputs: "json"},
 		RunE:        func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
