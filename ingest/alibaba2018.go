@@ -38,7 +38,7 @@ func init() {
 			if note != "" {
 				s.notes = append(s.notes, note)
 			}
-			p := &alibabaMachine{file: in.Path, start: traceStartMs(s.opts, unixEpoch), servers: strtab.New()}
+			p := &alibabaMachine{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), servers: strtab.New()}
 			switch {
 			case key == "machine":
 				s.notes = append(s.notes, "tenant = server = machine_id (--tenant-key machine)")
@@ -71,28 +71,19 @@ func init() {
 // but every line must have nine. An empty mem_util_percent is an unknown
 // memory (null), an empty cpu_util_percent a reject.
 type alibabaMachine struct {
-	file    string
+	csvRow
 	start   int64
 	tenant  string // "" = the machine
-	fields  [][]byte
-	cols    []int
-	scratch []byte
 	servers *strtab.Table
 	last    lastTime
 }
 
 func (p *alibabaMachine) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 9, "machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent")
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 9 {
-		return reject(0, fmt.Errorf("%d fields, want 9 (machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent)", len(f)))
-	}
 	if len(f[0]) == 0 {
 		return reject(c[0], errors.New("empty machine_id"))
 	}

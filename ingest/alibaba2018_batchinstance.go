@@ -36,7 +36,7 @@ func init() {
 			return bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4]) && (len(f[5]) == 0 || isNumber(f[5]))
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			p := &alibabaBatchInstance{file: in.Path, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
+			p := &alibabaBatchInstance{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
 			s.notes = append(s.notes, "stage = the task number in task_name, as alibaba2018-batch-task names it; times are seconds from the trace start "+
 				msText(p.start)+", 0 = outside the trace; cpu_avg and cpu_max / 100 are cores, mem_avg and mem_max / 100 fractions of the largest machine")
 			r := newLineRecords(in, p.parse)
@@ -54,26 +54,17 @@ func init() {
 // alibabaBatchInstance parses batch_instance lines, one run of a task
 // instance each (an instance retried has several, told apart by seq_no).
 type alibabaBatchInstance struct {
-	file    string
-	start   int64
-	strs    *strtab.Table
-	fields  [][]byte
-	cols    []int
-	scratch []byte
+	csvRow
+	start int64
+	strs  *strtab.Table
 }
 
 func (p *alibabaBatchInstance) parse(line []byte, lineNo int64, rec *dataset.Instance) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 14, strings.Join(alibabaBatchInstanceCols, ","))
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 14 {
-		return reject(0, fmt.Errorf("%d fields, want 14 (%s)", len(f), strings.Join(alibabaBatchInstanceCols, ",")))
-	}
 	for _, i := range []int{0, 1, 2} {
 		if len(f[i]) == 0 {
 			return reject(c[i], fmt.Errorf("empty %s", alibabaBatchInstanceCols[i]))

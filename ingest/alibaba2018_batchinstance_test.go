@@ -69,7 +69,7 @@ func FuzzAlibabaBatchInstance(f *testing.F) {
 		if len(body) > 4096 {
 			return
 		}
-		p := &alibabaBatchInstance{file: "batch_instance.csv", strs: strtab.New()}
+		p := &alibabaBatchInstance{csvRow: csvRow{file: "batch_instance.csv"}, strs: strtab.New()}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Instance
 			if perr := p.parse(line, int64(i+1), &rec); perr != nil {
@@ -99,7 +99,7 @@ func FuzzAlibabaBatchInstance(f *testing.F) {
 			}
 			back := fmt.Sprintf("%s,%s,%s,1,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s", csvQuote(rec.Instance), csvQuote(rec.Task), csvQuote(rec.Job), csvQuote(rec.Status),
 				tm(rec.StartMs), tm(rec.EndMs), csvQuote(rec.Machine), rec.SeqNo, rec.TotalSeqNo, num(rec.CPUAvg), num(rec.CPUMax), num(rec.MemAvg), num(rec.MemMax))
-			q := &alibabaBatchInstance{file: "back.csv", strs: strtab.New()}
+			q := &alibabaBatchInstance{csvRow: csvRow{file: "back.csv"}, strs: strtab.New()}
 			var again dataset.Instance
 			if perr := q.parse([]byte(back), 1, &again); perr != nil {
 				t.Fatalf("line %d: %+v written back as %q: %v", i+1, rec, back, perr)

@@ -34,7 +34,7 @@ func init() {
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			s.notes = append(s.notes, "stage = the task number in task_name (M2_1: stage 2, after stage 1; task_… names are independent stages); "+
 				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
-			p := &alibabaBatchTask{file: in.Path, start: traceStartMs(s.opts, unixEpoch)}
+			p := &alibabaBatchTask{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch)}
 			r := newLineRecords(in, p.parse)
 			var header bool
 			r.header = headerSkipper(alibabaBatchTaskCols, &header)
@@ -57,11 +57,8 @@ func init() {
 // do not matter. Names that are no such pattern (task_Nzg3…==, MergeTask)
 // are independent tasks: their whole name is their stage id.
 type alibabaBatchTask struct {
-	file    string
-	start   int64
-	fields  [][]byte
-	cols    []int
-	scratch []byte
+	csvRow
+	start int64
 }
 
 // parseTaskName splits a DAG task name into its stage and parents; ok is
@@ -101,17 +98,11 @@ func parseTaskName(name string) (stage string, parents []string, ok bool) {
 }
 
 func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 9, "task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem")
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 9 {
-		return reject(0, fmt.Errorf("%d fields, want 9 (task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem)", len(f)))
-	}
 	name, job := string(f[0]), string(f[2])
 	if name == "" {
 		return reject(c[0], errors.New("empty task_name"))

@@ -41,7 +41,7 @@ func FuzzAlibabaBatchTask(f *testing.F) {
 	f.Add(b)
 	f.Add([]byte("M1_1,1,j_1,1,Terminated,1,2,100,0.5\n\"R2_1\",3,\"j,2\",1,Failed,,,,\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		p := &alibabaBatchTask{file: "batch_task.csv"}
+		p := &alibabaBatchTask{csvRow: csvRow{file: "batch_task.csv"}}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Stage
 			if perr := p.parse(line, int64(i+1), &rec); perr != nil {

@@ -78,7 +78,7 @@ func ingestAlibabaContainerMeta(ctx context.Context, in *Input, s *sink) error {
 	if err != nil {
 		return err
 	}
-	p := &alibabaContainerMeta{file: in.Path, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), apps: map[string]string{}}
+	p := &alibabaContainerMeta{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), apps: map[string]string{}}
 	s.notes = append(s.notes, "vms rows: vmid = container_id, subscription = deployment = app_du, created = its first time_stamp (seconds from the trace start "+
 		msText(p.start)+"), category = its first status, cores = cpu_request / 100; cpu_limit, mem_size (normalised) and machine_id are not stored")
 	r := newLineRecords(in, p.parse)
@@ -118,30 +118,21 @@ func ingestAlibabaContainerMeta(ctx context.Context, in *Input, s *sink) error {
 }
 
 type alibabaContainerMeta struct {
-	file    string
+	csvRow
 	start   int64
 	ix      *vmIndex
 	strs    *strtab.Table
 	apps    map[string]string // container → app_du, for this input
 	repeat  bool              // the last row parsed repeats a known container
 	repeats int64
-	fields  [][]byte
-	cols    []int
-	scratch []byte
 }
 
 func (p *alibabaContainerMeta) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 8, strings.Join(alibabaContainerMetaCols, ","))
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 8 {
-		return reject(0, fmt.Errorf("%d fields, want 8 (%s)", len(f), strings.Join(alibabaContainerMetaCols, ",")))
-	}
 	for _, i := range []int{0, 3} {
 		if len(f[i]) == 0 {
 			return reject(c[i], fmt.Errorf("empty %s", alibabaContainerMetaCols[i]))
@@ -197,7 +188,7 @@ func ingestAlibabaContainerUsage(ctx context.Context, in *Input, s *sink) error 
 	if note != "" {
 		s.notes = append(s.notes, note)
 	}
-	p := &alibabaContainerUsage{file: in.Path, start: traceStartMs(s.opts, unixEpoch), servers: strtab.New()}
+	p := &alibabaContainerUsage{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), servers: strtab.New()}
 	if key == "app" {
 		ix, err := vmsOf(ctx, s)
 		if err != nil {
@@ -225,28 +216,19 @@ func ingestAlibabaContainerUsage(ctx context.Context, in *Input, s *sink) error 
 }
 
 type alibabaContainerUsage struct {
-	file    string
+	csvRow
 	start   int64
 	join    *vmIndex
 	servers *strtab.Table
 	last    lastTime
-	fields  [][]byte
-	cols    []int
-	scratch []byte
 }
 
 func (p *alibabaContainerUsage) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 11, strings.Join(alibabaContainerUsageCols, ","))
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 11 {
-		return reject(0, fmt.Errorf("%d fields, want 11 (%s)", len(f), strings.Join(alibabaContainerUsageCols, ",")))
-	}
 	if len(f[0]) == 0 {
 		return reject(c[0], errors.New("empty container_id"))
 	}

@@ -125,7 +125,7 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 		if len(body) > 4096 {
 			return
 		}
-		p := &alibabaContainerUsage{file: "container_usage.csv", servers: strtab.New()}
+		p := &alibabaContainerUsage{csvRow: csvRow{file: "container_usage.csv"}, servers: strtab.New()}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Usage
 			if perr := p.parse(line, int64(i+1), &rec); perr != nil {
@@ -140,7 +140,7 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 			}
 			back := fmt.Sprintf("%s,m,%s,%s,%s,,,,,,", csvQuote(rec.Server), strconv.FormatFloat(float64(rec.TimeMs)/1000, 'g', -1, 64),
 				strconv.FormatFloat(rec.CPU*100, 'g', -1, 64), mem)
-			q := &alibabaContainerUsage{file: "back.csv", servers: strtab.New()}
+			q := &alibabaContainerUsage{csvRow: csvRow{file: "back.csv"}, servers: strtab.New()}
 			var again dataset.Usage
 			if perr := q.parse([]byte(back), 1, &again); perr != nil {
 				t.Fatalf("line %d: %+v written back as %q: %v", i+1, rec, back, perr)
@@ -164,7 +164,7 @@ func FuzzAlibabaContainerMeta(f *testing.F) {
 		if len(body) > 4096 {
 			return
 		}
-		p := &alibabaContainerMeta{file: "container_meta.csv", ix: newVMIndex(), strs: strtab.New(), apps: map[string]string{}}
+		p := &alibabaContainerMeta{csvRow: csvRow{file: "container_meta.csv"}, ix: newVMIndex(), strs: strtab.New(), apps: map[string]string{}}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.VM
 			if perr := p.parse(line, int64(i+1), &rec); perr != nil || p.repeat {

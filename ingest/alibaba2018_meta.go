@@ -41,7 +41,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			p := &alibabaMeta{file: in.Path, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), down: statusCounts{}}
+			p := &alibabaMeta{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), ix: ix, strs: strtab.New(), down: statusCounts{}}
 			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+" (0: before the trace); machine = machine_id, rack = failure_domain_1 "+
 				"(failure_domain_2 is not stored), cpus = cpu_num (cores), memory = mem_size / 100; status "+alibabaInService+
 				" is in service: ADD when the machine was not, else UPDATE; any other status word (IMPORT_INSTALLING) is out of service: REMOVE when the machine was in service, else OUT (a machine not in service, kept as it is)")
@@ -76,28 +76,19 @@ func statusWord(b []byte) bool {
 }
 
 type alibabaMeta struct {
-	file    string
-	start   int64
-	ix      *machineIndex
-	strs    *strtab.Table
-	down    statusCounts
-	fields  [][]byte
-	cols    []int
-	scratch []byte
+	csvRow
+	start int64
+	ix    *machineIndex
+	strs  *strtab.Table
+	down  statusCounts
 }
 
 func (p *alibabaMeta) parse(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	perr, reject := p.split(line, lineNo, 7, "machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status")
+	if perr != nil {
+		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 7 {
-		return reject(0, fmt.Errorf("%d fields, want 7 (machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status)", len(f)))
-	}
 	if len(f[0]) == 0 {
 		return reject(c[0], errors.New("empty machine_id"))
 	}

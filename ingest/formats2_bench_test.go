@@ -43,7 +43,7 @@ func BenchmarkAlibabaContainerUsage(b *testing.B) {
 		fmt.Fprintf(w, "c_%d,m_%d,%d,%d,%d,,,,%d.21,%d.78,%d\n", i%2000, i%500, 10*(i/2000), i%97, 50+i%43, i%61, i%59, i%7)
 	})
 	lineBench(b, path, traceBenchRows, func(file string) func([]byte, int64, *dataset.Usage) *ParseError {
-		p := &alibabaContainerUsage{file: file, servers: strtab.New()}
+		p := &alibabaContainerUsage{csvRow: csvRow{file: file}, servers: strtab.New()}
 		return p.parse
 	})
 }
@@ -55,7 +55,7 @@ func BenchmarkAlibabaBatchInstance(b *testing.B) {
 			i, 2+i%5, i%1000, 100+i, 160+i, i%4000, 50+i%50, 100+i%50, i%90, 10+i%89)
 	})
 	lineBench(b, path, traceBenchRows, func(file string) func([]byte, int64, *dataset.Instance) *ParseError {
-		p := &alibabaBatchInstance{file: file, strs: strtab.New()}
+		p := &alibabaBatchInstance{csvRow: csvRow{file: file}, strs: strtab.New()}
 		return p.parse
 	})
 }

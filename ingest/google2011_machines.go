@@ -38,7 +38,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			p := &g2011Machines{g2011: g2011{file: in.Path, start: traceStartMs(s.opts, google2011TraceStart)}, ix: ix, strs: strtab.New()}
+			p := &g2011Machines{g2011: g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}, ix: ix, strs: strtab.New()}
 			s.notes = append(s.notes, "time = microseconds of the trace clock from "+msText(p.start)+" - 600 s (time 0: the machines there before the trace window); "+
 				"type 0 ADD, 1 REMOVE, 2 UPDATE; platform = platform ID; cpus and memory = capacity (fractions of the largest machine); no rack in the 2011 trace")
 			return drain[dataset.MachineEvent](ctx, s, newLineRecords(in, p.parse), s.tx.MachineEvents())

@@ -78,7 +78,7 @@ func FuzzGoogle2011MachineEvents(f *testing.F) {
 			return
 		}
 		read := func(body []byte) ([]dataset.MachineEvent, int) {
-			p := &g2011Machines{g2011: g2011{file: "machine_events.csv"}, ix: &machineIndex{m: map[string]*machineState{}}, strs: strtab.New()}
+			p := &g2011Machines{g2011: g2011{csvRow: csvRow{file: "machine_events.csv"}}, ix: &machineIndex{m: map[string]*machineState{}}, strs: strtab.New()}
 			var out []dataset.MachineEvent
 			rejects := 0
 			for i, line := range bytes.Split(body, []byte("\n")) {

@@ -179,7 +179,7 @@ func init() {
 			return ok1 && ok2 && ok3
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			p := &g2011{file: in.Path, start: traceStartMs(s.opts, google2011TraceStart)}
+			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+" (offset 600 s, 19:00 EDT 1 May 2011); the different-machine constraint is kept (different_machine); user, class, priority and disk are not stored")
 			return drain[dataset.TaskEvent](ctx, s, newLineRecords(in, p.taskEvent), s.tx.TaskEvents())
 		},
@@ -199,7 +199,7 @@ func init() {
 			return ok1 && ok2 && ok3 && op <= 3 && len(f[4]) > 0
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			p := &g2011{file: in.Path, start: traceStartMs(s.opts, google2011TraceStart)}
+			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; operators 0–3 are EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN")
 			return drain[dataset.TaskConstraint](ctx, s, newLineRecords(in, p.taskConstraint), s.tx.TaskConstraints())
 		},
@@ -219,7 +219,7 @@ func init() {
 			return ok1 && ok2 && ok3 && len(f[2]) > 0
 		},
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
-			p := &g2011{file: in.Path, start: traceStartMs(s.opts, google2011TraceStart)}
+			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; time 0 (attributes held before the trace) is stored as null")
 			return drain[dataset.MachineAttribute](ctx, s, newLineRecords(in, p.machineAttribute), s.tx.MachineAttributes())
 		},
@@ -240,25 +240,8 @@ func parseBool01(b []byte) (bool, bool) {
 
 // g2011 parses the 2011 CSV tables.
 type g2011 struct {
-	file    string
-	start   int64
-	fields  [][]byte
-	cols    []int
-	scratch []byte
-}
-
-func (p *g2011) split(line []byte, lineNo int64, want int, names string) (*ParseError, func(int, error) *ParseError) {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err), reject
-	}
-	if len(p.fields) != want {
-		return reject(0, fmt.Errorf("%d fields, want %d (%s)", len(p.fields), want, names)), reject
-	}
-	return nil, reject
+	csvRow
+	start int64
 }
 
 func (p *g2011) int(i int, name string, reject func(int, error) *ParseError) (int64, *ParseError) {

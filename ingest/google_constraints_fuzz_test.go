@@ -71,7 +71,7 @@ func FuzzTaskConstraints2011(f *testing.F) {
 		f.Add(l)
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		p := &g2011{file: "f"}
+		p := &g2011{csvRow: csvRow{file: "f"}}
 		var rec dataset.TaskConstraint
 		if perr := p.taskConstraint(line, 1, &rec); perr != nil {
 			return

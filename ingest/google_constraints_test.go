@@ -123,7 +123,7 @@ func constraintFile(parts ...string) string {
 // The separators of the canonical constraint list are refused in names
 // and values, in both traces.
 func TestConstraintSeparatorsRefused(t *testing.T) {
-	p := &g2011{file: "f"}
+	p := &g2011{csvRow: csvRow{file: "f"}}
 	var rec dataset.TaskConstraint
 	if perr := p.taskConstraint([]byte("600000000,1,0,0,GK,a\x1eb"), 1, &rec); perr == nil || !strings.Contains(perr.Error(), "control character") {
 		t.Errorf("2011: %v", perr)
@@ -269,7 +269,7 @@ func TestMachineAttributesParquet(t *testing.T) {
 // The different-machine column is a boolean (0/1, true/false, empty for
 // false); anything else is a reject naming the column.
 func TestDifferentMachineColumn(t *testing.T) {
-	p := &g2011{file: "f"}
+	p := &g2011{csvRow: csvRow{file: "f"}}
 	var e dataset.TaskEvent
 	for _, c := range []struct {
 		v    string

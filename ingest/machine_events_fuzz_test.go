@@ -21,7 +21,7 @@ func readMachines(t *testing.T, format string, body []byte) ([]dataset.MachineEv
 	var r Reader[dataset.MachineEvent]
 	switch format {
 	case alibabaMetaFormat:
-		p := &alibabaMeta{file: in.Path, ix: ix, strs: strtab.New(), down: statusCounts{}}
+		p := &alibabaMeta{csvRow: csvRow{file: in.Path}, ix: ix, strs: strtab.New(), down: statusCounts{}}
 		r = newLineRecords(in, p.parse)
 	default:
 		g := &googleMachines{file: in.Path, start: googleTraceStart.UnixMilli(), ix: ix, strs: strtab.New()}

@@ -78,7 +78,7 @@ func usageReader(t testing.TB, format string, in *Input, opts Options) (Reader[d
 		r.header = azureCPUHeader
 		return r, nil
 	case "alibaba2018-machine":
-		p := &alibabaMachine{file: in.Path, start: start, servers: strtab.New()}
+		p := &alibabaMachine{csvRow: csvRow{file: in.Path}, start: start, servers: strtab.New()}
 		return newLineRecords(in, p.parse), nil
 	case "google2019-usage":
 		// The rows one by one, before googleSums adds up instances.
