@@ -14,7 +14,7 @@ import (
 	"github.com/wlprof/wlprof/internal/synth"
 )
 
-// BenchmarkClassifyVsCore is issue 21's speed bar: wlprof-beam classify on
+// BenchmarkClassifyVsCore is wlprof-beam's speed bar: wlprof-beam classify on
 // Prism against wlprof ingest + wlprof classify -o json on the same
 // synthetic world, end to end, in the same run. Each iteration times the
 // core once and Beam on each shard count (WLPROF_BEAM_BENCH_SHARDS, default
@@ -30,9 +30,9 @@ import (
 // 10,000 tenants × 30 days at 2 minutes, one server each, 216 M samples,
 // about 7 GB of CSV, kept under the temporary directory for later runs;
 // WLPROF_BEAM_BENCH_DAYS shortens it). The 30-day world needs about 12 GB
-// (session 11: peak RSS 11.1 GB with the core's run and 1 and 16 shards;
+// (measured: peak RSS 11.1 GB with the core's run and 1 and 16 shards;
 // before Partials crossed the stages in binary form, the kernel killed the
-// process at 24 GB). Quiet-machine results are in doc.go's scaling model.
+// process at 24 GB). Quiet-machine results are in docs/benchmarks/wlprof-beam.md.
 func BenchmarkClassifyVsCore(b *testing.B) {
 	var path string
 	if os.Getenv("WLPROF_BEAM_BENCH_WORLD") == "10k" {

@@ -250,50 +250,12 @@
 //   - Parse rate. google2019-usage JSON: 178 MB/s, 0.17 M rows/s on 2
 //     cores (BenchmarkGoogleUsageJSON, load 3.5), about
 //     1,030 bytes per row. CSV usage: 3.2 M rows/s (BenchmarkIngestCSV).
-//   - Prism against the core (BenchmarkClassifyVsCore, one run each;
-//     an earlier 16.6 s against 4.4 s counted the test's own splitting
-//     of the CSV into shards). 1,000 tenants × 14 days (1–3
-//     servers, 2-minute samples, about 20 M rows), load 5–6: core 9.3 s,
-//     Beam 34.1 / 30.2 / 25.9 s on 1 / 4 / 16 shards (3.7 / 3.3 / 2.8×).
-//     Before the changes below: 10,000 tenants × 3 days (one
-//     server each, 21.6 M rows), quiet machine: core 6.9 s, Beam 32.9 s on
-//     1 shard and 33.0 s on 16 (4.8×), peak RSS 3.5 GB; 27 of Beam's 120
-//     CPU seconds went to Prism copying each element into a bytes.Buffer
-//     that grows by doubling and zeroes every new buffer (pullDecoder's
-//     tee and gbkBytes), once per element per stage; the 30-day world did
-//     not fit in 24 GB.
-//     Three changes followed: (1) Partials and analysed tenants
-//     cross the stages in fft's binary form (fft/partialcodec.go: count
-//     runs and delta-coded sums, about 3.6 bytes a slot against 8, and
-//     the analysed element carries the Partial, not a float64 series); (2)
-//     a tenant's Partials are gathered and merged once (fft.MergeAll), as
-//     merging two at a time copied the growing slots at every merge; (3)
-//     the tenants of a bundle are analysed on all CPUs (Prism hands the
-//     stage every tenant as one bundle, so fft.Analyse ran on one core).
-//     The bar's world, 10,000 tenants × 30 days at 2 minutes (216 M rows,
-//     6.9 GB of CSV), quiet machine: core 46.9 s, Beam 124.4 s on 1 shard
-//     (2.65×) and 93.1 s on 16 shards (1.98×), peak RSS 11.1 GB for the
-//     process, which holds the core's run too. At load 3–4 (a fuzz run on
-//     one core) before (2): 2.88× on 16 shards, peak 12.3 GB. 10,000 × 3
-//     days at load 4: 2.24× on 1 shard, 1.76× on 16 (peak 1.5 GB).
-//     Where the rest goes (CPU profile, 3 days, 16 shards): fft.Analyse as
-//     in the core; ingest of each shard into a temporary dataset, as
-//     wlprof ingest does (a streaming reader would skip its Parquet);
-//     Prism's buffer growth, 3 s of CPU where it was 10 s; the binary
-//     coders, 2 s. Why one shard takes 1.3× the time of 16 was not
-//     profiled; the shard's ingest and the reading back of its temporary
-//     dataset are one element there, on one bundle.
-//   - skyline and elasticity. A synthetic skyline-csv of 2,000 jobs
-//     (165,000 rows, 3.3 MB) in 16 shards by job fits 1,652 jobs (6,640
-//     runs, 82,080 LP columns in all). On Prism that took 4.8 to 9.0 s
-//     wall and 3.4 to 3.7 s user CPU. wlprof ingest + wlprof skyline took
-//     4.7 to 7.2 s wall and 2.6 s user CPU, on the same machine at load
-//     5.6 to 6.3 from other work. The documents were
-//     identical. The LPs dominate, and they parallelise over jobs on any
-//     runner: a job is one element, its runs a few KB. elasticity's
-//     groups are tens of runs each, so Prism's fixed cost dominates: 0.27
-//     to 0.36 s against 0.17 s for wlprof on the bundled profruns.csv
-//     (106 runs).
+//   - Prism against the core, and skyline and elasticity on Prism: the
+//     measurements (BenchmarkClassifyVsCore and the skyline and elasticity
+//     runs, with the changes they led to) are in
+//     docs/benchmarks/wlprof-beam.md. In short: Beam on Prism took 2.0 to
+//     2.7 times the core's time on the 10,000-tenant × 30-day world, and
+//     the same time as the core for skylines, whose LPs dominate.
 //   - Bytes per tenant-month. A tenant's series holds 8 bytes per grid
 //     slot, its Partial in binary form about 3.6 (one server; more with
 //     many servers whose count changes often). At Google's 5-minute
