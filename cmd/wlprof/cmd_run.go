@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/ingest"
@@ -85,7 +86,15 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf}
+	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf,
+		// A warning is not progress: --quiet does not silence it.
+		Warn: func(format string, a ...any) {
+			if g.status != nil {
+				g.status.around(func() { fmt.Fprintf(g.io.Err, format, a...) })
+				return
+			}
+			fmt.Fprintf(g.io.Err, format, a...)
+		}}
 	if o.datasetSet {
 		ro.Dataset = g.Dataset
 	} else {
