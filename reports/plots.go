@@ -203,7 +203,6 @@ func ClassScatter(t *profile.Tenants) *plot.Plot {
 		p.Legend.Add("class", s)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-	p.Legend.Top, p.Legend.Left = true, true
 	return p
 }
 
@@ -234,7 +233,6 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 	}
 	p.X.Min, p.X.Max = 0, extent/div
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, ymax)
 	return p
 }
@@ -283,7 +281,6 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 		ymax = math.Max(ymax, maxY(xy))
 	}
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, ymax)
 	return p
 }
@@ -348,7 +345,6 @@ func JobSkyline(j *Job) *plot.Plot {
 	p.Add(fl, rl)
 	p.Legend.Add(fmt.Sprintf("skyline (α=%g)", sk.Alpha), fl)
 	p.Legend.Add("reservation", rl)
-	p.Legend.Top = true
 	p.Y.Min = 0
 	legendRoom(p, math.Max(ymax, maxY(rl.l.XYs, fl.l.XYs)))
 	return p
@@ -460,7 +456,6 @@ func ElasticityCurve(j *Job, m *profile.ElasticityModel) *plot.Plot {
 	p.Add(ideal)
 	p.Legend.Add("ideal", ideal)
 	p.X.Min, p.Y.Min = 0, 0
-	p.Legend.Top = true
 	legendRoom(p, maxY(curve, fit, val, plotter.XYs{{Y: m.IdealRuntimeS}}))
 	return p
 }
@@ -499,7 +494,6 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 		p.Legend.Add("runs", sc)
 	}
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, maxY(all))
 	return p
 }
@@ -631,7 +625,6 @@ func PlanLoad(pl *Plan) *plot.Plot {
 	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
 	p.Legend.Add(fmt.Sprintf("LowCost (peak %d)", pl.Footprint), ll)
 	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
-	p.Legend.Top = true
 	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
 	top := float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound))
 	if logY {
