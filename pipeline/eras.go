@@ -58,6 +58,28 @@ func eras(ctx context.Context, ds *dataset.Dataset) (string, error) {
 		if err != nil {
 			return "", err
 		}
+	} else if ds.Rows(dataset.UsageTable.Name) > 0 {
+		// Before the classify stage has built the series (wlprof run warns
+		// before the stages run), a tenant's usage rows stand for its series:
+		// it starts at the tenant's first row and ends at its last.
+		span := map[string][2]int64{}
+		err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
+			s, ok := span[u.Tenant]
+			if !ok {
+				s = [2]int64{u.TimeMs, u.TimeMs}
+			}
+			s[0], s[1] = min(s[0], u.TimeMs), max(s[1], u.TimeMs)
+			span[u.Tenant] = s
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+		for _, s := range span {
+			note(s[0])
+			note(s[1])
+			year(s[0]).series++
+		}
 	}
 	if ds.Rows(dataset.RunsTable.Name) > 0 {
 		err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {

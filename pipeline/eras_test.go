@@ -25,6 +25,29 @@ func TestErasWarnedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := rep.Report.Summary.Decisions.Warning
+		// wlprof run gives the warning up front too, before any stage runs.
+		early := -1
+		for i, l := range lines {
+			if strings.HasPrefix(l, "warning: The inputs span") {
+				early = i
+				break
+			}
+		}
+		firstStage := -1
+		for i, l := range lines {
+			if strings.HasPrefix(l, "stage ") && l != "stage ingest" {
+				firstStage = i
+				break
+			}
+		}
+		switch {
+		case c.want == "" && early >= 0:
+			t.Errorf("%v: warned up front: %q", c.inputs, lines[early])
+		case c.want != "" && (early < 0 || firstStage >= 0 && early > firstStage):
+			t.Errorf("%v: no warning before the stages (warning at line %d, first stage at %d): %q", c.inputs, early, firstStage, lines)
+		case c.want != "" && lines[early] != "warning: "+w:
+			t.Errorf("%v: up front %q, in the summary %q: want the same text", c.inputs, lines[early], w)
+		}
 		switch {
 		case c.want == "" && w != "":
 			t.Errorf("%v: warned %q", c.inputs, w)

@@ -78,9 +78,9 @@ func TestReportDataQuality(t *testing.T) {
 	sec := html[i:]
 	sec = sec[:strings.Index(sec, "</section>")]
 	for _, w := range []string{"3 inputs ingested: 30 records accepted, 7 rejected (18.9%) in 2 of the inputs",
-		"&lt;b&gt;usage.csv", "<td><b>5</b></td><td>45.5%</td>", "<b>1</b> containers is NaN", "and 2 more for 2 other reasons",
-		"1 input without a rejected record", "tpch_q12.txt</td><td>re-native</td><td>13</td><td>0</td><td>–</td>",
-		"<td>all 3 inputs</td><td></td><td>30</td><td>7</td><td>18.9%</td>"} {
+		"&lt;b&gt;usage.csv", `<td class="n"><b>5</b></td><td class="n">45.5%</td>`, "<b>1</b> containers is NaN", "and 2 more for 2 other reasons",
+		"1 input without a rejected record", `tpch_q12.txt</td><td class="t">re-native</td><td class="n">13</td><td class="n">0</td><td class="n">–</td>`,
+		`<td class="t">all 3 inputs</td><td class="t"></td><td class="n">30</td><td class="n">7</td><td class="n">18.9%</td>`} {
 		if !strings.Contains(sec, w) {
 			t.Errorf("the section lacks %q:\n%s", w, sec)
 		}

@@ -29,6 +29,9 @@ type RunOptions struct {
 	Figures reports.Options
 	// Progress, when set, hears what Run does, a line at a time.
 	Progress func(format string, a ...any)
+	// Warn, when set, hears the warnings Run gives before the stages run
+	// (inputs of different eras), a line at a time; nil: Progress hears them.
+	Warn func(format string, a ...any)
 }
 
 // RunReport is what Run did: the wlprof run -o json document.
@@ -117,6 +120,19 @@ func Run(ctx context.Context, paths []string, o RunOptions) (*RunReport, error) 
 		return nil, err
 	}
 	progress("ingested %d record(s), %d rejected\n", res.Accepted, res.Rejected)
+	// The era warning is given up front too: a planner who reads it only in
+	// the final summary has waited for stages whose numbers it qualifies.
+	warn := o.Warn
+	if warn == nil {
+		warn = progress
+	}
+	era, err := eras(ctx, ds)
+	if err != nil {
+		return nil, err
+	}
+	if era != "" {
+		warn("warning: %s\n", era)
+	}
 	if o.Report.Planner.Dataset == "" {
 		o.Report.Planner.Dataset = dir
 	}

@@ -30,6 +30,20 @@ const measureJS = `<script>
     document.querySelectorAll('body *').forEach(function(e){ var r = e.getBoundingClientRect(); var right = r.right + window.scrollX; if (right > far) { far = right; worst = e; } });
     out.push('page wider than the window: ' + document.documentElement.scrollWidth + ' > ' + W + (worst ? ': right edge ' + Math.round(far) + ' <' + worst.tagName.toLowerCase() + (worst.className ? ' class=' + worst.className : '') + '> ' + (worst.textContent || '').slice(0, 60) : ''));
   }
+  // Every table: a cell that is text (it does not start as a number, or
+  // it holds two words outside parentheses) is left-aligned; a bare
+  // number (digits, separators, a percent sign) is right-aligned.
+  document.querySelectorAll('table').forEach(function(t, ti){
+    t.querySelectorAll('td').forEach(function(c){
+      var s = c.textContent.trim();
+      if (s === '' || s === '\u2013') return;
+      var a = getComputedStyle(c).textAlign;
+      var text = !/^[-+\u2212~\u2248\u2264\u2265<>\u00d7]?\s*\.?\d/.test(s) || /[A-Za-z]{2,}[^()]*\s[A-Za-z]{2,}/.test(s.replace(/\([^()]*\)/g, ''));
+      var bare = /^[-+\u2212]?[\d,]*\.?\d+(e[-+]?\d+)?%?$/.test(s);
+      if (text && a !== 'left' && a !== 'start') out.push('text cell not left-aligned (' + a + ') in table ' + ti + ' (' + (t.className || t.rows[0].textContent.slice(0, 40)) + '): ' + s.slice(0, 60));
+      if (bare && a !== 'right' && a !== 'end') out.push('number cell not right-aligned (' + a + ') in table ' + ti + ' (' + (t.className || t.rows[0].textContent.slice(0, 40)) + '): ' + s);
+    });
+  });
   var a = document.getElementById('answers');
   var answers = a ? a.querySelectorAll('.answer') : [];
   var blank = 0;
@@ -72,8 +86,10 @@ var formatError = regexp.MustCompile(`%!|&lt;no value&gt;|<no value>|&lt;nil&gt;
 // The answers are the report's first screen in a real browser: four
 // non-blank answers at the top; no table cell anywhere overflows its
 // column, no table its section, the page not the window; no formatting
-// error reaches the page. The check can fail: a cell forced too narrow
-// for its text is caught.
+// error reaches the page; in every table, text cells are left-aligned and
+// bare numbers right-aligned. The check can fail: a cell forced too narrow
+// for its text, a right-aligned text cell and a left-aligned number are
+// caught.
 func TestAnswersInBrowser(t *testing.T) {
 	in := synthInput(300, 6, 9)
 	in.Planner = plannerFor(in)
@@ -103,9 +119,13 @@ func TestAnswersInBrowser(t *testing.T) {
 
 	// The check is not blind: a cell forced narrower than its text.
 	bad := filepath.Join(t.TempDir(), "bad.html")
-	os.WriteFile(bad, []byte(`<!DOCTYPE html><html><head><style>td{max-width:30px;white-space:nowrap;overflow:hidden}</style></head><body><table><tr><td>a-very-long-unbreakable-name</td></tr></table></body></html>`), 0o644)
-	if p := measure(t, bad); !strings.Contains(p, "cell overflows") {
-		t.Errorf("a cell narrower than its text was not caught: %q", p)
+	os.WriteFile(bad, []byte(`<!DOCTYPE html><html><head><style>td{max-width:30px;white-space:nowrap;overflow:hidden}</style></head><body><table><tr><td>a-very-long-unbreakable-name</td></tr></table>`+
+		`<table><tr><td style="text-align:right">spark, 4 slots</td><td style="text-align:left">12.5%</td></tr></table></body></html>`), 0o644)
+	p := measure(t, bad)
+	for _, want := range []string{"cell overflows", "text cell not left-aligned (right)", "number cell not right-aligned (left)"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the bad page: %q not caught: %q", want, p)
+		}
 	}
 }
 

@@ -110,7 +110,6 @@ func ConstraintsCRV(c *Constraints) *plot.Plot {
 		}
 	}
 	p.X.Min, p.Y.Min = 0, 0
-	p.Legend.Top = true
 	legendRoom(p, math.Max(top, 1e-9))
 	return p
 }
@@ -155,7 +154,6 @@ func ConstraintsWaits(c *Constraints) *plot.Plot {
 		p.Legend.Add("soft constraint", s)
 	}
 	p.X.Min, p.Y.Min, p.X.Max = 0, 0, top
-	p.Legend.Top = true
 	legendRoom(p, top)
 	return p
 }

@@ -25,6 +25,7 @@ func TestConstraintsSection(t *testing.T) {
 		t.Errorf("constraints not computed: %+v", idx.Stages)
 	}
 	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	html = []byte(unaligned(string(html)))
 	for _, w := range []string{`<section id="constraints">`, "Placement constraints", "&lt;b&gt;GK&lt;/b&gt;", "<td>unstable (ρ ≥ 1)</td>", "<td>–</td><td>–</td>", "constraints-crv.svg", "constraints-waits.svg"} {
 		if !strings.Contains(string(html), w) {
 			t.Errorf("index.html lacks %q", w)

@@ -81,7 +81,7 @@ func TestDecisionsMatchSections(t *testing.T) {
 		t.Fatal(err)
 	}
 	hb, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	html := string(hb)
+	html := unaligned(string(hb))
 	answers := sectionOf(t, html, "answers")
 	if strings.Index(html, `<section id="answers"`) > strings.Index(html, `<section id="summary"`) {
 		t.Error("the answers are not the first section")

@@ -126,7 +126,6 @@ func EstimateAvailability(e *Estimate) *plot.Plot {
 			ok = true
 		}
 	}
-	pl.Legend.Top = false
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, hi/div, 0, top
 	return pl
 }

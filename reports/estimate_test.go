@@ -37,7 +37,7 @@ func TestEstimateSection(t *testing.T) {
 		t.Errorf("estimate plots %v", names)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	html := string(b)
+	html := unaligned(string(b))
 	i := strings.Index(html, `<section id="estimate">`)
 	if i < 0 {
 		t.Fatal("no estimate section")

@@ -115,7 +115,6 @@ func HarvestKills(h *Harvest) *plot.Plot {
 	p.NominalX(keys...)
 	p.X.Min, p.X.Max = -0.6, float64(len(keys))-0.4
 	p.Y.Tick.Marker = intTicks{}
-	p.Legend.Top = true
 	p.Y.Min = 0
 	legendRoom(p, math.Max(1, top))
 	return p

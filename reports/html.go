@@ -194,7 +194,7 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 	// Names from input files are shown with their invisible characters
 	// (bidi overrides, controls) escaped, so no name renders as another.
 	// The page has no script, so the escapes are plain text everywhere.
-	return []byte(safetext.Escape(b.String())), nil
+	return []byte(safetext.Escape(string(alignTables(b.Bytes())))), nil
 }
 
 // reasons puts every "skipped" and "not computed" where it shows: a stage's
@@ -322,7 +322,8 @@ table.dq{width:100%;table-layout:fixed}.dq td{overflow-wrap:anywhere}.dq td.file
 svg.fig{width:100%;height:auto;display:block}.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 1.2em}.muted{color:#777}
 .answers{display:grid;grid-template-columns:repeat(auto-fit,minmax(30em,1fr));gap:1em}.answer{border:1px solid #ccd;border-radius:6px;padding:.2em 1em .6em;background:#fbfbfe;min-width:0}
 .answer h3{margin:.5em 0 .3em}.answer p,.answer li{overflow-wrap:anywhere}.answer td:first-child,.answer th:first-child{overflow-wrap:normal;word-break:normal}.answer table{width:100%}.answer code{font-size:12px;overflow-wrap:anywhere;background:#f2f2f2;padding:0 .2em}ol.actions li{margin:.3em 0}
-td.l,th.l{text-align:left}td.nw{white-space:nowrap}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
+td.l,th.l{text-align:left}td.nw{white-space:nowrap}
+td.n,th.n{text-align:right!important}td.t,th.t{text-align:left!important}ul.why{margin:.3em 0;padding-left:1.4em;font-size:14px}
 </style>
 </head>
 <body>

@@ -165,7 +165,6 @@ func PlacementShares(pl *Placement) *plot.Plot {
 	p.Legend.Add("S/9 (11.1%)", target)
 	p.NominalX(rows...)
 	p.X.Min, p.X.Max = x0, x1
-	p.Legend.Top = true
 	p.Y.Min = 0
 	legendRoom(p, top)
 	return p

@@ -203,7 +203,6 @@ func ClassScatter(t *profile.Tenants) *plot.Plot {
 		p.Legend.Add("class", s)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-	p.Legend.Top, p.Legend.Left = true, true
 	return p
 }
 
@@ -234,7 +233,6 @@ func ClassSeries(class string, reps []Representative) *plot.Plot {
 	}
 	p.X.Min, p.X.Max = 0, extent/div
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, ymax)
 	return p
 }
@@ -283,16 +281,16 @@ func ClassSpectra(class string, reps []Representative) *plot.Plot {
 		ymax = math.Max(ymax, maxY(xy))
 	}
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, ymax)
 	return p
 }
 
-// legendRoom raises the top of the y axis above ymax, the data's maximum,
-// so the legend, drawn in the top corner, does not hide the data.
+// legendRoom leaves a little room above ymax, the data's maximum, so the
+// highest point is not drawn on the frame. The legend is below the plot
+// (layout), so it needs none of the data area.
 func legendRoom(p *plot.Plot, ymax float64) {
 	if ymax > 0 && !math.IsInf(ymax, 0) {
-		p.Y.Max = ymax * 1.5
+		p.Y.Max = ymax * 1.08
 	}
 }
 
@@ -347,7 +345,6 @@ func JobSkyline(j *Job) *plot.Plot {
 	p.Add(fl, rl)
 	p.Legend.Add(fmt.Sprintf("skyline (α=%g)", sk.Alpha), fl)
 	p.Legend.Add("reservation", rl)
-	p.Legend.Top = true
 	p.Y.Min = 0
 	legendRoom(p, math.Max(ymax, maxY(rl.l.XYs, fl.l.XYs)))
 	return p
@@ -459,7 +456,6 @@ func ElasticityCurve(j *Job, m *profile.ElasticityModel) *plot.Plot {
 	p.Add(ideal)
 	p.Legend.Add("ideal", ideal)
 	p.X.Min, p.Y.Min = 0, 0
-	p.Legend.Top = true
 	legendRoom(p, maxY(curve, fit, val, plotter.XYs{{Y: m.IdealRuntimeS}}))
 	return p
 }
@@ -498,17 +494,19 @@ func ProfilerSweep(j *Job, s *Sweep) *plot.Plot {
 		p.Legend.Add("runs", sc)
 	}
 	p.Y.Min = 0
-	p.Legend.Top = true
 	legendRoom(p, maxY(all))
 	return p
 }
 
 // render draws a plot as SVG and, when withPNG, PNG. The PNG is deflated
 // at the fastest level: a third of the encoding time for files about a
-// fifth larger, which matters with thousands of figures.
+// fifth larger, which matters with thousands of figures. A figure with a
+// legend is taller by the legend's height: the legend is drawn below the
+// plot (layout), so it never hides data.
 func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err error) {
+	h += legendStrip(p)
 	sc := vgsvg.New(w, h)
-	p.Draw(margin(draw.New(sc)))
+	drawFigure(p, draw.New(sc))
 	var sb bytes.Buffer
 	if _, err := sc.WriteTo(&sb); err != nil {
 		return nil, nil, err
@@ -517,13 +515,62 @@ func render(p *plot.Plot, w, h vg.Length, withPNG bool) (svg, pngb []byte, err e
 		return sb.Bytes(), nil, nil
 	}
 	ic := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
-	p.Draw(margin(draw.New(ic)))
+	drawFigure(p, draw.New(ic))
 	var pb bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&pb, ic.Image()); err != nil {
 		return nil, nil, err
 	}
 	return sb.Bytes(), pb.Bytes(), nil
+}
+
+// legendGap is the space between the x axis's label and the legend below.
+const legendGap = 6 * vg.Inch / 72
+
+// legendIndent puts the legend's left edge under the data area rather than
+// under the y axis's label and ticks.
+const legendIndent = vg.Inch / 2
+
+// legendStrip is the height of the strip below the plot that holds its
+// legend: 0 without a legend.
+func legendStrip(p *plot.Plot) vg.Length {
+	r := p.Legend.Rectangle(draw.Canvas{})
+	if r.Max.Y-r.Min.Y <= 0 {
+		return 0
+	}
+	return r.Max.Y - r.Min.Y + legendGap + legendPad
+}
+
+// legendPad keeps the last entry's descenders inside the figure.
+const legendPad = 4 * vg.Inch / 72
+
+// layout splits a figure's canvas into the plot's (top) and its legend's
+// (the strip below): gonum draws a legend inside the data area, over the
+// data in a corner the data may use, so the report draws it outside.
+func layout(p *plot.Plot, c draw.Canvas) (plotArea, legendArea draw.Canvas) {
+	c = margin(c)
+	strip := legendStrip(p)
+	if strip == 0 {
+		return c, draw.Canvas{}
+	}
+	plotArea = draw.Crop(c, 0, 0, strip, 0)
+	legendArea = draw.Crop(c, legendIndent, 0, legendPad, -(c.Max.Y-c.Min.Y)+strip-legendGap)
+	return plotArea, legendArea
+}
+
+// drawFigure draws the plot above its legend (layout).
+func drawFigure(p *plot.Plot, c draw.Canvas) {
+	plotArea, legendArea := layout(p, c)
+	if legendArea.Canvas == nil {
+		p.Draw(plotArea)
+		return
+	}
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	p.Draw(plotArea)
+	p.Legend = leg
+	leg.Top, leg.Left, leg.XOffs, leg.YOffs = true, true, 0, 0
+	leg.Draw(legendArea)
 }
 
 // margin keeps what gonum centres on the plot's edges inside the canvas:
@@ -578,13 +625,12 @@ func PlanLoad(pl *Plan) *plot.Plot {
 	p.Legend.Add(fmt.Sprintf("naive (peak %d)", pl.NaiveFootprint), nl)
 	p.Legend.Add(fmt.Sprintf("LowCost (peak %d)", pl.Footprint), ll)
 	p.Legend.Add(fmt.Sprintf("lower bound (%d)", pl.LowerBound), lb)
-	p.Legend.Top = true
 	p.X.Min, p.X.Max, p.Y.Min = 0, pl.LCMS/div, 0
 	top := float64(max(pl.NaiveFootprint, pl.Footprint, pl.LowerBound))
 	if logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-		// Room above the spike for the legend: a decade.
-		p.Y.Min, p.Y.Max = 1, top*10
+		// Room above the spike: a fifth of a decade.
+		p.Y.Min, p.Y.Max = 1, top*1.6
 		return p
 	}
 	p.Y.Tick.Marker = intTicks{}

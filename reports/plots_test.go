@@ -1,12 +1,19 @@
 package reports
 
 import (
+	"bytes"
+	"html"
 	"math"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/wlprof/wlprof/profile"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // decimate keeps a series' envelope: the maximum and minimum of the whole
@@ -84,4 +91,99 @@ func TestFigureText(t *testing.T) {
 			t.Errorf("timeAxis(%g) = %s, want %s", c.s, u, c.unit)
 		}
 	}
+}
+
+// svgText matches an upright text element of a gonum SVG: its y (negated:
+// the document flips the y axis) and its content. The y axis's label,
+// in a rotated group, has a y of its own frame and does not match.
+var svgText = regexp.MustCompile(`<text x="[-0-9.e]+" y="([-0-9.e]+)"[^>]*>([^<]*)</text>`)
+
+var svgRotated = regexp.MustCompile(`(?s)<g transform="rotate\([^)]*\)">.*?</g>`)
+
+// Every figure's legend is drawn below its x axis's labels, out of the data
+// area: a legend in a corner hid the class scatter's points and the
+// elasticity curves' measured runs. In the SVG, a larger y attribute is
+// lower on the page.
+func TestLegendsBelowTheData(t *testing.T) {
+	in := synthInput(60, 4, 11)
+	j := in.Jobs[0]
+	var reps []Representative
+	for _, r := range in.Tenants.Representatives {
+		if r.Class == in.Tenants.Representatives[0].Class {
+			reps = append(reps, r)
+		}
+	}
+	figs := map[string]*plot.Plot{
+		"class-scatter": ClassScatter(in.Tenants.File), "series": ClassSeries("c", reps), "spectra": ClassSpectra("c", reps),
+		"skyline": JobSkyline(&j), "plan-load": PlanLoad(in.Plan), "sim-jct": SimJCTCDF(in.Simulation), "sim-memory": SimMemory(in.Simulation),
+		"estimate": EstimateAvailability(in.Estimate), "harvest": HarvestKills(in.Harvest), "placement": PlacementShares(in.Placement),
+		"constraints-crv": ConstraintsCRV(in.Constraints), "constraints-waits": ConstraintsWaits(in.Constraints),
+	}
+	for i := range in.Jobs {
+		if len(in.Jobs[i].Profile.Elasticity) > 0 {
+			figs["elasticity"] = ElasticityCurve(&in.Jobs[i], &in.Jobs[i].Profile.Elasticity[0])
+			figs["sweep"] = ProfilerSweep(&in.Jobs[i], &in.Jobs[i].Sweeps[0])
+			break
+		}
+	}
+	for name, p := range figs {
+		if p == nil {
+			t.Errorf("%s: not drawn", name)
+			continue
+		}
+		entries := legendEntries(p)
+		if len(entries) == 0 {
+			t.Errorf("%s: no legend", name)
+		}
+		legend := map[string]bool{}
+		for _, e := range entries {
+			legend[e] = true
+		}
+		svg, _, err := render(p, figW, figH, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The lowest text that is not the legend's: the x axis's label, or
+		// its tick labels when it has none.
+		texts := svgText.FindAllStringSubmatch(svgRotated.ReplaceAllString(string(svg), ""), -1)
+		labelY := math.Inf(-1)
+		for _, m := range texts {
+			if !legend[html.UnescapeString(m[2])] {
+				y, _ := strconv.ParseFloat(m[1], 64)
+				labelY = math.Max(labelY, y)
+			}
+		}
+		for _, e := range entries {
+			found := false
+			for _, m := range texts {
+				if html.UnescapeString(m[2]) != e {
+					continue
+				}
+				found = true
+				if y, _ := strconv.ParseFloat(m[1], 64); y <= labelY {
+					t.Errorf("%s: legend entry %q at y=%g, above the x axis's labels (y=%g): over the data area", name, e, y, labelY)
+				}
+			}
+			if !found {
+				t.Errorf("%s: legend entry %q not in the SVG", name, e)
+			}
+		}
+	}
+}
+
+// legendEntries are the texts of a plot's legend, read by drawing the
+// legend alone (gonum keeps its entries to itself).
+func legendEntries(p *plot.Plot) []string {
+	c := vgsvg.New(figW, figH)
+	leg := p.Legend
+	leg.Draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range svgText.FindAllStringSubmatch(b.String(), -1) {
+		out = append(out, html.UnescapeString(m[2]))
+	}
+	return out
 }

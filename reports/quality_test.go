@@ -44,7 +44,7 @@ func TestDataQuality(t *testing.T) {
 	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	for _, w := range []string{"3 inputs ingested: 190 records accepted, 11 rejected (5.5%) in 2 of the inputs",
 		`<b>6</b> bad cpu`, "and 1 more for 1 other reason</div>", "1 input without a rejected record",
-		"<td>all 3 inputs</td><td></td><td>190</td><td>11</td><td>5.5%</td>", `<a href="#quality">Data quality</a>`} {
+		`<td class="t">all 3 inputs</td><td class="t"></td><td class="n">190</td><td class="n">11</td><td class="n">5.5%</td>`, `<a href="#quality">Data quality</a>`} {
 		if !strings.Contains(string(html), w) {
 			t.Errorf("index.html lacks %q", w)
 		}

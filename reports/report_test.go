@@ -499,8 +499,8 @@ func TestPlacementSection(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	html := string(b)
-	for _, w := range []string{`<section id="placement">`, "Replica placement", "<td>intermediate/medium</td>", "<td>hdfs-stock</td>",
-		`<td class="nw">0.2 (0–1)</td>`, `<td class="nw">0.719% (0.665–0.75%)</td>`, `<td class="nw">0%</td>`,
+	for _, w := range []string{`<section id="placement">`, "Replica placement", `<td class="t">intermediate/medium</td>`, `<td class="t">hdfs-stock</td>`,
+		`<td class="nw n">0.2 (0–1)</td>`, `<td class="nw n">0.719% (0.665–0.75%)</td>`, `<td class="nw n">0%</td>`,
 		"&lt;b&gt;1 tenant&lt;/b&gt; left out", "&lt;i&gt;ads&lt;/i&gt;, cache", "Storage per class against S/9"} {
 		if !strings.Contains(html, w) {
 			t.Errorf("index.html lacks %q", w)

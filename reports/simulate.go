@@ -89,8 +89,6 @@ func SimJCTCDF(s *Simulation) *plot.Plot {
 		pl.Add(l)
 		pl.Legend.Add(fmt.Sprintf("observed runs (mean %s)", durText(mean)), l)
 	}
-	pl.Legend.Top = false
-	pl.Legend.Left = false
 	pl.X.Min, pl.Y.Min, pl.Y.Max = 0, 0, 1
 	return pl
 }
@@ -125,7 +123,6 @@ func SimMemory(s *Simulation) *plot.Plot {
 		pl.Add(l)
 		pl.Legend.Add(fmt.Sprintf("%s (mean %.0f%%)", p.Policy, 100*p.MemoryUtilisation), l)
 	}
-	pl.Legend.Top = false
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, hi/div, 0, 100
 	return pl
 }

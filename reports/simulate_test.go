@@ -64,7 +64,7 @@ func TestSimulationSection(t *testing.T) {
 	}
 	sec := html[i:]
 	sec = sec[:strings.Index(sec, "</section>")]
-	for _, w := range []string{"<td>YARN-ME</td>", "<td>1h</td>", "<td>30m</td>", "Job completion times", "Memory in use over time", "a task needs 40 GiB", "<svg"} {
+	for _, w := range []string{`<td class="t">YARN-ME</td>`, `<td class="n">1h</td>`, `<td class="n">30m</td>`, "Job completion times", "Memory in use over time", "a task needs 40 GiB", "<svg"} {
 		if !strings.Contains(sec, w) {
 			t.Errorf("section lacks %q", w)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/ingest"
@@ -42,7 +43,10 @@ report's four answers: how big the cluster must be (with --target-makespan
 and a simulated workload: the smallest cluster under stock YARN and
 YARN-ME), what can be harvested, which jobs may miss their deadline, and
 what to do, each with the command that reproduces it (index.json's
-summary.decisions; the report's first screen). Byte-identical inputs are
+summary.decisions; the report's first screen). When the inputs span far
+more than one analysis window (years apart), it says so on stderr as soon
+as they are ingested, before the stages run, even with --quiet, and again
+above the answers. Byte-identical inputs are
 read once. A fresh dataset is built beside the old one and replaces it
 only when the ingest succeeded.
 ` + timesHelp + exitStatusRejectsHelp,
@@ -85,7 +89,15 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf}
+	ro := pipeline.RunOptions{Out: o.Out, Ingest: opts, Report: po, Figures: o.report.figures(), Progress: g.progressf,
+		// A warning is not progress: --quiet does not silence it.
+		Warn: func(format string, a ...any) {
+			if g.status != nil {
+				g.status.around(func() { fmt.Fprintf(g.io.Err, format, a...) })
+				return
+			}
+			fmt.Fprintf(g.io.Err, format, a...)
+		}}
 	if o.datasetSet {
 		ro.Dataset = g.Dataset
 	} else {

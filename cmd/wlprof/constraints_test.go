@@ -102,7 +102,7 @@ func TestReportConstraintsSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<section id="constraints">`, "<td>GK</td><td>EQUAL</td><td>aaa</td>", "Rules:"} {
+	for _, want := range []string{`<section id="constraints">`, `<td class="t">GK</td><td class="t">EQUAL</td><td class="t">aaa</td>`, "Rules:"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("index.html lacks %q", want)
 		}

@@ -167,7 +167,7 @@ func TestReportHarvestSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<section id="harvest">`, "Harvesting what-if", "<td>history</td>", "<td>blind</td>", "Assumptions:"} {
+	for _, want := range []string{`<section id="harvest">`, "Harvesting what-if", `<td class="t">history</td>`, `<td class="t">blind</td>`, "Assumptions:"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("index.html lacks %q", want)
 		}

@@ -175,8 +175,8 @@ func TestReportPlacementSection(t *testing.T) {
 	}
 	page := readPage(t, out)
 	for _, want := range []string{`<section id="placement">`, "Replica placement", "58 disruptions", "S/9 = 13.3 TiB", "REMOVE event stands in",
-		"<td>intermediate/medium</td><td>2</td><td>5</td><td>20 TiB</td><td>16.7%</td>", "analytics-etl, maps-tiles",
-		"over 3 windows", "seeds 1–2", "<td>hdfs-stock</td>", "<td>algorithm-2</td>", "placement-shares.svg",
+		`<td class="t">intermediate/medium</td><td class="n">2</td><td class="n">5</td><td class="n">20 TiB</td><td class="n">16.7%</td>`, "analytics-etl, maps-tiles",
+		"over 3 windows", "seeds 1–2", `<td class="t">hdfs-stock</td>`, `<td class="t">algorithm-2</td>`, "placement-shares.svg",
 		"--placement-server-storage", "excluded: dev-scratch"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)

@@ -181,7 +181,7 @@ func TestReportSimulateSection(t *testing.T) {
 		t.Errorf("simulate stage not computed for 11 jobs: %+v", idx.Stages)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
-	for _, w := range []string{`<section id="simulate">`, "<td>YARN-ME</td>", "4 nodes of 16 GiB and 16 cores"} {
+	for _, w := range []string{`<section id="simulate">`, `<td class="t">YARN-ME</td>`, "4 nodes of 16 GiB and 16 cores"} {
 		if !strings.Contains(string(html), w) {
 			t.Errorf("index.html lacks %q", w)
 		}
