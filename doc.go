@@ -13,7 +13,7 @@
 //	pipeline          where stages meet: the report, a reservation's window
 //	plan simulate estimate harvest dag placement constraints
 //	                  what-if stages: what the analysis stages' numbers buy
-//	ingest fft slo skyline profiler elasticity reports   the analysis stages
+//	ingest classify slo skyline profiler elasticity reports   the analysis stages
 //	dataset profile   the store, and the published profile format
 //	                  (profile is a module of its own, standard library only)
 //
@@ -37,19 +37,19 @@
 //	// tenants.json.
 //	func (r *Result) Profile(jobs profile.Jobs)            // slo, elasticity
 //	func (r *Result) Profile(jobs profile.Jobs) error      // skyline
-//	func (r *Result) Profile() *profile.Tenants            // fft (classify)
+//	func (r *Result) Profile() *profile.Tenants            // classify
 //	// It is also what the command prints: the -o json document (plan's
 //	// Result is its own), which writes its own text and CSV tables with
 //	// internal/table, so the command only picks one by -o.
 //	func (r *Result) Document() Document
-//	func (d Document) WriteText(w io.Writer) error // fft's: (w, tenants bool)
+//	func (d Document) WriteText(w io.Writer) error // classify's: (w, tenants bool)
 //	func (d Document) WriteCSV(w io.Writer) error
 //
-// Load reads the dataset; Run computes and touches nothing else (fft's Run
+// Load reads the dataset; Run computes and touches nothing else (classify's Run
 // also writes the series table it built, which is the stage's cache).
 // Input is plain data, so a distributed runner can build it for one key
-// and call the stage's per-key core: fft.Analyse (one tenant's series,
-// built from merged fft.Partials; fft.Combine then does the classes),
+// and call the stage's per-key core: classify.Analyse (one tenant's series,
+// built from merged classify.Partials; classify.Combine then does the classes),
 // skyline.FitJob (one job's runs, built by skyline.JobFromRows; then
 // skyline.Collect), elasticity.ModelGroup (one group's runs; then
 // elasticity.Collect). cmd/wlprof-beam calls them on workers. The

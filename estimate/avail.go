@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 )
 
 const day = 86400.0
@@ -78,7 +78,7 @@ func ReadAvailability(path string) (*Availability, error) {
 // and classified with the classify stage's per-tenant core, without
 // writing to the dataset.
 func foldAvailability(ctx context.Context, ds *dataset.Dataset, opts Options) (*Availability, []string, []string, error) {
-	series, _, err := fft.BuildSeries(ctx, ds, fft.SeriesOptions{Step: opts.Classify.Step})
+	series, _, err := classify.BuildSeries(ctx, ds, classify.SeriesOptions{Step: opts.Classify.Step})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -92,7 +92,7 @@ func foldAvailability(ctx context.Context, ds *dataset.Dataset, opts Options) (*
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
-		if fft.Analyse(s, opts.Classify).Pattern != fft.Periodic {
+		if classify.Analyse(s, opts.Classify).Pattern != classify.Periodic {
 			continue
 		}
 		sum := make([]float64, bins)

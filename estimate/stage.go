@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/slo"
@@ -52,7 +52,7 @@ type Options struct {
 	SLO slo.Options
 	// Classify are the classify stage's options (which tenants are
 	// periodic, and the series' step).
-	Classify fft.Options
+	Classify classify.Options
 }
 
 // DefaultOptions: slots of 1/16 of a server, 10% of every server kept

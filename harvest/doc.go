@@ -1,7 +1,7 @@
 // Package harvest is the resource-harvesting what-if of Zhang et al.,
 // "History-Based Harvesting of Spare Cycles and Storage in
 // Large-Scale Datacenters", OSDI'16, §4.1, §5, §6. It sits above the
-// classify stage (package fft), whose public Load/Run it calls; no stage
+// classify stage (package classify), whose public Load/Run it calls; no stage
 // imports it.
 //
 // # Job length types (§4.1, Algorithm 1 line 3; §6)
@@ -51,7 +51,7 @@
 // reserve − that to batch containers (none outside the tenant's data). A
 // container is one core; a job's tasks each run the job's duration.
 //
-// Classifications (fft.Run with AtMs one millisecond before each multiple
+// Classifications (classify.Run with AtMs one millisecond before each multiple
 // of --reclassify since the Unix epoch: days start at midnight UTC) use
 // only the data before them, and of it only the last --classify-window
 // (default 30 days: §3 represents a tenant by "the utilization of this
@@ -127,7 +127,7 @@
 // candidates places the rest. Class utilisation is summed once per slot
 // with a submission; a kill check visits only servers holding containers.
 // BenchmarkRun (10,000 tenants × 30 days, about a million containers) was
-// written but not run here; the classifications dominate: by fft's own
+// written but not run here; the classifications dominate: by the classify stage's own
 // figures (2–4 s each at that size) thirty daily ones take 60–120 s, so at
 // that size --reclassify 72h (ten) is the setting that should meet 60 s.
 //

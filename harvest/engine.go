@@ -67,7 +67,7 @@ type Epoch struct {
 }
 
 // WorldClass is one class of an epoch: its pattern, mean and peak from
-// history (the class's, as fft computes them), Algorithm 1's weights per
+// history (the class's, as the classify stage computes them), Algorithm 1's weights per
 // job type, and its member tenants (indexes into World.Tenants).
 type WorldClass struct {
 	Name    string

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dag"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/profile"
 )
@@ -65,7 +65,7 @@ type Options struct {
 	MaxContainers            int
 	// Classify are the options of the classifications (AtMs is set per
 	// epoch).
-	Classify fft.Options
+	Classify classify.Options
 	// AverageServers decides free cores and kills on each tenant's
 	// average server (the classify stage's series) even where the usage
 	// table has every server's own samples; by default each server
@@ -157,7 +157,7 @@ type Input struct {
 }
 
 // Load reads the tenants' series as the classify stage builds them
-// (fft.Load and fft.Run, which also stores a rebuilt series table) and
+// (classify.Load and classify.Run, which also stores a rebuilt series table) and
 // the runs table.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
@@ -165,16 +165,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	copts := opts.Classify
 	copts.AtMs = 0
-	fin, err := fft.Load(ctx, ds, copts)
+	fin, err := classify.Load(ctx, ds, copts)
 	if err != nil {
 		return Input{}, err
 	}
 	series := fin.Series
-	// fft.Run waits for the background write of series it built, and
+	// classify.Run waits for the background write of series it built, and
 	// classifies a fresh stored table as it streams it; either way the
 	// series are then in memory (built) or on disk (stored).
-	res, err := fft.Run(ctx, fin, copts)
-	if errors.Is(err, fft.ErrNoSeries) {
+	res, err := classify.Run(ctx, fin, copts)
+	if errors.Is(err, classify.ErrNoSeries) {
 		return Input{}, ErrNoSeries
 	}
 	if err != nil {
@@ -337,7 +337,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	// Epochs: a classification at every multiple of the cadence, from data
 	// strictly before it; the replay starts at the first with classes.
 	cad := opts.Reclassify.Milliseconds()
-	fin := fft.Input{Series: series}
+	fin := classify.Input{Series: series}
 	from := startMs
 	if w := opts.Window.Milliseconds(); w > 0 && endMs-w > from {
 		// The window ends where the servers' data does, by the median:
@@ -474,14 +474,14 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 }
 
 // classifyEpoch is the classification in force from b: the classify
-// stage's (fft.Run) on the data strictly before b.
+// stage's (classify.Run) on the data strictly before b.
 func classifyEpoch(ctx context.Context, series []dataset.Series, idx map[string]int, b int64, opts *Options) (Epoch, error) {
 	copts := opts.Classify
 	copts.AtMs = b - 1
 	if w := opts.ClassifyWindow.Milliseconds(); w > 0 {
 		series = since(series, b-w)
 	}
-	cr, err := fft.Run(ctx, fft.Input{Series: series}, copts)
+	cr, err := classify.Run(ctx, classify.Input{Series: series}, copts)
 	if err != nil {
 		return Epoch{}, err
 	}
@@ -519,7 +519,7 @@ func since(series []dataset.Series, fromMs int64) []dataset.Series {
 	return out
 }
 
-func minHistory(o fft.Options) time.Duration {
+func minHistory(o classify.Options) time.Duration {
 	if o.MinHistory > 0 {
 		return o.MinHistory
 	}
@@ -606,11 +606,11 @@ func thresholds(runs []jobRun, w *World, k int, o *Options) Thresholds {
 		}
 		v := float64(s) * math.Max(0, float64(o.Cores)*(1-cl.Mean)-rc)
 		switch cl.Pattern {
-		case string(fft.Unpredictable):
+		case string(classify.Unpredictable):
 			capa.Short += v
-		case string(fft.Periodic):
+		case string(classify.Periodic):
 			capa.Medium += v
-		case string(fft.Constant):
+		case string(classify.Constant):
 			capa.Long += v
 		}
 	}
@@ -629,7 +629,7 @@ func assumptions(r *Result, o *Options) []string {
 		fmt.Sprintf("servers of %d cores, %d kept for the primary tenant (reserve %g); a primary tenant's usage on a server is that server's own (the usage table's samples, %d of %d servers) or else its average server's, rounded up to whole cores (§5 NM-H)", o.Cores, r.ReserveCores, o.Reserve, r.ServersWithOwnUsage, r.Servers),
 		"a container is one core and a job's tasks each run its whole duration; when a server's primary usage takes cores its containers hold, that server kills its youngest first until they fit (§5 NM-H); killed tasks wait in the queue again (first come, first served, with the tasks no core was free for) and run from the start; after the data ends every server keeps its last usage until every job has finished",
 		"stock (§6's YARN-Stock) offers every core of a server to containers whatever its primary uses and kills nothing; primary_contended_core_h counts, at each slot's start, the cores the primaries wanted above what the containers left them",
-		fmt.Sprintf("classes are recomputed every %s from %s before it (fft, the classify stage; §3: a month of the average server); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify), classifyWindow(o.ClassifyWindow)),
+		fmt.Sprintf("classes are recomputed every %s from %s before it (the classify stage; §3: a month of the average server); mean and peak per class come from that history, current utilisation from the servers at submission", fmtDur(o.Reclassify), classifyWindow(o.ClassifyWindow)),
 		"history: Algorithm 1 picks one class whose headroom for the job's type (cores: servers × (cores × (1 − u) − reserve) less cores already given) holds the job, with probability ∝ headroom × W[type, pattern] (3/2/1 by rank); else several drawn the same way until they hold it; else none and the default policy places it",
 		"within the chosen classes, and in the blind baseline over every tenant, each container goes to a tenant with probability ∝ its free cores now, and to a server of it likewise (§5 RM-H); containers no server has room for wait in the queue",
 	}

@@ -2,7 +2,7 @@ package ingest
 
 import (
 	"bytes"
-	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/classify"
 	"math"
 	"os"
 	"path/filepath"
@@ -260,7 +260,7 @@ func writeOtherParquet(t testing.TB, path string) {
 
 // The classify stage tells NCU from server fractions by this name.
 func TestGoogleUsageFormatName(t *testing.T) {
-	if googleUsageFormat != fft.GoogleUsageFormat {
-		t.Fatalf("ingest's %q, fft's %q", googleUsageFormat, fft.GoogleUsageFormat)
+	if googleUsageFormat != classify.GoogleUsageFormat {
+		t.Fatalf("ingest's %q, classify's %q", googleUsageFormat, classify.GoogleUsageFormat)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/placement"
@@ -73,12 +73,12 @@ func (o Options) around(stage string, run func() error) error {
 // Classify loads and runs the classify stage: a fresh series table is
 // classified as it is read; otherwise the series are built and stored
 // while they are classified.
-func Classify(ctx context.Context, ds *dataset.Dataset, opts fft.Options) (*fft.Result, error) {
-	in, err := fft.Load(ctx, ds, opts)
+func Classify(ctx context.Context, ds *dataset.Dataset, opts classify.Options) (*classify.Result, error) {
+	in, err := classify.Load(ctx, ds, opts)
 	if err != nil {
 		return nil, err
 	}
-	return fft.Run(ctx, in, opts)
+	return classify.Run(ctx, in, opts)
 }
 
 // SLO loads and runs the slo stage, with the user's overrides file when

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
@@ -38,7 +38,7 @@ const maxSizingNodes = 1 << 14
 
 // foldDays folds each class's representatives by UTC hour of day: the
 // mean utilisation per hour over every representative's samples.
-func foldDays(reps []fft.Representative) map[string][]float64 {
+func foldDays(reps []classify.Representative) map[string][]float64 {
 	sum := map[string]*[24]float64{}
 	n := map[string]*[24]float64{}
 	for _, p := range reps {

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/plan"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/profiler"
@@ -146,9 +146,9 @@ func (r *reportInput) addClassify(ctx context.Context, ds *dataset.Dataset) erro
 		r.note(reports.StageClassify, "No utilisation data in the dataset: ingest a trace (csv, series-csv, google2019-usage, azure-cpu, alibaba2018-machine) to classify tenants.")
 		return nil
 	}
-	var res *fft.Result
+	var res *classify.Result
 	err := r.around(reports.StageClassify, func() (err error) {
-		res, err = Classify(ctx, ds, fft.Options{})
+		res, err = Classify(ctx, ds, classify.Options{})
 		return err
 	})
 	if err != nil {

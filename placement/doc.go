@@ -4,7 +4,7 @@
 // disruption (reimage) rates, their peak CPU utilisation, and the 3 × 3
 // classes Algorithm 2 places replicas across. It reads the machine_events
 // table (ingest formats google2019-machine-events, alibaba2018-machine-meta)
-// and the usage table, and calls the classify stage (package fft) for the
+// and the usage table, and calls the classify stage (package classify) for the
 // tenants' peaks; no stage imports it.
 //
 // # Disruptions (§3)
@@ -33,7 +33,7 @@
 // window's start, when earlier) to the window's end, in months of 30
 // days. The window runs from the earliest to the latest instant of the
 // machine events and the usage together. Its peak is the classify stage's
-// (fft.Tenant.Peak): the 99th percentile, nearest rank, of the tenant's
+// (classify.Tenant.Peak): the 99th percentile, nearest rank, of the tenant's
 // average server over its observed slots, a fraction of a server.
 //
 // # The 3 × 3 classes (Algorithm 2 lines 4–5; Cluster)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/wlprof/wlprof/fft"
+	"github.com/wlprof/wlprof/classify"
 
 	"github.com/wlprof/wlprof/internal/bytesize"
 )
@@ -27,7 +27,7 @@ type Options struct {
 	StabilityWindow time.Duration
 	// Classify are the options of the classify stage, whose peaks (the
 	// 99th percentile of each tenant's average server) are the columns.
-	Classify fft.Options
+	Classify classify.Options
 
 	// The durability and availability replay (§6, Fig. 15/16; replay.go):
 	// Blocks blocks of Replicas replicas (0: no replay), written at the

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 )
 
 // ErrNoEvents: the dataset has no machine history.
@@ -52,13 +52,13 @@ type Input struct {
 type TenantUsage struct {
 	Tenant string
 	// Peak is the 99th percentile (nearest rank) of the tenant's average
-	// server (fft.Tenant.Peak), a fraction of a server; NaN when unknown.
+	// server (classify.Tenant.Peak), a fraction of a server; NaN when unknown.
 	Peak float64
 }
 
 // Load reads the machine events, maps the usage table's servers to their
 // primary tenants, and takes each tenant's peak from the classify stage
-// (fft.Load and fft.Run, which build and store the series table when it
+// (classify.Load and classify.Run, which build and store the series table when it
 // is missing or stale).
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
@@ -122,16 +122,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	copts := opts.Classify
 	copts.AtMs = 0
-	fin, err := fft.Load(ctx, ds, copts)
+	fin, err := classify.Load(ctx, ds, copts)
 	if err != nil {
 		return in, err
 	}
 	in.Series = fin.Series
-	// fft.Run waits for the background write of series it built, and
+	// classify.Run waits for the background write of series it built, and
 	// classifies a fresh stored table as it streams it (harvest.Load does
 	// the same): then the series are read back from the table.
-	res, err := fft.Run(ctx, fin, copts)
-	if errors.Is(err, fft.ErrNoSeries) {
+	res, err := classify.Run(ctx, fin, copts)
+	if errors.Is(err, classify.ErrNoSeries) {
 		return in, ErrNoUsage
 	}
 	if err != nil {

@@ -11,7 +11,7 @@
 #   glpk-utils         glpsol, the independent LP solver the skyline tests check CLP against
 #   python3-scipy      HiGHS (scipy linprog), the baseline of the skyline benchmark
 #   python3-numpy, python3-pandas  the pandas + numpy baseline that the classify
-#                      benchmark (fft/bench_test.go) runs side by side with wlprof
+#                      benchmark (classify/bench_test.go) runs side by side with wlprof
 #   chromium           headless browser: the report test loads index.html from disk and screenshots it
 #   curl               the report's reservations/submit.sh, run against a stand-in ResourceManager
 #   nodejs, npm        (when npm is missing) to install, in .deps/node, @duckdb/node-api:

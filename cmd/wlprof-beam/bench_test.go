@@ -26,7 +26,7 @@ import (
 //
 // The world: WLPROF_BEAM_WORLD_TENANTS × _DAYS of the tests' world
 // (1–3 servers; default 1,000 tenants × 14 days here), or with
-// WLPROF_BEAM_BENCH_WORLD=10k the classify benchmark's (fft/bench_test.go:
+// WLPROF_BEAM_BENCH_WORLD=10k the classify benchmark's (classify/bench_test.go:
 // 10,000 tenants × 30 days at 2 minutes, one server each, 216 M samples,
 // about 7 GB of CSV, kept under the temporary directory for later runs;
 // WLPROF_BEAM_BENCH_DAYS shortens it). The 30-day world needs about 12 GB
@@ -99,7 +99,7 @@ func BenchmarkClassifyVsCore(b *testing.B) {
 	b.Logf("world: %s", path)
 }
 
-// bigWorld is the classify benchmark's world (fft/bench_test.go), written
+// bigWorld is the classify benchmark's world (classify/bench_test.go), written
 // once under the temporary directory.
 func bigWorld(b testing.TB) string {
 	days := 30.0

@@ -17,8 +17,8 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/internal/safetext"
 	"github.com/wlprof/wlprof/internal/timeflag"
@@ -81,8 +81,8 @@ coarser than the data is; give --step then.`,
 
 // validate checks every flag and returns the shards, sorted, and the
 // options of the stage; all problems at once, as a usage error.
-func (o *classifyOptions) validate() ([]string, fft.Options, error) {
-	opts := fft.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
+func (o *classifyOptions) validate() ([]string, classify.Options, error) {
+	opts := classify.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
 	var errs []error
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)
@@ -113,8 +113,8 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 
 // classifyShards runs the pipeline and returns the document it wrote and
 // the number of rejected records.
-func classifyShards(ctx context.Context, shards []string, o *classifyOptions, opts fft.Options) (fft.Document, int64, error) {
-	var doc fft.Document
+func classifyShards(ctx context.Context, shards []string, o *classifyOptions, opts classify.Options) (classify.Document, int64, error) {
+	var doc classify.Document
 	iopts, err := o.Ingest.options()
 	if err != nil {
 		return doc, 0, usageError{err}
@@ -142,7 +142,7 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 
 // chooseStep is the grid step of the run: --step, or the data's own
 // sampling interval when coarser, measured as wlprof classify measures it
-// (fft.BatchStep) on the first batch of the first shard holding usage.
+// (classify.BatchStep) on the first batch of the first shard holding usage.
 func chooseStep(ctx context.Context, shards []string, format string, opts ingest.Options, step time.Duration) (time.Duration, error) {
 	tmp, err := os.MkdirTemp("", "wlprof-beam-step-")
 	if err != nil {
@@ -153,7 +153,7 @@ func chooseStep(ctx context.Context, shards []string, format string, opts ingest
 		var got time.Duration
 		errFound := errors.New("found")
 		_, err := readShard(ctx, filepath.Join(tmp, fmt.Sprint(i)), format, s, opts, func(ub *dataset.UsageBatch) error {
-			got = fft.BatchStep(ub, step)
+			got = classify.BatchStep(ub, step)
 			return errFound
 		})
 		if errors.Is(err, errFound) {
@@ -164,7 +164,7 @@ func chooseStep(ctx context.Context, shards []string, format string, opts ingest
 		}
 	}
 	if step <= 0 {
-		step = fft.DefaultStep
+		step = classify.DefaultStep
 	}
 	return step, nil
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
 	"github.com/wlprof/wlprof/internal/synth"
@@ -23,7 +23,7 @@ import (
 
 // coreClassify is wlprof ingest FORMAT PATHS + wlprof classify -o json:
 // the document, as wlprof writes it, and the rejects.
-func coreClassify(t testing.TB, format string, paths []string, fopts ...fft.Options) ([]byte, []dataset.Reject) {
+func coreClassify(t testing.TB, format string, paths []string, fopts ...classify.Options) ([]byte, []dataset.Reject) {
 	t.Helper()
 	ctx := context.Background()
 	opts := ingest.DefaultOptions()
@@ -31,15 +31,15 @@ func coreClassify(t testing.TB, format string, paths []string, fopts ...fft.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o fft.Options
+	var o classify.Options
 	if len(fopts) > 0 {
 		o = fopts[0]
 	}
-	in, err := fft.Load(ctx, ds, o)
+	in, err := classify.Load(ctx, ds, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := fft.Run(ctx, in, o)
+	res, err := classify.Run(ctx, in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +177,11 @@ func TestClassifyWorldAsCore(t *testing.T) {
 	start := time.Now()
 	want, _ := coreClassify(t, "csv", []string{path})
 	t.Logf("wlprof ingest + classify: %v", time.Since(start))
-	var doc fft.Document
+	var doc classify.Document
 	if err := json.Unmarshal(want, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Patterns[fft.Periodic] == 0 || doc.Patterns[fft.Constant] == 0 || len(doc.Classes) < 3 {
+	if doc.Patterns[classify.Periodic] == 0 || doc.Patterns[classify.Constant] == 0 || len(doc.Classes) < 3 {
 		t.Fatalf("the world is too plain to compare on: %v, %d classes", doc.Patterns, len(doc.Classes))
 	}
 	t.Logf("world: %v, %d classes", doc.Patterns, len(doc.Classes))
@@ -234,7 +234,7 @@ func TestClassifyFixtureRejects(t *testing.T) {
 		t.Fatalf("rejects.csv:\n%s\nwant:\n%s", data, wantCSV.String())
 	}
 	// The Parquet results read in DuckDB as the document says.
-	var doc fft.Document
+	var doc classify.Document
 	if err := json.Unmarshal(file, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -303,11 +303,11 @@ func TestClassifyRealSeriesAsCore(t *testing.T) {
 		args = append([]string{"--input", p}, args...) // shards in reverse
 	}
 	want, _ := coreClassify(t, "series-csv", paths)
-	var doc fft.Document
+	var doc classify.Document
 	if err := json.Unmarshal(want, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Tenants) != len(paths) || doc.StepS != 300 || doc.Patterns[fft.Insufficient] == len(paths) {
+	if len(doc.Tenants) != len(paths) || doc.StepS != 300 || doc.Patterns[classify.Insufficient] == len(paths) {
 		t.Fatalf("fixtures: %d tenants, step %gs, %v", len(doc.Tenants), doc.StepS, doc.Patterns)
 	}
 	t.Logf("fixtures: %v, %d classes", doc.Patterns, len(doc.Classes))
@@ -344,9 +344,9 @@ func TestClassifyNoDataAndText(t *testing.T) {
 func TestClassifyFlagsAsCore(t *testing.T) {
 	path := world(t)
 	at := time.Date(2024, 1, 3, 12, 0, 0, 0, time.UTC)
-	want, _ := coreClassify(t, "csv", []string{path}, fft.Options{K: 2, AtMs: at.UnixMilli(), Step: 4 * time.Minute})
+	want, _ := coreClassify(t, "csv", []string{path}, classify.Options{K: 2, AtMs: at.UnixMilli(), Step: 4 * time.Minute})
 	_, _, file, _ := beamClassify(t, "csv", "--input", shard(t, path, 4, ""), "--k", "2", "--at", at.Format(time.RFC3339), "--step", "4m")
-	var doc fft.Document
+	var doc classify.Document
 	if err := json.Unmarshal(file, &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -35,13 +35,13 @@
 // classify (pipeline.go) is wlprof ingest + wlprof classify over raw
 // shards, with the same answer whatever the sharding:
 //
-//   - each shard is reduced to one fft.Partial per tenant: exact
+//   - each shard is reduced to one classify.Partial per tenant: exact
 //     fixed-point sums and counts per grid slot, never one element per
 //     sample;
 //   - Partials are merged per tenant by integer adds (associative and
 //     commutative: any grouping and order of merges gives the same bits);
-//   - each tenant's series is classified by fft.Analyse;
-//   - one global combine runs fft.Combine (K-Means classes, headroom),
+//   - each tenant's series is classified by classify.Analyse;
+//   - one global combine runs classify.Combine (K-Means classes, headroom),
 //     which sorts the tenants first, so the class sums run in tenant
 //     order as in wlprof classify.
 //

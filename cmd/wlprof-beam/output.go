@@ -12,8 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/elasticity"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -28,7 +28,7 @@ const (
 func dirOf(path string) string { return filepath.Dir(path) }
 
 // writeResults writes classify.json and the Parquet tables of res.
-func writeResults(dir string, res *fft.Result) error {
+func writeResults(dir string, res *classify.Result) error {
 	doc := res.Document()
 	if err := writeOut(dir, classifyJSON, func(w io.Writer) error { return writeJSON(w, doc) }); err != nil {
 		return err
@@ -118,7 +118,7 @@ func writeTable(w io.Writer, n int, cols []column) error {
 
 // tenantsTable: tenant, pattern, period_s (null unless periodic),
 // strength, mean, peak, class, servers, step_s, reason.
-func tenantsTable(w io.Writer, ts []fft.Tenant) error {
+func tenantsTable(w io.Writer, ts []classify.Tenant) error {
 	return writeTable(w, len(ts), []column{
 		str("tenant", func(i int) string { return ts[i].Tenant }),
 		str("pattern", func(i int) string { return string(ts[i].Pattern) }),
@@ -135,7 +135,7 @@ func tenantsTable(w io.Writer, ts []fft.Tenant) error {
 
 // classesTable: class, pattern, tenants, servers, mean, peak, current,
 // headroom_short/medium/long.
-func classesTable(w io.Writer, cs []fft.Class) error {
+func classesTable(w io.Writer, cs []classify.Class) error {
 	return writeTable(w, len(cs), []column{
 		str("class", func(i int) string { return cs[i].Class }),
 		str("pattern", func(i int) string { return string(cs[i].Pattern) }),

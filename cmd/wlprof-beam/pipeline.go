@@ -17,19 +17,19 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/ingest"
 )
 
 // The classify pipeline:
 //
-//	shard paths ─ReadShard─▶ (tenant, fft.Partial) per shard ─CombinePerKey(mergeFn)─▶ one Partial per tenant
+//	shard paths ─ReadShard─▶ (tenant, classify.Partial) per shard ─CombinePerKey(mergeFn)─▶ one Partial per tenant
 //	             └─rejects (side output) ─▶ one group ─▶ DIR/rejects.csv
-//	per tenant ─Analyse─▶ (its fft.Tenant, its Partial) ─▶ one group ─Combine─▶ DIR/classify.json, tenants.parquet, classes.parquet
+//	per tenant ─Analyse─▶ (its classify.Tenant, its Partial) ─▶ one group ─Combine─▶ DIR/classify.json, tenants.parquet, classes.parquet
 //
 // A shard is reduced to one Partial per tenant (exact sums and counts per
-// grid slot, fft/partial.go) before anything is shuffled: never one
+// grid slot, classify/partial.go) before anything is shuffled: never one
 // element per sample. Partials merge with integer adds, so the series do
 // not depend on how the rows were sharded nor in which order the merges
 // ran; the global combine sorts the tenants before the class sums (as Run
@@ -37,11 +37,11 @@ import (
 
 func init() {
 	// Generic registration: the SDK calls the DoFns without reflection.
-	register.DoFn4x1[context.Context, string, func(string, fft.Partial), func(rejectRow), error](&readShardFn{})
-	register.Emitter2[string, fft.Partial]()
+	register.DoFn4x1[context.Context, string, func(string, classify.Partial), func(rejectRow), error](&readShardFn{})
+	register.Emitter2[string, classify.Partial]()
 	register.Emitter1[rejectRow]()
-	register.Combiner3[partials, fft.Partial, fft.Partial](&mergeFn{})
-	register.DoFn3x1[string, fft.Partial, func(analysed), error](&analyseFn{})
+	register.Combiner3[partials, classify.Partial, classify.Partial](&mergeFn{})
+	register.DoFn3x1[string, classify.Partial, func(analysed), error](&analyseFn{})
 	register.Emitter1[analysed]()
 	register.DoFn2x1[int, func(*analysed) bool, error](&combineFn{})
 	register.Iter1[analysed]()
@@ -49,18 +49,18 @@ func init() {
 	register.Iter1[rejectRow]()
 	beam.RegisterType(reflect.TypeOf((*rejectRow)(nil)).Elem())
 	// The two elements whose bytes Prism copies at every stage: a tenant's
-	// Partial in its binary form (fft/partialcodec.go, about 3 bytes a
+	// Partial in its binary form (classify/partialcodec.go, about 3 bytes a
 	// slot), and an analysed tenant as its result and that Partial, not
 	// its float64 series.
-	beam.RegisterCoder(reflect.TypeOf((*fft.Partial)(nil)).Elem(), encodePartial, decodePartial)
+	beam.RegisterCoder(reflect.TypeOf((*classify.Partial)(nil)).Elem(), encodePartial, decodePartial)
 	beam.RegisterCoder(reflect.TypeOf((*analysed)(nil)).Elem(), encodeAnalysed, decodeAnalysed)
 	beam.RegisterCoder(reflect.TypeOf((*partials)(nil)).Elem(), encodePartials, decodePartials)
 }
 
-func encodePartial(p fft.Partial) ([]byte, error) { return p.MarshalBinary() }
+func encodePartial(p classify.Partial) ([]byte, error) { return p.MarshalBinary() }
 
-func decodePartial(b []byte) (fft.Partial, error) {
-	var p fft.Partial
+func decodePartial(b []byte) (classify.Partial, error) {
+	var p classify.Partial
 	err := p.UnmarshalBinary(b)
 	return p, err
 }
@@ -70,7 +70,7 @@ type classifyConfig struct {
 	Format  string
 	Ingest  ingestConfig
 	StepMs  int64
-	Options fft.Options
+	Options classify.Options
 	Out     string // directory of the outputs
 }
 
@@ -129,8 +129,8 @@ func (c ingestConfig) options() (ingest.Options, error) {
 	return o, o.Validate()
 }
 
-func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, fft.Partial), reject func(rejectRow)) error {
-	b := fft.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
+func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, classify.Partial), reject func(rejectRow)) error {
+	b := classify.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
 	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
 	if err != nil {
 		return err
@@ -209,7 +209,7 @@ func readShard(ctx context.Context, dir, format, path string, opts ingest.Option
 }
 
 // mergeFn merges a tenant's Partials from every shard. The accumulator
-// only gathers them, and ExtractOutput merges them at once (fft.MergeAll:
+// only gathers them, and ExtractOutput merges them at once (classify.MergeAll:
 // the slots allocated once). Merging two at a time copied the growing
 // slots at every merge, which on shards that each cover a stretch of time
 // is quadratic in the shards. Partials merge exactly (integer adds), so
@@ -218,12 +218,12 @@ type mergeFn struct{}
 
 // partials is mergeFn's accumulator: a tenant's Partials, unmerged.
 type partials struct {
-	Parts []fft.Partial
+	Parts []classify.Partial
 }
 
 func (mergeFn) CreateAccumulator() partials { return partials{} }
 
-func (mergeFn) AddInput(a partials, p fft.Partial) partials {
+func (mergeFn) AddInput(a partials, p classify.Partial) partials {
 	a.Parts = append(a.Parts, p)
 	return a
 }
@@ -233,11 +233,11 @@ func (mergeFn) MergeAccumulators(a, b partials) partials {
 	return a
 }
 
-func (mergeFn) ExtractOutput(a partials) fft.Partial {
+func (mergeFn) ExtractOutput(a partials) classify.Partial {
 	if len(a.Parts) == 1 {
 		return a.Parts[0]
 	}
-	return fft.MergeAll(a.Parts)
+	return classify.MergeAll(a.Parts)
 }
 
 // encodePartials is the count of parts, then each part's binary form
@@ -261,7 +261,7 @@ func decodePartials(b []byte) (partials, error) {
 		return a, errors.New("wlprof-beam: a damaged list of partials")
 	}
 	b = b[k:]
-	a.Parts = make([]fft.Partial, n)
+	a.Parts = make([]classify.Partial, n)
 	for i := range a.Parts {
 		m, k := binary.Uvarint(b)
 		if k <= 0 || m > uint64(len(b)-k) {
@@ -282,8 +282,8 @@ func decodePartials(b []byte) (partials, error) {
 // series comes from: the global combine rebuilds the series (Partial.Series
 // is exact), so the shuffle carries about 3 bytes a slot, not 8.
 type analysed struct {
-	Tenant  fft.Tenant
-	Partial fft.Partial
+	Tenant  classify.Tenant
+	Partial classify.Partial
 }
 
 // encodeAnalysed is the tenant gob-encoded (its floats may be NaN, which
@@ -309,7 +309,7 @@ func decodeAnalysed(b []byte) (analysed, error) {
 	return a, a.Partial.UnmarshalBinary(b[k+int(n):])
 }
 
-// analyseFn is the per-tenant core of classify: fft.Analyse on the
+// analyseFn is the per-tenant core of classify: classify.Analyse on the
 // tenant's series, built from its merged Partial. Prism hands a stage all
 // of its elements as one bundle, so the tenants of a bundle are analysed
 // by Options.Workers goroutines (all CPUs by default, as wlprof classify
@@ -317,9 +317,9 @@ func decodeAnalysed(b []byte) (analysed, error) {
 // come and at FinishBundle.
 type analyseFn struct {
 	StepMs  int64
-	Options fft.Options
+	Options classify.Options
 
-	in   chan fft.Partial
+	in   chan classify.Partial
 	out  chan analysed
 	wg   sync.WaitGroup
 	busy int // elements sent and not yet emitted
@@ -330,7 +330,7 @@ func (f *analyseFn) StartBundle(_ context.Context, _ func(analysed)) { // the SD
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	f.in = make(chan fft.Partial, workers)
+	f.in = make(chan classify.Partial, workers)
 	f.out = make(chan analysed, 4*workers)
 	f.busy = 0
 	for range workers {
@@ -339,13 +339,13 @@ func (f *analyseFn) StartBundle(_ context.Context, _ func(analysed)) { // the SD
 			defer f.wg.Done()
 			for p := range f.in {
 				s := p.Series(time.Duration(f.StepMs) * time.Millisecond)
-				f.out <- analysed{Tenant: fft.Analyse(&s, f.Options), Partial: p}
+				f.out <- analysed{Tenant: classify.Analyse(&s, f.Options), Partial: p}
 			}
 		}()
 	}
 }
 
-func (f *analyseFn) ProcessElement(_ string, p fft.Partial, emit func(analysed)) error {
+func (f *analyseFn) ProcessElement(_ string, p classify.Partial, emit func(analysed)) error {
 	for {
 		select {
 		case f.in <- p:
@@ -386,30 +386,30 @@ func (f *analyseFn) FinishBundle(_ context.Context, emit func(analysed)) error {
 }
 
 // combineFn is the global combine: classes and headroom over every
-// tenant (fft.Combine, which sorts them), written to Out.
+// tenant (classify.Combine, which sorts them), written to Out.
 type combineFn struct {
 	StepMs  int64
-	Options fft.Options
+	Options classify.Options
 	Out     string
 	Format  string
 }
 
 func (f *combineFn) ProcessElement(_ int, iter func(*analysed) bool) error {
 	var series []dataset.Series
-	var tenants []fft.Tenant
+	var tenants []classify.Tenant
 	var a analysed
 	for iter(&a) {
 		series = append(series, a.Partial.Series(time.Duration(f.StepMs)*time.Millisecond))
 		tenants = append(tenants, a.Tenant)
 	}
-	res, err := fft.Combine(series, tenants, f.Options)
+	res, err := classify.Combine(series, tenants, f.Options)
 	if err != nil {
 		return err
 	}
 	// As wlprof classify on a dataset just ingested: built from usage.
 	res.Built = true
 	res.Units = "server"
-	if f.Format == fft.GoogleUsageFormat {
+	if f.Format == classify.GoogleUsageFormat {
 		res.Units = "ncu"
 	}
 	return writeResults(f.Out, res)

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/fft"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/reports"
@@ -54,7 +54,7 @@ with the reason.
 }
 
 func runClassify(ctx context.Context, o *classifyOptions) error {
-	opts := fft.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
+	opts := classify.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -62,12 +62,12 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	var res *fft.Result
+	var res *classify.Result
 	err = o.g.stage(reports.StageClassify, func() (err error) {
 		res, err = pipeline.Classify(ctx, ds, opts)
 		return err
 	})
-	if errors.Is(err, fft.ErrNoSeries) {
+	if errors.Is(err, classify.ErrNoSeries) {
 		return fmt.Errorf("%s has no utilisation data to classify: ingest a trace first (wlprof ingest --help lists the formats)", o.g.Dataset)
 	}
 	if err != nil {

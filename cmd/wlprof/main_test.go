@@ -148,7 +148,7 @@ func TestDatasetFromEnvironment(t *testing.T) {
 
 // Messages speak the user's words (issue 22 item 10): Ctrl-C is
 // "interrupted", not "context canceled"; a dataset without utilisation
-// data says what to ingest, not "fft: no utilisation series".
+// data says what to ingest, not "classify: no utilisation series".
 func TestMessagesInUsersWords(t *testing.T) {
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
@@ -156,7 +156,7 @@ func TestMessagesInUsersWords(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	_, errs, code := wlprof(t, "classify", "-d", ds)
-	if code != 1 || !strings.Contains(errs, "has no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "fft:") {
+	if code != 1 || !strings.Contains(errs, "has no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "classify: no utilisation series") {
 		t.Errorf("classify without usage: exit %d, %q", code, errs)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -7,7 +7,7 @@
 //
 // Median and Percentile leave their input as it is. The selection
 // functions (Select, NearestRank, UpperMedian) reorder theirs: they run in
-// linear time without allocating, which is why fft uses them on every
+// linear time without allocating, which is why classify uses them on every
 // tenant's series.
 //
 // NaN: Median and Percentile order values as sort.Float64s does, NaN
@@ -91,7 +91,7 @@ func UpperMedian[T cmp.Ordered](x []T) T {
 
 // Select returns the k-th smallest (0-based) element of v, reordering v:
 // Hoare's selection, linear time on average and no allocation (sorting
-// 21,600 slots per tenant was a third of fft's classify time). It panics
+// 21,600 slots per tenant was a third of the classify stage's time). It panics
 // when k is outside [0, len(v)).
 func Select[T cmp.Ordered](v []T, k int) T {
 	if k < 0 || k >= len(v) {

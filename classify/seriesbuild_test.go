@@ -1,0 +1,166 @@
+package classify
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/wlprof/wlprof/dataset"
+)
+
+// AddBatch folds a batch's rows on several workers (each owning a part of
+// the servers); the series must be exactly those of one worker, whatever
+// the number of parts, on shuffled rows with duplicates and gaps.
+func TestAddBatchPartsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []dataset.Usage
+	for tn := 0; tn < 150; tn++ {
+		for sv := 0; sv < 1+tn%3; sv++ {
+			for slot := 0; slot < 200; slot++ {
+				if r.IntN(10) == 0 {
+					continue // gap
+				}
+				for d := 0; d < 1+r.IntN(2); d++ { // duplicates in a slot
+					rows = append(rows, dataset.Usage{Tenant: "t" + strconv.Itoa(tn), Server: "s" + strconv.Itoa(sv),
+						TimeMs: 1_700_000_000_000 + int64(slot)*120_000 + int64(d)*1000, CPU: r.Float64()})
+				}
+			}
+		}
+	}
+	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	for i := range rows {
+		if err := tx.Usage().Append(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	build := func(parts int) []dataset.Series {
+		b := NewSeriesBuilder(2 * time.Minute)
+		b.parts = parts
+		err := dataset.ScanUsageBatches(context.Background(), ds, func(ub *dataset.UsageBatch) error {
+			if ub.Len < 1<<14 {
+				t.Fatalf("batch of %d rows would not take the parallel path", ub.Len)
+			}
+			b.AddBatch(ub)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Series()
+	}
+	one, many := build(1), build(7)
+	if len(one) != 150 || len(many) != len(one) {
+		t.Fatalf("%d and %d series, want 150", len(one), len(many))
+	}
+	for i := range one {
+		a, b := one[i], many[i]
+		if a.Tenant != b.Tenant || a.StartMs != b.StartMs || a.Servers != b.Servers || len(a.Values) != len(b.Values) {
+			t.Fatalf("series %d: %+v vs %+v", i, a, b)
+		}
+		for j := range a.Values {
+			if a.Values[j] != b.Values[j] && !(math.IsNaN(a.Values[j]) && math.IsNaN(b.Values[j])) {
+				t.Fatalf("%s slot %d: %g with one part, %g with seven", a.Tenant, j, a.Values[j], b.Values[j])
+			}
+		}
+	}
+}
+
+// The builder against a direct computation: per tenant and slot, each
+// server's samples averaged, then the servers; the series from the first
+// to the last slot with a sample, NaN between. Tenants start and end at
+// random slots (inside chunks, across chunk boundaries), with gaps and
+// duplicates; rows in time order, where the builder is exact up to its
+// float32 sums (a few 1e-7 of a server, then rounded to 1e-6).
+func TestSeriesBuilderMatchesDirect(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	const step = int64(120_000)
+	type key struct {
+		tenant, server string
+		slot           int64
+	}
+	sums := map[key][2]float64{}
+	var rows []dataset.Usage
+	base := int64(1_700_000_000_000) / step / chunkSlots * chunkSlots * step // slot 0 starts a chunk
+	for tn := 0; tn < 40; tn++ {
+		first := int64(r.IntN(3000))
+		last := first + int64(r.IntN(4000))
+		if tn%3 == 0 { // the first and last slots of chunks
+			first = (first/chunkSlots + 1) * chunkSlots
+			last = (last/chunkSlots+2)*chunkSlots - 1
+		}
+		for sv := 0; sv < 1+tn%4; sv++ {
+			for slot := first; slot <= last; slot++ {
+				if r.IntN(7) == 0 && slot != first && slot != last {
+					continue
+				}
+				for d := 0; d < 1+r.IntN(2); d++ {
+					cpu := math.Round(r.Float64()*1e4) / 1e4
+					k := key{"t" + strconv.Itoa(tn), "s" + strconv.Itoa(sv), slot}
+					s := sums[k]
+					sums[k] = [2]float64{s[0] + cpu, s[1] + 1}
+					rows = append(rows, dataset.Usage{Tenant: k.tenant, Server: k.server, TimeMs: base + slot*step + int64(d)*1000, CPU: cpu})
+				}
+			}
+		}
+	}
+	// Time order, servers interleaved.
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].TimeMs/step < rows[j].TimeMs/step })
+	b := NewSeriesBuilder(time.Duration(step) * time.Millisecond)
+	for _, u := range rows {
+		b.Add(u.Tenant, u.Server, u.TimeMs, u.CPU)
+	}
+	got := b.Series()
+	// The direct series.
+	type acc struct{ sum, n float64 }
+	per := map[string]map[int64]*acc{}
+	for k, s := range sums {
+		if per[k.tenant] == nil {
+			per[k.tenant] = map[int64]*acc{}
+		}
+		a := per[k.tenant][k.slot]
+		if a == nil {
+			a = &acc{}
+			per[k.tenant][k.slot] = a
+		}
+		a.sum += s[0] / s[1]
+		a.n++
+	}
+	if len(got) != len(per) {
+		t.Fatalf("%d series, want %d", len(got), len(per))
+	}
+	for _, s := range got {
+		slots := per[s.Tenant]
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for sl := range slots {
+			lo, hi = min(lo, sl), max(hi, sl)
+		}
+		if s.StartMs != base+lo*step || int64(len(s.Values)) != hi-lo+1 {
+			t.Fatalf("%s: start %d and %d values, want %d and %d", s.Tenant, s.StartMs, len(s.Values), base+lo*step, hi-lo+1)
+		}
+		for i, v := range s.Values {
+			a := slots[lo+int64(i)]
+			switch {
+			case a == nil && !math.IsNaN(v):
+				t.Fatalf("%s slot %d: %g, want NaN", s.Tenant, lo+int64(i), v)
+			case a != nil && !(math.Abs(v-a.sum/a.n) <= 2e-6):
+				t.Fatalf("%s slot %d: %g, want %g", s.Tenant, lo+int64(i), v, a.sum/a.n)
+			}
+		}
+	}
+}
