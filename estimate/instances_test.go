@@ -30,7 +30,7 @@ import (
 //
 // Order: the DAG's (M2_1 and M3_1 wait for M1, R4_2 for M2_1, M5_3_4 for
 // M3_1 and R4_2). j_2's one instance is Waiting: no µ in any task, not
-// estimated.
+// estimated (ranked as a job without data, §3.4.1).
 func TestInstancesAsHistory(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ds")
@@ -51,6 +51,17 @@ func TestInstancesAsHistory(t *testing.T) {
 	if err := tx.Instances().Append(&dataset.Instance{Job: "j_1", Stage: "2", Task: "M2_1", Instance: "ins_9", Status: "Running",
 		StartMs: 140_000, EndMs: dataset.NoTime, CPUAvg: nan, CPUMax: nan, MemAvg: nan, MemMax: nan, Source: "test"}); err != nil {
 		t.Fatal(err)
+	}
+	// j_9 has no batch_task rows: its task count is its distinct
+	// instances (two, one retried), µ (10 + 20) / 2 = 15.
+	for _, r := range []struct {
+		name, status string
+		start, end   int64
+	}{{"a", "Terminated", 0, 10_000}, {"b", "Failed", 0, 5_000}, {"b", "Terminated", 6_000, 26_000}} {
+		if err := tx.Instances().Append(&dataset.Instance{Job: "j_9", Stage: "1", Task: "M1", Instance: r.name, Status: r.status,
+			StartMs: r.start, EndMs: r.end, CPUAvg: nan, CPUMax: nan, MemAvg: nan, MemMax: nan, Source: "test"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
@@ -86,6 +97,13 @@ func TestInstancesAsHistory(t *testing.T) {
 		t.Errorf("before the run: %+v", ji.Phases[0])
 	}
 
+	ji = JobInput{}
+	instancePhases(&ji, 100, inst["j_9"])
+	if len(ji.Phases) != 1 || ji.Phases[0].Tasks != 2 || ji.Phases[0].MuS != 15 || ji.Phases[0].Pending != 2 ||
+		ji.ProfileFrom != "task instances (3 instance runs; task counts from batch_task, of M1 from its instances: no batch_task row)" {
+		t.Errorf("j_9 without batch_task rows: %+v from %q", ji.Phases, ji.ProfileFrom)
+	}
+
 	// Load: a goal from --jobs and the instances as j_1's history; j_2
 	// has a Waiting instance only.
 	d := 600.0
@@ -99,7 +117,8 @@ func TestInstancesAsHistory(t *testing.T) {
 	if len(in.Jobs) != 1 || in.Jobs[0].Job != "j_1" || !reflect.DeepEqual(in.Jobs[0].Phases, want) {
 		t.Errorf("Load: jobs %+v", in.Jobs)
 	}
-	if len(in.NotEstimated) != 1 || in.NotEstimated[0].Job != "j_2" || in.NotEstimated[0].Reason != "no profile: no task of the job has a Terminated instance with a start and an end" {
+	// j_9 has no goal.
+	if len(in.NotEstimated) != 2 || in.NotEstimated[0].Job != "j_2" || in.NotEstimated[0].Reason != "no profile: no task of the job has a Terminated instance with a start and an end" || in.NotEstimated[1].Job != "j_9" {
 		t.Errorf("Load: not estimated %+v", in.NotEstimated)
 	}
 }
