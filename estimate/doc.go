@@ -162,8 +162,22 @@
 // latest started), its attempts give each phase's tasks (that run's),
 // those finished, and the elapsed time β of each running one; otherwise
 // every task is pending. The --jobs file may give pending and running
-// tasks per phase instead. Jobs without a goal, a µ or a task count are
-// listed in not_estimated with the reason.
+// tasks per phase instead. An Alibaba job with task instances (the
+// instances table, batch_instance) takes them as its task history
+// instead of the profruns rows, unless --jobs gives its phases: a phase
+// is a task (batch_task's task_name, M1, R2_1, ...) in the DAG's order
+// (parents first, ties by task number), its task count batch_task's
+// instance_num (its distinct instances when the job has no batch_task row
+// for it), µ the mean length of its Terminated instance runs (§3.3.2's
+// mean completed task length; failed runs left out, as failed attempts
+// are). The trace holds one run of the job: at --at within it (its first
+// instance start to its last end, or on while an instance has a start and
+// no end) an instance with a Terminated run ended by then is done, one
+// with a run started and not ended by then is running for --at − its
+// start, the rest pending; outside it every task is pending. A task with
+// no Terminated run takes a neighbour's µ (§3.4.5), with a note.
+// Jobs without a goal, a µ or a task count are listed in not_estimated
+// with the reason.
 //
 // # Departures kept, and why
 //

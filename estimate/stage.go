@@ -159,11 +159,18 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err != nil {
 		return Input{}, err
 	}
+	inst, err := loadInstances(ctx, ds)
+	if err != nil {
+		return Input{}, err
+	}
 	names := map[string]bool{}
 	for j := range slos {
 		names[j] = true
 	}
 	for j := range hist {
+		names[j] = true
+	}
+	for j := range inst {
 		names[j] = true
 	}
 	if opts.Jobs != nil {
@@ -183,7 +190,13 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		if r := goal(&ji, in.AtS, slos[id], spec, opts.Jobs); r != "" {
 			why = append(why, r)
 		}
-		if r := phases(&ji, in.AtS, hist[id], sandbox[id], spec, opts.Jobs); r != "" {
+		var r string
+		if ih := inst[id]; ih != nil && (spec == nil || len(spec.Phases) == 0) {
+			r = instancePhases(&ji, in.AtS, ih) // a job with instances: they are its task history
+		} else {
+			r = phases(&ji, in.AtS, hist[id], sandbox[id], spec, opts.Jobs)
+		}
+		if r != "" {
 			why = append(why, r)
 		}
 		if len(why) > 0 {
@@ -287,7 +300,7 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 		if len(muFrom) > 0 {
 			ji.ProfileFrom += " (µ " + strings.Join(muFrom, ", ") + ")"
 		}
-		if !assumeMu(ji) {
+		if !assumeMu(ji, "no mu_s in --jobs, no profiling runs") {
 			for _, p := range ji.Phases {
 				why = append(why, fmt.Sprintf("phase %q has no µ (give mu_s in --jobs, or profile the task)", p.Name))
 			}
@@ -321,9 +334,10 @@ func phases(ji *JobInput, atS float64, h *history, sandbox map[string]sandboxMu,
 // earlier phase with one (else the nearest later): Polo, PhD thesis, UPC
 // 2014, §3.4.5, "If no estimate is provided, the scheduler assumes that
 // the computational cost of a map task is the same as that of a reduce
-// task". Each assumption is a warning of the job. It is false when no
-// phase has a µ: the job has no data (§3.4.1) and is not estimated.
-func assumeMu(ji *JobInput) bool {
+// task". Each assumption is a warning of the job, saying why the phase
+// has none (none). It is false when no phase has a µ: the job has no data
+// (§3.4.1) and is not estimated.
+func assumeMu(ji *JobInput, none string) bool {
 	src := -1
 	for k, p := range ji.Phases {
 		if p.MuS > 0 {
@@ -343,8 +357,8 @@ func assumeMu(ji *JobInput) bool {
 		from := ji.Phases[src]
 		p.MuS = from.MuS
 		p.MuFrom = fmt.Sprintf("assumed: phase %q's µ (Polo, PhD thesis, UPC 2014, §3.4.5: with no estimate, a reduce task costs what a map task does)", from.Name)
-		ji.Warnings = append(ji.Warnings, fmt.Sprintf("phase %q has no µ (no mu_s in --jobs, no profiling runs): phase %q's %s is assumed (Polo, PhD thesis, UPC 2014, §3.4.5)",
-			p.Name, from.Name, timeflag.FormatSeconds(from.MuS)))
+		ji.Warnings = append(ji.Warnings, fmt.Sprintf("phase %q has no µ (%s): phase %q's %s is assumed (Polo, PhD thesis, UPC 2014, §3.4.5)",
+			p.Name, none, from.Name, timeflag.FormatSeconds(from.MuS)))
 	}
 	return true
 }

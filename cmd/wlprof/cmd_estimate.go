@@ -69,7 +69,12 @@ Deadlines are the next instance of each actionable SLO (wlprof slo, with
 the task history ingested from jhist and spark-eventlog (µ: the mean of the
 successful attempts), or from --jobs (with µ from the profiling runs when it
 gives none: the mean time per task at the published profile's setting); a
-phase without µ takes the map's (§3.4.5), with a note. A job has every task
+phase without µ takes the map's (§3.4.5), with a note. An Alibaba job with
+task instances (ingest alibaba2018-batch-instance) takes them as its task
+history instead: per task, in the DAG's order, µ is the mean length of its
+Terminated instance runs, the task count batch_task's instance_num, and at
+--at an instance ended is done and one started and not ended is running
+(profile_from and mu_from say so). A job has every task
 pending unless a run of it in the task history was in progress at --at (its
 attempts then say which tasks are done, running and pending) or --jobs gives
 its progress. Jobs without a deadline, a µ in any phase or a task count are

@@ -379,3 +379,71 @@ func TestReportFlagsEstimateAtGiven(t *testing.T) {
 		}
 	}
 }
+
+// wlprof estimate on an Alibaba job: its task history is its instances
+// (batch_instance, both trace files written from the schema,
+// testdata/dag/SOURCES.md, plus a Running instance of M2_1 from 140 s)
+// and batch_task's instance counts; the goal is 600 s after --at (150 s
+// from the trace start). By hand (estimate's TestInstancesAsHistory has
+// the rows): M1 10 tasks, µ (30 + 60) / 2 = 45 s, 8 pending, one running
+// 50 s; M2_1 4, µ 40 s, 3 pending, one running 10 s; M3_1 6 pending, µ
+// assumed 40 s; R4_2 3 pending, µ 28 s (the failed run left out); M5_3_4
+// 2 pending, µ assumed 28 s. Work left (§3.3.2: δ = max(µ − β, 0)): 360,
+// 120 + 30, 240, 84, 56 = 890 slot-seconds over 600 s; eq. 1 with the
+// window split by work is ⌈890/600 − |R|⌉: 1, 1, 2, 2, 2.
+func TestEstimateAlibabaInstances(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	for _, c := range []struct {
+		format, file string
+		code         int
+	}{
+		{"alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv", 3}, // rejects, as TestDAG says
+		{"alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv", 3},
+		{"alibaba2018-batch-instance", "../../testdata/estimate/alibaba_running_instance.csv", 0},
+	} {
+		if _, stderr, code := wlprof(t, "ingest", "-d", ds, c.format, c.file); code != c.code {
+			t.Fatalf("ingest %s: exit %d, want %d: %s", c.file, code, c.code, stderr)
+		}
+	}
+	base := []string{"estimate", "-d", ds, "--jobs", "../../testdata/estimate/alibaba_jobs.yaml", "--at", "1970-01-01T00:02:30Z"}
+	out, stderr, code := wlprof(t, base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "estimate-alibaba-instances.txt", out)
+	js, stderr, code := wlprof(t, append(base, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("-o json: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Jobs []struct {
+			Job         string `json:"job"`
+			ProfileFrom string `json:"profile_from"`
+			Phases      []struct {
+				Phase   string  `json:"phase"`
+				Tasks   int     `json:"tasks"`
+				MuS     float64 `json:"mu_s"`
+				Pending int     `json:"pending_tasks"`
+				Running int     `json:"running_tasks"`
+				SReq    int     `json:"s_req"`
+				MuFrom  string  `json:"mu_from"`
+			} `json:"phases"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Jobs) != 1 || doc.Jobs[0].Job != "j_1" || !strings.HasPrefix(doc.Jobs[0].ProfileFrom, "task instances (6 instance runs; task counts from batch_task)") {
+		t.Fatalf("jobs %+v", doc.Jobs)
+	}
+	want := []string{"M1 10 45 8 1 1", "M2_1 4 40 3 1 1", "M3_1 6 40 6 0 2", "R4_2 3 28 3 0 2", "M5_3_4 2 28 2 0 2"}
+	for k, p := range doc.Jobs[0].Phases {
+		got := p.Phase + " " + strconv.Itoa(p.Tasks) + " " + strconv.FormatFloat(p.MuS, 'g', -1, 64) + " " + strconv.Itoa(p.Pending) + " " + strconv.Itoa(p.Running) + " " + strconv.Itoa(p.SReq)
+		if k >= len(want) || got != want[k] {
+			t.Errorf("phase %d: %s (µ from %s), want %v", k, got, p.MuFrom, want)
+		}
+	}
+	if len(doc.Jobs[0].Phases) != len(want) || doc.Jobs[0].Phases[0].MuFrom != "task instances: mean of 2 Terminated instance runs" {
+		t.Errorf("phases %+v", doc.Jobs[0].Phases)
+	}
+}
