@@ -1,0 +1,128 @@
+package simulate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/ingest"
+)
+
+// alibabaDataset ingests the batch_task and batch_instance rows written
+// from the Alibaba cluster-trace-v2018 schema (testdata/dag/SOURCES.md);
+// their last lines are rejects, so ingest reports errors beside the
+// dataset.
+func alibabaDataset(t *testing.T) *dataset.Dataset {
+	t.Helper()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ds")
+	if _, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-task",
+		[]string{"../testdata/dag/batch_task_schema_sample.csv"}, ingest.DefaultOptions()); ds == nil {
+		t.Fatal(err)
+	}
+	_, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-instance",
+		[]string{"../testdata/dag/batch_instance_schema_sample.csv"}, ingest.DefaultOptions())
+	if ds == nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// TestFromHistoryAlibaba replays job j_1 of the schema-written sample,
+// values counted by hand from the two files (times are seconds from the
+// trace start; plan_mem is a percentage of the machine, 100 GiB here):
+//
+//	M1     ins_1 100→130, ins_2 100→160: 2 tasks of (30+60)/2 = 45 s
+//	M2_1   ins_3 160→200: 1 task of 40 s, after M1
+//	M3_1   no instances: instance_num 6 tasks of batch_task's 230−160 = 70 s, after M1
+//	R4_2   ins_4 failed 200→230 (left out), its retry 232→260: 1 task of 28 s,
+//	       plan_cpu 50 → 0.5 cores, rounded up to 1; plan_mem 0.2 → 0.2% of 100 GiB
+//	M5_3_4 no instances: 2 tasks of 300−260 = 40 s, after R4_2 (its
+//	       instances ended at 260, M3_1 at batch_task's 230)
+//
+// plan_mem 0.39 is 0.0039 × 107374182400 = 418759311.36 → 418759311
+// bytes; 0.2 is 214748364.8 → 214748365. Observed: the first instance
+// start (100) to the last end, widened to the tasks replayed from
+// batch_task alone (M5_3_4 ends at 300): 200 s. j_2's one instance is
+// Waiting (no times), so its task never terminated: skipped with the
+// reason. j_3 and j_4 have tasks but no instances (j_3's instance rows
+// are rejects, as is j_5's task, which waits for itself).
+func TestFromHistoryAlibaba(t *testing.T) {
+	ds := alibabaDataset(t)
+	const machine = 100 << 30
+	jobs, info, warns, err := FromHistoryWith(context.Background(), ds, HistoryOptions{AlibabaMachineMemoryBytes: machine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const m39, m20 = 418759311, 214748365
+	want := []Job{{ID: "j_1", ModelJob: "j_1", SubmitS: 0, ObservedS: 200, Phases: []Phase{
+		{Task: "M1", Tasks: 2, RuntimeS: 45, MemoryBytes: m39, Cores: 1, ModelSource: "default"},
+		{Task: "M2_1", Tasks: 1, RuntimeS: 40, MemoryBytes: m39, Cores: 1, After: "M1", ModelSource: "default"},
+		{Task: "M3_1", Tasks: 6, RuntimeS: 70, MemoryBytes: m39, Cores: 1, After: "M1", ModelSource: "default"},
+		{Task: "R4_2", Tasks: 1, RuntimeS: 28, MemoryBytes: m20, Cores: 1, After: "M2_1", ModelSource: "default"},
+		{Task: "M5_3_4", Tasks: 2, RuntimeS: 40, MemoryBytes: m39, Cores: 1, After: "R4_2", ModelSource: "default"},
+	}}}
+	if !reflect.DeepEqual(jobs, want) {
+		t.Errorf("jobs\n%+v\nwant\n%+v", jobs, want)
+	}
+	if info.Runs != 1 || info.Jobs != 1 || info.InstanceJobs != 1 || info.Instances != 4 || info.FailedInstances != 2 ||
+		info.InstanceJobsSkipped != 1 || info.JobsWithoutInstances != 2 || info.FirstSubmitMs == dataset.NoTime {
+		t.Errorf("info %+v: want 1 run and job replayed, 4 Terminated and 2 other instance runs, j_2 skipped, 2 jobs without instances", info)
+	}
+	all := strings.Join(warns, "\n")
+	for _, w := range []string{
+		"Alibaba job j_2 not replayed: task task_Nzg3ODAwNDgzMTAwNTc2NTQ2Mw== has no Terminated instance (1 other run(s))",
+		"2 Alibaba task(s) have no instance rows",
+		"1 Alibaba task(s) plan a fraction of a core",
+		"2 Alibaba instance run(s) that did not terminate",
+	} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings\n%s\nwant %q", all, w)
+		}
+	}
+	// On one 96-core node of 100 GiB every task fits at once: the JCT is
+	// the chain M1 → M2_1 → R4_2 → M5_3_4, 45 + 40 + 28 + 40 = 153 s
+	// (M1 → M3_1, 115 s, ends first).
+	opts := DefaultOptions()
+	opts.Nodes, opts.NodeMemoryBytes, opts.NodeCores = []int{1}, []int64{machine}, AlibabaMachineCores
+	res, err := Run(context.Background(), Input{Jobs: jobs}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, j := range res.Jobs {
+		if j.Job == "j_1" {
+			seen++
+			if math.Abs(j.JCTS-153) > 1e-9 {
+				t.Errorf("j_1 under %s: JCT %g, want 153", j.Policy, j.JCTS)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("j_1 simulated under %d policies, want yarn and yarn-me", seen)
+	}
+}
+
+// Without the machine's memory the Alibaba jobs cannot be sized: Load
+// says which flag to give instead of simulating nothing silently.
+func TestLoadAlibabaNeedsMachineMemory(t *testing.T) {
+	ds := alibabaDataset(t)
+	_, err := Load(context.Background(), ds, DefaultOptions())
+	if !errors.Is(err, ErrNoWorkload) || !strings.Contains(err.Error(), "--alibaba-machine-memory") {
+		t.Errorf("err %v, want ErrNoWorkload naming --alibaba-machine-memory", err)
+	}
+	opts := DefaultOptions()
+	opts.AlibabaMachineMemoryBytes = 100 << 30
+	in, err := Load(context.Background(), ds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Workload.History == nil || in.Workload.History.InstanceJobs != 1 || len(in.Jobs) != 1 {
+		t.Errorf("workload %+v, %d jobs: want j_1 replayed", in.Workload.History, len(in.Jobs))
+	}
+}
