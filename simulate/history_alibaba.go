@@ -11,9 +11,10 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// AlibabaMachineCores is the 2018 Alibaba trace's machine: 96 cores
-// (trace_2018.md §1); its memory is published only normalised (mem_size
-// 100), so the machine memory plan_mem is a percentage of must be given
+// AlibabaMachineCores is the 2018 Alibaba trace's machine: machine_meta's
+// cpu_num is 96. Its memory is published only normalised (the trace's
+// schema.md §1.1: mem_size "normalized memory size. [0, 100]"), so the
+// machine memory plan_mem is a percentage of must be given
 // (Options.AlibabaMachineMemoryBytes, --alibaba-machine-memory).
 const AlibabaMachineCores = 96
 
