@@ -209,7 +209,7 @@ func fromInstances(ctx context.Context, ds *dataset.Dataset, machineMem int64, i
 				if q == s {
 					continue
 				}
-				if last == nil || q.endMs > last.endMs || (q.endMs == last.endMs && q.st.Stage > last.st.Stage) {
+				if last == nil || q.endMs > last.endMs || (q.endMs == last.endMs && stageIDLess(last.st.Stage, q.st.Stage)) {
 					last = q
 				}
 			}

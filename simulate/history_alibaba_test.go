@@ -3,9 +3,12 @@ package simulate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,5 +127,126 @@ func TestLoadAlibabaNeedsMachineMemory(t *testing.T) {
 	}
 	if in.Workload.History == nil || in.Workload.History.InstanceJobs != 1 || len(in.Jobs) != 1 {
 		t.Errorf("workload %+v, %d jobs: want j_1 replayed", in.Workload.History, len(in.Jobs))
+	}
+}
+
+// Seeded random Alibaba jobs (tasks waiting for lower-numbered tasks,
+// instances of random status and times): every job whose tasks all have
+// a Terminated run is replayed, each phase holds exactly its task's
+// Terminated runs (tasks × mean = their summed durations), waits for a
+// task it names, the one whose instances ended last, and the observed
+// JCT is the job's last instance end − its first instance start.
+func TestFromHistoryAlibabaProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type stageWant struct {
+		name    string
+		n       int
+		sumS    float64
+		endMs   int64
+		parents []int
+	}
+	type jobWant struct {
+		stages     []stageWant
+		start, end int64
+		ok         bool
+	}
+	want := map[string]*jobWant{}
+	for ji := 0; ji < 40; ji++ {
+		job := fmt.Sprintf("j_%d", ji)
+		jw := &jobWant{start: math.MaxInt64, ok: true}
+		k := 1 + rng.Intn(5)
+		for si := 1; si <= k; si++ {
+			sw := stageWant{}
+			name := fmt.Sprintf("M%d", si)
+			var par []string
+			for p := 1; p < si; p++ {
+				if rng.Intn(2) == 0 {
+					sw.parents = append(sw.parents, p)
+					par = append(par, strconv.Itoa(p))
+					name += "_" + strconv.Itoa(p)
+				}
+			}
+			sw.name = name
+			if err := tx.Stages().Append(&dataset.Stage{Job: job, Stage: strconv.Itoa(si), Name: name, Parents: strings.Join(par, ","),
+				Tasks: 9, StartMs: dataset.NoTime, EndMs: dataset.NoTime, CPUs: 1, Memory: 0.01, Source: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			for ii := 0; ii < 1+rng.Intn(4); ii++ {
+				start := int64(1000 * rng.Intn(1000))
+				end := start + int64(1000*(1+rng.Intn(100)))
+				status := "Terminated"
+				if rng.Intn(4) == 0 {
+					status = "Failed"
+				} else {
+					sw.n++
+					sw.sumS += float64(end-start) / 1000
+				}
+				sw.endMs = max(sw.endMs, end)
+				jw.start, jw.end = min(jw.start, start), max(jw.end, end)
+				if err := tx.Instances().Append(&dataset.Instance{Job: job, Stage: strconv.Itoa(si), Task: name, Instance: fmt.Sprint(ii), Status: status,
+					StartMs: start, EndMs: end, Source: "test"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if sw.n == 0 {
+				jw.ok = false
+			}
+			jw.stages = append(jw.stages, sw)
+		}
+		want[job] = jw
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	jobs, info, _, err := FromHistoryWith(context.Background(), ds, HistoryOptions{AlibabaMachineMemoryBytes: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := 0
+	for _, jw := range want {
+		if jw.ok {
+			replayed++
+		}
+	}
+	if len(jobs) != replayed || info.InstanceJobs != replayed || info.InstanceJobsSkipped != len(want)-replayed {
+		t.Fatalf("%d jobs replayed, info %+v; want %d of %d", len(jobs), info, replayed, len(want))
+	}
+	for _, j := range jobs {
+		jw := want[j.ID]
+		if !jw.ok || len(j.Phases) != len(jw.stages) {
+			t.Fatalf("job %s: %d phases, want %d (replayable %v)", j.ID, len(j.Phases), len(jw.stages), jw.ok)
+		}
+		if math.Abs(j.ObservedS-float64(jw.end-jw.start)/1000) > 1e-9 {
+			t.Errorf("job %s: observed %g, want %g", j.ID, j.ObservedS, float64(jw.end-jw.start)/1000)
+		}
+		for i, p := range j.Phases {
+			sw := jw.stages[i]
+			if p.Task != sw.name || p.Tasks != sw.n || math.Abs(p.RuntimeS*float64(p.Tasks)-sw.sumS) > 1e-6 {
+				t.Errorf("job %s phase %d: %s %d × %g s, want %s %d tasks summing %g s", j.ID, i, p.Task, p.Tasks, p.RuntimeS, sw.name, sw.n, sw.sumS)
+			}
+			if len(sw.parents) == 0 {
+				if p.After != "" {
+					t.Errorf("job %s %s waits for %s, names no task", j.ID, p.Task, p.After)
+				}
+				continue
+			}
+			last := sw.parents[0]
+			for _, q := range sw.parents {
+				if e, l := jw.stages[q-1].endMs, jw.stages[last-1].endMs; e > l || (e == l && q > last) {
+					last = q
+				}
+			}
+			if p.After != jw.stages[last-1].name {
+				t.Errorf("job %s %s waits for %q, want %q (its parent that ended last)", j.ID, p.Task, p.After, jw.stages[last-1].name)
+			}
+		}
 	}
 }
