@@ -250,3 +250,41 @@ func TestFromHistoryAlibabaProperties(t *testing.T) {
 		}
 	}
 }
+
+// A dataset holding both task attempts and Alibaba instances replays
+// both, submitted relative to the first of either: the Alibaba instance
+// starts at 10 s, the MapReduce map at 20 s.
+func TestFromHistoryAlibabaBesideAttempts(t *testing.T) {
+	ds := historyDataset(t, []dataset.ProfRun{jh("wc", "job_1", "map", 0, 0, 20, 10, 0)}, nil)
+	tx, err := ds.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Stages().Append(&dataset.Stage{Job: "j_1", Stage: "1", Name: "M1", Tasks: 1, StartMs: dataset.NoTime, EndMs: dataset.NoTime,
+		CPUs: 2, Memory: 0.5, Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Instances().Append(&dataset.Instance{Job: "j_1", Stage: "1", Task: "M1", Instance: "i", Status: "Terminated",
+		StartMs: t0 + 10000, EndMs: t0 + 40000, Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	jobs, info, _, err := FromHistoryWith(context.Background(), ds, HistoryOptions{AlibabaMachineMemoryBytes: 64 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Job{
+		{ID: "j_1", ModelJob: "j_1", SubmitS: 0, ObservedS: 30, Phases: []Phase{
+			{Task: "M1", Tasks: 1, RuntimeS: 30, MemoryBytes: 32 << 30, Cores: 2, ModelSource: "default"}}},
+		{ID: "wc/job_1", ModelJob: "wc", SubmitS: 10, ObservedS: 10, Phases: []Phase{
+			{Task: "map", Tasks: 1, RuntimeS: 10, MemoryBytes: 2 << 30, Cores: 1, ModelSource: "default"}}},
+	}
+	if !reflect.DeepEqual(jobs, want) {
+		t.Errorf("jobs\n%+v\nwant\n%+v", jobs, want)
+	}
+	if info.Runs != 2 || info.Jobs != 2 || info.Attempts != 1 || info.Instances != 1 || info.FirstSubmitMs != t0+10000 {
+		t.Errorf("info %+v", info)
+	}
+}
