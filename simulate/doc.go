@@ -55,6 +55,20 @@
 // Each job's observed_jct_s (its last attempt end − first attempt start)
 // is printed beside the simulated JCTs.
 //
+// Alibaba 2018 jobs (FromHistoryWith) replay from their task instances
+// (batch_instance) and tasks (batch_task): a phase per task, after the
+// task it names (of several, the one whose instances ended last), its
+// Terminated instance runs at their mean duration, plan_cpu / 100 cores
+// rounded up to whole cores and plan_mem percent of the machine memory
+// given (HistoryOptions; the trace publishes its machines' 96 cores but
+// only a normalised memory, so without it those jobs are left out, with
+// the reason). A task without instance rows runs instance_num tasks as
+// long as its batch_task end − start; a task whose instances never
+// terminated, or with no batch_task row, makes its job unreplayable: it
+// is skipped with the reason. observed_jct_s is the last instance end −
+// the first instance start, widened to the span of tasks replayed from
+// batch_task alone.
+//
 // # Cluster
 //
 // Identical nodes (DSS §4: 16 cores, 10 GB: --nodes, --node-memory,

@@ -28,6 +28,65 @@ type HistoryWorkload struct {
 	// FirstSubmitMs is the instant submit_s 0 stands for (UTC ms), or
 	// NoTime when no run has a known time.
 	FirstSubmitMs int64 `json:"first_submit_ms"`
+	// InstanceJobs are the Alibaba 2018 jobs replayed from their task
+	// instances (batch_instance) and tasks (batch_task), counted in Runs
+	// and Jobs too; Instances the Terminated instance runs read,
+	// FailedInstances the runs left out (not Terminated, or without
+	// times); InstanceJobsSkipped the jobs with instances that could not
+	// be replayed (reasons in the warnings); JobsWithoutInstances the
+	// jobs with tasks but no instances.
+	InstanceJobs         int `json:"instance_jobs"`
+	Instances            int `json:"instances"`
+	FailedInstances      int `json:"failed_instances"`
+	InstanceJobsSkipped  int `json:"instance_jobs_skipped"`
+	JobsWithoutInstances int `json:"jobs_without_instances"`
+}
+
+// HistoryOptions are what the history replay needs beyond the dataset.
+type HistoryOptions struct {
+	// AlibabaMachineMemoryBytes is the memory of the Alibaba 2018 trace's
+	// largest machine, which plan_mem is a percentage of; 0 (not given)
+	// leaves the Alibaba jobs out, with the reason.
+	AlibabaMachineMemoryBytes int64
+}
+
+// FromHistoryWith is FromHistory followed by the Alibaba 2018 jobs the
+// dataset's task instances give (fromInstances), all submitted relative
+// to the first of either.
+func FromHistoryWith(ctx context.Context, ds *dataset.Dataset, o HistoryOptions) ([]Job, HistoryWorkload, []string, error) {
+	jobs, info, warns, err := FromHistory(ctx, ds)
+	if err != nil {
+		return nil, info, nil, err
+	}
+	ali, aliFirst, aliWarns, err := fromInstances(ctx, ds, o.AlibabaMachineMemoryBytes, &info)
+	if err != nil {
+		return nil, info, nil, err
+	}
+	if len(ali) == 0 {
+		return jobs, info, append(warns, aliWarns...), nil
+	}
+	first := info.FirstSubmitMs
+	if first == dataset.NoTime || (aliFirst != dataset.NoTime && aliFirst < first) {
+		first = aliFirst
+	}
+	if first != info.FirstSubmitMs && info.FirstSubmitMs != dataset.NoTime {
+		for i := range jobs {
+			jobs[i].SubmitS += float64(info.FirstSubmitMs-first) / 1000
+		}
+	}
+	for i := range ali {
+		if ali[i].SubmitS < 0 || first == dataset.NoTime {
+			ali[i].SubmitS = 0
+		} else {
+			ali[i].SubmitS = (ali[i].SubmitS - float64(first)) / 1000
+		}
+	}
+	info.FirstSubmitMs = first
+	info.Runs += len(ali)
+	info.Jobs += len(ali)
+	jobs = append(jobs, ali...)
+	SortJobs(jobs)
+	return jobs, info, append(warns, aliWarns...), nil
 }
 
 // histRun gathers one run's attempts.

@@ -53,6 +53,10 @@ type Options struct {
 	TargetMakespan time.Duration
 	// Elasticity are the options the dataset's models are fitted with.
 	Elasticity elasticity.Options
+	// AlibabaMachineMemoryBytes is the memory plan_mem is a percentage of
+	// when the history replays Alibaba 2018 jobs (HistoryOptions); 0
+	// leaves them out.
+	AlibabaMachineMemoryBytes int64
 	// KeepSchedule keeps every task of the first cluster's simulations
 	// (PolicySummary.Schedule); SeriesPoints, when positive, their memory
 	// in use over time in that many buckets.
@@ -211,9 +215,16 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if opts.Trace == "" {
 		var hist HistoryWorkload
 		var err error
-		jobs, hist, warns, err = FromHistory(ctx, ds)
+		jobs, hist, warns, err = FromHistoryWith(ctx, ds, HistoryOptions{AlibabaMachineMemoryBytes: opts.AlibabaMachineMemoryBytes})
 		if err != nil {
 			return Input{}, err
+		}
+		if len(jobs) == 0 && hist.InstanceJobsSkipped > 0 {
+			for _, w := range warns {
+				if strings.HasPrefix(w, "Alibaba job") {
+					return Input{}, fmt.Errorf("%w; %s", ErrNoWorkload, w)
+				}
+			}
 		}
 		if len(jobs) == 0 {
 			return Input{}, ErrNoWorkload

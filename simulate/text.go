@@ -40,8 +40,21 @@ func (r *Result) WriteText(out io.Writer) error {
 		if h.FirstSubmitMs != dataset.NoTime {
 			at = "0 s is " + time.UnixMilli(h.FirstSubmitMs).UTC().Format("2006-01-02 15:04:05 UTC")
 		}
-		fmt.Fprintf(out, "workload: %d %s of %d recurring %s, replayed from the dataset's %d task attempts (%s)", h.Runs, plural(h.Runs, "run", "runs"),
-			h.Jobs, plural(h.Jobs, "job", "jobs"), h.Attempts, at)
+		from := fmt.Sprintf("%d task attempts", h.Attempts)
+		if h.InstanceJobs > 0 || h.InstanceJobsSkipped > 0 {
+			// Alibaba jobs: the instance runs they came from, and how many
+			// jobs were left out.
+			ali := fmt.Sprintf("%d Alibaba task instance runs", h.Instances)
+			if h.Attempts > 0 {
+				ali = from + " and " + ali
+			}
+			if h.InstanceJobsSkipped > 0 {
+				ali += fmt.Sprintf(", %d Alibaba %s left out (see the warnings)", h.InstanceJobsSkipped, plural(h.InstanceJobsSkipped, "job", "jobs"))
+			}
+			from = ali
+		}
+		fmt.Fprintf(out, "workload: %d %s of %d recurring %s, replayed from the dataset's %s (%s)", h.Runs, plural(h.Runs, "run", "runs"),
+			h.Jobs, plural(h.Jobs, "job", "jobs"), from, at)
 		if h.RunsWithoutAttempts > 0 {
 			fmt.Fprintf(out, "; %d %s without task attempts left out", h.RunsWithoutAttempts, plural(h.RunsWithoutAttempts, "run", "runs"))
 		}

@@ -406,3 +406,29 @@ func TestSimulateSparkHistoryGolden(t *testing.T) {
 	}
 	golden(t, "simulate-spark-history.txt", out)
 }
+
+// Alibaba 2018 jobs replay from their instances and tasks (the rows
+// written from the trace's schema in testdata/dag): j_1 on one 96-core
+// node of the 100 GiB given as the machine's memory runs its chain
+// M1 → M2_1 → R4_2 → M5_3_4 in 45 + 40 + 28 + 40 = 153 s, beside the
+// 200 s it took in the trace (simulate's TestFromHistoryAlibaba counts
+// these by hand); j_2 never terminated and is skipped with the reason.
+// Without --alibaba-machine-memory nothing can be sized, and the error
+// names the flag.
+func TestSimulateAlibabaHistory(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv")
+	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv")
+	_, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G")
+	if code == 0 || !strings.Contains(stderr, "give --alibaba-machine-memory SIZE") {
+		t.Errorf("without the machine memory: exit %d, %s; want an error naming --alibaba-machine-memory", code, stderr)
+	}
+	if _, stderr, code := wlprof(t, "simulate", "-d", ds, "--alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--alibaba-machine-memory") {
+		t.Errorf("a bad size: exit %d, %s; want a usage error", code, stderr)
+	}
+	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G", "--alibaba-machine-memory", "100G")
+	if code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	golden(t, "simulate-alibaba-history.txt", out)
+}
