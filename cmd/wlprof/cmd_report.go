@@ -12,6 +12,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
+	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/placement"
@@ -32,6 +33,7 @@ type reportOptions struct {
 	MaxPeriodicity time.Duration
 	// The simulate section's workload and cluster.
 	SimTrace, SimNodeMemory, SimDefaultModel string
+	SimAlibabaMemory                         string
 	SimNodeShapes                            string
 	SimNodes                                 int
 	SimHistory                               bool
@@ -124,6 +126,7 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
 	f.StringVar(&o.SimNodeShapes, "simulate-node-shapes", "", "a simulated cluster of several node shapes instead of --simulate-nodes and --simulate-node-memory: COUNTxMEMORY[/CORES][@DISK],... (as wlprof simulate --node-shapes)")
 	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
+	f.StringVar(&o.SimAlibabaMemory, "simulate-alibaba-machine-memory", "", "with --simulate-history: memory of the Alibaba 2018 trace's largest machine, which plan_mem is a percentage of (as wlprof simulate --alibaba-machine-memory; without it Alibaba jobs are not replayed)")
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
 	o.estimateAt = timeflag.NewInstant(&o.EstimateAtMs)
@@ -218,6 +221,15 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimNodeShapes, o.SimDefaultModel)
 	if err != nil {
 		return pipeline.Options{}, usageError{err}
+	}
+	if o.SimAlibabaMemory != "" {
+		m, err := bytesize.Parse(o.SimAlibabaMemory)
+		if err != nil {
+			return pipeline.Options{}, usageError{fmt.Errorf("--simulate-alibaba-machine-memory: %w", err)}
+		}
+		if sim != nil {
+			sim.AlibabaMachineMemoryBytes = m
+		}
 	}
 	est, err := o.estimateOpts()
 	var types *harvest.Options

@@ -432,3 +432,33 @@ func TestSimulateAlibabaHistory(t *testing.T) {
 	}
 	golden(t, "simulate-alibaba-history.txt", out)
 }
+
+// The report's simulate section replays Alibaba jobs too when given the
+// machine memory, as wlprof simulate does.
+func TestReportSimulateAlibabaHistory(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "ds")
+	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv")
+	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv")
+	out := filepath.Join(filepath.Dir(ds), "report")
+	stdout, stderr, _ := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-nodes", "1",
+		"--simulate-node-memory", "100G", "--simulate-alibaba-machine-memory", "100G", "-o", "json")
+	var idx struct {
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Computed bool   `json:"computed"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatalf("%v: %s %s", err, stdout, stderr)
+	}
+	computed := false
+	for _, s := range idx.Stages {
+		computed = computed || (s.Stage == "simulate" && s.Computed)
+	}
+	if !computed {
+		t.Errorf("simulate section not computed from the Alibaba instances: %s", stderr)
+	}
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-alibaba-machine-memory") {
+		t.Errorf("a bad size: exit %d, %s", code, stderr)
+	}
+}
