@@ -131,7 +131,7 @@
 // shards or arguments. A row's share of each window is held in memory (80
 // bytes) up to 2^18 of them; beyond that, sorted runs are spilled to one
 // temporary file (73 bytes a share) and merged at the end, so memory stays
-// bounded (google2019_sum.go). The notes of the last input give the
+// bounded (google_sum.go). The notes of the last input give the
 // counts. Parquet detection needs "instance_usage" in the file name; JSON
 // lines are read by a scanner that skips the usage histograms (checked
 // against encoding/json).
@@ -390,7 +390,7 @@
 // # Profiling runs (formats "profruns-csv" and "jhist"; SparkProfRuns)
 //
 // These fill the profruns table that the elasticity stage reads.
-// profruns-csv is a header and one run per line (format_profruns.go: the
+// profruns-csv is a header and one run per line (format_profruns_csv.go: the
 // seven required columns, the optional ones, and any other column as a
 // configuration key). jhist reads a MapReduce job history in Avro-JSON and
 // its <jobid>_conf.xml from the same folder into one run per task attempt
