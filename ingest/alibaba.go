@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -81,3 +82,52 @@ func headerSkipper(cols []string, skipped *bool) func([]byte) bool {
 }
 
 const alibabaHeaderNote = "a header line naming the schema's columns was skipped"
+
+// parseTaskName splits a DAG task name into its stage and parents; ok is
+// false for names that carry no DAG.
+func parseTaskName(name string) (stage string, parents []string, ok bool) {
+	i := 0
+	for i < len(name) && (name[i] < '0' || name[i] > '9') {
+		if name[i] == '_' {
+			return "", nil, false
+		}
+		i++
+	}
+	if i == 0 || i == len(name) {
+		return "", nil, false
+	}
+	parts := strings.Split(name[i:], "_")
+	for _, p := range parts {
+		if p == "" {
+			return "", nil, false
+		}
+		for _, c := range []byte(p) {
+			if c < '0' || c > '9' {
+				return "", nil, false
+			}
+		}
+	}
+	norm := func(p string) string { // "03" and "3" are one task
+		if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			return strconv.FormatInt(n, 10)
+		}
+		return p
+	}
+	for _, p := range parts[1:] {
+		parents = append(parents, norm(p))
+	}
+	return norm(parts[0]), parents, true
+}
+
+// statusWord: letters and underscores, as USING.
+func statusWord(b []byte) bool {
+	if len(b) == 0 || len(b) > 32 {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

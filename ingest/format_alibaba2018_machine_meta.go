@@ -62,19 +62,6 @@ func init() {
 	})
 }
 
-// statusWord: letters and underscores, as USING.
-func statusWord(b []byte) bool {
-	if len(b) == 0 || len(b) > 32 {
-		return false
-	}
-	for _, c := range b {
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 type alibabaMeta struct {
 	csvRow
 	start int64
