@@ -1,3 +1,11 @@
+// What every Alibaba 2018 reader shares.
+//
+// Every Alibaba 2018 reader skips a first line naming the schema's columns
+// (subsets re-exported by the trace's users often have one; auto detects
+// a file by it alone) and reads a count or whole seconds written as an
+// integral float ("1.0", from a float column of the re-export) as the
+// integer; a fraction where a count is due ("2.5") stays a reject.
+
 package ingest
 
 import (

@@ -1,3 +1,15 @@
+// Format "alibaba2018-batch-instance".
+//
+// alibaba2018-batch-instance: batch_instance (instance_name, task_name,
+// job_name, task_type, status, start_time, end_time, machine_id, seq_no,
+// total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max) goes to the instances
+// table (dataset.Instance), one row per run of an instance: its stage is
+// the task's, as alibaba2018-batch-task names it, times are as there (0 is
+// outside the trace), cpu_avg and cpu_max / 100 cores, mem_avg and mem_max
+// / 100 fractions of the largest machine. An end before the start, a
+// seq_no above total_seq_no, a fraction where seconds or a count are due
+// are rejects.
+
 package ingest
 
 import (

@@ -1,3 +1,24 @@
+// Formats "alibaba2018-container-meta" and "alibaba2018-container-usage".
+//
+// alibaba2018-container-meta and alibaba2018-container-usage: the online
+// containers, the trace's primary tenants (cluster-trace-v2018 schema.txt).
+// container_meta (container_id, machine_id, time_stamp, app_du, status,
+// cpu_request, cpu_limit, mem_size; no header) goes to the vms table, one
+// row per container, from its first row: vmid = container_id,
+// subscription = deployment = app_du, created = time_stamp, category =
+// status, cores = cpu_request / 100; later rows of a container (status
+// snapshots) count in the notes, and one naming another app_du is a
+// reject. container_usage (container_id, machine_id, time_stamp,
+// cpu_util_percent, mem_util_percent, cpi, mem_gps, mpki, net_in, net_out,
+// disk_io_percent) goes to usage: server = container_id, cpu and memory
+// the percentages / 100 (of the container), tenant = the container's
+// app_du from container_meta (rows already in the dataset, or inputs of
+// the same command, which auto reads first as it does Azure vmtables); a
+// container not in it is rejected ("unknown container in join"). Without
+// any container_meta, or with --tenant-key container, tenant = server =
+// container_id. A sample repeating its container's previous time_stamp
+// is a duplicate.
+
 package ingest
 
 import (

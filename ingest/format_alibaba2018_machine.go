@@ -1,3 +1,14 @@
+// Format "alibaba2018-machine".
+//
+// alibaba2018-machine: Alibaba clusterdata 2018 machine_usage.csv, nine
+// columns, no header, mem_gps and mkpi often empty, irregular sampling
+// (kept as is). time_stamp is seconds from the trace start; cpu =
+// cpu_util_percent / 100, memory = mem_util_percent / 100 (null when
+// empty); the other columns are not stored but every line must have nine.
+// The trace is one cluster: tenant = "alibaba" or --tenant, server =
+// machine_id; --tenant-key machine makes each machine its own tenant. A
+// sample repeating its machine's previous time_stamp is a duplicate.
+
 package ingest
 
 import (

@@ -1,3 +1,17 @@
+// Format "alibaba2018-machine-meta". The machine_events table and the rules
+// every history obeys are in machine_events.go.
+//
+// alibaba2018-machine-meta reads machine_meta.csv (seven columns, no
+// header): rack = failure_domain_1, cpus = cpu_num, memory = mem_size /
+// 100. Its rows are status snapshots, not events: status USING is in
+// service (an ADD when the machine was not, else an UPDATE), any other
+// status word out of service: a REMOVE when it was in service, else an
+// OUT row (dataset.MachineOut), the state of a machine not in the
+// cluster, which changes no membership: the published table has rows of
+// machines not yet in service (IMPORT_INSTALLING), and they are valid rows,
+// not rejects. The published schema does not list the status values; the
+// source's notes count every other status word read as out of service.
+
 package ingest
 
 import (

@@ -1,3 +1,22 @@
+// Formats "azure-cpu" and "azure-vmtable".
+//
+// azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
+// (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the
+// trace start; CPU percent) and vmtable (vmid, subscriptionid,
+// deploymentid, vmcreated, vmdeleted, maxcpu, avgcpu, p95maxcpu,
+// vmcategory, then core count and memory: numbers in V1, buckets such as
+// ">24" in V2). No header (a header line naming the columns is skipped).
+// vmtable rows go to the vms table (dataset.VM). Readings are joined with
+// every VM known to the ingest: the vms rows already in the dataset, the
+// azure-vmtable inputs of the same command (with "auto" they are read
+// before the other inputs whatever their names) and --vmtable files (read
+// first, and stored too). With VMs known, tenant = the subscription
+// (--tenant-key deployment: the deployment) and a reading of a VM not in
+// the table is rejected ("unknown VM in join"); with none, or with
+// --tenant-key vm, tenant = server = vmid. cpu = avg / 100; min and max are
+// not stored; memory is null. A reading repeating its VM's previous
+// timestamp is a duplicate.
+
 package ingest
 
 import (

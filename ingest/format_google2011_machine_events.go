@@ -1,3 +1,14 @@
+// Format "google2011-machine-events". The machine_events table and the rules
+// every history obeys are in machine_events.go.
+//
+// google2011-machine-events reads ClusterData2011 machine_events (CSV,
+// no header; schema document v2.1: time, machine ID, event type 0 ADD, 1
+// REMOVE, 2 UPDATE, platform ID, CPUs, memory): time on the trace clock as
+// for the 2011 formats (time 0, the machines there before the window,
+// lands 600 s before it), cpus and memory the capacity (fractions of the
+// largest machine; empty is unknown, above 1 a reject), platform =
+// platform ID; the 2011 trace has no rack.
+
 package ingest
 
 import (

@@ -1,3 +1,15 @@
+// Format "google2011-task-usage".
+//
+// google2011-task-usage: ClusterData2011 task_usage (CSV, no header, 19
+// or 20 columns; schema document v2.1: start time, end time, job ID, task
+// index, machine ID, CPU rate, canonical memory usage, ...). A task is an
+// instance as above, its job the collection: rows go through the same
+// summing per tenant, machine and aligned 5-minute window (on an
+// accumulator of their own, with the 2011 clock: time 600 s is 19:00 EDT on
+// 1 May 2011), cpu = CPU rate and memory = canonical memory usage, both
+// fractions of the largest machine; tenant = job ID, or machine ID with
+// --tenant-key machine. The other columns are not stored.
+
 package ingest
 
 import (
