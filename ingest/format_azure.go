@@ -127,26 +127,17 @@ func ingestAzureVMTable(ctx context.Context, in *Input, s *sink) error {
 
 // azureVMTable parses vmtable lines (V1 numbers or V2 buckets alike).
 type azureVMTable struct {
-	file    string
-	start   int64
-	fields  [][]byte
-	cols    []int
-	scratch []byte
-	strs    *strtab.Table
+	csvRow
+	start int64
+	strs  *strtab.Table
 }
 
 func (p *azureVMTable) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	bad, reject := p.split(line, lineNo, 11, "vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory")
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 11 {
-		return reject(0, fmt.Errorf("%d fields, want 11 (vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory)", len(f)))
-	}
 	for i, name := range []string{"vmid", "subscriptionid", "deploymentid"} {
 		if len(f[i]) == 0 {
 			return reject(c[i], fmt.Errorf("empty %s", name))
@@ -187,7 +178,7 @@ func ingestAzureCPU(ctx context.Context, in *Input, s *sink) error {
 	if note != "" {
 		s.notes = append(s.notes, note)
 	}
-	p := &azureCPU{file: in.Path, start: traceStartMs(s.opts, unixEpoch), key: key,
+	p := &azureCPU{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), key: key,
 		servers: strtab.New(), tenants: strtab.New()}
 	if key != "vm" {
 		ix, err := vmsOf(ctx, s)
@@ -211,30 +202,21 @@ func ingestAzureCPU(ctx context.Context, in *Input, s *sink) error {
 }
 
 type azureCPU struct {
-	file    string
+	csvRow
 	start   int64
 	key     string
 	join    *vmIndex
-	fields  [][]byte
-	cols    []int
-	scratch []byte
 	servers *strtab.Table
 	tenants *strtab.Table
 	last    lastTime
 }
 
 func (p *azureCPU) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	bad, reject := p.split(line, lineNo, 5, "timestamp,vmid,min,max,avg")
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 5 {
-		return reject(0, fmt.Errorf("%d fields, want 5 (timestamp,vmid,min,max,avg)", len(f)))
-	}
 	ts, err := parseFloat(f[0])
 	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
 		return reject(c[0], fmt.Errorf("timestamp %q is not seconds from the trace start", f[0]))

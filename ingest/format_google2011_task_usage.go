@@ -86,28 +86,21 @@ func ingestGoogle2011TaskUsage(ctx context.Context, in *Input, s *sink) error {
 		"each row weighted by the part of each window it covers and summed over the tasks of one tenant, machine and window in all inputs of this ingest; "+
 		"the other columns are not stored", msText(sums.startMs), map[string]string{"job": "job ID", "machine": "machine ID"}[key]))
 	w := sums.input(in.Path, s.index)
-	p := &g2011Usage{g: g}
-	r := newLineRecords(in, func(line []byte, lineNo int64, rec *googleSample) *ParseError {
-		return p.parse(in.Path, line, lineNo, rec)
-	})
+	p := &g2011Usage{csvRow: csvRow{file: in.Path}, g: g}
+	r := newLineRecords(in, p.parse)
 	return drain[googleSample](ctx, s, r, w)
 }
 
 type g2011Usage struct {
-	g       *googleRows
-	u       googleUsage
-	fields  [][]byte
-	cols    []int
-	scratch []byte
+	csvRow
+	g *googleRows
+	u googleUsage
 }
 
-func (p *g2011Usage) parse(file string, line []byte, lineNo int64, rec *googleSample) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+func (p *g2011Usage) parse(line []byte, lineNo int64, rec *googleSample) *ParseError {
+	bad, reject := p.splitAny(line, lineNo)
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
 	if len(f) != 19 && len(f) != 20 {
