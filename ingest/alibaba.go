@@ -10,6 +10,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -138,4 +139,17 @@ func statusWord(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// drainAlibaba reads one Alibaba table into w: every line through parse,
+// a first line naming the schema's columns (cols) skipped and noted.
+func drainAlibaba[T any](ctx context.Context, s *sink, in *Input, cols []string, parse func([]byte, int64, *T) *ParseError, w appender[T]) error {
+	r := newLineRecords(in, parse)
+	var header bool
+	r.header = headerSkipper(cols, &header)
+	err := drain[T](ctx, s, r, w)
+	if header {
+		s.notes = append(s.notes, alibabaHeaderNote)
+	}
+	return err
 }

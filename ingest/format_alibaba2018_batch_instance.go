@@ -51,14 +51,7 @@ func init() {
 			p := &alibabaBatchInstance{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
 			s.notes = append(s.notes, "stage = the task number in task_name, as alibaba2018-batch-task names it; times are seconds from the trace start "+
 				msText(p.start)+", 0 = outside the trace; cpu_avg and cpu_max / 100 are cores, mem_avg and mem_max / 100 fractions of the largest machine")
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaBatchInstanceCols, &header)
-			err := drain[dataset.Instance](ctx, s, r, s.tx.Instances())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaBatchInstanceCols, p.parse, s.tx.Instances())
 		},
 	})
 }

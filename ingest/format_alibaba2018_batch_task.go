@@ -35,14 +35,7 @@ func init() {
 			s.notes = append(s.notes, "stage = the task number in task_name (M2_1: stage 2, after stage 1; task_… names are independent stages); "+
 				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
 			p := &alibabaBatchTask{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch)}
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaBatchTaskCols, &header)
-			err := drain[dataset.Stage](ctx, s, r, s.tx.Stages())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaBatchTaskCols, p.parse, s.tx.Stages())
 		},
 	})
 }

@@ -226,14 +226,7 @@ func ingestAlibabaContainerUsage(ctx context.Context, in *Input, s *sink) error 
 	}
 	s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
 		"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100 (of the container); the other columns are not stored")
-	r := newLineRecords(in, p.parse)
-	var header bool
-	r.header = headerSkipper(alibabaContainerUsageCols, &header)
-	err := drain[dataset.Usage](ctx, s, r, s.tx.Usage())
-	if header {
-		s.notes = append(s.notes, alibabaHeaderNote)
-	}
-	return err
+	return drainAlibaba(ctx, s, in, alibabaContainerUsageCols, p.parse, s.tx.Usage())
 }
 
 type alibabaContainerUsage struct {

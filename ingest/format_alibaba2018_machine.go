@@ -62,14 +62,7 @@ func init() {
 			}
 			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
 				"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100; the other columns are not stored")
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaMachineUsageCols, &header)
-			err := drain[dataset.Usage](ctx, s, r, s.tx.Usage())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaMachineUsageCols, p.parse, s.tx.Usage())
 		},
 	})
 }

@@ -64,14 +64,7 @@ func init() {
 					s.notes = append(s.notes, n)
 				}
 			}()
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaMachineMetaCols, &header)
-			err = drain[dataset.MachineEvent](ctx, s, r, s.tx.MachineEvents())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaMachineMetaCols, p.parse, s.tx.MachineEvents())
 		},
 	})
 }
