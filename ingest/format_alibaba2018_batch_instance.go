@@ -41,8 +41,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 14 {
+			f := fieldsOf(first, 14)
+			if f == nil {
 				return false
 			}
 			return bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4]) && (len(f[5]) == 0 || isNumber(f[5]))

@@ -57,8 +57,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 8 {
+			f := fieldsOf(first, 8)
+			if f == nil {
 				return false
 			}
 			_, ok := countOf(f[2])
@@ -76,8 +76,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 11 {
+			f := fieldsOf(first, 11)
+			if f == nil {
 				return false
 			}
 			return bytes.HasPrefix(f[0], []byte("c_")) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))

@@ -37,8 +37,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 9 {
+			f := fieldsOf(first, 9)
+			if f == nil {
 				return false
 			}
 			_, ok := countOf(f[1])

@@ -42,8 +42,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 7 || len(f[0]) == 0 || isNumber(f[0]) {
+			f := fieldsOf(first, 7)
+			if f == nil || len(f[0]) == 0 || isNumber(f[0]) {
 				return false
 			}
 			_, ok1 := countOf(f[1])

@@ -43,8 +43,8 @@ func init() {
 		Table:       dataset.UsageTable.Name,
 		Description: "Azure Public Dataset V1/V2 vm_cpu_readings: timestamp,vmid,min,max,avg (joined with a vmtable when known)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 5 {
+			f := fieldsOf(firstLine(head), 5)
+			if f == nil {
 				return false
 			}
 			if strings.EqualFold(string(f[0]), "timestamp") && strings.EqualFold(string(f[1]), "vmid") {
@@ -60,8 +60,8 @@ func init() {
 		Table:       dataset.VMsTable.Name,
 		Description: "Azure Public Dataset V1/V2 vmtable: vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,...",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 11 {
+			f := fieldsOf(firstLine(head), 11)
+			if f == nil {
 				return false
 			}
 			if strings.EqualFold(string(f[0]), "vmid") && strings.EqualFold(string(f[1]), "subscriptionid") {

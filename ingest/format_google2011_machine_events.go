@@ -34,8 +34,8 @@ func init() {
 		Description: "Google ClusterData2011 machine_events CSV (6 columns, no header): time,machine,event type (0 ADD 1 REMOVE 2 UPDATE),platform,cpus,memory " +
 			"→ machine_events (placement on the 2011 trace)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 6 {
+			f := fieldsOf(firstLine(head), 6)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])

@@ -164,8 +164,8 @@ func init() {
 		Table:       dataset.TaskEventsTable.Name,
 		Description: "Google ClusterData2011 task_events CSV (13 columns, no header): time,missing,job,task,machine,event type,user,class,priority,cpu,memory,disk,different-machine",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 13 {
+			f := fieldsOf(firstLine(head), 13)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])
@@ -184,8 +184,8 @@ func init() {
 		Table:       dataset.TaskConstraintsTable.Name,
 		Description: "Google ClusterData2011 task_constraints CSV (6 columns, no header): time,job,task,operator (0 = 1 != 2 < 3 >),attribute,value",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 6 {
+			f := fieldsOf(firstLine(head), 6)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])
@@ -204,8 +204,8 @@ func init() {
 		Table:       dataset.MachineAttributesTable.Name,
 		Description: "Google ClusterData2011 machine_attributes CSV (5 columns, no header): time,machine,attribute,value,deleted",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 5 {
+			f := fieldsOf(firstLine(head), 5)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])

@@ -66,8 +66,8 @@ func detectSeriesCSV(_ string, head []byte) bool {
 			continue
 		}
 		lines++
-		f, _, _, err := splitCSV(line, nil, nil, nil)
-		if err != nil || len(f) != 2 {
+		f := fieldsOf(line, 2)
+		if f == nil {
 			return false
 		}
 		_, terr := parseTimestamp(f[0], time.UTC)
