@@ -148,3 +148,13 @@ func splitCSV(line []byte, fields [][]byte, cols []int, scratch []byte) ([][]byt
 		i += k + 1
 	}
 }
+
+// fieldsOf splits one line as format detection reads it: its fields when
+// it splits into exactly n, else nil.
+func fieldsOf(line []byte, n int) [][]byte {
+	f, _, _, err := splitCSV(line, nil, nil, nil)
+	if err != nil || len(f) != n {
+		return nil
+	}
+	return f
+}

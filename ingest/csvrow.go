@@ -17,15 +17,22 @@ type csvRow struct {
 // function of the line (a column and a reason) with a reject for a line
 // that cannot be split or has another number of fields.
 func (r *csvRow) split(line []byte, lineNo int64, want int, names string) (*ParseError, func(int, error) *ParseError) {
+	bad, reject := r.splitAny(line, lineNo)
+	if bad == nil && len(r.fields) != want {
+		bad = reject(0, fmt.Errorf("%d fields, want %d (%s)", len(r.fields), want, names))
+	}
+	return bad, reject
+}
+
+// splitAny is split for a parser that checks the number of fields itself
+// (a table with more than one published width).
+func (r *csvRow) splitAny(line []byte, lineNo int64) (*ParseError, func(int, error) *ParseError) {
 	reject := func(col int, err error) *ParseError {
 		return &ParseError{File: r.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
 	}
 	var err error
 	if r.fields, r.cols, r.scratch, err = splitCSV(line, r.fields, r.cols, r.scratch); err != nil {
 		return reject(0, err), reject
-	}
-	if len(r.fields) != want {
-		return reject(0, fmt.Errorf("%d fields, want %d (%s)", len(r.fields), want, names)), reject
 	}
 	return nil, reject
 }

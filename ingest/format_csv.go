@@ -1,3 +1,21 @@
+// Generic utilisation CSV (format "csv").
+//
+// A header names the columns tenant, server, timestamp, cpu and optionally
+// memory, in any order. Timestamps are RFC 3339 (or the same with a space,
+// read in Options.Location when they carry no offset), epoch seconds or
+// epoch milliseconds: values of 1e11 and above are milliseconds (1e11 s is
+// the year 5138, 1e11 ms is 1973). cpu and memory are fractions of a server
+// or percent: declared with Options.CPUUnit or a header suffix
+// (_pct/_percent, _frac/_fraction), else detected from the largest valid value (≤ 100) in
+// the first 65,536 records and written to the source's notes. Values
+// outside [0, 100%], NaN, and malformed rows are rejected.
+//
+// Big uncompressed inputs are parsed in parallel chunks cut at newlines and
+// delivered in input order; see BenchmarkIngestCSV. On ingest, workers parse
+// each chunk into columns with their own string ids, and the single consumer
+// appends whole chunks (dataset.AppendUsageColumns) and writes the chunk's
+// rejects with absolute line numbers (csvbatch.go).
+
 package ingest
 
 import (

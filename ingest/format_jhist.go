@@ -1,3 +1,14 @@
+// Format "jhist".
+//
+// It fills the profruns table that the elasticity stage reads. jhist reads
+// a MapReduce job history in Avro-JSON and its <jobid>_conf.xml from the
+// same folder into one run per task attempt (Hadoop's Avro-Binary variant
+// is decoded with the schema it carries, avro.go; both encodings are
+// checked field by field against linkedin/goavro in the tests,
+// avro_oracle_test.go; Hadoop 1's text history, Meta VERSION="1" and TYPE
+// KEY="VALUE" records, is read by jhist_v1.go, its MAP and REDUCE attempts
+// only).
+
 package ingest
 
 import (

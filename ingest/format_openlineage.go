@@ -1,3 +1,30 @@
+// OpenLineage (format "openlineage").
+//
+// RunEvents as JSON lines, a JSON array, or pretty-printed objects one
+// after another. An event is one record: it adds one runs row (job
+// "namespace/name", run = runId; START gives the start, and the submit time
+// unless the nominalTime facet gives it; COMPLETE, FAIL and ABORT give the
+// end and status FINISHED, FAILED, KILLED; the slo stage merges the rows of
+// a run id) and provenance rows with Attribution "lineage": each input read
+// at the event time, and each output of the run written at its COMPLETE
+// time. A run may declare its datasets on any of its events (Marquez's demo
+// declares them on START only): the outputs of all a run's events, across
+// the inputs of one ingest, are merged and each written once when the run
+// completes (openlineage_outputs.go); a run with no COMPLETE writes nothing
+// and the notes count it. A dataset whose
+// name is an absolute path is that path, so lineage and audit edges meet;
+// other names are prefixed by their namespace. Times without an offset are
+// read in Options.Location and counted in the notes. OpenLineage 2's
+// DatasetEvent and JobEvent (told apart by their schemaURL; they have no
+// run) are records too, kept as provenance rows of op meta, which move no
+// data: a DatasetEvent's dataset (Cmd "DatasetEvent"), a JobEvent's inputs
+// and outputs, its job's declared lineage (Cmd "JobEvent input" and
+// "JobEvent output"). Events without eventTime, a RunEvent without
+// run.runId or job.name, a JobEvent without job.name, a DatasetEvent
+// without dataset.name, a nameless dataset, or values that are not JSON
+// objects are rejected with their line; in a pretty-printed file a
+// syntax error rejects the rest of the file as one record.
+
 package ingest
 
 import (

@@ -69,9 +69,7 @@ func BenchmarkGoogle2011TaskUsage(b *testing.B) {
 	})
 	lineBench(b, path, traceBenchRows, func(file string) func([]byte, int64, *googleSample) *ParseError {
 		g := &googleRows{file: file, key: "collection", start: traceStartMs(DefaultOptions(), google2011TraceStart), tenants: strtab.New(), servers: strtab.New()}
-		p := &g2011Usage{g: g}
-		return func(line []byte, lineNo int64, rec *googleSample) *ParseError {
-			return p.parse(file, line, lineNo, rec)
-		}
+		p := &g2011Usage{csvRow: csvRow{file: file}, g: g}
+		return p.parse
 	})
 }

@@ -1,3 +1,21 @@
+// Machine histories (formats "google2019-machine-events",
+// "alibaba2018-machine-meta", "google2011-machine-events").
+//
+// All three write the machine_events table (dataset.MachineEvent): machine,
+// time, type ADD / REMOVE / UPDATE, rack, capacity, platform, source.
+//
+// Each machine's history must be consistent, across the inputs of one
+// ingest and with the rows already in the dataset: events in time order
+// (ties in input order), an ADD or OUT only when the machine is out of the
+// cluster, a REMOVE or UPDATE only when it is in (so a REMOVE without an
+// ADD is rejected), and a known type (Google's EVENT_TYPE_UNKNOWN 0 is
+// not). BigQuery exports are not sorted: sort them by time first. Auto
+// detection: a JSON line with machine_id, switch_id and platform_id, or
+// (the export leaves null fields out) with time, machine_id and type and
+// none of collection_id, instance_index, name; a Parquet file whose name
+// contains machine_events; a 7-field CSV line whose time_stamp and
+// cpu_num are integers and whose status is a word.
+
 package ingest
 
 import (

@@ -247,3 +247,25 @@ func daysFromCivil(y, m, d int) int64 {
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
 	return int64(era)*146097 + int64(doe) - 719468
 }
+
+// isNumber reports whether b reads as a decimal number.
+func isNumber(b []byte) bool {
+	_, err := parseFloat(b)
+	return err == nil
+}
+
+// percentField reads a CPU percent in [0,100] as a fraction.
+func percentField(b []byte, name string) (float64, error) {
+	v, err := parseFloat(b)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s: %v", name, err)
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Errorf("%s is %v", name, v)
+	case v < 0:
+		return 0, fmt.Errorf("%s %g is negative", name, v)
+	case v > 100:
+		return 0, fmt.Errorf("%s %g is above 100%%", name, v)
+	}
+	return v / 100, nil
+}

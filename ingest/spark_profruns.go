@@ -1,3 +1,18 @@
+// SparkProfRuns: the profruns rows of a Spark event log.
+//
+// SparkProfRuns turns a Spark event log's task metrics into runs; it is
+// not a format of its own but is fed by the spark-eventlog format: every
+// finished task attempt of the log becomes a profruns row (written with the
+// run and its skyline, counted in accepted), and a task end it cannot use
+// (no Task Info, a finish before its launch, negative spill) is a reject of
+// its own, with its line. A task end without "Task Metrics" is valid (Spark
+// writes none for Resubmitted, FetchFailed, ExecutorLostFailure and some
+// TaskKilled ends): it is a run with its launch-to-finish time, counters 0,
+// its outcome (failed, killed, resubmitted: the end that repeats an earlier
+// success whose output was lost) and "task_metrics":"none" in its config.
+// The events it reads (task ends, stage names, job starts and ends) are no
+// longer in the "not used" note.
+
 package ingest
 
 import (

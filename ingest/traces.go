@@ -242,3 +242,8 @@ func planInputs(files []string, fixed *Format, opts Options) ([]string, []*Forma
 	}
 	return files, formats, nil
 }
+
+// msText writes an instant for notes.
+func msText(ms int64) string {
+	return timeUTC(ms).Format("2006-01-02T15:04:05Z07:00")
+}

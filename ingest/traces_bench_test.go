@@ -229,7 +229,7 @@ func BenchmarkAzureVMTable(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p := &azureVMTable{file: path}
+		p := &azureVMTable{csvRow: csvRow{file: path}}
 		r := newLineRecords(in, p.parse)
 		n := 0
 		for r.Scan() {

@@ -45,7 +45,7 @@ func fuzzIngest(t testing.TB, format, name string, body []byte, opts Options) (*
 		return r.Err()
 	}
 	if format == "azure-vmtable" {
-		p := &azureVMTable{file: path, start: traceStartMs(opts, unixEpoch)}
+		p := &azureVMTable{csvRow: csvRow{file: path}, start: traceStartMs(opts, unixEpoch)}
 		r := newLineRecords(in, p.parse)
 		r.header = azureVMTableHeader
 		for r.Scan() {
@@ -73,7 +73,7 @@ func usageReader(t testing.TB, format string, in *Input, opts Options) (Reader[d
 	case "series-csv":
 		return newSeriesCSV(in, opts)
 	case "azure-cpu":
-		p := &azureCPU{file: in.Path, start: start, key: "vm", servers: strtab.New(), tenants: strtab.New()}
+		p := &azureCPU{csvRow: csvRow{file: in.Path}, start: start, key: "vm", servers: strtab.New(), tenants: strtab.New()}
 		r := newLineRecords(in, p.parse)
 		r.header = azureCPUHeader
 		return r, nil

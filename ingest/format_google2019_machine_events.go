@@ -1,3 +1,13 @@
+// Format "google2019-machine-events". The machine_events table and the rules
+// every history obeys are in machine_events.go.
+//
+// google2019-machine-events reads ClusterData2019 machine_events as JSON
+// lines (INT64 as strings or numbers; type as its number or name) or
+// Parquet shards; time is on the trace clock as for google2019-usage (time
+// 0, the machines there before the window, lands 600 s before it), rack =
+// switch_id, cpus and memory = capacity (fractions of the largest
+// machine), platform = platform_id; missing_data_reason is not stored.
+
 package ingest
 
 import (

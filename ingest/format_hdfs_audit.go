@@ -1,3 +1,29 @@
+// HDFS audit log (format "hdfs-audit").
+//
+// One NameNode audit line per operation: a log4j prefix whose timestamp
+// ("2024-01-31 12:00:00,123") is in the NameNode's local time
+// (Options.Location, wlprof ingest --tz) unless it carries an offset, then
+// tab-separated allowed= ugi= ip= cmd= src= dst= perm= [proto=]
+// [callerContext=] [trackingId=]. Rows go to the provenance table:
+//
+//   - Op: create/append/concat/truncate → write; rename (any options) →
+//     rename (Dst is where the data became available); open → read;
+//     delete → delete; known metadata commands → meta; unknown commands are
+//     kept as other (Cmd holds the command) and counted in the source's
+//     notes, not rejected: a line that parses is not a bad record, and new
+//     Hadoop versions add commands. allowed=false → denied.
+//   - User: the effective user's short name ("alice" of "alice (auth:TOKEN)
+//     via hive (auth:KERBEROS)", "hdfs" of "hdfs/host@REALM").
+//   - Run and Attribution: the YARN application a callerContext (or
+//     trackingId) names (MapReduce attempt/job/container ids, Spark's
+//     application id), with "callerContext" or "trackingId". The slo stage
+//     attributes the rest.
+//
+// A line without the audit fields, without a parsable timestamp, or missing
+// any of allowed, ugi, ip, cmd, src, dst, perm (a truncated line) is
+// rejected with its line number. See FuzzHDFSAudit and
+// BenchmarkScanHDFSAudit.
+
 package ingest
 
 import (

@@ -1,3 +1,14 @@
+// Format "google2011-machine-events". The machine_events table and the rules
+// every history obeys are in machine_events.go.
+//
+// google2011-machine-events reads ClusterData2011 machine_events (CSV,
+// no header; schema document v2.1: time, machine ID, event type 0 ADD, 1
+// REMOVE, 2 UPDATE, platform ID, CPUs, memory): time on the trace clock as
+// for the 2011 formats (time 0, the machines there before the window,
+// lands 600 s before it), cpus and memory the capacity (fractions of the
+// largest machine; empty is unknown, above 1 a reject), platform =
+// platform ID; the 2011 trace has no rack.
+
 package ingest
 
 import (
@@ -23,8 +34,8 @@ func init() {
 		Description: "Google ClusterData2011 machine_events CSV (6 columns, no header): time,machine,event type (0 ADD 1 REMOVE 2 UPDATE),platform,cpus,memory " +
 			"→ machine_events (placement on the 2011 trace)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 6 {
+			f := fieldsOf(firstLine(head), 6)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])

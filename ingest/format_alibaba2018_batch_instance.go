@@ -1,3 +1,15 @@
+// Format "alibaba2018-batch-instance".
+//
+// alibaba2018-batch-instance: batch_instance (instance_name, task_name,
+// job_name, task_type, status, start_time, end_time, machine_id, seq_no,
+// total_seq_no, cpu_avg, cpu_max, mem_avg, mem_max) goes to the instances
+// table (dataset.Instance), one row per run of an instance: its stage is
+// the task's, as alibaba2018-batch-task names it, times are as there (0 is
+// outside the trace), cpu_avg and cpu_max / 100 cores, mem_avg and mem_max
+// / 100 fractions of the largest machine. An end before the start, a
+// seq_no above total_seq_no, a fraction where seconds or a count are due
+// are rejects.
+
 package ingest
 
 import (
@@ -29,8 +41,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 14 {
+			f := fieldsOf(first, 14)
+			if f == nil {
 				return false
 			}
 			return bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4]) && (len(f[5]) == 0 || isNumber(f[5]))
@@ -39,14 +51,7 @@ func init() {
 			p := &alibabaBatchInstance{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
 			s.notes = append(s.notes, "stage = the task number in task_name, as alibaba2018-batch-task names it; times are seconds from the trace start "+
 				msText(p.start)+", 0 = outside the trace; cpu_avg and cpu_max / 100 are cores, mem_avg and mem_max / 100 fractions of the largest machine")
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaBatchInstanceCols, &header)
-			err := drain[dataset.Instance](ctx, s, r, s.tx.Instances())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaBatchInstanceCols, p.parse, s.tx.Instances())
 		},
 	})
 }

@@ -1,3 +1,55 @@
+// Format "spark-eventlog". Runs, skylines and job identity: package doc
+// (doc.go).
+//
+// spark-eventlog reads one application's event log: JSON lines, plain or
+// compressed with gzip or zstd (any name) or Spark's lz4 and snappy framings
+// (lz4-java LZ4BlockOutputStream, snappy-java SnappyOutputStream; lz4
+// checksums are not verified); lzf is refused by name as one reject. A
+// rolled log is known by its folder's contents, whatever the folder is
+// called: Spark's (an appstatus_<app> marker beside events_<N>_<app>[.codec]
+// parts) is read from its lowest-numbered part, all parts in index order;
+// Databricks' (the current part eventlog beside the parts it rolled over,
+// eventlog-YYYY-MM-DD--HH-MM[.gz]) from its oldest part, by time, eventlog
+// last. Either is one application; the other parts and the appstatus_
+// marker only leave notes (so pass the folder, not a single later part).
+// The logs of one YARN application's attempts (same App ID, App Attempt
+// ID 1, 2, ...) read in one ingest are one run, not copies: its start is
+// the first attempt's, its end and status the last attempt's (YARN starts
+// another attempt only after one failed), its skyline every attempt's
+// executors; each attempt's task attempts are kept with app_attempt in
+// their config. Such runs are written when every input has been read. The run is the ApplicationStart (App
+// Name, App ID, User, Timestamp as start; no submit time: Spark does not log
+// one) and ApplicationEnd (end, status FINISHED). A log without
+// ApplicationEnd (.inprogress, or cut) is a run without an end: status
+// RUNNING, runs.end null, a note, and its skyline cut at the last instant
+// the log shows (event timestamps, task launch and finish times, stage and
+// job submission and completion times). Containers are executors: an
+// executor holds a YARN (or Kubernetes) container from ExecutorAdded to
+// ExecutorRemoved (or the end) whether or not tasks run in it, and
+// containers are what a reservation reserves; task concurrency is what the
+// application did with them, not what it held. The driver is counted only
+// where it is an executor (local mode); on YARN the AM container is not in
+// the event log, so a Spark skyline is one container below the yarn-rm
+// skyline of the same application. memory_bytes is each executor's
+// container: spark.executor.memory plus spark.executor.memoryOverhead
+// (default max(384 MiB, 10%)), pyspark and enabled off-heap memory, on
+// YARN rounded up to a multiple of the minimum allocation
+// (spark.hadoop.yarn.scheduler.minimum-allocation-mb, else YARN's 1 GiB);
+// on Kubernetes without rounding; for the local driver spark.driver.memory
+// alone (Spark's default 1g when unset). Memory settings are read as Spark
+// reads them (JavaUtils.byteStringAs in MiB: units b, k, m, g, t, p with or
+// without a trailing b, any case, a bare number is MiB, less than a MiB
+// truncates; 0, unknown, when Spark could not read it either). The task
+// attempts (profruns) keep the executor's memory (memory_bytes, the
+// setting elasticity models vary), a task's share of it
+// (task_memory_bytes: memory / the executor's task slots) and the
+// container (container_memory_bytes) apart; vcores is the executor's
+// Total Cores. Logs without executor events (Spark < 1.4) use block managers
+// instead. Other legitimate events (any SparkListener* name or a Java class
+// name, as SQL and streaming events are written) are counted in the notes;
+// other "Event" values, invalid or truncated JSON and used events missing a
+// field they need are rejects.
+
 package ingest
 
 import (

@@ -66,10 +66,10 @@ func FuzzGoogle2011TaskUsage(f *testing.F) {
 			return
 		}
 		g := &googleRows{file: "task_usage.csv", key: "collection", start: 0, tenants: strtab.New(), servers: strtab.New()}
-		p := &g2011Usage{g: g}
+		p := &g2011Usage{csvRow: csvRow{file: "task_usage.csv"}, g: g}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec googleSample
-			if perr := p.parse("task_usage.csv", line, int64(i+1), &rec); perr != nil {
+			if perr := p.parse(line, int64(i+1), &rec); perr != nil {
 				continue
 			}
 			if rec.Tenant == "" || rec.Server == "" || !(rec.CPU >= 0 && rec.CPU <= 1) || !(math.IsNaN(rec.Memory) || rec.Memory >= 0 && rec.Memory <= 1) || rec.start <= 0 {

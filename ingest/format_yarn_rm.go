@@ -1,3 +1,51 @@
+// Format "yarn-rm". Runs, skylines and job identity: package doc (doc.go).
+//
+// yarn-rm reads ResourceManager logs in log4j layout ("yyyy-MM-dd
+// HH:mm:ss,SSS" or "yy/MM/dd HH:mm:ss" prefixes) and in the wrapped layout
+// of the ResourceEstimator's sample logs ("N:e,MM/dd/yyyy HH:mm:ss,...",
+// whose second comma field is the time). Times without an offset are read in
+// Options.Location (--tz). Each ApplicationSummary line (comma-separated
+// key=value with '\' escapes, looked up by key since fields vary by Hadoop
+// version) is a run: appId, name, user, queue; submitTime (else the last
+// Submit Application Request line, else startTime), launchTime (else
+// startTime) as start, finishTime as end (epoch ms; 0 is "not set"); status
+// FAILED or KILLED when state or finalStatus says so, else the state. The
+// RM writes one summary per application: a second ApplicationSummary for
+// an appId already summarised in the file is a reject naming the first's
+// line, so one run id counts once.
+// Skylines follow the estimator's RmSingleLineParser and JobMetaData
+// exactly: the leftmost of "Submit Application Request", "AM Allocated
+// Container", "AM Released Container", "finalState=FAILED",
+// "ApplicationSummary", ", Resource:" decides a line's event; a submit line
+// (re)starts the application's record, so a later one wins; a failed attempt
+// discards what was recorded and restarts the skyline at the failure; a
+// container holds the application's Resource spec (from an attempt or
+// container id line with <memory:N, vCores:N>; 1024 MB and 1 vcore when
+// there is none) over [start, end) in whole seconds from the submission
+// (Java integer division); containers never released are left out; a skyline
+// is kept only for an application whose ApplicationSummary has a
+// pipeline-run name, under the pipeline id. Lines of the six events that
+// lack the field the estimator needs are rejects (the estimator logs and
+// skips them); events of applications not submitted in the file, log lines
+// without these events and continuation lines are counted in the notes.
+// State does not cross files, as in the estimator, which parses one file at
+// a time: an application submitted in one rolled RM log and finished in the
+// next gets its run from the ApplicationSummary (submit = startTime when the
+// summary has no submitTime) but no skyline, and one still running at the
+// end of a file is only noted. The same holds when log4j routes
+// ApplicationSummary to its own file (rm-appsummary.log): merge it with the
+// main log by time (sort -m) to get skylines. The per-container RESOURCE=
+// field of Hadoop 3 audit lines is not used: the estimator sizes every
+// container like the Resource spec line.
+// Two deliberate departures, both on logs the RM does not write: a container
+// whose release is timed before its allocation or before the submission (a
+// log out of time order) is left out and counted, where the estimator would
+// make a negative-time or never-ending interval of it; and an application is
+// forgotten after its ApplicationSummary even without a recurring id, where
+// the estimator keeps its record for a second summary that does not come.
+// TestYarnRMMatchesEstimator checks the rest against a line-by-line
+// transcription of the estimator on seeded random logs.
+
 package ingest
 
 import (

@@ -1,9 +1,28 @@
+// Formats "azure-cpu" and "azure-vmtable".
+//
+// azure-cpu and azure-vmtable: the Azure Public Dataset V1 (2017) and V2
+// (2019) vm_cpu_readings (timestamp,vmid,min,max,avg; seconds from the
+// trace start; CPU percent) and vmtable (vmid, subscriptionid,
+// deploymentid, vmcreated, vmdeleted, maxcpu, avgcpu, p95maxcpu,
+// vmcategory, then core count and memory: numbers in V1, buckets such as
+// ">24" in V2). No header (a header line naming the columns is skipped).
+// vmtable rows go to the vms table (dataset.VM). Readings are joined with
+// every VM known to the ingest: the vms rows already in the dataset, the
+// azure-vmtable inputs of the same command (with "auto" they are read
+// before the other inputs whatever their names) and --vmtable files (read
+// first, and stored too). With VMs known, tenant = the subscription
+// (--tenant-key deployment: the deployment) and a reading of a VM not in
+// the table is rejected ("unknown VM in join"); with none, or with
+// --tenant-key vm, tenant = server = vmid. cpu = avg / 100; min and max are
+// not stored; memory is null. A reading repeating its VM's previous
+// timestamp is a duplicate.
+
 package ingest
 
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
+
 	"errors"
 	"fmt"
 	"math"
@@ -24,8 +43,8 @@ func init() {
 		Table:       dataset.UsageTable.Name,
 		Description: "Azure Public Dataset V1/V2 vm_cpu_readings: timestamp,vmid,min,max,avg (joined with a vmtable when known)",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 5 {
+			f := fieldsOf(firstLine(head), 5)
+			if f == nil {
 				return false
 			}
 			if strings.EqualFold(string(f[0]), "timestamp") && strings.EqualFold(string(f[1]), "vmid") {
@@ -41,8 +60,8 @@ func init() {
 		Table:       dataset.VMsTable.Name,
 		Description: "Azure Public Dataset V1/V2 vmtable: vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,...",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 11 {
+			f := fieldsOf(firstLine(head), 11)
+			if f == nil {
 				return false
 			}
 			if strings.EqualFold(string(f[0]), "vmid") && strings.EqualFold(string(f[1]), "subscriptionid") {
@@ -64,98 +83,6 @@ func azureCPUHeader(line []byte) bool {
 
 func azureVMTableHeader(line []byte) bool {
 	return bytes.HasPrefix(bytes.ToLower(line), []byte("vmid,"))
-}
-
-func isNumber(b []byte) bool {
-	_, err := parseFloat(b)
-	return err == nil
-}
-
-// vmOwner is who a VM belongs to.
-type vmOwner struct{ subscription, deployment string }
-
-// vmIndex is the VM table azure-cpu joins with: the vms rows committed in
-// the dataset before this ingest, then every vmtable input of this ingest.
-//
-// Azure vmids are 48 random bytes in base64 (64 characters); keyed by the
-// decoded bytes, and pointing at a deduplicated owner, the 2.7 million VMs
-// of the V2 table take about half the memory of a map of strings to
-// owners. Other ids (hand-made tables) go to a plain map. Both are exact.
-type vmIndex struct {
-	b64    map[[48]byte]uint32
-	other  map[string]uint32
-	owners []vmOwner
-	ids    map[vmOwner]uint32
-	strs   *strtab.Table // interns subscriptions and deployments
-	from   []string      // where the rows came from, for the notes
-}
-
-func newVMIndex() *vmIndex {
-	return &vmIndex{b64: map[[48]byte]uint32{}, other: map[string]uint32{}, ids: map[vmOwner]uint32{}, strs: strtab.New()}
-}
-
-// vmKey decodes a 64-character base64 vmid.
-func vmKey(vm []byte) (k [48]byte, ok bool) {
-	if len(vm) != 64 {
-		return k, false
-	}
-	n, err := base64.StdEncoding.Decode(k[:], vm)
-	return k, err == nil && n == 48
-}
-
-func (ix *vmIndex) len() int { return len(ix.b64) + len(ix.other) }
-
-// lookup returns the owner of a vmid.
-func (ix *vmIndex) lookup(vm []byte) (vmOwner, bool) {
-	var id uint32
-	var ok bool
-	if k, b64 := vmKey(vm); b64 {
-		id, ok = ix.b64[k]
-	} else {
-		id, ok = ix.other[string(vm)]
-	}
-	if !ok {
-		return vmOwner{}, false
-	}
-	return ix.owners[id], true
-}
-
-// vmsOf returns the run's VM index, loading the committed vms table first.
-func vmsOf(ctx context.Context, s *sink) (*vmIndex, error) {
-	if s.run.vms != nil {
-		return s.run.vms, nil
-	}
-	ix := newVMIndex()
-	ds := s.tx.Dataset()
-	if n := ds.Rows(dataset.VMsTable.Name); n > 0 {
-		err := dataset.Scan(ctx, ds, dataset.VMsTable, func(v *dataset.VM) error {
-			ix.add(v.VMID, v.Subscription, v.Deployment)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		ix.from = append(ix.from, fmt.Sprintf("%d rows of the dataset's vms table", n))
-	}
-	s.run.vms = ix
-	return ix, nil
-}
-
-func (ix *vmIndex) add(vm, sub, dep string) {
-	_, sub = ix.strs.Bytes([]byte(sub))
-	_, dep = ix.strs.Bytes([]byte(dep))
-	o := vmOwner{sub, dep}
-	id, ok := ix.ids[o]
-	if !ok {
-		id = uint32(len(ix.owners))
-		ix.owners = append(ix.owners, o)
-		ix.ids[o] = id
-	}
-	if k, b64 := vmKey([]byte(vm)); b64 {
-		ix.b64[k] = id
-	} else {
-		ix.other[vm] = id
-	}
 }
 
 // ingestAzureVMTable reads a vmtable into the vms table and the run's index.
@@ -200,26 +127,17 @@ func ingestAzureVMTable(ctx context.Context, in *Input, s *sink) error {
 
 // azureVMTable parses vmtable lines (V1 numbers or V2 buckets alike).
 type azureVMTable struct {
-	file    string
-	start   int64
-	fields  [][]byte
-	cols    []int
-	scratch []byte
-	strs    *strtab.Table
+	csvRow
+	start int64
+	strs  *strtab.Table
 }
 
 func (p *azureVMTable) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	bad, reject := p.split(line, lineNo, 11, "vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory")
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 11 {
-		return reject(0, fmt.Errorf("%d fields, want 11 (vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory)", len(f)))
-	}
 	for i, name := range []string{"vmid", "subscriptionid", "deploymentid"} {
 		if len(f[i]) == 0 {
 			return reject(c[i], fmt.Errorf("empty %s", name))
@@ -254,29 +172,13 @@ func (p *azureVMTable) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseE
 	return nil
 }
 
-// percentField reads a CPU percent in [0,100] as a fraction.
-func percentField(b []byte, name string) (float64, error) {
-	v, err := parseFloat(b)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("%s: %v", name, err)
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return 0, fmt.Errorf("%s is %v", name, v)
-	case v < 0:
-		return 0, fmt.Errorf("%s %g is negative", name, v)
-	case v > 100:
-		return 0, fmt.Errorf("%s %g is above 100%%", name, v)
-	}
-	return v / 100, nil
-}
-
 // ingestAzureCPU reads vm_cpu_readings into usage.
 func ingestAzureCPU(ctx context.Context, in *Input, s *sink) error {
 	key, note := tenantKey(azureCPUFormat, s.opts)
 	if note != "" {
 		s.notes = append(s.notes, note)
 	}
-	p := &azureCPU{file: in.Path, start: traceStartMs(s.opts, unixEpoch), key: key,
+	p := &azureCPU{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), key: key,
 		servers: strtab.New(), tenants: strtab.New()}
 	if key != "vm" {
 		ix, err := vmsOf(ctx, s)
@@ -300,30 +202,21 @@ func ingestAzureCPU(ctx context.Context, in *Input, s *sink) error {
 }
 
 type azureCPU struct {
-	file    string
+	csvRow
 	start   int64
 	key     string
 	join    *vmIndex
-	fields  [][]byte
-	cols    []int
-	scratch []byte
 	servers *strtab.Table
 	tenants *strtab.Table
 	last    lastTime
 }
 
 func (p *azureCPU) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: p.file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+	bad, reject := p.split(line, lineNo, 5, "timestamp,vmid,min,max,avg")
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
-	if len(f) != 5 {
-		return reject(0, fmt.Errorf("%d fields, want 5 (timestamp,vmid,min,max,avg)", len(f)))
-	}
 	ts, err := parseFloat(f[0])
 	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
 		return reject(c[0], fmt.Errorf("timestamp %q is not seconds from the trace start", f[0]))
@@ -353,9 +246,4 @@ func (p *azureCPU) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseEr
 	}
 	*rec = dataset.Usage{Tenant: tenant, Server: server, TimeMs: ms, CPU: cpu, Memory: math.NaN()}
 	return nil
-}
-
-// msText writes an instant for notes.
-func msText(ms int64) string {
-	return timeUTC(ms).Format("2006-01-02T15:04:05Z07:00")
 }

@@ -1,3 +1,15 @@
+// Format "google2011-task-usage".
+//
+// google2011-task-usage: ClusterData2011 task_usage (CSV, no header, 19
+// or 20 columns; schema document v2.1: start time, end time, job ID, task
+// index, machine ID, CPU rate, canonical memory usage, ...). A task is an
+// instance as above, its job the collection: rows go through the same
+// summing per tenant, machine and aligned 5-minute window (on an
+// accumulator of their own, with the 2011 clock: time 600 s is 19:00 EDT on
+// 1 May 2011), cpu = CPU rate and memory = canonical memory usage, both
+// fractions of the largest machine; tenant = job ID, or machine ID with
+// --tenant-key machine. The other columns are not stored.
+
 package ingest
 
 import (
@@ -74,28 +86,21 @@ func ingestGoogle2011TaskUsage(ctx context.Context, in *Input, s *sink) error {
 		"each row weighted by the part of each window it covers and summed over the tasks of one tenant, machine and window in all inputs of this ingest; "+
 		"the other columns are not stored", msText(sums.startMs), map[string]string{"job": "job ID", "machine": "machine ID"}[key]))
 	w := sums.input(in.Path, s.index)
-	p := &g2011Usage{g: g}
-	r := newLineRecords(in, func(line []byte, lineNo int64, rec *googleSample) *ParseError {
-		return p.parse(in.Path, line, lineNo, rec)
-	})
+	p := &g2011Usage{csvRow: csvRow{file: in.Path}, g: g}
+	r := newLineRecords(in, p.parse)
 	return drain[googleSample](ctx, s, r, w)
 }
 
 type g2011Usage struct {
-	g       *googleRows
-	u       googleUsage
-	fields  [][]byte
-	cols    []int
-	scratch []byte
+	csvRow
+	g *googleRows
+	u googleUsage
 }
 
-func (p *g2011Usage) parse(file string, line []byte, lineNo int64, rec *googleSample) *ParseError {
-	reject := func(col int, err error) *ParseError {
-		return &ParseError{File: file, Line: lineNo, Col: col, Err: err, Record: recordText(line)}
-	}
-	var err error
-	if p.fields, p.cols, p.scratch, err = splitCSV(line, p.fields, p.cols, p.scratch); err != nil {
-		return reject(0, err)
+func (p *g2011Usage) parse(line []byte, lineNo int64, rec *googleSample) *ParseError {
+	bad, reject := p.splitAny(line, lineNo)
+	if bad != nil {
+		return bad
 	}
 	f, c := p.fields, p.cols
 	if len(f) != 19 && len(f) != 20 {

@@ -1,3 +1,17 @@
+// Format "alibaba2018-machine-meta". The machine_events table and the rules
+// every history obeys are in machine_events.go.
+//
+// alibaba2018-machine-meta reads machine_meta.csv (seven columns, no
+// header): rack = failure_domain_1, cpus = cpu_num, memory = mem_size /
+// 100. Its rows are status snapshots, not events: status USING is in
+// service (an ADD when the machine was not, else an UPDATE), any other
+// status word out of service: a REMOVE when it was in service, else an
+// OUT row (dataset.MachineOut), the state of a machine not in the
+// cluster, which changes no membership: the published table has rows of
+// machines not yet in service (IMPORT_INSTALLING), and they are valid rows,
+// not rejects. The published schema does not list the status values; the
+// source's notes count every other status word read as out of service.
+
 package ingest
 
 import (
@@ -28,8 +42,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 7 || len(f[0]) == 0 || isNumber(f[0]) {
+			f := fieldsOf(first, 7)
+			if f == nil || len(f[0]) == 0 || isNumber(f[0]) {
 				return false
 			}
 			_, ok1 := countOf(f[1])
@@ -50,29 +64,9 @@ func init() {
 					s.notes = append(s.notes, n)
 				}
 			}()
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaMachineMetaCols, &header)
-			err = drain[dataset.MachineEvent](ctx, s, r, s.tx.MachineEvents())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaMachineMetaCols, p.parse, s.tx.MachineEvents())
 		},
 	})
-}
-
-// statusWord: letters and underscores, as USING.
-func statusWord(b []byte) bool {
-	if len(b) == 0 || len(b) > 32 {
-		return false
-	}
-	for _, c := range b {
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 type alibabaMeta struct {

@@ -1,3 +1,9 @@
+// Format "profruns-csv".
+//
+// It fills the profruns table that the elasticity stage reads.
+// profruns-csv is a header and one run per line (the seven required
+// columns, the optional ones, and any other column as a configuration key).
+
 package ingest
 
 import (

@@ -1,3 +1,14 @@
+// Format "alibaba2018-machine".
+//
+// alibaba2018-machine: Alibaba clusterdata 2018 machine_usage.csv, nine
+// columns, no header, mem_gps and mkpi often empty, irregular sampling
+// (kept as is). time_stamp is seconds from the trace start; cpu =
+// cpu_util_percent / 100, memory = mem_util_percent / 100 (null when
+// empty); the other columns are not stored but every line must have nine.
+// The trace is one cluster: tenant = "alibaba" or --tenant, server =
+// machine_id; --tenant-key machine makes each machine its own tenant. A
+// sample repeating its machine's previous time_stamp is a duplicate.
+
 package ingest
 
 import (
@@ -26,8 +37,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 9 {
+			f := fieldsOf(first, 9)
+			if f == nil {
 				return false
 			}
 			_, ok := countOf(f[1])
@@ -51,14 +62,7 @@ func init() {
 			}
 			s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
 				"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100; the other columns are not stored")
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaMachineUsageCols, &header)
-			err := drain[dataset.Usage](ctx, s, r, s.tx.Usage())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaMachineUsageCols, p.parse, s.tx.Usage())
 		},
 	})
 }

@@ -270,18 +270,6 @@ func intListAccessor(a arrow.Array) (func(int, []int64) []int64, error) {
 	return nil, fmt.Errorf("start_after_collection_ids: type %s is not a list", a.DataType())
 }
 
-func stringAccessor(a arrow.Array) (func(int) (string, bool), error) {
-	switch a := a.(type) {
-	case nil:
-		return func(int) (string, bool) { return "", false }, nil
-	case *array.String:
-		return func(i int) (string, bool) { return a.Value(i), a.IsValid(i) }, nil
-	case *array.Binary:
-		return func(i int) (string, bool) { return string(a.Value(i)), a.IsValid(i) }, nil
-	}
-	return nil, fmt.Errorf("type %s is not a string", a.DataType())
-}
-
 func (r *collectionsParquet) Scan() bool {
 	for r.i >= r.n {
 		if r.err != nil {

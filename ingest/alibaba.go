@@ -1,8 +1,18 @@
+// What every Alibaba 2018 reader shares.
+//
+// Every Alibaba 2018 reader skips a first line naming the schema's columns
+// (subsets re-exported by the trace's users often have one; auto detects
+// a file by it alone) and reads a count or whole seconds written as an
+// integral float ("1.0", from a float column of the re-export) as the
+// integer; a fraction where a count is due ("2.5") stays a reject.
+
 package ingest
 
 import (
 	"bytes"
+	"context"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -20,8 +30,8 @@ var (
 // field, without quotes and surrounding blanks, the column's name in any
 // case. A line of other names is not a header but a record (and a reject).
 func isHeaderOf(line []byte, cols []string) bool {
-	f, _, _, err := splitCSV(line, nil, nil, nil)
-	if err != nil || len(f) != len(cols) {
+	f := fieldsOf(line, len(cols))
+	if f == nil {
 		return false
 	}
 	for i, c := range cols {
@@ -81,3 +91,65 @@ func headerSkipper(cols []string, skipped *bool) func([]byte) bool {
 }
 
 const alibabaHeaderNote = "a header line naming the schema's columns was skipped"
+
+// parseTaskName splits a DAG task name into its stage and parents; ok is
+// false for names that carry no DAG.
+func parseTaskName(name string) (stage string, parents []string, ok bool) {
+	i := 0
+	for i < len(name) && (name[i] < '0' || name[i] > '9') {
+		if name[i] == '_' {
+			return "", nil, false
+		}
+		i++
+	}
+	if i == 0 || i == len(name) {
+		return "", nil, false
+	}
+	parts := strings.Split(name[i:], "_")
+	for _, p := range parts {
+		if p == "" {
+			return "", nil, false
+		}
+		for _, c := range []byte(p) {
+			if c < '0' || c > '9' {
+				return "", nil, false
+			}
+		}
+	}
+	norm := func(p string) string { // "03" and "3" are one task
+		if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			return strconv.FormatInt(n, 10)
+		}
+		return p
+	}
+	for _, p := range parts[1:] {
+		parents = append(parents, norm(p))
+	}
+	return norm(parts[0]), parents, true
+}
+
+// statusWord: letters and underscores, as USING.
+func statusWord(b []byte) bool {
+	if len(b) == 0 || len(b) > 32 {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// drainAlibaba reads one Alibaba table into w: every line through parse,
+// a first line naming the schema's columns (cols) skipped and noted.
+func drainAlibaba[T any](ctx context.Context, s *sink, in *Input, cols []string, parse func([]byte, int64, *T) *ParseError, w appender[T]) error {
+	r := newLineRecords(in, parse)
+	var header bool
+	r.header = headerSkipper(cols, &header)
+	err := drain[T](ctx, s, r, w)
+	if header {
+		s.notes = append(s.notes, alibabaHeaderNote)
+	}
+	return err
+}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
+
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -24,8 +24,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 9 {
+			f := fieldsOf(first, 9)
+			if f == nil {
 				return false
 			}
 			_, ok := countOf(f[1])
@@ -35,14 +35,7 @@ func init() {
 			s.notes = append(s.notes, "stage = the task number in task_name (M2_1: stage 2, after stage 1; task_… names are independent stages); "+
 				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
 			p := &alibabaBatchTask{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch)}
-			r := newLineRecords(in, p.parse)
-			var header bool
-			r.header = headerSkipper(alibabaBatchTaskCols, &header)
-			err := drain[dataset.Stage](ctx, s, r, s.tx.Stages())
-			if header {
-				s.notes = append(s.notes, alibabaHeaderNote)
-			}
-			return err
+			return drainAlibaba(ctx, s, in, alibabaBatchTaskCols, p.parse, s.tx.Stages())
 		},
 	})
 }
@@ -59,42 +52,6 @@ func init() {
 type alibabaBatchTask struct {
 	csvRow
 	start int64
-}
-
-// parseTaskName splits a DAG task name into its stage and parents; ok is
-// false for names that carry no DAG.
-func parseTaskName(name string) (stage string, parents []string, ok bool) {
-	i := 0
-	for i < len(name) && (name[i] < '0' || name[i] > '9') {
-		if name[i] == '_' {
-			return "", nil, false
-		}
-		i++
-	}
-	if i == 0 || i == len(name) {
-		return "", nil, false
-	}
-	parts := strings.Split(name[i:], "_")
-	for _, p := range parts {
-		if p == "" {
-			return "", nil, false
-		}
-		for _, c := range []byte(p) {
-			if c < '0' || c > '9' {
-				return "", nil, false
-			}
-		}
-	}
-	norm := func(p string) string { // "03" and "3" are one task
-		if n, err := strconv.ParseInt(p, 10, 64); err == nil {
-			return strconv.FormatInt(n, 10)
-		}
-		return p
-	}
-	for _, p := range parts[1:] {
-		parents = append(parents, norm(p))
-	}
-	return norm(parts[0]), parents, true
 }
 
 func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) *ParseError {

@@ -1,3 +1,17 @@
+// Format "skyline-csv". Runs, skylines and job identity: package doc
+// (doc.go).
+//
+// skyline-csv reads a header naming job, run, time (or offset_s, timestamp),
+// containers and optionally memory_bytes and vcores. Time is seconds from
+// the run's start when below 1e9, else a timestamp (RFC 3339, epoch seconds
+// or milliseconds): one kind per file, set by its first row. With
+// timestamps, offsets are from each run's earliest timestamp and the run's
+// start and end are its first and last. Rows are samples as above; NaN,
+// infinite or negative amounts, a second row at the same time of a run
+// (found once the file is read, so reported after the others), and empty job
+// or run are rejects. A file's rows are held until its end (40 bytes a row);
+// runs are written sorted by job and run.
+
 package ingest
 
 import (

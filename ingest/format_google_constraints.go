@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -47,10 +46,6 @@ const (
 	google2011TaskConstraintsFormat = "google2011-task-constraints"
 	google2011MachineAttrsFormat    = "google2011-machine-attributes"
 )
-
-// google2011TraceStart is offset 600 s of the ClusterData2011 clock: the
-// trace "starts at 19:00 EDT on Sunday May 1, 2011" (ClusterData2011_2.md).
-var google2011TraceStart = time.Date(2011, 5, 1, 19, 0, 0, 0, time.FixedZone("EDT", -4*3600))
 
 // event types by number: 2019 (EventType) and 2011 (task_events).
 var (
@@ -169,8 +164,8 @@ func init() {
 		Table:       dataset.TaskEventsTable.Name,
 		Description: "Google ClusterData2011 task_events CSV (13 columns, no header): time,missing,job,task,machine,event type,user,class,priority,cpu,memory,disk,different-machine",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 13 {
+			f := fieldsOf(firstLine(head), 13)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])
@@ -189,8 +184,8 @@ func init() {
 		Table:       dataset.TaskConstraintsTable.Name,
 		Description: "Google ClusterData2011 task_constraints CSV (6 columns, no header): time,job,task,operator (0 = 1 != 2 < 3 >),attribute,value",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 6 {
+			f := fieldsOf(firstLine(head), 6)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])
@@ -209,8 +204,8 @@ func init() {
 		Table:       dataset.MachineAttributesTable.Name,
 		Description: "Google ClusterData2011 machine_attributes CSV (5 columns, no header): time,machine,attribute,value,deleted",
 		Detect: func(_ string, head []byte) bool {
-			f, _, _, err := splitCSV(firstLine(head), nil, nil, nil)
-			if err != nil || len(f) != 5 {
+			f := fieldsOf(firstLine(head), 5)
+			if f == nil {
 				return false
 			}
 			_, ok1 := plainInt(f[0])
@@ -236,31 +231,6 @@ func parseBool01(b []byte) (bool, bool) {
 		return true, true
 	}
 	return false, false
-}
-
-// g2011 parses the 2011 CSV tables.
-type g2011 struct {
-	csvRow
-	start int64
-}
-
-func (p *g2011) int(i int, name string, reject func(int, error) *ParseError) (int64, *ParseError) {
-	v, err := strconv.ParseInt(string(p.fields[i]), 10, 64)
-	if err != nil {
-		return 0, reject(p.cols[i], fmt.Errorf("%s %q is not an integer", name, p.fields[i]))
-	}
-	return v, nil
-}
-
-func (p *g2011) float(i int, name string, reject func(int, error) *ParseError) (float64, *ParseError) {
-	if len(p.fields[i]) == 0 {
-		return math.NaN(), nil
-	}
-	v, err := parseFloat(p.fields[i])
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, reject(p.cols[i], fmt.Errorf("%s %q is not a non-negative number", name, p.fields[i]))
-	}
-	return v, nil
 }
 
 func (p *g2011) taskEvent(line []byte, lineNo int64, rec *dataset.TaskEvent) *ParseError {

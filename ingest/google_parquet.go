@@ -408,3 +408,15 @@ func floatAccessor(a arrow.Array, parent *array.Struct) (func(int) (float64, boo
 	}
 	return nil, fmt.Errorf("type %s is not a float", a.DataType())
 }
+
+func stringAccessor(a arrow.Array) (func(int) (string, bool), error) {
+	switch a := a.(type) {
+	case nil:
+		return func(int) (string, bool) { return "", false }, nil
+	case *array.String:
+		return func(i int) (string, bool) { return a.Value(i), a.IsValid(i) }, nil
+	case *array.Binary:
+		return func(i int) (string, bool) { return string(a.Value(i)), a.IsValid(i) }, nil
+	}
+	return nil, fmt.Errorf("type %s is not a string", a.DataType())
+}

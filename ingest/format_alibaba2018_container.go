@@ -1,3 +1,24 @@
+// Formats "alibaba2018-container-meta" and "alibaba2018-container-usage".
+//
+// alibaba2018-container-meta and alibaba2018-container-usage: the online
+// containers, the trace's primary tenants (cluster-trace-v2018 schema.txt).
+// container_meta (container_id, machine_id, time_stamp, app_du, status,
+// cpu_request, cpu_limit, mem_size; no header) goes to the vms table, one
+// row per container, from its first row: vmid = container_id,
+// subscription = deployment = app_du, created = time_stamp, category =
+// status, cores = cpu_request / 100; later rows of a container (status
+// snapshots) count in the notes, and one naming another app_du is a
+// reject. container_usage (container_id, machine_id, time_stamp,
+// cpu_util_percent, mem_util_percent, cpi, mem_gps, mpki, net_in, net_out,
+// disk_io_percent) goes to usage: server = container_id, cpu and memory
+// the percentages / 100 (of the container), tenant = the container's
+// app_du from container_meta (rows already in the dataset, or inputs of
+// the same command, which auto reads first as it does Azure vmtables); a
+// container not in it is rejected ("unknown container in join"). Without
+// any container_meta, or with --tenant-key container, tenant = server =
+// container_id. A sample repeating its container's previous time_stamp
+// is a duplicate.
+
 package ingest
 
 import (
@@ -36,8 +57,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 8 {
+			f := fieldsOf(first, 8)
+			if f == nil {
 				return false
 			}
 			_, ok := countOf(f[2])
@@ -55,8 +76,8 @@ func init() {
 			if header {
 				return true
 			}
-			f, _, _, err := splitCSV(first, nil, nil, nil)
-			if err != nil || len(f) != 11 {
+			f := fieldsOf(first, 11)
+			if f == nil {
 				return false
 			}
 			return bytes.HasPrefix(f[0], []byte("c_")) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))
@@ -205,14 +226,7 @@ func ingestAlibabaContainerUsage(ctx context.Context, in *Input, s *sink) error 
 	}
 	s.notes = append(s.notes, "time_stamp is seconds from the trace start "+msText(p.start)+
 		"; cpu = cpu_util_percent / 100, memory = mem_util_percent / 100 (of the container); the other columns are not stored")
-	r := newLineRecords(in, p.parse)
-	var header bool
-	r.header = headerSkipper(alibabaContainerUsageCols, &header)
-	err := drain[dataset.Usage](ctx, s, r, s.tx.Usage())
-	if header {
-		s.notes = append(s.notes, alibabaHeaderNote)
-	}
-	return err
+	return drainAlibaba(ctx, s, in, alibabaContainerUsageCols, p.parse, s.tx.Usage())
 }
 
 type alibabaContainerUsage struct {

@@ -1,3 +1,27 @@
+// Format "series-csv". Package doc (doc.go, "Utilisation traces") gives what
+// all trace formats share.
+//
+// series-csv: one series per file, two columns, an optional header of two
+// names (timestamp,value for NAB; offset_seconds,avg_cpu_percent for the
+// Azure single-VM files; a time column named offset, offset_s or
+// offset_seconds holds seconds from the trace start). Tenant = server =
+// the file name without extension; with --tenant every file is one server
+// of that tenant. Calendar times without an offset are read in
+// Options.Location (--tz) through the daylight-saving rules: a wall time
+// in the skipped spring hour does not exist and is rejected; in the
+// repeated autumn hour the first pass is the earlier instant and, once the
+// wall time goes backwards inside that hour, the rest of the hour is the
+// second pass (the later instant) — see localClock. Two rows at the same
+// instant: the later is a reject (NAB repeats 03:00:00 twelve times at a
+// spring change). Out-of-order rows are accepted. The unit is --cpu-unit,
+// else a header suffix (_percent/_pct, _frac/_fraction), else the values:
+// none above 1 is a fraction; mostly (more than half) above 100 is not
+// utilisation at all (NAB's NYC taxi passenger counts) and reads as "raw":
+// divided by the file's maximum so that 1 is the file's peak, with a note
+// in the source, so that pattern classification still runs on it; else
+// percent, and values above 100 are rejected pointing at --cpu-unit raw.
+// The file is read whole (one series is small).
+
 package ingest
 
 import (
@@ -42,8 +66,8 @@ func detectSeriesCSV(_ string, head []byte) bool {
 			continue
 		}
 		lines++
-		f, _, _, err := splitCSV(line, nil, nil, nil)
-		if err != nil || len(f) != 2 {
+		f := fieldsOf(line, 2)
+		if f == nil {
 			return false
 		}
 		_, terr := parseTimestamp(f[0], time.UTC)
