@@ -116,6 +116,9 @@ func (p *workerPool) StartWorker(_ context.Context, req *fnpb.StartWorkerRequest
 		"--logging_endpoint="+req.GetLoggingEndpoint().GetUrl(),
 		"--semi_persist_dir="+p.dir)
 	cmd.Stdout, cmd.Stderr = &p.logs, &p.logs
+	// The boot loader writes pipeline_options.json to its working
+	// directory.
+	cmd.Dir = p.dir
 	// The boot loader runs the worker as its child: a process group, to
 	// stop both.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -278,8 +281,11 @@ func TestAcrossProcesses(t *testing.T) {
 					pool.mu.Unlock()
 					// The pool must have started the workers: else the
 					// run did not leave this process.
-					if env.name == "external" && workers == 0 {
-						t.Fatalf("the worker pool started no worker")
+					if env.name == "external" {
+						if workers == 0 {
+							t.Fatalf("the worker pool started no worker")
+						}
+						t.Logf("worker processes started: %d", workers)
 					}
 				})
 			}
