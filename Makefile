@@ -45,6 +45,8 @@ test-profile:
 
 # wlprof-beam is a module of its own (the Apache Beam SDK is large): its
 # vet and tests, on a small world, in a step of their own.
+# It builds Prism and the SDK's boot loader from the module's Beam SDK and
+# runs the pipelines across processes on 127.0.0.1 (TestAcrossProcesses).
 test-beam: deps
 	cd cmd/wlprof-beam && $(GO) vet ./... && $(GO) test ./...
 

@@ -228,6 +228,12 @@ func TestMemfsUsage(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, "memfs:// is the memory of one process") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// Prism as a job server of its own: its EXTERNAL workers are other
+	// processes too.
+	code, _, stderr = runBeam("classify", "-q", "--format", "csv", "--endpoint", "localhost:1", "--environment-type", "EXTERNAL", "--environment-config", "localhost:2", "--input", "x.csv", "--out", "memfs://x/out")
+	if code != exitUsage || !strings.Contains(stderr, "memfs:// is the memory of one process") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
 }
 
 // The Dataflow flags and --beam-opt land in the SDK's own flags, where

@@ -172,7 +172,10 @@ func (s *shardFlags) validateRunner(settings []sdkSetting) []error {
 		errs = append(errs, fmt.Errorf("--connect-timeout %s: want a duration above 0", s.ConnectTimeout))
 	}
 	paths := append(slices.Clone(s.Inputs), s.Out)
-	if s.Runner != "prism" {
+	// Prism at an --endpoint runs the workers in this process only in
+	// LOOPBACK.
+	elsewhere := s.Runner != "prism" || (s.Endpoint != "" && !strings.EqualFold(s.EnvironmentType, "loopback"))
+	if elsewhere {
 		for _, p := range paths {
 			if scheme(p) == "memfs" {
 				errs = append(errs, fmt.Errorf("%s: memfs:// is the memory of one process; --runner %s runs the pipeline in others (use gs:// or a shared directory)", p, s.Runner))

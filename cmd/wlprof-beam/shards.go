@@ -177,7 +177,11 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 	if err := applySettings(s.sdk); err != nil {
 		return err
 	}
+	// The SDK's options are globals of the process: a run at an endpoint
+	// leaves them as they were, so that a later run in the same process
+	// (a test, a program embedding these commands) gets its own runner.
 	if s.Endpoint != "" {
+		defer restoreJobOpts(*jobopts.Endpoint, *jobopts.EnvironmentType, *jobopts.EnvironmentConfig, *jobopts.WorkerBinary)
 		*jobopts.Endpoint = s.Endpoint
 	}
 	if s.EnvironmentType != "" {
@@ -186,7 +190,10 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 	if s.EnvironmentConfig != "" {
 		*jobopts.EnvironmentConfig = s.EnvironmentConfig
 	}
-	if s.Runner != "prism" {
+	// Prism at an --endpoint is a job server of its own: workers it starts
+	// (EXTERNAL, PROCESS, DOCKER) run the staged binary, as on the other
+	// portable runners.
+	if s.Runner != "prism" || s.Endpoint != "" {
 		bin, err := workerBinary(s.WorkerBinary)
 		if err != nil {
 			return err
@@ -205,6 +212,11 @@ func (s *shardFlags) execute(ctx context.Context, g *globalOptions, p *beam.Pipe
 		return fmt.Errorf("pipeline on %s: %w", s.Runner, err)
 	}
 	return nil
+}
+
+// restoreJobOpts sets the SDK's job options back to the values given.
+func restoreJobOpts(endpoint, envType, envConfig, worker string) {
+	*jobopts.Endpoint, *jobopts.EnvironmentType, *jobopts.EnvironmentConfig, *jobopts.WorkerBinary = endpoint, envType, envConfig, worker
 }
 
 // rejects counts the rejected records of the run in out and fails when
