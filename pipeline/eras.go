@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -62,14 +63,30 @@ func eras(ctx context.Context, ds *dataset.Dataset) (string, error) {
 		// Before the classify stage has built the series (wlprof run warns
 		// before the stages run), a tenant's usage rows stand for its series:
 		// it starts at the tenant's first row and ends at its last.
+		// Column batches with dictionary tenants, as the stages read usage:
+		// a row-by-row scan would decode every name again.
 		span := map[string][2]int64{}
-		err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
-			s, ok := span[u.Tenant]
-			if !ok {
-				s = [2]int64{u.TimeMs, u.TimeMs}
+		var lo, hi []int64 // per batch tenant id; lo > hi: no row yet
+		err := dataset.ScanUsageBatches(ctx, ds, func(b *dataset.UsageBatch) error {
+			lo, hi = lo[:0], hi[:0]
+			for range b.Tenants {
+				lo, hi = append(lo, math.MaxInt64), append(hi, math.MinInt64)
 			}
-			s[0], s[1] = min(s[0], u.TimeMs), max(s[1], u.TimeMs)
-			span[u.Tenant] = s
+			for r := 0; r < b.Len; r++ {
+				if t, ti := b.TimeMs[r], b.TenantIdx[r]; t != dataset.NoTime {
+					lo[ti], hi[ti] = min(lo[ti], t), max(hi[ti], t)
+				}
+			}
+			for ti, name := range b.Tenants {
+				if lo[ti] > hi[ti] {
+					continue
+				}
+				s, ok := span[name]
+				if !ok {
+					s = [2]int64{lo[ti], hi[ti]}
+				}
+				span[name] = [2]int64{min(s[0], lo[ti]), max(s[1], hi[ti])}
+			}
 			return nil
 		})
 		if err != nil {
