@@ -110,7 +110,7 @@ func SparkJobGroups(jobs []SparkJobSpan) (map[SparkJobKey]int, int) {
 	sort.SliceStable(list, func(i, j int) bool {
 		a, b := list[i], list[j]
 		if a.Attempt != b.Attempt {
-			return attemptLess(a.Attempt, b.Attempt)
+			return AttemptLess(a.Attempt, b.Attempt)
 		}
 		if a.SubmitMs != b.SubmitMs {
 			return a.SubmitMs < b.SubmitMs
@@ -138,8 +138,9 @@ func SparkJobGroups(jobs []SparkJobSpan) (map[SparkJobKey]int, int) {
 	return out, groups
 }
 
-// attemptLess orders application attempt ids as numbers when both are.
-func attemptLess(a, b string) bool {
+// AttemptLess orders application attempt ids ("1" < "2" < "10") as numbers
+// when both are, else as strings: ingest and the stages order attempts so.
+func AttemptLess(a, b string) bool {
 	x, errA := strconv.Atoi(a)
 	y, errB := strconv.Atoi(b)
 	if errA == nil && errB == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -54,16 +53,6 @@ func (a *sparkAttempts) hold(rec *jobRecord, index int, file string) {
 		samples: append([]dataset.SkylineSample(nil), rec.Samples...), index: index, file: file})
 }
 
-// attemptLess orders attempt ids as numbers when both are.
-func attemptLess(a, b string) bool {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	if errA == nil && errB == nil {
-		return x < y
-	}
-	return a < b
-}
-
 // flush writes one run (and its skyline) per application.
 func (a *sparkAttempts) flush(ctx context.Context, tx *dataset.Tx, res *Result) error {
 	runs, sky := tx.Runs(), tx.Skylines()
@@ -77,7 +66,7 @@ func (a *sparkAttempts) flush(ctx context.Context, tx *dataset.Tx, res *Result) 
 			return err
 		}
 		all := a.apps[k]
-		sort.SliceStable(all, func(i, j int) bool { return attemptLess(all[i].attempt, all[j].attempt) })
+		sort.SliceStable(all, func(i, j int) bool { return dataset.AttemptLess(all[i].attempt, all[j].attempt) })
 		// The same attempt read twice (an .inprogress log beside its
 		// final copy) counts once: the read that saw its end, else the
 		// first.
