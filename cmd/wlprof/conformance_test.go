@@ -28,6 +28,7 @@ var conformanceInputs = []string{
 	"../../testdata/provenance/marquez/api_tests",
 	"../../testdata/provenance/openlineage",
 	"../../testdata/provenance/hadoop_dynamometer_audit_trace_direct_audit0.log",
+	"../../testdata/provenance/ibm_cdh713_hdfs-audit.log",
 }
 
 // TestConformanceRealFixtures is the quality bar of the real inputs: one
@@ -102,6 +103,8 @@ func TestConformanceRealFixtures(t *testing.T) {
 		"docker_metadata.json": 26,
 		// Dynamometer audit log: 6 lines (wc -l).
 		"hadoop_dynamometer_audit_trace_direct_audit0.log": 6,
+		// CDH 7.1.3 audit log: 100 lines (wc -l), every one a record.
+		"ibm_cdh713_hdfs-audit.log": 100,
 		// Task attempts: grep -c '"type":"MAP_ATTEMPT_STARTED"' and
 		// REDUCE_ATTEMPT_STARTED: 10 + 1 in hraven's Sleep job, 1 map in
 		// the ERROR job; the Hadoop 1 Sleep job has one MAP and one REDUCE
@@ -194,8 +197,11 @@ func TestConformanceRealFixtures(t *testing.T) {
 	// and 13 outputs over its START events (python:
 	// sum(len(e["inputs"])), sum(len(e["outputs"]))), the COMPLETEs none.
 	// OpenLineage's apple chain (grandmas.kitchen/…, 8 COMPLETE events):
-	// 1+2+2+1+1+1+3+1 = 12 inputs and 8 outputs. The audit log (no job):
-	// cmd=create 1, rename 1, mkdirs 4.
+	// 1+2+2+1+1+1+3+1 = 12 inputs and 8 outputs. The audit logs (no job),
+	// `grep -o 'cmd=[a-zA-Z]*' | sort | uniq -c` over both: Dynamometer's
+	// create 1, rename 1, mkdirs 4; CDH's create 8, rename 10, delete 4,
+	// open 1, listStatus 33, getfileinfo 11, setPermission 21, setTimes 10,
+	// listCachePools 1, listCacheDirectives 1.
 	prov, err := dataset.ReadAll(ctx, ds, dataset.ProvenanceTable)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +220,9 @@ func TestConformanceRealFixtures(t *testing.T) {
 	for k, want := range map[string]int{
 		"marquez demo START/read": 14, "marquez demo COMPLETE/write": 13,
 		"apples read": 12, "apples write": 8,
-		"audit create/write": 1, "audit rename/rename": 1, "audit mkdirs/meta": 4,
+		"audit create/write": 1 + 8, "audit rename/rename": 1 + 10, "audit mkdirs/meta": 4,
+		"audit delete/delete": 4, "audit open/read": 1, "audit listStatus/meta": 33, "audit getfileinfo/meta": 11,
+		"audit setPermission/meta": 21, "audit setTimes/meta": 10, "audit listCachePools/meta": 1, "audit listCacheDirectives/meta": 1,
 	} {
 		if ops[k] != want {
 			t.Errorf("provenance %s: %d rows, want %d (all: %v)", k, ops[k], want, ops)
