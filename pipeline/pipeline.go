@@ -84,18 +84,8 @@ func Classify(ctx context.Context, ds *dataset.Dataset, opts classify.Options) (
 // SLO loads and runs the slo stage, with the user's overrides file when
 // one is given.
 func SLO(ctx context.Context, ds *dataset.Dataset, opts slo.Options, overrides string) (*slo.Result, error) {
-	if overrides != "" {
-		ov, err := slo.LoadOverrides(overrides)
-		if err != nil {
-			return nil, err
-		}
-		opts.Overrides = ov
-	}
-	in, err := slo.Load(ctx, ds, opts)
-	if err != nil {
-		return nil, err
-	}
-	return slo.Run(ctx, in, opts)
+	opts.OverridesFile = overrides
+	return slo.Contract.Execute(ctx, ds, opts)
 }
 
 // WindowOptions are what the user fixed of a reservation's placement.

@@ -26,7 +26,10 @@ type Options struct {
 	DeadlinePercentile float64 // of T_outRead (default 50)
 	WindowGraceS       float64 // user-window attribution: slack around a run's [start, end] (default 60 s)
 	HorizonS           float64 // file state untouched this long is dropped (default 8 days)
-	Overrides          *Overrides
+	// Overrides, when set, are applied; else Load reads OverridesFile, if any.
+	Overrides     *Overrides
+	OverridesFile string // YAML or JSON file of user sign-offs and overrides ("": none)
+	Job           string // only this job (normalised name, as listed); "": every job
 }
 
 // DefaultOptions returns the documented defaults.
@@ -40,7 +43,12 @@ func DefaultOptions() Options {
 // rows more than a minute out of order are counted in Graph.OutOfOrder).
 // The stream is read twice.
 type Input struct {
-	Runs []dataset.Run
+	// Dataset is where the input was read from, named in errors.
+	Dataset string
+	// Overrides, read by Load from Options.OverridesFile, replace
+	// Options.Overrides when set.
+	Overrides *Overrides
+	Runs      []dataset.Run
 	// Provenance calls fn with every row; the row may be reused between
 	// calls. Nil: no provenance.
 	Provenance func(fn func(*dataset.Provenance) error) error
@@ -111,6 +119,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if len(in.Runs) == 0 {
 		return nil, ErrNoRuns
 	}
+	if in.Overrides != nil {
+		opts.Overrides = in.Overrides
+	}
 	f := &inferer{opts: opts, byID: map[string]int32{}, byUser: map[string][]int32{}, maxDur: map[string]int64{},
 		files: map[string]fileState{}, maxT: math.MinInt64,
 		affRead: map[string]map[int32]int32{}, affWrite: map[string]map[int32]int32{}}
@@ -164,6 +175,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	res := f.result()
 	res.opts = opts
+	if opts.Job != "" && !res.Only(opts.Job) {
+		names := make([]string, len(res.Jobs))
+		for i, j := range res.Jobs {
+			names[i] = j.Job
+		}
+		return nil, dataset.NewUnknownJob(in.Dataset, "SLO", opts.Job, names)
+	}
 	return res, nil
 }
 

@@ -25,11 +25,18 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
+	var ov *Overrides
+	if opts.OverridesFile != "" && opts.Overrides == nil {
+		var err error
+		if ov, err = LoadOverrides(opts.OverridesFile); err != nil {
+			return Input{}, err
+		}
+	}
 	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
 	if err != nil {
 		return Input{}, err
 	}
-	in := Input{Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
+	in := Input{Dataset: ds.Dir, Overrides: ov, Runs: runs, Provenance: func(fn func(*dataset.Provenance) error) error {
 		return dataset.Scan(ctx, ds, dataset.ProvenanceTable, fn)
 	}}
 	if n := ds.Rows(dataset.ProvenanceTable.Name); n > 0 && n <= SortRows {
@@ -51,7 +58,7 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 }
 
 // Validate reports every option out of range at once.
-func (o Options) Validate() error {
+func (o *Options) Validate() error {
 	var errs []error
 	if o.MinRuns < 2 {
 		errs = append(errs, fmt.Errorf("slo: min-runs %d: want at least 2", o.MinRuns))
@@ -78,7 +85,7 @@ func (o Options) Validate() error {
 
 // Profile sets every job's period and SLO section, each number with where
 // it came from: inferred (and how), or the overrides file.
-func (r *Result) Profile(jobs profile.Jobs) {
+func (r *Result) Profile(jobs profile.Jobs) error {
 	o := r.opts
 	file := ""
 	if o.Overrides != nil {
@@ -124,6 +131,7 @@ func (r *Result) Profile(jobs profile.Jobs) {
 			p.Identity.Sources = append(p.Identity.Sources, dataset.RunsTable.Name)
 		}
 	}
+	return nil
 }
 
 // fields names the SLO fields an override sets.

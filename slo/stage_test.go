@@ -177,7 +177,8 @@ func TestValidate(t *testing.T) {
 	if _, err := Run(context.Background(), handWorld(), o); err == nil {
 		t.Error("Run accepted bad options")
 	}
-	if err := DefaultOptions().Validate(); err != nil {
+	def := DefaultOptions()
+	if err := def.Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
 	}
 }
