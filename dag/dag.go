@@ -1,7 +1,8 @@
 // Package dag is the maximum concurrent containers of a job from its DAG
 // (Zhang et al., OSDI'16, §4.1, Fig. 7): what a batch job asks of
 // a harvesting scheduler at most at once (Alg. 1's J.req). It has the stage
-// surface (Options, Load, Run, Result).
+// surface of package internal/stage (Contract, Options, Load, Run, Result,
+// Document); --job that names no DAG is the dataset's unknown-job error.
 //
 // # The rule
 //

@@ -19,7 +19,8 @@ import (
 
 // Options of the dag stage.
 type Options struct {
-	// Job keeps only this job's runs ("" all).
+	// Job keeps only this job's runs ("" all); Load refuses a job the
+	// dataset's stages table does not name when no DAG is left.
 	Job string
 }
 
@@ -30,7 +31,7 @@ func DefaultOptions() Options { return Options{} }
 func (o *Options) Validate() error { return nil }
 
 // ErrNoDAGs is returned by Run when the input has no job DAG.
-var ErrNoDAGs = errors.New("no job DAGs: ingest Alibaba 2018 batch_task.csv (alibaba2018-batch-task), Spark event logs or MapReduce .jhist files")
+var ErrNoDAGs = errors.New("dag: no job DAGs (ingest Alibaba 2018 batch_task.csv as alibaba2018-batch-task, Spark event logs or MapReduce .jhist files first)")
 
 // RunDAG is one run's stages, as Load read them.
 type RunDAG struct {
@@ -249,7 +250,13 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		}
 		return nil
 	})
-	return in, err
+	if err != nil {
+		return Input{}, err
+	}
+	if opts.Job != "" && len(in.DAGs) == 0 {
+		return Input{}, ds.UnknownJob(ctx, dataset.StagesTable.Name, opts.Job)
+	}
+	return in, nil
 }
 
 // sparkStage is where a Spark stage ran: its application attempt, and the

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dag"
 	"github.com/wlprof/wlprof/dataset"
 )
 
 func newDAGCmd(g *globalOptions) *cobra.Command {
-	opts := dag.DefaultOptions()
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, dag.Contract, &cobra.Command{
 		Use:   "dag",
 		Short: "The most containers each job asks for at once, from its stage DAG",
 		Long: `What a batch job asks of a harvesting scheduler at most at once (Zhang et al., OSDI'16
@@ -44,29 +40,7 @@ give the job no maximum; the NOTE column says so.
 		Example: `  wlprof ingest -d ds alibaba2018-batch-task batch_task.csv
   wlprof dag -d ds
   wlprof dag -d ds --job j_1 -o json`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDAG(cmd.Context(), g, opts) },
-	}
-	cmd.Flags().StringVar(&opts.Job, "job", "", "only this job's runs")
+	})
 	completeJob(cmd, g, dataset.StagesTable.Name)
 	return cmd
-}
-
-func runDAG(ctx context.Context, g *globalOptions, opts dag.Options) error {
-	ds, err := dataset.Open(g.Dataset)
-	if err != nil {
-		return err
-	}
-	in, err := dag.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	res, err := dag.Run(ctx, in, opts)
-	if errors.Is(err, dag.ErrNoDAGs) && opts.Job != "" {
-		return ds.UnknownJob(ctx, dataset.StagesTable.Name, opts.Job)
-	}
-	if err != nil {
-		return err
-	}
-	return printDoc(g, res, res.WriteCSV, res.WriteText)
 }
