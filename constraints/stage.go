@@ -323,8 +323,9 @@ func (b *builder) addAttr(a *dataset.MachineAttribute) {
 		Value: a.Value, Deleted: a.Deleted, seq: int32(len(b.in.Attrs))})
 }
 
-// ErrNoEvents: the dataset has no task events.
-var ErrNoEvents = errors.New("constraints: no task events in the dataset (ingest google2019-instance-events or google2011-task-events)")
+// ErrNoEvents: the dataset has no task events, the stage's "nothing to
+// work on" (the command names the dataset before it).
+var ErrNoEvents = errors.New("constraints: no task events (ingest google2019-instance-events or google2011-task-events first)")
 
 // Load reads task_events, task_constraints and machine_attributes.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {

@@ -1,26 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/constraints"
-	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
-type constraintsOptions struct {
-	g      *globalOptions
-	Window time.Duration
-}
-
 func newConstraintsCmd(g *globalOptions) *cobra.Command {
-	o := &constraintsOptions{g: g}
-	def := constraints.DefaultOptions()
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, constraints.Contract, &cobra.Command{
 		Use:   "constraints",
 		Short: "Placement constraint profile, demand/supply per attribute (CRV) and M/G/1 waits per constraint",
 		Long: `The constraint analysis of Thinakaran et al., Phoenix, on the Google traces' task
@@ -53,33 +39,6 @@ The rules are in the document ("rules") and in constraints/doc.go.
 		Example: `  wlprof ingest auto task_events/ task_constraints/ machine_attributes/ -d ds
   wlprof constraints -d ds
   wlprof constraints -d ds --window 6h -o json`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runConstraints(cmd.Context(), o) },
-	}
-	cmd.Flags().Var(timeflag.NewDuration(&o.Window, def.Window), "window", "step of the demand/supply series")
+	})
 	return cmd
-}
-
-func runConstraints(ctx context.Context, o *constraintsOptions) error {
-	opts := constraints.DefaultOptions()
-	opts.Window = o.Window
-	if err := opts.Validate(); err != nil {
-		return usageError{err}
-	}
-	ds, err := dataset.Open(o.g.Dataset)
-	if err != nil {
-		return err
-	}
-	in, err := constraints.Load(ctx, ds, opts)
-	if errors.Is(err, constraints.ErrNoEvents) {
-		return fmt.Errorf("%s has no task events: ingest google2019-instance-events or google2011-task-events first", o.g.Dataset)
-	}
-	if err != nil {
-		return err
-	}
-	res, err := constraints.Run(ctx, in, opts)
-	if err != nil {
-		return err
-	}
-	return printDoc(o.g, res, res.WriteCSV, res.WriteText)
 }
