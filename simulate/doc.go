@@ -2,9 +2,10 @@
 // "Don't cry over spilled records", ATC'17 §3–§4: a
 // discrete-event simulator of a YARN cluster, run with stock YARN and with
 // YARN-ME, which starts a task with less than its ideal memory when that
-// does not delay its job. It has the stage surface (Options, Load, Run,
-// Result) and sits above the analysis stages: a task's slowdown below
-// ideal memory comes from package elasticity's models (§2).
+// does not delay its job. It has the stage surface of package
+// internal/stage (Contract, Options, Load, Run, Result, Document) and
+// sits above the analysis stages: a task's slowdown below ideal memory
+// comes from package elasticity's models (§2).
 //
 // # Workload (Load, ReadTrace; DSS §4)
 //

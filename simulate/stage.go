@@ -166,6 +166,9 @@ func (o *Options) Validate() error {
 	if o.TargetMakespan < 0 {
 		errs = append(errs, fmt.Errorf("target-makespan %s: want 0 (none) or more", timeflag.FormatDuration(o.TargetMakespan)))
 	}
+	if o.AlibabaMachineMemoryBytes < 0 {
+		errs = append(errs, fmt.Errorf("alibaba-machine-memory %d: want a positive size, e.g. 512G (or 0: none)", o.AlibabaMachineMemoryBytes))
+	}
 	if o.SeriesPoints < 0 || o.SeriesPoints > 100_000 {
 		errs = append(errs, fmt.Errorf("series points %d: want 0 to 100000", o.SeriesPoints))
 	}
@@ -177,7 +180,7 @@ func (o *Options) Validate() error {
 
 // ErrNoWorkload is returned by Load when there is no trace to read and
 // the dataset has no task attempts to build the workload from.
-var ErrNoWorkload = errors.New("no workload: the dataset has no task attempts to replay (ingest MapReduce .jhist files or Spark event logs), and no --trace FILE (simjobs-csv) was given")
+var ErrNoWorkload = errors.New("simulate: no workload: the dataset has no task attempts to replay (ingest MapReduce .jhist files or Spark event logs first), and no --trace FILE (simjobs-csv) was given")
 
 // ErrNoJobs is returned by Run when the input has no job.
 var ErrNoJobs = errors.New("no jobs to simulate")

@@ -1,40 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"strings"
-	"time"
-
 	"github.com/spf13/cobra"
-	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/bytesize"
-	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/simulate"
 )
 
-type simulateOptions struct {
-	g            *globalOptions
-	Trace        string
-	Policies     string
-	Nodes        string
-	NodeMemory   string
-	NodeShapes   []string
-	NodeCores    int
-	MemoryUnit   string
-	DiskBW       string
-	DiskShare    float64
-	DefaultModel string
-	ReservedGaps bool
-	Target       time.Duration
-	AlibabaMem   string
-}
-
 func newSimulateCmd(g *globalOptions) *cobra.Command {
-	o := &simulateOptions{g: g}
-	def := simulate.DefaultOptions()
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, simulate.Contract, &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate a workload on a cluster under YARN and YARN-ME (elastic memory)",
 		Long: `What memory elasticity buys on a cluster (Iorgulescu et al., ATC'17 §3, §4): a discrete-event
@@ -97,76 +69,6 @@ the shapes, which breaks ties. The rules are in simulate/doc.go.
   wlprof simulate --trace jobs.csv --nodes 50,100 --node-memory 32G,64G,128G --target-makespan 2h
   wlprof simulate --trace jobs.csv --node-shapes 40x16G/16,10x64G/32
   wlprof simulate --trace jobs.csv --node-shapes 40x16G,10x64G --node-shapes 30x32G@1G --target-makespan 2h`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd.Context(), cmd, o) },
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.Trace, "trace", "", "the workload: a simjobs-csv file (default: the dataset's task attempts)")
-	f.StringVar(&o.Policies, "policy", "yarn,yarn-me", "policies to simulate: yarn, yarn-me or both")
-	f.StringVar(&o.Nodes, "nodes", "100", "nodes in the cluster (a list sweeps)")
-	f.StringVar(&o.NodeMemory, "node-memory", "10G", "memory of a node (a list sweeps; K, M, G, T: binary units)")
-	f.StringArrayVar(&o.NodeShapes, "node-shapes", nil, "a cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES][@DISK],... e.g. 40x16G/16,10x64G/32@1G (given again, or ; between clusters: a sweep)")
-	f.IntVar(&o.NodeCores, "node-cores", def.NodeCores, "cores of a node (of a shape without /CORES); a task takes its phase's cores (1 unless the trace says)")
-	f.StringVar(&o.MemoryUnit, "memory-unit", bytesize.Format(def.MemoryUnitBytes), "memory is allocated in whole units of this size")
-	f.StringVar(&o.DiskBW, "node-disk-bandwidth", bytesize.Format(def.NodeDiskBytesPerS), "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
-	f.Float64Var(&o.DiskShare, "elastic-disk-share", def.ElasticDiskShare, "share of a node's disk bandwidth elastic tasks may take together")
-	f.StringVar(&o.DefaultModel, "default-model", def.DefaultModel, "model of tasks with none in the trace or dataset: none or step:SLOWDOWN")
-	f.BoolVar(&o.ReservedGaps, "reserved-gaps", def.ReservedGaps, "yarn-me: run other jobs' tasks on a reserved node when they end before the reserved job could start there")
-	f.StringVar(&o.AlibabaMem, "alibaba-machine-memory", "", "memory of the Alibaba 2018 trace's largest machine, which plan_mem is a percentage of (no default: the trace does not publish it; without it Alibaba jobs are not replayed)")
-	f.Var(timeflag.NewDuration(&o.Target, 0), "target-makespan", "name, per policy, the smallest swept cluster that runs the trace within this")
+	})
 	return cmd
-}
-
-func runSimulate(ctx context.Context, cmd *cobra.Command, o *simulateOptions) error {
-	g := o.g
-	opts := simulate.DefaultOptions()
-	opts.Trace, opts.NodeCores, opts.ElasticDiskShare, opts.DefaultModel, opts.ReservedGaps, opts.TargetMakespan =
-		o.Trace, o.NodeCores, o.DiskShare, o.DefaultModel, o.ReservedGaps, o.Target
-	nodes, mem := o.Nodes, o.NodeMemory
-	shapes := strings.Join(o.NodeShapes, ";")
-	if shapes != "" { // the defaults of --nodes and --node-memory do not apply
-		if !cmd.Flags().Changed("nodes") {
-			nodes = ""
-		}
-		if !cmd.Flags().Changed("node-memory") {
-			mem = ""
-		}
-	}
-	errs := simulate.Flags{Policies: o.Policies, Nodes: nodes, NodeMemory: mem, NodeShapes: shapes, MemoryUnit: o.MemoryUnit,
-		NodeDiskBandwidth: o.DiskBW}.Apply(&opts)
-	if o.AlibabaMem != "" {
-		m, err := bytesize.Parse(o.AlibabaMem)
-		if err != nil || m <= 0 {
-			errs = append(errs, fmt.Errorf("--alibaba-machine-memory %q: want a positive size, e.g. 512G", o.AlibabaMem))
-		}
-		opts.AlibabaMachineMemoryBytes = m
-	}
-	if len(errs) == 0 || ((len(opts.NodeShapes) > 0 || len(opts.Nodes) > 0 && len(opts.NodeMemoryBytes) > 0) && opts.MemoryUnitBytes > 0) {
-		if err := opts.Validate(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return usageError{errors.Join(errs...)}
-	}
-	ds, err := dataset.Open(g.Dataset)
-	if errors.Is(err, dataset.ErrNoDataset) && o.Trace == "" {
-		return fmt.Errorf("no workload: no dataset at %s to replay the job history of, and no --trace FILE (simjobs-csv) given", g.Dataset)
-	}
-	if errors.Is(err, dataset.ErrNoDataset) {
-		g.progressf("note: no dataset at %s: no elasticity models; tasks use their trace's model or --default-model %s\n", g.Dataset, o.DefaultModel)
-		ds, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	in, err := simulate.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	res, err := simulate.Run(ctx, in, opts)
-	if err != nil {
-		return err
-	}
-	return printDoc(g, res, res.WriteCSV, res.WriteText)
 }

@@ -132,8 +132,12 @@ func TestSimulateErrors(t *testing.T) {
 	}{
 		{[]string{"simulate", "-d", nods}, 1, []string{"no dataset at", "--trace FILE"}},
 		{[]string{"simulate", "-d", nods, "--trace", bad}, 1, []string{"bad.csv:2: runtime_s \"0\"", `bad.csv:3: model "linear:2": unknown model "linear"`}},
-		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--default-model", "fast", "--nodes", "0,x", "--policy", "fifo"},
-			2, []string{`default-model: model "fast"`, `--nodes "x"`, `policy "fifo"`}},
+		// A value its flag cannot read is refused by the flag; values out
+		// of range are refused together, by Validate.
+		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--default-model", "fast"}, 2, []string{`"--default-model" flag: model "fast"`}},
+		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--nodes", "0,x"}, 2, []string{`"--nodes" flag: "x": want whole numbers`}},
+		{[]string{"simulate", "-d", nods, "--trace", demoTrace, "--nodes", "0,4", "--policy", "fifo", "--elastic-disk-share", "2"},
+			2, []string{"nodes 0: want 1 to 1000000", `policy "fifo"`, "elastic-disk-share 2"}},
 		{[]string{"simulate", "-d", nods, "--trace", filepath.Join(dir, "missing.csv")}, 1, []string{"missing.csv"}},
 	} {
 		_, stderr, code := wlprof(t, c.argv...)
@@ -294,11 +298,14 @@ func TestSimulateNodeShapesErrors(t *testing.T) {
 		argv []string
 		msg  []string
 	}{
-		{[]string{"--node-shapes", "0x16G,4x10M,abc,2x8G/x", "--nodes", "5", "--target-makespan", "1h"},
-			[]string{"node-shapes 0x16G: 0 nodes", "node-shapes 4x10M: memory 10M: want at least one memory unit", `--node-shapes: "abc": no x`,
-				`--node-shapes: "2x8G/x": cores "x"`, "nodes and node-shapes both given: use --node-shapes alone"}},
+		// Shapes the flag cannot read: every one, refused by the flag.
+		{[]string{"--node-shapes", "0x16G,abc,2x8G/x", "--nodes", "5"},
+			[]string{`"--node-shapes" flag: "abc": no x`, `"2x8G/x": cores "x"`}},
+		// Shapes out of range and the conflict: every one, by Validate.
+		{[]string{"--node-shapes", "0x16G,4x10M", "--nodes", "5", "--target-makespan", "1h"},
+			[]string{"node-shapes 0x16G: 0 nodes", "node-shapes 4x10M: memory 10M: want at least one memory unit", "nodes and node-shapes both given: use --node-shapes alone"}},
 		{[]string{"--node-shapes", "4x16G", "--node-memory", "32G"}, []string{"node-memory and node-shapes both given: use --node-shapes alone"}},
-		{[]string{"--node-shapes", "nothing"}, []string{`--node-shapes: "nothing": no x between the node count and the memory; want COUNTxMEMORY[/CORES]`}},
+		{[]string{"--node-shapes", "nothing"}, []string{`"--node-shapes" flag: "nothing": no x between the node count and the memory; want COUNTxMEMORY[/CORES]`}},
 	} {
 		_, stderr, code := wlprof(t, append([]string{"simulate", "-d", nods, "--trace", demoTrace}, c.argv...)...)
 		if code != 2 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,8 @@ func stageCommand[O, I, R any, D stage.Document](g *globalOptions, st stage.Stag
 }
 
 // runStage is every stage command: validate the options (a bad value is a
-// usage error, before anything is read), open the dataset, load and run
+// usage error, before anything is read), open the dataset (a missing one
+// as the stage's NoDataset says, where it has one), load and run
 // the stage, print its warnings and its document. The stage's "nothing to
 // work on" error is said with the dataset's path.
 func runStage[O, I, R any, D stage.Document](ctx context.Context, g *globalOptions, st stage.Stage[O, I, R, D], opts *O) error {
@@ -31,6 +33,15 @@ func runStage[O, I, R any, D stage.Document](ctx context.Context, g *globalOptio
 		return usageError{err}
 	}
 	ds, err := dataset.Open(g.Dataset)
+	if errors.Is(err, dataset.ErrNoDataset) && st.NoDataset != nil {
+		var note string
+		if note, err = st.NoDataset(opts, g.Dataset); err == nil {
+			ds = nil
+			if note != "" {
+				g.progressf("%s\n", note)
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
