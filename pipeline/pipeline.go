@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/wlprof/wlprof/classify"
@@ -12,7 +11,6 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
-	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/profile"
 	"github.com/wlprof/wlprof/simulate"
@@ -170,36 +168,17 @@ func Window(ctx context.Context, ds *dataset.Dataset, job string, w WindowOption
 }
 
 // SimulateSection is the simulate section's options as wlprof report and
-// run take them (--simulate-trace, --simulate-nodes,
-// --simulate-node-memory, --simulate-default-model): nil without a trace,
-// one cluster of nodes × nodeMemory otherwise; every bad value at once.
-func SimulateSection(trace string, history bool, nodes int, nodeMemory, nodeShapes, defaultModel string) (*simulate.Options, error) {
-	if trace != "" && history {
+// run take them (the simulate stage's flags under --simulate-, and
+// --simulate-history): nil without a workload, opts validated otherwise.
+func SimulateSection(opts simulate.Options, history bool) (*simulate.Options, error) {
+	if opts.Trace != "" && history {
 		return nil, fmt.Errorf("--simulate-trace and --simulate-history both given: the section simulates one workload, a trace or the dataset's job history")
 	}
-	if trace == "" && !history {
+	if opts.Trace == "" && !history {
 		return nil, nil
 	}
-	so := simulate.DefaultOptions()
-	so.Trace, so.Nodes, so.DefaultModel = trace, []int{nodes}, defaultModel
-	m, err := bytesize.Parse(nodeMemory)
-	if err != nil {
-		return nil, fmt.Errorf("--simulate-node-memory: %w", err)
-	}
-	so.NodeMemoryBytes = []int64{m}
-	if strings.TrimSpace(nodeShapes) != "" {
-		var shapes []simulate.NodeShape
-		for _, p := range strings.Split(nodeShapes, ",") {
-			sh, err := simulate.ParseNodeShape(p)
-			if err != nil {
-				return nil, fmt.Errorf("--simulate-node-shapes: %w", err)
-			}
-			shapes = append(shapes, sh)
-		}
-		so.Nodes, so.NodeMemoryBytes, so.NodeShapes = nil, nil, [][]simulate.NodeShape{shapes}
-	}
-	if err := so.Validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return &so, nil
+	return &opts, nil
 }

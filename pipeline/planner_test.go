@@ -19,9 +19,17 @@ import (
 // target picker finds over every node count from 1 to 16 (the bundled
 // demo trace of 11 jobs on nodes of 16 GiB, a 1.5× step model for tasks
 // without one).
+// demoSection is the simulate section of the demo trace on 4 nodes of
+// 16 GiB, tasks without a model slowed down 1.5 times below ideal.
+func demoSection() simulate.Options {
+	so := simulate.DefaultOptions()
+	so.Trace, so.Nodes, so.NodeMemoryBytes, so.DefaultModel = "../testdata/simulate/demo.csv", []int{4}, []int64{16 << 30}, "step:1.5"
+	return so
+}
+
 func TestSizingMatchesExhaustiveSweep(t *testing.T) {
 	ctx := context.Background()
-	sim, err := SimulateSection("../testdata/simulate/demo.csv", false, 4, "16G", "", "step:1.5")
+	sim, err := SimulateSection(demoSection(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +95,7 @@ func openDataset(t *testing.T, dir string) *dataset.Dataset {
 // the plan section shows.
 func TestDecisionsOnDemoJobs(t *testing.T) {
 	ctx := context.Background()
-	sim, err := SimulateSection("../testdata/simulate/demo.csv", false, 4, "16G", "", "step:1.5")
+	sim, err := SimulateSection(demoSection(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

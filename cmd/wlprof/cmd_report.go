@@ -12,11 +12,12 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
-	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/simulate"
 )
 
 type reportOptions struct {
@@ -31,12 +32,11 @@ type reportOptions struct {
 	// SLOOverrides is the slo stage's overrides file (user sign-offs).
 	SLOOverrides   string
 	MaxPeriodicity time.Duration
-	// The simulate section's workload and cluster.
-	SimTrace, SimNodeMemory, SimDefaultModel string
-	SimAlibabaMemory                         string
-	SimNodeShapes                            string
-	SimNodes                                 int
-	SimHistory                               bool
+	// Sim are the simulate section's options (its workload and cluster),
+	// their flags the stage's own under --simulate-; SimHistory replays
+	// the dataset's job history instead of --simulate-trace.
+	Sim        simulate.Options
+	SimHistory bool
 	// The estimate section's options.
 	Estimate     bool
 	EstimateJobs string
@@ -58,9 +58,10 @@ type reportOptions struct {
 	PlacementBlocks    int
 	PlacementSeeds     int
 	PlacementStability time.Duration
-	// Constraints adds the constraints section, with ConstraintsWindow.
-	Constraints       bool
-	ConstraintsWindow time.Duration
+	// Constraints adds the constraints section, with Cons (the stage's
+	// flags under --constraints-).
+	Constraints bool
+	Cons        constraints.Options
 	// The answers' options: the sizing's target, cores per server and
 	// the cluster's capacity in containers.
 	TargetMakespan     time.Duration
@@ -120,13 +121,13 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
-	f.StringVar(&o.SimTrace, "simulate-trace", "", "add the simulate section: this simjobs-csv workload under YARN and YARN-ME (as wlprof simulate --trace)")
+	// The simulate section's flags are wlprof simulate's own, with its
+	// defaults: the report's cluster is the stage's default one.
+	o.Sim = simulate.DefaultOptions()
+	stage.AddPrefixed(f, "simulate-", "(with it, or --simulate-history, the report adds the simulate section: the workload under YARN and YARN-ME, as wlprof simulate)", o.Sim.AddFlags, "trace")
+	stage.AddPrefixed(f, "simulate-", "(the simulate section's cluster, as wlprof simulate's; of several, the first)", o.Sim.AddFlags, "nodes", "node-memory", "node-shapes")
+	stage.AddPrefixed(f, "simulate-", "(the simulate section, as wlprof simulate's)", o.Sim.AddFlags, "default-model", "alibaba-machine-memory")
 	f.BoolVar(&o.SimHistory, "simulate-history", false, "add the simulate section: the dataset's own job history (task attempts of .jhist files and Spark logs) under YARN and YARN-ME (as wlprof simulate without --trace)")
-	f.IntVar(&o.SimNodes, "simulate-nodes", 100, "nodes of the simulated cluster")
-	f.StringVar(&o.SimNodeMemory, "simulate-node-memory", "10G", "memory of a simulated node")
-	f.StringVar(&o.SimNodeShapes, "simulate-node-shapes", "", "a simulated cluster of several node shapes instead of --simulate-nodes and --simulate-node-memory: COUNTxMEMORY[/CORES][@DISK],... (as wlprof simulate --node-shapes)")
-	f.StringVar(&o.SimDefaultModel, "simulate-default-model", "none", "model of simulated tasks with none in the trace or dataset: none or step:SLOWDOWN")
-	f.StringVar(&o.SimAlibabaMemory, "simulate-alibaba-machine-memory", "", "with --simulate-history: memory of the Alibaba 2018 trace's largest machine, which plan_mem is a percentage of (as wlprof simulate --alibaba-machine-memory; without it Alibaba jobs are not replayed)")
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
 	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
 	o.estimateAt = timeflag.NewInstant(&o.EstimateAtMs)
@@ -142,7 +143,8 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.IntVar(&o.PlacementSeeds, "placement-seeds", pdef.Seeds, "the placement section's replay: seeds (runs) per policy (implies --placement)")
 	f.Var(timeflag.NewDuration(&o.PlacementStability, pdef.StabilityWindow), "placement-stability-window", "the placement section's window of the reimage-group stability (implies --placement)")
 	f.BoolVar(&o.Constraints, "constraints", false, "add the placement constraints section: constraint table, demand over supply per attribute, M/G/1 waits (as wlprof constraints)")
-	f.Var(timeflag.NewDuration(&o.ConstraintsWindow, constraints.DefaultOptions().Window), "constraints-window", "the constraints section's --window")
+	o.Cons = constraints.DefaultOptions()
+	stage.AddPrefixed(f, "constraints-", "(the constraints section's, as wlprof constraints --window)", o.Cons.AddFlags, "window")
 	f.Var(timeflag.NewDuration(&o.TargetMakespan, 0), "target-makespan", "answer how big the cluster must be: the smallest cluster of the simulated node shape that runs the simulate section's workload within this time, under stock YARN and YARN-ME")
 	f.IntVar(&o.ServerCores, "server-cores", 0, "cores per server of the primary tenants, for the spare cores (0: harvest's 12, the servers of Zhang et al., OSDI'16 §6)")
 	f.Int64Var(&o.CapacityContainers, "capacity-containers", 0, "the cluster's capacity in containers: the reservations' footprint is shown as a share of it (0: unknown)")
@@ -218,18 +220,9 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimNodeShapes, o.SimDefaultModel)
+	sim, err := pipeline.SimulateSection(o.Sim, o.SimHistory)
 	if err != nil {
 		return pipeline.Options{}, usageError{err}
-	}
-	if o.SimAlibabaMemory != "" {
-		m, err := bytesize.Parse(o.SimAlibabaMemory)
-		if err != nil {
-			return pipeline.Options{}, usageError{fmt.Errorf("--simulate-alibaba-machine-memory: %w", err)}
-		}
-		if sim != nil {
-			sim.AlibabaMachineMemoryBytes = m
-		}
 	}
 	est, err := o.estimateOpts()
 	var types *harvest.Options
@@ -252,8 +245,7 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 	}
 	var cons *constraints.Options
 	if o.Constraints {
-		co := constraints.DefaultOptions()
-		co.Window = o.ConstraintsWindow
+		co := o.Cons
 		if verr := co.Validate(); verr != nil && err == nil {
 			err = usageError{verr}
 		}

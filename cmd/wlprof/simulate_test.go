@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 const demoTrace = "../../testdata/simulate/demo.csv"
@@ -204,6 +206,39 @@ func TestReportSimulateSection(t *testing.T) {
 	}
 	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-shapes", "2y16G"); code != 2 || !strings.Contains(stderr, "--simulate-node-shapes") {
 		t.Errorf("bad --simulate-node-shapes: exit %d, %q", code, stderr)
+	}
+	// The flags are wlprof simulate's: shapes and a node count given
+	// together are its conflict, not shapes silently winning.
+	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-trace", demoTrace, "--simulate-node-shapes", "2x16G", "--simulate-nodes", "4"); code != 2 || !strings.Contains(stderr, "nodes and node-shapes both given") {
+		t.Errorf("--simulate-node-shapes with --simulate-nodes: exit %d, %q", code, stderr)
+	}
+}
+
+// The report's --simulate-* and --constraints-* flags are the stages'
+// own (registered by their AddFlags): the same type and default as
+// wlprof simulate's and wlprof constraints', so a default is written once.
+func TestReportStageFlagsAreTheStages(t *testing.T) {
+	g := &globalOptions{}
+	for _, c := range []struct {
+		stage  *cobra.Command
+		prefix string
+		names  []string
+	}{
+		{newSimulateCmd(g), "simulate-", []string{"trace", "nodes", "node-memory", "node-shapes", "default-model", "alibaba-machine-memory"}},
+		{newConstraintsCmd(g), "constraints-", []string{"window"}},
+	} {
+		for _, cmd := range []*cobra.Command{newReportCmd(g), newRunCmd(g)} {
+			for _, n := range c.names {
+				own, got := c.stage.Flags().Lookup(n), cmd.Flags().Lookup(c.prefix+n)
+				if own == nil || got == nil {
+					t.Fatalf("%s: no --%s%s, or wlprof %s has no --%s", cmd.Name(), c.prefix, n, c.stage.Name(), n)
+				}
+				if got.DefValue != own.DefValue || got.Value.Type() != own.Value.Type() || !strings.HasPrefix(got.Usage, own.Usage) {
+					t.Errorf("%s --%s%s: %s %q %q; wlprof %s --%s: %s %q %q", cmd.Name(), c.prefix, n, got.Value.Type(), got.DefValue, got.Usage,
+						c.stage.Name(), n, own.Value.Type(), own.DefValue, own.Usage)
+				}
+			}
+		}
 	}
 }
 
