@@ -1,0 +1,298 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
+)
+
+// Options are the export's settings; DefaultOptions gives the defaults.
+type Options struct {
+	// CPUPercentile and MemoryPercentile (in (0, 100]) pick the requests
+	// from the usage samples: default 95 and 99.
+	CPUPercentile, MemoryPercentile float64
+	// MemoryMargin is the memory limit's margin over the peak sample, a
+	// fraction: default 0.15.
+	MemoryMargin float64
+	// CPULimit is "none" (default) or "peak".
+	CPULimit string
+	// MaxSlowdown is the runtime penalty (a fraction) an elasticity
+	// model's memory may cost: default 0.1, the report's.
+	MaxSlowdown float64
+	// NodeCPU (cores) and NodeMemoryBytes are the allocatable of nodes the
+	// dataset gives no shape for; 0: none given.
+	NodeCPU         float64
+	NodeMemoryBytes int64
+	// Namespace is where a bare job name's CronJob lives, in a dataset from
+	// Kubernetes: default "default".
+	Namespace string
+	// Command is the command line written in each patch's wlprof/command
+	// annotation.
+	Command string
+}
+
+// CPU limit rules.
+const (
+	CPULimitNone = "none"
+	CPULimitPeak = "peak"
+)
+
+// DefaultOptions are the options of wlprof export kubernetes.
+func DefaultOptions() Options {
+	return Options{CPUPercentile: 95, MemoryPercentile: 99, MemoryMargin: 0.15, CPULimit: CPULimitNone, MaxSlowdown: 0.1, Namespace: "default"}
+}
+
+// Validate reports every bad option at once.
+func (o Options) Validate() error {
+	var errs []error
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"cpu percentile", o.CPUPercentile}, {"memory percentile", o.MemoryPercentile}} {
+		if !(p.v > 0 && p.v <= 100) {
+			errs = append(errs, fmt.Errorf("%s %v: want a percentile in (0, 100]", p.name, p.v))
+		}
+	}
+	if !(o.MemoryMargin >= 0) || math.IsInf(o.MemoryMargin, 0) {
+		errs = append(errs, fmt.Errorf("memory margin %v: want a fraction ≥ 0", o.MemoryMargin))
+	}
+	if !(o.MaxSlowdown >= 0) || math.IsInf(o.MaxSlowdown, 0) {
+		errs = append(errs, fmt.Errorf("max slowdown %v: want a fraction ≥ 0", o.MaxSlowdown))
+	}
+	if o.CPULimit != CPULimitNone && o.CPULimit != CPULimitPeak {
+		errs = append(errs, fmt.Errorf("cpu limit %q: want none or peak", o.CPULimit))
+	}
+	if o.NodeCPU < 0 || math.IsNaN(o.NodeCPU) || math.IsInf(o.NodeCPU, 0) || o.NodeMemoryBytes < 0 {
+		errs = append(errs, fmt.Errorf("node shape %v cores, %d bytes: want positive values", o.NodeCPU, o.NodeMemoryBytes))
+	} else if (o.NodeCPU > 0) != (o.NodeMemoryBytes > 0) {
+		errs = append(errs, errors.New("node shape: give both the CPU and the memory of a node"))
+	}
+	return errors.Join(errs...)
+}
+
+// NodeShape is a node's allocatable.
+type NodeShape struct {
+	CPU         float64 // cores
+	MemoryBytes int64
+	// From says where the shape came from: the machine_events source, or
+	// the option.
+	From string
+}
+
+// Workload is one usage tenant that names a workload, its samples in
+// cores and bytes.
+type Workload struct {
+	Tenant    string
+	Ref       Ref
+	Container string // "" when the tenant names none
+	CPU       []float64
+	Memory    []float64 // samples with a memory value
+	Nodes     []string  // the servers it ran on, sorted
+	// FirstMs and LastMs bound the samples.
+	FirstMs, LastMs int64
+}
+
+// RunStats are a recurring job's runs in the runs table.
+type RunStats struct {
+	Runs            int
+	FirstMs, LastMs int64 // first start (or submit), last end (or start); NoTime when unknown
+}
+
+// Skipped is a tenant or job left out, and why.
+type Skipped struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// Input is what Run reads: plain data.
+type Input struct {
+	Workloads []*Workload // by tenant
+	// Nodes are the shapes of the cluster's nodes by name: the known
+	// ones, and every usage server under the option's shape.
+	Nodes map[string]NodeShape
+	// Jobs are the profiles (skylines, elasticity models) the caller
+	// computed or read; Runs the runs table's counts per job id.
+	Jobs profile.Jobs
+	Runs map[string]RunStats
+	// ProfRuns are the profiling runs (profruns table) per job and task:
+	// what the elasticity models were fitted on.
+	ProfRuns   map[[2]string]RunStats
+	Kubernetes bool
+	Skipped    []Skipped
+}
+
+// Load reads the usage, machine_events and runs tables and the manifest;
+// jobs are the profiles to take skylines and elasticity models from (nil:
+// none). A usage row of a workload on a node of unknown shape is an error
+// naming the nodes and the options that give a shape.
+func Load(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs, opts Options) (*Input, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	in := &Input{Nodes: map[string]NodeShape{}, Jobs: jobs, Runs: map[string]RunStats{}, ProfRuns: map[[2]string]RunStats{}, Kubernetes: FromKubernetes(ds.Manifest())}
+	if in.Jobs == nil {
+		in.Jobs = profile.Jobs{}
+	}
+	if err := loadNodes(ctx, ds, in); err != nil {
+		return nil, err
+	}
+	if err := loadUsage(ctx, ds, in, opts); err != nil {
+		return nil, err
+	}
+	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
+		s, ok := in.Runs[r.Job]
+		if !ok {
+			s = RunStats{FirstMs: dataset.NoTime, LastMs: dataset.NoTime}
+		}
+		s.Runs++
+		first, last := r.StartMs, r.EndMs
+		if first == dataset.NoTime {
+			first = r.SubmitMs
+		}
+		if last == dataset.NoTime {
+			last = first
+		}
+		if first != dataset.NoTime && (s.FirstMs == dataset.NoTime || first < s.FirstMs) {
+			s.FirstMs = first
+		}
+		if last != dataset.NoTime && (s.LastMs == dataset.NoTime || last > s.LastMs) {
+			s.LastMs = last
+		}
+		in.Runs[r.Job] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
+		k := [2]string{r.Job, r.Task}
+		s, ok := in.ProfRuns[k]
+		if !ok {
+			s = RunStats{FirstMs: dataset.NoTime, LastMs: dataset.NoTime}
+		}
+		s.Runs++
+		if r.StartMs != dataset.NoTime {
+			end := r.StartMs + int64(r.RuntimeS*1000)
+			if s.FirstMs == dataset.NoTime || r.StartMs < s.FirstMs {
+				s.FirstMs = r.StartMs
+			}
+			if s.LastMs == dataset.NoTime || end > s.LastMs {
+				s.LastMs = end
+			}
+		}
+		in.ProfRuns[k] = s
+		return nil
+	})
+	return in, err
+}
+
+// loadNodes takes each machine's last shape from machine_events rows a
+// Kubernetes ingest wrote (cores and bytes); other sources write other
+// units (Google's NCU, Alibaba's mem_size / 100) and are not read.
+func loadNodes(ctx context.Context, ds *dataset.Dataset, in *Input) error {
+	last := map[string]int64{}
+	return dataset.Scan(ctx, ds, dataset.MachineEventsTable, func(e *dataset.MachineEvent) error {
+		if !kubeFormat(e.Source) || e.Type == dataset.MachineRemove || e.Type == dataset.MachineOut {
+			return nil
+		}
+		if !(e.CPUs > 0) || !(e.Memory > 0) {
+			return nil
+		}
+		if t, ok := last[e.Machine]; ok && e.TimeMs < t {
+			return nil
+		}
+		last[e.Machine] = e.TimeMs
+		in.Nodes[e.Machine] = NodeShape{CPU: e.CPUs, MemoryBytes: int64(e.Memory), From: "machine_events (" + e.Source + ")"}
+		return nil
+	})
+}
+
+func kubeFormat(f string) bool {
+	for _, k := range Formats {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options) error {
+	byTenant := map[string]*Workload{}
+	bad := map[string]bool{}
+	nodes := map[*Workload]map[string]bool{}
+	unknown := map[string]bool{}
+	err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
+		if bad[u.Tenant] {
+			return nil
+		}
+		w := byTenant[u.Tenant]
+		if w == nil {
+			ref, c, err := ParseTenant(u.Tenant)
+			if err != nil {
+				bad[u.Tenant] = true
+				in.Skipped = append(in.Skipped, Skipped{ID: u.Tenant, Reason: err.Error()})
+				return nil
+			}
+			w = &Workload{Tenant: u.Tenant, Ref: ref, Container: c, FirstMs: u.TimeMs, LastMs: u.TimeMs}
+			byTenant[u.Tenant] = w
+			nodes[w] = map[string]bool{}
+		}
+		shape, ok := in.Nodes[u.Server]
+		if !ok {
+			if opts.NodeCPU <= 0 {
+				unknown[u.Server] = true
+				return nil
+			}
+			shape = NodeShape{CPU: opts.NodeCPU, MemoryBytes: opts.NodeMemoryBytes, From: "--node-cpu and --node-memory"}
+			in.Nodes[u.Server] = shape
+		}
+		nodes[w][u.Server] = true
+		if !math.IsNaN(u.CPU) {
+			w.CPU = append(w.CPU, u.CPU*shape.CPU)
+		}
+		if !math.IsNaN(u.Memory) {
+			w.Memory = append(w.Memory, u.Memory*float64(shape.MemoryBytes))
+		}
+		w.FirstMs, w.LastMs = min(w.FirstMs, u.TimeMs), max(w.LastMs, u.TimeMs)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(unknown) > 0 {
+		names := sortedKeys(unknown)
+		more := ""
+		if len(names) > 5 {
+			more = fmt.Sprintf(" and %d more", len(names)-5)
+			names = names[:5]
+		}
+		return fmt.Errorf("%w: %s%s: the dataset has no Kubernetes allocatable for them (machine_events from a prometheus ingest); give the node shape (--node-cpu and --node-memory)",
+			ErrNoNodeShape, strings.Join(names, ", "), more)
+	}
+	for _, w := range byTenant {
+		w.Nodes = sortedKeys(nodes[w])
+		in.Workloads = append(in.Workloads, w)
+	}
+	sort.Slice(in.Workloads, func(a, b int) bool { return in.Workloads[a].Tenant < in.Workloads[b].Tenant })
+	sort.Slice(in.Skipped, func(a, b int) bool { return in.Skipped[a].ID < in.Skipped[b].ID })
+	return nil
+}
+
+// ErrNoNodeShape: usage on nodes whose allocatable is not known, so its
+// fractions cannot be turned into cores and bytes.
+var ErrNoNodeShape = errors.New("no node shape for the servers")
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
