@@ -46,6 +46,7 @@ type Evidence struct {
 // Sources of a number.
 const (
 	FromUsage      = "usage"
+	FromInstances  = "instances"
 	FromElasticity = "elasticity"
 	FromSkyline    = "skyline"
 )
@@ -121,11 +122,12 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 		}
 		return p
 	}
+	pods := map[Ref]bool{}
 	for _, w := range in.Workloads {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if w.Ref.Kind == Job {
+		if w.Ref.Kind == Job && w.From == FromUsage {
 			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: "a Job's pod template cannot be changed once it exists: set its resources where it is created (its CronJob's job template)"})
 			continue
 		}
@@ -133,11 +135,22 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: "no usage samples"})
 			continue
 		}
+		if w.From == FromUsage && pods[w.Ref] {
+			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: fmt.Sprintf("the pods of %s are known one by one (instances), and give its numbers: a usage row sums its pods on a node", w.Ref)})
+			continue
+		}
+		if w.From == FromInstances {
+			pods[w.Ref] = true
+		}
 		p := get(w.Ref)
 		name, note := w.Container, ""
 		if name == "" {
-			name = w.Ref.Name
-			note = fmt.Sprintf("the tenant names no container: the container is taken to be named after the %s, as kubectl create and kubectl run name it; the samples are the whole pod's", w.Ref.Kind)
+			name, note = containerOf(w.Ref, opts)
+			if w.From == FromInstances {
+				note = joinNote(note, "the numbers are each pod's, all its containers together")
+			} else {
+				note = joinNote(note, "the samples are the whole pod's")
+			}
 		}
 		if p.container(name) != nil {
 			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: fmt.Sprintf("container %s of %s already set from another tenant", name, w.Ref)})
@@ -180,11 +193,12 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 			continue // the models were applied to the usage's containers
 		}
 		p := get(r)
-		c := Container{Name: r.Name}
+		name, note := containerOf(r, opts)
+		c := Container{Name: name}
 		if fromModels(p, &c, m, opts, in.ProfRuns) {
 			for i := range p.Evidence {
 				if strings.HasPrefix(p.Evidence[i].Field, "containers["+c.Name+"]") {
-					p.Evidence[i].Note = joinNote(p.Evidence[i].Note, fmt.Sprintf("the job has no usage: the container is taken to be named after the %s", r.Kind))
+					p.Evidence[i].Note = joinNote(p.Evidence[i].Note, "the job has no usage; "+note)
 				}
 			}
 			p.Containers = append(p.Containers, c)
@@ -204,6 +218,16 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 		return res, ErrNothing
 	}
 	return res, nil
+}
+
+// containerOf names the container of an object whose data names none:
+// --container's, else the object's own name (what kubectl create and
+// kubectl run give a single container), and the note saying which.
+func containerOf(r Ref, opts Options) (string, string) {
+	if c, ok := opts.Containers[r]; ok {
+		return c, "the container is named by --container"
+	}
+	return r.Name, fmt.Sprintf("no container named in the data: the container is taken to be named after the %s, as kubectl create and kubectl run name it (--container %s=NAME to name it)", r.Kind, r)
 }
 
 func (p *Patch) container(name string) *Container {
@@ -309,26 +333,35 @@ func fromUsage(p *Patch, c *Container, w *Workload, opts Options, note string) {
 	field := func(f string) string { return "containers[" + c.Name + "]." + f }
 	win := window(w.FirstMs, w.LastMs)
 	ev := func(f, v, stat string, n int, capped string) {
-		p.Evidence = append(p.Evidence, Evidence{Field: field(f), Value: v, From: FromUsage, Statistic: stat, Samples: n, Nodes: len(w.Nodes),
-			Window: win, Capped: capped, Note: note})
+		p.Evidence = append(p.Evidence, Evidence{Field: field(f), Value: v, From: w.From, Statistic: stat, Samples: n, Nodes: len(w.Nodes),
+			Runs: w.Runs, Window: win, Capped: capped, Note: note})
+	}
+	// What the statistics are of, in words.
+	cpuOf, cpuPeakOf, memOf, memPeakOf := "the CPU samples", "peak CPU sample", "the memory samples", "peak memory sample"
+	if w.From == FromInstances {
+		cpuOf, cpuPeakOf, memOf, memPeakOf = "the pods' mean CPU", "largest pod's peak CPU", "the pods' peak memory", "largest pod's peak memory"
+	}
+	peaks := w.CPUPeak
+	if peaks == nil {
+		peaks = w.CPU
 	}
 	if len(w.CPU) > 0 {
 		m, why := p.capCPU(milli(quantile.Percentile(w.CPU, opts.CPUPercentile)))
 		c.CPURequestMilli = m
-		ev("requests.cpu", cpuText(m), "p"+pct(opts.CPUPercentile)+" of the CPU samples", len(w.CPU), why)
+		ev("requests.cpu", cpuText(m), "p"+pct(opts.CPUPercentile)+" of "+cpuOf, len(w.CPU), why)
 		if opts.CPULimit == CPULimitPeak {
-			l, why := p.capCPU(milli(maxOf(w.CPU)))
+			l, why := p.capCPU(milli(maxOf(peaks)))
 			c.CPULimitMilli = max(l, m)
-			ev("limits.cpu", cpuText(c.CPULimitMilli), "peak CPU sample", len(w.CPU), why)
+			ev("limits.cpu", cpuText(c.CPULimitMilli), cpuPeakOf, len(peaks), why)
 		}
 	}
 	if len(w.Memory) > 0 {
 		r, why := p.capMemory(mebi(quantile.Percentile(w.Memory, opts.MemoryPercentile)))
 		c.MemoryRequestBytes = r
-		ev("requests.memory", memText(r), "p"+pct(opts.MemoryPercentile)+" of the memory samples", len(w.Memory), why)
+		ev("requests.memory", memText(r), "p"+pct(opts.MemoryPercentile)+" of "+memOf, len(w.Memory), why)
 		l, why := p.capMemory(mebi(maxOf(w.Memory) * (1 + opts.MemoryMargin)))
 		c.MemoryLimitBytes = max(l, r)
-		ev("limits.memory", memText(c.MemoryLimitBytes), fmt.Sprintf("peak memory sample × %s", trimFloat(1+opts.MemoryMargin)), len(w.Memory), why)
+		ev("limits.memory", memText(c.MemoryLimitBytes), fmt.Sprintf("%s × %s", memPeakOf, trimFloat(1+opts.MemoryMargin)), len(w.Memory), why)
 	}
 }
 

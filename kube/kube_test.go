@@ -33,6 +33,7 @@ type world struct {
 	usage   []dataset.Usage
 	runs    []dataset.Run
 	prof    []dataset.ProfRun
+	pods    []dataset.Instance
 	formats []string
 }
 
@@ -64,6 +65,9 @@ func (w world) write(t *testing.T) *dataset.Dataset {
 	}
 	for i := range w.prof {
 		tx.ProfRuns().Append(&w.prof[i])
+	}
+	for i := range w.pods {
+		tx.Instances().Append(&w.pods[i])
 	}
 	for _, f := range w.formats {
 		tx.AddSource(dataset.Source{Path: "cluster." + f, Format: f, Accepted: 1})
@@ -105,7 +109,7 @@ func type7(x []float64, p float64) float64 {
 func expected(w world, tenant string, o Options, capCPU float64, capMem int64) (cpuReq, memReq, memLim int64) {
 	var cpu, mem []float64
 	for _, u := range w.usage {
-		if u.Tenant == tenant {
+		if u.Tenant == tenant && u.Server != IdleServer {
 			s := w.nodes[u.Server]
 			cpu = append(cpu, u.CPU*s.CPU)
 			mem = append(mem, u.Memory*float64(s.MemoryBytes))
@@ -135,6 +139,9 @@ func shopWorld() world {
 	// A database whose memory grows past the largest node with the margin.
 	w.samples(rng, "shop/StatefulSet/db/postgres", "node-b", 400, 0.3, 0.5, 0.8, 0.95)
 	w.samples(rng, "kube-system", "node-a", 100, 0.1, 0.2, 0.1, 0.2)
+	// Where none of a tenant's pods ran, a Kubernetes ingest writes rows
+	// of 0 on server "<none>": no pod's sample.
+	w.samples(rng, "shop/Deployment/web/nginx", IdleServer, 50, 0, 0, 0, 0)
 	w.samples(rng, "batch/CronJob/etl/etl", "node-b", 300, 0.1, 0.4, 0.1, 0.2)
 	for i := 0; i < 5; i++ {
 		start := int64(1_800_000_000_000 + i*86_400_000)
@@ -276,6 +283,8 @@ func checkEvidence(t *testing.T, d decoded) {
 		switch e.From {
 		case FromUsage:
 			complete = complete && e.Samples > 0 && e.Nodes > 0 && e.Window != ""
+		case FromInstances:
+			complete = complete && e.Samples > 0 && e.Nodes > 0 && e.Runs > 0 && e.Window != ""
 		case FromSkyline:
 			complete = complete && e.Runs > 0 && e.Model != ""
 		case FromElasticity:
@@ -571,5 +580,67 @@ func TestOptionsValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want one saying %q", err, want)
 		}
+	}
+}
+
+// A usage row sums a tenant's pods on one node; a Job's pods known one by
+// one (instances) give per-pod numbers instead, and the usage is skipped
+// with the reason.
+func TestJobPodsGivePerPodNumbers(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	w := world{nodes: map[string]NodeShape{"node-a": {CPU: 4, MemoryBytes: 16 * gi}, "node-b": {CPU: 8, MemoryBytes: 32 * gi}},
+		formats: []string{"prometheus"}}
+	// The usage: four pods at once on node-b, summed.
+	w.samples(rng, "batch/CronJob/etl", "node-b", 100, 0.4, 0.8, 0.2, 0.4)
+	var cpuAvg, memMax []float64
+	for j := 0; j < 3; j++ {
+		for k := 0; k < 4; k++ {
+			node := []string{"node-a", "node-b"}[k%2]
+			avg, peak, mem := 0.5+rng.Float64(), 1.5+rng.Float64(), 0.05+0.1*rng.Float64()
+			start := int64(1_800_000_000_000 + j*86_400_000)
+			w.pods = append(w.pods, dataset.Instance{Job: "batch/etl", Stage: fmt.Sprintf("batch/etl-%d", j), Task: fmt.Sprintf("etl-%d-%d", j, k),
+				Instance: fmt.Sprintf("etl-%d-%d", j, k), StartMs: start, EndMs: start + 600_000, Machine: node,
+				CPUAvg: avg, CPUMax: peak, MemAvg: mem / 2, MemMax: mem, Source: "prometheus"})
+			cpuAvg = append(cpuAvg, avg)
+			memMax = append(memMax, mem*float64(w.nodes[node].MemoryBytes))
+		}
+	}
+	o := DefaultOptions()
+	o.Containers = map[Ref]string{{Namespace: "batch", Kind: CronJob, Name: "etl"}: "report"}
+	res, out := export(t, w, nil, o)
+	docs := decodeAll(t, out)
+	if len(docs) != 1 || docs[0].kind != CronJob || len(docs[0].containers) != 1 || docs[0].containers[0].Name != "report" {
+		t.Fatalf("want one CronJob patch of container report (--container):\n%s", out)
+	}
+	checkEvidence(t, docs[0])
+	r := docs[0].containers[0].Resources
+	peak := 0.0
+	for _, m := range memMax {
+		peak = math.Max(peak, m)
+	}
+	for _, c := range []struct {
+		name string
+		got  resource.Quantity
+		want int64
+	}{
+		{"cpu request", r.Requests[corev1.ResourceCPU], int64(math.Ceil(type7(cpuAvg, 95)*1000 - 1e-9))},
+		{"memory request", r.Requests[corev1.ResourceMemory], int64(math.Ceil(type7(memMax, 99)/mi-1e-9)) * mi},
+		{"memory limit", r.Limits[corev1.ResourceMemory], int64(math.Ceil(peak*1.15/mi-1e-9)) * mi},
+	} {
+		v := c.got.Value()
+		if c.name == "cpu request" {
+			v = c.got.MilliValue()
+		}
+		if v != c.want {
+			t.Errorf("%s %s, want %d", c.name, c.got.String(), c.want)
+		}
+	}
+	for _, e := range docs[0].evidence(t) {
+		if e.From != FromInstances || e.Samples != 12 || e.Runs != 3 || e.Nodes != 2 {
+			t.Errorf("evidence %+v, want 12 pods of 3 Jobs on 2 nodes", e)
+		}
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].ID != "batch/CronJob/etl" || !strings.Contains(res.Skipped[0].Reason, "sums its pods") {
+		t.Errorf("skipped %+v, want the CronJob's usage, saying why", res.Skipped)
 	}
 }

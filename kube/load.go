@@ -10,6 +10,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/profile"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Options are the export's settings; DefaultOptions gives the defaults.
@@ -35,6 +36,33 @@ type Options struct {
 	// Command is the command line written in each patch's wlprof/command
 	// annotation.
 	Command string
+	// Containers name the container of objects whose data names none
+	// (ParseContainer reads --container's NAMESPACE/KIND/NAME=CONTAINER);
+	// default: the object's name.
+	Containers map[Ref]string
+}
+
+// ParseContainer reads one --container value, OBJECT=CONTAINER, OBJECT
+// being NAMESPACE/KIND/NAME or a job's NAMESPACE/NAME (a CronJob).
+func ParseContainer(s string) (Ref, string, error) {
+	obj, c, ok := strings.Cut(s, "=")
+	if !ok {
+		return Ref{}, "", fmt.Errorf("--container %q: want NAMESPACE/KIND/NAME=CONTAINER", s)
+	}
+	var ref Ref
+	var err error
+	if strings.Count(obj, "/") == 2 {
+		ref, _, err = ParseTenant(obj)
+	} else {
+		ref, err = ParseJob(obj, "")
+	}
+	if err != nil {
+		return Ref{}, "", fmt.Errorf("--container %q: %w", s, err)
+	}
+	if errs := validation.IsDNS1123Label(c); len(errs) > 0 {
+		return Ref{}, "", fmt.Errorf("--container %q: container name %q: %s", s, c, errs[0])
+	}
+	return ref, c, nil
 }
 
 // CPU limit rules.
@@ -85,15 +113,22 @@ type NodeShape struct {
 	From string
 }
 
-// Workload is one usage tenant that names a workload, its samples in
-// cores and bytes.
+// Workload is one usage tenant that names a workload, or one job's pods
+// (instances), its samples in cores and bytes.
 type Workload struct {
-	Tenant    string
+	Tenant    string // the usage tenant, or the instances' job
 	Ref       Ref
 	Container string // "" when the tenant names none
-	CPU       []float64
-	Memory    []float64 // samples with a memory value
-	Nodes     []string  // the servers it ran on, sorted
+	// From is FromUsage (CPU and Memory are samples over time; the peaks
+	// are their largest) or FromInstances (one value per pod: CPU its mean
+	// cores, CPUPeak its peak, Memory its peak working set).
+	From    string
+	CPU     []float64
+	CPUPeak []float64 // nil: CPU's
+	Memory  []float64 // samples with a memory value
+	Nodes   []string  // the servers it ran on, sorted
+	// Runs are the Jobs the pods belonged to (instances only).
+	Runs int
 	// FirstMs and LastMs bound the samples.
 	FirstMs, LastMs int64
 }
@@ -228,7 +263,7 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 	nodes := map[*Workload]map[string]bool{}
 	unknown := map[string]bool{}
 	err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
-		if bad[u.Tenant] {
+		if bad[u.Tenant] || u.Server == IdleServer {
 			return nil
 		}
 		w := byTenant[u.Tenant]
@@ -239,7 +274,7 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 				in.Skipped = append(in.Skipped, Skipped{ID: u.Tenant, Reason: err.Error()})
 				return nil
 			}
-			w = &Workload{Tenant: u.Tenant, Ref: ref, Container: c, FirstMs: u.TimeMs, LastMs: u.TimeMs}
+			w = &Workload{Tenant: u.Tenant, Ref: ref, Container: c, From: FromUsage, FirstMs: u.TimeMs, LastMs: u.TimeMs}
 			byTenant[u.Tenant] = w
 			nodes[w] = map[string]bool{}
 		}
@@ -265,6 +300,9 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 	if err != nil {
 		return err
 	}
+	if err := loadInstances(ctx, ds, in, opts, unknown); err != nil {
+		return err
+	}
 	if len(unknown) > 0 {
 		names := sortedKeys(unknown)
 		more := ""
@@ -279,7 +317,14 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 		w.Nodes = sortedKeys(nodes[w])
 		in.Workloads = append(in.Workloads, w)
 	}
-	sort.Slice(in.Workloads, func(a, b int) bool { return in.Workloads[a].Tenant < in.Workloads[b].Tenant })
+	// A job's pods before its usage: Run prefers them.
+	sort.Slice(in.Workloads, func(a, b int) bool {
+		wa, wb := in.Workloads[a], in.Workloads[b]
+		if wa.From != wb.From {
+			return wa.From == FromInstances
+		}
+		return wa.Tenant < wb.Tenant
+	})
 	sort.Slice(in.Skipped, func(a, b int) bool { return in.Skipped[a].ID < in.Skipped[b].ID })
 	return nil
 }
@@ -295,4 +340,77 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// IdleServer is the server of the rows a Kubernetes ingest writes where
+// none of a tenant's containers ran (a namespace of CronJobs between
+// runs): no pod's sample, so not read.
+const IdleServer = "<none>"
+
+// loadInstances reads the pods of Kubernetes Jobs (instances rows a
+// Kubernetes ingest wrote: job the CronJob, stage the Job, machine the
+// node, cpu_avg and cpu_max in cores, mem_max a fraction of the node's
+// allocatable memory). A usage row sums a tenant's pods on one node, so
+// where a Job's pods are known one by one they, not its usage, give the
+// per-pod numbers.
+func loadInstances(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options, unknown map[string]bool) error {
+	ns := ""
+	if in.Kubernetes {
+		ns = opts.Namespace
+	}
+	byJob := map[string]*Workload{}
+	runs := map[*Workload]map[string]bool{}
+	nodes := map[*Workload]map[string]bool{}
+	bad := map[string]bool{}
+	err := dataset.Scan(ctx, ds, dataset.InstancesTable, func(r *dataset.Instance) error {
+		if !kubeFormat(r.Source) || bad[r.Job] || math.IsNaN(r.CPUAvg) {
+			return nil
+		}
+		w := byJob[r.Job]
+		if w == nil {
+			ref, err := ParseJob(r.Job, ns)
+			if err != nil {
+				bad[r.Job] = true
+				in.Skipped = append(in.Skipped, Skipped{ID: r.Job, Reason: "instances: " + err.Error()})
+				return nil
+			}
+			w = &Workload{Tenant: r.Job, Ref: ref, From: FromInstances, FirstMs: dataset.NoTime, LastMs: dataset.NoTime}
+			byJob[r.Job], runs[w], nodes[w] = w, map[string]bool{}, map[string]bool{}
+		}
+		shape, ok := in.Nodes[r.Machine]
+		if !ok {
+			if opts.NodeCPU <= 0 {
+				unknown[r.Machine] = true
+				return nil
+			}
+			shape = NodeShape{CPU: opts.NodeCPU, MemoryBytes: opts.NodeMemoryBytes, From: "--node-cpu and --node-memory"}
+			in.Nodes[r.Machine] = shape
+		}
+		runs[w][r.Stage], nodes[w][r.Machine] = true, true
+		w.CPU = append(w.CPU, r.CPUAvg)
+		w.CPUPeak = append(w.CPUPeak, math.Max(r.CPUMax, r.CPUAvg))
+		if !math.IsNaN(r.MemMax) {
+			w.Memory = append(w.Memory, r.MemMax*float64(shape.MemoryBytes))
+		}
+		for _, t := range []int64{r.StartMs, r.EndMs} {
+			if t == dataset.NoTime {
+				continue
+			}
+			if w.FirstMs == dataset.NoTime || t < w.FirstMs {
+				w.FirstMs = t
+			}
+			if w.LastMs == dataset.NoTime || t > w.LastMs {
+				w.LastMs = t
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range byJob {
+		w.Nodes, w.Runs = sortedKeys(nodes[w]), len(runs[w])
+		in.Workloads = append(in.Workloads, w)
+	}
+	return nil
 }
