@@ -149,7 +149,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 			if w.From == FromInstances {
 				note = joinNote(note, "the numbers are each pod's, all its containers together")
 			} else {
-				note = joinNote(note, "the samples are the whole pod's")
+				note = joinNote(note, "a sample is the workload's containers on one node together: one pod's where its replicas run on different nodes, more where they share one")
 			}
 		}
 		if p.container(name) != nil {

@@ -16,9 +16,15 @@
 //	NAMESPACE                      a namespace's: not patched (skipped, said why)
 //
 // KIND is Deployment, StatefulSet, DaemonSet, CronJob or Job (any case,
-// kubectl's short names too). A usage row is one sample of one pod (or
-// container) on the node its server column names; its cpu and memory are
-// fractions of that node. A recurring job of the runs, skylines and
+// kubectl's short names too). A usage row is what the workload's pods (or
+// the container) used on the node its server column names, as fractions of
+// that node: wlprof ingest prometheus sums a workload's pods on a node, so
+// a sample is one pod's where the replicas run on different nodes (the
+// scheduler's default spreading) and more where they share one, which the
+// evidence says. Rows on server "<none>" (IdleServer), where none of the
+// pods ran, are no sample. A CronJob's pods known one by one (the
+// instances table: each pod's mean and peak cores, its peak working set)
+// give per-pod numbers, and then its usage is not read. A recurring job of the runs, skylines and
 // profruns tables (and so of the profiles) is a CronJob: NAMESPACE/NAME,
 // NAMESPACE/CronJob/NAME, or a bare NAME in --namespace when the dataset
 // came from Kubernetes (FromKubernetes). Its runs are its Jobs and its
@@ -31,6 +37,10 @@
 // a wrong guess fails loudly rather than changing another container.
 //
 // # The numbers
+//
+// For a CronJob's pods the CPU request is the percentile of the pods'
+// mean cores, the memory request that of their peak working sets, and the
+// limits the largest pod's peaks; otherwise:
 //
 //	requests.cpu     the --cpu-percentile (default p95) of the CPU samples,
 //	                 in cores (fraction × the node's allocatable CPU),

@@ -84,6 +84,13 @@ func (r *Result) Document(p *Patch) ([]byte, error) {
 	return yaml.JSONToYAML(j)
 }
 
+// FileName is the file a patch is written to by itself:
+// NAMESPACE_KIND_NAME.yaml, kind in lower case (names and namespaces have
+// no "_", so it is unique).
+func FileName(p *Patch) string {
+	return p.Ref.Namespace + "_" + strings.ToLower(p.Ref.Kind) + "_" + p.Ref.Name + ".yaml"
+}
+
 // WriteYAML writes every patch as one YAML document, "---" between them.
 func (r *Result) WriteYAML(w io.Writer) error {
 	var b bytes.Buffer

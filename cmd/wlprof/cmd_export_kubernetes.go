@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/atomicfile"
 	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/kube"
 	"github.com/wlprof/wlprof/pipeline"
@@ -19,6 +22,8 @@ type exportKubernetesOptions struct {
 	export     kube.Options
 	nodeMemory string
 	profiles   string
+	containers []string
+	out        string
 	command    string
 }
 
@@ -36,11 +41,16 @@ samples or runs, window, model, why capped) and the command in
 wlprof/command.
 
 Usage tenants name workloads NAMESPACE/KIND/NAME[/CONTAINER] (KIND
-Deployment, StatefulSet, DaemonSet or CronJob); a usage row is one pod's
-(or container's) sample on the node its server names, as fractions of that
-node. Recurring jobs (the runs, skylines and profruns tables) are CronJobs:
-NAMESPACE/NAME, or a bare NAME in --namespace when the dataset came from a
-Kubernetes ingest (format prometheus or prometheus-json).
+Deployment, StatefulSet, DaemonSet or CronJob), as wlprof ingest prometheus
+--tenant-key workload writes them; a usage row is the workload's pods on the
+node its server names, as fractions of that node (rows on <none>, where
+none ran, are not samples). Recurring jobs (the runs, skylines, instances
+and profruns tables) are CronJobs: NAMESPACE/NAME, or a bare NAME in
+--namespace when the dataset came from a Kubernetes ingest (format
+prometheus or prometheus-json). A CronJob's pods known one by one (the
+instances table) give its numbers per pod: the percentiles of the pods'
+mean CPU and peak memory. Where the data names no container, the container
+set is the one named after the workload, or --container's.
 
   requests.cpu     the --cpu-percentile of the CPU samples, in millicores
   limits.cpu       none (a CPU limit throttles even on an idle node), or
@@ -60,12 +70,15 @@ Kubernetes ingest's nodes (machine_events), else --node-cpu and
 (--node-memory 16G is 16 GiB), whereas Kubernetes reads 16G as 16·10⁹
 bytes. Tenants and jobs that are not workloads are listed on stderr with
 the reason. Apply one object's patch with kubectl patch KIND NAME -n
-NAMESPACE --type strategic --patch-file FILE, or list the file under a
-kustomization's patches.
+NAMESPACE --type strategic --patch-file FILE (--out DIR writes one file per
+object and prints their names), or list the files under a kustomization's
+patches.
 ` + exitStatusHelp,
 		Example: `  wlprof export kubernetes -d ds --node-cpu 16 --node-memory 64G > patches.yaml
   wlprof export kubernetes -d ds --cpu-percentile 90 --memory-percentile 95 --cpu-limit peak
-  wlprof export kubernetes -d ds --profiles report/ --max-slowdown 0.2`,
+  wlprof export kubernetes -d ds --profiles report/ --max-slowdown 0.2
+  wlprof export kubernetes -d ds --container shop/Deployment/web=nginx --out patches/
+  kubectl patch deployment web -n shop --type strategic --patch-file patches/shop_deployment_web.yaml`,
 		Args:        args(cobra.NoArgs),
 		Annotations: map[string]string{annotationOutputs: "text"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -84,6 +97,8 @@ kustomization's patches.
 	f.Float64Var(&e.NodeCPU, "node-cpu", 0, "allocatable cores of nodes the dataset gives no shape for")
 	f.StringVar(&o.nodeMemory, "node-memory", "", "allocatable memory of those nodes (binary: 64G is 64 GiB)")
 	f.StringVar(&e.Namespace, "namespace", e.Namespace, "namespace of bare job names, in a dataset from Kubernetes")
+	f.StringArrayVar(&o.containers, "container", nil, "NAMESPACE/KIND/NAME=CONTAINER: the container to set where the data names none (default: the workload's name); repeat for several")
+	f.StringVar(&o.out, "out", "", "write each object's patch to DIR/NAMESPACE_KIND_NAME.yaml (what kubectl patch --patch-file takes) instead of stdout")
 	f.StringVar(&o.profiles, "profiles", "", "take skylines and elasticity models from these profile files (a report directory, or its profiles/) instead of fitting them")
 	_ = cmd.RegisterFlagCompletionFunc("cpu-limit", cobra.FixedCompletions([]string{kube.CPULimitNone, kube.CPULimitPeak}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -101,6 +116,16 @@ func runExportKubernetes(ctx context.Context, o *exportKubernetesOptions) error 
 		}
 	}
 	o.export.Command = o.command
+	for _, c := range o.containers {
+		ref, name, err := kube.ParseContainer(c)
+		if err != nil {
+			return usageError{err}
+		}
+		if o.export.Containers == nil {
+			o.export.Containers = map[kube.Ref]string{}
+		}
+		o.export.Containers[ref] = name
+	}
 	if err := o.export.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -120,7 +145,23 @@ func runExportKubernetes(ctx context.Context, o *exportKubernetesOptions) error 
 	if err != nil {
 		return err
 	}
-	return res.WriteYAML(g.io.Out)
+	if o.out == "" {
+		return res.WriteYAML(g.io.Out)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	for _, p := range res.Patches {
+		doc, err := res.Document(p)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(filepath.Join(o.out, kube.FileName(p)), doc, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintln(g.io.Out, filepath.Join(o.out, kube.FileName(p)))
+	}
+	return nil
 }
 
 // commandLine is the command as typed, flags in name order: what the
@@ -133,6 +174,12 @@ func commandLine(cmd *cobra.Command) string {
 			return
 		}
 		seen[f.Name] = true
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				parts = append(parts, "--"+f.Name, shellQuote(v))
+			}
+			return
+		}
 		parts = append(parts, "--"+f.Name, shellQuote(f.Value.String()))
 	}
 	cmd.InheritedFlags().Visit(add)

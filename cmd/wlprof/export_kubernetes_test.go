@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,11 @@ func kubeDataset(t *testing.T, format string) string {
 	add("monitoring/DaemonSet/node-exporter", "node-a", 120, 0.01, 0.004)
 	add("monitoring/DaemonSet/node-exporter", "node-b", 120, 0.005, 0.002)
 	add("shop/StatefulSet/db/postgres", "node-b", 240, 0.3, 0.85)
+	// As wlprof ingest prometheus --tenant-key workload writes them: no
+	// container, the pods on a node summed, and 0 on <none> where none ran.
+	add("shop/Deployment/cart", "node-a", 240, 0.04, 0.02)
 	add("batch/CronJob/nightly-report", "node-b", 60, 0.2, 0.1)
+	add("batch/CronJob/nightly-report", "<none>", 60, 0, 0)
 	add("kube-system", "node-a", 60, 0.1, 0.1)
 	for r := 0; r < 3; r++ {
 		start := int64(1_800_000_000_000 + r*86_400_000)
@@ -56,6 +61,12 @@ func kubeDataset(t *testing.T, format string) string {
 		tx.Runs().Append(&dataset.Run{Job: "batch/nightly-report", Run: run, Name: "nightly-report", SubmitMs: start, StartMs: start, EndMs: start + 1_200_000, Status: "FINISHED", Source: format})
 		for i, pods := range []float64{2, 4 + float64(r), 3, 0} {
 			tx.Skylines().Append(&dataset.SkylineSample{Job: "batch/nightly-report", Run: run, OffsetS: float64(i * 300), Containers: pods, MemoryBytes: 1 << 30, VCores: 1})
+		}
+		for k := 0; k < 4+r; k++ {
+			node := []string{"node-a", "node-b"}[k%2]
+			tx.Instances().Append(&dataset.Instance{Job: "batch/nightly-report", Stage: run, Task: fmt.Sprintf("%s-%d", run, k), Instance: fmt.Sprintf("%s-%d", run, k),
+				StartMs: start, EndMs: start + 1_200_000, Machine: node, CPUAvg: 0.5 + rng.Float64(), CPUMax: 1.5 + rng.Float64(),
+				MemAvg: 0.02, MemMax: 0.03 + 0.02*rng.Float64(), Source: format})
 		}
 	}
 	tx.AddSource(dataset.Source{Path: "prometheus.json", Format: format, Accepted: 1})
@@ -67,7 +78,7 @@ func kubeDataset(t *testing.T, format string) string {
 
 func TestExportKubernetesGolden(t *testing.T) {
 	ds := kubeDataset(t, "prometheus-json")
-	out, errs, code := wlprof(t, "export", "kubernetes", "-d", ds, "--step", "5m")
+	out, errs, code := wlprof(t, "export", "kubernetes", "-d", ds, "--step", "5m", "--container", "shop/deploy/cart=cart-api")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -80,8 +91,8 @@ func TestExportKubernetesGolden(t *testing.T) {
 	// CronJob's parallelism is the skyline's peak (the runs peak at 4, 5
 	// and 6 pods).
 	docs := strings.Split(out, "\n---\n")
-	if len(docs) != 4 {
-		t.Fatalf("%d documents, want 4 (CronJob, DaemonSet, Deployment, StatefulSet):\n%s", len(docs), out)
+	if len(docs) != 5 {
+		t.Fatalf("%d documents, want 5 (CronJob, DaemonSet, two Deployments, StatefulSet):\n%s", len(docs), out)
 	}
 	var cj batchv1.CronJob
 	if err := yaml.UnmarshalStrict([]byte(docs[0]), &cj); err != nil {
@@ -90,12 +101,12 @@ func TestExportKubernetesGolden(t *testing.T) {
 	if p := cj.Spec.JobTemplate.Spec.Parallelism; p == nil || *p < 4 || *p > 6 {
 		t.Errorf("CronJob parallelism %v, want the skyline's peak, 4 to 6", p)
 	}
-	for i, into := range []any{&appsv1.DaemonSet{}, &appsv1.Deployment{}, &appsv1.StatefulSet{}} {
+	for i, into := range []any{&appsv1.DaemonSet{}, &appsv1.Deployment{}, &appsv1.Deployment{}, &appsv1.StatefulSet{}} {
 		if err := yaml.UnmarshalStrict([]byte(docs[i+1]), into); err != nil {
 			t.Errorf("document %d: %v", i+1, err)
 		}
 	}
-	if got, want := cj.Annotations["wlprof/command"], "wlprof export kubernetes --dataset "+ds+" --step 5m0s"; got != want {
+	if got, want := cj.Annotations["wlprof/command"], "wlprof export kubernetes --container shop/deploy/cart=cart-api --dataset "+ds+" --step 5m0s"; got != want {
 		t.Errorf("command annotation %q, want %q", got, want)
 	}
 }
@@ -117,5 +128,49 @@ func TestExportKubernetesNeedsANodeShape(t *testing.T) {
 		if _, errs, code := wlprof(t, append([]string{"export", "kubernetes", "-d", ds}, bad...)...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", bad, code, errs)
 		}
+	}
+}
+
+// --out writes each object's patch to a file of its own, the same
+// document as on stdout, and prints the files' names.
+func TestExportKubernetesOut(t *testing.T) {
+	ds := kubeDataset(t, "prometheus")
+	all, _, code := wlprof(t, "export", "kubernetes", "-d", ds)
+	if code != 0 {
+		t.Fatal(code)
+	}
+	dir := filepath.Join(t.TempDir(), "patches")
+	out, errs, code := wlprof(t, "export", "kubernetes", "-d", ds, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	names := strings.Fields(out)
+	want := []string{"batch_cronjob_nightly-report.yaml", "monitoring_daemonset_node-exporter.yaml", "shop_deployment_cart.yaml", "shop_deployment_web.yaml", "shop_statefulset_db.yaml"}
+	if len(names) != len(want) {
+		t.Fatalf("files %v, want %v", names, want)
+	}
+	var docs []string
+	for i, n := range names {
+		if filepath.Base(n) != want[i] {
+			t.Errorf("file %s, want %s", n, want[i])
+		}
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(b))
+	}
+	// The command annotation differs by --out; the rest is the same.
+	strip := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "wlprof/command:") && !strings.HasPrefix(l, "      --") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if got := strip(strings.Join(docs, "---\n")); got != strip(all) {
+		t.Errorf("the files differ from stdout:\n%s", diff(strip(all), got))
 	}
 }
