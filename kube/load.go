@@ -227,6 +227,14 @@ func Load(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs, opts Opti
 	return in, err
 }
 
+// NodeShapes are the allocatable of the nodes a Kubernetes ingest
+// recorded (machine_events), by node name; empty when it recorded none.
+func NodeShapes(ctx context.Context, ds *dataset.Dataset) (map[string]NodeShape, error) {
+	in := &Input{Nodes: map[string]NodeShape{}}
+	err := loadNodes(ctx, ds, in)
+	return in.Nodes, err
+}
+
 // loadNodes takes each machine's last shape from machine_events rows a
 // Kubernetes ingest wrote (cores and bytes); other sources write other
 // units (Google's NCU, Alibaba's mem_size / 100) and are not read.

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/kube"
 	"github.com/wlprof/wlprof/profile"
+	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -116,4 +120,36 @@ func readProfiles(dir string) (profile.Jobs, error) {
 		return nil, fmt.Errorf("--profiles %s: no job profile (*.json) there", dir)
 	}
 	return jobs, nil
+}
+
+// addKubernetes sets the planner's platform when the data came from a
+// Kubernetes ingest: the answers then speak of nodes, namespaces, CronJobs
+// and pods, their actions point at wlprof export kubernetes, and a node's
+// cores are the nodes' allocatable (the median node's, rounded: the
+// answers count whole cores) unless --server-cores or the harvest section
+// says otherwise.
+func addKubernetes(ctx context.Context, ds *dataset.Dataset, o Options, p *reports.Planner, args string) error {
+	if !kube.FromKubernetes(ds.Manifest()) {
+		return nil
+	}
+	p.Platform = reports.PlatformKubernetes
+	p.Commands["kubernetes"] = "wlprof export kubernetes" + args
+	if o.Planner.ServerCores > 0 || (o.Harvest != nil && o.Harvest.Cores != harvest.DefaultOptions().Cores) {
+		return nil
+	}
+	nodes, err := kube.NodeShapes(ctx, ds)
+	if err != nil || len(nodes) == 0 {
+		return err
+	}
+	cores := make([]float64, 0, len(nodes))
+	for _, n := range nodes {
+		cores = append(cores, n.CPU)
+	}
+	sort.Float64s(cores)
+	med := cores[len(cores)/2]
+	if c := int(math.Round(med)); c > 0 {
+		p.CoresPerServer = c
+		p.CoresFrom = fmt.Sprintf("the nodes' allocatable CPU: %s cores on the median of %d nodes, rounded (--server-cores to set)", strconv.FormatFloat(med, 'f', -1, 64), len(nodes))
+	}
+	return nil
 }
