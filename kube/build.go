@@ -339,20 +339,16 @@ func fromUsage(p *Patch, c *Container, w *Workload, opts Options, note string) {
 	// What the statistics are of, in words.
 	cpuOf, cpuPeakOf, memOf, memPeakOf := "the CPU samples", "peak CPU sample", "the memory samples", "peak memory sample"
 	if w.From == FromInstances {
-		cpuOf, cpuPeakOf, memOf, memPeakOf = "the pods' mean CPU", "largest pod's peak CPU", "the pods' peak memory", "largest pod's peak memory"
-	}
-	peaks := w.CPUPeak
-	if peaks == nil {
-		peaks = w.CPU
+		cpuOf, cpuPeakOf, memOf, memPeakOf = "the pods' peak CPU", "largest pod's peak CPU", "the pods' peak memory", "largest pod's peak memory"
 	}
 	if len(w.CPU) > 0 {
 		m, why := p.capCPU(milli(quantile.Percentile(w.CPU, opts.CPUPercentile)))
 		c.CPURequestMilli = m
 		ev("requests.cpu", cpuText(m), "p"+pct(opts.CPUPercentile)+" of "+cpuOf, len(w.CPU), why)
 		if opts.CPULimit == CPULimitPeak {
-			l, why := p.capCPU(milli(maxOf(peaks)))
+			l, why := p.capCPU(milli(maxOf(w.CPU)))
 			c.CPULimitMilli = max(l, m)
-			ev("limits.cpu", cpuText(c.CPULimitMilli), cpuPeakOf, len(peaks), why)
+			ev("limits.cpu", cpuText(c.CPULimitMilli), cpuPeakOf, len(w.CPU), why)
 		}
 	}
 	if len(w.Memory) > 0 {

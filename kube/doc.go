@@ -23,8 +23,8 @@
 // scheduler's default spreading) and more where they share one, which the
 // evidence says. Rows on server "<none>" (IdleServer), where none of the
 // pods ran, are no sample. A CronJob's pods known one by one (the
-// instances table: each pod's mean and peak cores, its peak working set)
-// give per-pod numbers, and then its usage is not read. A recurring job of the runs, skylines and
+// instances table: each pod's peak cores and peak working set) give
+// per-pod numbers, and then its usage is not read. A recurring job of the runs, skylines and
 // profruns tables (and so of the profiles) is a CronJob: NAMESPACE/NAME,
 // NAMESPACE/CronJob/NAME, or a bare NAME in --namespace when the dataset
 // came from Kubernetes (FromKubernetes). Its runs are its Jobs and its
@@ -39,7 +39,8 @@
 // # The numbers
 //
 // For a CronJob's pods the CPU request is the percentile of the pods'
-// mean cores, the memory request that of their peak working sets, and the
+// peak cores (a Job's pod runs until it is done: it needs its rate while
+// running), the memory request that of their peak working sets, and the
 // limits the largest pod's peaks; otherwise:
 //
 //	requests.cpu     the --cpu-percentile (default p95) of the CPU samples,

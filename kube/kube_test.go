@@ -592,7 +592,7 @@ func TestJobPodsGivePerPodNumbers(t *testing.T) {
 		formats: []string{"prometheus"}}
 	// The usage: four pods at once on node-b, summed.
 	w.samples(rng, "batch/CronJob/etl", "node-b", 100, 0.4, 0.8, 0.2, 0.4)
-	var cpuAvg, memMax []float64
+	var cpuPeak, memMax []float64
 	for j := 0; j < 3; j++ {
 		for k := 0; k < 4; k++ {
 			node := []string{"node-a", "node-b"}[k%2]
@@ -601,7 +601,7 @@ func TestJobPodsGivePerPodNumbers(t *testing.T) {
 			w.pods = append(w.pods, dataset.Instance{Job: "batch/etl", Stage: fmt.Sprintf("batch/etl-%d", j), Task: fmt.Sprintf("etl-%d-%d", j, k),
 				Instance: fmt.Sprintf("etl-%d-%d", j, k), StartMs: start, EndMs: start + 600_000, Machine: node,
 				CPUAvg: avg, CPUMax: peak, MemAvg: mem / 2, MemMax: mem, Source: "prometheus"})
-			cpuAvg = append(cpuAvg, avg)
+			cpuPeak = append(cpuPeak, peak)
 			memMax = append(memMax, mem*float64(w.nodes[node].MemoryBytes))
 		}
 	}
@@ -623,7 +623,7 @@ func TestJobPodsGivePerPodNumbers(t *testing.T) {
 		got  resource.Quantity
 		want int64
 	}{
-		{"cpu request", r.Requests[corev1.ResourceCPU], int64(math.Ceil(type7(cpuAvg, 95)*1000 - 1e-9))},
+		{"cpu request", r.Requests[corev1.ResourceCPU], int64(math.Ceil(type7(cpuPeak, 95)*1000 - 1e-9))},
 		{"memory request", r.Requests[corev1.ResourceMemory], int64(math.Ceil(type7(memMax, 99)/mi-1e-9)) * mi},
 		{"memory limit", r.Limits[corev1.ResourceMemory], int64(math.Ceil(peak*1.15/mi-1e-9)) * mi},
 	} {

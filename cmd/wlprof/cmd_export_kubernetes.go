@@ -49,7 +49,7 @@ and profruns tables) are CronJobs: NAMESPACE/NAME, or a bare NAME in
 --namespace when the dataset came from a Kubernetes ingest (format
 prometheus or prometheus-json). A CronJob's pods known one by one (the
 instances table) give its numbers per pod: the percentiles of the pods'
-mean CPU and peak memory. Where the data names no container, the container
+peak CPU and peak memory. Where the data names no container, the container
 set is the one named after the workload, or --container's.
 
   requests.cpu     the --cpu-percentile of the CPU samples, in millicores
