@@ -92,6 +92,9 @@ func TestReportOfKubernetesData(t *testing.T) {
 		if d.Platform != reports.PlatformKubernetes || !strings.Contains(d.Harvest.Answer, "classes of namespaces (8 cores per node)") {
 			t.Errorf("harvest answer %q (platform %q), want namespaces and nodes", d.Harvest.Answer, d.Platform)
 		}
+		if !strings.HasPrefix(d.AtRisk.Answer, "No CronJob at risk") {
+			t.Errorf("at-risk answer %q, want CronJobs", d.AtRisk.Answer)
+		}
 		// The patches the answers point at set the skyline's parallelism.
 		res, err := Kubernetes(ctx, ds, KubernetesOptions{Export: kube.DefaultOptions(), Skyline: skyline.DefaultOptions()})
 		if err != nil {

@@ -562,7 +562,7 @@ func decideAtRisk(in *Input, jobs []Job) AtRiskDecision {
 	case len(a.Checked) == 0:
 		a.Answer = "Not computed: no stage with deadline evidence ran (job runs with provenance for SLOs, skylines, --estimate-jobs, profiling runs)."
 	case len(a.Jobs) == 0:
-		a.Answer = "No job at risk; checked: " + strings.Join(a.Checked, "; ") + "."
+		a.Answer = "No " + termsOf(in).job + " at risk; checked: " + strings.Join(a.Checked, "; ") + "."
 	default:
 		w := termsOf(in)
 		a.Answer = fmt.Sprintf("%s may miss %s deadline; checked: %s.", plural(int64(len(a.Jobs)), w.job, w.jobs), map[bool]string{true: "its", false: "their"}[len(a.Jobs) == 1],
