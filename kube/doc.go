@@ -98,4 +98,14 @@
 // value, where it came from, the statistic, the samples or runs, the
 // window, the model, why it was capped), and wlprof/command is the
 // command that produced it.
+//
+// The API server's strategic merge (tested here with apimachinery's
+// strategicpatch, the code it runs) keeps every field a patch does not
+// name: images, replicas, selector, schedule, other containers and
+// annotations. It lists the containers a patch names in the patch's order
+// among themselves (by name here) and keeps the other containers' places,
+// so a patch of one container, which is all wlprof ingest prometheus's
+// workload tenants give, never reorders a pod's containers; a patch of
+// several reorders them only where the live object does not list them by
+// name.
 package kube

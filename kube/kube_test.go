@@ -20,6 +20,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
@@ -642,5 +643,119 @@ func TestJobPodsGivePerPodNumbers(t *testing.T) {
 	}
 	if len(res.Skipped) != 1 || res.Skipped[0].ID != "batch/CronJob/etl" || !strings.Contains(res.Skipped[0].Reason, "sums its pods") {
 		t.Errorf("skipped %+v, want the CronJob's usage, saying why", res.Skipped)
+	}
+}
+
+// The patches do what kubectl patch --type strategic does with them: the
+// API server's strategic merge (apimachinery's strategicpatch, the code it
+// runs) applied to live objects sets each container's resources by name
+// and the Job template's parallelism, and keeps everything else: images,
+// other containers and their order, replicas, selector, schedule,
+// annotations. (The merge lists the containers a patch names in the
+// patch's order among themselves, by name here, and keeps the others'
+// places: a patch of one container never reorders; the Deployment below
+// lists its two patched containers by name, as the doc says to expect.)
+func TestPatchesApplyAsStrategicMerge(t *testing.T) {
+	res, out := export(t, shopWorld(), etlProfile(), DefaultOptions())
+	docs := strings.Split(string(out), "\n---\n")
+	if len(docs) != len(res.Patches) {
+		t.Fatalf("%d documents, %d patches", len(docs), len(res.Patches))
+	}
+	three := int32(3)
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}
+	live := func(names ...string) corev1.PodTemplateSpec {
+		tpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "x"}}}
+		for _, n := range append([]string{"istio-proxy"}, append(names, "other")...) {
+			tpl.Spec.Containers = append(tpl.Spec.Containers, corev1.Container{Name: n, Image: "registry.example/" + n + ":1",
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("5"), corev1.ResourceEphemeralStorage: resource.MustParse("1Gi")}}})
+		}
+		return tpl
+	}
+	meta := func(ns, name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Namespace: ns, Name: name, Annotations: map[string]string{"owner": "team-a"}}
+	}
+	for i, p := range res.Patches {
+		var obj any
+		var tpl *corev1.PodTemplateSpec
+		var par **int32
+		switch p.Ref.Kind {
+		case Deployment:
+			o := &appsv1.Deployment{ObjectMeta: meta(p.Ref.Namespace, p.Ref.Name), Spec: appsv1.DeploymentSpec{Replicas: &three, Selector: sel, Template: live("log-shipper", "nginx")}}
+			obj, tpl = o, &o.Spec.Template
+		case StatefulSet:
+			o := &appsv1.StatefulSet{ObjectMeta: meta(p.Ref.Namespace, p.Ref.Name), Spec: appsv1.StatefulSetSpec{Replicas: &three, Selector: sel, ServiceName: "db", Template: live("postgres")}}
+			obj, tpl = o, &o.Spec.Template
+		case DaemonSet:
+			o := &appsv1.DaemonSet{ObjectMeta: meta(p.Ref.Namespace, p.Ref.Name), Spec: appsv1.DaemonSetSpec{Selector: sel, Template: live("node-exporter")}}
+			obj, tpl = o, &o.Spec.Template
+		case CronJob:
+			o := &batchv1.CronJob{ObjectMeta: meta(p.Ref.Namespace, p.Ref.Name), Spec: batchv1.CronJobSpec{Schedule: "0 2 * * *",
+				JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{Template: live("etl")}}}}
+			obj, tpl, par = o, &o.Spec.JobTemplate.Spec.Template, &o.Spec.JobTemplate.Spec.Parallelism
+		}
+		before, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		patch, err := yaml.YAMLToJSON([]byte(docs[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := strategicpatch.StrategicMergePatch(before, patch, obj)
+		if err != nil {
+			t.Fatalf("%s: the API server's strategic merge refuses the patch: %v", p.Ref, err)
+		}
+		wantTpl := tpl.DeepCopy()
+		for _, c := range p.Containers {
+			for k := range wantTpl.Spec.Containers {
+				if wc := &wantTpl.Spec.Containers[k]; wc.Name == c.Name {
+					r := c.Resources()
+					for n, q := range r.Requests {
+						wc.Resources.Requests[n] = q
+					}
+					if len(r.Limits) > 0 {
+						wc.Resources.Limits = r.Limits
+					}
+				}
+			}
+		}
+		if err := json.Unmarshal(after, obj); err != nil {
+			t.Fatal(err)
+		}
+		// The live object's own fields survive the patch.
+		var got appsv1.Deployment
+		json.Unmarshal(after, &got)
+		if got.Annotations["owner"] != "team-a" || got.Annotations[AnnotationEvidence] == "" {
+			t.Errorf("%s: annotations %v, want the live ones and the evidence", p.Ref, got.Annotations)
+		}
+		for k, c := range tpl.Spec.Containers {
+			w := wantTpl.Spec.Containers[k]
+			if c.Name != w.Name || c.Image != w.Image {
+				t.Errorf("%s: container %d is %s %s, want %s %s", p.Ref, k, c.Name, c.Image, w.Name, w.Image)
+			}
+			for n, q := range w.Resources.Requests {
+				if g := c.Resources.Requests[n]; g.Cmp(q) != 0 {
+					t.Errorf("%s %s: requests.%s %s, want %s", p.Ref, c.Name, n, g.String(), q.String())
+				}
+			}
+			for n, q := range w.Resources.Limits {
+				if g := c.Resources.Limits[n]; g.Cmp(q) != 0 {
+					t.Errorf("%s %s: limits.%s %s, want %s", p.Ref, c.Name, n, g.String(), q.String())
+				}
+			}
+		}
+		if len(tpl.Spec.Containers) != len(wantTpl.Spec.Containers) {
+			t.Errorf("%s: %d containers after the patch, want %d", p.Ref, len(tpl.Spec.Containers), len(wantTpl.Spec.Containers))
+		}
+		switch o := obj.(type) {
+		case *appsv1.Deployment:
+			if *o.Spec.Replicas != 3 || o.Spec.Selector == nil || o.Spec.Selector.MatchLabels["app"] != "x" {
+				t.Errorf("%s: replicas or selector lost: %+v", p.Ref, o.Spec)
+			}
+		case *batchv1.CronJob:
+			if o.Spec.Schedule != "0 2 * * *" || *par == nil || **par != p.Parallelism {
+				t.Errorf("%s: schedule %q, parallelism %v; want 0 2 * * * and %d", p.Ref, o.Spec.Schedule, *par, p.Parallelism)
+			}
+		}
 	}
 }
