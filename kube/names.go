@@ -53,7 +53,7 @@ func ParseTenant(tenant string) (ref Ref, container string, err error) {
 	switch len(p) {
 	case 1:
 		if len(validation.IsDNS1123Label(tenant)) == 0 {
-			return Ref{}, "", fmt.Errorf("tenant %q: a namespace's usage, not a workload's (name tenants NAMESPACE/KIND/NAME to patch them)", tenant)
+			return Ref{}, "", fmt.Errorf("tenant %q names no workload (NAMESPACE/KIND/NAME[/CONTAINER]): a namespace's usage cannot be patched (wlprof ingest prometheus --tenant-key workload names workloads)", tenant)
 		}
 		return Ref{}, "", fmt.Errorf("tenant %q: not a Kubernetes workload (NAMESPACE/KIND/NAME[/CONTAINER])", tenant)
 	case 3, 4:

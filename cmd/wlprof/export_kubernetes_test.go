@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/profile"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/yaml"
@@ -84,7 +85,7 @@ func TestExportKubernetesGolden(t *testing.T) {
 	}
 	// The dataset's path is a temporary directory: the golden keeps DS.
 	golden(t, "export-kubernetes.yaml", strings.ReplaceAll(out, ds, "DS"))
-	if want := "skipped kube-system: tenant \"kube-system\": a namespace's usage, not a workload's"; !strings.Contains(errs, want) {
+	if want := "skipped kube-system: tenant \"kube-system\" names no workload (NAMESPACE/KIND/NAME[/CONTAINER]): a namespace's usage cannot be patched"; !strings.Contains(errs, want) {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
 	// Every document decodes strictly into its Kubernetes type; the
@@ -172,5 +173,43 @@ func TestExportKubernetesOut(t *testing.T) {
 	}
 	if got := strip(strings.Join(docs, "---\n")); got != strip(all) {
 		t.Errorf("the files differ from stdout:\n%s", diff(strip(all), got))
+	}
+}
+
+// --profiles takes the skylines and models from profile files (a
+// report's) instead of fitting them: the CronJob's parallelism is the
+// file's peak, its memory the file's model.
+func TestExportKubernetesProfiles(t *testing.T) {
+	ds := kubeDataset(t, "prometheus")
+	dir := filepath.Join(t.TempDir(), "report", "profiles")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jobs := profile.Jobs{}
+	p := jobs.Get("batch/nightly-report")
+	p.Skyline = &profile.Skyline{Runs: 3, StepS: 300, Alpha: 0.1, Beta: 0.1, Model: "reduced", PeakReservation: 9,
+		Containers: []float64{9}, Reservation: []int64{9}}
+	p.Elasticity = []profile.ElasticityModel{{Task: "nightly-report", Kind: "step", IdealMemoryBytes: 3 << 30, IdealRuntimeS: 60,
+		Curve: []profile.CurvePoint{{MemoryBytes: 1 << 30, Penalty: 0.5, Slowdown: 1.5}, {MemoryBytes: 2 << 30, Penalty: 0.05, Slowdown: 1.05}, {MemoryBytes: 3 << 30, Slowdown: 1}}}}
+	if err := p.WriteFile(filepath.Join(dir, profile.FileName(p.Job))); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := wlprof(t, "export", "kubernetes", "-d", ds, "--profiles", filepath.Dir(dir))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cj batchv1.CronJob
+	if err := yaml.UnmarshalStrict([]byte(strings.Split(out, "\n---\n")[0]), &cj); err != nil {
+		t.Fatal(err)
+	}
+	c := cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0]
+	if p := cj.Spec.JobTemplate.Spec.Parallelism; p == nil || *p != 9 {
+		t.Errorf("parallelism %v, want the profile's 9", p)
+	}
+	if q := c.Resources.Requests.Memory(); q.String() != "2Gi" {
+		t.Errorf("memory request %s, want the model's least within 10%%: 2Gi", q.String())
+	}
+	if _, errs, code := wlprof(t, "export", "kubernetes", "-d", ds, "--profiles", t.TempDir()); code != 1 || !strings.Contains(errs, "no job profile") {
+		t.Errorf("an empty --profiles: exit %d, %q", code, errs)
 	}
 }
