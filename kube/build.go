@@ -204,10 +204,12 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 			p.Containers = append(p.Containers, c)
 		}
 	}
+	shapes := sortedShapes(in.Nodes)
 	for _, p := range patches {
 		if len(p.Containers) == 0 && p.Parallelism == 0 {
 			continue
 		}
+		p.fitPod(shapes)
 		sort.Slice(p.Containers, func(a, b int) bool { return p.Containers[a].Name < p.Containers[b].Name })
 		sort.SliceStable(p.Evidence, func(a, b int) bool { return p.Evidence[a].Field < p.Evidence[b].Field })
 		res.Patches = append(res.Patches, p)
@@ -320,6 +322,70 @@ func (p *Patch) capMemory(b int64) (int64, string) {
 		return lim, fmt.Sprintf("%s is more than %s allocatable memory (%s, %s): capped there", memText(b), p.capWhose(), memText(lim), p.Cap.From)
 	}
 	return b, ""
+}
+
+// fitPod scales the pod's requests down where their sums over its
+// containers fit no node (for a DaemonSet: not every node): the scheduler
+// places a pod by the sum, so containers each within a node can still make
+// a pod that stays Pending. The target is the node the pod fits best (the
+// one it overflows least), and each container keeps its share.
+func (p *Patch) fitPod(shapes []NodeShape) {
+	var cpu, mem int64
+	for _, c := range p.Containers {
+		cpu += c.CPURequestMilli
+		mem += c.MemoryRequestBytes
+	}
+	if cpu == 0 && mem == 0 || len(shapes) == 0 {
+		return
+	}
+	room := func(n NodeShape) (int64, int64) { return int64(math.Floor(n.CPU*1000 + 1e-9)), n.MemoryBytes / mi * mi }
+	fits := func(n NodeShape) bool { c, m := room(n); return cpu <= c && mem <= m }
+	target, where := p.Cap, "the smallest node (a DaemonSet runs on every node)"
+	if p.Ref.Kind != DaemonSet {
+		where = "no node"
+		best := -1.0
+		for _, n := range shapes {
+			if fits(n) {
+				return
+			}
+			c, m := room(n)
+			r := math.Inf(1)
+			if cpu > 0 {
+				r = math.Min(r, float64(c)/float64(cpu))
+			}
+			if mem > 0 {
+				r = math.Min(r, float64(m)/float64(mem))
+			}
+			if r > best {
+				best, target = r, n
+			}
+		}
+	} else if fits(target) {
+		return
+	}
+	tc, tm := room(target)
+	why := fmt.Sprintf("the pod's requests (%s CPU and %s memory over its %d containers) fit %s: scaled to a node of %s CPU and %s allocatable (%s), each container keeping its share",
+		cpuText(cpu), memText(mem), len(p.Containers), where, cpuText(tc), memText(tm), target.From)
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		if cpu > tc && c.CPURequestMilli > 0 {
+			c.CPURequestMilli = max(1, int64(math.Floor(float64(c.CPURequestMilli)*float64(tc)/float64(cpu))))
+			p.recap("containers["+c.Name+"].requests.cpu", cpuText(c.CPURequestMilli), why)
+		}
+		if mem > tm && c.MemoryRequestBytes > 0 {
+			c.MemoryRequestBytes = max(mi, int64(math.Floor(float64(c.MemoryRequestBytes)*float64(tm)/float64(mem)/mi))*mi)
+			p.recap("containers["+c.Name+"].requests.memory", memText(c.MemoryRequestBytes), why)
+		}
+	}
+}
+
+// recap sets a number's evidence to its capped value and says why.
+func (p *Patch) recap(field, value, why string) {
+	for i := range p.Evidence {
+		if e := &p.Evidence[i]; e.Field == field {
+			e.Value, e.Capped = value, joinNote(e.Capped, why)
+		}
+	}
 }
 
 func (p *Patch) capWhose() string {

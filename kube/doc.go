@@ -73,8 +73,11 @@
 //
 // Percentiles are Hyndman & Fan type 7 over every sample of the workload
 // (every pod, every node, the whole window). No request or limit exceeds
-// the node shape: the largest allocatable of the cluster's nodes (the
-// smallest for a DaemonSet, which runs on every node); a number capped
+// the node shape: each is at most the largest allocatable of the
+// cluster's nodes (the smallest for a DaemonSet, which runs on every
+// node), and a pod's requests summed over its containers fit some node
+// (every node, for a DaemonSet), else they are scaled down to the node
+// they overflow least, each container keeping its share; a number capped
 // says so in its evidence. Node shapes come from machine_events rows
 // written by a Kubernetes ingest (cpus in cores, memory in bytes: the
 // node's allocatable), else from --node-cpu and --node-memory.

@@ -416,23 +416,33 @@ func TestPatchesRoundTripThroughTheKubernetesTypes(t *testing.T) {
 	}
 }
 
-// Seeded property: whatever the samples, every request is at most its
-// limit and at most the node shape, every number decodes back strictly
-// and has its evidence.
+// Seeded property: whatever the samples and the nodes (the largest CPU
+// and the largest memory on different nodes, pods of several containers),
+// every request is at most its limit, the pod's requests summed over its
+// containers fit some node (every node, for a DaemonSet), no limit is
+// above the largest node's (the smallest's), and every number decodes back
+// strictly with its evidence.
 func TestRequestsNeverExceedTheNodeShape(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	for trial := 0; trial < 20; trial++ {
+	scaled := 0
+	for trial := 0; trial < 40; trial++ {
 		w := world{nodes: map[string]NodeShape{}, formats: []string{"prometheus-json"}}
 		nn := 1 + rng.Intn(4)
 		for i := 0; i < nn; i++ {
-			w.nodes[fmt.Sprintf("n%d", i)] = NodeShape{CPU: float64(1 + rng.Intn(64)), MemoryBytes: int64(1+rng.Intn(256)) * gi}
+			w.nodes[fmt.Sprintf("n%d", i)] = NodeShape{CPU: float64(1+rng.Intn(640)) / 10, MemoryBytes: int64(1+rng.Intn(256)) * gi}
 		}
 		kinds := []string{"Deployment", "sts", "DaemonSet", "cronjob"}
 		for k := 0; k < 1+rng.Intn(6); k++ {
 			tenant := fmt.Sprintf("ns%d/%s/w%d", rng.Intn(3), kinds[rng.Intn(len(kinds))], k)
-			for i := 0; i < 1+rng.Intn(nn); i++ {
-				hi := rng.Float64()
-				w.samples(rng, tenant, fmt.Sprintf("n%d", i), 1+rng.Intn(50), 0, hi, 0, hi)
+			containers := []string{""}
+			if rng.Intn(2) == 0 {
+				containers = []string{"/a", "/b", "/c"}[:1+rng.Intn(3)]
+			}
+			for _, c := range containers {
+				for i := 0; i < 1+rng.Intn(nn); i++ {
+					hi := rng.Float64()
+					w.samples(rng, tenant+c, fmt.Sprintf("n%d", i), 1+rng.Intn(50), 0, hi, 0, hi)
+				}
 			}
 		}
 		o := DefaultOptions()
@@ -443,35 +453,48 @@ func TestRequestsNeverExceedTheNodeShape(t *testing.T) {
 		for i, d := range decodeAll(t, out) {
 			checkEvidence(t, d)
 			p := res.Patches[i]
-			capCPU := math.Inf(1)
-			capMem := int64(math.MaxInt64)
+			for _, e := range d.evidence(t) {
+				if strings.Contains(e.Capped, "pod's requests") {
+					scaled++
+				}
+			}
+			var limCPU, limMem float64
 			for _, n := range w.nodes {
-				if p.Ref.Kind == DaemonSet {
-					capCPU, capMem = math.Min(capCPU, n.CPU), min(capMem, n.MemoryBytes)
-				}
+				limCPU, limMem = math.Max(limCPU, n.CPU), math.Max(limMem, float64(n.MemoryBytes))
 			}
-			if p.Ref.Kind != DaemonSet {
-				capCPU, capMem = 0, 0
+			if p.Ref.Kind == DaemonSet {
+				limCPU, limMem = math.Inf(1), math.Inf(1)
 				for _, n := range w.nodes {
-					capCPU, capMem = math.Max(capCPU, n.CPU), max(capMem, n.MemoryBytes)
+					limCPU, limMem = math.Min(limCPU, n.CPU), math.Min(limMem, float64(n.MemoryBytes))
 				}
 			}
+			var cpu, mem int64
 			for _, c := range d.containers {
 				r, l := c.Resources.Requests, c.Resources.Limits
-				if q := r[corev1.ResourceCPU]; q.MilliValue() > int64(capCPU*1000) {
-					t.Errorf("trial %d %s: cpu request %s above the node's %g", trial, p.Ref, q.String(), capCPU)
+				cpu += r.Cpu().MilliValue()
+				mem += r.Memory().Value()
+				if r.Memory().Value()%mi != 0 || l.Memory().Value()%mi != 0 {
+					t.Errorf("trial %d %s: memory %v / %v not in whole Mi", trial, p.Ref, r, l)
 				}
-				if q := l[corev1.ResourceCPU]; q.MilliValue() > int64(capCPU*1000) || q.Cmp(r[corev1.ResourceCPU]) < 0 {
-					t.Errorf("trial %d %s: cpu limit %s (request %v, node %g)", trial, p.Ref, q.String(), r, capCPU)
+				if l.Cpu().MilliValue() > int64(limCPU*1000+1e-6) || l.Cpu().Cmp(*r.Cpu()) < 0 {
+					t.Errorf("trial %d %s: cpu limit %s (request %s, node %g)", trial, p.Ref, l.Cpu(), r.Cpu(), limCPU)
 				}
-				if q := r[corev1.ResourceMemory]; q.Value() > capMem || q.Value()%mi != 0 {
-					t.Errorf("trial %d %s: memory request %s (node %d)", trial, p.Ref, q.String(), capMem)
-				}
-				if q := l[corev1.ResourceMemory]; q.Value() > capMem || q.Cmp(r[corev1.ResourceMemory]) < 0 {
-					t.Errorf("trial %d %s: memory limit %s (request %v, node %d)", trial, p.Ref, q.String(), r, capMem)
+				if float64(l.Memory().Value()) > limMem || l.Memory().Cmp(*r.Memory()) < 0 {
+					t.Errorf("trial %d %s: memory limit %s (request %s, node %g)", trial, p.Ref, l.Memory(), r.Memory(), limMem)
 				}
 			}
+			fitsSome, fitsAll := false, true
+			for _, n := range w.nodes {
+				f := cpu <= int64(n.CPU*1000+1e-6) && mem <= n.MemoryBytes
+				fitsSome, fitsAll = fitsSome || f, fitsAll && f
+			}
+			if !fitsSome || p.Ref.Kind == DaemonSet && !fitsAll {
+				t.Errorf("trial %d %s: the pod's requests (%dm, %d bytes) fit %v of the nodes %v", trial, p.Ref, cpu, mem, map[bool]string{true: "some but not all", false: "none"}[fitsSome], w.nodes)
+			}
 		}
+	}
+	if scaled == 0 {
+		t.Error("no trial scaled a pod's requests: the property was not exercised")
 	}
 }
 

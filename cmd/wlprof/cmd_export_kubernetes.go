@@ -64,7 +64,8 @@ set is the one named after the workload, or --container's.
                    §5), fitted as wlprof skyline does (its flags apply)
 
 No number exceeds the largest node's allocatable (the smallest node's for a
-DaemonSet); a capped number says so. Node shapes are the allocatable of a
+DaemonSet), and a pod's requests summed over its containers fit a node
+(every node, for a DaemonSet); a capped number says so. Node shapes are the allocatable of a
 Kubernetes ingest's nodes (machine_events), else --node-cpu and
 --node-memory. Memory is written in Mi and Gi: wlprof's sizes are binary
 (--node-memory 16G is 16 GiB), whereas Kubernetes reads 16G as 16·10⁹
