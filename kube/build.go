@@ -127,7 +127,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if w.Ref.Kind == Job && w.From == FromUsage {
+		if w.Ref.Kind == Job {
 			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: "a Job's pod template cannot be changed once it exists: set its resources where it is created (its CronJob's job template)"})
 			continue
 		}
@@ -335,7 +335,16 @@ func (p *Patch) fitPod(shapes []NodeShape) {
 		cpu += c.CPURequestMilli
 		mem += c.MemoryRequestBytes
 	}
-	if cpu == 0 && mem == 0 || len(shapes) == 0 {
+	if len(shapes) == 0 {
+		// Only profiles, no usage: no node is known to check against.
+		for i := range p.Evidence {
+			if strings.HasPrefix(p.Evidence[i].Field, "containers[") {
+				p.Evidence[i].Note = joinNote(p.Evidence[i].Note, "no node shape known (no usage in the dataset, no --node-cpu and --node-memory): not checked against the nodes")
+			}
+		}
+		return
+	}
+	if cpu == 0 && mem == 0 {
 		return
 	}
 	room := func(n NodeShape) (int64, int64) { return int64(math.Floor(n.CPU*1000 + 1e-9)), n.MemoryBytes / mi * mi }

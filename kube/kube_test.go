@@ -782,3 +782,23 @@ func TestPatchesApplyAsStrategicMerge(t *testing.T) {
 		}
 	}
 }
+
+// With profiles but no usage no node is known: the numbers say they were
+// not checked against the nodes; --node-cpu and --node-memory bound them.
+func TestProfilesWithoutNodes(t *testing.T) {
+	w := world{formats: []string{"prometheus"}}
+	o := DefaultOptions()
+	o.MaxSlowdown = 0 // the model's ideal: 4 GiB
+	_, out := export(t, w, etlProfile(), o)
+	d := decodeAll(t, out)[0]
+	checkEvidence(t, d)
+	if q := d.containers[0].Resources.Requests.Memory(); q.String() != "4Gi" || !strings.Contains(d.meta.Annotations[AnnotationEvidence], "not checked against the nodes") {
+		t.Errorf("memory %s, evidence %s: want 4Gi, not checked", q, d.meta.Annotations[AnnotationEvidence])
+	}
+	o.NodeCPU, o.NodeMemoryBytes = 2, 3*gi
+	_, out = export(t, w, etlProfile(), o)
+	d = decodeAll(t, out)[0]
+	if q := d.containers[0].Resources.Requests.Memory(); q.String() != "3Gi" || !strings.Contains(d.meta.Annotations[AnnotationEvidence], "capped there") {
+		t.Errorf("memory %s, evidence %s: want 3Gi, capped by --node-memory", q, d.meta.Annotations[AnnotationEvidence])
+	}
+}

@@ -179,6 +179,11 @@ func Load(ctx context.Context, ds *dataset.Dataset, jobs profile.Jobs, opts Opti
 	if err := loadUsage(ctx, ds, in, opts); err != nil {
 		return nil, err
 	}
+	if len(in.Nodes) == 0 && opts.NodeCPU > 0 {
+		// No node in the data (profiles only): the option's shape still
+		// bounds the numbers.
+		in.Nodes["(--node-cpu and --node-memory)"] = NodeShape{CPU: opts.NodeCPU, MemoryBytes: opts.NodeMemoryBytes, From: "--node-cpu and --node-memory"}
+	}
 	err := dataset.Scan(ctx, ds, dataset.RunsTable, func(r *dataset.Run) error {
 		s, ok := in.Runs[r.Job]
 		if !ok {
