@@ -110,5 +110,14 @@
 // so a patch of one container, which is all wlprof ingest prometheus's
 // workload tenants give, never reorders a pod's containers; a patch of
 // several reorders them only where the live object does not list them by
-// name.
+// name. kustomize merges differently: it moves the containers a patch
+// names before the others (kubernetes-sigs/kustomize#5904, seen with
+// kubectl kustomize v5.5.0: a patch of frontend moved it before the pod's
+// istio-proxy), which matters where container order does (a sidecar that
+// must start first).
+//
+// A patch only sets fields. With --cpu-limit none a CPU limit the live
+// object has stays; where it is below the new CPU request the API server
+// refuses the patch (a request above its limit is invalid): remove the
+// limit, or pass --cpu-limit peak.
 package kube

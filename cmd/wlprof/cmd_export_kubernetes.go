@@ -73,7 +73,10 @@ bytes. Tenants and jobs that are not workloads are listed on stderr with
 the reason. Apply one object's patch with kubectl patch KIND NAME -n
 NAMESPACE --type strategic --patch-file FILE (--out DIR writes one file per
 object and prints their names), or list the files under a kustomization's
-patches.
+patches (kustomize moves a patched container before the pod's others;
+kubectl patch keeps its place). A patch only sets: a CPU limit the object
+has stays under --cpu-limit none, and the API server refuses the patch where
+that limit is below the new request.
 ` + exitStatusHelp,
 		Example: `  wlprof export kubernetes -d ds --node-cpu 16 --node-memory 64G > patches.yaml
   wlprof export kubernetes -d ds --cpu-percentile 90 --memory-percentile 95 --cpu-limit peak
