@@ -72,7 +72,9 @@
 //	                 §5): the most pods the fitted reservation holds at once.
 //
 // Percentiles are Hyndman & Fan type 7 over every sample of the workload
-// (every pod, every node, the whole window). No request or limit exceeds
+// (every pod, every node, the whole window); Load keeps every sample of
+// every workload in memory, 16 bytes each (a month of 1,000 workloads on
+// 4 nodes each at one minute: about 2.8 GB). No request or limit exceeds
 // the node shape: each is at most the largest allocatable of the
 // cluster's nodes (the smallest for a DaemonSet, which runs on every
 // node), and a pod's requests summed over its containers fit some node
