@@ -14,6 +14,8 @@
 //	plan simulate estimate harvest dag placement constraints
 //	                  what-if stages: what the analysis stages' numbers buy
 //	ingest classify slo skyline profiler elasticity reports   the analysis stages
+//	kube              an exporter: Kubernetes patches from the dataset and
+//	                  the published profile types; imports no stage
 //	dataset profile   the store, and the published profile format
 //	                  (profile is a module of its own, standard library only)
 //

@@ -110,6 +110,9 @@ func (r *reportInput) addPlanner(ctx context.Context, ds *dataset.Dataset, o Opt
 			p.Commands["harvest"] += " --window 0"
 		}
 	}
+	if err := addKubernetes(ctx, ds, o, p, d+step); err != nil {
+		return err
+	}
 	p.HarvestRuns, p.HarvestWindow = r.harvestRuns, r.harvestWindow
 	era, err := eras(ctx, ds)
 	if err != nil {

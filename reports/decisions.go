@@ -20,6 +20,10 @@ const DecisionsVersion = 1
 // anchor of index.html). Shape: reports/FORMAT.md.
 type Decisions struct {
 	Version int `json:"version"`
+	// Platform is "kubernetes" when the data came from a Kubernetes
+	// ingest: the answers then speak of nodes, namespaces (or workloads),
+	// CronJobs and pods. Absent otherwise.
+	Platform string `json:"platform,omitempty"`
 	// Warning, when set, is what a reader must know before the answers
 	// (inputs years apart).
 	Warning string          `json:"warning,omitempty"`
@@ -192,11 +196,47 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// PlatformKubernetes is Planner.Platform (and Decisions.Platform) for data
+// from a Kubernetes ingest.
+const PlatformKubernetes = "kubernetes"
+
+// terms are the words the answers use for the cluster's parts: a YARN
+// cluster's by default, Kubernetes' when the data came from it.
+type terms struct {
+	server, job, jobs, container, containers string
+	// tenants is what classify's tenants are ("tenants", "namespaces",
+	// "workloads").
+	tenants string
+	kube    bool
+}
+
+func termsOf(in *Input) terms {
+	t := terms{server: "server", job: "job", jobs: "jobs", container: "container", containers: "containers", tenants: "tenants"}
+	if in.Planner == nil || in.Planner.Platform != PlatformKubernetes {
+		return t
+	}
+	t = terms{server: "node", job: "CronJob", jobs: "CronJobs", container: "pod", containers: "pods", tenants: "namespaces", kube: true}
+	// wlprof ingest prometheus names a workload NAMESPACE/KIND/NAME, a
+	// namespace by its name alone.
+	if tn := in.Tenants; tn != nil && tn.File != nil {
+		for _, x := range tn.File.Tenants {
+			if strings.Count(x.Tenant, "/") >= 2 {
+				t.tenants = "workloads"
+				break
+			}
+		}
+	}
+	return t
+}
+
 // decide answers the four questions from the report's input.
 func decide(in *Input, jobs []Job, opts Options) Decisions {
 	d := Decisions{Version: DecisionsVersion}
 	if in.Planner != nil {
 		d.Warning = in.Planner.Eras
+		if in.Planner.Platform == PlatformKubernetes {
+			d.Platform = PlatformKubernetes
+		}
 	}
 	d.Cluster = decideCluster(in)
 	d.Harvest = decideHarvest(in)
@@ -208,18 +248,19 @@ func decide(in *Input, jobs []Job, opts Options) Decisions {
 func decideCluster(in *Input) ClusterDecision {
 	c := ClusterDecision{Sizes: []ClusterSize{}, Missing: []string{}, Sections: []string{}}
 	p := in.Planner
+	w := termsOf(in)
 	var parts []string
 	if pl := in.Plan; pl != nil && len(pl.Rows) > 0 {
 		f, n, lb := pl.Footprint, pl.NaiveFootprint, pl.LowerBound
 		c.FootprintContainers, c.NaivePeakContainers, c.LowerBoundContainers = &f, &n, &lb
 		c.Sections = append(c.Sections, StagePlan)
 		s := fmt.Sprintf("the reservations of %s need %s at peak packed by LowCost (%s if each is reserved at its arrival; lower bound %s)",
-			plural(int64(len(planJobs(pl))), "job", "jobs"), plural(f, "container", "containers"), plural(n, "container", "containers"), thousands(lb))
+			plural(int64(len(planJobs(pl))), w.job, w.jobs), plural(f, w.container, w.containers), plural(n, w.container, w.containers), thousands(lb))
 		if p != nil && p.CapacityContainers > 0 {
 			capc := p.CapacityContainers
 			fs, ns := float64(f)/float64(capc), float64(n)/float64(capc)
 			c.CapacityContainers, c.FootprintShare, c.NaivePeakShare = &capc, &fs, &ns
-			s += fmt.Sprintf(", %s%% and %s%% of the %s-container capacity", sig(100*fs), sig(100*ns), thousands(capc))
+			s += fmt.Sprintf(", %s%% and %s%% of the %s-%s capacity", sig(100*fs), sig(100*ns), thousands(capc), w.container)
 		} else {
 			c.Missing = append(c.Missing, "--capacity-containers N for the footprint as a share of the cluster")
 		}
@@ -307,6 +348,7 @@ func upperFirst(s string) string {
 func decideHarvest(in *Input) HarvestDecision {
 	h := HarvestDecision{Classes: []HarvestClass{}, Replay: []HarvestOutcome{}, Missing: []string{}, Sections: []string{}}
 	p := in.Planner
+	w := termsOf(in)
 	h.CoresPerServer, h.CoresFrom = 12, "wlprof harvest's default: the 12-core servers of Zhang et al., OSDI'16 §6"
 	if p != nil && p.CoresPerServer > 0 {
 		h.CoresPerServer, h.CoresFrom = p.CoresPerServer, p.CoresFrom
@@ -332,6 +374,10 @@ func decideHarvest(in *Input) HarvestDecision {
 		h.SpareCores = &total
 		s := fmt.Sprintf("%s spare cores for short jobs, %s for medium and %s for long ones now (%d classes, %d cores per server)",
 			sig(total.Short), sig(total.Medium), sig(total.Long), len(h.Classes), h.CoresPerServer)
+		if w.kube {
+			s = fmt.Sprintf("%s spare cores for short jobs, %s for medium and %s for long ones now, on the nodes of %d classes of %s (%d cores per node)",
+				sig(total.Short), sig(total.Medium), sig(total.Long), len(h.Classes), w.tenants, h.CoresPerServer)
+		}
 		if p != nil && len(p.ClassDays) > 0 {
 			byHour := make([]float64, 24)
 			for _, c := range t.File.Classes {
@@ -366,9 +412,9 @@ func decideHarvest(in *Input) HarvestDecision {
 		h.Replay = append(h.Replay, p.HarvestRuns...)
 		h.Window = p.HarvestWindow
 		h.Sections = append(h.Sections, StageHarvest)
-		h.Outcome = harvestOutcome(p.HarvestRuns, p.HarvestWindow)
-		h.ReplayAnswer = upperFirst(harvestBrief(p.HarvestRuns, p.HarvestWindow)) + "."
-		parts = append(parts, harvestBrief(p.HarvestRuns, p.HarvestWindow))
+		h.Outcome = harvestOutcome(p.HarvestRuns, p.HarvestWindow, w)
+		h.ReplayAnswer = upperFirst(harvestBrief(p.HarvestRuns, p.HarvestWindow, w)) + "."
+		parts = append(parts, harvestBrief(p.HarvestRuns, p.HarvestWindow, w))
 	} else {
 		h.Missing = append(h.Missing, "--harvest (or --harvest-workload poisson) to replay batch work on the spare cores")
 	}
@@ -392,10 +438,10 @@ func unitWord(u string) string {
 
 // harvestBrief is the replay's outcome in one sentence: containers
 // killed and mean job time per policy.
-func harvestBrief(runs []HarvestOutcome, window string) string {
+func harvestBrief(runs []HarvestOutcome, window string, w terms) string {
 	var b []string
 	for _, r := range runs {
-		s := fmt.Sprintf("%s %s of %s containers killed", r.Policy, thousands(r.Killed), thousands(r.Containers))
+		s := fmt.Sprintf("%s %s of %s %s killed", r.Policy, thousands(r.Killed), thousands(r.Containers), w.containers)
 		if r.MeanJobS != nil {
 			s += ", jobs " + timeflag.FormatSeconds(math.Round(*r.MeanJobS)) + " on average"
 		}
@@ -409,11 +455,11 @@ func harvestBrief(runs []HarvestOutcome, window string) string {
 }
 
 // harvestOutcome says the replay's outcome in plain words.
-func harvestOutcome(runs []HarvestOutcome, window string) string {
+func harvestOutcome(runs []HarvestOutcome, window string, w terms) string {
 	var b []string
 	for _, r := range runs {
-		s := fmt.Sprintf("%s: %s core-hours of work completed, %s core-hours lost to kills (%s of %s containers killed)", r.Label, sig(r.CompletedCoreH), sig(r.LostCoreH),
-			thousands(r.Killed), thousands(r.Containers))
+		s := fmt.Sprintf("%s: %s core-hours of work completed, %s core-hours lost to kills (%s of %s %s killed)", r.Label, sig(r.CompletedCoreH), sig(r.LostCoreH),
+			thousands(r.Killed), thousands(r.Containers), w.containers)
 		if r.MeanJobS != nil {
 			s += fmt.Sprintf(", jobs took %s on average", timeflag.FormatSeconds(math.Round(*r.MeanJobS)))
 			if r.JobsFinished < r.Jobs {
@@ -516,9 +562,10 @@ func decideAtRisk(in *Input, jobs []Job) AtRiskDecision {
 	case len(a.Checked) == 0:
 		a.Answer = "Not computed: no stage with deadline evidence ran (job runs with provenance for SLOs, skylines, --estimate-jobs, profiling runs)."
 	case len(a.Jobs) == 0:
-		a.Answer = "No job at risk; checked: " + strings.Join(a.Checked, "; ") + "."
+		a.Answer = "No " + termsOf(in).job + " at risk; checked: " + strings.Join(a.Checked, "; ") + "."
 	default:
-		a.Answer = fmt.Sprintf("%s may miss %s deadline; checked: %s.", plural(int64(len(a.Jobs)), "job", "jobs"), map[bool]string{true: "its", false: "their"}[len(a.Jobs) == 1],
+		w := termsOf(in)
+		a.Answer = fmt.Sprintf("%s may miss %s deadline; checked: %s.", plural(int64(len(a.Jobs)), w.job, w.jobs), map[bool]string{true: "its", false: "their"}[len(a.Jobs) == 1],
 			strings.Join(a.Checked, "; "))
 	}
 	return a
@@ -540,6 +587,7 @@ func memText(b, ref float64) string {
 func decideActions(in *Input, jobs []Job, opts Options) []Action {
 	out := []Action{}
 	p := in.Planner
+	w := termsOf(in)
 	if p != nil && p.Sizing != nil {
 		var yarn, me *ClusterSize
 		for i := range p.Sizing.Sizes {
@@ -570,9 +618,9 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 	}
 	if pl := in.Plan; pl != nil && len(pl.Rows) > 0 && pl.NaiveFootprint > pl.Footprint {
 		saved := pl.NaiveFootprint - pl.Footprint
-		out = append(out, Action{Kind: "reserve-skyline", Text: fmt.Sprintf("pack the reservations of %s with LowCost: peak %s → footprint %s containers",
-			plural(int64(len(planJobs(pl))), "job", "jobs"), thousands(pl.NaiveFootprint), thousands(pl.Footprint)),
-			Gain:      fmt.Sprintf("%s fewer at peak (%s)", plural(saved, "container", "containers"), share(float64(saved)/float64(pl.NaiveFootprint))),
+		out = append(out, Action{Kind: "reserve-skyline", Text: fmt.Sprintf("pack the reservations of %s with LowCost: peak %s → footprint %s %s",
+			plural(int64(len(planJobs(pl))), w.job, w.jobs), thousands(pl.NaiveFootprint), thousands(pl.Footprint), w.containers),
+			Gain:      fmt.Sprintf("%s fewer at peak (%s)", plural(saved, w.container, w.containers), share(float64(saved)/float64(pl.NaiveFootprint))),
 			GainShare: float64(saved) / float64(pl.NaiveFootprint), Section: StagePlan, Command: cmdWith(p, "plan"),
 			Evidence: fmt.Sprintf("the packed load over the %s LCM against each job reserved at its arrival", timeflag.FormatSeconds(pl.LCMS))})
 	}
@@ -592,11 +640,19 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 				if c != "" {
 					c += " --job " + shellQuote(pr.Job)
 				}
-				out = append(out, Action{Kind: "reserve-skyline", Job: pr.Job,
-					Text: fmt.Sprintf("reserve job %s's skyline: peak %d → %d containers", pr.Job, np, sk.PeakReservation),
-					Gain: fmt.Sprintf("%s fewer at its peak (%s)", plural(saved, "container", "containers"), share(float64(saved)/float64(np))), GainShare: float64(saved) / float64(np),
+				text := fmt.Sprintf("reserve job %s's skyline: peak %d → %d containers", pr.Job, np, sk.PeakReservation)
+				if w.kube {
+					// A CronJob's skyline is its pods at once: its job
+					// template's parallelism, which export kubernetes sets.
+					text = fmt.Sprintf("set CronJob %s's parallelism to its skyline's peak: %d → %d pods at once", pr.Job, np, sk.PeakReservation)
+					if k := cmdWith(p, "kubernetes"); k != "" {
+						c = k
+					}
+				}
+				out = append(out, Action{Kind: "reserve-skyline", Job: pr.Job, Text: text,
+					Gain: fmt.Sprintf("%s fewer at its peak (%s)", plural(saved, w.container, w.containers), share(float64(saved)/float64(np))), GainShare: float64(saved) / float64(np),
 					Section: StageSkyline, Command: c,
-					Evidence: fmt.Sprintf("fitted on %d runs; the largest run peaks at %d containers", sk.Runs, np)})
+					Evidence: fmt.Sprintf("fitted on %d runs; the largest run peaks at %d %s", sk.Runs, np, w.containers)})
 			}
 		}
 		for _, m := range pr.Elasticity {
@@ -618,8 +674,11 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 			if c != "" {
 				c += " --job " + shellQuote(pr.Job)
 			}
+			if k := cmdWith(p, "kubernetes"); w.kube && k != "" {
+				c = k // sets the pods' memory request and limit from the model
+			}
 			out = append(out, Action{Kind: "shrink-memory", Job: pr.Job,
-				Text: fmt.Sprintf("run the %s tasks of job %s at %s of their ideal memory (%s instead of %s): +%s runtime, −%s memory", m.Task, pr.Job,
+				Text: fmt.Sprintf("run the %s tasks of %s %s at %s of their ideal memory (%s instead of %s): +%s runtime, −%s memory", m.Task, w.job, pr.Job,
 					share(least/m.IdealMemoryBytes), memText(least, m.IdealMemoryBytes), memText(m.IdealMemoryBytes, m.IdealMemoryBytes), share(pen), share(saved)),
 				Gain: fmt.Sprintf("%s less memory per task", memText(m.IdealMemoryBytes-least, m.IdealMemoryBytes)), GainShare: saved,
 				Section: StageElasticity, Command: c,
@@ -638,8 +697,11 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 		}
 		if hist != nil && blind != nil && blind.Killed > hist.Killed && blind.Killed > 0 {
 			fewer := blind.Killed - hist.Killed
-			out = append(out, Action{Kind: "harvest-history", Text: fmt.Sprintf("place batch containers by the tenant classes' history (Zhang et al., OSDI'16 Algorithm 1): %d → %d killed",
-				blind.Killed, hist.Killed), Gain: fmt.Sprintf("%s fewer kills (%s)", plural(fewer, "container", "containers"), share(float64(fewer)/float64(blind.Killed))),
+			text := fmt.Sprintf("place batch containers by the tenant classes' history (Zhang et al., OSDI'16 Algorithm 1): %d → %d killed", blind.Killed, hist.Killed)
+			if w.kube {
+				text = fmt.Sprintf("place batch pods on nodes by the history of the classes of %s (Zhang et al., OSDI'16 Algorithm 1): %d → %d killed", w.tenants, blind.Killed, hist.Killed)
+			}
+			out = append(out, Action{Kind: "harvest-history", Text: text, Gain: fmt.Sprintf("%s fewer kills (%s)", plural(fewer, w.container, w.containers), share(float64(fewer)/float64(blind.Killed))),
 				GainShare: float64(fewer) / float64(blind.Killed), Section: StageHarvest, Command: cmdWith(p, "harvest"),
 				Evidence: "the harvest replay, history against a placement blind to it"})
 		}

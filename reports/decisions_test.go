@@ -356,3 +356,78 @@ func TestSimulationWithEveryJobLeftOut(t *testing.T) {
 		t.Fatalf("report of a simulation with no job run: %v", err)
 	}
 }
+
+// Data from Kubernetes: the answers speak of nodes, namespaces, CronJobs
+// and pods, and their actions point at the patches; the numbers are the
+// same as for a YARN cluster's words.
+func TestDecisionsSpeakKubernetes(t *testing.T) {
+	yarnIn := synthInput(40, 6, 1)
+	yarnIn.Planner = plannerFor(yarnIn)
+	in := synthInput(40, 6, 1)
+	in.Planner = plannerFor(in)
+	in.Planner.Platform = PlatformKubernetes
+	in.Planner.Commands["kubernetes"] = "wlprof export kubernetes -d ds"
+	yarn, d := decide(yarnIn, yarnIn.Jobs, DefaultOptions()), decide(in, in.Jobs, DefaultOptions())
+	if yarn.Platform != "" || d.Platform != PlatformKubernetes {
+		t.Errorf("platform %q and %q, want \"\" and kubernetes", yarn.Platform, d.Platform)
+	}
+	if b, _ := json.Marshal(yarn); strings.Contains(string(b), `"platform"`) {
+		t.Error("a YARN report's decisions carry a platform field")
+	}
+	// The same numbers.
+	if *yarn.Harvest.SpareCores != *d.Harvest.SpareCores || *yarn.Cluster.FootprintContainers != *d.Cluster.FootprintContainers || len(yarn.AtRisk.Jobs) != len(d.AtRisk.Jobs) || len(yarn.Actions) != len(d.Actions) {
+		t.Fatalf("the numbers differ between the platforms:\n%+v\n%+v", yarn, d)
+	}
+	for _, c := range []struct{ name, yarn, kube, wantYARN, wantKube string }{
+		{"cluster", yarn.Cluster.Answer, d.Cluster.Answer, "jobs need", "CronJobs need"},
+		{"cluster", yarn.Cluster.Answer, d.Cluster.Answer, "containers at peak", "pods at peak"},
+		{"harvest", yarn.Harvest.Answer, d.Harvest.Answer, "cores per server", "classes of namespaces (16 cores per node)"},
+		{"harvest replay", yarn.Harvest.Answer, d.Harvest.Answer, "containers killed", "pods killed"},
+		{"at risk", yarn.AtRisk.Answer, d.AtRisk.Answer, " jobs may miss", " CronJobs may miss"},
+	} {
+		if !strings.Contains(c.yarn, c.wantYARN) || !strings.Contains(c.kube, c.wantKube) {
+			t.Errorf("%s: %q / %q, want %q / %q", c.name, c.yarn, c.kube, c.wantYARN, c.wantKube)
+		}
+		for _, yarnWord := range []string{" server", " containers", " jobs may"} {
+			if strings.Contains(c.kube, yarnWord) {
+				t.Errorf("%s: the Kubernetes answer says %q: %s", c.name, yarnWord, c.kube)
+			}
+		}
+	}
+	kinds := map[string]int{}
+	for i, a := range d.Actions {
+		kinds[a.Kind]++
+		switch a.Kind {
+		case "reserve-skyline":
+			if a.Job != "" && (!strings.Contains(a.Text, "parallelism") || a.Command != "wlprof export kubernetes -d ds") {
+				t.Errorf("action %q (%s), want the CronJob's parallelism by export kubernetes", a.Text, a.Command)
+			}
+		case "shrink-memory":
+			if !strings.Contains(a.Text, "of CronJob ") || a.Command != "wlprof export kubernetes -d ds" {
+				t.Errorf("action %q (%s), want the CronJob's pods' memory by export kubernetes", a.Text, a.Command)
+			}
+		case "harvest-history":
+			if !strings.Contains(a.Text, "batch pods on nodes") {
+				t.Errorf("action %q, want pods and nodes", a.Text)
+			}
+		}
+		if a.Gain != yarn.Actions[i].Gain && strings.Contains(a.Gain, "container") {
+			t.Errorf("action gain %q speaks of containers", a.Gain)
+		}
+	}
+	if kinds["reserve-skyline"] == 0 || kinds["shrink-memory"] == 0 {
+		t.Errorf("actions %v: the synthetic input should give skyline and memory actions", kinds)
+	}
+	// The first screen in the same words.
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, err := Write(dir, in, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	hb, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	answers := sectionOf(t, unaligned(string(hb)), "answers")
+	for _, want := range []string{"Which CronJobs may miss their deadline?", "a fraction of a node) × nodes × 16 cores per node", "pods killed"} {
+		if !strings.Contains(answers, want) {
+			t.Errorf("the first screen does not say %q", want)
+		}
+	}
+}

@@ -279,6 +279,7 @@ var funcs = template.FuncMap{
 	"hasDate":    hasDate,
 	"sig":        sig,
 	"policyName": policyName,
+	"term":       term,
 	"stageTitle": func(s string) string { return stageTitles[s] },
 	"deref64i":   func(p *int) int { return *p },
 	"memOf":      func(p *int64) string { return bytesize.Human(float64(*p)) },

@@ -32,8 +32,13 @@ type Planner struct {
 	// analysis window (years apart); shown once, above the answers.
 	Eras string
 	// Commands reproduce a section's answer: "plan", "simulate",
-	// "harvest", "skyline", "elasticity" (a job's take --job ID after it).
+	// "harvest", "skyline", "elasticity" (a job's take --job ID after it),
+	// and "kubernetes" (the patches, for data from Kubernetes).
 	Commands map[string]string
+	// Platform is PlatformKubernetes when the data came from a Kubernetes
+	// ingest (kube.FromKubernetes): the answers speak of nodes, namespaces
+	// or workloads, CronJobs and pods. "" otherwise.
+	Platform string
 }
 
 // Sizing is the smallest cluster of one node shape that runs a workload

@@ -18,12 +18,12 @@ import (
 func newExportCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "export",
-		Short:   "Export results for other systems (YARN reservations)",
+		Short:   "Export results for other systems (YARN reservations, Kubernetes patches)",
 		Long:    "Export results in the formats other systems load.\n" + exitStatusHelp,
 		Example: "  wlprof export yarn-reservation etl-daily --queue dedicated --reservation-id reservation_1700000000000_0001",
 		Args:    args(cobra.NoArgs),
 	}
-	cmd.AddCommand(newExportYARNCmd(g))
+	cmd.AddCommand(newExportYARNCmd(g), newExportKubernetesCmd(g))
 	return group(cmd)
 }
 
