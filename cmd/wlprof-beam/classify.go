@@ -101,7 +101,8 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 		return err
 	}
 	return o.finish(rejected, func() error {
-		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w, o.Tenants) })
+		doc.ListTenants = o.Tenants // not in the JSON the pipeline wrote
+		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
 		if o.g.Output != "json" {
 			for _, s := range doc.Warnings {
 				o.g.progressf("warning: %s\n", s)
