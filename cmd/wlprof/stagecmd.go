@@ -34,8 +34,23 @@ func runStage[O, I, R any, D stage.Document](ctx context.Context, g *globalOptio
 	if err != nil {
 		return err
 	}
+	return runStageOn(ctx, g, st, opts, ds, "")
+}
+
+// runStageOn is runStage on ds (nil: a stage that can run without a
+// dataset, such as estimate with --jobs only), after note, when not "",
+// on stderr.
+func runStageOn[O, I, R any, D stage.Document](ctx context.Context, g *globalOptions, st stage.Stage[O, I, R, D], opts *O, ds *dataset.Dataset, note string) error {
+	if ds == nil {
+		if err := st.Validate(opts); err != nil {
+			return usageError{err}
+		}
+	}
+	if note != "" {
+		g.progressf("%s", note)
+	}
 	var res *R
-	err = g.stage(st.Name, func() (err error) {
+	err := g.stage(st.Name, func() (err error) {
 		res, err = st.Execute(ctx, ds, *opts)
 		return err
 	})
