@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -58,3 +59,9 @@ type Document struct{ *Result }
 
 // Document returns the result as wlprof estimate prints it.
 func (r *Result) Document() Document { return Document{r} }
+
+// WriteText writes the document as wlprof estimate prints it.
+func (d Document) WriteText(w io.Writer) error { return d.Result.WriteText(w) }
+
+// WriteCSV writes the document as wlprof estimate -o csv prints it.
+func (d Document) WriteCSV(w io.Writer) error { return d.Result.WriteCSV(w) }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
+	"io"
 )
 
 // Contract is the harvest stage as the command runs it.
@@ -37,3 +38,9 @@ type Document struct{ *Result }
 
 // Document returns the result as wlprof harvest prints it.
 func (r *Result) Document() Document { return Document{r} }
+
+// WriteText writes the document as wlprof harvest prints it.
+func (d Document) WriteText(w io.Writer) error { return d.Result.WriteText(w) }
+
+// WriteCSV writes the document as wlprof harvest -o csv prints it.
+func (d Document) WriteCSV(w io.Writer) error { return d.Result.WriteCSV(w) }

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -67,3 +68,9 @@ type Document struct{ *Result }
 
 // Document returns the result as wlprof placement prints it.
 func (r *Result) Document() Document { return Document{r} }
+
+// WriteText writes the document as wlprof placement prints it.
+func (d Document) WriteText(w io.Writer) error { return d.Result.WriteText(w) }
+
+// WriteCSV writes the document as wlprof placement -o csv prints it.
+func (d Document) WriteCSV(w io.Writer) error { return d.Result.WriteCSV(w) }
