@@ -29,8 +29,9 @@ const (
 	Insufficient Pattern = "insufficient"
 )
 
-// ErrNoSeries is returned when the input holds no series at all.
-var ErrNoSeries = errors.New("classify: no utilisation series to classify")
+// ErrNoSeries is returned when the input holds no series at all; its
+// message names the remedy.
+var ErrNoSeries = errors.New("classify: no utilisation data to classify: ingest a trace first (wlprof ingest --help lists the formats)")
 
 // Options of Load and Run. The zero value of every field means its default.
 type Options struct {
@@ -130,6 +131,8 @@ type Options struct {
 	// means DefaultStep, or the data's own interval when coarser (see
 	// SeriesOptions). A stored series table on another step is rebuilt.
 	Step time.Duration
+	// Tenants: the text also lists every tenant (Result.ListTenants).
+	Tenants bool
 }
 
 func (o Options) withDefaults() Options {
@@ -244,6 +247,8 @@ type Result struct {
 	// Built: the series were built from the usage table (and stored as
 	// the new series table), not read from a fresh series table.
 	Built bool `json:"-"`
+	// ListTenants: the text lists every tenant (Options.Tenants).
+	ListTenants bool `json:"-"`
 	// Units and UnitsNote: what a utilisation of 1 is (CapacityUnits);
 	// tenants.json carries them.
 	Units     string   `json:"-"`

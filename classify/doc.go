@@ -11,16 +11,24 @@
 // CPU series) is analysed on its own step, the grid's times its typical
 // gap between samples, at most an hour (nativestep.go), and says so
 // (Tenant.StepS, step_s); class aggregates stay on the shared grid, where
-// its slots hold the same samples. The stage surface
-// (stage.go, the same in every stage): Load(ctx, ds, Options) → Input;
-// Run(ctx, Input, Options) → *Result; Result.Profile() → tenants.json
-// (package profile). Input holds series in memory, or points at a fresh
-// series table that Run classifies as it reads it, in two passes of a few
-// row groups each (stream.go: the same result bit for bit, in 130 MB
-// instead of 1.7 GB at 10,000 tenants); otherwise Load builds the series
-// and Run stores them while it classifies. Analyse is the per-tenant core
-// (one series → pattern, period, strength). Options documents every
-// default; Options.Validate reports every bad value at once.
+// its slots hold the same samples. The stage surface (the stage contract,
+// package internal/stage; Contract in flags.go): DefaultOptions, Options
+// with AddFlags and Validate (every bad value at once), Load(ctx, ds,
+// Options) → Input, which only reads but for the stage's cache;
+// Run(ctx, Input, Options) → *Result, which only computes;
+// Result.Document() → what the command prints; Result.Profile() →
+// tenants.json (package profile); ErrNoSeries, the "nothing to classify"
+// error. Series (store.go) is the one owner of the series table, the
+// stage's cache: it returns the table when it is fresh, else builds the
+// series from usage and stores them (on a read-only dataset it builds
+// them and says so in a warning); Load calls it, and so do the stages that
+// replay the series (harvest, placement, estimate), which get them and
+// the classes through this surface only. Input holds series in memory,
+// or points at a fresh series table that Run classifies as it reads it,
+// in two passes of a few row groups each (stream.go: the same result bit
+// for bit, in 130 MB instead of 1.7 GB at 10,000 tenants). Analyse is the
+// per-tenant core (one series → pattern, period, strength). Options
+// documents every default.
 //
 // Distributed (partial.go; cmd/wlprof-beam): a slot's servers are summed
 // exactly (fixed point), so per-shard SeriesBuilder.Partials merged per

@@ -13,6 +13,8 @@ type Document struct {
 	Tenants      []Tenant             `json:"tenants"`
 	Classes      []Class              `json:"classes"`
 	Warnings     []string             `json:"warnings"`
+	// ListTenants: WriteText lists every tenant too (--tenants).
+	ListTenants bool `json:"-"`
 }
 
 // Document returns the result as wlprof classify -o json writes it: with
@@ -24,7 +26,7 @@ func (r *Result) Document() Document {
 	}
 	d := Document{Version: 1, StepS: r.StepS, At: time.UnixMilli(r.AtMs).UTC().Format(time.RFC3339),
 		SeriesSource: source, Patterns: map[Pattern]int{}, Ranking: Ranking,
-		Tenants: r.Tenants, Classes: r.Classes, Warnings: r.Warnings}
+		Tenants: r.Tenants, Classes: r.Classes, Warnings: r.Warnings, ListTenants: r.ListTenants}
 	for _, p := range []Pattern{Periodic, Constant, Unpredictable, Insufficient} {
 		d.Patterns[p] = 0
 	}

@@ -18,41 +18,47 @@ import (
 // Input is what Run classifies: every tenant's average-server series on
 // one grid (all with the same step), in memory (Series, as SeriesBuilder
 // gives them), or the dataset's fresh series table, which Run classifies
-// as it reads it. Load makes either.
+// as it reads it. Load makes either, from Series.
 type Input struct {
 	Series []dataset.Series
-	// stored is a dataset whose series table is fresh: Run streams it
-	// (and rebuilds from usage when it turns out unusable).
+	// stored is a dataset whose series table is fresh: Run streams it.
 	stored *dataset.Dataset
-	// built: Series were built from usage by Load; store waits for their
-	// background write to the series table.
+	// built: Series were built from usage by Load (and stored).
 	built bool
-	store func() error
+	// notes are Load's caveats (a series table that could not be
+	// stored), the last of the result's warnings.
+	notes []string
 	// units, unitsNote: what a utilisation of 1 is (CapacityUnits).
 	units, unitsNote string
 }
 
-// Load prepares the classify stage's input from a dataset. A fresh series
-// table (written after the last usage file, on opts.Step when set) is not
-// read here: Run classifies it group by group as it reads it (130 MB
-// instead of 1.7 GB at 10,000 tenants × 30 days). Otherwise the series are
-// built from the usage table, and written as the new series table in the
-// background while Run classifies them; Run waits for that write and
-// returns its error, so an Input from Load must be passed to Run. The
-// write commits through its own handle on the dataset: ds's manifest still
-// lists the table it replaced (Result.Representatives reopens it).
+// AllSeries returns the input's series in memory: Series, or the fresh
+// series table read whole. It is for the stages that replay the series
+// themselves (harvest, placement); Run streams a stored table instead.
+func (in Input) AllSeries(ctx context.Context) ([]dataset.Series, error) {
+	if in.stored == nil {
+		return in.Series, nil
+	}
+	return dataset.ReadSeries(ctx, in.stored)
+}
+
+// Load prepares the classify stage's input from a dataset: the series
+// from Series, which builds them and stores the series table when it is
+// missing or stale. A fresh table is not read here: Run classifies it
+// group by group as it reads it (130 MB instead of 1.7 GB at 10,000
+// tenants × 30 days). The table Series stores is committed through its
+// own handle on the dataset: ds's manifest still lists the table it
+// replaced (Result.Representatives reopens it).
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
-	sopts := SeriesOptions{Step: opts.Step}
-	units, note := CapacityUnits(ds.Manifest())
-	if seriesFresh(ds, sopts) {
-		return Input{stored: ds, units: units, unitsNote: note}, nil
+	set, err := Series(ctx, ds, SeriesOptions{Step: opts.Step})
+	if err != nil {
+		return Input{}, err
 	}
-	in, err := build(ctx, ds, sopts, false)
-	in.units, in.unitsNote = units, note
-	return in, err
+	units, note := CapacityUnits(ds.Manifest())
+	return Input{Series: set.series, stored: set.stored, built: set.Built, notes: set.Warnings, units: units, unitsNote: note}, nil
 }
 
 // GoogleUsageFormat is the ingest format of Google ClusterData 2019's
@@ -85,21 +91,11 @@ func CapacityUnits(m *dataset.Manifest) (units, note string) {
 	return "server", ""
 }
 
-// build builds (or, with useStored, reads a usable stored table of) the
-// series and starts their write.
-func build(ctx context.Context, ds *dataset.Dataset, sopts SeriesOptions, useStored bool) (Input, error) {
-	series, built, store, err := loadSeries(ctx, ds, sopts, useStored)
-	if err != nil {
-		return Input{}, err
-	}
-	return Input{Series: series, built: built, store: store}, nil
-}
-
 // Run is the classify stage: pattern per tenant (Analyse), K-Means classes
 // per pattern, and headroom per class. On a stored series table the result
 // is the same, bit for bit, as on the same series in memory (tested). A
-// stored table that cannot be used as it is (another step, not in tenant
-// order) is rebuilt from usage, as Load would have done.
+// stored table not in tenant order (not one Series wrote) is read whole
+// and classified in memory. Run writes nothing.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res, err := runStage(ctx, in, opts)
 	if res != nil {
@@ -109,6 +105,8 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		if res.Units == "" {
 			res.Units = "server"
 		}
+		res.Built, res.ListTenants = in.built, opts.Tenants
+		res.Warnings = append(res.Warnings, in.notes...)
 	}
 	return res, err
 }
@@ -118,35 +116,18 @@ func runStage(ctx context.Context, in Input, opts Options) (*Result, error) {
 		return nil, err
 	}
 	o := opts.withDefaults()
-	sopts := SeriesOptions{Step: opts.Step}
 	if in.stored != nil {
-		res, err := classifyStored(ctx, in.stored, sopts, opts)
+		res, err := classifyStored(ctx, in.stored, SeriesOptions{Step: opts.Step}, opts)
 		if !errors.Is(err, errRebuild) {
 			return res, err
 		}
-		// Another step (found on the first group read) is rebuilt without
-		// reading the table again; a table out of tenant order is read
-		// whole and used when its step is right.
-		if in, err = build(ctx, in.stored, sopts, !errors.Is(err, errOtherStep)); err != nil {
+		// Series checked the table's step; a table out of tenant order
+		// is read whole, and its series are classified in memory.
+		if in.Series, err = dataset.ReadSeries(ctx, in.stored); err != nil {
 			return nil, err
 		}
 	}
-	res, err := classify(ctx, in, o)
-	if in.store != nil {
-		if serr := in.store(); serr != nil {
-			if !readOnly(serr) || res == nil {
-				return nil, serr
-			}
-			// A dataset the user may read but not write is classified
-			// all the same: the series are not kept for the next run.
-			res.Warnings = append(res.Warnings, "the series were not stored (the dataset is read-only: "+serr.Error()+
-				"); every classify builds them from the usage table again")
-		}
-	}
-	if res != nil {
-		res.Built = in.built
-	}
-	return res, err
+	return classify(ctx, in, o)
 }
 
 // Analyse is the per-tenant core of the stage, a plain function of one
@@ -160,7 +141,7 @@ func Analyse(s *dataset.Series, opts Options) Tenant {
 
 // Validate reports every option out of range at once. Zero values mean
 // their defaults and are valid.
-func (o Options) Validate() error {
+func (o *Options) Validate() error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("classify: "+format, a...)) }
 	if o.Step < 0 || (o.Step > 0 && o.Step < time.Second) {

@@ -103,7 +103,7 @@ func TestValidate(t *testing.T) {
 	if _, err := Run(context.Background(), Input{}, o); err == nil {
 		t.Error("Run accepted bad options")
 	}
-	if err := (Options{}).Validate(); err != nil {
+	if err := (&Options{}).Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
 	}
 }

@@ -2,39 +2,88 @@ package classify
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// loadSeries returns every tenant's series: the series table when
-// useStored and the table was built after every usage file was ingested
-// (and, when opts.Step is set, on that step); otherwise it builds the
-// series from the usage table and stores them as the new series table
-// (one transaction, replacing the old table). built says which. When the
-// series were built, they are written to the series table in the
-// background (mostly the kernel's copy of 1.7 GB at 10,000 tenants,
-// which classification overlaps), and store waits for that write and
-// returns its error. store must be called, and the series must not be
-// modified before it returns.
-func loadSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions, useStored bool) (series []dataset.Series, built bool, store func() error, err error) {
-	none := func() error { return nil }
-	if useStored && seriesFresh(ds, opts) {
-		series, err = dataset.ReadSeries(ctx, ds)
-		if err == nil && (opts.Step <= 0 || len(series) == 0 || stepMatches(series[0].StepS, opts.Step)) {
-			return series, false, none, nil
-		}
+// SeriesSet is every tenant's average-server series on one grid, as
+// Series gives them: in memory (built from the usage table), or the
+// dataset's fresh series table, which Run streams and All reads.
+type SeriesSet struct {
+	// Built: Series built them from the usage table (and stored them as
+	// the new series table, unless Warnings say it could not).
+	Built bool
+	// Warnings are the caveats of getting them: a dataset that could not
+	// be written keeps its old series table.
+	Warnings []string
+	series   []dataset.Series
+	stored   *dataset.Dataset
+}
+
+// All returns the series in memory: those built, or the stored table read
+// whole.
+func (s *SeriesSet) All(ctx context.Context) ([]dataset.Series, error) {
+	return Input{Series: s.series, stored: s.stored}.AllSeries(ctx)
+}
+
+// Series is the one owner of the series table, the classify stage's cache
+// of its series: it returns the table when it was built after every usage
+// file was ingested (and, when opts.Step is set, is on that step);
+// otherwise it builds the series from the usage table and stores them as
+// the new series table (one transaction, replacing the old table, through
+// a handle of its own: ds's manifest still lists the old one). A dataset
+// the user may read but not write gets its series built all the same,
+// with a warning that they were not stored; any other write error is
+// returned. classify.Load calls it; the stages that replay the series
+// (harvest, placement, estimate) get them through it too.
+func Series(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (*SeriesSet, error) {
+	if seriesFresh(ds, opts) {
+		ok, err := storedOnStep(ctx, ds, opts.Step)
 		if err != nil {
-			return nil, false, none, err
+			return nil, err
+		}
+		if ok {
+			return &SeriesSet{stored: ds}, nil
 		}
 	}
-	series, _, err = BuildSeries(ctx, ds, opts)
+	series, _, err := BuildSeries(ctx, ds, opts)
 	if err != nil {
-		return nil, false, none, err
+		return nil, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- writeSeries(ds, series) }()
-	return series, true, func() error { return <-done }, nil
+	set := &SeriesSet{Built: true, series: series}
+	if err := writeSeries(ds, series); err != nil {
+		if !readOnly(err) {
+			return nil, err
+		}
+		set.Warnings = append(set.Warnings, "the series were not stored (the dataset is read-only: "+err.Error()+
+			"); every classify builds them from the usage table again")
+	}
+	return set, nil
+}
+
+// errStepRead stops storedOnStep's scan at the first group it decodes.
+var errStepRead = errors.New("classify: step read")
+
+// storedOnStep reports whether the series table is on step (any table
+// is, when step is 0), from the first group it decodes: a table on
+// another step is rebuilt before a whole table is read for nothing.
+func storedOnStep(ctx context.Context, ds *dataset.Dataset, step time.Duration) (bool, error) {
+	if step <= 0 {
+		return true, nil
+	}
+	var once sync.Once
+	ok := true
+	_, err := dataset.ScanSeries(ctx, ds, func(_ context.Context, _, _ int, rows []dataset.Series) error {
+		once.Do(func() { ok = len(rows) == 0 || stepMatches(rows[0].StepS, step) })
+		return errStepRead
+	})
+	if err != nil && !errors.Is(err, errStepRead) {
+		return false, err
+	}
+	return ok, nil
 }
 
 // testHookWriteSeries, when set by tests, fails the series write (a

@@ -11,10 +11,10 @@ import (
 )
 
 // WriteText writes the pattern counts and the class table with each
-// class's headroom, and with tenants every tenant's pattern, period and
-// class, as wlprof classify prints them. Warnings are not written: they
-// are the command's to put on stderr (Warnings, WarnedTenants).
-func (d Document) WriteText(out io.Writer, tenants bool) error {
+// class's headroom, and with ListTenants every tenant's pattern, period
+// and class, as wlprof classify prints them. Warnings are not written:
+// they are the command's to put on stderr (Result.CommandWarnings).
+func (d Document) WriteText(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(w, "%d tenants: %d periodic, %d constant, %d unpredictable, %d insufficient (step %gs, current = %s)\n\n",
 		len(d.Tenants), d.Patterns[Periodic], d.Patterns[Constant], d.Patterns[Unpredictable],
@@ -24,7 +24,7 @@ func (d Document) WriteText(out io.Writer, tenants bool) error {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", c.Class, c.Pattern, c.Tenants, c.Servers,
 			c.Mean, c.Peak, c.Current, c.Headroom.Short, c.Headroom.Medium, c.Headroom.Long)
 	}
-	if tenants {
+	if d.ListTenants {
 		fmt.Fprintln(w, "\nTENANT\tPATTERN\tPERIOD\tSTRENGTH\tMEAN\tPEAK\tCLASS\tSTEP\tREASON")
 		for _, t := range d.Tenants {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%.2f\t%.3f\t%.3f\t%s\t%s\t%s\n", t.Tenant, t.Pattern, table.OrDash(t.PeriodS, "-", timeflag.FormatSeconds),

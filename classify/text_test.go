@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -22,12 +21,11 @@ func TestDocumentText(t *testing.T) {
 	classes := "2 tenants: 1 periodic, 0 constant, 0 unpredictable, 1 insufficient (step 120s, current = 2024-01-01T00:00:00Z)\n\n" +
 		"CLASS  PATTERN   TENANTS  SERVERS  MEAN   PEAK   CURRENT  HEADROOM SHORT  MEDIUM  LONG\n" +
 		"P1     periodic  1        2        0.000  0.000  0.250    0.750           0.500   0.125\n"
-	text := func(w io.Writer) error { return d.WriteText(w, false) }
-	if got, err := table.String(text); err != nil || got != classes {
+	if got, err := table.String(d.WriteText); err != nil || got != classes {
 		t.Errorf("classes only (%v):\n%s\nwant:\n%s", err, got, classes)
 	}
-	text = func(w io.Writer) error { return d.WriteText(w, true) }
-	got, _ := table.String(text)
+	d.ListTenants = true
+	got, _ := table.String(d.WriteText)
 	for _, want := range []string{classes + "\nTENANT  PATTERN", "\na       periodic      1d      0.80      0.000  0.000  P1     2m    -\n", "\nc       insufficient  -       0.00      0.000  0.000  -      10m   2 days\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text lacks %q:\n%s", want, got)
@@ -35,6 +33,9 @@ func TestDocumentText(t *testing.T) {
 	}
 	if n := d.WarnedTenants(); n != 1 {
 		t.Errorf("%d tenants with warnings, want 1", n)
+	}
+	if w := res.CommandWarnings(); len(w) != 1 || w[0] != "1 tenant(s) have warnings (gaps); see -o json" {
+		t.Errorf("command warnings %q", w)
 	}
 	want := "tenant,pattern,period_s,strength,mean,peak,class,servers,reason,class_current,headroom_short,headroom_medium,headroom_long,step_s\n" +
 		"a,periodic,86400,0.8,0,0,P1,2,,0.25,0.75,0.5,0.125,120\nc,insufficient,,0,0,0,,0,2 days,,,,,600\n"

@@ -74,11 +74,26 @@ func ReadAvailability(path string) (*Availability, error) {
 
 // foldAvailability is Ω over the UTC day from the periodic tenants: per
 // bin, Σ servers·(1 − reserve) less Σ servers·(the tenant's mean usage in
-// the bin), in slots (doc.go). The series are built from the usage table
-// and classified with the classify stage's per-tenant core, without
-// writing to the dataset.
+// the bin), in slots (doc.go). The series and which tenants are periodic
+// are the classify stage's, through its public surface: classify.Load
+// (whose series step builds and stores the series table when it is
+// missing or stale, as wlprof classify does) and classify.Run.
 func foldAvailability(ctx context.Context, ds *dataset.Dataset, opts Options) (*Availability, []string, []string, error) {
-	series, _, err := classify.BuildSeries(ctx, ds, classify.SeriesOptions{Step: opts.Classify.Step})
+	cin, err := classify.Load(ctx, ds, opts.Classify)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	periodic := map[string]bool{}
+	switch cres, err := classify.Run(ctx, cin, opts.Classify); {
+	case errors.Is(err, classify.ErrNoSeries):
+	case err != nil:
+		return nil, nil, nil, err
+	default:
+		for _, t := range cres.Tenants {
+			periodic[t.Tenant] = t.Pattern == classify.Periodic
+		}
+	}
+	series, err := cin.AllSeries(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -92,7 +107,7 @@ func foldAvailability(ctx context.Context, ds *dataset.Dataset, opts Options) (*
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
-		if classify.Analyse(s, opts.Classify).Pattern != classify.Periodic {
+		if !periodic[s.Tenant] {
 			continue
 		}
 		sum := make([]float64, bins)

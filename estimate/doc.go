@@ -69,7 +69,9 @@
 // # Availability Ω(t) (§5.3.3)
 //
 // The slots left to batch work by the primary tenants: the classify
-// stage's periodic tenants (their usage is what f(t) of §5.3.3 predicts),
+// stage's periodic tenants (their usage is what f(t) of §5.3.3 predicts;
+// series and patterns through classify.Load and classify.Run, whose series
+// step builds and stores the series table when it is missing or stale),
 // folded over the UTC day in AvailabilityStep bins. Per bin, in servers:
 // Σ_tenants servers·(1 − Reserve) − Σ_tenants servers·u(bin), with u the
 // tenant's mean average-server CPU in the bin over every day of its

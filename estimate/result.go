@@ -311,7 +311,7 @@ func curves(fit, req, pend int) (u, ureq []Util, alloc []int) {
 // s_req, s_req_waves, s_fit, late tasks, rank and whether it meets its
 // goal. The profile has no utility curve, so the utilities stay in the
 // stage's own document.
-func (r *Result) Profile(jobs profile.Jobs) {
+func (r *Result) Profile(jobs profile.Jobs) error {
 	for i := range r.Jobs {
 		j := &r.Jobs[i]
 		waves, rank := j.SReqWaves, j.Rank
@@ -334,6 +334,7 @@ func (r *Result) Profile(jobs profile.Jobs) {
 		}
 		jobs.Get(j.Job).Estimate = e
 	}
+	return nil
 }
 
 // Ranks is the placement order of Polo, PhD thesis, UPC 2014, §3.4.1:

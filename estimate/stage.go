@@ -46,9 +46,11 @@ type Options struct {
 	// instead of the one folded from the periodic tenants.
 	AvailabilityFile string
 	// Jobs is the --jobs file: deadlines, phases and progress the data
-	// lack (nil: none).
-	Jobs *JobsFile
-	// SLO are the slo stage's options, overrides included.
+	// lack (nil: none); when nil, Load reads JobsPath, if any.
+	Jobs     *JobsFile
+	JobsPath string // --jobs: a JSON or YAML jobs file (jobsfile.go); "": none
+	// SLO are the slo stage's options, overrides included (Load reads
+	// SLO.OverridesFile, --overrides, when SLO.Overrides is nil).
 	SLO slo.Options
 	// Classify are the classify stage's options (which tenants are
 	// periodic, and the series' step).
@@ -126,11 +128,43 @@ type Input struct {
 	Warnings []string
 }
 
+// ErrNoJobs: neither the dataset nor the jobs file has a job to estimate.
+var ErrNoJobs = errors.New("estimate: no jobs to estimate: ingest job runs and task history (jhist, spark-eventlog), or give --jobs")
+
+// ReadFiles reads the files o names into o: JobsPath into Jobs and
+// SLO.OverridesFile into SLO.Overrides, where those are not set yet.
+// Every problem is returned, named as its flag.
+func (o *Options) ReadFiles() error {
+	var errs []error
+	if o.JobsPath != "" && o.Jobs == nil {
+		jf, err := LoadJobsFile(o.JobsPath)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--jobs: %w", err))
+		}
+		o.Jobs = jf
+	}
+	if o.SLO.OverridesFile != "" && o.SLO.Overrides == nil {
+		ov, err := slo.LoadOverrides(o.SLO.OverridesFile)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--overrides: %w", err))
+		}
+		o.SLO.Overrides = ov
+	}
+	return errors.Join(errs...)
+}
+
 // Load gathers the jobs' goals (the slo stage's SLOs, or the jobs file),
 // their phases (task history, or the jobs file) and the availability
-// (the periodic tenants' folded day, or --availability); see doc.go.
+// (the periodic tenants' folded day, or --availability); see doc.go. ds
+// may be nil: the jobs file alone. An Options.Job that is no job of
+// either is the unknown-job error. With no job at all, Load returns
+// ErrNoJobs with the input it read (the availability alone, which a
+// report may still show by running it).
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
+		return Input{}, err
+	}
+	if err := opts.ReadFiles(); err != nil {
 		return Input{}, err
 	}
 	var in Input
@@ -226,7 +260,31 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	default:
 		in.Warnings = append(in.Warnings, "no availability: the dataset has no usage of primary tenants and no --availability was given, so s_fit is not computed")
 	}
+	if opts.Job != "" && !in.known(opts.Job) {
+		if ds != nil {
+			return Input{}, ds.UnknownJob(ctx, dataset.RunsTable.Name, opts.Job)
+		}
+		return Input{}, fmt.Errorf("job %q is not in --jobs", opts.Job)
+	}
+	if len(in.Jobs) == 0 && len(in.NotEstimated) == 0 {
+		return in, ErrNoJobs
+	}
 	return in, nil
+}
+
+// known says whether job is one of the input's, estimated or not.
+func (in *Input) known(job string) bool {
+	for _, j := range in.Jobs {
+		if j.Job == job {
+			return true
+		}
+	}
+	for _, j := range in.NotEstimated {
+		if j.Job == job {
+			return true
+		}
+	}
+	return false
 }
 
 // latestRun is the latest submit, start or end in the runs table, Unix ms

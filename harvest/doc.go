@@ -1,8 +1,11 @@
 // Package harvest is the resource-harvesting what-if of Zhang et al.,
 // "History-Based Harvesting of Spare Cycles and Storage in
 // Large-Scale Datacenters", OSDI'16, §4.1, §5, §6. It sits above the
-// classify stage (package classify), whose public Load/Run it calls; no stage
-// imports it.
+// classify stage (package classify), whose public surface it calls (Series
+// for the tenants' series, Run for each classification); no stage imports
+// it. Its own surface is the stage contract (package internal/stage):
+// Contract, DefaultOptions, Options.AddFlags and Validate, Load, Run,
+// Result.Document and Result.Profile, ErrNoSeries.
 //
 // # Job length types (§4.1, Algorithm 1 line 3; §6)
 //

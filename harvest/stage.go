@@ -156,40 +156,23 @@ type Input struct {
 	DAGContainers map[[2]string]int
 }
 
-// Load reads the tenants' series as the classify stage builds them
-// (classify.Load and classify.Run, which also stores a rebuilt series table) and
-// the runs table.
+// Load reads the tenants' series as the classify stage owns them
+// (classify.Series, which builds and stores the series table when it is
+// missing or stale) and the runs table.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
-	copts := opts.Classify
-	copts.AtMs = 0
-	fin, err := classify.Load(ctx, ds, copts)
+	set, err := classify.Series(ctx, ds, classify.SeriesOptions{Step: opts.Classify.Step})
 	if err != nil {
 		return Input{}, err
 	}
-	series := fin.Series
-	// classify.Run waits for the background write of series it built, and
-	// classifies a fresh stored table as it streams it; either way the
-	// series are then in memory (built) or on disk (stored).
-	res, err := classify.Run(ctx, fin, copts)
-	if errors.Is(err, classify.ErrNoSeries) {
+	series, err := set.All(ctx)
+	if err != nil {
+		return Input{}, err
+	}
+	if len(series) == 0 {
 		return Input{}, ErrNoSeries
-	}
-	if err != nil {
-		return Input{}, err
-	}
-	if series == nil {
-		d := ds
-		if res.Built {
-			if d, err = dataset.Open(ds.Dir); err != nil {
-				return Input{}, err
-			}
-		}
-		if series, err = dataset.ReadSeries(ctx, d); err != nil {
-			return Input{}, err
-		}
 	}
 	in := Input{Series: series}
 	if !opts.AverageServers {
@@ -620,8 +603,9 @@ func thresholds(runs []jobRun, w *World, k int, o *Options) Thresholds {
 // Profile sets every job of the runs table's length type (§4.1) from its
 // last run, with the last classification's thresholds (nothing for the
 // Poisson workload, whose jobs are not the dataset's).
-func (r *Result) Profile(jobs profile.Jobs) {
+func (r *Result) Profile(jobs profile.Jobs) error {
 	Typing{Thresholds: r.Thresholds, LastRunS: r.lastRuns}.Profile(jobs)
+	return nil
 }
 
 func assumptions(r *Result, o *Options) []string {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/wlprof/wlprof/dataset"
@@ -18,16 +19,14 @@ func (r *reportInput) addEstimate(ctx context.Context, ds *dataset.Dataset, o Op
 		return nil
 	}
 	opts := *o.Estimate
-	if opts.SLO.Overrides == nil && o.SLOOverrides != "" {
-		errs := estimate.Flags{Overrides: o.SLOOverrides}.Apply(&opts)
-		if len(errs) > 0 {
-			return fmt.Errorf("estimate: %w", errs[0])
-		}
+	if opts.SLO.Overrides == nil && opts.SLO.OverridesFile == "" {
+		opts.SLO.OverridesFile = o.SLOOverrides
 	}
 	var res *estimate.Result
 	err := r.around(reports.StageEstimate, func() error {
+		// Without a job the section still shows the availability.
 		in, err := estimate.Load(ctx, ds, opts)
-		if err != nil {
+		if err != nil && !errors.Is(err, estimate.ErrNoJobs) {
 			return err
 		}
 		res, err = estimate.Run(ctx, in, opts)
@@ -51,7 +50,9 @@ func (r *reportInput) addEstimate(ctx context.Context, ds *dataset.Dataset, o Op
 	if len(e.Rows) == 0 {
 		r.note(reports.StageEstimate, fmt.Sprintf("No job could be estimated (%d without a deadline, task counts or µ): give them in --estimate-jobs.", len(e.NotEstimated)))
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	r.in.Estimate = e
 	return nil
 }

@@ -53,12 +53,8 @@ func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Opt
 		return nil
 	}
 	var res *harvest.Result
-	err := r.around(reports.StageHarvest, func() error {
-		in, err := harvest.Load(ctx, ds, opts)
-		if err != nil {
-			return err
-		}
-		res, err = harvest.Run(ctx, in, opts)
+	err := r.around(reports.StageHarvest, func() (err error) {
+		res, err = harvest.Contract.Execute(ctx, ds, opts)
 		return err
 	})
 	if err != nil {
@@ -97,7 +93,9 @@ func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Opt
 			}
 		}
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	r.in.Harvest = h
 	r.harvestRuns, r.harvestWindow = harvestOutcomes(res)
 	if opts.Window > 0 {

@@ -70,13 +70,9 @@ func (o Options) around(stage string, run func() error) error {
 
 // Classify loads and runs the classify stage: a fresh series table is
 // classified as it is read; otherwise the series are built and stored
-// while they are classified.
+// (classify.Series) before they are classified.
 func Classify(ctx context.Context, ds *dataset.Dataset, opts classify.Options) (*classify.Result, error) {
-	in, err := classify.Load(ctx, ds, opts)
-	if err != nil {
-		return nil, err
-	}
-	return classify.Run(ctx, in, opts)
+	return classify.Contract.Execute(ctx, ds, opts)
 }
 
 // SLO loads and runs the slo stage, with the user's overrides file when

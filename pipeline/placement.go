@@ -31,12 +31,8 @@ func (r *reportInput) addPlacement(ctx context.Context, ds *dataset.Dataset, o O
 	}
 	opts := *o.Placement
 	var res *placement.Result
-	err := r.around(reports.StagePlacement, func() error {
-		in, err := placement.Load(ctx, ds, opts)
-		if err != nil {
-			return err
-		}
-		res, err = placement.Run(ctx, in, opts)
+	err := r.around(reports.StagePlacement, func() (err error) {
+		res, err = placement.Contract.Execute(ctx, ds, opts)
 		return err
 	})
 	switch {

@@ -169,17 +169,22 @@ func TestGroupsByCount(t *testing.T) {
 	}
 }
 
-// Sizes read as --server-storage takes them; bad ones are named.
+// Sizes read as --server-storage takes them, and its default text reads
+// back to the default; bad ones are named.
 func TestFlagsServerStorage(t *testing.T) {
 	for in, want := range map[string]float64{"4TB": 4 << 40, "4T": 4 << 40, "500GiB": 500 << 30, "1.5e12": 1.5e12, " 2 TB ": 2 << 40, "4096": 4096, "1PiB": 1 << 50} {
 		o := DefaultOptions()
-		if errs := (Flags{ServerStorage: in}).Apply(&o); len(errs) != 0 || o.ServerStorageBytes != want {
-			t.Errorf("%q: %g %v, want %g", in, o.ServerStorageBytes, errs, want)
+		if err := (storage{&o.ServerStorageBytes}).Set(in); err != nil || o.ServerStorageBytes != want {
+			t.Errorf("%q: %g %v, want %g", in, o.ServerStorageBytes, err, want)
 		}
+	}
+	o := DefaultOptions()
+	if s := (storage{&o.ServerStorageBytes}).String(); s != "4TB" {
+		t.Errorf("default written %q, want 4TB", s)
 	}
 	for _, in := range []string{"lots", "0", "-1TB", "NaN", "4XB"} {
 		o := DefaultOptions()
-		if errs := (Flags{ServerStorage: in}).Apply(&o); len(errs) != 1 {
+		if err := (storage{&o.ServerStorageBytes}).Set(in); err == nil {
 			t.Errorf("%q: accepted (%g)", in, o.ServerStorageBytes)
 		}
 	}

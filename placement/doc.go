@@ -4,8 +4,11 @@
 // disruption (reimage) rates, their peak CPU utilisation, and the 3 × 3
 // classes Algorithm 2 places replicas across. It reads the machine_events
 // table (ingest formats google2019-machine-events, alibaba2018-machine-meta)
-// and the usage table, and calls the classify stage (package classify) for the
-// tenants' peaks; no stage imports it.
+// and the usage table, and calls the classify stage's public surface
+// (classify.Load and Run) for the tenants' peaks and series; no stage
+// imports it. Its own surface is the stage contract (package
+// internal/stage): Contract, DefaultOptions, Options.AddFlags and Validate,
+// Load, Run, Result.Document, ErrNoEvents.
 //
 // # Disruptions (§3)
 //

@@ -58,8 +58,9 @@ type TenantUsage struct {
 
 // Load reads the machine events, maps the usage table's servers to their
 // primary tenants, and takes each tenant's peak from the classify stage
-// (classify.Load and classify.Run, which build and store the series table when it
-// is missing or stale).
+// (classify.Load, whose series step builds and stores the series table
+// when it is missing or stale, and classify.Run), and, for the replay, the
+// tenants' series from the same classify input.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
@@ -122,29 +123,20 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	}
 	copts := opts.Classify
 	copts.AtMs = 0
-	fin, err := classify.Load(ctx, ds, copts)
+	cin, err := classify.Load(ctx, ds, copts)
 	if err != nil {
 		return in, err
 	}
-	in.Series = fin.Series
-	// classify.Run waits for the background write of series it built, and
-	// classifies a fresh stored table as it streams it (harvest.Load does
-	// the same): then the series are read back from the table.
-	res, err := classify.Run(ctx, fin, copts)
+	res, err := classify.Run(ctx, cin, copts)
 	if errors.Is(err, classify.ErrNoSeries) {
 		return in, ErrNoUsage
 	}
 	if err != nil {
 		return in, err
 	}
-	if in.Series == nil && opts.Blocks > 0 {
-		d := ds
-		if res.Built {
-			if d, err = dataset.Open(ds.Dir); err != nil {
-				return in, err
-			}
-		}
-		if in.Series, err = dataset.ReadSeries(ctx, d); err != nil {
+	if opts.Blocks > 0 {
+		// The replay reads the tenants' busy periods from their series.
+		if in.Series, err = cin.AllSeries(ctx); err != nil {
 			return in, err
 		}
 	}

@@ -27,10 +27,9 @@ import (
 type classifyOptions struct {
 	g *globalOptions
 	shardFlags
-	Step    time.Duration
-	K       int
-	AtMs    int64
-	Tenants bool
+	// opts are the classify stage's options, flags and all
+	// (classify.Options.AddFlags): declared once, for both binaries.
+	opts classify.Options
 }
 
 var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error": slog.LevelError,
@@ -39,7 +38,7 @@ var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error":
 var runners = []string{"prism", "flink", "spark", "dataflow"}
 
 func newClassifyCmd(g *globalOptions) *cobra.Command {
-	o := &classifyOptions{g: g, AtMs: dataset.NoTime}
+	o := &classifyOptions{g: g, opts: classify.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "classify --input GLOB --format FMT --out DIR",
 		Short: "Classify tenants from raw trace shards: pattern, class, headroom (as wlprof classify)",
@@ -69,10 +68,7 @@ coarser than the data is; give --step then.`,
 	}
 	f := cmd.Flags()
 	o.bind(f, "a usage format")
-	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step (default 2m, coarser when the data is)")
-	f.IntVar(&o.K, "k", 0, "classes per pattern (default: chosen from the data)")
-	f.Var(timeflag.NewInstant(&o.AtMs), "at", "instant that is \"current\" for headroom (default: the last slot)")
-	f.BoolVar(&o.Tenants, "tenants", false, "also list every tenant with its pattern, period and class")
+	o.opts.AddFlags(f)
 	f.StringVar(&o.Ingest.CPUUnit, "cpu-unit", "", "how CSV inputs write utilisation: auto, fraction, percent or raw")
 	f.StringVar(&o.Ingest.Tenant, "tenant", "", "tenant of formats that carry none (series-csv, alibaba2018-machine)")
 	f.StringVar(&o.Ingest.TenantKey, "tenant-key", "", "which trace field is the tenant (see wlprof ingest --help)")
@@ -82,7 +78,7 @@ coarser than the data is; give --step then.`,
 // validate checks every flag and returns the shards, sorted, and the
 // options of the stage; all problems at once, as a usage error.
 func (o *classifyOptions) validate() ([]string, classify.Options, error) {
-	opts := classify.Options{K: o.K, AtMs: o.AtMs, Step: o.Step}
+	opts := o.opts
 	var errs []error
 	if err := opts.Validate(); err != nil {
 		errs = append(errs, err)
@@ -101,7 +97,8 @@ func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
 		return err
 	}
 	return o.finish(rejected, func() error {
-		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w, o.Tenants) })
+		doc.ListTenants = o.opts.Tenants // not in the JSON the pipeline wrote
+		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
 		if o.g.Output != "json" {
 			for _, s := range doc.Warnings {
 				o.g.progressf("warning: %s\n", s)
@@ -123,7 +120,7 @@ func classifyShards(ctx context.Context, shards []string, o *classifyOptions, op
 	if err != nil {
 		return doc, 0, err
 	}
-	step, err := chooseStep(ctx, shards, o.Format, iopts, o.Step)
+	step, err := chooseStep(ctx, shards, o.Format, iopts, opts.Step)
 	if err != nil {
 		return doc, 0, err
 	}

@@ -1,36 +1,14 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
-	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
-type estimateOptions struct {
-	g            *globalOptions
-	Job          string
-	AtMs         int64
-	at           *timeflag.Instant
-	SlotCPU      float64
-	SlotMemory   float64
-	Reserve      float64
-	Step         time.Duration
-	Cycle        time.Duration
-	Availability string
-	Jobs         string
-	Overrides    string
-}
-
 func newEstimateCmd(g *globalOptions) *cobra.Command {
-	o := &estimateOptions{g: g}
-	def := estimate.DefaultOptions()
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, estimate.Contract, &cobra.Command{
 		Use:   "estimate",
 		Short: "Slots each job needs to meet its deadline (s_req, s_fit) under the availability the primary tenants leave",
 		Long: `The completion-goal estimator of Polo, PhD thesis, UPC 2014 (§3.3–3.4,
@@ -84,80 +62,7 @@ The rules and the thesis' edge cases are in estimate/doc.go.
 		Example: `  wlprof estimate -d ds --jobs jobs.yaml
   wlprof estimate -d ds --at 2024-01-08T06:00:00Z --slot-cpu 0.125 -o json
   wlprof estimate -d ds --availability day.csv --job nightly_etl`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runEstimate(cmd.Context(), o) },
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.Job, "job", "", "show only this job (s_fit is still computed over every job)")
-	o.at = timeflag.NewInstant(&o.AtMs)
-	f.Var(o.at, "at", "instant of the estimate (default: the latest submit, start or end in the runs table)")
-	f.Float64Var(&o.SlotCPU, "slot-cpu", def.SlotCPU, "a slot's CPU, as a share of a server")
-	f.Float64Var(&o.SlotMemory, "slot-memory", def.SlotMemory, "a slot's memory, as a share of a server (0: memory does not bound the slots)")
-	f.Float64Var(&o.Reserve, "reserve", def.Reserve, "share of every server kept from batch work")
-	f.Var(timeflag.NewDuration(&o.Step, def.AvailabilityStep), "availability-step", "bin of the daily availability profile; divides a day")
-	f.Var(timeflag.NewDuration(&o.Cycle, def.PlacementCycle), "placement-cycle", "period of the scheduler's placement cycle: s_fit is what must start in the current one (Polo, PhD thesis, UPC 2014, §4.2.2: tens of seconds)")
-	f.StringVar(&o.Availability, "availability", "", "the daily availability instead of the periodic tenants': CSV start_s,slots")
-	f.StringVar(&o.Jobs, "jobs", "", "deadlines, phases and progress the data lack (JSON or YAML; see estimate/jobsfile.go)")
-	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
+	})
 	completeJob(cmd, g, dataset.RunsTable.Name)
 	return cmd
-}
-
-func runEstimate(ctx context.Context, o *estimateOptions) error {
-	g := o.g
-	opts := estimate.DefaultOptions()
-	opts.Job, opts.AtMs, opts.SlotCPU, opts.SlotMemory, opts.Reserve, opts.AvailabilityStep, opts.AvailabilityFile =
-		o.Job, o.AtMs, o.SlotCPU, o.SlotMemory, o.Reserve, o.Step, o.Availability
-	opts.PlacementCycle = o.Cycle
-	opts.AtSet = o.at != nil && o.at.Given // --at 1970-01-01T00:00:00Z is the epoch, not "no --at"
-	var errs []error
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return usageError{errors.Join(errs...)}
-	}
-	if errs := (estimate.Flags{Jobs: o.Jobs, Overrides: o.Overrides}).Apply(&opts); len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	ds, err := dataset.Open(g.Dataset)
-	if errors.Is(err, dataset.ErrNoDataset) && o.Jobs != "" {
-		g.progressf("note: no dataset at %s: deadlines and phases from --jobs only\n", g.Dataset)
-		ds, err = nil, nil
-	}
-	if err != nil {
-		return err
-	}
-	in, err := estimate.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	if o.Job != "" && !known(in, o.Job) {
-		if ds != nil {
-			return ds.UnknownJob(ctx, dataset.RunsTable.Name, o.Job)
-		}
-		return fmt.Errorf("job %q is not in --jobs", o.Job)
-	}
-	if len(in.Jobs) == 0 && len(in.NotEstimated) == 0 {
-		return fmt.Errorf("%s has no jobs to estimate: ingest job runs and task history (jhist, spark-eventlog), or give --jobs", g.Dataset)
-	}
-	res, err := estimate.Run(ctx, in, opts)
-	if err != nil {
-		return err
-	}
-	return printDoc(g, res, res.WriteCSV, res.WriteText)
-}
-
-func known(in estimate.Input, job string) bool {
-	for _, j := range in.Jobs {
-		if j.Job == job {
-			return true
-		}
-	}
-	for _, j := range in.NotEstimated {
-		if j.Job == job {
-			return true
-		}
-	}
-	return false
 }

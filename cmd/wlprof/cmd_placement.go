@@ -1,27 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"time"
-
 	"github.com/spf13/cobra"
-	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/placement"
 )
 
-type placementOptions struct {
-	g       *globalOptions
-	Opts    placement.Options
-	Storage string
-	Step    time.Duration
-}
-
 func newPlacementCmd(g *globalOptions) *cobra.Command {
-	o := &placementOptions{g: g, Opts: placement.DefaultOptions()}
-	def := placement.DefaultOptions()
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, placement.Contract, &cobra.Command{
 		Use:   "placement",
 		Short: "Cluster the primary tenants into Harvest's (Zhang et al., OSDI'16) 3 × 3 reimage × peak classes of equal storage",
 		Long: `The replica-placement classes of Zhang et al., OSDI'16 (§3, §4.2 Algorithm 2): per
@@ -58,46 +43,6 @@ seeds from --seed. The same seeds give the same numbers.
 		Example: `  wlprof placement -d ds
   wlprof placement -d ds --server-storage 8TB --stability-window 2d -o json
   wlprof placement -d ds --blocks 100000 --seeds 10 --detect 30m`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPlacement(cmd.Context(), o) },
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.Storage, "server-storage", "4TB", "storage each server offers for harvesting (4T = 4 TiB, 500G, bytes; binary units, as every size flag)")
-	f.Var(timeflag.NewDuration(&o.Opts.StabilityWindow, def.StabilityWindow), "stability-window", "window of the reimage-group stability measure")
-	f.Var(timeflag.NewDuration(&o.Step, 0), "step", "grid step of the tenants' series (as wlprof classify)")
-	f.IntVar(&o.Opts.Blocks, "blocks", def.Blocks, "replay: blocks written at the start (0: no replay)")
-	f.IntVar(&o.Opts.Replicas, "replicas", def.Replicas, "replay: replicas per block")
-	f.Float64Var(&o.Opts.BusyThreshold, "busy", def.BusyThreshold, "replay: a replica is unavailable while its tenant's CPU is above this fraction")
-	f.Float64Var(&o.Opts.BlocksPerHour, "blocks-per-hour", def.BlocksPerHour, "replay: re-replication rate per source server (§6: 30)")
-	f.Var(timeflag.NewDuration(&o.Opts.Detect, def.Detect), "detect", "replay: time from a replica's loss to its detection")
-	f.IntVar(&o.Opts.Accesses, "accesses", def.Accesses, "replay: block accesses, uniform over the window")
-	f.Uint64Var(&o.Opts.Seed, "seed", def.Seed, "replay: first seed")
-	f.IntVar(&o.Opts.Seeds, "seeds", def.Seeds, "replay: seeds (runs) per policy")
+	})
 	return cmd
-}
-
-func runPlacement(ctx context.Context, o *placementOptions) error {
-	g := o.g
-	opts := o.Opts
-	opts.Classify.Step = o.Step
-	errs := placement.Flags{ServerStorage: o.Storage}.Apply(&opts)
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return usageError{errors.Join(errs...)}
-	}
-	ds, err := dataset.Open(g.Dataset)
-	if err != nil {
-		return err
-	}
-	in, err := placement.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	res, err := placement.Run(ctx, in, opts)
-	if err != nil {
-		return err
-	}
-	return printDoc(g, res, res.WriteCSV, res.WriteText)
 }

@@ -162,8 +162,9 @@ func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
 	if err := eo.Validate(); err != nil {
 		return nil, usageError{err}
 	}
-	if errs := (estimate.Flags{Jobs: o.EstimateJobs, Overrides: o.SLOOverrides}).Apply(&eo); len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	eo.JobsPath, eo.SLO.OverridesFile = o.EstimateJobs, o.SLOOverrides
+	if err := eo.ReadFiles(); err != nil {
+		return nil, err
 	}
 	return &eo, nil
 }

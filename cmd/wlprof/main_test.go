@@ -156,7 +156,7 @@ func TestMessagesInUsersWords(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	_, errs, code := wlprof(t, "classify", "-d", ds)
-	if code != 1 || !strings.Contains(errs, "has no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "classify: no utilisation series") {
+	if code != 1 || !strings.Contains(errs, ds+": classify: no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "classify: no utilisation series") {
 		t.Errorf("classify without usage: exit %d, %q", code, errs)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

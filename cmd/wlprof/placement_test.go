@@ -115,8 +115,14 @@ func TestPlacementGolden(t *testing.T) {
 	if !strings.Contains(txt, "too short: the trace covers") {
 		t.Errorf("default window:\n%s", txt)
 	}
-	_, errs, code := wlprof(t, "placement", "-d", ds, "--server-storage", "lots", "--stability-window", "1m")
-	if code != 2 || !strings.Contains(errs, `size "lots"`) || !strings.Contains(errs, "stability window 1m0s") {
+	// A size that does not parse is pflag's usage error; values out of
+	// range are the stage's, all at once.
+	_, errs, code := wlprof(t, "placement", "-d", ds, "--server-storage", "lots")
+	if code != 2 || !strings.Contains(errs, `invalid argument "lots" for "--server-storage" flag: size "lots"`) {
+		t.Errorf("bad size: exit %d: %s", code, errs)
+	}
+	_, errs, code = wlprof(t, "placement", "-d", ds, "--seeds", "0", "--stability-window", "1m")
+	if code != 2 || !strings.Contains(errs, "seeds 0") || !strings.Contains(errs, "stability window 1m0s") {
 		t.Errorf("bad flags: exit %d: %s", code, errs)
 	}
 }
