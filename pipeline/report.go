@@ -218,7 +218,9 @@ func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o Opt
 	}
 	// Every job of the skylines table is fitted or skipped with a reason.
 	r.in.Absent[reports.StageSkyline] = "no runs of this job in the skylines table"
-	opts.SkipBadJobs = true // a broken log is a caveat of the report, not its end
+	// A broken log is a caveat of the report, not its end, even when no
+	// job could be fitted.
+	opts.SkipBadJobs, opts.AllowNoFit = true, true
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {
 		return nil, err

@@ -4,17 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/plan"
+	"github.com/wlprof/wlprof/skyline"
 	"github.com/wlprof/wlprof/slo"
 )
 
 type planOptions struct {
-	fit       skylineOptions
+	g         *globalOptions
+	fit       skyline.Options
 	Holdout   float64
 	LCMCap    time.Duration
 	Overrides string
@@ -23,7 +27,7 @@ type planOptions struct {
 }
 
 func newPlanCmd(g *globalOptions) *cobra.Command {
-	o := &planOptions{fit: skylineOptions{g: g}}
+	o := &planOptions{g: g, fit: skyline.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Pack the recurring jobs' reservations (LowCost) and replay held-out runs against them",
@@ -65,9 +69,10 @@ allocations are containers per --step.
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(cmd.Context(), o) },
 	}
-	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.fit.Job, "job", "", "plan only this job")
+	stage.AddOnly(f, o.fit.AddFlags, slices.Concat(skyline.FitFlags, []string{"job"})...)
+	f.Lookup("job").Usage = "plan only this job"
+	completeModel(cmd)
 	f.Float64Var(&o.Holdout, "holdout", 0.3, "share of each job's runs, the latest, held out of the fit and replayed")
 	f.Var(timeflag.NewDuration(&o.LCMCap, 24*time.Hour), "lcm-cap", "largest LCM of the periods; a period that does not divide it gets one reservation per instance")
 	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
@@ -78,11 +83,8 @@ allocations are containers per --step.
 }
 
 func runPlan(ctx context.Context, o *planOptions) error {
-	g := o.fit.g
-	sk, err := o.fit.skylineOpts()
-	if err != nil {
-		return err
-	}
+	g := o.g
+	sk := o.fit
 	opts := plan.DefaultOptions()
 	sk.SkipBadJobs = true
 	opts.Skyline, opts.Holdout, opts.LCMCap, opts.EndPoints, opts.Job = sk, o.Holdout, o.LCMCap, o.EndPoints, o.fit.Job
@@ -94,6 +96,7 @@ func runPlan(ctx context.Context, o *planOptions) error {
 		return usageError{errors.Join(errs...)}
 	}
 	if o.Overrides != "" {
+		var err error
 		if opts.SLO.Overrides, err = slo.LoadOverrides(o.Overrides); err != nil {
 			return err
 		}

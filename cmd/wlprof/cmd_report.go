@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,14 +14,17 @@ import (
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/reports"
+	"github.com/wlprof/wlprof/skyline"
 )
 
 type reportOptions struct {
-	fit     skylineOptions
+	g       *globalOptions
+	fit     skyline.Options
 	Out     string
 	Title   string
 	Inline  int
@@ -68,8 +72,17 @@ type reportOptions struct {
 	CapacityContainers int64
 }
 
+// newReportOptions are the report's defaults: the skyline stage's fit,
+// with each job's α trade-off drawn at four α.
+func newReportOptions(g *globalOptions) reportOptions {
+	fit := skyline.DefaultOptions()
+	fit.AlphaSweep = []float64{0.01, 0.1, 0.5, 0.9}
+	return reportOptions{g: g, fit: fit}
+}
+
 func newReportCmd(g *globalOptions) *cobra.Command {
-	o := &reportOptions{fit: skylineOptions{g: g}}
+	ro := newReportOptions(g)
+	o := &ro
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Write profile files, plots and the HTML report",
@@ -110,10 +123,11 @@ under-allocation trade-off ("" to skip it).
 // bindReportFlags adds the flags of the report stage (wlprof report and
 // wlprof run): the skyline fit's, the title, figures and reservations.
 func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
-	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
+	stage.AddOnly(f, o.fit.AddFlags, slices.Concat(skyline.FitFlags, []string{"alpha-sweep"})...)
+	f.Lookup("alpha-sweep").Usage = "alphas of each job's trade-off figure, comma-separated (\"\": none)"
+	completeModel(cmd)
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
-	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
 	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
 	f.StringVar(&o.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
@@ -167,7 +181,7 @@ func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
 }
 
 func runReport(ctx context.Context, o *reportOptions) error {
-	g := o.fit.g
+	g := o.g
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}
@@ -214,9 +228,9 @@ func (o *reportOptions) checkCounts() error {
 
 // pipeline are the options of the stages the report runs.
 func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
-	fit, err := o.fit.skylineOpts()
-	if err != nil {
-		return pipeline.Options{}, err
+	fit := o.fit
+	if err := fit.Validate(); err != nil {
+		return pipeline.Options{}, usageError{err}
 	}
 	sim, err := pipeline.SimulateSection(o.SimTrace, o.SimHistory, o.SimNodes, o.SimNodeMemory, o.SimNodeShapes, o.SimDefaultModel)
 	if err != nil {
