@@ -259,7 +259,9 @@ func (r *reportInput) addElasticity(ctx context.Context, runs []dataset.ProfRun)
 	if err != nil {
 		return err
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	for _, m := range res.Models {
 		j := r.job(m.Job)
 		for _, st := range m.Settings {

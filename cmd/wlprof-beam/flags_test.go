@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -21,6 +22,7 @@ func TestStageFlags(t *testing.T) {
 		not   []string // the stage's flags the command does not take
 	}{
 		{newSkylineCmd(g), func(fs *pflag.FlagSet) { o := skyline.DefaultOptions(); o.AddFlags(fs) }, []string{"workers"}},
+		{newElasticityCmd(g), func(fs *pflag.FlagSet) { o := elasticity.DefaultOptions(); o.AddFlags(fs) }, nil},
 	} {
 		want := pflag.NewFlagSet(c.cmd.Name(), pflag.ContinueOnError)
 		c.stage(want)
