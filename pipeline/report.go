@@ -350,13 +350,7 @@ func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Option
 	opts.Skyline = o.Skyline
 	opts.Skyline.SkipBadJobs = true
 	opts.Skyline.AlphaSweep = nil
-	if o.SLOOverrides != "" {
-		ov, err := slo.LoadOverrides(o.SLOOverrides)
-		if err != nil {
-			return err
-		}
-		opts.SLO.Overrides = ov
-	}
+	opts.SLO.OverridesFile = o.SLOOverrides // read by plan.Load
 	var res *plan.Result
 	err := r.around(reports.StagePlan, func() error {
 		in, err := plan.Load(ctx, ds, opts)
@@ -369,7 +363,9 @@ func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Option
 	if err != nil {
 		return err
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	pl := &reports.Plan{LCMS: res.LCMS, StepS: res.StepS, Footprint: res.Footprint, NaiveFootprint: res.NaiveFootprint,
 		LowerBound: res.LowerBound, Load: res.Load, NaiveLoad: res.NaiveLoad}
 	replay := res.Replays()
