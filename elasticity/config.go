@@ -17,21 +17,14 @@ import (
 // Options.Overrides on top. Values are kept as text.
 type Conf map[string]string
 
-// ParseSettings reads KEY=VALUE pairs as --set takes them (key and value
-// trimmed; the last of a repeated key wins); none gives a nil Conf.
-func ParseSettings(kvs []string) (Conf, error) {
-	if len(kvs) == 0 {
-		return nil, nil
+// setting reads one KEY=VALUE pair as --set takes it, key and value
+// trimmed.
+func setting(kv string) (k, v string, err error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return "", "", fmt.Errorf("want KEY=VALUE")
 	}
-	c := Conf{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--set %q: want KEY=VALUE", kv)
-		}
-		c[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	return c, nil
+	return strings.TrimSpace(k), strings.TrimSpace(v), nil
 }
 
 // parseConf reads a Config JSON object; non-string values are written back

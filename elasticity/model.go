@@ -15,7 +15,8 @@ import (
 
 // Options control Build. Start from DefaultOptions.
 type Options struct {
-	// Job restricts Build to one job; "" models every job.
+	// Job restricts Run to one job; "" models every job. Load refuses a
+	// job the profruns table does not have (dataset.ErrUnknownJob).
 	Job string
 	// GridBytes is the step of the curve (Iorgulescu et al.'s (ATC'17) simulator assigns
 	// memory in 100 MB steps). When ideal memory holds fewer than
@@ -48,11 +49,12 @@ const (
 	FitLeastSquares = "least-squares"
 )
 
-// DefaultOptions: every job, a 100 MiB grid, no overrides.
-func DefaultOptions() Options { return Options{GridBytes: 100 * mib} }
+// DefaultOptions: every job, a 100 MiB grid, no overrides, the pair fit.
+func DefaultOptions() Options { return Options{GridBytes: 100 * mib, Fit: FitPair} }
 
-// ErrNoRuns is returned by Build when no profiling run matches.
-var ErrNoRuns = errors.New("no profiling runs")
+// ErrNoRuns is the elasticity stage's "nothing to work on": Run has no
+// profiling run (of Options.Job, when set) to model.
+var ErrNoRuns = errors.New("elasticity: no profiling runs (ingest profruns-csv, jhist or spark-eventlog, or run wlprof profile run, first)")
 
 // minCurvePoints and maxCurvePoints bound the curve's length: the grid
 // step gives way to ideal/10 or ideal/1000 outside them.
@@ -253,7 +255,7 @@ func build(runs []dataset.ProfRun, opts Options) (*Result, error) {
 func Collect(outcomes []Outcome, opts Options) (*Result, error) {
 	if len(outcomes) == 0 {
 		if opts.Job != "" {
-			return nil, fmt.Errorf("%w for job %q", ErrNoRuns, opts.Job)
+			return nil, fmt.Errorf("job %q: %w", opts.Job, ErrNoRuns)
 		}
 		return nil, ErrNoRuns
 	}

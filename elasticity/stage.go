@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/profile"
@@ -15,13 +16,21 @@ type Input struct {
 	Runs []dataset.ProfRun
 }
 
-// Load reads the profruns table.
+// Load reads the profruns table. A job (opts.Job) with no run in a table
+// that has runs is an error naming the closest ones (dataset.ErrUnknownJob);
+// Run models only that job's runs.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
 	runs, err := dataset.ReadAll(ctx, ds, dataset.ProfRunsTable)
-	return Input{Runs: runs}, err
+	if err != nil {
+		return Input{}, err
+	}
+	if opts.Job != "" && len(runs) > 0 && !slices.ContainsFunc(runs, func(r dataset.ProfRun) bool { return r.Job == opts.Job }) {
+		return Input{}, ds.UnknownJob(ctx, dataset.ProfRunsTable.Name, opts.Job)
+	}
+	return Input{Runs: runs}, nil
 }
 
 // Run fits a model per job, task, framework and slot count (only opts.Job
@@ -36,11 +45,14 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if len(in.Runs) == 0 {
+		return nil, ErrNoRuns
+	}
 	return build(in.Runs, opts)
 }
 
 // Validate reports every option out of range at once.
-func (o Options) Validate() error {
+func (o *Options) Validate() error {
 	var errs []error
 	if o.GridBytes <= 0 {
 		errs = append(errs, fmt.Errorf("elasticity: grid %d bytes: want more than 0", o.GridBytes))
@@ -64,7 +76,7 @@ func (o Options) Validate() error {
 // Profile adds every model to its job's profile (penalty = runtime /
 // ideal runtime − 1 and slowdown = runtime / ideal runtime, as the
 // model's curve), with the model's warnings among the job's.
-func (r *Result) Profile(jobs profile.Jobs) {
+func (r *Result) Profile(jobs profile.Jobs) error {
 	for _, m := range r.Models {
 		p := jobs.Get(m.Job)
 		em := profile.ElasticityModel{Task: m.Task, Framework: m.Framework, Kind: m.Kind, Slots: int(m.Slots), InputBytes: float64(m.InputBytes),
@@ -85,6 +97,7 @@ func (r *Result) Profile(jobs profile.Jobs) {
 			p.Warnings = append(p.Warnings, "elasticity "+m.Task+": "+w)
 		}
 	}
+	return nil
 }
 
 // Describe says which runs a skipped group was and why it gave no model.

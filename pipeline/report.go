@@ -218,7 +218,9 @@ func (r *reportInput) addSkyline(ctx context.Context, ds *dataset.Dataset, o Opt
 	}
 	// Every job of the skylines table is fitted or skipped with a reason.
 	r.in.Absent[reports.StageSkyline] = "no runs of this job in the skylines table"
-	opts.SkipBadJobs = true // a broken log is a caveat of the report, not its end
+	// A broken log is a caveat of the report, not its end, even when no
+	// job could be fitted.
+	opts.SkipBadJobs, opts.AllowNoFit = true, true
 	res, err := skyline.Run(ctx, in, opts)
 	if err != nil {
 		return nil, err
@@ -257,7 +259,9 @@ func (r *reportInput) addElasticity(ctx context.Context, runs []dataset.ProfRun)
 	if err != nil {
 		return err
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	for _, m := range res.Models {
 		j := r.job(m.Job)
 		for _, st := range m.Settings {
@@ -346,13 +350,7 @@ func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Option
 	opts.Skyline = o.Skyline
 	opts.Skyline.SkipBadJobs = true
 	opts.Skyline.AlphaSweep = nil
-	if o.SLOOverrides != "" {
-		ov, err := slo.LoadOverrides(o.SLOOverrides)
-		if err != nil {
-			return err
-		}
-		opts.SLO.Overrides = ov
-	}
+	opts.SLO.OverridesFile = o.SLOOverrides // read by plan.Load
 	var res *plan.Result
 	err := r.around(reports.StagePlan, func() error {
 		in, err := plan.Load(ctx, ds, opts)
@@ -365,7 +363,9 @@ func (r *reportInput) addPlan(ctx context.Context, ds *dataset.Dataset, o Option
 	if err != nil {
 		return err
 	}
-	res.Profile(r.jobs)
+	if err := res.Profile(r.jobs); err != nil {
+		return err
+	}
 	pl := &reports.Plan{LCMS: res.LCMS, StepS: res.StepS, Footprint: res.Footprint, NaiveFootprint: res.NaiveFootprint,
 		LowerBound: res.LowerBound, Load: res.Load, NaiveLoad: res.NaiveLoad}
 	replay := res.Replays()

@@ -45,12 +45,10 @@ func Reservation(ctx context.Context, ds *dataset.Dataset, o ReservationOptions)
 	if o.Window.DeadlineMs != nil {
 		spec.DeadlineMs = *o.Window.DeadlineMs
 	}
+	// Load says when the job has no skylines (dataset.ErrUnknownJob).
 	in, err := skyline.Load(ctx, ds, o.Skyline)
 	if err != nil {
 		return nil, err
-	}
-	if len(in.Jobs) == 0 {
-		return nil, ds.UnknownJob(ctx, dataset.SkylinesTable.Name, job)
 	}
 	if o.ArrivalMs == nil {
 		err := Options{Around: o.Around}.around(reports.StageSLO, func() (err error) {

@@ -67,7 +67,8 @@ func (c Capacity) String() string {
 // containers=N (a whole number), memory=SIZE (as bytesize.Parse reads
 // it: 2T, 512G) and cores=N (vcores, to a thousandth; vcores= is the same
 // resource); each at most once. "" is the zero Capacity (the default
-// cost). Every bad pair is reported at once.
+// cost). Every bad pair is reported at once; the flag parser names the
+// flag.
 func ParseCapacity(s string) (Capacity, error) {
 	var c Capacity
 	var errs []error
@@ -84,13 +85,13 @@ func ParseCapacity(s string) (Capacity, error) {
 		}
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("--capacity %q: want resource=amount (containers=500, memory=2T, cores=4000)", f))
+			errs = append(errs, fmt.Errorf("%q: want resource=amount (containers=500, memory=2T, cores=4000)", f))
 			continue
 		case k != "containers" && k != "memory" && k != "cores":
-			errs = append(errs, fmt.Errorf("--capacity: unknown resource %q (want containers, memory or cores)", k))
+			errs = append(errs, fmt.Errorf("unknown resource %q (want containers, memory or cores)", k))
 			continue
 		case seen[k]:
-			errs = append(errs, fmt.Errorf("--capacity: %s given twice", k))
+			errs = append(errs, fmt.Errorf("%s given twice", k))
 			continue
 		}
 		seen[k] = true
@@ -98,21 +99,21 @@ func ParseCapacity(s string) (Capacity, error) {
 		case "containers":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n <= 0 {
-				errs = append(errs, fmt.Errorf("--capacity containers=%q: want a whole number > 0", v))
+				errs = append(errs, fmt.Errorf("containers=%q: want a whole number > 0", v))
 			}
 			c.Containers = n
 		case "memory":
 			b, err := bytesize.Parse(v)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("--capacity memory: %w", err))
+				errs = append(errs, fmt.Errorf("memory: %w", err))
 			}
 			c.MemoryBytes = b
 		case "cores":
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil || !(x > 0) || x > 1e15 {
-				errs = append(errs, fmt.Errorf("--capacity cores=%q: want a number of vcores > 0", v))
+				errs = append(errs, fmt.Errorf("cores=%q: want a number of vcores > 0", v))
 			} else if c.VCores = x; c.milliCores() < 1 {
-				errs = append(errs, fmt.Errorf("--capacity cores=%q: want at least a thousandth of a vcore", v))
+				errs = append(errs, fmt.Errorf("cores=%q: want at least a thousandth of a vcore", v))
 			}
 		}
 	}
@@ -120,21 +121,6 @@ func ParseCapacity(s string) (Capacity, error) {
 		return Capacity{}, errors.Join(errs...)
 	}
 	return c, nil
-}
-
-// Flags are the options wlprof plan takes as text.
-type Flags struct {
-	Capacity string // --capacity: containers=N,memory=SIZE,cores=N
-}
-
-// Apply parses f into o and returns every bad value, named as its flag.
-func (f Flags) Apply(o *Options) []error {
-	c, err := ParseCapacity(f.Capacity)
-	if err != nil {
-		return []error{err}
-	}
-	o.Capacity = c
-	return nil
 }
 
 // resources of the multi-resource cost, in this order everywhere.

@@ -1,11 +1,14 @@
 package plan
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 func TestParseCapacity(t *testing.T) {
@@ -56,14 +59,14 @@ func TestOptionsValidateCapacity(t *testing.T) {
 			t.Errorf("Validate: %v; want it to say %q", err, want)
 		}
 	}
-	var f Flags
-	f.Capacity = "cores=12,nope=1"
-	if errs := f.Apply(&o); len(errs) != 1 || !strings.Contains(errs[0].Error(), `unknown resource "nope"`) {
-		t.Errorf("Flags.Apply: %v", errs)
+	fs := pflag.NewFlagSet("plan", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o.AddFlags(fs)
+	if err := fs.Parse([]string{"--capacity", "cores=12,nope=1"}); err == nil || err.Error() != `invalid argument "cores=12,nope=1" for "--capacity" flag: unknown resource "nope" (want containers, memory or cores)` {
+		t.Errorf("--capacity cores=12,nope=1: %v", err)
 	}
-	f.Capacity = "cores=12"
-	if errs := f.Apply(&o); len(errs) != 0 || o.Capacity != (Capacity{VCores: 12}) {
-		t.Errorf("Flags.Apply: %v, %+v", errs, o.Capacity)
+	if err := fs.Parse([]string{"--capacity", "cores=12"}); err != nil || o.Capacity != (Capacity{VCores: 12}) {
+		t.Errorf("--capacity cores=12: %v, %+v", err, o.Capacity)
 	}
 	if _, err := Pack(nil, PackOptions{StepS: 60, LCMCapS: 3600, Capacity: Capacity{MemoryBytes: -1}}); err == nil || !strings.Contains(err.Error(), "memory -1 bytes") {
 		t.Errorf("Pack with a bad capacity: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"time"
@@ -20,9 +21,9 @@ type Options struct {
 	// Skyline are the fit's options (--alpha --beta --step --min-runs):
 	// every job is fitted on its training runs with them.
 	Skyline skyline.Options
-	// SLO are the slo stage's options, Overrides included: a job whose
-	// override gives period_s, arrival_s and deadline_s is plannable
-	// without provenance.
+	// SLO are the slo stage's options, Overrides included (or read by
+	// Load from OverridesFile): a job whose override gives period_s,
+	// arrival_s and deadline_s is plannable without provenance.
 	SLO slo.Options
 	// Holdout is the share of each job's runs, the latest, held out of the
 	// fit and replayed (Jyothi et al., OSDI'16 §9 trains on 70%). 0 replays nothing.
@@ -39,7 +40,8 @@ type Options struct {
 	// resource it names (Jyothi et al., OSDI'16 §6; see Capacity and PackOptions);
 	// unset, the cost is the load in containers.
 	Capacity Capacity
-	// Job, when set, restricts Load to that job.
+	// Job, when set, restricts Load to that job; a job without skylines
+	// is then an error (dataset.ErrUnknownJob).
 	Job string
 }
 
@@ -108,6 +110,13 @@ type Input struct {
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
+	}
+	if opts.SLO.OverridesFile != "" && opts.SLO.Overrides == nil {
+		ov, err := slo.LoadOverrides(opts.SLO.OverridesFile)
+		if err != nil {
+			return Input{}, err
+		}
+		opts.SLO.Overrides = ov
 	}
 	sk := opts.Skyline
 	sk.Job = opts.Job
@@ -244,10 +253,14 @@ type Result struct {
 // Run fits each job on its training runs (the first 1 − Holdout of them
 // in time order; all of them, with nothing replayed, when that leaves
 // fewer than the fit's min-runs), packs the fitted skylines over the LCM,
-// and replays the held-out runs.
+// and replays the held-out runs. ErrNoSkylines when in has no job at all,
+// planned or not.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if len(in.Jobs) == 0 && len(in.NotPlanned) == 0 {
+		return nil, ErrNoSkylines
 	}
 	res := &Result{Version: 1, Alpha: opts.Skyline.Alpha, Replay: []JobReplay{}, AlphaTradeoff: []AlphaPoint{}}
 	type prepared struct {
@@ -386,7 +399,7 @@ func joinNote(a, b string) string {
 }
 
 // Profile sets each planned job's planned offset and held-out miss rate.
-func (r *Result) Profile(jobs profile.Jobs) {
+func (r *Result) Profile(jobs profile.Jobs) error {
 	for _, pl := range r.Placements {
 		p := jobs.Get(pl.Job)
 		if p.Plan != nil {
@@ -403,4 +416,18 @@ func (r *Result) Profile(jobs profile.Jobs) {
 		rateDRA := float64(jr.SLOMissesDRA) / float64(jr.TestRuns)
 		p.Plan.HeldOutRuns, p.Plan.HeldOutMissRate, p.Plan.HeldOutMissRateDRA = jr.TestRuns, &rate, &rateDRA
 	}
+	return nil
 }
+
+// Document is what wlprof plan prints: the Result itself, as text, CSV or
+// JSON.
+type Document struct{ *Result }
+
+// Document is r as the command prints it.
+func (r *Result) Document() Document { return Document{r} }
+
+// WriteText writes the plan as tables (Result.WriteText).
+func (d Document) WriteText(w io.Writer) error { return d.Result.WriteText(w) }
+
+// WriteCSV writes the plan's placements (Result.WriteCSV).
+func (d Document) WriteCSV(w io.Writer) error { return d.Result.WriteCSV(w) }

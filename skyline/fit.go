@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/wlprof/wlprof/internal/quantile"
@@ -52,13 +50,20 @@ type Options struct {
 	// job must not hide the rest. DefaultOptions sets it; a solver fault
 	// still fails the call, since it is the tool's failure, not the job's.
 	SkipBadJobs bool
-	// Job, when set, restricts Load to that job.
+	// Job, when set, restricts Load to that job (an unknown job is an
+	// error), and Run fails when it has fewer than MinRuns runs.
 	Job string
 	// AlphaSweep: Run also refits every job at each of these α (the
 	// over- against under-allocation trade-off, Morpheus Fig. 9b/9c).
 	AlphaSweep []float64
 	// Workers: jobs fitted at once by Run; 0 means GOMAXPROCS.
 	Workers int
+	// AllowNoFit makes Run return a result without any fit when every job
+	// was skipped and some failed on their data (a step too fine, a time
+	// limit): a report lists them as its caveats. Unset, as in wlprof
+	// skyline, Run fails with those jobs' errors then: the options, not
+	// one job, are at fault, and the document would be empty.
+	AllowNoFit bool
 	// Previous, when set, is an earlier fit of the same job (say, before a
 	// new run arrived): the suffix rows that bound then seed this fit, so
 	// the refit starts warm. It never changes the optimum.
@@ -230,37 +235,6 @@ func (o *Options) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// ParseBeta sets the regularisation weight as --beta takes it: a number
-// ≥ 0, or auto (BetaAuto). Validate checks the number's range.
-func (o *Options) ParseBeta(s string) error {
-	if s == "auto" {
-		o.BetaAuto = true
-		return nil
-	}
-	b, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("--beta %q: want a number ≥ 0 or auto", s)
-	}
-	o.Beta = b
-	return nil
-}
-
-// ParseAlphaSweep sets AlphaSweep as --alpha-sweep takes it: alphas,
-// comma-separated; "" is none. Validate checks their range.
-func (o *Options) ParseAlphaSweep(s string) error {
-	if s == "" {
-		return nil
-	}
-	for _, f := range strings.Split(s, ",") {
-		a, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return fmt.Errorf("--alpha-sweep: %q is not an alpha in [0,1]", f)
-		}
-		o.AlphaSweep = append(o.AlphaSweep, a)
-	}
-	return nil
 }
 
 // Peak is the most containers the reservation holds at one step.

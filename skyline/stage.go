@@ -2,6 +2,7 @@ package skyline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -16,14 +17,21 @@ type Input struct {
 }
 
 // Load reads the skylines table into jobs, sorted by job and run (only
-// opts.Job when it is set); see JobFromRows for how a run ingested twice is
-// combined.
+// opts.Job when it is set: a job with no skylines is then an error naming
+// the closest ones, dataset.ErrUnknownJob); see JobFromRows for how a run
+// ingested twice is combined.
 func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error) {
 	if err := opts.Validate(); err != nil {
 		return Input{}, err
 	}
 	jobs, err := loadJobs(ctx, ds, opts.Job)
-	return Input{Jobs: jobs}, err
+	if err != nil {
+		return Input{}, err
+	}
+	if opts.Job != "" && len(jobs) == 0 {
+		return Input{}, ds.UnknownJob(ctx, dataset.SkylinesTable.Name, opts.Job)
+	}
+	return Input{Jobs: jobs}, nil
 }
 
 // Run fits every job of in with at least opts.MinRuns runs, in parallel
@@ -34,19 +42,49 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 // any other failure fails the whole call with every job's error (no partial
 // result). The per-job core is FitJob, a plain function of one job's runs
 // (Solve and the sweep), and Collect puts the jobs' outcomes together.
+//
+// With opts.Job set, that job having fewer than opts.MinRuns runs is an
+// error (ErrTooFewRuns), not a skip: it was asked for by name. Unless
+// opts.AllowNoFit, a call that fitted no job while some failed on their
+// data fails with their errors (see AllowNoFit).
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Job != "" && len(in.Jobs) == 1 && len(in.Jobs[0].Runs) < opts.MinRuns {
+		return nil, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", opts.Job, ErrTooFewRuns, len(in.Jobs[0].Runs), opts.MinRuns)
+	}
 	res, err := fitAll(ctx, in.Jobs, opts)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.AllowNoFit {
+		if err := res.nothingFitted(); err != nil {
+			return nil, err
+		}
 	}
 	res.input = make(map[string]Job, len(in.Jobs))
 	for _, j := range in.Jobs {
 		res.input[j.ID] = j
 	}
 	return res, nil
+}
+
+// nothingFitted is the error of a fit in which no job could be fitted and
+// some job failed on its data (a step too fine, a time limit): the
+// options, not one job, are then at fault. Jobs skipped only for having
+// too few runs are a result, listed as such.
+func (r *Result) nothingFitted() error {
+	if len(r.Jobs) > 0 {
+		return nil
+	}
+	var errs []error
+	for _, s := range r.Skipped {
+		if s.Err != nil {
+			errs = append(errs, s.Err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // RunSteps returns the runs of a fitted job as the fit saw them: run ids

@@ -9,23 +9,17 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
-	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/safetext"
 )
 
 type elasticityOptions struct {
 	g *globalOptions
 	shardFlags
-	Job      string
-	Grid     string
-	Set      []string
-	WallTime bool
-	Input    string
-	Fit      string
+	opts elasticity.Options
 }
 
 func newElasticityCmd(g *globalOptions) *cobra.Command {
-	o := &elasticityOptions{g: g}
+	o := &elasticityOptions{g: g, opts: elasticity.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "elasticity --input GLOB --format FMT --out DIR",
 		Short: "Build memory elasticity models from profiling runs, one group per worker task (as wlprof elasticity)",
@@ -47,12 +41,7 @@ elasticity's.`,
 	}
 	f := cmd.Flags()
 	o.bind(f, "profruns-csv, jhist or spark-eventlog")
-	f.StringVar(&o.Job, "job", "", "model only this job")
-	f.StringVar(&o.Grid, "grid", "100M", "memory step of the curve (bytes, or with K, M, G: binary units)")
-	f.StringArrayVar(&o.Set, "set", nil, "KEY=VALUE configuration key applied to every run (repeatable)")
-	f.StringVar(&o.Input, "input-bytes", "", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
-	f.BoolVar(&o.WallTime, "wall-time", false, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
-	f.StringVar(&o.Fit, "fit", elasticity.FitPair, "how the model is learnt: pair (an under-sized and a well-sized setting, as Iorgulescu et al., ATC'17 §2 do) or least-squares (every run; steadier for --input-bytes)")
+	o.opts.AddFlags(f)
 	return cmd
 }
 
@@ -60,29 +49,9 @@ elasticity's.`,
 // options of the stage, as wlprof elasticity takes them; all problems at
 // once, as a usage error.
 func (o *elasticityOptions) validate() ([]string, elasticity.Options, error) {
-	opts := elasticity.DefaultOptions()
-	opts.Job, opts.WallTime, opts.Fit = o.Job, o.WallTime, o.Fit
-	var errs []error
-	grid, err := bytesize.Parse(o.Grid)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--grid: %v", err))
-	} else {
-		opts.GridBytes = grid
-	}
-	if o.Input != "" {
-		if opts.InputBytes, err = bytesize.Parse(o.Input); err != nil || opts.InputBytes <= 0 {
-			errs = append(errs, fmt.Errorf("--input-bytes %q: want a size above 0 (bytes, or with K, M, G)", o.Input))
-			opts.InputBytes = 0
-		}
-	}
-	if opts.Overrides, err = elasticity.ParseSettings(o.Set); err != nil {
-		errs = append(errs, err)
-	}
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	err := o.opts.Validate()
 	shards, more := o.shardFlags.validate("elasticity", dataset.ProfRunsTable.Name)
-	return shards, opts, errors.Join(append(errs, more...)...)
+	return shards, o.opts, errors.Join(append([]error{err}, more...)...)
 }
 
 func runElasticityCmd(ctx context.Context, o *elasticityOptions) error {
@@ -111,9 +80,13 @@ func elasticityShards(ctx context.Context, shards []string, o *elasticityOptions
 	o.g.progressf("elasticity: %d shard(s) on %s\n", len(shards), o.Runner)
 	rejected, b, err := o.runPipeline(ctx, o.g, p, out, elasticityJSON, true)
 	if err == nil && b == nil {
-		// No group at all: the combine had nothing to run on.
-		_, err := elasticity.Collect(nil, opts)
-		return doc, rejected, fmt.Errorf("%w in the inputs (%d record(s) rejected)", err, rejected)
+		// No group at all: the combine had nothing to run on (the stage's
+		// remedy, to ingest, is not this command's).
+		what := "no profiling runs"
+		if opts.Job != "" {
+			what += fmt.Sprintf(" for job %q", opts.Job)
+		}
+		return doc, rejected, fmt.Errorf("%s in the inputs (%d record(s) rejected)", what, rejected)
 	}
 	if err != nil {
 		return doc, rejected, err

@@ -213,13 +213,21 @@ func TestElasticityErrorsAndText(t *testing.T) {
 	if code, stdout, stderr := beam("--format", "profruns-csv", "--input", path); code != exitOK || !strings.Contains(stdout, "wordcount") || stderr != "" {
 		t.Fatalf("text: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	code, _, stderr := beam("--format", "re-native", "--grid", "0", "--input-bytes", "-1", "--set", "nokey")
+	// Bad values are usage errors, all at once; one that does not parse
+	// is reported alone, by the flag parser, as wlprof does.
+	code, _, stderr := beam("--format", "re-native", "--fit", "nope")
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
 	}
-	for _, want := range []string{"--format re-native", "grid", "--input-bytes", "--input"} {
+	for _, want := range []string{"--format re-native", `fit "nope"`, "--input"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr %q does not name %s", stderr, want)
+		}
+	}
+	for _, c := range [][]string{{"--grid", "0"}, {"--input-bytes", "-1"}, {"--set", "nokey"}} {
+		code, _, stderr := beam(c...)
+		if want := fmt.Sprintf("invalid argument %q for %q flag", c[1], c[0]); code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c, code, stderr, exitUsage, want)
 		}
 	}
 }

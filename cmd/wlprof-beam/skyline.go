@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/safetext"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/skyline"
 )
@@ -17,18 +17,16 @@ import (
 type skylineOptions struct {
 	g *globalOptions
 	shardFlags
-	Alpha      float64
-	Beta       string
-	Step       time.Duration
-	MinRuns    int
-	Job        string
-	AlphaSweep string
-	Timeout    time.Duration
-	Model      string
+	opts skyline.Options
 }
 
+// skylineStageFlags are the skyline stage's flags wlprof-beam skyline
+// takes: all but --workers, since the runner, not the command, decides how
+// many jobs are fitted at once.
+var skylineStageFlags = []string{"alpha", "beta", "step", "min-runs", "timeout", "model", "job", "alpha-sweep"}
+
 func newSkylineCmd(g *globalOptions) *cobra.Command {
-	o := &skylineOptions{g: g}
+	o := &skylineOptions{g: g, opts: skyline.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "skyline --input GLOB --format FMT --out DIR",
 		Short: "Fit reservation skylines to recurring jobs' runs, one LP per job on the workers (as wlprof skyline)",
@@ -56,14 +54,7 @@ package documentation for each runner).`,
 	}
 	f := cmd.Flags()
 	o.bind(f, "re-native, yarn-rm, spark-eventlog or skyline-csv")
-	f.Float64Var(&o.Alpha, "alpha", 0.1, "weight of over-allocation against under-allocation, in [0,1]")
-	f.StringVar(&o.Beta, "beta", "0.1", "weight of the regularisation term (≥ 0), or auto")
-	f.Var(timeflag.NewDuration(&o.Step, time.Minute), "step", "time step the runs are quantised to")
-	f.IntVar(&o.MinRuns, "min-runs", 2, "fewest runs a job needs to be fitted")
-	f.Var(timeflag.NewDuration(&o.Timeout, 0), "timeout", "give up on a job's fit after this long (0: no limit)")
-	f.StringVar(&o.Model, "model", "reduced", "LP formulation: reduced (fast, same optimum) or textbook")
-	f.StringVar(&o.Job, "job", "", "fit only this job (an error if it has too few runs)")
-	f.StringVar(&o.AlphaSweep, "alpha-sweep", "", "comma-separated alphas: also report the over/under-allocation trade-off")
+	stage.AddOnly(f, o.opts.AddFlags, skylineStageFlags...)
 	return cmd
 }
 
@@ -71,21 +62,9 @@ package documentation for each runner).`,
 // options of the stage, as wlprof skyline takes them; all problems at
 // once, as a usage error.
 func (o *skylineOptions) validate() ([]string, skyline.Options, error) {
-	opts := skyline.DefaultOptions()
-	opts.Alpha, opts.StepS, opts.MinRuns, opts.Timeout = o.Alpha, o.Step.Seconds(), o.MinRuns, o.Timeout
-	opts.Model, opts.Job = skyline.Model(o.Model), o.Job
-	var errs []error
-	if err := opts.ParseBeta(o.Beta); err != nil {
-		errs = append(errs, err)
-	}
-	if err := opts.ParseAlphaSweep(o.AlphaSweep); err != nil {
-		errs = append(errs, err)
-	}
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	err := o.opts.Validate()
 	shards, more := o.shardFlags.validate("skyline", dataset.SkylinesTable.Name)
-	return shards, opts, errors.Join(append(errs, more...)...)
+	return shards, o.opts, errors.Join(append([]error{err}, more...)...)
 }
 
 func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
@@ -128,14 +107,14 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return doc, rejected, err
 	}
-	if o.Job != "" {
+	if job := opts.Job; job != "" {
 		// As wlprof skyline --job: an error when the job is not there or
 		// has too few runs.
 		if len(doc.Jobs) == 0 && len(doc.Skipped) == 0 {
-			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", o.Job, rejected)
+			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", job, rejected)
 		}
-		if len(doc.Skipped) > 0 && doc.Skipped[0].Runs < o.MinRuns {
-			return doc, rejected, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", o.Job, skyline.ErrTooFewRuns, doc.Skipped[0].Runs, o.MinRuns)
+		if len(doc.Skipped) > 0 && doc.Skipped[0].Runs < opts.MinRuns {
+			return doc, rejected, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", job, skyline.ErrTooFewRuns, doc.Skipped[0].Runs, opts.MinRuns)
 		}
 	}
 	return doc, rejected, nil

@@ -349,18 +349,25 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 	}
 }
 
-// Bad flags are usage errors (exit 2), all reported at once; -o text
-// prints wlprof skyline's table.
+// Bad flags are usage errors (exit 2), all reported at once (a value that
+// does not parse is reported alone, by the flag parser, as wlprof does);
+// -o text prints wlprof skyline's table.
 func TestSkylineUsageAndText(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"skyline", "--format", "csv", "--alpha", "2", "--beta", "x", "--runner", "nope"}, streams{Out: &stdout, Err: &stderr})
+	code := run(context.Background(), []string{"skyline", "--format", "csv", "--alpha", "2", "--beta", "-1", "--runner", "nope"}, streams{Out: &stdout, Err: &stderr})
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr.String())
 	}
-	for _, want := range []string{"--format csv", "alpha 2", "--beta", "--out", "--runner", "--input"} {
+	for _, want := range []string{"--format csv", "alpha 2", "beta -1", "--out", "--runner", "--input"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr %q does not name %s", stderr.String(), want)
 		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"skyline", "--beta", "x"}, streams{Out: &stdout, Err: &stderr})
+	if want := `invalid argument "x" for "--beta" flag: want a number ≥ 0 or auto`; code != exitUsage || !strings.Contains(stderr.String(), want) {
+		t.Errorf("--beta x: exit %d, %q; want %d and %q", code, stderr.String(), exitUsage, want)
 	}
 	stdout.Reset()
 	stderr.Reset()

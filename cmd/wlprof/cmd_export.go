@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/skyline"
@@ -28,7 +30,8 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 }
 
 type exportYARNOptions struct {
-	fit            skylineOptions
+	g              *globalOptions
+	fit            skyline.Options
 	Queue          string
 	Name           string
 	ReservationID  string
@@ -45,7 +48,7 @@ type exportYARNOptions struct {
 }
 
 func newExportYARNCmd(g *globalOptions) *cobra.Command {
-	o := &exportYARNOptions{fit: skylineOptions{g: g}}
+	o := &exportYARNOptions{g: g, fit: skyline.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "yarn-reservation JOB",
 		Short: "Print a YARN ReservationSubmissionRequest for a job's skyline",
@@ -83,9 +86,12 @@ checked against the ResourceManager's validation rules before it is printed.
 		Annotations: map[string]string{annotationOutputs: "json"},
 		RunE:        func(cmd *cobra.Command, _ []string) error { return runExportYARN(cmd.Context(), o) },
 	}
-	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.fit.Job, "job", "", "job id (or give it as the argument)")
+	// One job's fit: the skyline stage's flags but --alpha-sweep and
+	// --workers, and --job as the argument's other form.
+	stage.AddOnly(f, o.fit.AddFlags, slices.Concat(skyline.FitFlags, []string{"job"})...)
+	f.Lookup("job").Usage = "job id (or give it as the argument)"
+	completeModel(cmd)
 	f.StringVar(&o.Queue, "queue", "", "reservation queue (required)")
 	f.StringVar(&o.Name, "name", "", "reservation name (default: the job id)")
 	f.StringVar(&o.ReservationID, "reservation-id", "", "the reservation's id, from the RM's new-reservation call (this or --new-reservation is required)")
@@ -108,16 +114,16 @@ checked against the ResourceManager's validation rules before it is printed.
 }
 
 func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
-	g := o.fit.g
+	g := o.g
 	if o.fit.Job == "" || o.Queue == "" {
 		return usagef("the job (argument or --job) and --queue are required")
 	}
 	if err := o.reservationID(); err != nil {
 		return err
 	}
-	opts, err := o.fit.skylineOpts()
-	if err != nil {
-		return err
+	opts := o.fit
+	if err := opts.Validate(); err != nil {
+		return usageError{err}
 	}
 	if o.MinConcurrency < 0 {
 		return usagef("--min-concurrency %d: want 1 or more, or 0 for all of a stage's containers at once", o.MinConcurrency)
@@ -167,7 +173,7 @@ func (o *exportYARNOptions) reservationID() error {
 		var b []byte
 		var err error
 		if o.NewReservation == "-" {
-			b, err = io.ReadAll(o.fit.g.io.In)
+			b, err = io.ReadAll(o.g.io.In)
 		} else {
 			b, err = os.ReadFile(o.NewReservation)
 		}

@@ -13,12 +13,15 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/atomicfile"
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/kube"
 	"github.com/wlprof/wlprof/pipeline"
+	"github.com/wlprof/wlprof/skyline"
 )
 
 type exportKubernetesOptions struct {
-	fit        skylineOptions
+	g          *globalOptions
+	fit        skyline.Options
 	export     kube.Options
 	nodeMemory string
 	profiles   string
@@ -28,7 +31,7 @@ type exportKubernetesOptions struct {
 }
 
 func newExportKubernetesCmd(g *globalOptions) *cobra.Command {
-	o := &exportKubernetesOptions{fit: skylineOptions{g: g}, export: kube.DefaultOptions()}
+	o := &exportKubernetesOptions{g: g, fit: skyline.DefaultOptions(), export: kube.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:   "kubernetes",
 		Short: "Print strategic-merge patches setting Kubernetes workloads' requests, limits and parallelism",
@@ -90,8 +93,8 @@ that limit is below the new request.
 			return runExportKubernetes(cmd.Context(), o)
 		},
 	}
-	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
+	stage.AddOnly(f, o.fit.AddFlags, skyline.FitFlags...)
 	e := &o.export
 	f.Float64Var(&e.CPUPercentile, "cpu-percentile", e.CPUPercentile, "percentile of the CPU samples the CPU request covers")
 	f.Float64Var(&e.MemoryPercentile, "memory-percentile", e.MemoryPercentile, "percentile of the memory samples the memory request covers")
@@ -109,11 +112,12 @@ that limit is below the new request.
 }
 
 func runExportKubernetes(ctx context.Context, o *exportKubernetesOptions) error {
-	g := o.fit.g
-	opts, err := o.fit.skylineOpts()
-	if err != nil {
-		return err
+	g := o.g
+	opts := o.fit
+	if err := opts.Validate(); err != nil {
+		return usageError{err}
 	}
+	var err error
 	if o.nodeMemory != "" {
 		if o.export.NodeMemoryBytes, err = bytesize.Parse(o.nodeMemory); err != nil {
 			return usagef("--node-memory: %v", err)

@@ -1,30 +1,13 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/plan"
-	"github.com/wlprof/wlprof/slo"
 )
 
-type planOptions struct {
-	fit       skylineOptions
-	Holdout   float64
-	LCMCap    time.Duration
-	Overrides string
-	EndPoints int
-	Capacity  string
-}
-
 func newPlanCmd(g *globalOptions) *cobra.Command {
-	o := &planOptions{fit: skylineOptions{g: g}}
-	cmd := &cobra.Command{
+	cmd, _ := stageCommand(g, plan.Contract, &cobra.Command{
 		Use:   "plan",
 		Short: "Pack the recurring jobs' reservations (LowCost) and replay held-out runs against them",
 		Long: `What the fitted skylines buy (Jyothi et al., OSDI'16 §6, §7, §9): every recurring job with
@@ -62,59 +45,8 @@ allocations are containers per --step.
   wlprof plan -d ds --overrides slo.yaml --holdout 0.3 -o json
   wlprof plan -d ds --step 5s --lcm-cap 1h
   wlprof plan -d ds --capacity containers=5000,memory=20T,cores=10000`,
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPlan(cmd.Context(), o) },
-	}
-	o.fit.bindFitFlags(cmd)
-	f := cmd.Flags()
-	f.StringVar(&o.fit.Job, "job", "", "plan only this job")
-	f.Float64Var(&o.Holdout, "holdout", 0.3, "share of each job's runs, the latest, held out of the fit and replayed")
-	f.Var(timeflag.NewDuration(&o.LCMCap, 24*time.Hour), "lcm-cap", "largest LCM of the periods; a period that does not divide it gets one reservation per instance")
-	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
-	f.IntVar(&o.EndPoints, "end-points", 64, "end points LowCost tries per job")
-	f.StringVar(&o.Capacity, "capacity", "", "cost a step by its largest share of this cluster: containers=N,memory=SIZE,cores=N (any of them; default: the load in containers)")
+	})
+	completeModel(cmd)
 	completeJob(cmd, g, dataset.SkylinesTable.Name)
 	return cmd
-}
-
-func runPlan(ctx context.Context, o *planOptions) error {
-	g := o.fit.g
-	sk, err := o.fit.skylineOpts()
-	if err != nil {
-		return err
-	}
-	opts := plan.DefaultOptions()
-	sk.SkipBadJobs = true
-	opts.Skyline, opts.Holdout, opts.LCMCap, opts.EndPoints, opts.Job = sk, o.Holdout, o.LCMCap, o.EndPoints, o.fit.Job
-	errs := plan.Flags{Capacity: o.Capacity}.Apply(&opts)
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return usageError{errors.Join(errs...)}
-	}
-	if o.Overrides != "" {
-		if opts.SLO.Overrides, err = slo.LoadOverrides(o.Overrides); err != nil {
-			return err
-		}
-	}
-	ds, err := dataset.Open(g.Dataset)
-	if err != nil {
-		return err
-	}
-	in, err := plan.Load(ctx, ds, opts)
-	if err != nil {
-		return err
-	}
-	if len(in.Jobs) == 0 && len(in.NotPlanned) == 0 {
-		if o.fit.Job != "" {
-			return ds.UnknownJob(ctx, dataset.SkylinesTable.Name, o.fit.Job)
-		}
-		return fmt.Errorf("%s has no skylines to plan: ingest job runs (yarn-rm, spark-eventlog, re-native, skyline-csv) first", g.Dataset)
-	}
-	res, err := plan.Run(ctx, in, opts)
-	if err != nil {
-		return err
-	}
-	return printDoc(g, res, res.WriteCSV, res.WriteText)
 }

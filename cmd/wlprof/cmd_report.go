@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,10 +19,12 @@ import (
 	"github.com/wlprof/wlprof/placement"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/simulate"
+	"github.com/wlprof/wlprof/skyline"
 )
 
 type reportOptions struct {
-	fit     skylineOptions
+	g       *globalOptions
+	fit     skyline.Options
 	Out     string
 	Title   string
 	Inline  int
@@ -69,8 +72,17 @@ type reportOptions struct {
 	CapacityContainers int64
 }
 
+// newReportOptions are the report's defaults: the skyline stage's fit,
+// with each job's α trade-off drawn at four α.
+func newReportOptions(g *globalOptions) reportOptions {
+	fit := skyline.DefaultOptions()
+	fit.AlphaSweep = []float64{0.01, 0.1, 0.5, 0.9}
+	return reportOptions{g: g, fit: fit}
+}
+
 func newReportCmd(g *globalOptions) *cobra.Command {
-	o := &reportOptions{fit: skylineOptions{g: g}}
+	ro := newReportOptions(g)
+	o := &ro
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Write profile files, plots and the HTML report",
@@ -111,10 +123,11 @@ under-allocation trade-off ("" to skip it).
 // bindReportFlags adds the flags of the report stage (wlprof report and
 // wlprof run): the skyline fit's, the title, figures and reservations.
 func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
-	o.fit.bindFitFlags(cmd)
 	f := cmd.Flags()
+	stage.AddOnly(f, o.fit.AddFlags, slices.Concat(skyline.FitFlags, []string{"alpha-sweep"})...)
+	f.Lookup("alpha-sweep").Usage = "alphas of each job's trade-off figure, comma-separated (\"\": none)"
+	completeModel(cmd)
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
-	f.StringVar(&o.fit.AlphaSweep, "alpha-sweep", "0.01,0.1,0.5,0.9", "alphas of each job's trade-off figure, comma-separated (\"\": none)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
 	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
 	f.StringVar(&o.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
@@ -170,7 +183,7 @@ func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
 }
 
 func runReport(ctx context.Context, o *reportOptions) error {
-	g := o.fit.g
+	g := o.g
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}
@@ -217,9 +230,9 @@ func (o *reportOptions) checkCounts() error {
 
 // pipeline are the options of the stages the report runs.
 func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
-	fit, err := o.fit.skylineOpts()
-	if err != nil {
-		return pipeline.Options{}, err
+	fit := o.fit
+	if err := fit.Validate(); err != nil {
+		return pipeline.Options{}, usageError{err}
 	}
 	sim, err := pipeline.SimulateSection(o.Sim, o.SimHistory)
 	if err != nil {

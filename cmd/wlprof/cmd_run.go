@@ -22,7 +22,7 @@ type runOptions struct {
 }
 
 func newRunCmd(g *globalOptions) *cobra.Command {
-	o := &runOptions{report: reportOptions{fit: skylineOptions{g: g}}}
+	o := &runOptions{report: newReportOptions(g)}
 	cmd := &cobra.Command{
 		Use:   "run --out DIR PATH...",
 		Short: "Run the whole pipeline: detect formats, ingest, every stage, report",
@@ -71,7 +71,7 @@ only when the ingest succeeded.
 }
 
 func runRun(ctx context.Context, o *runOptions) error {
-	g := o.report.fit.g
+	g := o.report.g
 	if o.Out == "" {
 		return usagef("--out DIR is required")
 	}

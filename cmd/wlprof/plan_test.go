@@ -132,10 +132,12 @@ func TestPlanCapacityGolden(t *testing.T) {
 	}{
 		{"disk=1T,containers=0,memory=2G,memory=3G", []string{`unknown resource "disk"`, `containers="0"`, "memory given twice"}},
 		{"cores=-4", []string{`cores="-4": want a number of vcores > 0`}},
-		{"memory", []string{`--capacity "memory": want resource=amount`}},
+		{"memory", []string{`"memory": want resource=amount`}},
 	} {
+		// A capacity that does not parse is reported by the flag parser,
+		// alone, naming the flag.
 		_, stderr, code := wlprof(t, "plan", "-d", ds, "--capacity", c.capacity, "--holdout", "1")
-		for _, m := range append(c.msgs, "holdout 1") {
+		for _, m := range append(c.msgs, `for "--capacity" flag`) {
 			if code != 2 || !strings.Contains(stderr, m) {
 				t.Errorf("--capacity %s: exit %d, %q; want 2 with %q", c.capacity, code, stderr, m)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -278,5 +279,27 @@ func TestExportYARNReservationID(t *testing.T) {
 	}
 	if err := skyline.CheckSubmission(&req, 86400000); err != nil {
 		t.Errorf("the exported request breaks the ResourceManager's rules: %v", err)
+	}
+}
+
+// TestFitFlagsAreSkylines: every command that fits skylines takes the fit's
+// flags as the skyline stage declares them (name, default, type, help), so
+// a default is written once, in skyline.DefaultOptions.
+func TestFitFlagsAreSkylines(t *testing.T) {
+	want := pflag.NewFlagSet("skyline", pflag.ContinueOnError)
+	o := skyline.DefaultOptions()
+	o.AddFlags(want)
+	root := newRootCmd(&streams{})
+	for _, path := range [][]string{{"skyline"}, {"export", "yarn-reservation"}, {"plan"}, {"report"}, {"run"}} {
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatalf("%v: %v", path, err)
+		}
+		for _, n := range skyline.FitFlags {
+			w, got := want.Lookup(n), cmd.Flags().Lookup(n)
+			if got == nil || got.DefValue != w.DefValue || got.Usage != w.Usage || got.Value.Type() != w.Value.Type() {
+				t.Errorf("%s --%s: %+v; the skyline stage's: default %q, %s, %q", cmd.CommandPath(), n, got, w.DefValue, w.Value.Type(), w.Usage)
+			}
+		}
 	}
 }

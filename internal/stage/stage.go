@@ -160,3 +160,22 @@ func AddPrefixed(dst *pflag.FlagSet, prefix, note string, add func(*pflag.FlagSe
 		dst.AddFlag(&g)
 	}
 }
+
+// AddOnly registers, on dst, only the flags names of a stage's options
+// (registered by add on a scratch set), as the stage declares them: a
+// command that runs part of a stage (export yarn-reservation fits one job:
+// no --alpha-sweep, no --workers) shows what applies without a copy of
+// the declaration. The flags share their values with the options add
+// registered them on. Every name must exist; it panics otherwise, as
+// pflag does on a clash.
+func AddOnly(dst *pflag.FlagSet, add func(*pflag.FlagSet), names ...string) {
+	src := pflag.NewFlagSet("only", pflag.ContinueOnError)
+	add(src)
+	for _, n := range names {
+		f := src.Lookup(n)
+		if f == nil {
+			panic("stage.AddOnly: no flag " + n)
+		}
+		dst.AddFlag(f)
+	}
+}
