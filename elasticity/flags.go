@@ -16,43 +16,12 @@ var Contract = stage.Define("elasticity", DefaultOptions, Load, Run, (*Result).D
 // as defaults.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Job, "job", o.Job, "model only this job")
-	fs.Var(size{&o.GridBytes, false}, "grid", "memory step of the curve (bytes, or with K, M, G: binary units)")
+	fs.Var(bytesize.NewValue(&o.GridBytes), "grid", "memory step of the curve (bytes, or with K, M, G: binary units)")
 	fs.Var(&settings{c: &o.Overrides}, "set", "KEY=VALUE configuration key applied to every run (repeatable)")
-	fs.Var(size{&o.InputBytes, true}, "input-bytes", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
+	fs.Var(bytesize.NewOptional(&o.InputBytes, ""), "input-bytes", "carry every model to a task input of this size (e.g. 10G): ideal memory, spill and runtimes scale with it")
 	fs.BoolVar(&o.WallTime, "wall-time", o.WallTime, "model wall time even where one-slot runs measured their wait for a CPU (cpu_wait_s)")
 	fs.StringVar(&o.Fit, "fit", o.Fit, "how the model is learnt: pair (an under-sized and a well-sized setting, as Iorgulescu et al., ATC'17 §2 do) or least-squares (every run; steadier for --input-bytes)")
 }
-
-// size is a size flag, read by bytesize.Parse and written by
-// bytesize.Format. An optional one is "" (0) until given.
-type size struct {
-	b        *int64
-	optional bool
-}
-
-func (s size) String() string {
-	if s.b == nil || s.optional && *s.b == 0 {
-		return ""
-	}
-	return bytesize.Format(*s.b)
-}
-
-func (s size) Set(v string) error {
-	if s.optional && v == "" {
-		*s.b = 0
-		return nil
-	}
-	b, err := bytesize.Parse(v)
-	if err != nil {
-		return err
-	}
-	*s.b = b
-	return nil
-}
-
-// Type is "string", as the flags were before they parsed their sizes, so
-// --help quotes the default as it did.
-func (size) Type() string { return "string" }
 
 // settings is --set KEY=VALUE, repeatable: each pair goes into the
 // overrides, the last of a repeated key winning; the first one given

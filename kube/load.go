@@ -39,7 +39,8 @@ type Options struct {
 	// Containers name the container of objects whose data names none
 	// (ParseContainer reads --container's NAMESPACE/KIND/NAME=CONTAINER);
 	// default: the object's name.
-	Containers map[Ref]string
+	Containers    map[Ref]string
+	containerArgs []string // --container as given
 }
 
 // ParseContainer reads one --container value, OBJECT=CONTAINER, OBJECT
@@ -77,7 +78,7 @@ func DefaultOptions() Options {
 }
 
 // Validate reports every bad option at once.
-func (o Options) Validate() error {
+func (o *Options) Validate() error {
 	var errs []error
 	for _, p := range []struct {
 		name string

@@ -36,12 +36,12 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(nodeMemories{c}, "node-memory", "memory of a node (a list sweeps; K, M, G, T: binary units)")
 	fs.Var(nodeShapes{c}, "node-shapes", "a cluster of several node shapes instead of --nodes and --node-memory: COUNTxMEMORY[/CORES][@DISK],... e.g. 40x16G/16,10x64G/32@1G (given again, or ; between clusters: a sweep)")
 	fs.IntVar(&o.NodeCores, "node-cores", o.NodeCores, "cores of a node (of a shape without /CORES); a task takes its phase's cores (1 unless the trace says)")
-	fs.Var(size{p: &o.MemoryUnitBytes}, "memory-unit", "memory is allocated in whole units of this size")
-	fs.Var(size{p: &o.NodeDiskBytesPerS, zeroOK: true, zero: "0"}, "node-disk-bandwidth", "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
+	fs.Var(bytesize.NewValue(&o.MemoryUnitBytes), "memory-unit", "memory is allocated in whole units of this size")
+	fs.Var(bytesize.NewOptional(&o.NodeDiskBytesPerS, "0"), "node-disk-bandwidth", "a node's disk bandwidth per second (0: elastic tasks' disk is not limited)")
 	fs.Float64Var(&o.ElasticDiskShare, "elastic-disk-share", o.ElasticDiskShare, "share of a node's disk bandwidth elastic tasks may take together")
 	fs.Var(model{&o.DefaultModel}, "default-model", "model of tasks with none in the trace or dataset: none or step:SLOWDOWN")
 	fs.BoolVar(&o.ReservedGaps, "reserved-gaps", o.ReservedGaps, "yarn-me: run other jobs' tasks on a reserved node when they end before the reserved job could start there")
-	fs.Var(size{p: &o.AlibabaMachineMemoryBytes, zeroOK: true}, "alibaba-machine-memory", "memory of the Alibaba 2018 trace's largest machine, which plan_mem is a percentage of (no default: the trace does not publish it; without it Alibaba jobs are not replayed)")
+	fs.Var(bytesize.NewOptional(&o.AlibabaMachineMemoryBytes, ""), "alibaba-machine-memory", "memory of the Alibaba 2018 trace's largest machine, which plan_mem is a percentage of (no default: the trace does not publish it; without it Alibaba jobs are not replayed)")
 	fs.Var(timeflag.NewDuration(&o.TargetMakespan, o.TargetMakespan), "target-makespan", "name, per policy, the smallest swept cluster that runs the trace within this")
 }
 
@@ -230,40 +230,6 @@ func (v nodeShapes) Replace(ss []string) error {
 	}
 	return nil
 }
-
-// size is a flag of one size in bytes (bytesize.Parse). With zeroOK, 0
-// is allowed and written as zero ("0": no limit; "": not given), which
-// the flag also reads.
-type size struct {
-	p      *int64
-	zeroOK bool
-	zero   string
-}
-
-func (v size) String() string {
-	if v.p == nil {
-		return ""
-	}
-	if *v.p == 0 && v.zeroOK {
-		return v.zero
-	}
-	return bytesize.Format(*v.p)
-}
-
-func (v size) Set(s string) error {
-	if v.zeroOK && strings.TrimSpace(s) == v.zero {
-		*v.p = 0
-		return nil
-	}
-	b, err := bytesize.Parse(s)
-	if err != nil {
-		return err
-	}
-	*v.p = b
-	return nil
-}
-
-func (size) Type() string { return "string" }
 
 // model is --default-model: a model spec ParseModel reads, kept as
 // written.

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/atomicfile"
-	"github.com/wlprof/wlprof/internal/bytesize"
 	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/kube"
 	"github.com/wlprof/wlprof/pipeline"
@@ -20,14 +19,12 @@ import (
 )
 
 type exportKubernetesOptions struct {
-	g          *globalOptions
-	fit        skyline.Options
-	export     kube.Options
-	nodeMemory string
-	profiles   string
-	containers []string
-	out        string
-	command    string
+	g        *globalOptions
+	fit      skyline.Options
+	export   kube.Options
+	profiles string
+	out      string
+	command  string
 }
 
 func newExportKubernetesCmd(g *globalOptions) *cobra.Command {
@@ -95,16 +92,7 @@ that limit is below the new request.
 	}
 	f := cmd.Flags()
 	stage.AddOnly(f, o.fit.AddFlags, skyline.FitFlags...)
-	e := &o.export
-	f.Float64Var(&e.CPUPercentile, "cpu-percentile", e.CPUPercentile, "percentile of the CPU samples the CPU request covers")
-	f.Float64Var(&e.MemoryPercentile, "memory-percentile", e.MemoryPercentile, "percentile of the memory samples the memory request covers")
-	f.Float64Var(&e.MemoryMargin, "memory-margin", e.MemoryMargin, "memory limit's margin over the peak sample, a fraction (the VPA recommender's default)")
-	f.StringVar(&e.CPULimit, "cpu-limit", e.CPULimit, "CPU limit: none, or peak (the peak sample)")
-	f.Float64Var(&e.MaxSlowdown, "max-slowdown", e.MaxSlowdown, "runtime penalty an elasticity model's memory may cost, a fraction")
-	f.Float64Var(&e.NodeCPU, "node-cpu", 0, "allocatable cores of nodes the dataset gives no shape for")
-	f.StringVar(&o.nodeMemory, "node-memory", "", "allocatable memory of those nodes (binary: 64G is 64 GiB)")
-	f.StringVar(&e.Namespace, "namespace", e.Namespace, "namespace of bare job names, in a dataset from Kubernetes")
-	f.StringArrayVar(&o.containers, "container", nil, "NAMESPACE/KIND/NAME=CONTAINER: the container to set where the data names none (default: the workload's name); repeat for several")
+	o.export.AddFlags(f)
 	f.StringVar(&o.out, "out", "", "write each object's patch to DIR/NAMESPACE_KIND_NAME.yaml (what kubectl patch --patch-file takes) instead of stdout")
 	f.StringVar(&o.profiles, "profiles", "", "take skylines and elasticity models from these profile files (a report directory, or its profiles/) instead of fitting them")
 	_ = cmd.RegisterFlagCompletionFunc("cpu-limit", cobra.FixedCompletions([]string{kube.CPULimitNone, kube.CPULimitPeak}, cobra.ShellCompDirectiveNoFileComp))
@@ -117,23 +105,7 @@ func runExportKubernetes(ctx context.Context, o *exportKubernetesOptions) error 
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
 	}
-	var err error
-	if o.nodeMemory != "" {
-		if o.export.NodeMemoryBytes, err = bytesize.Parse(o.nodeMemory); err != nil {
-			return usagef("--node-memory: %v", err)
-		}
-	}
 	o.export.Command = o.command
-	for _, c := range o.containers {
-		ref, name, err := kube.ParseContainer(c)
-		if err != nil {
-			return usageError{err}
-		}
-		if o.export.Containers == nil {
-			o.export.Containers = map[kube.Ref]string{}
-		}
-		o.export.Containers[ref] = name
-	}
 	if err := o.export.Validate(); err != nil {
 		return usageError{err}
 	}
