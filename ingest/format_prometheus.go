@@ -145,7 +145,9 @@ var (
 )
 
 // PrometheusRoles lists every role a --query can override.
-func PrometheusRoles() []string { return append(append([]string{}, promLabelRoles...), promSeriesRoles...) }
+func PrometheusRoles() []string {
+	return append(append([]string{}, promLabelRoles...), promSeriesRoles...)
+}
 
 // promDefaultQueries are the cAdvisor and kube-state-metrics queries.
 var promDefaultQueries = map[string]string{

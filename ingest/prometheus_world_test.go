@@ -231,4 +231,3 @@ func stripSource(r any) any {
 	}
 	return r
 }
-

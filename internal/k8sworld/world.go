@@ -103,11 +103,11 @@ type CronJob struct {
 
 // Cron pods' requests.
 const (
-	CronPodCores  = 0.5
-	CronPodMemory = 1 << 30
+	CronPodCores     = 0.5
+	CronPodMemory    = 1 << 30
 	CronPodUsedCores = 0.4
-	longCores     = 1.0
-	longMemory    = 2 << 30
+	longCores        = 1.0
+	longMemory       = 2 << 30
 )
 
 // World is a generated world.
@@ -115,7 +115,7 @@ type World struct {
 	c       Config
 	tenants []Tenant
 	cron    []CronJob
-	pods    []pod   // long-running pods
+	pods    []pod // long-running pods
 	level   []float64
 	ar      []float64 // walk state per unpredictable tenant
 	burst   []int
