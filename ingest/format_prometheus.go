@@ -179,8 +179,8 @@ func promQuery(expr string, step time.Duration) string {
 	return r.Replace(expr)
 }
 
-// validate reports every problem of o at once.
-func (o PrometheusOptions) validate() error {
+// Validate reports every problem of o at once.
+func (o PrometheusOptions) Validate() error {
 	var errs []error
 	if o.URL == "" {
 		errs = append(errs, errors.New("--url: the Prometheus server to read (e.g. http://127.0.0.1:9090)"))
@@ -236,4 +236,20 @@ func init() {
 		},
 		ingest: ingestPromFile,
 	})
+}
+
+// ParsePrometheusQueries reads --query ROLE=PROMQL values (the query may
+// hold "="), every bad one reported at once.
+func ParsePrometheusQueries(args []string) (map[string]string, error) {
+	out := map[string]string{}
+	var errs []error
+	for _, a := range args {
+		role, q, ok := strings.Cut(a, "=")
+		if !ok {
+			errs = append(errs, fmt.Errorf("--query %q: want ROLE=PROMQL (roles: %s)", a, strings.Join(PrometheusRoles(), ", ")))
+			continue
+		}
+		out[strings.TrimSpace(role)] = q
+	}
+	return out, errors.Join(errs...)
 }

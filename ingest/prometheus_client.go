@@ -246,7 +246,7 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 	if len(paths) > 0 {
 		return nil, fmt.Errorf("prometheus reads --url, not files (%s); a file saved with --save is format prometheus-json", strings.Join(paths, ", "))
 	}
-	if err := o.validate(); err != nil {
+	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	c, err := newPromClient(o)

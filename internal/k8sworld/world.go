@@ -231,7 +231,7 @@ func (w *World) cores(i int, sec float64) float64 {
 	}
 	// Unpredictable: AR(1) around the level with bursts of random length
 	// at random times, about one every half day.
-	w.ar[i] = 0.995*w.ar[i] + 0.08*w.rng.NormFloat64()
+	w.ar[i] = 0.995*w.ar[i] + 0.03*w.rng.NormFloat64()
 	v := lvl * math.Exp(w.ar[i])
 	if w.burst[i] > 0 {
 		w.burst[i]--
