@@ -66,6 +66,11 @@
 //     what the kubelet reserves, which a node can exceed). A point where a
 //     tenant's containers on a node have a memory sample but no cpu rate (a
 //     container's first scrape) is not a usage row (counted in a note).
+//     Between two points where a tenant has rows, a point where none of
+//     its containers ran anywhere is a row of 0 (cpu and memory) on server
+//     "<none>": a namespace of CronJobs uses nothing between its runs, which
+//     no row at all would leave unknown (too sparse to classify). Before a
+//     tenant's first point and after its last nothing is written.
 //   - A tenant is a namespace (--tenant-key namespace, the default) or a
 //     workload (--tenant-key workload): "namespace/Kind/name" of the pod's
 //     controller, a ReplicaSet's Deployment when it has one, a Job's
@@ -75,9 +80,11 @@
 //     runs are its Jobs (runs.run "namespace/job", name the Job's name,
 //     user and queue the namespace). A Job no CronJob owns is a job of its
 //     own, runs.job its normalised name (as other formats, "namespace/"
-//     before it). A run starts at its first pod's first memory point and
-//     ends one step after its last pod's last one; status FINISHED, or
-//     RUNNING (no end) when a pod is still there at the range's last point.
+//     before it). A memory point at t says the pod ran in the step before
+//     it, [t − step, t) (its window is (t − step, t]): a run starts one
+//     step before its pods' first memory point and ends at their last;
+//     status FINISHED, or RUNNING (no end) when a pod is still there at the
+//     range's last point.
 //   - A run's skyline (skylines table) is its pods over time on the step
 //     grid: containers = pods present; memory_bytes and vcores = per pod
 //     its requests (requests role, summed over its containers) when it
@@ -89,8 +96,11 @@
 //     over its node's allocatable memory.
 //
 // The manifest records the source with format "prometheus" (path: the
-// server's URL) or "prometheus-json" (path: the file), table usage, and
-// notes naming the range, step, tenant key and queries. Accepted counts
+// server's URL; size_bytes and sha256 of the response bodies in the order
+// read) or "prometheus-json" (path: the file), table usage, and notes: the
+// first two begin "kubernetes: " (the range, step and label step; the
+// mapping, with the tenant key), then every query that is not the
+// default. A reader tells Kubernetes data by a source of either format. Accepted counts
 // rows written (usage, runs, skyline samples, instances); a reject is one
 // series (line: the file's line, or the query's number in an API ingest;
 // record: its labels) or one point whose value is NaN or infinite.
