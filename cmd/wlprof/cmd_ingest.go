@@ -92,7 +92,7 @@ FORMATS
 	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent; raw (series-csv: not utilisation, scaled by the file's maximum)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.StringVar(&o.Tenant, "tenant", "", "tenant of series-csv files (default: the file name) and alibaba2018-machine (default: alibaba)")
-	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine, alibaba2018-container-usage app|container, google2011-task-usage job|machine (default: the first)")
+	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine, alibaba2018-container-usage app|container, google2011-task-usage job|machine, prometheus(-json) namespace|workload (default: the first)")
 	var traceStart int64
 	o.TraceStart = *timeflag.NewInstant(&traceStart)
 	f.Var(&o.TraceStart, "trace-start", "instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
