@@ -40,8 +40,11 @@ const (
 type Config struct {
 	Start    time.Time
 	Duration time.Duration
-	Scrape   time.Duration // scrape interval of cAdvisor and kube-state-metrics
-	Seed     uint64
+	Scrape   time.Duration // scrape interval of cAdvisor (and of kube-state-metrics unless KSMScrape)
+	// KSMScrape, a multiple of Scrape, is kube-state-metrics' interval
+	// when it is scraped less often; 0: Scrape.
+	KSMScrape time.Duration
+	Seed      uint64
 
 	Nodes      int
 	NodeCores  float64
@@ -70,7 +73,7 @@ func Small() Config {
 // Month is a month of a thousand containers at one minute.
 func Month() Config {
 	c := Small()
-	c.Duration, c.Scrape = 30*24*time.Hour, time.Minute
+	c.Duration, c.Scrape, c.KSMScrape = 30*24*time.Hour, time.Minute, 5*time.Minute
 	c.Nodes, c.NodeCores, c.NodeMemory = 100, 32, 128<<30
 	c.Tenants, c.Replicas, c.Period = 240, 4, 24*time.Hour
 	c.CronJobs = 10
@@ -276,6 +279,16 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 		ks = append(ks, k)
 		times = append(times, float64(t.UnixMilli())/1000)
 	}
+	every := 1
+	if w.c.KSMScrape > w.c.Scrape {
+		every = int(w.c.KSMScrape / w.c.Scrape)
+	}
+	var ksm []float64
+	for j, k := range ks {
+		if k%every == 0 {
+			ksm = append(ksm, times[j])
+		}
+	}
 	// One replica's cores per tenant and scrape, in time order.
 	vals := make([][]float64, len(w.tenants))
 	for i := range vals {
@@ -293,7 +306,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	for n := 0; n < w.c.Nodes; n++ {
 		for _, r := range [][3]string{{"cpu", "core", fmtF(w.c.NodeCores)}, {"memory", "byte", fmtF(w.c.NodeMemory)}} {
 			e.series(fmt.Sprintf(`kube_node_status_allocatable{node=%q,resource=%q,unit=%q}`, w.node(n), r[0], r[1]))
-			for _, t := range times {
+			for _, t := range ksm {
 				e.sample(r[2], t)
 			}
 		}
@@ -302,24 +315,24 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	// Pods: info, owner, requests (kube-state-metrics).
 	e.family("kube_pod_info", "gauge")
 	for _, p := range w.pods {
-		e.constant(fmt.Sprintf(`kube_pod_info{namespace=%q,pod=%q,node=%q,created_by_kind=%q,created_by_name=%q}`, p.ns, p.name, p.node, p.ownerKind, p.owner), "1", times)
+		e.constant(fmt.Sprintf(`kube_pod_info{namespace=%q,pod=%q,node=%q,created_by_kind=%q,created_by_name=%q}`, p.ns, p.name, p.node, p.ownerKind, p.owner), "1", ksm)
 	}
 	for _, c := range cron {
-		e.span(fmt.Sprintf(`kube_pod_info{namespace=%q,pod=%q,node=%q,created_by_kind="Job",created_by_name=%q}`, c.ns, c.pod, c.node, c.job), "1", times, c.from, c.kubeTo)
+		e.span(fmt.Sprintf(`kube_pod_info{namespace=%q,pod=%q,node=%q,created_by_kind="Job",created_by_name=%q}`, c.ns, c.pod, c.node, c.job), "1", ksm, c.from, c.kubeTo)
 	}
 	e.family("kube_pod_owner", "gauge")
 	for _, p := range w.pods {
-		e.constant(fmt.Sprintf(`kube_pod_owner{namespace=%q,pod=%q,owner_kind=%q,owner_name=%q,owner_is_controller="true"}`, p.ns, p.name, p.ownerKind, p.owner), "1", times)
+		e.constant(fmt.Sprintf(`kube_pod_owner{namespace=%q,pod=%q,owner_kind=%q,owner_name=%q,owner_is_controller="true"}`, p.ns, p.name, p.ownerKind, p.owner), "1", ksm)
 	}
 	for _, c := range cron {
-		e.span(fmt.Sprintf(`kube_pod_owner{namespace=%q,pod=%q,owner_kind="Job",owner_name=%q,owner_is_controller="true"}`, c.ns, c.pod, c.job), "1", times, c.from, c.kubeTo)
+		e.span(fmt.Sprintf(`kube_pod_owner{namespace=%q,pod=%q,owner_kind="Job",owner_name=%q,owner_is_controller="true"}`, c.ns, c.pod, c.job), "1", ksm, c.from, c.kubeTo)
 	}
 	e.family("kube_replicaset_owner", "gauge")
 	seen := map[string]bool{}
 	for _, p := range w.pods {
 		if p.rs != "" && !seen[p.ns+"/"+p.rs] {
 			seen[p.ns+"/"+p.rs] = true
-			e.constant(fmt.Sprintf(`kube_replicaset_owner{namespace=%q,replicaset=%q,owner_kind="Deployment",owner_name=%q,owner_is_controller="true"}`, p.ns, p.rs, p.container), "1", times)
+			e.constant(fmt.Sprintf(`kube_replicaset_owner{namespace=%q,replicaset=%q,owner_kind="Deployment",owner_name=%q,owner_is_controller="true"}`, p.ns, p.rs, p.container), "1", ksm)
 		}
 	}
 	e.family("kube_job_owner", "gauge")
@@ -339,17 +352,17 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	sort.Strings(jobKeys)
 	for _, k := range jobKeys {
 		j := jobs[k]
-		e.span(fmt.Sprintf(`kube_job_owner{namespace=%q,job_name=%q,owner_kind="CronJob",owner_name=%q,owner_is_controller="true"}`, j.ns, j.job, j.cronjob), "1", times, j.from, j.kubeTo)
+		e.span(fmt.Sprintf(`kube_job_owner{namespace=%q,job_name=%q,owner_kind="CronJob",owner_name=%q,owner_is_controller="true"}`, j.ns, j.job, j.cronjob), "1", ksm, j.from, j.kubeTo)
 	}
 	e.family("kube_pod_container_resource_requests", "gauge")
 	for _, p := range w.pods {
 		for _, r := range [][3]string{{"cpu", "core", fmtF(longCores)}, {"memory", "byte", fmtF(longMemory)}} {
-			e.constant(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container=%q,node=%q,resource=%q,unit=%q}`, p.ns, p.pod(), p.container, p.node, r[0], r[1]), r[2], times)
+			e.constant(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container=%q,node=%q,resource=%q,unit=%q}`, p.ns, p.pod(), p.container, p.node, r[0], r[1]), r[2], ksm)
 		}
 	}
 	for _, c := range cron {
 		for _, r := range [][3]string{{"cpu", "core", fmtF(CronPodCores)}, {"memory", "byte", fmtF(CronPodMemory)}} {
-			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container="etl",node=%q,resource=%q,unit=%q}`, c.ns, c.pod, c.node, r[0], r[1]), r[2], times, c.from, c.kubeTo)
+			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container="etl",node=%q,resource=%q,unit=%q}`, c.ns, c.pod, c.node, r[0], r[1]), r[2], ksm, c.from, c.kubeTo)
 		}
 	}
 	// cAdvisor.
