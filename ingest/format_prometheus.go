@@ -102,8 +102,15 @@
 // mapping, with the tenant key), then every query that is not the
 // default. A reader tells Kubernetes data by a source of either format. Accepted counts
 // rows written (usage, runs, skyline samples, instances); a reject is one
-// series (line: the file's line, or the query's number in an API ingest;
-// record: its labels) or one point whose value is NaN or infinite.
+// series (line: the file's line, or the response's number in an API
+// ingest; record: its labels) or one point whose value is NaN, infinite or
+// negative. A series that cannot be mapped (its pod has no node, its node
+// no allocatable) is rejected once per ingest; its points in later chunks
+// are counted in a note.
+//
+// Each series is one container: two series for one container (cAdvisor
+// scraped by two jobs) are both counted; narrow the query (--query
+// cpu=...{job="kubelet",...}) when the server holds such duplicates.
 package ingest
 
 import (

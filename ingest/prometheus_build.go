@@ -40,6 +40,9 @@ type promCollector struct {
 	clamped  int64 // utilisation values clamped to 1
 	rejectBy map[string]int64
 	pieces   int64 // responses read
+
+	rejectedSeries map[string]bool // role+labels of series rejected whole
+	againPoints    int64           // their points in later chunks
 }
 
 // promIdle is a tenant's last point with a usage row, and whether it had
@@ -91,13 +94,27 @@ func newPromCollector(s *sink, format string, step time.Duration, start, end tim
 		startMs: startMs, endMs: startMs + n*stepMs,
 		nodeCPU: map[string][]promTV{}, nodeMem: map[string][]promTV{}, pods: map[string]*promPod{},
 		rsOwner: map[string]promRef{}, jobOwner: map[string]promRef{}, tn: map[[2]string]int{}, rejectBy: map[string]int64{},
-		idle: map[string]*promIdle{}}
+		idle: map[string]*promIdle{}, rejectedSeries: map[string]bool{}}
 }
 
 // rejectSeries rejects one series of a response.
 func (c *promCollector) rejectSeries(file string, line int64, m map[string]string, why string) error {
 	c.rejectBy[why]++
 	return c.s.reject(&ParseError{File: file, Line: line, Err: fmt.Errorf("%s", why), Record: recordText([]byte(labelsText(m)))})
+}
+
+// rejectOnce rejects a whole series that cannot be mapped the first time
+// it comes; its later chunks (the same labels, the same reason) are
+// counted in a note instead of rejecting it again, so a month in 30 chunks
+// does not reach --max-rejects thirty times as fast.
+func (c *promCollector) rejectOnce(role, file string, line int64, sr *promSeries, why string) error {
+	k := role + labelsText(sr.Metric)
+	if c.rejectedSeries[k] {
+		c.againPoints += int64(len(sr.Values))
+		return nil
+	}
+	c.rejectedSeries[k] = true
+	return c.rejectSeries(file, line, sr.Metric, why)
 }
 
 // need returns the labels of m named, or the first missing one.
@@ -292,7 +309,7 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 		}
 		p := c.pods[l[0]+"/"+l[1]]
 		if p == nil || p.Node == "" {
-			if err := c.rejectSeries(file, line, sr.Metric, fmt.Sprintf("%s series of pod %s/%s, which has no kube_pod_info (pod_info) with a node: its server is unknown", role, l[0], l[1])); err != nil {
+			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series of pod %s/%s, which has no kube_pod_info (pod_info) with a node: its server is unknown", role, l[0], l[1])); err != nil {
 				return err
 			}
 			continue
@@ -302,7 +319,7 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 			alloc = c.nodeMem
 		}
 		if len(alloc[p.Node]) == 0 {
-			if err := c.rejectSeries(file, line, sr.Metric, fmt.Sprintf("%s series on node %s, which has no allocatable %s (node_%s): utilisation has no denominator", role, p.Node, role, role)); err != nil {
+			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series on node %s, which has no allocatable %s (node_%s): utilisation has no denominator", role, p.Node, role, role)); err != nil {
 				return err
 			}
 			continue
@@ -505,6 +522,9 @@ func (c *promCollector) finish(ctx context.Context) error {
 	}
 	if c.memOnly > 0 {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("tenant×node points with a memory sample but no cpu rate (a container's first scrape), not written as usage: %d", c.memOnly))
+	}
+	if c.againPoints > 0 {
+		c.s.notes = append(c.s.notes, fmt.Sprintf("points of rejected series in later chunks (the series is rejected once): %d", c.againPoints))
 	}
 	if c.zeros > 0 {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("points where a tenant ran nowhere between two where it ran, written as 0 on server %s: %d", promIdleServer, c.zeros))

@@ -25,6 +25,7 @@ type fakeProm struct {
 	maxPts   int // points per series above which the query is refused (Prometheus: 11,000)
 	refuse   func(call int) (int, string)
 	memValue string // the memory value, "" for 2 GiB
+	noPod    bool   // no kube_pod_info: the pod's node is unknown
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +57,9 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		metric, value = `{"node":"n1","resource":"cpu"}`, "4"
 	case strings.Contains(expr, `resource="memory"`):
 		metric, value = `{"node":"n1","resource":"memory"}`, "8589934592"
+	case strings.Contains(expr, "kube_pod_info") && f.noPod:
+		fmt.Fprint(w, `{"status":"success","data":{"resultType":"matrix","result":[]}}`)
+		return
 	case strings.Contains(expr, "kube_pod_info"):
 		metric, value = `{"namespace":"shop","pod":"web-1","node":"n1"}`, "1"
 	case strings.Contains(expr, "kube_pod_owner"):
@@ -215,5 +219,28 @@ func TestPrometheusQueryPlaceholders(t *testing.T) {
 	}
 	if got := promQuery(promDefaultQueries["cpu"], 5*time.Minute); !strings.HasSuffix(got, "[600s])") {
 		t.Errorf("cpu at 5m: %s", got)
+	}
+}
+
+// TestPrometheusUnmappedPodRejectedOnce: a container whose pod has no
+// kube_pod_info has no server; its series is rejected once per role, not
+// once per chunk, and its later chunks' points are counted in a note.
+func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000, noPod: true})
+	defer srv.Close()
+	opts := fakeOptions(srv.URL, 48) // 2,881 points: 3 chunks of at most 1,440
+	res, _, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rejected != 2 || res.Accepted != 0 {
+		t.Errorf("%d accepted, %d rejected; want 0 and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
+	}
+	notes := strings.Join(res.Files[0].Notes, "\n")
+	if !strings.Contains(notes, "points of rejected series in later chunks (the series is rejected once): 2882") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	if !strings.Contains(res.Samples[0].Err.Error(), "no kube_pod_info") {
+		t.Errorf("reject: %v", res.Samples[0])
 	}
 }
