@@ -89,6 +89,27 @@ func TestPrometheusWorld(t *testing.T) {
 		checkPatterns(t, name, ds, func(tn k8sworld.Tenant) string { return tn.Namespace }, pw.world, true)
 		checkSkylines(t, name, ds, pw.world)
 	}
+	checkRunRows(t, api, pw.world)
+
+	// Why the presence window is the step: with the gauge as it is,
+	// Prometheus' 5-minute lookback holds a finished pod's last value,
+	// and every Job's skyline is 5 minutes too long.
+	lb := pw.options("")
+	lb.Prometheus.Queries = map[string]string{"memory": `container_memory_working_set_bytes{container!="",container!="POD",pod!=""}`}
+	_, lbds, err := ingest.Into(ctx, filepath.Join(pw.dir, "lookback"), "prometheus", nil, lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sky, err := dataset.ReadAll(ctx, lbds, dataset.SkylinesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last scrape of the longest pod is at 885 s (scrapes at 15 s past
+	// each half minute); held 300 s more, the last minute point is 1185 s
+	// rounded down, 1140 s: 240 s longer than the pods ran.
+	if last := sky[len(sky)-1]; last.Containers != 0 || last.OffsetS != 1140 {
+		t.Errorf("with the lookback the last run's skyline ends at %gs, want 1140 s (the last scrape at 885 s + the 5-minute lookback, on the minute grid)", last.OffsetS)
+	}
 
 	// The workload tenants from the same capture.
 	wopts := ingest.DefaultOptions()
@@ -230,4 +251,67 @@ func stripSource(r any) any {
 		return x
 	}
 	return r
+}
+
+// checkRunRows compares the runs, skylines and instances tables with the
+// Jobs the generator started: every Job a FINISHED run of 15 minutes, its
+// skyline the pods' change points with their requests, its pods instances.
+func checkRunRows(t *testing.T, ds *dataset.Dataset, w *k8sworld.World) {
+	t.Helper()
+	ctx := context.Background()
+	runs, err := dataset.ReadAll(ctx, ds, dataset.RunsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sky, err := dataset.ReadAll(ctx, ds, dataset.SkylinesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := dataset.ReadAll(ctx, ds, dataset.InstancesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := w.Config()
+	longest := 0.0
+	for _, d := range cfg.CronShape {
+		longest = max(longest, d)
+	}
+	want := 0
+	for _, cj := range w.CronJobs() {
+		want += cj.Runs
+	}
+	if len(runs) != want || len(inst) != want*len(cfg.CronShape) {
+		t.Fatalf("%d runs and %d instances, generated %d Jobs of %d pods", len(runs), len(inst), want, len(cfg.CronShape))
+	}
+	for _, r := range runs {
+		if r.Status != "FINISHED" || float64(r.EndMs-r.StartMs)/1000 != longest || (r.StartMs-cfg.Start.UnixMilli())%cfg.CronPeriod.Milliseconds() != 0 {
+			t.Fatalf("run %+v: want FINISHED, %gs from a scheduled start", r, longest)
+		}
+	}
+	// The change points: the pods' requests, 4 then 2 then none.
+	cj := w.CronJobs()[0]
+	var wantSky []dataset.SkylineSample
+	for i, c := range cj.Containers {
+		if i == 0 || c != cj.Containers[i-1] {
+			wantSky = append(wantSky, dataset.SkylineSample{Job: cj.ID, OffsetS: float64(i * k8sworld.CronStep),
+				Containers: c, VCores: cj.VCores[i], MemoryBytes: cj.MemoryBytes[i]})
+		}
+	}
+	wantSky = append(wantSky, dataset.SkylineSample{Job: cj.ID, OffsetS: longest})
+	if len(sky) != want*len(wantSky) {
+		t.Fatalf("%d skyline rows, want %d per run", len(sky), len(wantSky))
+	}
+	for i, s := range sky {
+		ws := wantSky[i%len(wantSky)]
+		ws.Run = s.Run
+		if s != ws {
+			t.Fatalf("skyline row %d: %+v, want %+v", i, s, ws)
+		}
+	}
+	for _, in := range inst {
+		d := float64(in.EndMs-in.StartMs) / 1000
+		if in.Machine == "" || (d != 600 && d != 900) || math.Abs(in.CPUAvg-k8sworld.CronPodUsedCores) > 0.05 {
+			t.Fatalf("instance %+v: want a node, 600 or 900 s, %g cores", in, k8sworld.CronPodUsedCores)
+		}
+	}
 }
