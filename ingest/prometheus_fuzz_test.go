@@ -1,14 +1,21 @@
 package ingest
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 // valuesOracle decodes a values array with encoding/json, the way a
@@ -107,6 +114,60 @@ func FuzzPrometheusValues(f *testing.F) {
 			if got[i].Ms != want[i].Ms || string(got[i].V) != string(want[i].V) {
 				t.Fatalf("%q point %d differs", b, i)
 			}
+		}
+	})
+}
+
+// FuzzPrometheusJSON: any lines after a valid header give an ingest that
+// either fails with an error about the input (never a recovered panic) or
+// commits rows and rejects whose counts add up to the tables' rows.
+func FuzzPrometheusJSON(f *testing.F) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000})
+	defer srv.Close()
+	dir := f.TempDir()
+	opts := fakeOptions(srv.URL, 1)
+	opts.Prometheus.Save = filepath.Join(dir, "seed.jsonl")
+	if _, _, err := Into(context.Background(), filepath.Join(dir, "seed"), promFormat, nil, opts); err != nil {
+		f.Fatal(err)
+	}
+	seed, err := os.ReadFile(opts.Prometheus.Save)
+	if err != nil {
+		f.Fatal(err)
+	}
+	header, body, _ := bytes.Cut(seed, []byte("\n"))
+	f.Add(body)
+	lines := bytes.Split(body, []byte("\n"))
+	f.Add(bytes.Join(lines[len(lines)-3:], []byte("\n"))) // series before labels
+	f.Add([]byte(`{"role":"cpu","chunk":[1,1],"response":{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1,"NaN"]]}]}}}`))
+	f.Add([]byte("{\"role\":\"bogus\",\"response\":{}}\nnot json\n"))
+	n := 0
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if len(body) > 64<<10 {
+			return
+		}
+		n++
+		in := filepath.Join(dir, fmt.Sprintf("in%d.jsonl", n))
+		if err := os.WriteFile(in, append(append(append([]byte{}, header...), '\n'), body...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(in)
+		o := DefaultOptions()
+		o.MaxRejects = -1
+		out := filepath.Join(dir, fmt.Sprintf("ds%d", n))
+		defer os.RemoveAll(out)
+		res, ds, err := Into(context.Background(), out, promJSONFormat, []string{in}, o)
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatal(err)
+			}
+			return
+		}
+		var rows int64
+		for _, name := range []string{dataset.UsageTable.Name, dataset.RunsTable.Name, dataset.SkylinesTable.Name, dataset.InstancesTable.Name} {
+			rows += ds.Rows(name)
+		}
+		if rows != res.Accepted || ds.Rows(dataset.RejectsTable.Name) != res.Rejected {
+			t.Fatalf("accepted %d, rows %d; rejected %d, rejects %d", res.Accepted, rows, res.Rejected, ds.Rows(dataset.RejectsTable.Name))
 		}
 	})
 }
