@@ -21,7 +21,8 @@
 // CSV row), vms.go (the vms-table join), machine_events.go (machine
 // histories), jobs.go (runs and skylines), alibaba.go, google.go,
 // google_usage.go, google_sum.go, google_json.go, google_parquet.go,
-// spark_*.go (one source family each).
+// spark_*.go, prometheus_*.go (one source family each: the Prometheus
+// client, response decoding, the joins into usage, and the Jobs).
 //
 // # Formats
 //
@@ -53,7 +54,7 @@
 //	jhist                          format_jhist.go (jhist_v1.go, avro.go)
 //	hdfs-audit                     format_hdfs_audit.go
 //	openlineage                    format_openlineage.go
-//	prometheus                     format_prometheus.go (prometheus_client.go, prometheus_decode.go, prometheus_build.go)
+//	prometheus                     format_prometheus.go (prometheus_*.go)
 //	prometheus-json                format_prometheus.go
 //
 // # Utilisation traces
