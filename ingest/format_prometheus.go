@@ -58,7 +58,10 @@
 //
 // # What maps to what
 //
-//   - A server is a node. Utilisation (usage table) is per tenant, node and
+//   - A server is a node: the container series' own node label when it
+//     has one (kubelet's cAdvisor, scraped per node), else kube_pod_info's
+//     (a pod recreated under its name on another node, as a StatefulSet's
+//     is, is placed by its latest pod_info only). Utilisation (usage table) is per tenant, node and
 //     point: cpu = the cores its containers on the node used (cpu role)
 //     over the node's allocatable cores (node_cpu at that time), memory =
 //     their working-set bytes over the node's allocatable memory; both
@@ -96,7 +99,7 @@
 //     over its node's allocatable memory.
 //
 // The manifest records the source with format "prometheus" (path: the
-// server's URL; size_bytes and sha256 of the response bodies in the order
+// server's URL, a password in it masked as xxxxx; size_bytes and sha256 of the response bodies in the order
 // read) or "prometheus-json" (path: the file), table usage, and notes: the
 // first two begin "kubernetes: " (the range, step and label step; the
 // mapping, with the tenant key), then every query that is not the

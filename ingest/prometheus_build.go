@@ -41,6 +41,7 @@ type promCollector struct {
 	rejectBy map[string]int64
 	pieces   int64 // responses read
 
+	warned         map[string]bool // server warnings noted
 	rejectedSeries map[string]bool // role+labels of series rejected whole
 	againPoints    int64           // their points in later chunks
 }
@@ -94,7 +95,7 @@ func newPromCollector(s *sink, format string, step time.Duration, start, end tim
 		startMs: startMs, endMs: startMs + n*stepMs,
 		nodeCPU: map[string][]promTV{}, nodeMem: map[string][]promTV{}, pods: map[string]*promPod{},
 		rsOwner: map[string]promRef{}, jobOwner: map[string]promRef{}, tn: map[[2]string]int{}, rejectBy: map[string]int64{},
-		idle: map[string]*promIdle{}, rejectedSeries: map[string]bool{}}
+		idle: map[string]*promIdle{}, rejectedSeries: map[string]bool{}, warned: map[string]bool{}}
 }
 
 // rejectSeries rejects one series of a response.
@@ -247,30 +248,35 @@ func (c *promCollector) resolve() {
 		}
 	}
 	for _, p := range c.pods {
-		w := p.Owner
-		switch w.Kind {
-		case "", "<none>":
-			w = promRef{"Pod", p.Name}
-		case "ReplicaSet":
-			if o, ok := c.rsOwner[p.NS+"/"+w.Name]; ok && o.Kind == "Deployment" {
-				w = o
-			}
-		case "Job":
-			o, ok := c.jobOwner[p.NS+"/"+w.Name]
-			p.run = p.NS + "/" + w.Name
-			if ok && o.Kind == "CronJob" {
-				w = o
-				p.job = p.NS + "/" + o.Name
-			} else {
-				p.job = p.NS + "/" + normaliseJobName(w.Name)
-			}
-			p.trace = map[int64]*promPodPoint{}
+		c.resolvePod(p)
+	}
+}
+
+// resolvePod fixes p's tenant and, for a Job's pod, its job and run.
+func (c *promCollector) resolvePod(p *promPod) {
+	w := p.Owner
+	switch w.Kind {
+	case "", "<none>":
+		w = promRef{"Pod", p.Name}
+	case "ReplicaSet":
+		if o, ok := c.rsOwner[p.NS+"/"+w.Name]; ok && o.Kind == "Deployment" {
+			w = o
 		}
-		if c.key == "workload" {
-			p.tenant = p.NS + "/" + w.Kind + "/" + w.Name
+	case "Job":
+		o, ok := c.jobOwner[p.NS+"/"+w.Name]
+		p.run = p.NS + "/" + w.Name
+		if ok && o.Kind == "CronJob" {
+			w = o
+			p.job = p.NS + "/" + o.Name
 		} else {
-			p.tenant = p.NS
+			p.job = p.NS + "/" + normaliseJobName(w.Name)
 		}
+		p.trace = map[int64]*promPodPoint{}
+	}
+	if c.key == "workload" {
+		p.tenant = p.NS + "/" + w.Kind + "/" + w.Name
+	} else {
+		p.tenant = p.NS
 	}
 }
 
@@ -308,8 +314,22 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 			continue
 		}
 		p := c.pods[l[0]+"/"+l[1]]
-		if p == nil || p.Node == "" {
-			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series of pod %s/%s, which has no kube_pod_info (pod_info) with a node: its server is unknown", role, l[0], l[1])); err != nil {
+		// The series' own node label (kubelet's cAdvisor is scraped per
+		// node) wins over kube_pod_info's: a StatefulSet's pod keeps its
+		// name when it is recreated on another node.
+		node := sr.Metric["node"]
+		if p == nil && node != "" {
+			p = c.pod(l[0], l[1])
+			c.resolvePod(p)
+		}
+		if p != nil && node == "" {
+			node = p.Node
+		}
+		if p != nil && p.Node == "" {
+			p.Node = node // for its instance row
+		}
+		if node == "" {
+			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series of pod %s/%s, which has no node label and no kube_pod_info (pod_info) with a node: its server is unknown", role, l[0], l[1])); err != nil {
 				return err
 			}
 			continue
@@ -318,13 +338,13 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 		if role == "memory" {
 			alloc = c.nodeMem
 		}
-		if len(alloc[p.Node]) == 0 {
-			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series on node %s, which has no allocatable %s (node_%s): utilisation has no denominator", role, p.Node, role, role)); err != nil {
+		if len(alloc[node]) == 0 {
+			if err := c.rejectOnce(role, file, line, sr, fmt.Sprintf("%s series on node %s, which has no allocatable %s (node_%s): utilisation has no denominator", role, node, role, role)); err != nil {
 				return err
 			}
 			continue
 		}
-		row := c.row(p.tenant, p.Node, n)
+		row := c.row(p.tenant, node, n)
 		bit := uint8(1)
 		if role == "memory" {
 			bit = 2

@@ -34,6 +34,7 @@ var errPromTooLarge = errors.New("query too large for the server")
 // promClient asks one server for ranges, retrying what may pass later.
 type promClient struct {
 	endpoint string // .../api/v1/query_range
+	shown    string // the server's URL with any password masked
 	hc       *http.Client
 	retries  int
 	backoff  time.Duration
@@ -47,7 +48,7 @@ func newPromClient(o PrometheusOptions) (*promClient, error) {
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("--url %q: not a URL", o.URL)
 	}
-	c := &promClient{endpoint: u.String() + "/api/v1/query_range", hc: o.Client, retries: o.Retries, backoff: o.backoff, hash: sha256.New()}
+	c := &promClient{endpoint: u.String() + "/api/v1/query_range", shown: u.Redacted(), hc: o.Client, retries: o.Retries, backoff: o.backoff, hash: sha256.New()}
 	if c.hc == nil {
 		c.hc = &http.Client{Timeout: 5 * time.Minute}
 	}
@@ -102,12 +103,12 @@ func (c *promClient) once(ctx context.Context, u string) (body []byte, retry boo
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}
-		return nil, true, fmt.Errorf("GET %s: %v", c.endpoint, err)
+		return nil, true, fmt.Errorf("GET %s: %v", c.shown, err)
 	}
 	defer resp.Body.Close()
 	body, err = io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, true, fmt.Errorf("GET %s: reading the response: %v", c.endpoint, err)
+		return nil, true, fmt.Errorf("GET %s: reading the response: %v", c.shown, err)
 	}
 	c.queries++
 	if resp.StatusCode == http.StatusOK {
@@ -123,12 +124,12 @@ func (c *promClient) once(ctx context.Context, u string) (body []byte, retry boo
 	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-		return nil, true, fmt.Errorf("GET %s: HTTP %d: %s", c.endpoint, resp.StatusCode, said)
+		return nil, true, fmt.Errorf("GET %s: HTTP %d: %s", c.shown, resp.StatusCode, said)
 	case (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnprocessableEntity) &&
 		(strings.Contains(said, "exceeded maximum resolution") || strings.Contains(said, "too many samples")):
 		return nil, false, fmt.Errorf("%w: HTTP %d: %s", errPromTooLarge, resp.StatusCode, said)
 	}
-	return nil, false, fmt.Errorf("the Prometheus server refused the query: GET %s: HTTP %d: %s", c.endpoint, resp.StatusCode, said)
+	return nil, false, fmt.Errorf("the Prometheus server refused the query: GET %s: HTTP %d: %s", c.shown, resp.StatusCode, said)
 }
 
 func promMsText(ms int64) string {

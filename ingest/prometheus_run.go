@@ -29,7 +29,10 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 		return nil, err
 	}
 	res := &Result{Ingest: tx.Ingest(), Files: []FileResult{}}
-	s := &sink{tx: tx, format: promFormat, opts: opts, res: res, file: o.URL}
+	// The URL as recorded (manifest, rejects, notes, the saved file):
+	// without a password it may carry.
+	shown := c.shown
+	s := &sink{tx: tx, format: promFormat, opts: opts, res: res, file: shown}
 	col := newPromCollector(s, promFormat, o.Step, o.Start, o.End)
 	queries := map[string]string{}
 	for _, r := range PrometheusRoles() {
@@ -40,7 +43,7 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 	}
 	var saver *promSaver
 	if o.Save != "" {
-		saver, err = newPromSaver(o.Save, promHeader{Format: promFileMarker, Version: 1, URL: o.URL, StartMs: col.startMs, EndMs: col.endMs,
+		saver, err = newPromSaver(o.Save, promHeader{Format: promFileMarker, Version: 1, URL: shown, StartMs: col.startMs, EndMs: col.endMs,
 			StepS: o.Step.Seconds(), LabelStepS: labelStep(o.Step).Seconds(), Queries: queries})
 		if err != nil {
 			return nil, fmt.Errorf("--save: %w", err)
@@ -57,7 +60,7 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 				return err
 			}
 		}
-		return col.addBody(p, body, o.URL, c.queries)
+		return col.addBody(p, body, shown, c.queries)
 	}
 	if err := promFetchAll(ctx, c, col, queries, handle); err != nil {
 		return nil, err
@@ -72,9 +75,9 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 		saver = nil
 	}
 	s.notes = append(col.headNotes(queries), s.notes...)
-	fr := FileResult{Path: o.URL, Format: promFormat, Table: dataset.UsageTable.Name, Accepted: s.accepted, Rejected: s.rejected, Notes: s.notes}
+	fr := FileResult{Path: shown, Format: promFormat, Table: dataset.UsageTable.Name, Accepted: s.accepted, Rejected: s.rejected, Notes: s.notes}
 	res.Files = append(res.Files, fr)
-	tx.AddSource(dataset.Source{Path: o.URL, Format: promFormat, Table: fr.Table, SizeBytes: c.bytes,
+	tx.AddSource(dataset.Source{Path: shown, Format: promFormat, Table: fr.Table, SizeBytes: c.bytes,
 		SHA256: hex.EncodeToString(c.hash.Sum(nil)), Accepted: fr.Accepted, Rejected: fr.Rejected, Notes: fr.Notes})
 	if opts.Progress != nil {
 		opts.Progress(fr)
@@ -91,7 +94,7 @@ func promFetchAll(ctx context.Context, c *promClient, col *promCollector, querie
 	// so that every point of the range is inside some label window.
 	lend := col.startMs + (col.endMs-col.startMs+lstep-1)/lstep*lstep
 	for _, role := range promLabelRoles {
-		for a := col.startMs; a <= lend; a += (10000 - 1) * lstep {
+		for a := col.startMs; a <= lend; a += 10000 * lstep {
 			p := promPiece{Role: role, Query: promQuery(queries[role], time.Duration(lstep)*time.Millisecond), StartMs: a,
 				EndMs: min(a+(10000-1)*lstep, lend), StepS: float64(lstep) / 1000}
 			if err := c.fetch(ctx, p, lstep, handle); err != nil {
@@ -119,7 +122,10 @@ func (c *promCollector) addBody(p promPiece, body []byte, file string, line int6
 		return fmt.Errorf("%s:%d: %s query %s: %w", file, line, p.Role, p.Query, err)
 	}
 	for _, w := range r.Warnings {
-		c.s.notes = append(c.s.notes, fmt.Sprintf("server warning on %s: %s", p.Role, w))
+		if note := fmt.Sprintf("server warning on %s: %s", p.Role, w); !c.warned[note] {
+			c.warned[note] = true
+			c.s.notes = append(c.s.notes, note)
+		}
 	}
 	if p.Chunk == [2]int64{} {
 		return c.addLabels(p.Role, r, file, line)

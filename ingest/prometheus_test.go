@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ type fakeProm struct {
 	refuse   func(call int) (int, string)
 	memValue string // the memory value, "" for 2 GiB
 	noPod    bool   // no kube_pod_info: the pod's node is unknown
+	nodeOn   bool   // container series carry their node label (n1)
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -68,8 +70,14 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		metric, value = `{"namespace":"shop","replicaset":"web-5d","owner_kind":"Deployment","owner_name":"web"}`, "1"
 	case strings.Contains(expr, "container_cpu"):
 		metric, value = `{"namespace":"shop","pod":"web-1","container":"app"}`, "1"
+		if f.nodeOn {
+			metric = `{"namespace":"shop","pod":"web-1","container":"app","node":"n1"}`
+		}
 	case strings.Contains(expr, "container_memory"):
 		metric, value = `{"namespace":"shop","pod":"web-1","container":"app"}`, "2147483648"
+		if f.nodeOn {
+			metric = `{"namespace":"shop","pod":"web-1","container":"app","node":"n1"}`
+		}
 		if f.memValue != "" {
 			value = f.memValue
 		}
@@ -242,5 +250,49 @@ func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
 	}
 	if !strings.Contains(res.Samples[0].Err.Error(), "no kube_pod_info") {
 		t.Errorf("reject: %v", res.Samples[0])
+	}
+}
+
+// TestPrometheusURLPasswordNotRecorded: a password in --url is used but
+// never written to the manifest, the saved file or an error.
+func TestPrometheusURLPasswordNotRecorded(t *testing.T) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000})
+	defer srv.Close()
+	dir := t.TempDir()
+	opts := fakeOptions(strings.Replace(srv.URL, "http://", "http://wlprof:s3cret@", 1), 1)
+	opts.Prometheus.Save = filepath.Join(dir, "cap.jsonl")
+	_, ds, err := Into(context.Background(), filepath.Join(dir, "ds"), promFormat, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(dir, "ds", "manifest.json"), opts.Prometheus.Save} {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.Contains(string(b), "s3cret") {
+			t.Errorf("%s: %v, holds the password: %v", f, err, strings.Contains(string(b), "s3cret"))
+		}
+	}
+	if p := ds.Manifest().Sources[0].Path; !strings.HasPrefix(p, "http://wlprof:xxxxx@127.0.0.1:") {
+		t.Errorf("source path %q", p)
+	}
+	opts = fakeOptions("http://wlprof:s3cret@127.0.0.1:1", 1)
+	opts.Prometheus.Retries = 1
+	_, _, err = Into(context.Background(), filepath.Join(dir, "ds2"), promFormat, nil, opts)
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error %v: want one without the password", err)
+	}
+}
+
+// TestPrometheusNodeLabelWins: a container series that names its node
+// needs no kube_pod_info.
+func TestPrometheusNodeLabelWins(t *testing.T) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000, noPod: true, nodeOn: true})
+	defer srv.Close()
+	res, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, fakeOptions(srv.URL, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := dataset.ReadAll(context.Background(), ds, dataset.UsageTable)
+	if err != nil || res.Rejected != 0 || len(rows) != 61 || rows[0].Server != "n1" || rows[0].Tenant != "shop" {
+		t.Errorf("%v: %d rejected, %d rows, first %+v", err, res.Rejected, len(rows), rows)
 	}
 }
