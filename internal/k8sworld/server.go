@@ -88,6 +88,7 @@ func Start(ctx context.Context, storage string) (*Server, error) {
 	s.cmd = exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+storage,
 		"--storage.tsdb.retention.time=100y", "--web.listen-address="+addr, "--log.level=warn")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	dieWithParent(s.cmd)
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
