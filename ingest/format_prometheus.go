@@ -6,10 +6,12 @@
 // Options.Prometheus: --url, --start, --end, --step, --query ROLE=EXPR);
 // prometheus-json reads the same responses saved to a file (--save FILE
 // writes it while the server is read): JSON lines, the first a header
-// {"format":"wlprof-prometheus-json","version":1,"url",...,"start_ms",
-// "end_ms","step_s","label_step_s","tenant_key"} and then one line per
-// query answered, {"role","query","start_ms","end_ms","step_s",
-// "response"}, response being the server's body as it came
+// {"format":"wlprof-prometheus-json","version":1,"url","start_ms",
+// "end_ms","step_s","label_step_s","queries"} and then one line per query
+// answered, {"role","query","start_ms","end_ms","step_s","chunk",
+// "response"} (chunk: the series chunk [first, last] in ms a series
+// role's piece belongs to, [0,0] for label roles), response being the
+// server's body as it came
 // ({"status":"success","data":{"resultType":"matrix","result":[{"metric":
 // {...},"values":[[t,"v"],...]}]}}). Label roles come before series roles
 // (a file where they do not is refused: its joins could not be made).
@@ -61,8 +63,9 @@
 //   - A server is a node: the container series' own node label when it
 //     has one (kubelet's cAdvisor, scraped per node), else kube_pod_info's
 //     (a pod recreated under its name on another node, as a StatefulSet's
-//     is, is placed by its latest pod_info only). Utilisation (usage table) is per tenant, node and
-//     point: cpu = the cores its containers on the node used (cpu role)
+//     is, is placed by its latest pod_info only). Utilisation (usage
+//     table) is per tenant, node and point: cpu = the cores its
+//     containers on the node used (cpu role)
 //     over the node's allocatable cores (node_cpu at that time), memory =
 //     their working-set bytes over the node's allocatable memory; both
 //     clamped to 1 (the count is a note: allocatable is the capacity less
@@ -99,12 +102,13 @@
 //     over its node's allocatable memory.
 //
 // The manifest records the source with format "prometheus" (path: the
-// server's URL, a password in it masked as xxxxx; size_bytes and sha256 of the response bodies in the order
-// read) or "prometheus-json" (path: the file), table usage, and notes: the
-// first two begin "kubernetes: " (the range, step and label step; the
-// mapping, with the tenant key), then every query that is not the
-// default. A reader tells Kubernetes data by a source of either format. Accepted counts
-// rows written (usage, runs, skyline samples, instances); a reject is one
+// server's URL, a password in it masked as xxxxx; size_bytes and sha256
+// of the response bodies in the order read) or "prometheus-json" (path:
+// the file), table usage, and notes: the first two begin "kubernetes: "
+// (the range, step and label step; the mapping, with the tenant key),
+// then every query that is not the default. runs.source and
+// instances.source are the format's name too. A reader tells Kubernetes
+// data by a source of either format. Accepted counts rows written (usage, runs, skyline samples, instances); a reject is one
 // series (line: the file's line, or the response's number in an API
 // ingest; record: its labels) or one point whose value is NaN, infinite or
 // negative. A series that cannot be mapped (its pod has no node, its node
