@@ -67,8 +67,10 @@ type Server struct {
 }
 
 // Start runs prometheus over storage on a free port of 127.0.0.1, with no
-// scrape targets and a retention that keeps backfilled history, and waits
-// until it says it is ready.
+// scrape targets, a retention that keeps backfilled history, and blocks of
+// at most a day (the backfill's own: compacting a month of them in the
+// background would load the machine during a benchmark), and waits until
+// it says it is ready.
 func Start(ctx context.Context, storage string) (*Server, error) {
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
@@ -86,7 +88,7 @@ func Start(ctx context.Context, storage string) (*Server, error) {
 	}
 	s := &Server{URL: "http://" + addr, done: make(chan error, 1), log: &bytes.Buffer{}}
 	s.cmd = exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+storage,
-		"--storage.tsdb.retention.time=100y", "--web.listen-address="+addr, "--log.level=warn")
+		"--storage.tsdb.retention.time=100y", "--storage.tsdb.max-block-duration=24h", "--web.listen-address="+addr, "--log.level=warn")
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	dieWithParent(s.cmd)
 	if err := s.cmd.Start(); err != nil {
