@@ -40,6 +40,9 @@ type promCollector struct {
 	clamped  int64 // utilisation values clamped to 1
 	rejectBy map[string]int64
 	pieces   int64 // responses read
+	// lastSeries is the most series a piece of the current chunk had,
+	// which sizes the next chunk (promFetchAll).
+	lastSeries int64
 
 	warned         map[string]bool // server warnings noted
 	rejectedSeries map[string]bool // role+labels of series rejected whole
@@ -304,6 +307,7 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 		c.chunk = chunk
 	}
 	n := int((chunk[1]-chunk[0])/c.stepMs) + 1
+	c.lastSeries = max(c.lastSeries, int64(len(r.Data.Result)))
 	for i := range r.Data.Result {
 		sr := &r.Data.Result[i]
 		l, missing := need(sr.Metric, "namespace", "pod", "container")

@@ -28,6 +28,11 @@ const (
 	promMaxBackoff  = 8 * time.Second
 )
 
+// promMaxPoints is about how many points one series response holds at
+// most once the series are known (50 MB of JSON, 80 MB decoded); a
+// variable for the test of it.
+var promMaxPoints int64 = 2_000_000
+
 // errPromTooLarge is a query the server refuses for its size; it is split.
 var errPromTooLarge = errors.New("query too large for the server")
 

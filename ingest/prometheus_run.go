@@ -102,8 +102,16 @@ func promFetchAll(ctx context.Context, c *promClient, col *promCollector, querie
 			}
 		}
 	}
-	for a := col.startMs; a <= col.endMs; a += promChunkPoints * col.stepMs {
-		chunk := [2]int64{a, min(a+(promChunkPoints-1)*col.stepMs, col.endMs)}
+	pts := int64(promChunkPoints)
+	for a := col.startMs; a <= col.endMs; a += pts * col.stepMs {
+		// Each chunk's length follows the series the last one had, so a
+		// response stays near promMaxPoints points however large the
+		// cluster: a day of ten thousand containers would be 14 million.
+		if col.lastSeries > 0 {
+			pts = min(promChunkPoints, max(1, promMaxPoints/col.lastSeries))
+		}
+		col.lastSeries = 0
+		chunk := [2]int64{a, min(a+(pts-1)*col.stepMs, col.endMs)}
 		for _, role := range promSeriesRoles {
 			p := promPiece{Role: role, Query: promQuery(queries[role], step), StartMs: chunk[0], EndMs: chunk[1], StepS: step.Seconds(), Chunk: chunk}
 			if err := c.fetch(ctx, p, col.stepMs, handle); err != nil {

@@ -296,3 +296,22 @@ func TestPrometheusNodeLabelWins(t *testing.T) {
 		t.Errorf("%v: %d rejected, %d rows, first %+v", err, res.Rejected, len(rows), rows)
 	}
 }
+
+// TestPrometheusChunksFollowSeries: once a chunk shows how many series
+// there are, the next ones hold about promMaxPoints points.
+func TestPrometheusChunksFollowSeries(t *testing.T) {
+	defer func(old int64) { promMaxPoints = old }(promMaxPoints)
+	promMaxPoints = 100
+	f := &fakeProm{maxPts: 11000}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	res, _, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, fakeOptions(srv.URL, 48))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2,881 points: a first chunk of 1,440, then 15 of at most 100 (one
+	// series); cpu and memory each; 7 label queries.
+	if res.Accepted != 2881 || f.calls != 7+2*16 {
+		t.Errorf("%d rows in %d calls, want 2881 in %d", res.Accepted, f.calls, 7+2*16)
+	}
+}
