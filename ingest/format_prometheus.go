@@ -51,9 +51,9 @@
 //
 // Long ranges are split so that no query asks for more than
 // promChunkPoints (1,440) points per series (Prometheus refuses more than
-// 11,000), and, once the first chunk shows how many series there are, no
-// more than about promMaxPoints (2 million) points in all, so memory stays
-// bounded however large the cluster;
+// 11,000), and, once a first chunk of 60 points shows how many series
+// there are, no more than about promMaxPoints (2 million) points in all,
+// so memory stays bounded however large the cluster;
 // a query the server still refuses as too large (400/422 "exceeded
 // maximum resolution", "query processing would load too many samples") is
 // split in halves down to one point. 429, 503 and connection errors are

@@ -23,6 +23,7 @@ const (
 	// under Prometheus' 11,000, and a day at one minute, so a chunk of a
 	// thousand containers is tens of megabytes of JSON, not gigabytes.
 	promChunkPoints = 1440
+	promProbePoints = 60 // the first series chunk's points
 	promRetries     = 5
 	promBackoff     = 500 * time.Millisecond
 	promMaxBackoff  = 8 * time.Second

@@ -102,11 +102,12 @@ func promFetchAll(ctx context.Context, c *promClient, col *promCollector, querie
 			}
 		}
 	}
-	pts := int64(promChunkPoints)
+	// The first chunk is short (promProbePoints): it tells how many series
+	// there are; each next chunk's length follows the series the last one
+	// had, so a response stays near promMaxPoints points however large the
+	// cluster (a day of ten thousand containers would be 14 million).
+	pts := int64(min(promChunkPoints, promProbePoints))
 	for a := col.startMs; a <= col.endMs; a += pts * col.stepMs {
-		// Each chunk's length follows the series the last one had, so a
-		// response stays near promMaxPoints points however large the
-		// cluster: a day of ten thousand containers would be 14 million.
 		if col.lastSeries > 0 {
 			pts = min(promChunkPoints, max(1, promMaxPoints/col.lastSeries))
 		}

@@ -236,7 +236,7 @@ func TestPrometheusQueryPlaceholders(t *testing.T) {
 func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
 	srv := httptest.NewServer(&fakeProm{maxPts: 11000, noPod: true})
 	defer srv.Close()
-	opts := fakeOptions(srv.URL, 48) // 2,881 points: 3 chunks of at most 1,440
+	opts := fakeOptions(srv.URL, 48) // 2,881 points: chunks of 60, 1,440, 1,381
 	res, _, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
 		t.Errorf("%d accepted, %d rejected; want 0 and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
 	}
 	notes := strings.Join(res.Files[0].Notes, "\n")
-	if !strings.Contains(notes, "points of rejected series in later chunks (the series is rejected once): 2882") {
+	if !strings.Contains(notes, "points of rejected series in later chunks (the series is rejected once): 5642") {
 		t.Errorf("notes:\n%s", notes)
 	}
 	if !strings.Contains(res.Samples[0].Err.Error(), "no kube_pod_info") {
@@ -309,9 +309,9 @@ func TestPrometheusChunksFollowSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 2,881 points: a first chunk of 1,440, then 15 of at most 100 (one
+	// 2,881 points: a first chunk of 60, then 29 of at most 100 (one
 	// series); cpu and memory each; 7 label queries.
-	if res.Accepted != 2881 || f.calls != 7+2*16 {
-		t.Errorf("%d rows in %d calls, want 2881 in %d", res.Accepted, f.calls, 7+2*16)
+	if res.Accepted != 2881 || f.calls != 7+2*30 {
+		t.Errorf("%d rows in %d calls, want 2881 in %d", res.Accepted, f.calls, 7+2*30)
 	}
 }
