@@ -122,11 +122,13 @@
 // long-running containers and 10 hourly CronJobs of 4 pods, one minute,
 // through Prometheus 2.42 on 127.0.0.1, then the saved file in the same
 // run). Measured here on one day of that world (1.4 M usage rows, 86 MB
-// saved), on 2 cores shared with other builds (load 12): 12.8–13.3 s
-// through the API (1.8 s of it wlprof's CPU, the rest the server's query
-// evaluation and JSON), 3.9–4.7 s from the file (1.35 s CPU: decoding,
-// joining, Parquet); a month is 30 such days, about 6.5 and 2.3 minutes
-// at that rate (extrapolated, not measured: the full month is make bench's).
+// saved; WLPROF_K8S_BENCH_DAYS=1), on 2 cores shared with other builds
+// (load 7 to 12), in four runs: 11.6–13.3 s through the API (1.8 s of it
+// wlprof's CPU, the rest the server's query evaluation and its JSON),
+// 3.1–4.7 s from the file (1.35 s CPU: decoding, joining, Parquet). A
+// month is 30 such days: about 6 to 6.7 minutes through the API and 1.6
+// to 2.3 from the file at that rate (extrapolated, not measured here: the
+// full month is make bench's).
 //
 // Each series is one container: two series for one container (cAdvisor
 // scraped by two jobs) are both counted; narrow the query (--query
