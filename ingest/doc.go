@@ -21,7 +21,8 @@
 // CSV row), vms.go (the vms-table join), machine_events.go (machine
 // histories), jobs.go (runs and skylines), alibaba.go, google.go,
 // google_usage.go, google_sum.go, google_json.go, google_parquet.go,
-// spark_*.go (one source family each).
+// spark_*.go, prometheus_*.go (one source family each: the Prometheus
+// client, response decoding, the joins into usage, and the Jobs).
 //
 // # Formats
 //
@@ -53,6 +54,8 @@
 //	jhist                          format_jhist.go (jhist_v1.go, avro.go)
 //	hdfs-audit                     format_hdfs_audit.go
 //	openlineage                    format_openlineage.go
+//	prometheus                     format_prometheus.go (prometheus_*.go)
+//	prometheus-json                format_prometheus.go
 //
 // # Utilisation traces
 //
@@ -88,6 +91,25 @@
 // second input's notes say so; ingesting the same input in two ingests
 // duplicates it silently: readers of runs and skylines should keep one copy
 // per (job, run).
+//
+// # Kubernetes (formats "prometheus" and "prometheus-json")
+//
+// A Kubernetes cluster's history in Prometheus (cAdvisor, kube-state-metrics)
+// fills the same tables: a tenant is a namespace or, with --tenant-key
+// workload, its controller ("namespace/Deployment/name"; StatefulSet,
+// DaemonSet, CronJob likewise); a server is a node; utilisation is the
+// cores (working-set bytes) a tenant's containers used on a node over the
+// node's allocatable cores (bytes), kube_node_status_allocatable. A
+// recurring job is a CronJob ("namespace/cronjob"), its runs are its Jobs,
+// a run's skyline is its pods over time (containers = pods; memory and
+// cores per pod its requests, else what it used), and a job's task
+// attempts are its pods (instances table). prometheus reads the server's
+// /api/v1/query_range (ranges split below 11,000 points per series,
+// bounded retries); prometheus-json the responses saved with --save. The
+// queries, the placeholders that tie their windows to the step, and every
+// decision are at the head of format_prometheus.go. A reader tells
+// Kubernetes data by the manifest: a source of format "prometheus" or
+// "prometheus-json".
 //
 // Job identity (runs.job and skylines.job). yarn-rm uses the recurring id
 // Hadoop's ResourceEstimator derives from the application name

@@ -57,6 +57,9 @@ type Options struct {
 	// CollectionEvents are Google collection_events files read before the
 	// inputs, so that google2019-usage can use --tenant-key user.
 	CollectionEvents []string
+	// Prometheus is what format prometheus reads (server, range, step,
+	// queries); prometheus-json reads them from its file's header.
+	Prometheus PrometheusOptions
 	// sumRows is how many google2019-usage rows are held in memory before
 	// they are sorted and spilled to a temporary file; 0 means
 	// googleSumRows. Tests lower it to exercise the spill.
@@ -118,6 +121,9 @@ const maxSamples = 5
 // returns ErrTooManyRejects, an unknown-format error or an I/O error; the
 // caller then rolls tx back.
 func Run(ctx context.Context, tx *dataset.Tx, format string, paths []string, opts Options) (*Result, error) {
+	if format == promFormat {
+		return runPrometheus(ctx, tx, paths, opts)
+	}
 	var fixed *Format
 	if format != "auto" {
 		f, err := Lookup(format)

@@ -14,6 +14,8 @@
 #                      benchmark (classify/bench_test.go) runs side by side with wlprof
 #   chromium           headless browser: the report test loads index.html from disk and screenshots it
 #   curl               the report's reservations/submit.sh, run against a stand-in ResourceManager
+#   prometheus         prometheus and promtool: the ingest tests backfill a generated Kubernetes
+#                      cluster with promtool and read it through a real server on 127.0.0.1
 #   nodejs, npm        (when npm is missing) to install, in .deps/node, @duckdb/node-api:
 #                      DuckDB, the independent Parquet reader the dataset tests read the files with
 # The Python baselines run with Debian's /usr/bin/python3, which sees these packages.
@@ -30,7 +32,7 @@ need="coinor-libclp-dev pkg-config g++"
 if [ "$mode" = test ]; then
 	need="$need glpk-utils python3-scipy"
 	need="$need python3-numpy python3-pandas"
-	need="$need chromium curl"
+	need="$need chromium curl prometheus"
 fi
 missing=""
 for p in $need; do

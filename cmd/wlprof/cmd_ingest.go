@@ -25,6 +25,16 @@ type ingestOptions struct {
 	TraceStart timeflag.Instant
 	VMTables   []string
 	CollEvents []string
+	Prom       promFlags
+}
+
+// promFlags are format prometheus' server, range and queries.
+type promFlags struct {
+	URL        string
+	Start, End timeflag.Instant
+	Step       time.Duration
+	Queries    []string
+	Save       string
 }
 
 func newIngestCmd(g *globalOptions) *cobra.Command {
@@ -56,8 +66,15 @@ FORMATS
   wlprof ingest azure-cpu --vmtable vmtable.csv.gz vm_cpu_readings-file-1-of-195.csv.gz -d ds
   wlprof ingest alibaba2018-machine --tenant-key machine machine_usage.csv -d ds
   wlprof ingest yarn-rm --tz Europe/Berlin yarn-resourcemanager.log -d ds
-  wlprof ingest spark-eventlog spark-history/ -d ds`,
-		Args: needArgs("FORMAT", "PATH"),
+  wlprof ingest spark-eventlog spark-history/ -d ds
+  wlprof ingest prometheus --url http://127.0.0.1:9090 --start 2026-03-01T00:00:00Z --end 2026-04-01T00:00:00Z --step 1m --save march.jsonl -d ds
+  wlprof ingest prometheus-json --tenant-key workload march.jsonl -d ds`,
+		Args: func(cmd *cobra.Command, a []string) error {
+			if len(a) > 0 && a[0] == "prometheus" {
+				return nil // the server is --url
+			}
+			return needArgs("FORMAT", "PATH")(cmd, a)
+		},
 		ValidArgsFunction: func(_ *cobra.Command, a []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(a) == 0 {
 				return append(ingest.FormatNames(), "auto"), cobra.ShellCompDirectiveNoFileComp
@@ -75,12 +92,20 @@ FORMATS
 	f.StringVar(&o.CPUUnit, "cpu-unit", "auto", "CSV utilisation unit: auto, fraction or percent; raw (series-csv: not utilisation, scaled by the file's maximum)")
 	f.StringVar(&o.TZ, "tz", "UTC", "time zone of timestamps written without an offset (IANA name)")
 	f.StringVar(&o.Tenant, "tenant", "", "tenant of series-csv files (default: the file name) and alibaba2018-machine (default: alibaba)")
-	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine, alibaba2018-container-usage app|container, google2011-task-usage job|machine (default: the first)")
+	f.StringVar(&o.TenantKey, "tenant-key", "", "trace field that is the tenant: google2019-usage collection|machine|user, azure-cpu subscription|deployment|vm, alibaba2018-machine cluster|machine, alibaba2018-container-usage app|container, google2011-task-usage job|machine, prometheus(-json) namespace|workload (default: the first)")
 	var traceStart int64
 	o.TraceStart = *timeflag.NewInstant(&traceStart)
 	f.Var(&o.TraceStart, "trace-start", "instant of offset 0 in traces with relative clocks (default: 1970-01-01T00:00:00Z; google2019-usage: 2019-05-01T00:00:00-07:00)")
 	f.StringSliceVar(&o.VMTables, "vmtable", nil, "Azure vmtable file(s) to store and join azure-cpu readings with (tenant = subscription); repeatable")
 	f.StringSliceVar(&o.CollEvents, "collection-events", nil, "Google collection_events file(s) to store and join google2019-usage with (--tenant-key user); repeatable")
+	var promStart, promEnd int64
+	o.Prom.Start, o.Prom.End = *timeflag.NewInstant(&promStart), *timeflag.NewInstant(&promEnd)
+	f.StringVar(&o.Prom.URL, "url", "", "prometheus: the server's base URL (its /api/v1/query_range is read)")
+	f.Var(&o.Prom.Start, "start", "prometheus: first instant of the range")
+	f.Var(&o.Prom.End, "end", "prometheus: last instant of the range")
+	f.Var(timeflag.NewDuration(&o.Prom.Step, time.Minute), "step", "prometheus: resolution of the CPU and memory series (at least the scrape interval)")
+	f.StringArrayVar(&o.Prom.Queries, "query", nil, "prometheus: ROLE=PROMQL replaces a role's default query (roles: "+strings.Join(ingest.PrometheusRoles(), ", ")+"); repeatable")
+	f.StringVar(&o.Prom.Save, "save", "", "prometheus: also write the responses to this file (format prometheus-json)")
 	_ = cmd.RegisterFlagCompletionFunc("cpu-unit", cobra.FixedCompletions([]string{"auto", "fraction", "percent", "raw"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("tenant-key", cobra.FixedCompletions(ingest.TenantKeys(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -96,6 +121,14 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 	opts.Tenant, opts.TenantKey, opts.VMTables, opts.CollectionEvents = o.Tenant, o.TenantKey, o.VMTables, o.CollEvents
 	if o.TraceStart.Given {
 		opts.TraceStart = time.UnixMilli(*o.TraceStart.Ms).UTC()
+	}
+	if o.Format == "prometheus" {
+		if opts.Prometheus, err = o.Prom.options(); err != nil {
+			return usageError{err}
+		}
+		if err := opts.Prometheus.Validate(); err != nil {
+			return usageError{err}
+		}
 	}
 	if err := opts.Validate(); err != nil {
 		return usageError{err}
@@ -148,4 +181,16 @@ func runIngest(ctx context.Context, o *ingestOptions) error {
 		return rejectedError{res.Rejected}
 	}
 	return nil
+}
+
+func (p promFlags) options() (ingest.PrometheusOptions, error) {
+	q, err := ingest.ParsePrometheusQueries(p.Queries)
+	o := ingest.PrometheusOptions{URL: p.URL, Step: p.Step, Queries: q, Save: p.Save}
+	if p.Start.Given {
+		o.Start = time.UnixMilli(*p.Start.Ms).UTC()
+	}
+	if p.End.Given {
+		o.End = time.UnixMilli(*p.End.Ms).UTC()
+	}
+	return o, err
 }

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package k8sworld
+
+import "os/exec"
+
+func dieWithParent(*exec.Cmd) {}
