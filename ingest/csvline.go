@@ -158,3 +158,12 @@ func fieldsOf(line []byte, n int) [][]byte {
 	}
 	return f
 }
+
+// fieldsDetect is a Detect for a CSV format without a header: the first
+// line splits into n fields that ok accepts.
+func fieldsDetect(n int, ok func(f [][]byte) bool) func(name string, head []byte) bool {
+	return func(_ string, head []byte) bool {
+		f := fieldsOf(firstLine(head), n)
+		return f != nil && ok(f)
+	}
+}

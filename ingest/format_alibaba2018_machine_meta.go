@@ -37,19 +37,14 @@ func init() {
 		Name:        alibabaMetaFormat,
 		Table:       dataset.MachineEventsTable.Name,
 		Description: "Alibaba clusterdata 2018 machine_meta.csv: machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaMachineMetaCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 7)
-			if f == nil || len(f[0]) == 0 || isNumber(f[0]) {
+		Detect: alibabaDetect(alibabaMachineMetaCols, func(f [][]byte) bool {
+			if len(f[0]) == 0 || isNumber(f[0]) {
 				return false
 			}
 			_, ok1 := countOf(f[1])
 			_, ok4 := countOf(f[4])
 			return ok1 && ok4 && statusWord(f[6])
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			ix, err := machinesOf(ctx, s)
 			if err != nil {

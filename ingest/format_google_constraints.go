@@ -138,16 +138,12 @@ func init() {
 		Name:        google2011TaskEventsFormat,
 		Table:       dataset.TaskEventsTable.Name,
 		Description: "Google ClusterData2011 task_events CSV (13 columns, no header): time,missing,job,task,machine,event type,user,class,priority,cpu,memory,disk,different-machine",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 13)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(13, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[2])
 			_, ok3 := plainInt(f[5])
 			return ok1 && ok2 && ok3
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+" (offset 600 s, 19:00 EDT 1 May 2011); the different-machine constraint is kept (different_machine); user, class, priority and disk are not stored")
@@ -158,16 +154,12 @@ func init() {
 		Name:        google2011TaskConstraintsFormat,
 		Table:       dataset.TaskConstraintsTable.Name,
 		Description: "Google ClusterData2011 task_constraints CSV (6 columns, no header): time,job,task,operator (0 = 1 != 2 < 3 >),attribute,value",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 6)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(6, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[1])
 			op, ok3 := plainInt(f[3])
 			return ok1 && ok2 && ok3 && op <= 3 && len(f[4]) > 0
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; operators 0–3 are EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN")
@@ -178,16 +170,12 @@ func init() {
 		Name:        google2011MachineAttrsFormat,
 		Table:       dataset.MachineAttributesTable.Name,
 		Description: "Google ClusterData2011 machine_attributes CSV (5 columns, no header): time,machine,attribute,value,deleted",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 5)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(5, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[1])
 			_, ok3 := parseBool01(f[4])
 			return ok1 && ok2 && ok3 && len(f[2]) > 0
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; time 0 (attributes held before the trace) is stored as null")
