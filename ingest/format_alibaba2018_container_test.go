@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -84,12 +83,7 @@ func TestAlibabaContainerDetection(t *testing.T) {
 		"machine_usage_sample.csv":   alibabaMachineName,
 		"machine_meta_sample.csv":    alibabaMetaFormat,
 	} {
-		in, err := Open(traceFile("alibaba2018", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, traceFile("alibaba2018", file))
 		if err != nil || f.Name != want {
 			t.Errorf("%s: %v %v, want %s", file, f, err, want)
 		}
@@ -98,13 +92,7 @@ func TestAlibabaContainerDetection(t *testing.T) {
 		strings.Join(alibabaContainerMetaCols, ","):  alibabaContainerMetaFormat,
 		strings.Join(alibabaContainerUsageCols, ","): alibabaContainerUsageFormat,
 	} {
-		path := writeFile(t, t.TempDir(), "export.csv", []byte(cols+"\n"))
-		in, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, writeFile(t, t.TempDir(), "export.csv", []byte(cols+"\n")))
 		if err != nil || f.Name != want {
 			t.Errorf("header %s: %v %v, want %s", cols, f, err, want)
 		}
@@ -115,10 +103,7 @@ func TestAlibabaContainerDetection(t *testing.T) {
 // reject; an accepted row written back as a container_usage line reads the
 // same.
 func FuzzAlibabaContainerUsage(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "container_usage_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	b := traceBytes(f, "alibaba2018", "container_usage_sample.csv")
 	f.Add(b)
 	f.Add([]byte("c_1,m_1,1.5,1e1,,,,,,,\n\"c,2\",m_2,0,100,0,1,2,3,4,5,6\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -155,10 +140,7 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 // FuzzAlibabaContainerMeta: never a panic; an accepted first row of a
 // container is a vms row of a named container and app_du.
 func FuzzAlibabaContainerMeta(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "container_meta_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	b := traceBytes(f, "alibaba2018", "container_meta_sample.csv")
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if len(body) > 4096 {

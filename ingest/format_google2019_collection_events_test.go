@@ -89,10 +89,7 @@ func TestGoogleCollectionEventsFromDataset(t *testing.T) {
 func TestGoogleCollectionEventsParquet(t *testing.T) {
 	var rows [][]byte
 	for _, name := range []string{"collection_events-000000000000.json", "collection_events_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := traceBytes(t, "google2019", name)
 		rows = append(rows, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
 	}
 	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String

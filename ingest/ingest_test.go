@@ -530,13 +530,7 @@ func TestRunFormats(t *testing.T) {
 		"":                                        false,
 		"\"tenant,server,timestamp,cpu\n":         false,
 	} {
-		p := writeFile(t, in, "detect.bin", []byte(head))
-		input, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(input)
-		input.Close()
+		f, err := detectedAs(t, writeFile(t, in, "detect.bin", []byte(head)))
 		if got := err == nil && f.Name == "csv"; got != want {
 			t.Errorf("Detect(%q) = %v, %v; want csv %v", head, f, err, want)
 		}

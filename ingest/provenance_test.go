@@ -289,12 +289,7 @@ func TestDetectProvenanceFormats(t *testing.T) {
 		"openlineage/marquez_apples/2_apple_filling.json":        "openlineage",
 		"openlineage/openlineage_client_example_full_event.json": "openlineage",
 	} {
-		in, err := Open(filepath.Join(provFixtures, path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, filepath.Join(provFixtures, path))
 		if err != nil || f.Name != want {
 			t.Errorf("%s: detected %v (%v), want %s", path, f, err, want)
 		}

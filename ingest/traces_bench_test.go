@@ -85,10 +85,7 @@ func BenchmarkSeriesCSV(b *testing.B) {
 
 // The real opendc vmids, 300-second steps, values from the fixture.
 func BenchmarkAzureCPU(b *testing.B) {
-	raw, err := os.ReadFile(traceFile("azure", "v1_vm_cpu_readings-file-1-of-125_opendc_sample.csv"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "azure", "v1_vm_cpu_readings-file-1-of-125_opendc_sample.csv")
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
 	path := benchTrace(b, "vm_cpu_readings.csv", traceBenchRows, func(w *bufio.Writer, i int) {
 		_, rest, _ := strings.Cut(lines[i%len(lines)], ",")
@@ -108,10 +105,7 @@ func BenchmarkAlibabaMachine(b *testing.B) {
 // googleBenchRows turns the real row into n rows of 100 collections on
 // 1,000 machines, 5-minute windows.
 func googleBenchRows(b *testing.B, n int) [][]byte {
-	raw, err := os.ReadFile(traceFile("google2019", "instance_usage-000000000000.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "google2019", "instance_usage-000000000000.json")
 	row := string(bytes.TrimSpace(raw))
 	out := make([][]byte, n)
 	for i := range out {
@@ -162,10 +156,7 @@ func BenchmarkGoogleUsageJSONEncodingJSON(b *testing.B) {
 
 // The real collection_events row for 100,000 collections.
 func BenchmarkGoogleCollectionEventsJSON(b *testing.B) {
-	raw, err := os.ReadFile(traceFile("google2019", "collection_events-000000000000.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "google2019", "collection_events-000000000000.json")
 	row := string(bytes.TrimSpace(raw))
 	const n = traceBenchRows / 2
 	path := benchTrace(b, "collection_events.json", n, func(w *bufio.Writer, i int) {

@@ -145,10 +145,7 @@ func csvQuote(s string) string {
 
 func FuzzSeriesCSV(f *testing.F) {
 	for _, name := range []string{"dst/nab_style_fall_back_new_york.csv", "dst/nab_style_spring_gap_new_york.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, name)
 		f.Add(b, true)
 	}
 	b, _ := os.ReadFile(traceFile("timeseries", "nab_nyc_taxi.csv"))
@@ -199,10 +196,7 @@ func FuzzAzureCPU(f *testing.F) {
 	// The samples in windows of six lines: the whole 2.5 KB v1 sample,
 	// read twice per execution, kept a 10-minute run near 560/s.
 	for _, name := range []string{"azure/v1_vm_cpu_readings_joined_sample.csv", "azure_v2/vm_cpu_readings_v2_sample.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, name)
 		addLineWindows(f, b, 6)
 	}
 	f.Add([]byte("timestamp,vmid,min,max,avg\n0,a,1,2,3\n0,a,1,2,3\n1e13,b,,,\n\"q,\"\"x\",1,2,4,5\n-0,c,1,2,100\n"))
@@ -242,10 +236,7 @@ func FuzzAzureCPU(f *testing.F) {
 
 func FuzzAzureVMTable(f *testing.F) {
 	for _, name := range []string{"azure/v1_vmtable_opendc_sample.csv", "azure_v2/vmtable_v2_buckets_sample.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, name)
 		f.Add(b)
 	}
 	f.Add([]byte("vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory\nv,s,d,5,1,1,1,1,,,\n"))
@@ -268,10 +259,7 @@ func FuzzAzureVMTable(f *testing.F) {
 }
 
 func FuzzAlibabaMachine(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "machine_usage_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	b := traceBytes(f, "alibaba2018", "machine_usage_sample.csv")
 	f.Add(b)
 	f.Add([]byte("m_1,1,1,,,,,,\nm_1,1,1,1,,,,,\n,1,1,1,1,1,1,1,1\nm,2,100,100,x,y,z,w,v\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -313,10 +301,7 @@ func FuzzAlibabaMachine(f *testing.F) {
 
 func FuzzGoogleUsageJSON(f *testing.F) {
 	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, "google2019", name)
 		f.Add(b)
 	}
 	f.Add([]byte(`{"start_time":9223372036854775807,"machine_id":"1","collection_id":null,"average_usage":{"cpus":"0.5"}}` + "\n[]\nnull\n{}\n"))
@@ -628,10 +613,7 @@ func (memRecordReader) SeekToRow(int64) error { return errors.New("not supported
 
 func FuzzGoogleCollectionEvents(f *testing.F) {
 	for _, name := range []string{"collection_events-000000000000.json", "collection_events_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, "google2019", name)
 		for _, l := range splitLines(b) {
 			f.Add(l)
 		}

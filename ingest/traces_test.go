@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,29 @@ var tracesDir = filepath.Join("..", "testdata", "traces")
 
 func traceFile(parts ...string) string {
 	return filepath.Join(append([]string{tracesDir}, parts...)...)
+}
+
+// traceBytes reads a trace fixture (for fuzz seeds, benchmarks and
+// rows to rewrite).
+func traceBytes(t testing.TB, parts ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(traceFile(parts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// detectedAs is the format Detect picks for the file at path (nil and
+// Detect's error when none).
+func detectedAs(t testing.TB, path string) (*Format, error) {
+	t.Helper()
+	in, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	return Detect(in)
 }
 
 // ingested is what one Run put in a fresh dataset, read back from it.
@@ -356,12 +380,7 @@ func TestTraceDetection(t *testing.T) {
 		filepath.Join("..", "..", "testdata", "usage_with_rejects.csv"): "csv",
 	}
 	for rel, want := range cases {
-		in, err := Open(traceFile(rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, traceFile(rel))
 		if err != nil || f.Name != want {
 			t.Errorf("%s: detected %v (%v), want %s", rel, f, err, want)
 		}
@@ -379,10 +398,7 @@ func TestTraceDetection(t *testing.T) {
 		"{\"start_time\":\"1\"}\n":                          "",
 		"0,vm,1,2\n":                                        "",
 	} {
-		p := writeFile(t, t.TempDir(), "head.txt", []byte(head))
-		in, _ := Open(p)
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, writeFile(t, t.TempDir(), "head.txt", []byte(head)))
 		got := ""
 		if err == nil {
 			got = f.Name
