@@ -76,14 +76,20 @@ func openDataset(t testing.TB, dir string) *dataset.Dataset {
 	return ds
 }
 
-// ingest runs one transaction: Run, then Commit on success or Rollback.
-func ingest(t testing.TB, ctx context.Context, dir, format string, paths []string, opts Options) (*Result, error) {
+// beginTx begins a transaction on the dataset at dir (created if need be).
+func beginTx(t testing.TB, dir string) *dataset.Tx {
 	t.Helper()
-	ds := openDataset(t, dir)
-	tx, err := ds.Begin()
+	tx, err := openDataset(t, dir).Begin()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tx
+}
+
+// ingest runs one transaction: Run, then Commit on success or Rollback.
+func ingest(t testing.TB, ctx context.Context, dir, format string, paths []string, opts Options) (*Result, error) {
+	t.Helper()
+	tx := beginTx(t, dir)
 	res, err := Run(ctx, tx, format, paths, opts)
 	if err != nil {
 		tx.Rollback()
@@ -627,14 +633,7 @@ func TestRecoveredPanics(t *testing.T) {
 	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginTx(t, filepath.Join(dir, "ds"))
 	defer tx.Rollback()
 	for _, c := range []struct {
 		panicking func()
