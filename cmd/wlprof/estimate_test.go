@@ -115,29 +115,9 @@ func TestEstimateGolden(t *testing.T) {
 // inputs and slots.
 func TestReportEstimateSection(t *testing.T) {
 	ds := estimateDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
-		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Jobs     int    `json:"jobs"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		if s.Stage == "estimate" {
-			found = s.Computed && s.Jobs == 5
-		}
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
+		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "")
+	if s := idx.stage("estimate"); !s.Computed || s.Jobs != 5 {
 		t.Errorf("estimate stage not computed with 5 jobs: %s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(out, "plots", "estimate-availability.svg")); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,31 +141,11 @@ func TestReportJobTypes(t *testing.T) {
 // policies' table on the page, and the profiles carry the job types.
 func TestReportHarvestSection(t *testing.T) {
 	ds := harvestDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--harvest", "--alpha-sweep", "", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		found = found || (s.Stage == "harvest" && s.Computed)
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--harvest", "--alpha-sweep", "")
+	if !idx.stage("harvest").Computed {
 		t.Fatalf("harvest not computed: %s", stdout)
 	}
-	page, err := os.ReadFile(filepath.Join(out, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := readPage(t, out)
 	for _, want := range []string{`<section id="harvest">`, "Harvesting what-if", `<td class="t">history</td>`, `<td class="t">blind</td>`, "Assumptions:"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("index.html lacks %q", want)

@@ -148,29 +148,8 @@ func TestPlacementNoHistory(t *testing.T) {
 // --placement-* flags are usage errors before any work.
 func TestReportPlacementSection(t *testing.T) {
 	ds := placementDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--placement", "--placement-stability-window", "2d", "--placement-seeds", "2", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Tenants  *int   `json:"tenants"`
-		} `json:"stages"`
-		Plots []struct {
-			Name string `json:"name"`
-		} `json:"plots"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		found = found || (s.Stage == "placement" && s.Computed && s.Tenants != nil && *s.Tenants == 12)
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--placement", "--placement-stability-window", "2d", "--placement-seeds", "2")
+	if s := idx.stage("placement"); !s.Computed || s.Tenants == nil || *s.Tenants != 12 {
 		t.Fatalf("placement not computed with 12 tenants: %s", stdout)
 	}
 	page := readPage(t, out)

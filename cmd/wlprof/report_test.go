@@ -406,3 +406,58 @@ func TestReportSubmitScript(t *testing.T) {
 		t.Errorf("submitted %+v; want tpch_q12's request with the id handed out\n%s", submitted, b)
 	}
 }
+
+// reportIndex is the part of wlprof report's JSON index the section
+// tests read.
+type reportIndex struct {
+	Stages []reportStage `json:"stages"`
+	Plots  []struct {
+		Name string `json:"name"`
+	} `json:"plots"`
+}
+
+type reportStage struct {
+	Stage    string `json:"stage"`
+	Computed bool   `json:"computed"`
+	Jobs     int    `json:"jobs"`
+	Tenants  *int   `json:"tenants"`
+}
+
+// sectionReport runs wlprof report -o json on the dataset ds into a new
+// directory with a section's flags; it fails t unless the report is
+// written, and returns the directory, the JSON index as printed and as
+// read.
+func sectionReport(t *testing.T, ds string, flags ...string) (string, string, reportIndex) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "r")
+	stdout, stderr, code := wlprof(t, append([]string{"report", "-d", ds, "--out", out, "-o", "json"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var idx reportIndex
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	return out, stdout, idx
+}
+
+// stage is the index's row of the named stage (Stage empty when absent).
+func (idx reportIndex) stage(name string) reportStage {
+	for _, s := range idx.Stages {
+		if s.Stage == name {
+			return s
+		}
+	}
+	return reportStage{}
+}
+
+// plotsNamed counts the plots whose names start with prefix.
+func (idx reportIndex) plotsNamed(prefix string) int {
+	n := 0
+	for _, p := range idx.Plots {
+		if strings.HasPrefix(p.Name, prefix) {
+			n++
+		}
+	}
+	return n
+}

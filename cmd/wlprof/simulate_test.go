@@ -152,32 +152,9 @@ func TestSimulateErrors(t *testing.T) {
 // policies, their figures, the stage computed in index.json.
 func TestReportSimulateSection(t *testing.T) {
 	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
-	out := filepath.Join(t.TempDir(), "report")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-q", "-o", "json", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
+	out, _, idx := sectionReport(t, ds, "-q", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
 		"--simulate-node-memory", "16G", "--simulate-default-model", "step:1.5")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Jobs     int    `json:"jobs"`
-		} `json:"stages"`
-		Plots []struct {
-			Name string `json:"name"`
-		} `json:"plots"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		if s.Stage == "simulate" {
-			found = s.Computed && s.Jobs == 11
-		}
-	}
-	if !found {
+	if s := idx.stage("simulate"); !s.Computed || s.Jobs != 11 {
 		t.Errorf("simulate stage not computed for 11 jobs: %+v", idx.Stages)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
@@ -439,24 +416,10 @@ func TestReportSimulateAlibabaHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv")
 	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv")
-	out := filepath.Join(filepath.Dir(ds), "report")
-	stdout, stderr, _ := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-nodes", "1",
-		"--simulate-node-memory", "100G", "--simulate-alibaba-machine-memory", "100G", "-o", "json")
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatalf("%v: %s %s", err, stdout, stderr)
-	}
-	computed := false
-	for _, s := range idx.Stages {
-		computed = computed || (s.Stage == "simulate" && s.Computed)
-	}
-	if !computed {
-		t.Errorf("simulate section not computed from the Alibaba instances: %s", stderr)
+	out, stdout, idx := sectionReport(t, ds, "--simulate-history", "--simulate-nodes", "1",
+		"--simulate-node-memory", "100G", "--simulate-alibaba-machine-memory", "100G")
+	if !idx.stage("simulate").Computed {
+		t.Errorf("simulate section not computed from the Alibaba instances: %s", stdout)
 	}
 	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-alibaba-machine-memory") {
 		t.Errorf("a bad size: exit %d, %s", code, stderr)
