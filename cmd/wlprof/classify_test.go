@@ -40,10 +40,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 // gives the same classification.
 func TestClassifyGolden(t *testing.T) {
 	_, ds := classifyDataset(t)
-	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "classify", "-d", ds, "-o", "json", "-q")
 	var doc struct {
 		Version      int    `json:"version"`
 		SeriesSource string `json:"series_source"`
@@ -60,18 +57,12 @@ func TestClassifyGolden(t *testing.T) {
 	}
 	golden(t, "classify.json", out)
 
-	again, _, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q")
-	if code != 0 {
-		t.Fatal("second run failed")
-	}
+	again := mustRun(t, "classify", "-d", ds, "-o", "json", "-q")
 	if want := strings.Replace(out, `"series_source": "built from usage"`, `"series_source": "series table"`, 1); again != want {
 		t.Errorf("second run (from the series table) differs:\n%s", diff(want, again))
 	}
 
-	text, _, code := wlprof(t, "classify", "-d", ds)
-	if code != 0 {
-		t.Fatal("text run failed")
-	}
+	text := mustRun(t, "classify", "-d", ds)
 	golden(t, "classify.txt", text)
 
 	// --tenants says which tenant is in which class; -o csv carries each
@@ -86,10 +77,7 @@ func TestClassifyGolden(t *testing.T) {
 // short-job headroom.
 func TestClassifyFlags(t *testing.T) {
 	_, ds := classifyDataset(t)
-	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-06T12:00:00Z")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-06T12:00:00Z")
 	var doc struct {
 		At      string `json:"at"`
 		Classes []struct {

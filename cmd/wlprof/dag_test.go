@@ -65,9 +65,6 @@ func TestDAGSparkJobs(t *testing.T) {
 	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr)
 	}
-	out, stderr, code := wlprof(t, "dag", "-d", ds)
-	if code != 0 {
-		t.Fatalf("dag: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "dag", "-d", ds)
 	golden(t, "dag-spark-jobs.txt", out)
 }

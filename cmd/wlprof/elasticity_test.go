@@ -71,10 +71,7 @@ func TestElasticityGolden(t *testing.T) {
 		t.Fatalf("text: exit %d", code)
 	}
 	golden(t, "elasticity-profruns.txt", out)
-	out, _, code = wlprof(t, "elasticity", "-d", ds, "--job", "spillsort-sim", "-o", "csv")
-	if code != 0 {
-		t.Fatalf("csv: exit %d", code)
-	}
+	out = mustRun(t, "elasticity", "-d", ds, "--job", "spillsort-sim", "-o", "csv")
 	golden(t, "elasticity-spillsort.csv", out)
 }
 
@@ -82,10 +79,7 @@ func TestElasticityGolden(t *testing.T) {
 // clear "not enough information" with the reason.
 func TestElasticityFromHistory(t *testing.T) {
 	ds := elasticityDataset(t, "jhist", "../../testdata/elasticity/hadoop")
-	out, stderr, code := wlprof(t, "elasticity", "-d", ds, "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "elasticity", "-d", ds, "-o", "json")
 	var doc struct {
 		Models  []json.RawMessage `json:"models"`
 		Skipped []struct {

@@ -156,10 +156,7 @@ func TestReportEstimateSection(t *testing.T) {
 // which.
 func reportShowsTheStagesNumbers(t *testing.T, ds, html string) {
 	t.Helper()
-	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
-	if code != 0 {
-		t.Fatalf("wlprof estimate: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Job       string `json:"job"`
@@ -266,10 +263,7 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	// of its memory until 12:00 and 30% after, so (1.8 − 1.4)/0.05 = 8
 	// slots (fewer than CPU's 14), then (1.8 − 0.6)/0.05 = 24 (more than
 	// CPU's 6).
-	out, stderr, code = wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "--slot-memory", "0.05", "-o", "json")
-	if code != 0 {
-		t.Fatalf("--slot-memory: exit %d: %s", code, stderr)
-	}
+	out = mustRun(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "--slot-memory", "0.05", "-o", "json")
 	doc.Availability = nil
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -285,10 +279,7 @@ func TestEstimateAtEpoch(t *testing.T) {
 	dir := t.TempDir()
 	jobs := filepath.Join(dir, "jobs.yaml")
 	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644)
-	out, stderr, code := wlprof(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
 	var doc struct {
 		At       string   `json:"at"`
 		AtMs     int64    `json:"at_ms"`
@@ -391,10 +382,7 @@ func TestEstimateAlibabaInstances(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	golden(t, "estimate-alibaba-instances.txt", out)
-	js, stderr, code := wlprof(t, append(base, "-o", "json")...)
-	if code != 0 {
-		t.Fatalf("-o json: exit %d: %s", code, stderr)
-	}
+	js := mustRun(t, append(base, "-o", "json")...)
 	var doc struct {
 		Jobs []struct {
 			Job         string `json:"job"`

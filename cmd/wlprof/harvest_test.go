@@ -53,10 +53,7 @@ func TestHarvestGolden(t *testing.T) {
 	golden(t, "harvest-runs.txt", txt)
 	out := map[string]string{}
 	for _, f := range []string{"text", "csv", "json"} {
-		o, errs, code := wlprof(t, append(pois, "-o", f)...)
-		if code != 0 {
-			t.Fatalf("-o %s: exit %d: %s", f, code, errs)
-		}
+		o := mustRun(t, append(pois, "-o", f)...)
 		out[f] = o
 	}
 	golden(t, "harvest-poisson.txt", out["text"])

@@ -183,10 +183,7 @@ func TestPlanCapacitySizesFromSkylines(t *testing.T) {
 		} `json:"placements"`
 	}
 	plan := func(extra ...string) (d doc) {
-		out, stderr, code := wlprof(t, append([]string{"plan", "-d", ds, "--overrides", filepath.Join(dir, "ov.yaml"), "-o", "json"}, extra...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
-		}
+		out := mustRun(t, append([]string{"plan", "-d", ds, "--overrides", filepath.Join(dir, "ov.yaml"), "-o", "json"}, extra...)...)
 		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Placements) != 4 {
 			t.Fatalf("bad document (%v): %.300s", err, out)
 		}

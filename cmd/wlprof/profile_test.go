@@ -58,10 +58,7 @@ func TestProfileShowGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden(t, "profile-show-spillsort.txt", out)
-	out, errs, code = wlprof(t, "profile", "show", "--job", "spillsort", "-d", ds, "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out = mustRun(t, "profile", "show", "--job", "spillsort", "-d", ds, "-o", "json")
 	var doc struct {
 		Version int              `json:"version"`
 		Runs    []map[string]any `json:"runs"`
@@ -260,10 +257,7 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 func TestJobAsArgument(t *testing.T) {
 	ds := skylineDataset(t)
 	base := []string{"export", "yarn-reservation", "-d", ds, "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
-	flag, _, code := wlprof(t, append(base, "--job", "tpch_q12")...)
-	if code != 0 {
-		t.Fatalf("--job: exit %d", code)
-	}
+	flag := mustRun(t, append(base, "--job", "tpch_q12")...)
 	arg, stderr, code := wlprof(t, append(base, "tpch_q12")...)
 	if code != 0 || arg != flag {
 		t.Errorf("job as the argument: exit %d (%s), output differs from --job's: %v", code, stderr, arg != flag)

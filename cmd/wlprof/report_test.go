@@ -159,10 +159,7 @@ func TestReportWithoutSkylines(t *testing.T) {
 	if _, _, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds, "-q"); code != 3 {
 		t.Fatalf("ingest: exit %d", code)
 	}
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := mustRun(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
 	var idx struct {
 		Profiles []any
 		Stages   []struct {
@@ -252,10 +249,7 @@ func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
 	var docs [2]string
 	for i := range docs {
 		out := filepath.Join(dir, fmt.Sprintf("report%d", i))
-		stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-o", "json")
-		if code != 0 {
-			t.Fatalf("report %d: exit %d: %s", i, code, stderr)
-		}
+		stdout := mustRun(t, "report", "-d", ds, "--out", out, "-o", "json")
 		var idx index
 		if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
 			t.Fatal(err)
@@ -297,10 +291,7 @@ func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
 func TestReportCountsTenants(t *testing.T) {
 	dir, ds := classifyDataset(t)
 	out := filepath.Join(dir, "report")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := mustRun(t, "report", "-d", ds, "--out", out)
 	tj, err := profile.LoadTenants(filepath.Join(out, "tenants.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -430,10 +421,7 @@ type reportStage struct {
 func sectionReport(t *testing.T, ds string, flags ...string) (string, string, reportIndex) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, append([]string{"report", "-d", ds, "--out", out, "-o", "json"}, flags...)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := mustRun(t, append([]string{"report", "-d", ds, "--out", out, "-o", "json"}, flags...)...)
 	var idx reportIndex
 	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
 		t.Fatalf("%v: %s", err, stdout)

@@ -90,10 +90,7 @@ func TestSimulateGolden(t *testing.T) {
 // other jobs without a model column take --default-model (none).
 func TestSimulateDatasetModels(t *testing.T) {
 	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
 	var doc struct {
 		Phases []struct {
 			Job, Task, Model string
@@ -220,10 +217,7 @@ func TestSimulateNodeShapes(t *testing.T) {
 	texts := map[string]string{}
 	for name, argv := range map[string][]string{"nodes": {"--nodes", "4", "--node-memory", "16G"}, "shapes": {"--node-shapes", "4x16G"}} {
 		for _, f := range []string{"text", "json"} {
-			out, stderr, code := wlprof(t, append([]string{"simulate", "-d", nods, "-q", "--trace", demoTrace, "--default-model", "step:1.5", "-o", f}, argv...)...)
-			if code != 0 {
-				t.Fatalf("%s -o %s: exit %d: %s", name, f, code, stderr)
-			}
+			out := mustRun(t, append([]string{"simulate", "-d", nods, "-q", "--trace", demoTrace, "--default-model", "step:1.5", "-o", f}, argv...)...)
 			if f == "text" {
 				texts[name] = out
 				continue
@@ -377,10 +371,7 @@ func TestSimulateSparkHistoryGolden(t *testing.T) {
 	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr)
 	}
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
-	if code != 0 {
-		t.Fatalf("simulate: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
 	golden(t, "simulate-spark-history.txt", out)
 }
 
@@ -403,10 +394,7 @@ func TestSimulateAlibabaHistory(t *testing.T) {
 	if _, stderr, code := wlprof(t, "simulate", "-d", ds, "--alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--alibaba-machine-memory") {
 		t.Errorf("a bad size: exit %d, %s; want a usage error", code, stderr)
 	}
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G", "--alibaba-machine-memory", "100G")
-	if code != 0 {
-		t.Fatalf("simulate: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G", "--alibaba-machine-memory", "100G")
 	golden(t, "simulate-alibaba-history.txt", out)
 }
 

@@ -53,10 +53,7 @@ func TestSkylineGolden(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	golden(t, "skyline-tpch_q12.txt", textSolveS.ReplaceAllString(out, "${1}X.XXX"))
-	out, _, code = wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "csv")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	out = mustRun(t, "skyline", "-d", ds, "--step", "5s", "-o", "csv")
 	golden(t, "skyline-tpch_q12.csv", out)
 }
 
@@ -64,10 +61,7 @@ func TestSkylineGolden(t *testing.T) {
 // lower under-allocation (Morpheus Fig. 9b/9c); a property of any optimum.
 func TestSkylineAlphaTradeOff(t *testing.T) {
 	ds := skylineDataset(t)
-	out, _, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0,0.01,0.1,0.5,0.9,1", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	out := mustRun(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0,0.01,0.1,0.5,0.9,1", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Sweep []struct {
@@ -90,10 +84,7 @@ func TestSkylineAlphaTradeOff(t *testing.T) {
 
 func TestExportYARNGolden(t *testing.T) {
 	ds := skylineDataset(t)
-	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h")
 	golden(t, "export-yarn-tpch_q12.json", out)
 }
 
@@ -105,10 +96,7 @@ func TestExportYARNPeriodAndDeadline(t *testing.T) {
 	ds := skylineDataset(t)
 	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
 	parse := func(args ...string) map[string]any {
-		out, stderr, code := wlprof(t, append(base, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
-		}
+		out := mustRun(t, append(base, args...)...)
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
@@ -217,10 +205,7 @@ func TestSkylineSkipsBadJob(t *testing.T) {
 	if _, stderr, code := wlprof(t, "ingest", "yarn-rm", "../../testdata/jobs/resourceestimator/invalidLog1.txt", "-d", ds, "-q"); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr)
 	}
-	out, stderr, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d, want 0: %s", code, stderr)
-	}
+	out := mustRun(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Job string `json:"job"`
@@ -265,10 +250,7 @@ func TestExportYARNReservationID(t *testing.T) {
 	if err := os.WriteFile(resp, []byte(`{"reservation-id":"reservation_1404198295326_0003"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := wlprof(t, append(base, "--new-reservation", resp)...)
-	if code != 0 {
-		t.Fatalf("--new-reservation: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, append(base, "--new-reservation", resp)...)
 	var req skyline.YARNReservation
 	if err := json.Unmarshal([]byte(out), &req); err != nil {
 		t.Fatal(err)

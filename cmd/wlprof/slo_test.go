@@ -23,10 +23,7 @@ func sloWorld(t *testing.T) string {
 // its minimum fields are checked by name.
 func TestSLOGolden(t *testing.T) {
 	ds := sloWorld(t)
-	out, errs, code := wlprof(t, "slo", "-d", ds, "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "slo", "-d", ds, "-o", "json")
 	var doc struct {
 		Version int              `json:"version"`
 		Jobs    []map[string]any `json:"jobs"`
@@ -43,15 +40,9 @@ func TestSLOGolden(t *testing.T) {
 		}
 	}
 	golden(t, "slo-world.json", out)
-	text, _, code := wlprof(t, "slo", "-d", ds)
-	if code != 0 {
-		t.Fatalf("text: exit %d", code)
-	}
+	text := mustRun(t, "slo", "-d", ds)
 	golden(t, "slo-world.txt", text)
-	ov, _, code := wlprof(t, "slo", "-d", ds, "--overrides", "../../testdata/provenance/overrides.yaml", "--percentiles", "90,50")
-	if code != 0 {
-		t.Fatalf("overrides: exit %d", code)
-	}
+	ov := mustRun(t, "slo", "-d", ds, "--overrides", "../../testdata/provenance/overrides.yaml", "--percentiles", "90,50")
 	golden(t, "slo-world-overrides.txt", ov)
 	for _, want := range []string{"rejected by override", "+1d2h"} {
 		if !strings.Contains(ov, want) {
