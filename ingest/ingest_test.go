@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // snapshot returns every file (with its bytes) and folder below dir.
@@ -79,10 +80,7 @@ func openDataset(t testing.TB, dir string) *dataset.Dataset {
 // beginTx begins a transaction on the dataset at dir (created if need be).
 func beginTx(t testing.TB, dir string) *dataset.Tx {
 	t.Helper()
-	tx, err := openDataset(t, dir).Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
 	return tx
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // provTables is what an ingest into a fresh dataset left in the tables the
@@ -22,14 +23,7 @@ type provTables struct {
 
 func ingestProv(t testing.TB, format string, loc *time.Location, paths ...string) provTables {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	opts := DefaultOptions()
 	opts.MaxRejects = -1
 	if loc != nil {

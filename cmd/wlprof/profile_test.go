@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profiler"
 )
 
@@ -31,23 +32,10 @@ func loadSweep(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range fx.Runs {
-		tx.ProfRuns().Append(&fx.Runs[i])
-	}
-	for i := range fx.Samples {
-		tx.ProfSamples().Append(&fx.Samples[i])
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
+	datasettest.Append(t, tx.ProfRuns(), fx.Runs)
+	datasettest.Append(t, tx.ProfSamples(), fx.Samples)
+	datasettest.Commit(t, tx)
 	return dir
 }
 
