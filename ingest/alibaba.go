@@ -108,6 +108,24 @@ func headerSkipper(cols []string, skipped *bool) func([]byte) bool {
 
 const alibabaHeaderNote = "a header line naming the schema's columns was skipped"
 
+// alibabaSplit splits a line of the Alibaba table of cols into r's
+// fields: one a column, and the columns at required not empty.
+func (r *csvRow) alibabaSplit(line []byte, lineNo int64, cols []string, required ...int) (*ParseError, func(int, error) *ParseError) {
+	bad, reject := r.splitAny(line, lineNo)
+	if bad != nil {
+		return bad, reject
+	}
+	if len(r.fields) != len(cols) {
+		return reject(0, fmt.Errorf("%d fields, want %d (%s)", len(r.fields), len(cols), strings.Join(cols, ","))), reject
+	}
+	for _, i := range required {
+		if len(r.fields[i]) == 0 {
+			return reject(r.cols[i], fmt.Errorf("empty %s", cols[i])), reject
+		}
+	}
+	return nil, reject
+}
+
 // alibabaUtil reads cpu_util_percent and mem_util_percent, columns col
 // and col+1 of machine_usage and container_usage, as fractions: memory is
 // NaN (unknown) when empty, an empty cpu a reject.

@@ -17,7 +17,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
@@ -57,16 +56,11 @@ type alibabaBatchInstance struct {
 }
 
 func (p *alibabaBatchInstance) parse(line []byte, lineNo int64, rec *dataset.Instance) *ParseError {
-	perr, reject := p.split(line, lineNo, 14, strings.Join(alibabaBatchInstanceCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaBatchInstanceCols, 0, 1, 2)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	for _, i := range []int{0, 1, 2} {
-		if len(f[i]) == 0 {
-			return reject(c[i], fmt.Errorf("empty %s", alibabaBatchInstanceCols[i]))
-		}
-	}
 	times, perr := alibabaSpan(f, c, p.start, reject)
 	if perr != nil {
 		return perr

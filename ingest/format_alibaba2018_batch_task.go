@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -47,18 +46,12 @@ type alibabaBatchTask struct {
 }
 
 func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) *ParseError {
-	perr, reject := p.split(line, lineNo, 9, "task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem")
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaBatchTaskCols, 0, 2)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
 	name, job := string(f[0]), string(f[2])
-	if name == "" {
-		return reject(c[0], errors.New("empty task_name"))
-	}
-	if job == "" {
-		return reject(c[2], errors.New("empty job_name"))
-	}
 	n, ok := countOf(f[1])
 	if !ok {
 		return reject(c[1], fmt.Errorf("instance_num %q is not a count", f[1]))

@@ -133,16 +133,11 @@ type alibabaContainerMeta struct {
 }
 
 func (p *alibabaContainerMeta) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseError {
-	perr, reject := p.split(line, lineNo, 8, strings.Join(alibabaContainerMetaCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaContainerMetaCols, 0, 3)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	for _, i := range []int{0, 3} {
-		if len(f[i]) == 0 {
-			return reject(c[i], fmt.Errorf("empty %s", alibabaContainerMetaCols[i]))
-		}
-	}
 	ts, ok := countOf(f[2])
 	if !ok || ts > 1e12 {
 		return reject(c[2], fmt.Errorf("time_stamp %q is not whole seconds from the trace start", f[2]))
@@ -222,14 +217,11 @@ type alibabaContainerUsage struct {
 }
 
 func (p *alibabaContainerUsage) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	perr, reject := p.split(line, lineNo, 11, strings.Join(alibabaContainerUsageCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaContainerUsageCols, 0)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f[0]) == 0 {
-		return reject(c[0], errors.New("empty container_id"))
-	}
 	ms, ok := traceSecondsMs(f[2], p.start)
 	if !ok {
 		return reject(c[2], fmt.Errorf("time_stamp %q is not seconds from the trace start", f[2]))

@@ -74,14 +74,11 @@ type alibabaMachine struct {
 }
 
 func (p *alibabaMachine) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	perr, reject := p.split(line, lineNo, 9, "machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent")
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaMachineUsageCols, 0)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f[0]) == 0 {
-		return reject(c[0], errors.New("empty machine_id"))
-	}
 	ms, ok := traceSecondsMs(f[1], p.start)
 	if !ok {
 		return reject(c[1], fmt.Errorf("time_stamp %q is not seconds from the trace start", f[1]))
