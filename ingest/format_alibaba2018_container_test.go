@@ -106,10 +106,7 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 	b := traceBytes(f, "alibaba2018", "container_usage_sample.csv")
 	f.Add(b)
 	f.Add([]byte("c_1,m_1,1.5,1e1,,,,,,,\n\"c,2\",m_2,0,100,0,1,2,3,4,5,6\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		p := &alibabaContainerUsage{csvRow: csvRow{file: "container_usage.csv"}, servers: strtab.New()}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Usage
@@ -142,10 +139,7 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 func FuzzAlibabaContainerMeta(f *testing.F) {
 	b := traceBytes(f, "alibaba2018", "container_meta_sample.csv")
 	f.Add(b)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		p := &alibabaContainerMeta{csvRow: csvRow{file: "container_meta.csv"}, ix: newVMIndex(), strs: strtab.New(), apps: map[string]string{}}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.VM

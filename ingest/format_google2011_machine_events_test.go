@@ -64,10 +64,7 @@ func FuzzGoogle2011MachineEvents(f *testing.F) {
 	b := traceBytes(f, "google2011", "machine_events_sample.csv")
 	f.Add(b)
 	f.Add([]byte("0,1,0,p,,\n5,1,2,\"p,q\",1,0\n5,1,1,p,0.25,1e-3\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 2048 {
-			return
-		}
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		read := func(body []byte) ([]dataset.MachineEvent, int) {
 			p := &g2011Machines{g2011: g2011{csvRow: csvRow{file: "machine_events.csv"}}, ix: &machineIndex{m: map[string]*machineState{}}, strs: strtab.New()}
 			var out []dataset.MachineEvent

@@ -57,10 +57,7 @@ func TestGoogle2011TaskUsage(t *testing.T) {
 func FuzzGoogle2011TaskUsage(f *testing.F) {
 	b := traceBytes(f, "google2011", "task_usage_sample.csv")
 	f.Add(b)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		g := &googleRows{file: "task_usage.csv", key: "collection", start: 0, tenants: strtab.New(), servers: strtab.New()}
 		p := &g2011Usage{csvRow: csvRow{file: "task_usage.csv"}, g: g}
 		for i, line := range bytes.Split(body, []byte("\n")) {

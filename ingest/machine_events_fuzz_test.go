@@ -89,13 +89,10 @@ func FuzzAlibabaMachineMeta(f *testing.F) {
 	b := traceBytes(f, "alibaba2018", "machine_meta_sample.csv")
 	f.Add(b)
 	f.Add([]byte("m_1,0,1,a,1,1,USING\nm_1,0,1,a,1,1,DOWN\nm_1,0,1,a,,,USING\nm_2,5,,,,,X\n\"m,3\",1,2,b,4,50.5,USING\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB (about 40 machines): each is read twice (and
 		// written back), and a 10-minute run whose corpus grew without a
 		// bound managed 434/s. Large files are the unit tests'.
-		if len(body) > 2048 {
-			return
-		}
 		got, rejects := readMachines(t, alibabaMetaFormat, body)
 		if len(got)+rejects != nonBlank(body) {
 			t.Fatalf("%d events + %d rejects for %d lines", len(got), rejects, nonBlank(body))
