@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // fixtureDataset ingests the 2011 constraint fixtures (written from the

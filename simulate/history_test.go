@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // historyDataset writes profruns and runs rows into a new dataset.
