@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,23 @@ type lineReader struct {
 	data []byte
 	off  int
 	mark int // next offset at which to report progress to in
+}
+
+// nextLine is next for a loop over a whole input: it checks ctx every
+// 4,096 lines and names an I/O error by path (err: io.EOF at the end); a
+// line too long comes back with bad, for the caller to reject.
+func (lr *lineReader) nextLine(ctx context.Context, path string) (line []byte, bad, err error) {
+	line, err = lr.next()
+	if err == io.EOF {
+		return nil, nil, io.EOF
+	}
+	if lr.line&0xfff == 0 && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err != nil && !errors.Is(err, errLineTooLong) {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return line, err, nil
 }
 
 func newLineReader(in *Input) lineReader {
