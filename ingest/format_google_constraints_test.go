@@ -172,23 +172,8 @@ func TestInstanceEventsParquet(t *testing.T) {
 			arrow.Field{Name: "value", Type: str, Nullable: true}, arrow.Field{Name: "relation", Type: i64, Nullable: true})), Nullable: true})
 	sc := arrow.NewSchema(fields, nil)
 	shard := writeFile(t, t.TempDir(), "instance_events-000000000000.parquet", parquetRows(t, sc, rows, 3))
-	read := func(path string) ([]dataset.TaskEvent, []dataset.Reject) {
-		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
-		if ds == nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		evs, err := dataset.ReadAll(context.Background(), ds, dataset.TaskEventsTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rej, err := dataset.ReadRejects(context.Background(), ds, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return evs, rej
-	}
-	jEvs, jRej := read("../testdata/constraints/google2019/instance_events_constraints.json")
-	pEvs, pRej := read(shard)
+	jEvs, jRej := autoIngest(t, "../testdata/constraints/google2019/instance_events_constraints.json", dataset.TaskEventsTable)
+	pEvs, pRej := autoIngest(t, shard, dataset.TaskEventsTable)
 	if len(jEvs) != 6 || len(jRej) != 2 {
 		t.Fatalf("JSON: %d events, %d rejects; want 6 and 2", len(jEvs), len(jRej))
 	}
@@ -236,23 +221,8 @@ func TestMachineAttributesParquet(t *testing.T) {
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "value", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "deleted", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
 	shard := writeFile(t, t.TempDir(), "machine_attributes-000000000000.parquet", parquetRows(t, sc, rows, 2))
-	read := func(path string) ([]dataset.MachineAttribute, []dataset.Reject) {
-		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
-		if ds == nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		as, err := dataset.ReadAll(context.Background(), ds, dataset.MachineAttributesTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rej, err := dataset.ReadRejects(context.Background(), ds, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return as, rej
-	}
-	jA, jRej := read("../testdata/constraints/google2019/machine_attributes.json")
-	pA, pRej := read(shard)
+	jA, jRej := autoIngest(t, "../testdata/constraints/google2019/machine_attributes.json", dataset.MachineAttributesTable)
+	pA, pRej := autoIngest(t, shard, dataset.MachineAttributesTable)
 	if len(jA) != 4 || len(jRej) != 1 || len(pA) != len(jA) || len(pRej) != len(jRej) {
 		t.Fatalf("JSON %d rows %d rejects, Parquet %d rows %d rejects; want 4 and 1 each", len(jA), len(jRej), len(pA), len(pRej))
 	}
@@ -283,4 +253,19 @@ func TestDifferentMachineColumn(t *testing.T) {
 	if perr == nil || perr.Line != 7 || !strings.Contains(perr.Error(), `different-machine constraint "2"`) {
 		t.Errorf("flag 2: %v", perr)
 	}
+}
+
+// autoIngest ingests path with auto into a new dataset and returns the
+// rows of table and the rejects.
+func autoIngest[T any](t *testing.T, path string, table *dataset.Table[T]) ([]T, []dataset.Reject) {
+	t.Helper()
+	_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
+	if ds == nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	rej, err := dataset.ReadRejects(context.Background(), ds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readAll(t, ds, table), rej
 }

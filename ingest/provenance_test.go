@@ -37,18 +37,8 @@ func ingestProv(t testing.TB, format string, loc *time.Location, paths ...string
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	out := provTables{res: res}
-	ctx := context.Background()
-	if out.prov, err = dataset.ReadAll(ctx, ds, dataset.ProvenanceTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.runs, err = dataset.ReadAll(ctx, ds, dataset.RunsTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.rejects, err = dataset.ReadAll(ctx, ds, dataset.RejectsTable); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return provTables{res: res, prov: readAll(t, ds, dataset.ProvenanceTable), runs: readAll(t, ds, dataset.RunsTable),
+		rejects: readAll(t, ds, dataset.RejectsTable)}
 }
 
 const provFixtures = "../testdata/provenance"

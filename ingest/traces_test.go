@@ -61,18 +61,18 @@ func runInto(t testing.TB, dir, format string, paths []string, opts Options) (*i
 		return nil, err
 	}
 	ds := openDataset(t, dir)
-	out := &ingested{res: res}
-	ctx := context.Background()
-	if out.usage, err = dataset.ReadAll(ctx, ds, dataset.UsageTable); err != nil {
+	return &ingested{res: res, usage: readAll(t, ds, dataset.UsageTable), vms: readAll(t, ds, dataset.VMsTable),
+		rejects: readAll(t, ds, dataset.RejectsTable)}, nil
+}
+
+// readAll reads every row of a table.
+func readAll[T any](t testing.TB, ds *dataset.Dataset, table *dataset.Table[T]) []T {
+	t.Helper()
+	rows, err := dataset.ReadAll(context.Background(), ds, table)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if out.vms, err = dataset.ReadAll(ctx, ds, dataset.VMsTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.rejects, err = dataset.ReadAll(ctx, ds, dataset.RejectsTable); err != nil {
-		t.Fatal(err)
-	}
-	return out, nil
+	return rows
 }
 
 func mustRun(t testing.TB, format string, paths []string, opts Options) *ingested {
