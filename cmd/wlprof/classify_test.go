@@ -16,9 +16,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 	t.Helper()
 	dir = t.TempDir()
 	ds = filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3")
 	var short strings.Builder
 	short.WriteString("tenant,server,timestamp,cpu\n")
 	for i := 0; i < 720; i++ { // one day at 2 minutes
@@ -28,9 +26,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{filepath.Join(dir, "w", "usage.csv"), filepath.Join(dir, "short.csv")} {
-		if _, errs, code := wlprof(t, "ingest", "csv", f, "-d", ds, "-q"); code != 0 {
-			t.Fatal(errs)
-		}
+		mustRun(t, "ingest", "csv", f, "-d", ds, "-q")
 	}
 	return dir, ds
 }

@@ -103,10 +103,7 @@ func TestEstimateGolden(t *testing.T) {
 		{[]string{"estimate", "-d", ds, "--job", "nope"}, 1, `"nope"`},
 		{[]string{"estimate", "-d", ds, "--jobs", bad}, 1, "mu_s -1"},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.msg) {
-			t.Errorf("%v: exit %d, %q; want %d with %q", c.argv, code, stderr, c.code, c.msg)
-		}
+		checkExit(t, c.argv, c.code, c.msg)
 	}
 }
 
@@ -230,9 +227,7 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	jobs := filepath.Join(dir, "jobs.yaml")
 	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 43200\n    phases: [{phase: map, tasks: 100, mu_s: 600}]\n"), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "ingest", "csv", usage, "-d", ds, "-q"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "csv", usage, "-d", ds, "-q")
 	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -16,16 +16,12 @@ func weekDataset(t *testing.T, extra ...[]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3")
 	for _, argv := range append([][]string{
 		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
 		{"ingest", "auto", "../../testdata/provenance/world"},
 	}, extra...) {
-		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
-			t.Fatalf("%v: %s", argv, errs)
-		}
+		mustRun(t, append(argv, "-d", ds, "-q")...)
 	}
 	return ds
 }
@@ -110,9 +106,7 @@ func TestHarvestGolden(t *testing.T) {
 func TestReportJobTypes(t *testing.T) {
 	ds := harvestDataset(t)
 	out := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--job-types", "--alpha-sweep", "", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--job-types", "--alpha-sweep", "", "-q")
 	files, err := filepath.Glob(filepath.Join(out, "profiles", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no profiles: %v", err)

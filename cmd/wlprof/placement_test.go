@@ -12,9 +12,7 @@ import (
 func placementDataset(t *testing.T) string {
 	t.Helper()
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json"); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	mustRun(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json")
 	return ds
 }
 
@@ -125,9 +123,7 @@ func TestPlacementGolden(t *testing.T) {
 // server: a clear error, exit 1.
 func TestPlacementNoHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv")
 	_, errs, code := wlprof(t, "placement", "-d", ds)
 	if code != 1 || !strings.Contains(errs, "no machine events (ingest google2019-machine-events or alibaba2018-machine-meta first)") {
 		t.Errorf("exit %d: %s", code, errs)
@@ -167,22 +163,16 @@ func TestReportPlacementSection(t *testing.T) {
 
 	// Not asked for: a note that names the flag.
 	out2 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out2, "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out2, "-q")
 	if page := readPage(t, out2); !strings.Contains(page, "Not asked for: --placement clusters") || strings.Contains(page, "<td>hdfs-stock</td>") {
 		t.Error("without --placement: no note, or a section")
 	}
 
 	// No machine events: a note that says what to ingest.
 	bare := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/placement/usage.csv"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/placement/usage.csv")
 	out3 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out3, "--placement", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", bare, "--out", out3, "--placement", "-q")
 	if page := readPage(t, out3); !strings.Contains(page, "No machine events in the dataset") || !strings.Contains(page, "google2019-machine-events") {
 		t.Error("no machine events: no note")
 	}
@@ -191,9 +181,7 @@ func TestReportPlacementSection(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	out4 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out4, "--placement", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", bare, "--out", out4, "--placement", "-q")
 	if page := readPage(t, out4); !strings.Contains(page, "none of the 3 machines with events is a server of the usage table") {
 		t.Error("no machine joined: no note")
 	}

@@ -62,10 +62,7 @@ func TestPlanGolden(t *testing.T) {
 		{[]string{"plan", "-d", ds, "--lcm-cap", "0s"}, 2, "lcm-cap"},
 		{[]string{"plan", "-d", ds, "--job", "nope"}, 1, `job "nope" has no skylines`},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.msg) {
-			t.Errorf("%v: exit %d, %q; want %d with %q", c.argv, code, stderr, c.code, c.msg)
-		}
+		checkExit(t, c.argv, c.code, c.msg)
 	}
 }
 
@@ -170,9 +167,7 @@ func TestPlanCapacitySizesFromSkylines(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sky.csv"), []byte(csv), 0o644)
 	os.WriteFile(filepath.Join(dir, "ov.yaml"), []byte(ov), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, stderr, code := wlprof(t, "ingest", "skyline-csv", filepath.Join(dir, "sky.csv"), "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "skyline-csv", filepath.Join(dir, "sky.csv"), "-d", ds, "-q")
 	type doc struct {
 		Warnings   []string `json:"warnings"`
 		Memory     int64    `json:"footprint_memory_bytes"`

@@ -79,10 +79,7 @@ func TestProfileUsageErrors(t *testing.T) {
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
 		{[]string{"profile", "show", "-d", ds}, 2, "the job is required: wlprof profile show JOB"},
 	} {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }
 
@@ -320,10 +317,7 @@ func TestProfileRunRecordsInputSize(t *testing.T) {
 		{[]string{"--input", in, "--input-bytes", "6M", "--", "true"}, 2, "not both"},
 		{[]string{"--", "cat", "{input}"}, 1, "no --input"},
 	} {
-		_, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...)...)
-		if code != c.code || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
-		}
+		checkExit(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...), c.code, c.want)
 	}
 }
 

@@ -108,13 +108,9 @@ func TestReportEscapesJobNames(t *testing.T) {
 	nativePath := filepath.Join(dir, "sky.txt")
 	os.WriteFile(nativePath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, stderr, code := wlprof(t, "ingest", "re-native", nativePath, "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "re-native", nativePath, "-d", ds, "-q")
 	out := filepath.Join(dir, "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q"); code != 0 {
-		t.Fatalf("report: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q")
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	if strings.Contains(strings.ToLower(string(html)), "<script") || !strings.Contains(string(html), "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the job name is not escaped in index.html")
@@ -141,10 +137,7 @@ func TestReportErrors(t *testing.T) {
 		// all, the error is still the destination's.
 		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", notReport}, 1, "not a wlprof report"},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.err) {
-			t.Errorf("wlprof %s: exit %d, %q; want %d, %q", strings.Join(c.argv, " "), code, stderr, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(notReport, "notes.txt")); string(b) != "mine" {
 		t.Error("a directory that is not a report was changed")
@@ -224,9 +217,7 @@ func TestReportYARNReservationMatchesExport(t *testing.T) {
 	}
 	// With a max periodicity of 7 minutes the 5-minute period does not fit:
 	// a warning, no file.
-	if _, _, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "--max-periodicity", "7m"); code != 0 {
-		t.Fatal(code)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "--max-periodicity", "7m")
 	j, err := profile.LoadJob(filepath.Join(out, "profiles", "tpch_q12.json"))
 	if err != nil || !strings.Contains(strings.Join(j.Warnings, "\n"), "does not divide the RM's max periodicity") {
 		t.Errorf("warnings %q (%v)", j.Warnings, err)
@@ -353,9 +344,7 @@ func TestReportSubmitScript(t *testing.T) {
 	}
 	ds := skylineDataset(t)
 	out := filepath.Join(filepath.Dir(ds), "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "-q")
 	md, err := os.ReadFile(filepath.Join(out, "reservations", "SUBMIT.md"))
 	if err != nil || !strings.Contains(string(md), "new-reservation") || !strings.Contains(string(md), "tpch_q12") {
 		t.Fatalf("SUBMIT.md (%v):\n%s", err, md)

@@ -133,15 +133,7 @@ func TestSimulateErrors(t *testing.T) {
 			2, []string{`default-model: model "fast"`, `--nodes "x"`, `policy "fifo"`}},
 		{[]string{"simulate", "-d", nods, "--trace", filepath.Join(dir, "missing.csv")}, 1, []string{"missing.csv"}},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, stderr)
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(stderr, m) {
-				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
-			}
-		}
+		checkExit(t, c.argv, c.code, c.msg...)
 	}
 }
 
@@ -289,12 +281,8 @@ func TestSimulateNodeShapesErrors(t *testing.T) {
 // tasks in its stages), each run submitted when it started.
 func TestSimulateFromHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "jhist", "../../testdata/elasticity/hadoop"); code != 0 {
-		t.Fatalf("ingest jhist: exit %d: %s", code, stderr)
-	}
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark"); code != 0 {
-		t.Fatalf("ingest spark: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "jhist", "../../testdata/elasticity/hadoop")
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark")
 	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "2", "--node-memory", "8G", "-o", "json")
 	if code != 0 {
 		t.Fatalf("simulate: exit %d: %s", code, stderr)
@@ -344,9 +332,7 @@ func TestSimulateFromHistory(t *testing.T) {
 	}
 	// The report's section replays the same history.
 	rep := filepath.Join(t.TempDir(), "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", rep, "-q", "--simulate-history", "--simulate-nodes", "2", "--simulate-node-memory", "8G"); code != 0 {
-		t.Fatalf("report --simulate-history: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", rep, "-q", "--simulate-history", "--simulate-nodes", "2", "--simulate-node-memory", "8G")
 	html, _ := os.ReadFile(filepath.Join(rep, "index.html"))
 	if !strings.Contains(string(html), "job history (3 runs of 3 jobs, replayed from 20 task attempts) on 2 nodes of 8 GiB") {
 		t.Errorf("index.html does not name the history it simulated")
@@ -368,9 +354,7 @@ func TestSimulateFromHistory(t *testing.T) {
 // task launch, 69.965 s (simulate's TestReplayRealRuns holds the bar).
 func TestSimulateSparkHistoryGolden(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd")
 	out := mustRun(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
 	golden(t, "simulate-spark-history.txt", out)
 }

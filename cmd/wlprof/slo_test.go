@@ -13,9 +13,7 @@ import (
 func sloWorld(t *testing.T) string {
 	t.Helper()
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "../../testdata/provenance/world", "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, errs)
-	}
+	mustRun(t, "ingest", "auto", "../../testdata/provenance/world", "-d", ds, "-q")
 	return ds
 }
 
@@ -57,9 +55,7 @@ func TestSLOGolden(t *testing.T) {
 
 func TestSLOErrors(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty")
-	if _, errs, code := wlprof(t, "ingest", "hdfs-audit", "../../testdata/provenance/hadoop_dynamometer_audit_trace_direct_audit0.log", "-d", empty, "-q"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "hdfs-audit", "../../testdata/provenance/hadoop_dynamometer_audit_trace_direct_audit0.log", "-d", empty, "-q")
 	ds := sloWorld(t)
 	for _, c := range []struct {
 		argv []string
@@ -78,9 +74,6 @@ func TestSLOErrors(t *testing.T) {
 		{[]string{"slo", "-d", ds, "--overrides", "does-not-exist.yaml"}, 1, "no such file"},
 		{[]string{"slo", "-d", filepath.Join(t.TempDir(), "nope")}, 1, ""},
 	} {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }
