@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// elasticityDataset ingests the bundled synthetic sweeps into a fresh dataset.
-func elasticityDataset(t *testing.T, format string, paths ...string) string {
+// ingestedDataset ingests paths in format into a fresh dataset.
+func ingestedDataset(t *testing.T, format string, paths ...string) string {
 	t.Helper()
 	ds := filepath.Join(t.TempDir(), "ds")
 	argv := append([]string{"ingest", format}, paths...)
@@ -18,7 +18,7 @@ func elasticityDataset(t *testing.T, format string, paths ...string) string {
 }
 
 func TestElasticityGolden(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
 	out, stderr, code := wlprof(t, "elasticity", "-d", ds, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -76,7 +76,7 @@ func TestElasticityGolden(t *testing.T) {
 // History alone: the job history and Spark event logs give a model or a
 // clear "not enough information" with the reason.
 func TestElasticityFromHistory(t *testing.T) {
-	ds := elasticityDataset(t, "jhist", "../../testdata/elasticity/hadoop")
+	ds := ingestedDataset(t, "jhist", "../../testdata/elasticity/hadoop")
 	out := mustRun(t, "elasticity", "-d", ds, "-o", "json")
 	var doc struct {
 		Models  []json.RawMessage `json:"models"`
@@ -110,7 +110,7 @@ func mustRun(t *testing.T, argv ...string) string {
 }
 
 func TestElasticityErrors(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
 	for _, c := range []struct {
 		argv []string
 		code int

@@ -11,9 +11,7 @@ import (
 // placementDataset: the bundled placement world (testdata/placement).
 func placementDataset(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	mustRun(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json")
-	return ds
+	return ingestedDataset(t, "auto", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json")
 }
 
 // wlprof placement on the bundled world: text and CSV are golden, the

@@ -89,7 +89,7 @@ func TestSimulateGolden(t *testing.T) {
 // and join, the profiled jobs, take the elasticity stage's models; the
 // other jobs without a model column take --default-model (none).
 func TestSimulateDatasetModels(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
 	out := mustRun(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
 	var doc struct {
 		Phases []struct {
@@ -140,7 +140,7 @@ func TestSimulateErrors(t *testing.T) {
 // wlprof report --simulate-trace adds the simulate section: both
 // policies, their figures, the stage computed in index.json.
 func TestReportSimulateSection(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
 	out, _, idx := sectionReport(t, ds, "-q", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
 		"--simulate-node-memory", "16G", "--simulate-default-model", "step:1.5")
 	if s := idx.stage("simulate"); !s.Computed || s.Jobs != 11 {

@@ -23,9 +23,7 @@ var (
 // format) into a fresh dataset.
 func skylineDataset(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	mustRun(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds, "-q")
-	return ds
+	return ingestedDataset(t, "re-native", "../../testdata/resourceestimator/tpch_q12.txt")
 }
 
 func TestSkylineGolden(t *testing.T) {

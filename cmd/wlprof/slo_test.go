@@ -12,9 +12,7 @@ import (
 // slo/fixture_test.go) into a fresh dataset.
 func sloWorld(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	mustRun(t, "ingest", "auto", "../../testdata/provenance/world", "-d", ds, "-q")
-	return ds
+	return ingestedDataset(t, "auto", "../../testdata/provenance/world")
 }
 
 // The -o json document of slo is a contract: its golden file pins it, and
