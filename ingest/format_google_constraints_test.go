@@ -140,16 +140,7 @@ func TestConstraintSeparatorsRefused(t *testing.T) {
 // relation as its number, as the BigQuery export writes them) ingests to
 // the same task_events rows and rejects as the JSON lines.
 func TestInstanceEventsParquet(t *testing.T) {
-	body, err := os.ReadFile("../testdata/constraints/google2019/instance_events_constraints.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]byte
-	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatal(err)
-		}
+	rows := rewrittenRows(t, "../testdata/constraints/google2019/instance_events_constraints.json", func(m map[string]any) {
 		if cs, ok := m["constraint"].([]any); ok {
 			for _, c := range cs {
 				c := c.(map[string]any)
@@ -158,9 +149,7 @@ func TestInstanceEventsParquet(t *testing.T) {
 				}
 			}
 		}
-		b, _ := json.Marshal(m)
-		rows = append(rows, b)
-	}
+	})
 	i64, f64, str := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String
 	var fields []arrow.Field
 	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id", "instance_index", "machine_id", "alloc_instance_index"} {
@@ -199,24 +188,13 @@ func TestInstanceEventsParquet(t *testing.T) {
 // The machine_attributes fixture as a Parquet shard ingests to the same
 // rows and rejects as the JSON lines.
 func TestMachineAttributesParquet(t *testing.T) {
-	body, err := os.ReadFile("../testdata/constraints/google2019/machine_attributes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]byte
-	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatal(err)
-		}
+	rows := rewrittenRows(t, "../testdata/constraints/google2019/machine_attributes.json", func(m map[string]any) {
 		for _, k := range []string{"time", "machine_id"} { // INT64 as strings in the JSON export, numbers in Parquet
 			if s, ok := m[k].(string); ok {
 				m[k] = json.Number(s)
 			}
 		}
-		b, _ := json.Marshal(m)
-		rows = append(rows, b)
-	}
+	})
 	sc := arrow.NewSchema([]arrow.Field{{Name: "time", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "machine_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "value", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "deleted", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
@@ -268,4 +246,25 @@ func autoIngest[T any](t *testing.T, path string, table *dataset.Table[T]) ([]T,
 		t.Fatal(err)
 	}
 	return readAll(t, ds, table), rej
+}
+
+// rewrittenRows are the JSON lines of a fixture, each rewritten by fix as
+// the Parquet export writes its values.
+func rewrittenRows(t *testing.T, path string, fix func(map[string]any)) [][]byte {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatal(err)
+		}
+		fix(m)
+		b, _ := json.Marshal(m)
+		rows = append(rows, b)
+	}
+	return rows
 }
