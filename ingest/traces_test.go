@@ -96,6 +96,21 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Ab
 
 // wantReject checks that the rejects hold one on line with a reason
 // containing why.
+// lineReject is a reject a test expects: its line and a phrase of its
+// reason.
+type lineReject struct {
+	line int64
+	why  string
+}
+
+// hasRejects checks that rejects hold each of want (hasReject).
+func hasRejects(t *testing.T, rejects []dataset.Reject, want []lineReject) {
+	t.Helper()
+	for _, w := range want {
+		hasReject(t, rejects, w.line, w.why)
+	}
+}
+
 func hasReject(t *testing.T, rejects []dataset.Reject, line int64, why string) {
 	t.Helper()
 	for _, r := range rejects {
@@ -326,16 +341,11 @@ func TestSeriesCSVBadInput(t *testing.T) {
 	if len(got.usage) != 2 || len(got.rejects) != 8 {
 		t.Fatalf("%d rows, %d rejects: %+v", len(got.usage), len(got.rejects), got.rejects)
 	}
-	for _, c := range []struct {
-		line int64
-		why  string
-	}{
+	hasRejects(t, got.rejects, []lineReject{
 		{3, "value is NaN"}, {4, "value -3 is negative"}, {5, "value 150 is above 100% of a server"},
 		{6, "field out of range"}, {7, "is neither RFC 3339 nor epoch"}, {8, "3 fields, want 2"},
 		{9, "duplicate timestamp: the same instant as line 2"}, {10, `value: "abc" is not a number`},
-	} {
-		hasReject(t, got.rejects, c.line, c.why)
-	}
+	})
 	if got.rejects[0].File != path || got.rejects[0].Format != "series-csv" {
 		t.Errorf("reject %+v", got.rejects[0])
 	}
