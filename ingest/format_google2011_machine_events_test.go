@@ -51,18 +51,14 @@ func TestGoogle2011MachineEvents(t *testing.T) {
 	// Neither 2011 six-column format claims the other's rows.
 	constraints := writeFile(t, t.TempDir(), "task_constraints.csv", []byte("5612000000,6251812952,0,1,GKdJ9iJ5Zg8=,2\n"))
 	for file, want := range map[string]string{path: google2011MachineEventsFormat, constraints: google2011TaskConstraintsFormat} {
-		f, err := detectedAs(t, file)
-		if err != nil || f.Name != want {
-			t.Errorf("%s: %v %v, want %s", file, f, err, want)
-		}
+		wantFormat(t, file, want)
 	}
 }
 
 // FuzzGoogle2011MachineEvents: read → write → read gives the same events;
 // every accepted history is consistent.
 func FuzzGoogle2011MachineEvents(f *testing.F) {
-	b := traceBytes(f, "google2011", "machine_events_sample.csv")
-	f.Add(b)
+	f.Add(traceBytes(f, "google2011", "machine_events_sample.csv"))
 	f.Add([]byte("0,1,0,p,,\n5,1,2,\"p,q\",1,0\n5,1,1,p,0.25,1e-3\n"))
 	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		read := func(body []byte) ([]dataset.MachineEvent, int) {

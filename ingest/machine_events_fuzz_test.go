@@ -86,8 +86,7 @@ func checkHistories(t *testing.T, evs []dataset.MachineEvent) {
 
 // machine_meta: read → write → read gives the same events.
 func FuzzAlibabaMachineMeta(f *testing.F) {
-	b := traceBytes(f, "alibaba2018", "machine_meta_sample.csv")
-	f.Add(b)
+	f.Add(traceBytes(f, "alibaba2018", "machine_meta_sample.csv"))
 	f.Add([]byte("m_1,0,1,a,1,1,USING\nm_1,0,1,a,1,1,DOWN\nm_1,0,1,a,,,USING\nm_2,5,,,,,X\n\"m,3\",1,2,b,4,50.5,USING\n"))
 	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB (about 40 machines): each is read twice (and
@@ -129,8 +128,7 @@ func FuzzAlibabaMachineMeta(f *testing.F) {
 
 // machine_events JSON: never a panic; accepted events form histories.
 func FuzzGoogleMachineEvents(f *testing.F) {
-	b := traceBytes(f, "google2019", "machine_events_schema_rows.json")
-	f.Add(b)
+	f.Add(traceBytes(f, "google2019", "machine_events_schema_rows.json"))
 	f.Add([]byte(`{"time":1,"machine_id":2,"type":"ADD"}` + "\n" + `{"time":1,"machine_id":2,"type":"REMOVE","capacity":{"cpus":null}}` + "\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, rejects := readMachines(t, googleMachineEventsFormat, body)

@@ -211,10 +211,7 @@ func TestMachineEventsDetection(t *testing.T) {
 		{traceFile("google2019", "instance_usage-000000000000.json"), googleUsageFormat},
 		{traceFile("google2019", "collection_events-000000000000.json"), googleCollectionsFormat},
 	} {
-		f, err := detectedAs(t, c.file)
-		if err != nil || f.Name != c.want {
-			t.Errorf("%s: %v %v, want %s", c.file, f, err, c.want)
-		}
+		wantFormat(t, c.file, c.want)
 	}
 	// The JSON export leaves null fields out: a REMOVE may carry only
 	// time, machine_id and type. instance_events and machine_attributes

@@ -273,10 +273,7 @@ func TestDetectProvenanceFormats(t *testing.T) {
 		"openlineage/marquez_apples/2_apple_filling.json":        "openlineage",
 		"openlineage/openlineage_client_example_full_event.json": "openlineage",
 	} {
-		f, err := detectedAs(t, filepath.Join(provFixtures, path))
-		if err != nil || f.Name != want {
-			t.Errorf("%s: detected %v (%v), want %s", path, f, err, want)
-		}
+		wantFormat(t, filepath.Join(provFixtures, path), want)
 	}
 }
 

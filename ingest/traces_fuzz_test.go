@@ -244,8 +244,7 @@ func FuzzAzureCPU(f *testing.F) {
 
 func FuzzAzureVMTable(f *testing.F) {
 	for _, name := range []string{"azure/v1_vmtable_opendc_sample.csv", "azure_v2/vmtable_v2_buckets_sample.csv"} {
-		b := traceBytes(f, name)
-		f.Add(b)
+		f.Add(traceBytes(f, name))
 	}
 	f.Add([]byte("vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory\nv,s,d,5,1,1,1,1,,,\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -267,8 +266,7 @@ func FuzzAzureVMTable(f *testing.F) {
 }
 
 func FuzzAlibabaMachine(f *testing.F) {
-	b := traceBytes(f, "alibaba2018", "machine_usage_sample.csv")
-	f.Add(b)
+	f.Add(traceBytes(f, "alibaba2018", "machine_usage_sample.csv"))
 	f.Add([]byte("m_1,1,1,,,,,,\nm_1,1,1,1,,,,,\n,1,1,1,1,1,1,1,1\nm,2,100,100,x,y,z,w,v\n"))
 	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB, as FuzzAzureCPU: a run whose corpus grew
@@ -306,8 +304,7 @@ func FuzzAlibabaMachine(f *testing.F) {
 
 func FuzzGoogleUsageJSON(f *testing.F) {
 	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json"} {
-		b := traceBytes(f, "google2019", name)
-		f.Add(b)
+		f.Add(traceBytes(f, "google2019", name))
 	}
 	f.Add([]byte(`{"start_time":9223372036854775807,"machine_id":"1","collection_id":null,"average_usage":{"cpus":"0.5"}}` + "\n[]\nnull\n{}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {

@@ -31,6 +31,14 @@ func traceBytes(t testing.TB, parts ...string) []byte {
 	return b
 }
 
+// wantFormat checks that Detect picks want for the file at path.
+func wantFormat(t testing.TB, path, want string) {
+	t.Helper()
+	if f, err := detectedAs(t, path); err != nil || f.Name != want {
+		t.Errorf("%s: detected %v (%v), want %s", path, f, err, want)
+	}
+}
+
 // detectedAs is the format Detect picks for the file at path (nil and
 // Detect's error when none).
 func detectedAs(t testing.TB, path string) (*Format, error) {
@@ -390,10 +398,7 @@ func TestTraceDetection(t *testing.T) {
 		filepath.Join("..", "..", "testdata", "usage_with_rejects.csv"): "csv",
 	}
 	for rel, want := range cases {
-		f, err := detectedAs(t, traceFile(rel))
-		if err != nil || f.Name != want {
-			t.Errorf("%s: detected %v (%v), want %s", rel, f, err, want)
-		}
+		wantFormat(t, traceFile(rel), want)
 	}
 	// Headers alone, and lines that are none of them.
 	for head, want := range map[string]string{
