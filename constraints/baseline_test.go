@@ -103,15 +103,7 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 	for wi := 0; wi < nW; wi++ {
 		start := t0 + int64(wi)*w
 		for ; ai < len(attrs) && (attrs[ai].TimeMs == dataset.NoTime || attrs[ai].TimeMs < start); ai++ {
-			a := attrs[ai]
-			if machines[a.Machine] == nil {
-				machines[a.Machine] = map[string]string{}
-			}
-			if a.Deleted {
-				delete(machines[a.Machine], a.Attribute)
-			} else {
-				machines[a.Machine][a.Attribute] = a.Value
-			}
+			applyAttribute(machines, attrs[ai])
 		}
 		for c, bc := range out {
 			for _, m := range machines {
@@ -151,15 +143,7 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 	}
 	for _, r := range rows {
 		for ; ai < len(attrs) && attrs[ai].TimeMs <= r.TimeMs; ai++ {
-			a := attrs[ai]
-			if machines[a.Machine] == nil {
-				machines[a.Machine] = map[string]string{}
-			}
-			if a.Deleted {
-				delete(machines[a.Machine], a.Attribute)
-			} else {
-				machines[a.Machine][a.Attribute] = a.Value
-			}
+			applyAttribute(machines, attrs[ai])
 		}
 		k := TaskKey{r.Job, r.Task}
 		t := tasks[k]
@@ -256,4 +240,16 @@ func baselineProfile(ctx context.Context, ds *dataset.Dataset, opts Options) (ma
 		}
 	}
 	return out, nil
+}
+
+// applyAttribute sets or deletes one machine attribute.
+func applyAttribute(machines map[int64]map[string]string, a dataset.MachineAttribute) {
+	if machines[a.Machine] == nil {
+		machines[a.Machine] = map[string]string{}
+	}
+	if a.Deleted {
+		delete(machines[a.Machine], a.Attribute)
+	} else {
+		machines[a.Machine][a.Attribute] = a.Value
+	}
 }

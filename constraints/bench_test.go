@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // genSpec sizes a synthetic trace in the 2019 layout (constraints on the
@@ -144,29 +145,10 @@ func genDataset(tb testing.TB, dir string, g genSpec) {
 		}
 	}
 	slices.SortStableFunc(ev, func(x, y dataset.TaskEvent) int { return cmpInt(x.TimeMs, y.TimeMs) })
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w := tx.TaskEvents()
-	for i := range ev {
-		if err := w.Append(&ev[i]); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	aw := tx.MachineAttributes()
-	for i := range attrs {
-		if err := aw.Append(&attrs[i]); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		tb.Fatal(err)
-	}
+	_, tx := datasettest.Begin(tb, dir)
+	datasettest.Append(tb, tx.TaskEvents(), ev)
+	datasettest.Append(tb, tx.MachineAttributes(), attrs)
+	datasettest.Commit(tb, tx)
 }
 
 func openDS(tb testing.TB, dir string) *dataset.Dataset {
@@ -185,14 +167,7 @@ func TestRunAgreesWithBaseline(t *testing.T) {
 	genDataset(t, dir, genSpec{tasks: 3000, machines: 60, attrs: 10, pool: 40, days: 3, seed: 20})
 	ds := openDS(t, dir)
 	opts := DefaultOptions()
-	in, err := Load(context.Background(), ds, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), in, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runStage(t, ds, opts)
 	base, err := baselineProfile(context.Background(), ds, opts)
 	if err != nil {
 		t.Fatal(err)

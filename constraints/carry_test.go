@@ -195,14 +195,7 @@ func TestQueueServerIsTimeWeighted(t *testing.T) {
 	for _, w := range []time.Duration{10 * time.Minute, time.Hour} {
 		opts := DefaultOptions()
 		opts.Window = w
-		in, err := Load(context.Background(), ds, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Run(context.Background(), in, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runStage(t, ds, opts)
 		for _, c := range res.Constraints {
 			if c.Attribute != "GK" || c.Relation != "NOT_EQUAL" {
 				continue

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // fixtureDataset ingests the 2011 constraint fixtures (written from the
@@ -15,23 +16,14 @@ import (
 func fixtureDataset(t *testing.T) *dataset.Dataset {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
 	opts := ingest.DefaultOptions()
 	opts.MaxRejects = -1
 	if _, err := ingest.Run(context.Background(), tx, "auto", []string{"../testdata/constraints/google2011"}, opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ds, err = dataset.Open(dir)
+	datasettest.Commit(t, tx)
+	ds, err := dataset.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +40,7 @@ func fixtureDataset(t *testing.T) *dataset.Dataset {
 func TestFixtureByHand(t *testing.T) {
 	ds := fixtureDataset(t)
 	opts := DefaultOptions()
-	in, err := Load(context.Background(), ds, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), in, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runStage(t, ds, opts)
 	by := map[string]ConstraintResult{}
 	for _, c := range res.Constraints {
 		by[c.Attribute+" "+c.Relation+" "+c.Value] = c
@@ -136,4 +121,18 @@ func TestUnstableIsNotANumber(t *testing.T) {
 	if c.PredictedWaitS != nil || c.Fit != "unstable (ρ ≥ 1)" || c.Rho == nil || *c.Rho < 1 {
 		t.Errorf("%+v", c)
 	}
+}
+
+// runStage loads the stage's input from ds and runs it, with opts.
+func runStage(t testing.TB, ds *dataset.Dataset, opts Options) *Result {
+	t.Helper()
+	in, err := Load(context.Background(), ds, opts)
+	var res *Result
+	if err == nil {
+		res, err = Run(context.Background(), in, opts)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

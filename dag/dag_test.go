@@ -136,20 +136,8 @@ func TestLevelsProperties(t *testing.T) {
 // and the stage: Job-A of trace_2018.md §2.3 has levels {1}: 10,
 // {2, 3}: 4+6, {4}: 3, {5}: 2.
 func TestStageAlibaba(t *testing.T) {
-	ctx := context.Background()
-	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "alibaba2018-batch-task",
-		[]string{"../testdata/dag/batch_task_schema_sample.csv"}, ingest.DefaultOptions())
-	if err != nil && ds == nil {
-		t.Fatal(err)
-	}
-	in, err := Load(ctx, ds, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(ctx, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := ingestFixture(t, filepath.Join(t.TempDir(), "ds"), "alibaba2018-batch-task", "../testdata/dag/batch_task_schema_sample.csv")
+	res := runOn(t, ds, DefaultOptions())
 	got := map[string]string{}
 	for _, j := range res.Jobs {
 		got[j.Job] = strconv.FormatInt(j.MaxContainers, 10) + "@" + strconv.Itoa(j.MaxLevel) + "/" + strconv.Itoa(len(j.Levels)) + " " + j.Reason
@@ -174,20 +162,8 @@ func TestStageAlibaba(t *testing.T) {
 // trace does not have. Without instance events the task counts are
 // unknown: levels only, no maximum.
 func TestStageGoogleWorkflows(t *testing.T) {
-	ctx := context.Background()
-	_, ds, err := ingest.Into(ctx, filepath.Join(t.TempDir(), "ds"), "google2019-collection-events",
-		[]string{"../testdata/dag/google2019_collection_events_dag.json"}, ingest.DefaultOptions())
-	if ds == nil {
-		t.Fatal(err)
-	}
-	in, err := Load(ctx, ds, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(ctx, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := ingestFixture(t, filepath.Join(t.TempDir(), "ds"), "google2019-collection-events", "../testdata/dag/google2019_collection_events_dag.json")
+	res := runOn(t, ds, DefaultOptions())
 	if len(res.Jobs) != 2 {
 		t.Fatalf("jobs %+v, want workflow-100 and workflow-300", res.Jobs)
 	}
@@ -204,28 +180,10 @@ func TestStageGoogleWorkflows(t *testing.T) {
 // With the collections' instance events ingested, workflow-100's levels
 // carry tasks: {100}: 5, {101, 102}: 3 + 4, {103}: 2, so 7 at level 1.
 func TestStageGoogleWorkflowsTasks(t *testing.T) {
-	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ds")
-	for _, f := range []struct{ format, path string }{
-		{"google2019-collection-events", "../testdata/dag/google2019_collection_events_dag.json"},
-		{"google2019-instance-events", "../testdata/dag/google2019_instance_events_dag.json"},
-	} {
-		if _, ds, err := ingest.Into(ctx, dir, f.format, []string{f.path}, ingest.DefaultOptions()); ds == nil {
-			t.Fatalf("%s: %v", f.path, err)
-		}
-	}
-	ds, err := dataset.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := Load(ctx, ds, Options{Job: "workflow-100"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(ctx, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ingestFixture(t, dir, "google2019-collection-events", "../testdata/dag/google2019_collection_events_dag.json")
+	ds := ingestFixture(t, dir, "google2019-instance-events", "../testdata/dag/google2019_instance_events_dag.json")
+	res := runOn(t, ds, Options{Job: "workflow-100"})
 	want := []Level{{[]string{"100"}, 5}, {[]string{"101", "102"}, 7}, {[]string{"103"}, 2}}
 	if len(res.Jobs) != 1 || !reflect.DeepEqual(res.Jobs[0].Levels, want) || res.Jobs[0].MaxContainers != 7 || res.Jobs[0].MaxLevel != 1 || res.Jobs[0].Reason != "" {
 		t.Errorf("jobs %+v", res.Jobs)
@@ -271,14 +229,7 @@ func TestSparkJobsInSequence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := Load(ctx, ds, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(ctx, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runOn(t, ds, DefaultOptions())
 	if len(res.Jobs) != 1 {
 		t.Fatalf("%d jobs", len(res.Jobs))
 	}
@@ -304,25 +255,10 @@ func TestSparkJobsInSequence(t *testing.T) {
 // Waiting (no times): no peak, and the note says one was left out. j_3's
 // three rows are rejects: no instances.
 func TestStageAlibabaInstances(t *testing.T) {
-	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ds")
-	if _, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-task",
-		[]string{"../testdata/dag/batch_task_schema_sample.csv"}, ingest.DefaultOptions()); err != nil && ds == nil {
-		t.Fatal(err)
-	}
-	_, ds, err := ingest.Into(ctx, dir, "alibaba2018-batch-instance",
-		[]string{"../testdata/dag/batch_instance_schema_sample.csv"}, ingest.DefaultOptions())
-	if err != nil && ds == nil {
-		t.Fatal(err)
-	}
-	in, err := Load(ctx, ds, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(ctx, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ingestFixture(t, dir, "alibaba2018-batch-task", "../testdata/dag/batch_task_schema_sample.csv")
+	ds := ingestFixture(t, dir, "alibaba2018-batch-instance", "../testdata/dag/batch_instance_schema_sample.csv")
+	res := runOn(t, ds, DefaultOptions())
 	got := map[string]Job{}
 	for _, j := range res.Jobs {
 		got[j.Job] = j
@@ -388,4 +324,31 @@ func TestPeakConcurrentProperty(t *testing.T) {
 			t.Fatalf("trial %d: PeakConcurrent(%v) = %d, brute force %d", trial, spans, got, want)
 		}
 	}
+}
+
+// ingestFixture ingests a fixture into the dataset at dir and returns the
+// dataset; the fixtures hold rejects on purpose, so only an ingest that
+// leaves no dataset fails t.
+func ingestFixture(t *testing.T, dir, format, path string) *dataset.Dataset {
+	t.Helper()
+	_, ds, err := ingest.Into(context.Background(), dir, format, []string{path}, ingest.DefaultOptions())
+	if ds == nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return ds
+}
+
+// runOn loads the stage's input from ds with load and runs it with the
+// default options.
+func runOn(t *testing.T, ds *dataset.Dataset, load Options) *Result {
+	t.Helper()
+	in, err := Load(context.Background(), ds, load)
+	var res *Result
+	if err == nil {
+		res, err = Run(context.Background(), in, DefaultOptions())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

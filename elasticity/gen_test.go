@@ -176,14 +176,7 @@ func TestGeneratedCSV(t *testing.T) {
 // its reason.
 func TestBundledSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2017, 4))
-	var runs []dataset.ProfRun
-	for _, s := range sweeps() {
-		rs := s.runs(rng)
-		for i := range rs {
-			rs[i].Config = confJSON(s.config)
-		}
-		runs = append(runs, rs...)
-	}
+	runs := bundledRuns(rng)
 	res, err := build(runs, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -288,4 +281,18 @@ func confJSON(kv []string) string {
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// bundledRuns are the runs of every bundled sweep, each with its
+// configuration.
+func bundledRuns(rng *rand.Rand) []dataset.ProfRun {
+	var runs []dataset.ProfRun
+	for _, s := range sweeps() {
+		rs := s.runs(rng)
+		for i := range rs {
+			rs[i].Config = confJSON(s.config)
+		}
+		runs = append(runs, rs...)
+	}
+	return runs
 }

@@ -47,11 +47,7 @@ func TestMeasuredSpillsOverrideTheSimulator(t *testing.T) {
 	if got := m.Predict(256 * mib); got < 95 || got > 120 {
 		t.Errorf("predicted %g s at 256 MiB, measured ~106 s", got)
 	}
-	found := false
-	for _, w := range m.Warnings {
-		found = found || strings.Contains(w, "measured")
-	}
-	if !found {
+	if !hasWarning(m.Warnings, "measured") {
 		t.Errorf("no warning says the measured spills overrode the simulation: %q", m.Warnings)
 	}
 }
@@ -62,17 +58,8 @@ func TestMeasuredSpillsOverrideTheSimulator(t *testing.T) {
 // step model's under-sized runtime was published as is (penalty −0.2).
 func TestNoNegativePenalty(t *testing.T) {
 	const mib = 1 << 20
-	var runs []dataset.ProfRun
-	for _, c := range []struct {
-		mem   int64
-		spill int64
-		rt    float64
-	}{{200, 1 << 30, 48}, {400, 1 << 30, 49}, {1024, 0, 60}, {2048, 0, 61}} {
-		for rep := int32(0); rep < 2; rep++ {
-			runs = append(runs, dataset.ProfRun{Job: "odd", Task: "map", Framework: "generic", Slots: 1,
-				MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: 1 << 30, SpilledBytes: c.spill})
-		}
-	}
+	runs := twoReps(dataset.ProfRun{Job: "odd", Task: "map", Framework: "generic", Slots: 1, InputBytes: 1 << 30},
+		[]sweepPoint{{200, 1 << 30, 48}, {400, 1 << 30, 49}, {1024, 0, 60}, {2048, 0, 61}})
 	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +73,7 @@ func TestNoNegativePenalty(t *testing.T) {
 			t.Errorf("point %+v says less memory is faster (ideal runtime %g s)", p, m.IdealRuntimeS)
 		}
 	}
-	found := false
-	for _, w := range m.Warnings {
-		found = found || strings.Contains(w, "non-monotone")
-	}
-	if !found {
+	if !hasWarning(m.Warnings, "non-monotone") {
 		t.Errorf("no non-monotone warning: %q", m.Warnings)
 	}
 }
@@ -100,18 +83,8 @@ func TestNoNegativePenalty(t *testing.T) {
 // unchanged, and Predict(r·m) = r·Predict(m). Options.InputBytes does it
 // for every model Run builds; a bad size is refused.
 func TestRetarget(t *testing.T) {
-	const mib = 1 << 20
-	var runs []dataset.ProfRun
-	for _, c := range []struct {
-		mem   int64
-		spill int64
-		rt    float64
-	}{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}} {
-		for rep := int32(0); rep < 2; rep++ {
-			runs = append(runs, dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1,
-				MemoryBytes: c.mem * mib, Repetition: rep, RuntimeS: c.rt, InputBytes: 1 << 29, SpilledBytes: c.spill})
-		}
-	}
+	runs := twoReps(dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1, InputBytes: 1 << 29},
+		[]sweepPoint{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}})
 	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
 	if err != nil || len(res.Models) != 1 {
 		t.Fatalf("%v %+v", err, res)
@@ -146,4 +119,34 @@ func TestRetarget(t *testing.T) {
 	if _, err := Run(context.Background(), Input{Runs: runs}, opts); err == nil {
 		t.Error("a negative input size was accepted")
 	}
+}
+
+// sweepPoint is one memory setting of a hand-made sweep: MiB, spilled
+// bytes, runtime in seconds.
+type sweepPoint struct {
+	memMiB, spill int64
+	rt            float64
+}
+
+// twoReps is two repetitions of run at each point of a sweep.
+func twoReps(run dataset.ProfRun, pts []sweepPoint) []dataset.ProfRun {
+	var runs []dataset.ProfRun
+	for _, p := range pts {
+		for rep := int32(0); rep < 2; rep++ {
+			r := run
+			r.MemoryBytes, r.Repetition, r.RuntimeS, r.SpilledBytes = p.memMiB<<20, rep, p.rt, p.spill
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// hasWarning reports whether one of warnings says what.
+func hasWarning(warnings []string, what string) bool {
+	for _, w := range warnings {
+		if strings.Contains(w, what) {
+			return true
+		}
+	}
+	return false
 }

@@ -60,14 +60,7 @@ func TestBuildHostileRuns(t *testing.T) {
 
 func BenchmarkBuild(b *testing.B) {
 	rng := rand.New(rand.NewPCG(2017, 4))
-	var runs []dataset.ProfRun
-	for _, s := range sweeps() {
-		rs := s.runs(rng)
-		for i := range rs {
-			rs[i].Config = confJSON(s.config)
-		}
-		runs = append(runs, rs...)
-	}
+	runs := bundledRuns(rng)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := build(runs, DefaultOptions()); err != nil {

@@ -245,11 +245,7 @@ func TestFitLeastSquaresStepWarns(t *testing.T) {
 		t.Fatalf("want one step model with a least-squares fit: %v %+v", err, res)
 	}
 	m := res.Models[0]
-	found := false
-	for _, w := range m.Warnings {
-		found = found || strings.Contains(w, "step model keeps its two settings")
-	}
-	if !found || len(m.FitMemoryBytes) != 2 {
+	if !hasWarning(m.Warnings, "step model keeps its two settings") || len(m.FitMemoryBytes) != 2 {
 		t.Errorf("step model under least squares: fitted on %v, warnings %q", m.FitMemoryBytes, m.Warnings)
 	}
 }

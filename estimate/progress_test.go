@@ -3,7 +3,6 @@ package estimate
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -30,22 +29,7 @@ func TestProgressFromHistory(t *testing.T) {
 		row("job_2", "map", 3, 1, 10, 30, 0),
 		row("job_2", "reduce", 0, 0, 45, 20, 0),
 	}
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := tx.ProfRuns().Append(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	ds := writeDataset(t, rows)
 	hist, _, err := loadHistory(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)

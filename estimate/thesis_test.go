@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // These tests reproduce Polo's PhD thesis (UPC 2014) examples, equations
@@ -109,22 +110,9 @@ func TestThesisFig516EarliestWindow(t *testing.T) {
 // writeDataset writes profruns rows into a new dataset.
 func writeDataset(t *testing.T, rows []dataset.ProfRun) *dataset.Dataset {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := tx.ProfRuns().Append(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	datasettest.Append(t, tx.ProfRuns(), rows)
+	datasettest.Commit(t, tx)
 	return ds
 }
 

@@ -11,9 +11,12 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/wlprof/wlprof/dataset"
 )
 
 // Column names of the Alibaba cluster-trace-v2018 tables, as the trace's
@@ -40,6 +43,19 @@ func isHeaderOf(line []byte, cols []string) bool {
 		}
 	}
 	return true
+}
+
+// alibabaDetect is the Detect of an Alibaba table of cols: a header naming
+// them, or a first row of as many fields that ok accepts.
+func alibabaDetect(cols []string, ok func(f [][]byte) bool) func(name string, head []byte) bool {
+	return func(_ string, head []byte) bool {
+		first, header := alibabaRows(head, cols)
+		if header {
+			return true
+		}
+		f := fieldsOf(first, len(cols))
+		return f != nil && ok(f)
+	}
 }
 
 // alibabaRows is the first line of head that is not a header of cols,
@@ -91,6 +107,81 @@ func headerSkipper(cols []string, skipped *bool) func([]byte) bool {
 }
 
 const alibabaHeaderNote = "a header line naming the schema's columns was skipped"
+
+// alibabaSplit splits a line of the Alibaba table of cols into r's
+// fields: one a column, and the columns at required not empty.
+func (r *csvRow) alibabaSplit(line []byte, lineNo int64, cols []string, required ...int) (*ParseError, func(int, error) *ParseError) {
+	bad, reject := r.splitAny(line, lineNo)
+	if bad != nil {
+		return bad, reject
+	}
+	if len(r.fields) != len(cols) {
+		return reject(0, fmt.Errorf("%d fields, want %d (%s)", len(r.fields), len(cols), strings.Join(cols, ","))), reject
+	}
+	for _, i := range required {
+		if len(r.fields[i]) == 0 {
+			return reject(r.cols[i], fmt.Errorf("empty %s", cols[i])), reject
+		}
+	}
+	return nil, reject
+}
+
+// alibabaUtil reads cpu_util_percent and mem_util_percent, columns col
+// and col+1 of machine_usage and container_usage, as fractions: memory is
+// NaN (unknown) when empty, an empty cpu a reject.
+func alibabaUtil(f [][]byte, c []int, col int, reject func(int, error) *ParseError) (cpu, mem float64, perr *ParseError) {
+	cpu, err := percentField(f[col], "cpu_util_percent")
+	if err != nil {
+		return 0, 0, reject(c[col], err)
+	}
+	mem = math.NaN()
+	if len(f[col+1]) > 0 {
+		if mem, err = percentField(f[col+1], "mem_util_percent"); err != nil {
+			return 0, 0, reject(c[col+1], err)
+		}
+	}
+	return cpu, mem, nil
+}
+
+// alibabaSpan reads batch_task's and batch_instance's start_time and
+// end_time (columns 5 and 6: whole seconds from the trace start at
+// startMs; empty or 0, outside the trace's 8 days, is NoTime) and
+// refuses an end before the start.
+func alibabaSpan(f [][]byte, c []int, startMs int64, reject func(int, error) *ParseError) ([2]int64, *ParseError) {
+	times := [2]int64{dataset.NoTime, dataset.NoTime}
+	for k, col := range [2]int{5, 6} {
+		if len(f[col]) == 0 {
+			continue
+		}
+		t, ok := countOf(f[col])
+		if !ok || t > 1e11 {
+			return times, reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", [2]string{"start_time", "end_time"}[k], f[col]))
+		}
+		if t > 0 { // 0: before or after the trace's 8 days
+			times[k] = startMs + t*1000
+		}
+	}
+	if times[0] != dataset.NoTime && times[1] != dataset.NoTime && times[1] < times[0] {
+		return times, reject(c[6], fmt.Errorf("end_time %s is before start_time %s", f[6], f[5]))
+	}
+	return times, nil
+}
+
+// alibabaStage is the stage and parents of a task_name (col its column):
+// the task number and the tasks it waits for, or the whole name for a
+// name that carries no DAG; a task that waits for itself is a reject.
+func alibabaStage(name string, col int, reject func(int, error) *ParseError) (string, []string, *ParseError) {
+	stage, parents, dag := parseTaskName(name)
+	if !dag {
+		stage = name
+	}
+	for _, q := range parents {
+		if q == stage {
+			return "", nil, reject(col, fmt.Errorf("task_name %q: task %s waits for itself", name, stage))
+		}
+	}
+	return stage, parents, nil
+}
 
 // parseTaskName splits a DAG task name into its stage and parents; ok is
 // false for names that carry no DAG.

@@ -102,14 +102,6 @@ func TestAlibabaFloatRowsDetected(t *testing.T) {
 		"m_104,0.0,12,a,96.0,100.0,USING\n":                   alibabaMetaFormat,
 		"m_1932,386640.0,41.0,92.0,,,43.21,32.78,2.0\n":       alibabaMachineName,
 	} {
-		in, err := Open(writeFile(t, t.TempDir(), "part.csv", []byte(body)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("%q: %v %v, want %s", body, f, err, want)
-		}
+		wantFormat(t, writeFile(t, t.TempDir(), "part.csv", []byte(body)), want)
 	}
 }

@@ -86,20 +86,8 @@ func BenchmarkIngestCSV(b *testing.B) {
 	path := benchFile(b)
 	b.SetBytes(fileSize(b, path))
 	for i := 0; i < b.N; i++ {
-		dir := b.TempDir()
-		ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
+		res, err := ingest(b, context.Background(), filepath.Join(b.TempDir(), "ds"), "csv", []string{path}, DefaultOptions())
 		if err != nil {
-			b.Fatal(err)
-		}
-		tx, err := ds.Begin()
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := Run(context.Background(), tx, "csv", []string{path}, DefaultOptions())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(res.Accepted)/b.Elapsed().Seconds()*float64(i+1)/1e6, "Mrows/s")

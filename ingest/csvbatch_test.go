@@ -11,28 +11,20 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // ingestInto runs a csv ingest of path into a new dataset under dir and
 // returns what the dataset holds afterwards (nothing when Run failed).
 func ingestInto(t *testing.T, dir, path string, opts Options) ([]dataset.Usage, []dataset.Reject, error) {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds-"+filepath.Base(path)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(dir, "ds-"+filepath.Base(path)))
 	if _, err := Run(context.Background(), tx, "csv", []string{path}, opts); err != nil {
 		tx.Rollback()
 		return nil, nil, err
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ds, err = dataset.Open(ds.Dir)
+	datasettest.Commit(t, tx)
+	ds, err := dataset.Open(ds.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,23 @@ type lineReader struct {
 	data []byte
 	off  int
 	mark int // next offset at which to report progress to in
+}
+
+// nextLine is next for a loop over a whole input: it checks ctx every
+// 4,096 lines and names an I/O error by path (err: io.EOF at the end); a
+// line too long comes back with bad, for the caller to reject.
+func (lr *lineReader) nextLine(ctx context.Context, path string) (line []byte, bad, err error) {
+	line, err = lr.next()
+	if err == io.EOF {
+		return nil, nil, io.EOF
+	}
+	if lr.line&0xfff == 0 && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err != nil && !errors.Is(err, errLineTooLong) {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return line, err, nil
 }
 
 func newLineReader(in *Input) lineReader {
@@ -157,4 +175,13 @@ func fieldsOf(line []byte, n int) [][]byte {
 		return nil
 	}
 	return f
+}
+
+// fieldsDetect is a Detect for a CSV format without a header: the first
+// line splits into n fields that ok accepts.
+func fieldsDetect(n int, ok func(f [][]byte) bool) func(name string, head []byte) bool {
+	return func(_ string, head []byte) bool {
+		f := fieldsOf(firstLine(head), n)
+		return f != nil && ok(f)
+	}
 }

@@ -17,7 +17,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
@@ -36,17 +35,9 @@ func init() {
 		Table: dataset.InstancesTable.Name,
 		Description: "Alibaba clusterdata 2018 batch_instance.csv: instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id," +
 			"seq_no,total_seq_no,cpu_avg,cpu_max,mem_avg,mem_max (instance start and end) → instances",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaBatchInstanceCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 14)
-			if f == nil {
-				return false
-			}
+		Detect: alibabaDetect(alibabaBatchInstanceCols, func(f [][]byte) bool {
 			return bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4]) && (len(f[5]) == 0 || isNumber(f[5]))
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &alibabaBatchInstance{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, unixEpoch), strs: strtab.New()}
 			s.notes = append(s.notes, "stage = the task number in task_name, as alibaba2018-batch-task names it; times are seconds from the trace start "+
@@ -65,31 +56,14 @@ type alibabaBatchInstance struct {
 }
 
 func (p *alibabaBatchInstance) parse(line []byte, lineNo int64, rec *dataset.Instance) *ParseError {
-	perr, reject := p.split(line, lineNo, 14, strings.Join(alibabaBatchInstanceCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaBatchInstanceCols, 0, 1, 2)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	for _, i := range []int{0, 1, 2} {
-		if len(f[i]) == 0 {
-			return reject(c[i], fmt.Errorf("empty %s", alibabaBatchInstanceCols[i]))
-		}
-	}
-	times := [2]int64{dataset.NoTime, dataset.NoTime}
-	for k, col := range [2]int{5, 6} {
-		if len(f[col]) == 0 {
-			continue
-		}
-		t, ok := countOf(f[col])
-		if !ok || t > 1e11 {
-			return reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", alibabaBatchInstanceCols[col], f[col]))
-		}
-		if t > 0 { // 0: before or after the trace's 8 days
-			times[k] = p.start + t*1000
-		}
-	}
-	if times[0] != dataset.NoTime && times[1] != dataset.NoTime && times[1] < times[0] {
-		return reject(c[6], fmt.Errorf("end_time %s is before start_time %s", f[6], f[5]))
+	times, perr := alibabaSpan(f, c, p.start, reject)
+	if perr != nil {
+		return perr
 	}
 	var seq [2]int64
 	for k, col := range [2]int{8, 9} {
@@ -118,15 +92,9 @@ func (p *alibabaBatchInstance) parse(line []byte, lineNo int64, rec *dataset.Ins
 		}
 		use[k] = v / 100
 	}
-	name := string(f[1])
-	stage, parents, dag := parseTaskName(name)
-	if !dag {
-		stage = name
-	}
-	for _, q := range parents {
-		if q == stage {
-			return reject(c[1], fmt.Errorf("task_name %q: task %s waits for itself", name, stage))
-		}
+	stage, _, perr := alibabaStage(string(f[1]), c[1], reject)
+	if perr != nil {
+		return perr
 	}
 	str := func(b []byte) string { _, s := p.strs.Bytes(b); return s }
 	*rec = dataset.Instance{Job: str(f[2]), Stage: str([]byte(stage)), Task: str(f[1]), Instance: string(f[0]), Status: str(f[4]),

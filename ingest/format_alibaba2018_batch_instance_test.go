@@ -65,10 +65,7 @@ func FuzzAlibabaBatchInstance(f *testing.F) {
 	}
 	f.Add(b)
 	f.Add([]byte("instance_name,task_name,job_name,task_type,status,start_time,end_time,machine_id,seq_no,total_seq_no,cpu_avg,cpu_max,mem_avg,mem_max\n\"i,1\",M1,j_1,1,Running,1.0,,m_1,1.0,2,,,,\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		p := &alibabaBatchInstance{csvRow: csvRow{file: "batch_instance.csv"}, strs: strtab.New()}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Instance

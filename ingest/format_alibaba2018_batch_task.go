@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -19,18 +18,10 @@ func init() {
 		Name:        alibabaBatchTaskName,
 		Table:       dataset.StagesTable.Name,
 		Description: "Alibaba clusterdata 2018 batch_task.csv: task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem (the DAG is in task_name)",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaBatchTaskCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 9)
-			if f == nil {
-				return false
-			}
+		Detect: alibabaDetect(alibabaBatchTaskCols, func(f [][]byte) bool {
 			_, ok := countOf(f[1])
 			return ok && bytes.HasPrefix(f[2], []byte("j_")) && len(f[4]) > 0 && !isNumber(f[4])
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			s.notes = append(s.notes, "stage = the task number in task_name (M2_1: stage 2, after stage 1; task_… names are independent stages); "+
 				"times are seconds from the trace start "+msText(traceStartMs(s.opts, unixEpoch))+", 0 = outside the trace; cpus = plan_cpu / 100, memory = plan_mem / 100")
@@ -55,46 +46,23 @@ type alibabaBatchTask struct {
 }
 
 func (p *alibabaBatchTask) parse(line []byte, lineNo int64, rec *dataset.Stage) *ParseError {
-	perr, reject := p.split(line, lineNo, 9, "task_name,instance_num,job_name,task_type,status,start_time,end_time,plan_cpu,plan_mem")
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaBatchTaskCols, 0, 2)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
 	name, job := string(f[0]), string(f[2])
-	if name == "" {
-		return reject(c[0], errors.New("empty task_name"))
-	}
-	if job == "" {
-		return reject(c[2], errors.New("empty job_name"))
-	}
 	n, ok := countOf(f[1])
 	if !ok {
 		return reject(c[1], fmt.Errorf("instance_num %q is not a count", f[1]))
 	}
-	stage, parents, dag := parseTaskName(name)
-	if !dag {
-		stage = name
+	stage, parents, perr := alibabaStage(name, c[0], reject)
+	if perr != nil {
+		return perr
 	}
-	for _, q := range parents {
-		if q == stage {
-			return reject(c[0], fmt.Errorf("task_name %q: task %s waits for itself", name, stage))
-		}
-	}
-	times := [2]int64{dataset.NoTime, dataset.NoTime}
-	for k, col := range [2]int{5, 6} {
-		if len(f[col]) == 0 {
-			continue
-		}
-		t, ok := countOf(f[col])
-		if !ok || t > 1e11 {
-			return reject(c[col], fmt.Errorf("%s %q is not seconds from the trace start", [2]string{"start_time", "end_time"}[k], f[col]))
-		}
-		if t > 0 { // 0: before or after the trace's 8 days
-			times[k] = p.start + t*1000
-		}
-	}
-	if times[0] != dataset.NoTime && times[1] != dataset.NoTime && times[1] < times[0] {
-		return reject(c[6], fmt.Errorf("end_time %s is before start_time %s", f[6], f[5]))
+	times, perr := alibabaSpan(f, c, p.start, reject)
+	if perr != nil {
+		return perr
 	}
 	num := func(col int, what string) (float64, *ParseError) {
 		if len(f[col]) == 0 {

@@ -52,18 +52,10 @@ func init() {
 		Table: dataset.VMsTable.Name,
 		Description: "Alibaba clusterdata 2018 container_meta.csv: container_id,machine_id,time_stamp,app_du,status,cpu_request,cpu_limit,mem_size " +
 			"(online containers; app_du groups them into tenants) → vms",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaContainerMetaCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 8)
-			if f == nil {
-				return false
-			}
+		Detect: alibabaDetect(alibabaContainerMetaCols, func(f [][]byte) bool {
 			_, ok := countOf(f[2])
 			return ok && bytes.HasPrefix(f[0], []byte("c_")) && bytes.HasPrefix(f[1], []byte("m_")) && len(f[3]) > 0 && statusWord(f[4])
-		},
+		}),
 		ingest: ingestAlibabaContainerMeta,
 	})
 	register(&Format{
@@ -71,17 +63,9 @@ func init() {
 		Table: dataset.UsageTable.Name,
 		Description: "Alibaba clusterdata 2018 container_usage.csv: container_id,machine_id,time_stamp,cpu_util_percent,mem_util_percent,... (11 columns); " +
 			"tenant = the container's app_du from container_meta",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaContainerUsageCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 11)
-			if f == nil {
-				return false
-			}
+		Detect: alibabaDetect(alibabaContainerUsageCols, func(f [][]byte) bool {
 			return bytes.HasPrefix(f[0], []byte("c_")) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))
-		},
+		}),
 		ingest: ingestAlibabaContainerUsage,
 	})
 	tenantKeys[alibabaContainerUsageFormat] = []string{"app", "container"}
@@ -149,16 +133,11 @@ type alibabaContainerMeta struct {
 }
 
 func (p *alibabaContainerMeta) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseError {
-	perr, reject := p.split(line, lineNo, 8, strings.Join(alibabaContainerMetaCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaContainerMetaCols, 0, 3)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	for _, i := range []int{0, 3} {
-		if len(f[i]) == 0 {
-			return reject(c[i], fmt.Errorf("empty %s", alibabaContainerMetaCols[i]))
-		}
-	}
 	ts, ok := countOf(f[2])
 	if !ok || ts > 1e12 {
 		return reject(c[2], fmt.Errorf("time_stamp %q is not whole seconds from the trace start", f[2]))
@@ -238,27 +217,18 @@ type alibabaContainerUsage struct {
 }
 
 func (p *alibabaContainerUsage) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	perr, reject := p.split(line, lineNo, 11, strings.Join(alibabaContainerUsageCols, ","))
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaContainerUsageCols, 0)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f[0]) == 0 {
-		return reject(c[0], errors.New("empty container_id"))
-	}
-	ts, err := parseFloat(f[2])
-	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
+	ms, ok := traceSecondsMs(f[2], p.start)
+	if !ok {
 		return reject(c[2], fmt.Errorf("time_stamp %q is not seconds from the trace start", f[2]))
 	}
-	cpu, err := percentField(f[3], "cpu_util_percent")
-	if err != nil {
-		return reject(c[3], err)
-	}
-	mem := math.NaN()
-	if len(f[4]) > 0 {
-		if mem, err = percentField(f[4], "mem_util_percent"); err != nil {
-			return reject(c[4], err)
-		}
+	cpu, mem, perr := alibabaUtil(f, c, 3, reject)
+	if perr != nil {
+		return perr
 	}
 	id, server := p.servers.Bytes(f[0])
 	tenant := server
@@ -269,7 +239,6 @@ func (p *alibabaContainerUsage) parse(line []byte, lineNo int64, rec *dataset.Us
 		}
 		tenant = o.deployment
 	}
-	ms := p.start + int64(math.Round(ts*1000))
 	if p.last.repeat(id, ms) {
 		return reject(c[2], errors.New("duplicate time_stamp for this container (repeats its previous sample)"))
 	}

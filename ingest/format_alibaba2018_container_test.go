@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -84,30 +83,13 @@ func TestAlibabaContainerDetection(t *testing.T) {
 		"machine_usage_sample.csv":   alibabaMachineName,
 		"machine_meta_sample.csv":    alibabaMetaFormat,
 	} {
-		in, err := Open(traceFile("alibaba2018", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("%s: %v %v, want %s", file, f, err, want)
-		}
+		wantFormat(t, traceFile("alibaba2018", file), want)
 	}
 	for cols, want := range map[string]string{
 		strings.Join(alibabaContainerMetaCols, ","):  alibabaContainerMetaFormat,
 		strings.Join(alibabaContainerUsageCols, ","): alibabaContainerUsageFormat,
 	} {
-		path := writeFile(t, t.TempDir(), "export.csv", []byte(cols+"\n"))
-		in, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("header %s: %v %v, want %s", cols, f, err, want)
-		}
+		wantFormat(t, writeFile(t, t.TempDir(), "export.csv", []byte(cols+"\n")), want)
 	}
 }
 
@@ -115,16 +97,9 @@ func TestAlibabaContainerDetection(t *testing.T) {
 // reject; an accepted row written back as a container_usage line reads the
 // same.
 func FuzzAlibabaContainerUsage(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "container_usage_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add(traceBytes(f, "alibaba2018", "container_usage_sample.csv"))
 	f.Add([]byte("c_1,m_1,1.5,1e1,,,,,,,\n\"c,2\",m_2,0,100,0,1,2,3,4,5,6\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		p := &alibabaContainerUsage{csvRow: csvRow{file: "container_usage.csv"}, servers: strtab.New()}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.Usage
@@ -155,15 +130,8 @@ func FuzzAlibabaContainerUsage(f *testing.F) {
 // FuzzAlibabaContainerMeta: never a panic; an accepted first row of a
 // container is a vms row of a named container and app_du.
 func FuzzAlibabaContainerMeta(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "container_meta_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	f.Add(traceBytes(f, "alibaba2018", "container_meta_sample.csv"))
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		p := &alibabaContainerMeta{csvRow: csvRow{file: "container_meta.csv"}, ix: newVMIndex(), strs: strtab.New(), apps: map[string]string{}}
 		for i, line := range bytes.Split(body, []byte("\n")) {
 			var rec dataset.VM

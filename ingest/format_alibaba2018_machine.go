@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/strtab"
@@ -32,18 +31,10 @@ func init() {
 		Name:        alibabaMachineName,
 		Table:       dataset.UsageTable.Name,
 		Description: "Alibaba clusterdata 2018 machine_usage.csv: machine_id,time_stamp,cpu_util_percent,mem_util_percent,... (9 columns)",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaMachineUsageCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 9)
-			if f == nil {
-				return false
-			}
+		Detect: alibabaDetect(alibabaMachineUsageCols, func(f [][]byte) bool {
 			_, ok := countOf(f[1])
 			return ok && len(f[0]) > 0 && !isNumber(f[0]) && isNumber(f[2]) && (len(f[3]) == 0 || isNumber(f[3]))
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			key, note := tenantKey(alibabaMachineName, s.opts)
 			if note != "" {
@@ -83,30 +74,20 @@ type alibabaMachine struct {
 }
 
 func (p *alibabaMachine) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseError {
-	perr, reject := p.split(line, lineNo, 9, "machine_id,time_stamp,cpu_util_percent,mem_util_percent,mem_gps,mkpi,net_in,net_out,disk_io_percent")
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaMachineUsageCols, 0)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f[0]) == 0 {
-		return reject(c[0], errors.New("empty machine_id"))
-	}
-	ts, err := parseFloat(f[1])
-	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
+	ms, ok := traceSecondsMs(f[1], p.start)
+	if !ok {
 		return reject(c[1], fmt.Errorf("time_stamp %q is not seconds from the trace start", f[1]))
 	}
-	cpu, err := percentField(f[2], "cpu_util_percent")
-	if err != nil {
-		return reject(c[2], err)
-	}
-	mem := math.NaN()
-	if len(f[3]) > 0 {
-		if mem, err = percentField(f[3], "mem_util_percent"); err != nil {
-			return reject(c[3], err)
-		}
+	cpu, mem, perr := alibabaUtil(f, c, 2, reject)
+	if perr != nil {
+		return perr
 	}
 	id, server := p.servers.Bytes(f[0])
-	ms := p.start + int64(math.Round(ts*1000))
 	if p.last.repeat(id, ms) {
 		return reject(c[1], errors.New("duplicate time_stamp for this machine (repeats its previous sample)"))
 	}

@@ -16,7 +16,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -37,19 +36,14 @@ func init() {
 		Name:        alibabaMetaFormat,
 		Table:       dataset.MachineEventsTable.Name,
 		Description: "Alibaba clusterdata 2018 machine_meta.csv: machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status",
-		Detect: func(_ string, head []byte) bool {
-			first, header := alibabaRows(head, alibabaMachineMetaCols)
-			if header {
-				return true
-			}
-			f := fieldsOf(first, 7)
-			if f == nil || len(f[0]) == 0 || isNumber(f[0]) {
+		Detect: alibabaDetect(alibabaMachineMetaCols, func(f [][]byte) bool {
+			if len(f[0]) == 0 || isNumber(f[0]) {
 				return false
 			}
 			_, ok1 := countOf(f[1])
 			_, ok4 := countOf(f[4])
 			return ok1 && ok4 && statusWord(f[6])
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			ix, err := machinesOf(ctx, s)
 			if err != nil {
@@ -78,14 +72,11 @@ type alibabaMeta struct {
 }
 
 func (p *alibabaMeta) parse(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
-	perr, reject := p.split(line, lineNo, 7, "machine_id,time_stamp,failure_domain_1,failure_domain_2,cpu_num,mem_size,status")
+	perr, reject := p.alibabaSplit(line, lineNo, alibabaMachineMetaCols, 0)
 	if perr != nil {
 		return perr
 	}
 	f, c := p.fields, p.cols
-	if len(f[0]) == 0 {
-		return reject(c[0], errors.New("empty machine_id"))
-	}
 	ts, ok := countOf(f[1])
 	if !ok || ts > 1e12 {
 		return reject(c[1], fmt.Errorf("time_stamp %q is not whole seconds from the trace start", f[1]))

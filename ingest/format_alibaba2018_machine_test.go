@@ -58,14 +58,9 @@ func TestAlibabaBadInput(t *testing.T) {
 	if !math.IsNaN(got.usage[1].Memory) {
 		t.Errorf("empty mem_util_percent: %+v", got.usage[1])
 	}
-	for _, c := range []struct {
-		line int64
-		why  string
-	}{
+	hasRejects(t, got.rejects, []lineReject{
 		{2, "duplicate time_stamp for this machine"}, {4, "cpu_util_percent: empty number"}, {5, "cpu_util_percent 101 is above 100%"},
 		{6, "mem_util_percent -2 is negative"}, {7, "8 fields, want 9"}, {8, `time_stamp "later" is not seconds`},
 		{9, "empty machine_id"}, {10, "cpu_util_percent is NaN"},
-	} {
-		hasReject(t, got.rejects, c.line, c.why)
-	}
+	})
 }

@@ -42,35 +42,27 @@ func init() {
 		Name:        azureCPUFormat,
 		Table:       dataset.UsageTable.Name,
 		Description: "Azure Public Dataset V1/V2 vm_cpu_readings: timestamp,vmid,min,max,avg (joined with a vmtable when known)",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 5)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(5, func(f [][]byte) bool {
 			if strings.EqualFold(string(f[0]), "timestamp") && strings.EqualFold(string(f[1]), "vmid") {
 				return true
 			}
 			_, ok := plainInt(f[0])
 			return ok && len(f[1]) > 0 && !isNumber(f[1]) && isNumber(f[2]) && isNumber(f[3]) && isNumber(f[4])
-		},
+		}),
 		ingest: ingestAzureCPU,
 	})
 	register(&Format{
 		Name:        azureVMTableFormat,
 		Table:       dataset.VMsTable.Name,
 		Description: "Azure Public Dataset V1/V2 vmtable: vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,...",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 11)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(11, func(f [][]byte) bool {
 			if strings.EqualFold(string(f[0]), "vmid") && strings.EqualFold(string(f[1]), "subscriptionid") {
 				return true
 			}
 			_, ok3 := plainInt(f[3])
 			_, ok4 := plainInt(f[4])
 			return ok3 && ok4 && len(f[0]) > 0 && !isNumber(f[0]) && isNumber(f[5]) && isNumber(f[6]) && isNumber(f[7])
-		},
+		}),
 		ingest: ingestAzureVMTable,
 	})
 }
@@ -97,26 +89,9 @@ func ingestAzureVMTable(ctx context.Context, in *Input, s *sink) error {
 	r := newLineRecords(in, p.parse)
 	r.header = azureVMTableHeader
 	before := s.accepted
-	w := s.tx.VMs()
-	for r.Scan() {
-		rec, perr := r.Record()
-		if perr != nil {
-			if err := s.reject(perr); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := w.Append(rec); err != nil {
-			if err := s.appendErr(err, lineOf(r)); err != nil {
-				return err
-			}
-			continue
-		}
-		ix.add(rec.VMID, rec.Subscription, rec.Deployment)
-		s.accepted++
-		s.res.Accepted++
-	}
-	if err := r.Err(); err != nil {
+	// A VM joins the index once its row is written.
+	w := vmsIndexed{s.tx.VMs(), ix}
+	if err := drain[dataset.VM](ctx, s, r, w); err != nil {
 		return err
 	}
 	ix.from = append(ix.from, fmt.Sprintf("%d VMs of %s", s.accepted-before, in.Path))
@@ -145,11 +120,10 @@ func (p *azureVMTable) parse(line []byte, lineNo int64, rec *dataset.VM) *ParseE
 	}
 	var times [2]int64
 	for i := 0; i < 2; i++ {
-		v, err := parseFloat(f[3+i])
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e12 {
+		var ok bool
+		if times[i], ok = traceSecondsMs(f[3+i], p.start); !ok {
 			return reject(c[3+i], fmt.Errorf("%s %q is not seconds from the trace start", [2]string{"vmcreated", "vmdeleted"}[i], f[3+i]))
 		}
-		times[i] = p.start + int64(math.Round(v*1000))
 	}
 	if times[1] < times[0] {
 		return reject(c[4], errors.New("vmdeleted is before vmcreated"))
@@ -217,8 +191,8 @@ func (p *azureCPU) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseEr
 		return bad
 	}
 	f, c := p.fields, p.cols
-	ts, err := parseFloat(f[0])
-	if err != nil || math.IsNaN(ts) || math.IsInf(ts, 0) || ts < 0 || ts > 1e12 {
+	ms, ok := traceSecondsMs(f[0], p.start)
+	if !ok {
 		return reject(c[0], fmt.Errorf("timestamp %q is not seconds from the trace start", f[0]))
 	}
 	if len(f[1]) == 0 {
@@ -240,7 +214,6 @@ func (p *azureCPU) parse(line []byte, lineNo int64, rec *dataset.Usage) *ParseEr
 			tenant = o.deployment
 		}
 	}
-	ms := p.start + int64(math.Round(ts*1000))
 	if p.last.repeat(id, ms) {
 		return reject(c[0], errors.New("duplicate timestamp for this VM (repeats its previous reading)"))
 	}

@@ -164,15 +164,10 @@ func TestAzureBadInput(t *testing.T) {
 	if len(got.usage) != 3 || len(got.rejects) != 8 {
 		t.Fatalf("%d rows, %d rejects: %+v", len(got.usage), len(got.rejects), got.rejects)
 	}
-	for _, c := range []struct {
-		line int64
-		why  string
-	}{
+	hasRejects(t, got.rejects, []lineReject{
 		{3, "duplicate timestamp for this VM"}, {4, "4 fields, want 5"}, {5, "avg cpu is NaN"}, {6, "avg cpu -1 is negative"},
 		{7, "avg cpu 100.5 is above 100%"}, {8, `timestamp "soon" is not seconds`}, {9, `timestamp "-300" is not seconds`}, {10, "empty vmid"},
-	} {
-		hasReject(t, got.rejects, c.line, c.why)
-	}
+	})
 	table := writeFile(t, dir, "vmtable.csv", []byte(""+
 		"vm1,s1,d1,0,300,50,20,40,Interactive,2,4\n"+ // 1 ok
 		"vm2,s1,d1,600,300,50,20,40,Interactive,2,4\n"+ // 2 deleted before created
@@ -184,15 +179,10 @@ func TestAzureBadInput(t *testing.T) {
 	if len(got.vms) != 1 || len(got.rejects) != 5 {
 		t.Fatalf("%d vms, %d rejects: %+v", len(got.vms), len(got.rejects), got.rejects)
 	}
-	for _, c := range []struct {
-		line int64
-		why  string
-	}{
+	hasRejects(t, got.rejects, []lineReject{
 		{2, "vmdeleted is before vmcreated"}, {3, "maxcpu 150 is above 100%"}, {4, "empty subscriptionid"},
 		{5, `vmcreated "x" is not seconds`}, {6, "10 fields, want 11"},
-	} {
-		hasReject(t, got.rejects, c.line, c.why)
-	}
+	})
 	if !strings.HasPrefix(got.rejects[0].Record, "vm2,") {
 		t.Errorf("record %q", got.rejects[0].Record)
 	}

@@ -33,17 +33,13 @@ func init() {
 		Table: dataset.MachineEventsTable.Name,
 		Description: "Google ClusterData2011 machine_events CSV (6 columns, no header): time,machine,event type (0 ADD 1 REMOVE 2 UPDATE),platform,cpus,memory " +
 			"→ machine_events (placement on the 2011 trace)",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 6)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(6, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[1])
 			typ, ok3 := plainInt(f[2])
 			_, platformIsInt := plainInt(f[3]) // task_constraints has its operator there
 			return ok1 && ok2 && ok3 && typ <= 2 && !platformIsInt && (len(f[4]) == 0 || isNumber(f[4])) && (len(f[5]) == 0 || isNumber(f[5]))
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			ix, err := machinesOf(ctx, s)
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -52,31 +51,16 @@ func TestGoogle2011MachineEvents(t *testing.T) {
 	// Neither 2011 six-column format claims the other's rows.
 	constraints := writeFile(t, t.TempDir(), "task_constraints.csv", []byte("5612000000,6251812952,0,1,GKdJ9iJ5Zg8=,2\n"))
 	for file, want := range map[string]string{path: google2011MachineEventsFormat, constraints: google2011TaskConstraintsFormat} {
-		in, err := Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("%s: %v %v, want %s", file, f, err, want)
-		}
+		wantFormat(t, file, want)
 	}
 }
 
 // FuzzGoogle2011MachineEvents: read → write → read gives the same events;
 // every accepted history is consistent.
 func FuzzGoogle2011MachineEvents(f *testing.F) {
-	b, err := os.ReadFile(traceFile("google2011", "machine_events_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add(traceBytes(f, "google2011", "machine_events_sample.csv"))
 	f.Add([]byte("0,1,0,p,,\n5,1,2,\"p,q\",1,0\n5,1,1,p,0.25,1e-3\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 2048 {
-			return
-		}
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		read := func(body []byte) ([]dataset.MachineEvent, int) {
 			p := &g2011Machines{g2011: g2011{csvRow: csvRow{file: "machine_events.csv"}}, ix: &machineIndex{m: map[string]*machineState{}}, strs: strtab.New()}
 			var out []dataset.MachineEvent

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -56,15 +55,8 @@ func TestGoogle2011TaskUsage(t *testing.T) {
 // FuzzGoogle2011TaskUsage: never a panic; an accepted row is a task of a
 // job on a machine with cpu and memory in [0, 1].
 func FuzzGoogle2011TaskUsage(f *testing.F) {
-	b, err := os.ReadFile(traceFile("google2011", "task_usage_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		if len(body) > 4096 {
-			return
-		}
+	f.Add(traceBytes(f, "google2011", "task_usage_sample.csv"))
+	fuzzBodies(f, 4096, func(t *testing.T, body []byte) {
 		g := &googleRows{file: "task_usage.csv", key: "collection", start: 0, tenants: strtab.New(), servers: strtab.New()}
 		p := &g2011Usage{csvRow: csvRow{file: "task_usage.csv"}, g: g}
 		for i, line := range bytes.Split(body, []byte("\n")) {

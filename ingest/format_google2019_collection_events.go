@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,15 +24,9 @@ func init() {
 		Name:        googleCollectionsFormat,
 		Table:       dataset.CollectionsTable.Name,
 		Description: "Google ClusterData2019 collection_events (JSON lines or Parquet): collection → user, for --tenant-key user",
-		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, parquetMagic) {
-				return strings.Contains(name, "collection_events")
-			}
-			line := firstLine(head)
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"collection_id"`)) &&
-				bytes.Contains(line, []byte(`"user"`)) && !bytes.Contains(line, []byte(`"instance_index"`)) &&
-				!bytes.Contains(line, []byte(`"average_usage"`))
-		},
+		Detect: google2019Detect("collection_events", func(has func(string) bool) bool {
+			return has("collection_id") && has("user") && !has("instance_index") && !has("average_usage")
+		}),
 		ingest: ingestGoogleCollections,
 	})
 }
@@ -117,6 +110,21 @@ func (ix *collIndex) record(e *collectionEvent, rec *dataset.Collection) error {
 	return nil
 }
 
+// event fills rec from e (record), refuses a collection that starts after
+// itself, and appends e's DAG edges to stages.
+func (ix *collIndex) event(e *collectionEvent, rec *dataset.Collection, stages *dataset.Writer[dataset.Stage]) error {
+	if err := ix.record(e, rec); err != nil {
+		return err
+	}
+	if slices.Contains(e.startAfter, e.collection) {
+		return fmt.Errorf("start_after_collection_ids: collection %d starts after itself", e.collection)
+	}
+	if st, ok := stageOf(e); ok {
+		return stages.Append(&st)
+	}
+	return nil
+}
+
 func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error) {
 	ix, err := collectionsOf(ctx, s)
 	if err != nil {
@@ -129,37 +137,23 @@ func ingestGoogleCollections(ctx context.Context, in *Input, s *sink) (err error
 			s.notes = append(s.notes, "one row per event that names a user; read for --tenant-key user of google2019-usage; start_after_collection_ids go to the stages table (wlprof dag)")
 		}
 	}()
-	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		return drainParquet(ctx, s, in, func() (parquetReader[dataset.Collection], error) {
-			want := []string{"collection_id", "user", "collection_logical_name", "start_after_collection_ids"}
-			p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" && n != "start_after_collection_ids" }, "a collection_events shard")
-			if err != nil {
-				return nil, err
-			}
-			return &collectionsParquet{parquetInput: p, ix: ix, stages: s.tx.Stages()}, nil
-		}, s.tx.Collections())
-	}
 	stages := s.tx.Stages()
-	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
-		var e collectionEvent
-		err := scanCollectionEvent(line, &e)
-		if err == nil {
-			err = ix.record(&e, rec)
-		}
-		if err == nil && slices.Contains(e.startAfter, e.collection) {
-			err = fmt.Errorf("start_after_collection_ids: collection %d starts after itself", e.collection)
-		}
-		if err == nil {
-			if st, ok := stageOf(&e); ok {
-				err = stages.Append(&st)
-			}
-		}
+	open := func() (parquetReader[dataset.Collection], error) {
+		want := []string{"collection_id", "user", "collection_logical_name", "start_after_collection_ids"}
+		p, err := openParquet(ctx, in, want, func(n string) bool { return n != "collection_logical_name" && n != "start_after_collection_ids" }, "a collection_events shard")
 		if err != nil {
-			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
+			return nil, err
 		}
-		return nil
-	})
-	return drain[dataset.Collection](ctx, s, r, s.tx.Collections())
+		return &collectionsParquet{parquetInput: p, ix: ix, stages: stages}, nil
+	}
+	parse := func(line []byte, rec *dataset.Collection) error {
+		var e collectionEvent
+		if err := scanCollectionEvent(line, &e); err != nil {
+			return err
+		}
+		return ix.event(&e, rec, stages)
+	}
+	return drainGoogle2019(ctx, s, in, open, parse, s.tx.Collections())
 }
 
 // stringValue reads a JSON string (escapes decoded) or null.
@@ -187,11 +181,7 @@ func (c *jsonCursor) stringValue(name string) (string, bool, error) {
 
 func scanCollectionEvent(line []byte, e *collectionEvent) error {
 	c := jsonCursor{b: line}
-	c.ws()
-	if c.peek() != '{' {
-		return c.fail("want a JSON object")
-	}
-	err := c.container(func(key []byte) error {
+	return c.objectLine("a collection_events", func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "collection_id":
@@ -222,14 +212,6 @@ func scanCollectionEvent(line []byte, e *collectionEvent) error {
 		}
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("not a collection_events JSON object: %v", err)
-	}
-	c.ws()
-	if c.i != len(c.b) {
-		return c.fail("text after the object")
-	}
-	return nil
 }
 
 // collectionsParquet reads collection_events Parquet shards.
@@ -270,47 +252,27 @@ func intListAccessor(a arrow.Array) (func(int, []int64) []int64, error) {
 	return nil, fmt.Errorf("start_after_collection_ids: type %s is not a list", a.DataType())
 }
 
+func (r *collectionsParquet) bind(batch arrow.Record) error {
+	var e1, e2, e3, e4 error
+	r.coll, e1 = intAccessor(column(batch, "collection_id"))
+	r.user, e2 = stringAccessor(column(batch, "user"))
+	r.lname, e3 = stringAccessor(column(batch, "collection_logical_name"))
+	r.after, e4 = intListAccessor(column(batch, "start_after_collection_ids"))
+	return errors.Join(e1, e2, e3, e4)
+}
+
 func (r *collectionsParquet) Scan() bool {
-	for r.i >= r.n {
-		if r.err != nil {
-			return false
-		}
-		batch, err := r.next()
-		if err != nil || batch == nil {
-			r.err = err
-			return false
-		}
-		r.n, r.i = int(batch.NumRows()), 0
-		var e1, e2, e3 error
-		r.coll, e1 = intAccessor(column(batch, "collection_id"))
-		r.user, e2 = stringAccessor(column(batch, "user"))
-		r.lname, e3 = stringAccessor(column(batch, "collection_logical_name"))
-		var e4 error
-		r.after, e4 = intListAccessor(column(batch, "start_after_collection_ids"))
-		if err := errors.Join(e1, e2, e3, e4); err != nil {
-			r.err = fmt.Errorf("%s: %w", r.path, err)
-			return false
-		}
+	i, ok := r.nextRow(r.parquetInput, r.bind)
+	if !ok {
+		return false
 	}
-	i := r.i
-	r.i++
-	r.row++
 	var e collectionEvent
 	e.collection, e.hasColl = r.coll(i)
 	e.user, e.hasUser = r.user(i)
 	e.logical, e.hasLN = r.lname(i)
 	e.startAfter = r.after(i, e.startAfter[:0])
 	r.perr = nil
-	err := r.ix.record(&e, &r.rec)
-	if err == nil && slices.Contains(e.startAfter, e.collection) {
-		err = fmt.Errorf("start_after_collection_ids: collection %d starts after itself", e.collection)
-	}
-	if err == nil {
-		if st, ok := stageOf(&e); ok {
-			err = r.stages.Append(&st)
-		}
-	}
-	if err != nil {
+	if err := r.ix.event(&e, &r.rec, r.stages); err != nil {
 		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
 			Record: fmt.Sprintf("collection_id=%d user=%q collection_logical_name=%q", e.collection, e.user, e.logical)}
 	}

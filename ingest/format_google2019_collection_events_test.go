@@ -89,26 +89,10 @@ func TestGoogleCollectionEventsFromDataset(t *testing.T) {
 func TestGoogleCollectionEventsParquet(t *testing.T) {
 	var rows [][]byte
 	for _, name := range []string{"collection_events-000000000000.json", "collection_events_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := traceBytes(t, "google2019", name)
 		rows = append(rows, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
 	}
-	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
-	var fields []arrow.Field
-	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id"} {
-		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
-	}
-	for _, n := range []string{"user", "collection_name", "collection_logical_name"} {
-		fields = append(fields, arrow.Field{Name: n, Type: str, Nullable: true})
-	}
-	fields = append(fields, arrow.Field{Name: "parent_collection_id", Type: i64, Nullable: true},
-		arrow.Field{Name: "start_after_collection_ids", Type: arrow.ListOf(i64), Nullable: true})
-	for _, n := range []string{"max_per_machine", "max_per_switch", "vertical_scaling", "scheduler"} {
-		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
-	}
-	sc := arrow.NewSchema(fields, nil)
+	sc := collectionEventsSchema()
 	dir := t.TempDir()
 	shard := writeFile(t, dir, "collection_events-000000000000.parquet.gz", gzipBytes(t, parquetRows(t, sc, rows, 2)))
 	opts := DefaultOptions()
@@ -138,20 +122,7 @@ func TestGoogleCollectionEventsDAG(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := bytes.Split(bytes.TrimSpace(body), []byte("\n"))
-	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
-	var fields []arrow.Field
-	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id"} {
-		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
-	}
-	for _, n := range []string{"user", "collection_name", "collection_logical_name"} {
-		fields = append(fields, arrow.Field{Name: n, Type: str, Nullable: true})
-	}
-	fields = append(fields, arrow.Field{Name: "parent_collection_id", Type: i64, Nullable: true},
-		arrow.Field{Name: "start_after_collection_ids", Type: arrow.ListOf(i64), Nullable: true})
-	for _, n := range []string{"max_per_machine", "max_per_switch", "vertical_scaling", "scheduler"} {
-		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
-	}
-	sc := arrow.NewSchema(fields, nil)
+	sc := collectionEventsSchema()
 	dir := t.TempDir()
 	for _, input := range []string{"../testdata/dag/google2019_collection_events_dag.json", writeFile(t, dir, "collection_events-000000000001.parquet", parquetRows(t, sc, rows, 3))} {
 		res, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{input}, DefaultOptions())
@@ -176,4 +147,23 @@ func TestGoogleCollectionEventsDAG(t *testing.T) {
 			t.Errorf("%s: stages %v, want %v", input, got, want)
 		}
 	}
+}
+
+// collectionEventsSchema is the collection_events table's schema as the
+// BigQuery export writes its Parquet shards.
+func collectionEventsSchema() *arrow.Schema {
+	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
+	var fields []arrow.Field
+	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id"} {
+		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
+	}
+	for _, n := range []string{"user", "collection_name", "collection_logical_name"} {
+		fields = append(fields, arrow.Field{Name: n, Type: str, Nullable: true})
+	}
+	fields = append(fields, arrow.Field{Name: "parent_collection_id", Type: i64, Nullable: true},
+		arrow.Field{Name: "start_after_collection_ids", Type: arrow.ListOf(i64), Nullable: true})
+	for _, n := range []string{"max_per_machine", "max_per_switch", "vertical_scaling", "scheduler"} {
+		fields = append(fields, arrow.Field{Name: n, Type: i64, Nullable: true})
+	}
+	return arrow.NewSchema(fields, nil)
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -32,23 +31,14 @@ func init() {
 		Name:        googleMachineEventsFormat,
 		Table:       dataset.MachineEventsTable.Name,
 		Description: "Google ClusterData2019 machine_events (JSON lines or Parquet): ADD / REMOVE / UPDATE, capacity, switch_id as the rack",
-		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, parquetMagic) {
-				return strings.Contains(name, "machine_events")
-			}
-			// switch_id and platform_id are machine_events' own; the
-			// BigQuery JSON export leaves null fields out, so a line
-			// without them is one with time, machine_id and type and no
-			// field of instance_events (collection_id, instance_index) or
-			// machine_attributes (name).
-			line := firstLine(head)
-			if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) || !bytes.Contains(line, []byte(`"machine_id"`)) {
-				return false
-			}
-			has := func(k string) bool { return bytes.Contains(line, []byte(`"`+k+`"`)) }
-			return has("switch_id") && has("platform_id") ||
-				has("time") && has("type") && !has("collection_id") && !has("instance_index") && !has("name")
-		},
+		// switch_id and platform_id are machine_events' own; a line
+		// without them (null fields are left out) is one with time,
+		// machine_id and type and no field of instance_events
+		// (collection_id, instance_index) or machine_attributes (name).
+		Detect: google2019Detect("machine_events", func(has func(string) bool) bool {
+			return has("machine_id") && (has("switch_id") && has("platform_id") ||
+				has("time") && has("type") && !has("collection_id") && !has("instance_index") && !has("name"))
+		}),
 		ingest: ingestGoogleMachineEvents,
 	})
 }
@@ -123,28 +113,22 @@ func ingestGoogleMachineEvents(ctx context.Context, in *Input, s *sink) (err err
 	s.notes = append(s.notes, "time = microseconds of the trace clock from "+msText(g.start)+" - 600 s (time 0: the machines there before the trace window); "+
 		"machine = machine_id (the usage table's server), rack = switch_id, cpus and memory = capacity (fractions of the largest machine), platform = platform_id; "+
 		"each machine's events must be in time order and alternate ADD and REMOVE (UPDATE while added): the BigQuery export is not sorted, sort it by time first")
-	if bytes.HasPrefix(in.Head(4), parquetMagic) {
-		return drainParquet(ctx, s, in, func() (parquetReader[dataset.MachineEvent], error) {
-			want := []string{"time", "machine_id", "type", "switch_id", "capacity.cpus", "capacity.memory", "platform_id"}
-			p, err := openParquet(ctx, in, want, func(n string) bool { return n == "time" || n == "machine_id" || n == "type" }, "a machine_events shard")
-			if err != nil {
-				return nil, err
-			}
-			return &machinesParquet{parquetInput: p, g: g}, nil
-		}, s.tx.MachineEvents())
-	}
-	r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.MachineEvent) *ParseError {
-		var e googleMachineEvent
-		err := scanMachineEvent(line, &e)
-		if err == nil {
-			err = g.record(&e, rec)
-		}
+	open := func() (parquetReader[dataset.MachineEvent], error) {
+		want := []string{"time", "machine_id", "type", "switch_id", "capacity.cpus", "capacity.memory", "platform_id"}
+		p, err := openParquet(ctx, in, want, func(n string) bool { return n == "time" || n == "machine_id" || n == "type" }, "a machine_events shard")
 		if err != nil {
-			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
+			return nil, err
 		}
-		return nil
-	})
-	return drain[dataset.MachineEvent](ctx, s, r, s.tx.MachineEvents())
+		return &machinesParquet{parquetInput: p, g: g}, nil
+	}
+	parse := func(line []byte, rec *dataset.MachineEvent) error {
+		var e googleMachineEvent
+		if err := scanMachineEvent(line, &e); err != nil {
+			return err
+		}
+		return g.record(&e, rec)
+	}
+	return drainGoogle2019(ctx, s, in, open, parse, s.tx.MachineEvents())
 }
 
 // typeValue reads an enum written as a number, a quoted number (the JSON
@@ -169,12 +153,11 @@ func (c *jsonCursor) typeValue(e *googleMachineEvent) error {
 }
 
 func scanMachineEvent(line []byte, e *googleMachineEvent) error {
-	c := jsonCursor{b: line}
-	c.ws()
-	if c.peek() != '{' {
+	if !bytes.HasPrefix(bytes.TrimLeft(line, " \t\r\n"), []byte("{")) {
 		return errors.New("not a machine_events JSON object: want a JSON object")
 	}
-	err := c.container(func(key []byte) error {
+	c := jsonCursor{b: line}
+	err := c.objectLine("", func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "time":
@@ -217,10 +200,6 @@ func scanMachineEvent(line []byte, e *googleMachineEvent) error {
 	if err != nil {
 		return fmt.Errorf("not a machine_events JSON object: %v", err)
 	}
-	c.ws()
-	if c.i != len(c.b) {
-		return fmt.Errorf("not a machine_events JSON object: %v", c.fail("text after the object"))
-	}
 	return nil
 }
 
@@ -254,24 +233,10 @@ func (r *machinesParquet) bind(batch arrow.Record) error {
 }
 
 func (r *machinesParquet) Scan() bool {
-	for r.i >= r.n {
-		if r.err != nil {
-			return false
-		}
-		batch, err := r.next()
-		if err != nil || batch == nil {
-			r.err = err
-			return false
-		}
-		r.n, r.i = int(batch.NumRows()), 0
-		if err := r.bind(batch); err != nil {
-			r.err = fmt.Errorf("%s: %w", r.path, err)
-			return false
-		}
+	i, ok := r.nextRow(r.parquetInput, r.bind)
+	if !ok {
+		return false
 	}
-	i := r.i
-	r.i++
-	r.row++
 	var e googleMachineEvent
 	e.time, e.hasTime = r.tm(i)
 	e.machine, e.hasMach = r.mach(i)
@@ -282,14 +247,8 @@ func (r *machinesParquet) Scan() bool {
 	e.memory, e.hasMem = r.mem(i)
 	r.perr = nil
 	if err := r.g.record(&e, &r.rec); err != nil {
-		f := func(name string, v int64, ok bool) string {
-			if !ok {
-				return name + "=null"
-			}
-			return name + "=" + strconv.FormatInt(v, 10)
-		}
 		r.perr = &ParseError{File: r.path, Line: r.row, Err: err,
-			Record: fmt.Sprintf("%s %s %s switch_id=%q", f("time", e.time, e.hasTime), f("machine_id", e.machine, e.hasMach), f("type", e.typ, e.hasType), e.sw)}
+			Record: fmt.Sprintf("%s %s %s switch_id=%q", intField("time", e.time, e.hasTime), intField("machine_id", e.machine, e.hasMach), intField("type", e.typ, e.hasType), e.sw)}
 	}
 	return true
 }

@@ -93,16 +93,11 @@ func init() {
 		Name:        googleUsageFormat,
 		Table:       dataset.UsageTable.Name,
 		Description: "Google ClusterData2019 instance_usage: JSON lines (BigQuery export) or Parquet shards; tenant = collection; instances on one machine summed per window",
-		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, parquetMagic) {
-				return strings.Contains(name, "instance_usage")
-			}
-			line := firstLine(head)
-			// average_usage may be absent (omitted) in a row; instance_index
-			// with start_time (not instance_events' time) also tells it.
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"start_time"`)) &&
-				(bytes.Contains(line, []byte(`"average_usage"`)) || bytes.Contains(line, []byte(`"instance_index"`)))
-		},
+		// average_usage may be absent (omitted) in a row; instance_index
+		// with start_time (not instance_events' time) also tells it.
+		Detect: google2019Detect("instance_usage", func(has func(string) bool) bool {
+			return has("start_time") && (has("average_usage") || has("instance_index"))
+		}),
 		ingest: ingestGoogleUsage,
 	})
 }

@@ -179,10 +179,7 @@ func writeGoogleParquet(t testing.TB, path string, rows [][]byte, rowGroup int64
 func googleJSONRows(t testing.TB) [][]byte {
 	var rows [][]byte
 	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := traceBytes(t, "google2019", name)
 		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 			if bytes.HasSuffix(l, []byte("}")) {
 				rows = append(rows, l)

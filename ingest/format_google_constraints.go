@@ -107,72 +107,43 @@ func init() {
 		Name:        google2019InstanceEventsFormat,
 		Table:       dataset.TaskEventsTable.Name,
 		Description: "Google ClusterData2019 instance_events (JSON lines or Parquet): task events with resource requests and constraints, for wlprof constraints",
-		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, parquetMagic) {
-				return strings.Contains(name, "instance_events")
-			}
-			line := firstLine(head)
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"instance_index"`)) &&
-				bytes.Contains(line, []byte(`"type"`)) && bytes.Contains(line, []byte(`"time"`)) &&
-				!bytes.Contains(line, []byte(`"start_time"`))
-		},
+		Detect: google2019Detect("instance_events", func(has func(string) bool) bool {
+			return has("instance_index") && has("type") && has("time") && !has("start_time")
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			start := traceStartMs(s.opts, googleTraceStart)
 			s.notes = append(s.notes, "one task_events row per instance event; times from "+msText(start)+
 				" (offset 600 s of the trace clock); constraints kept on every event as the trace writes them")
-			if bytes.HasPrefix(in.Head(4), parquetMagic) {
-				return ingestInstanceEventsParquet(ctx, in, s, start)
-			}
-			r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.TaskEvent) *ParseError {
-				if err := scanInstanceEvent(line, start, rec); err != nil {
-					return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
-				}
-				return nil
-			})
-			return drain[dataset.TaskEvent](ctx, s, r, s.tx.TaskEvents())
+			open := func() (parquetReader[dataset.TaskEvent], error) { return newInstanceEventsParquet(ctx, in, start) }
+			parse := func(line []byte, rec *dataset.TaskEvent) error { return scanInstanceEvent(line, start, rec) }
+			return drainGoogle2019(ctx, s, in, open, parse, s.tx.TaskEvents())
 		},
 	})
 	register(&Format{
 		Name:        google2019MachineAttrsFormat,
 		Table:       dataset.MachineAttributesTable.Name,
 		Description: "Google ClusterData2019 machine_attributes (JSON lines or Parquet): time, machine_id, name, value, deleted",
-		Detect: func(name string, head []byte) bool {
-			if bytes.HasPrefix(head, parquetMagic) {
-				return strings.Contains(name, "machine_attributes")
-			}
-			line := firstLine(head)
-			return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && bytes.Contains(line, []byte(`"machine_id"`)) &&
-				bytes.Contains(line, []byte(`"name"`)) && bytes.Contains(line, []byte(`"deleted"`))
-		},
+		Detect: google2019Detect("machine_attributes", func(has func(string) bool) bool {
+			return has("machine_id") && has("name") && has("deleted")
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			start := traceStartMs(s.opts, googleTraceStart)
 			s.notes = append(s.notes, "one machine_attributes row per attribute change; times from "+msText(start))
-			if bytes.HasPrefix(in.Head(4), parquetMagic) {
-				return ingestMachineAttrsParquet(ctx, in, s, start)
-			}
-			r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.MachineAttribute) *ParseError {
-				if err := scanMachineAttribute(line, start, rec); err != nil {
-					return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
-				}
-				return nil
-			})
-			return drain[dataset.MachineAttribute](ctx, s, r, s.tx.MachineAttributes())
+			open := func() (parquetReader[dataset.MachineAttribute], error) { return newMachineAttrsParquet(ctx, in, start) }
+			parse := func(line []byte, rec *dataset.MachineAttribute) error { return scanMachineAttribute(line, start, rec) }
+			return drainGoogle2019(ctx, s, in, open, parse, s.tx.MachineAttributes())
 		},
 	})
 	register(&Format{
 		Name:        google2011TaskEventsFormat,
 		Table:       dataset.TaskEventsTable.Name,
 		Description: "Google ClusterData2011 task_events CSV (13 columns, no header): time,missing,job,task,machine,event type,user,class,priority,cpu,memory,disk,different-machine",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 13)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(13, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[2])
 			_, ok3 := plainInt(f[5])
 			return ok1 && ok2 && ok3
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+" (offset 600 s, 19:00 EDT 1 May 2011); the different-machine constraint is kept (different_machine); user, class, priority and disk are not stored")
@@ -183,16 +154,12 @@ func init() {
 		Name:        google2011TaskConstraintsFormat,
 		Table:       dataset.TaskConstraintsTable.Name,
 		Description: "Google ClusterData2011 task_constraints CSV (6 columns, no header): time,job,task,operator (0 = 1 != 2 < 3 >),attribute,value",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 6)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(6, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[1])
 			op, ok3 := plainInt(f[3])
 			return ok1 && ok2 && ok3 && op <= 3 && len(f[4]) > 0
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; operators 0–3 are EQUAL, NOT_EQUAL, LESS_THAN, GREATER_THAN")
@@ -203,16 +170,12 @@ func init() {
 		Name:        google2011MachineAttrsFormat,
 		Table:       dataset.MachineAttributesTable.Name,
 		Description: "Google ClusterData2011 machine_attributes CSV (5 columns, no header): time,machine,attribute,value,deleted",
-		Detect: func(_ string, head []byte) bool {
-			f := fieldsOf(firstLine(head), 5)
-			if f == nil {
-				return false
-			}
+		Detect: fieldsDetect(5, func(f [][]byte) bool {
 			_, ok1 := plainInt(f[0])
 			_, ok2 := plainInt(f[1])
 			_, ok3 := parseBool01(f[4])
 			return ok1 && ok2 && ok3 && len(f[2]) > 0
-		},
+		}),
 		ingest: func(ctx context.Context, in *Input, s *sink) error {
 			p := &g2011{csvRow: csvRow{file: in.Path}, start: traceStartMs(s.opts, google2011TraceStart)}
 			s.notes = append(s.notes, "times from "+msText(p.start)+"; time 0 (attributes held before the trace) is stored as null")
@@ -403,11 +366,7 @@ func (r *instanceEvent) finish(startMs int64, e *dataset.TaskEvent) error {
 func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 	r := instanceEvent{cpu: math.NaN(), mem: math.NaN()}
 	c := jsonCursor{b: line}
-	c.ws()
-	if c.peek() != '{' {
-		return c.fail("want a JSON object")
-	}
-	err := c.container(func(key []byte) error {
+	err := c.objectLine("an instance_events", func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "time":
@@ -487,11 +446,7 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("not an instance_events JSON object: %v", err)
-	}
-	c.ws()
-	if c.i != len(c.b) {
-		return c.fail("text after the object")
+		return err
 	}
 	return r.finish(startMs, e)
 }
@@ -500,13 +455,9 @@ func scanInstanceEvent(line []byte, startMs int64, e *dataset.TaskEvent) error {
 func scanMachineAttribute(line []byte, startMs int64, a *dataset.MachineAttribute) error {
 	*a = dataset.MachineAttribute{Source: google2019MachineAttrsFormat}
 	c := jsonCursor{b: line}
-	c.ws()
-	if c.peek() != '{' {
-		return c.fail("want a JSON object")
-	}
 	var us int64
 	var hasTime, hasMachine, hasName, hasValue bool
-	err := c.container(func(key []byte) error {
+	err := c.objectLine("a machine_attributes", func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "time":
@@ -543,11 +494,7 @@ func scanMachineAttribute(line []byte, startMs int64, a *dataset.MachineAttribut
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("not a machine_attributes JSON object: %v", err)
-	}
-	c.ws()
-	if c.i != len(c.b) {
-		return c.fail("text after the object")
+		return err
 	}
 	return finishMachineAttribute(a, startMs, us, hasTime, hasMachine, hasName, hasValue)
 }
@@ -567,15 +514,4 @@ func finishMachineAttribute(a *dataset.MachineAttribute, startMs, us int64, hasT
 	}
 	a.TimeMs = traceUsToMs(startMs, us)
 	return nil
-}
-
-// ingestInstanceEventsParquet reads a Parquet shard.
-func ingestInstanceEventsParquet(ctx context.Context, in *Input, s *sink, start int64) error {
-	return drainParquet(ctx, s, in, func() (parquetReader[dataset.TaskEvent], error) {
-		r, err := newInstanceEventsParquet(ctx, in, start)
-		if err != nil {
-			return nil, err
-		}
-		return r, nil
-	}, s.tx.TaskEvents())
 }

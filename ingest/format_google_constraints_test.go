@@ -140,16 +140,7 @@ func TestConstraintSeparatorsRefused(t *testing.T) {
 // relation as its number, as the BigQuery export writes them) ingests to
 // the same task_events rows and rejects as the JSON lines.
 func TestInstanceEventsParquet(t *testing.T) {
-	body, err := os.ReadFile("../testdata/constraints/google2019/instance_events_constraints.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]byte
-	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatal(err)
-		}
+	rows := rewrittenRows(t, "../testdata/constraints/google2019/instance_events_constraints.json", func(m map[string]any) {
 		if cs, ok := m["constraint"].([]any); ok {
 			for _, c := range cs {
 				c := c.(map[string]any)
@@ -158,9 +149,7 @@ func TestInstanceEventsParquet(t *testing.T) {
 				}
 			}
 		}
-		b, _ := json.Marshal(m)
-		rows = append(rows, b)
-	}
+	})
 	i64, f64, str := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64, arrow.BinaryTypes.String
 	var fields []arrow.Field
 	for _, n := range []string{"time", "type", "collection_id", "scheduling_class", "missing_type", "collection_type", "priority", "alloc_collection_id", "instance_index", "machine_id", "alloc_instance_index"} {
@@ -172,23 +161,8 @@ func TestInstanceEventsParquet(t *testing.T) {
 			arrow.Field{Name: "value", Type: str, Nullable: true}, arrow.Field{Name: "relation", Type: i64, Nullable: true})), Nullable: true})
 	sc := arrow.NewSchema(fields, nil)
 	shard := writeFile(t, t.TempDir(), "instance_events-000000000000.parquet", parquetRows(t, sc, rows, 3))
-	read := func(path string) ([]dataset.TaskEvent, []dataset.Reject) {
-		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
-		if ds == nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		evs, err := dataset.ReadAll(context.Background(), ds, dataset.TaskEventsTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rej, err := dataset.ReadRejects(context.Background(), ds, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return evs, rej
-	}
-	jEvs, jRej := read("../testdata/constraints/google2019/instance_events_constraints.json")
-	pEvs, pRej := read(shard)
+	jEvs, jRej := autoIngest(t, "../testdata/constraints/google2019/instance_events_constraints.json", dataset.TaskEventsTable)
+	pEvs, pRej := autoIngest(t, shard, dataset.TaskEventsTable)
 	if len(jEvs) != 6 || len(jRej) != 2 {
 		t.Fatalf("JSON: %d events, %d rejects; want 6 and 2", len(jEvs), len(jRej))
 	}
@@ -214,45 +188,19 @@ func TestInstanceEventsParquet(t *testing.T) {
 // The machine_attributes fixture as a Parquet shard ingests to the same
 // rows and rejects as the JSON lines.
 func TestMachineAttributesParquet(t *testing.T) {
-	body, err := os.ReadFile("../testdata/constraints/google2019/machine_attributes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows [][]byte
-	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatal(err)
-		}
+	rows := rewrittenRows(t, "../testdata/constraints/google2019/machine_attributes.json", func(m map[string]any) {
 		for _, k := range []string{"time", "machine_id"} { // INT64 as strings in the JSON export, numbers in Parquet
 			if s, ok := m[k].(string); ok {
 				m[k] = json.Number(s)
 			}
 		}
-		b, _ := json.Marshal(m)
-		rows = append(rows, b)
-	}
+	})
 	sc := arrow.NewSchema([]arrow.Field{{Name: "time", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, {Name: "machine_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "value", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: "deleted", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}}, nil)
 	shard := writeFile(t, t.TempDir(), "machine_attributes-000000000000.parquet", parquetRows(t, sc, rows, 2))
-	read := func(path string) ([]dataset.MachineAttribute, []dataset.Reject) {
-		_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
-		if ds == nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		as, err := dataset.ReadAll(context.Background(), ds, dataset.MachineAttributesTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rej, err := dataset.ReadRejects(context.Background(), ds, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return as, rej
-	}
-	jA, jRej := read("../testdata/constraints/google2019/machine_attributes.json")
-	pA, pRej := read(shard)
+	jA, jRej := autoIngest(t, "../testdata/constraints/google2019/machine_attributes.json", dataset.MachineAttributesTable)
+	pA, pRej := autoIngest(t, shard, dataset.MachineAttributesTable)
 	if len(jA) != 4 || len(jRej) != 1 || len(pA) != len(jA) || len(pRej) != len(jRej) {
 		t.Fatalf("JSON %d rows %d rejects, Parquet %d rows %d rejects; want 4 and 1 each", len(jA), len(jRej), len(pA), len(pRej))
 	}
@@ -283,4 +231,40 @@ func TestDifferentMachineColumn(t *testing.T) {
 	if perr == nil || perr.Line != 7 || !strings.Contains(perr.Error(), `different-machine constraint "2"`) {
 		t.Errorf("flag 2: %v", perr)
 	}
+}
+
+// autoIngest ingests path with auto into a new dataset and returns the
+// rows of table and the rejects.
+func autoIngest[T any](t *testing.T, path string, table *dataset.Table[T]) ([]T, []dataset.Reject) {
+	t.Helper()
+	_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), "auto", []string{path}, DefaultOptions())
+	if ds == nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	rej, err := dataset.ReadRejects(context.Background(), ds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readAll(t, ds, table), rej
+}
+
+// rewrittenRows are the JSON lines of a fixture, each rewritten by fix as
+// the Parquet export writes its values.
+func rewrittenRows(t *testing.T, path string, fix func(map[string]any)) [][]byte {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(body), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatal(err)
+		}
+		fix(m)
+		b, _ := json.Marshal(m)
+		rows = append(rows, b)
+	}
+	return rows
 }

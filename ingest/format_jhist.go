@@ -235,18 +235,14 @@ func parseJhist(path string, in *Input, ctx context.Context) (*jhistParse, error
 	}
 	lr := newLineReader(in)
 	for {
-		line, err := lr.next()
+		line, bad, err := lr.nextLine(ctx, path)
 		if err == io.EOF {
 			break
+		} else if err != nil {
+			return nil, err
 		}
-		if lr.line&0xfff == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if err != nil {
-			p.reject(lr.line, line, err)
+		if bad != nil {
+			p.reject(lr.line, line, bad)
 			continue
 		}
 		t := bytes.TrimSpace(line)

@@ -138,15 +138,11 @@ func ingestNative(ctx context.Context, in *Input, s *sink) error {
 	lr := newLineReader(in)
 	runs, skylines := s.tx.Runs(), s.tx.Skylines()
 	for {
-		line, err := lr.next()
-		if err == io.EOF {
+		line, err, end := lr.nextLine(ctx, in.Path)
+		if end == io.EOF {
 			return nil
-		}
-		if lr.line&0xfff == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("%s: %w", in.Path, err)
+		} else if end != nil {
+			return end
 		}
 		if err == nil && len(bytes.TrimSpace(line)) == 0 {
 			continue

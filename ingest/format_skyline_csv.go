@@ -108,7 +108,7 @@ type skyRow struct {
 // rejecting bad rows as it goes, and yields one run with its samples per
 // (job, run) at the end, sorted.
 type skylineCSV struct {
-	lr   lineReader
+	jobLines
 	file string
 	loc  *time.Location
 	cols [skyNCols]int
@@ -127,9 +127,6 @@ type skylineCSV struct {
 	fields  [][]byte
 	colsAt  []int
 	scratch []byte
-	rec     jobRecord
-	perr    *ParseError
-	err     error
 	eof     bool
 }
 
@@ -137,20 +134,8 @@ func newSkylineCSV(in *Input, loc *time.Location) *skylineCSV {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &skylineCSV{lr: newLineReader(in), file: in.Path, loc: loc, ncol: -1, runs: map[skyKey]*[]skyRow{}}
+	return &skylineCSV{jobLines: jobLines{lr: newLineReader(in)}, file: in.Path, loc: loc, ncol: -1, runs: map[skyKey]*[]skyRow{}}
 }
-
-// Line is where the reader is: the current record's line (or row).
-func (r *skylineCSV) Line() int64 { return r.lr.line }
-
-func (r *skylineCSV) Record() (*jobRecord, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *skylineCSV) Err() error { return r.err }
 
 func (r *skylineCSV) Scan() bool {
 	r.perr, r.rec = nil, jobRecord{}

@@ -89,12 +89,7 @@ func TestSkylineCSVHeader(t *testing.T) {
 		"job,run,containers\n":                   false,
 		"tenant,server,timestamp,cpu\n":          false,
 	} {
-		input, err := Open(writeFile(t, dir, "h.csv", []byte(head)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(input)
-		input.Close()
+		f, err := detectedAs(t, writeFile(t, dir, "h.csv", []byte(head)))
 		if got := err == nil && f.Name == "skyline-csv"; got != want {
 			t.Errorf("Detect(%q) = %v, %v", head, f, err)
 		}

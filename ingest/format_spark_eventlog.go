@@ -252,13 +252,9 @@ type sparkLog struct {
 	parts []string
 	part  int
 	cur   *Input // opened part other than first
-	lr    lineReader
 	open  bool
-
-	rec  jobRecord
-	perr *ParseError
-	err  error
-	done bool
+	done  bool
+	jobLines
 
 	app          *sparkEvent
 	appLine      int64
@@ -277,18 +273,6 @@ type sparkLog struct {
 	removedEarly int64
 	beforeStart  int64
 }
-
-// Line is where the reader is: the current record's line (or row).
-func (r *sparkLog) Line() int64 { return r.lr.line }
-
-func (r *sparkLog) Record() (*jobRecord, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *sparkLog) Err() error { return r.err }
 
 func (r *sparkLog) Close() {
 	if r.cur != nil {

@@ -136,7 +136,7 @@ func (a *rmApp) reset(ms int64) {
 // ResourceEstimator's sample logs are, into runs (one per ApplicationSummary)
 // and skylines (one per application the estimator would keep).
 type yarnRM struct {
-	lr   lineReader
+	jobLines
 	file string
 	loc  *time.Location
 
@@ -145,9 +145,6 @@ type yarnRM struct {
 	// this file: the RM writes one per application, so a second one is a
 	// reject and one run id counts once.
 	summarised map[string]int64
-	rec        jobRecord
-	perr       *ParseError
-	err        error
 	done       bool
 
 	// counts for the notes
@@ -159,20 +156,8 @@ func newYarnRM(in *Input, loc *time.Location) *yarnRM {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &yarnRM{lr: newLineReader(in), file: in.Path, loc: loc, apps: map[string]*rmApp{}, summarised: map[string]int64{}}
+	return &yarnRM{jobLines: jobLines{lr: newLineReader(in)}, file: in.Path, loc: loc, apps: map[string]*rmApp{}, summarised: map[string]int64{}}
 }
-
-// Line is where the reader is: the current record's line (or row).
-func (r *yarnRM) Line() int64 { return r.lr.line }
-
-func (r *yarnRM) Record() (*jobRecord, *ParseError) {
-	if r.perr != nil {
-		return nil, r.perr
-	}
-	return &r.rec, nil
-}
-
-func (r *yarnRM) Err() error { return r.err }
 
 func (r *yarnRM) Scan() bool {
 	r.perr, r.rec = nil, jobRecord{}

@@ -13,27 +13,7 @@ import (
 // reports rows per second; a reject fails the benchmark.
 func lineBench[T any](b *testing.B, path string, want int, parser func(file string) func([]byte, int64, *T) *ParseError) {
 	b.Helper()
-	b.SetBytes(fileSizeOf(b, path))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		in, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := newLineRecords(in, parser(path))
-		n := 0
-		for r.Scan() {
-			if _, perr := r.Record(); perr != nil {
-				b.Fatalf("reject: %v", perr)
-			}
-			n++
-		}
-		in.Close()
-		if r.Err() != nil || n != want {
-			b.Fatalf("%d rows (%v), want %d", n, r.Err(), want)
-		}
-	}
-	b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	readerBench(b, path, want, func(in *Input) Reader[T] { return newLineRecords(in, parser(path)) })
 }
 
 // 2,000 containers sampled every 10 s, in the shape of container_usage.csv

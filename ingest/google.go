@@ -5,9 +5,12 @@
 package ingest
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -42,6 +45,39 @@ const googleMaxSpanUs = 3600 * 1e6
 const googleLastUs = math.MaxInt64 - googleMaxSpanUs - 2*googleWindowUs
 
 var parquetMagic = []byte("PAR1")
+
+// google2019Detect tells a ClusterData2019 table: a Parquet shard by its
+// file name (table in it), a JSON line by the keys it holds (keys asks
+// has, which says whether the first line names a key). The BigQuery
+// export leaves null fields out, so keys says which are enough.
+func google2019Detect(table string, keys func(has func(key string) bool) bool) func(name string, head []byte) bool {
+	return func(name string, head []byte) bool {
+		if bytes.HasPrefix(head, parquetMagic) {
+			return strings.Contains(name, table)
+		}
+		line := firstLine(head)
+		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+			return false
+		}
+		return keys(func(k string) bool { return bytes.Contains(line, []byte(`"`+k+`"`)) })
+	}
+}
+
+// drainGoogle2019 drains a ClusterData2019 table into w: a Parquet shard
+// through the reader open returns, JSON lines through parse (a line it
+// refuses is a reject whose record is the line).
+func drainGoogle2019[T any](ctx context.Context, s *sink, in *Input, open func() (parquetReader[T], error), parse func(line []byte, rec *T) error, w appender[T]) error {
+	if bytes.HasPrefix(in.Head(4), parquetMagic) {
+		return drainParquet(ctx, s, in, open, w)
+	}
+	r := newLineRecords(in, func(line []byte, lineNo int64, rec *T) *ParseError {
+		if err := parse(line, rec); err != nil {
+			return &ParseError{File: in.Path, Line: lineNo, Err: err, Record: recordText(line)}
+		}
+		return nil
+	})
+	return drain[T](ctx, s, r, w)
+}
 
 // googleWindowMs is the usage time of the aligned window that holds us (a
 // positive instant of the trace clock): its start, in ms from the epoch

@@ -67,10 +67,7 @@ func (r *instanceEventsParquet) bind(batch arrow.Record) error {
 			r.cons = acc
 		}
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s: %w", r.path, errors.Join(errs...))
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // constraintListAccessor reads the repeated constraint column: a list of
@@ -129,24 +126,10 @@ func constraintListAccessor(a arrow.Array) (func(int, []instanceConstraint) []in
 }
 
 func (r *instanceEventsParquet) Scan() bool {
-	for r.i >= r.n {
-		if r.err != nil {
-			return false
-		}
-		batch, err := r.next()
-		if err != nil || batch == nil {
-			r.err = err
-			return false
-		}
-		r.n, r.i = int(batch.NumRows()), 0
-		if err := r.bind(batch); err != nil {
-			r.err = err
-			return false
-		}
+	i, ok := r.nextRow(r.parquetInput, r.bind)
+	if !ok {
+		return false
 	}
-	i := r.i
-	r.i++
-	r.row++
 	e := &r.raw
 	*e = instanceEvent{cpu: math.NaN(), mem: math.NaN(), cons: e.cons[:0]}
 	e.us, e.hasTime = r.ints[0](i)
@@ -181,49 +164,37 @@ type machineAttrsParquet struct {
 	deleted     func(int) (bool, bool)
 }
 
-func ingestMachineAttrsParquet(ctx context.Context, in *Input, s *sink, start int64) error {
-	return drainParquet(ctx, s, in, func() (parquetReader[dataset.MachineAttribute], error) {
-		required := func(n string) bool { return n != "value" && n != "deleted" }
-		p, err := openParquet(ctx, in, []string{"time", "machine_id", "name", "value", "deleted"}, required, "a machine_attributes shard")
-		if err != nil {
-			return nil, err
-		}
-		return &machineAttrsParquet{parquetInput: p, start: start}, nil
-	}, s.tx.MachineAttributes())
+func newMachineAttrsParquet(ctx context.Context, in *Input, start int64) (*machineAttrsParquet, error) {
+	required := func(n string) bool { return n != "value" && n != "deleted" }
+	p, err := openParquet(ctx, in, []string{"time", "machine_id", "name", "value", "deleted"}, required, "a machine_attributes shard")
+	if err != nil {
+		return nil, err
+	}
+	return &machineAttrsParquet{parquetInput: p, start: start}, nil
+}
+
+func (r *machineAttrsParquet) bind(batch arrow.Record) error {
+	var e [5]error
+	r.tm, e[0] = intAccessor(column(batch, "time"))
+	r.machine, e[1] = intAccessor(column(batch, "machine_id"))
+	r.name, e[2] = stringAccessor(column(batch, "name"))
+	r.value, e[3] = stringAccessor(column(batch, "value"))
+	switch d := column(batch, "deleted").(type) {
+	case nil:
+		r.deleted = func(int) (bool, bool) { return false, false }
+	case *array.Boolean:
+		r.deleted = func(i int) (bool, bool) { return d.Value(i), d.IsValid(i) }
+	default:
+		e[4] = fmt.Errorf("column deleted is %s, want a boolean", d.DataType())
+	}
+	return errors.Join(e[:]...)
 }
 
 func (r *machineAttrsParquet) Scan() bool {
-	for r.i >= r.n {
-		if r.err != nil {
-			return false
-		}
-		batch, err := r.next()
-		if err != nil || batch == nil {
-			r.err = err
-			return false
-		}
-		r.n, r.i = int(batch.NumRows()), 0
-		var e [5]error
-		r.tm, e[0] = intAccessor(column(batch, "time"))
-		r.machine, e[1] = intAccessor(column(batch, "machine_id"))
-		r.name, e[2] = stringAccessor(column(batch, "name"))
-		r.value, e[3] = stringAccessor(column(batch, "value"))
-		switch d := column(batch, "deleted").(type) {
-		case nil:
-			r.deleted = func(int) (bool, bool) { return false, false }
-		case *array.Boolean:
-			r.deleted = func(i int) (bool, bool) { return d.Value(i), d.IsValid(i) }
-		default:
-			e[4] = fmt.Errorf("column deleted is %s, want a boolean", d.DataType())
-		}
-		if err := errors.Join(e[:]...); err != nil {
-			r.err = fmt.Errorf("%s: %w", r.path, err)
-			return false
-		}
+	i, ok := r.nextRow(r.parquetInput, r.bind)
+	if !ok {
+		return false
 	}
-	i := r.i
-	r.i++
-	r.row++
 	a := &r.rec
 	*a = dataset.MachineAttribute{Source: google2019MachineAttrsFormat}
 	us, hasTime := r.tm(i)

@@ -87,6 +87,28 @@ func (c *jsonCursor) str() (s []byte, hasEsc bool, err error) {
 	return nil, false, c.fail("unterminated string")
 }
 
+// objectLine reads c's line as one JSON object and nothing after it,
+// calling member with each key as container does. A member's error is
+// named by what ("not a collection_events JSON object: …") unless what is
+// empty.
+func (c *jsonCursor) objectLine(what string, member func(key []byte) error) error {
+	c.ws()
+	if c.peek() != '{' {
+		return c.fail("want a JSON object")
+	}
+	if err := c.container(member); err != nil {
+		if what != "" {
+			return fmt.Errorf("not %s JSON object: %v", what, err)
+		}
+		return err
+	}
+	c.ws()
+	if c.i != len(c.b) {
+		return c.fail("text after the object")
+	}
+	return nil
+}
+
 // token reads a literal or a number as JSON writes them, or nothing.
 func (c *jsonCursor) token() []byte {
 	start := c.i
@@ -301,11 +323,7 @@ type valueError struct{ error }
 func scanGoogleJSON(line []byte, u *googleUsage) error {
 	*u = googleUsage{}
 	c := jsonCursor{b: line}
-	c.ws()
-	if c.peek() != '{' {
-		return c.fail("want a JSON object")
-	}
-	err := c.container(func(key []byte) error {
+	return c.objectLine("", func(key []byte) error {
 		var err error
 		switch string(key) {
 		case "start_time":
@@ -352,12 +370,4 @@ func scanGoogleJSON(line []byte, u *googleUsage) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	c.ws()
-	if c.i != len(c.b) {
-		return c.fail("text after the object")
-	}
-	return nil
 }

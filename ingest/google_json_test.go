@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -107,10 +106,7 @@ func checkScanner(t *testing.T, line []byte) {
 
 func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
 	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json", "instance_usage_alloc_instance.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := traceBytes(t, "google2019", name)
 		for _, l := range splitLines(b) {
 			checkScanner(t, l)
 		}
@@ -135,10 +131,7 @@ func TestGoogleJSONScannerMatchesEncodingJSON(t *testing.T) {
 }
 
 func FuzzGoogleJSONScanner(f *testing.F) {
-	b, err := os.ReadFile(traceFile("google2019", "instance_usage_derived_rows.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	b := traceBytes(f, "google2019", "instance_usage_derived_rows.json")
 	for _, l := range splitLines(b) {
 		f.Add(l)
 	}

@@ -215,6 +215,32 @@ func (r *parquetRow[T]) Record() (*T, *ParseError) {
 
 func (r *parquetRow[T]) Err() error { return r.err }
 
+// nextRow moves to the next row and returns its index in the batch,
+// reading the next batch from p and binding its columns when the one
+// read is used up; false at the end or on an error (kept in r.err, a
+// bind error named by p's path).
+func (r *parquetRow[T]) nextRow(p *parquetInput, bind func(arrow.Record) error) (int, bool) {
+	for r.i >= r.n {
+		if r.err != nil {
+			return 0, false
+		}
+		batch, err := p.next()
+		if err != nil || batch == nil {
+			r.err = err
+			return 0, false
+		}
+		r.n, r.i = int(batch.NumRows()), 0
+		if err := bind(batch); err != nil {
+			r.err = fmt.Errorf("%s: %w", p.path, err)
+			return 0, false
+		}
+	}
+	i := r.i
+	r.i++
+	r.row++
+	return i, true
+}
+
 // googleParquet reads instance_usage Parquet shards (the BigQuery export:
 // INT64 columns, average_usage a struct of cpus and memory, nulls for
 // absent values). Only the leaf columns wlprof uses are decoded. Row
@@ -262,25 +288,10 @@ func newGoogleParquet(ctx context.Context, in *Input, g *googleRows) (*googlePar
 }
 
 func (r *googleParquet) Scan() bool {
-	for r.i >= r.n {
-		if r.err != nil {
-			return false
-		}
-		batch, err := r.next()
-		if err != nil || batch == nil {
-			r.err = err
-			return false
-		}
-		r.batch = batch
-		r.n, r.i = int(batch.NumRows()), 0
-		if err := r.bind(batch); err != nil {
-			r.err = fmt.Errorf("%s: %w", r.file, err)
-			return false
-		}
+	i, ok := r.nextRow(r.parquetInput, r.bind)
+	if !ok {
+		return false
 	}
-	i := r.i
-	r.i++
-	r.row++
 	c := &r.cols
 	var u googleUsage
 	u.start, u.hasStart = c.start(i)
@@ -299,20 +310,25 @@ func (r *googleParquet) Scan() bool {
 	return true
 }
 
+// intField and floatField render a Parquet value for the rejects table:
+// name=value, or name=null.
+func intField(name string, v int64, ok bool) string {
+	if !ok {
+		return name + "=null"
+	}
+	return name + "=" + strconv.FormatInt(v, 10)
+}
+
+func floatField(name string, v float64, ok bool) string {
+	if !ok {
+		return name + "=null"
+	}
+	return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // text renders a Parquet row for the rejects table.
 func (u *googleUsage) text() string {
-	f := func(name string, v int64, ok bool) string {
-		if !ok {
-			return name + "=null"
-		}
-		return name + "=" + strconv.FormatInt(v, 10)
-	}
-	g := func(name string, v float64, ok bool) string {
-		if !ok {
-			return name + "=null"
-		}
-		return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
-	}
+	f, g := intField, floatField
 	alloc := "" // read only for --tenant-key machine: null would say more than we know
 	if u.hasAlloc {
 		alloc = f("alloc_collection_id", u.alloc, true) + " "
@@ -325,6 +341,7 @@ func (u *googleUsage) text() string {
 
 // bind finds the columns of one record batch.
 func (r *googleParquet) bind(rec arrow.Record) error {
+	r.batch = rec
 	col := func(name string) arrow.Array { return column(rec, name) }
 	var err error
 	ints := func(name string) func(int) (int64, bool) {

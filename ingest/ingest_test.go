@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // snapshot returns every file (with its bytes) and folder below dir.
@@ -76,14 +77,17 @@ func openDataset(t testing.TB, dir string) *dataset.Dataset {
 	return ds
 }
 
+// beginTx begins a transaction on the dataset at dir (created if need be).
+func beginTx(t testing.TB, dir string) *dataset.Tx {
+	t.Helper()
+	_, tx := datasettest.Begin(t, dir)
+	return tx
+}
+
 // ingest runs one transaction: Run, then Commit on success or Rollback.
 func ingest(t testing.TB, ctx context.Context, dir, format string, paths []string, opts Options) (*Result, error) {
 	t.Helper()
-	ds := openDataset(t, dir)
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginTx(t, dir)
 	res, err := Run(ctx, tx, format, paths, opts)
 	if err != nil {
 		tx.Rollback()
@@ -530,13 +534,7 @@ func TestRunFormats(t *testing.T) {
 		"":                                        false,
 		"\"tenant,server,timestamp,cpu\n":         false,
 	} {
-		p := writeFile(t, in, "detect.bin", []byte(head))
-		input, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(input)
-		input.Close()
+		f, err := detectedAs(t, writeFile(t, in, "detect.bin", []byte(head)))
 		if got := err == nil && f.Name == "csv"; got != want {
 			t.Errorf("Detect(%q) = %v, %v; want csv %v", head, f, err, want)
 		}
@@ -633,14 +631,7 @@ func TestRecoveredPanics(t *testing.T) {
 	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginTx(t, filepath.Join(dir, "ds"))
 	defer tx.Rollback()
 	for _, c := range []struct {
 		panicking func()

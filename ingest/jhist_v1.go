@@ -26,18 +26,14 @@ var jhV1Magic = []byte(`Meta VERSION="1"`)
 func parseJhistV1(p *jhistParse, in *Input, ctx context.Context) error {
 	lr := newLineReader(in)
 	for {
-		line, err := lr.next()
+		line, bad, err := lr.nextLine(ctx, p.path)
 		if err == io.EOF {
 			return nil
+		} else if err != nil {
+			return err
 		}
-		if lr.line&0xfff == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("%s: %w", p.path, err)
-		}
-		if err != nil {
-			p.reject(lr.line, line, err)
+		if bad != nil {
+			p.reject(lr.line, line, bad)
 			continue
 		}
 		t := bytes.TrimSpace(line)

@@ -171,3 +171,25 @@ func stepSamples(job, run string, deltas []stepDelta) []dataset.SkylineSample {
 // a run's name finds the job's profile: "daily_etl_2024-01-31" becomes
 // "daily_etl", "FraudDetection-1" "FraudDetection", "tpch_q12" stays.
 func normaliseJobName(name string) string { return profile.AppJobKey(name) }
+
+// jobLines is what the line-based job readers (yarn-rm, spark-eventlog,
+// skyline-csv) keep to be a Reader: the line reader, the record or
+// reject read last, and the error that stopped the input.
+type jobLines struct {
+	lr   lineReader
+	rec  jobRecord
+	perr *ParseError
+	err  error
+}
+
+// Line is where the reader is: the current record's line (or row).
+func (r *jobLines) Line() int64 { return r.lr.line }
+
+func (r *jobLines) Record() (*jobRecord, *ParseError) {
+	if r.perr != nil {
+		return nil, r.perr
+	}
+	return &r.rec, nil
+}
+
+func (r *jobLines) Err() error { return r.err }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -87,19 +86,12 @@ func checkHistories(t *testing.T, evs []dataset.MachineEvent) {
 
 // machine_meta: read → write → read gives the same events.
 func FuzzAlibabaMachineMeta(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "machine_meta_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add(traceBytes(f, "alibaba2018", "machine_meta_sample.csv"))
 	f.Add([]byte("m_1,0,1,a,1,1,USING\nm_1,0,1,a,1,1,DOWN\nm_1,0,1,a,,,USING\nm_2,5,,,,,X\n\"m,3\",1,2,b,4,50.5,USING\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB (about 40 machines): each is read twice (and
 		// written back), and a 10-minute run whose corpus grew without a
 		// bound managed 434/s. Large files are the unit tests'.
-		if len(body) > 2048 {
-			return
-		}
 		got, rejects := readMachines(t, alibabaMetaFormat, body)
 		if len(got)+rejects != nonBlank(body) {
 			t.Fatalf("%d events + %d rejects for %d lines", len(got), rejects, nonBlank(body))
@@ -136,11 +128,7 @@ func FuzzAlibabaMachineMeta(f *testing.F) {
 
 // machine_events JSON: never a panic; accepted events form histories.
 func FuzzGoogleMachineEvents(f *testing.F) {
-	b, err := os.ReadFile(traceFile("google2019", "machine_events_schema_rows.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add(traceBytes(f, "google2019", "machine_events_schema_rows.json"))
 	f.Add([]byte(`{"time":1,"machine_id":2,"type":"ADD"}` + "\n" + `{"time":1,"machine_id":2,"type":"REMOVE","capacity":{"cpus":null}}` + "\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, rejects := readMachines(t, googleMachineEventsFormat, body)

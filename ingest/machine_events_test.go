@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,10 +102,7 @@ func TestGoogleMachineEventsJSON(t *testing.T) {
 // The same rows as a Parquet shard (ints as numbers, capacity a struct,
 // absent values null), gzipped, found by "auto" from its name.
 func TestGoogleMachineEventsParquet(t *testing.T) {
-	b, err := os.ReadFile(traceFile("google2019", "machine_events_schema_rows.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := traceBytes(t, "google2019", "machine_events_schema_rows.json")
 	var rows [][]byte
 	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		if bytes.HasSuffix(l, []byte("}")) { // all but the truncated line
@@ -215,15 +211,7 @@ func TestMachineEventsDetection(t *testing.T) {
 		{traceFile("google2019", "instance_usage-000000000000.json"), googleUsageFormat},
 		{traceFile("google2019", "collection_events-000000000000.json"), googleCollectionsFormat},
 	} {
-		in, err := Open(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != c.want {
-			t.Errorf("%s: %v %v, want %s", c.file, f, err, c.want)
-		}
+		wantFormat(t, c.file, c.want)
 	}
 	// The JSON export leaves null fields out: a REMOVE may carry only
 	// time, machine_id and type. instance_events and machine_attributes
@@ -237,12 +225,7 @@ func TestMachineEventsDetection(t *testing.T) {
 		{`{"time":"0","type":"0","collection_id":"1","instance_index":"0","machine_id":"5"}`, false},
 		{`{"time":"0","machine_id":"5","name":"GN7r","value":"3"}`, false},
 	} {
-		in, err := Open(writeFile(t, dir, "events.json", []byte(c.line+"\n")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _ := Detect(in)
-		in.Close()
+		f, _ := detectedAs(t, writeFile(t, dir, "events.json", []byte(c.line+"\n")))
 		if got := f != nil && f.Name == googleMachineEventsFormat; got != c.want {
 			t.Errorf("%s: detected %v", c.line, f)
 		}

@@ -254,6 +254,18 @@ func isNumber(b []byte) bool {
 	return err == nil
 }
 
+// traceSecondsMs reads seconds from the trace start, as Azure and Alibaba
+// write them (a number, fractions allowed), as the instant startMs + that
+// many seconds in ms; false for what is not a number of seconds in
+// [0, 1e12].
+func traceSecondsMs(b []byte, startMs int64) (int64, bool) {
+	v, err := parseFloat(b)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e12 {
+		return 0, false
+	}
+	return startMs + int64(math.Round(v*1000)), true
+}
+
 // percentField reads a CPU percent in [0,100] as a fraction.
 func percentField(b []byte, name string) (float64, error) {
 	v, err := parseFloat(b)

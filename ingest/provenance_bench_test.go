@@ -47,14 +47,7 @@ func BenchmarkScanHDFSAudit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := newHDFSAudit(in, time.UTC)
-		k := 0
-		for r.Scan() {
-			if _, perr := r.Record(); perr != nil {
-				b.Fatal(perr)
-			}
-			k++
-		}
+		k := scanClean[dataset.Provenance](b, newHDFSAudit(in, time.UTC))
 		in.Close()
 		if k != n {
 			b.Fatalf("%d lines", k)
@@ -75,11 +68,7 @@ func BenchmarkIngestOpenLineage(b *testing.B) {
 	b.SetBytes(int64(buf.Len()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ds, err := dataset.OpenOrCreate(filepath.Join(b.TempDir(), "ds"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		tx, _ := ds.Begin()
+		tx := beginTx(b, filepath.Join(b.TempDir(), "ds"))
 		res, err := Run(context.Background(), tx, "openlineage", []string{path}, DefaultOptions())
 		if err != nil || res.Accepted != n {
 			b.Fatal(err, res.Accepted)
@@ -97,17 +86,9 @@ func BenchmarkIngestHDFSAudit(b *testing.B) {
 	b.SetBytes(fileSize(b, path))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ds, err := dataset.OpenOrCreate(filepath.Join(b.TempDir(), "ds"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		tx, _ := ds.Begin()
-		res, err := Run(context.Background(), tx, "hdfs-audit", []string{path}, DefaultOptions())
+		res, err := ingest(b, context.Background(), filepath.Join(b.TempDir(), "ds"), "hdfs-audit", []string{path}, DefaultOptions())
 		if err != nil || res.Accepted != n {
 			b.Fatal(err, res.Accepted)
-		}
-		if err := tx.Commit(); err != nil {
-			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")

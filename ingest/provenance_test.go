@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // provTables is what an ingest into a fresh dataset left in the tables the
@@ -22,14 +23,7 @@ type provTables struct {
 
 func ingestProv(t testing.TB, format string, loc *time.Location, paths ...string) provTables {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	opts := DefaultOptions()
 	opts.MaxRejects = -1
 	if loc != nil {
@@ -43,18 +37,8 @@ func ingestProv(t testing.TB, format string, loc *time.Location, paths ...string
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	out := provTables{res: res}
-	ctx := context.Background()
-	if out.prov, err = dataset.ReadAll(ctx, ds, dataset.ProvenanceTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.runs, err = dataset.ReadAll(ctx, ds, dataset.RunsTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.rejects, err = dataset.ReadAll(ctx, ds, dataset.RejectsTable); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return provTables{res: res, prov: readAll(t, ds, dataset.ProvenanceTable), runs: readAll(t, ds, dataset.RunsTable),
+		rejects: readAll(t, ds, dataset.RejectsTable)}
 }
 
 const provFixtures = "../testdata/provenance"
@@ -289,15 +273,7 @@ func TestDetectProvenanceFormats(t *testing.T) {
 		"openlineage/marquez_apples/2_apple_filling.json":        "openlineage",
 		"openlineage/openlineage_client_example_full_event.json": "openlineage",
 	} {
-		in, err := Open(filepath.Join(provFixtures, path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("%s: detected %v (%v), want %s", path, f, err, want)
-		}
+		wantFormat(t, filepath.Join(provFixtures, path), want)
 	}
 }
 

@@ -41,25 +41,28 @@ func benchTrace(b *testing.B, name string, n int, line func(w *bufio.Writer, i i
 // scanBench reads path in format b.N times and reports rows per second.
 func scanBench(b *testing.B, format, path string, want int) {
 	b.Helper()
-	b.SetBytes(fileSizeOf(b, path))
+	readerBench(b, path, want, func(in *Input) Reader[dataset.Usage] {
+		r, err := usageReader(b, format, in, DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r
+	})
+}
+
+// readerBench reads path b.N times with the reader open returns and
+// reports rows per second; a reject fails the benchmark.
+func readerBench[T any](b *testing.B, path string, want int, open func(*Input) Reader[T]) {
+	b.Helper()
+	b.SetBytes(fileSize(b, path))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		in, err := Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := usageReader(b, format, in, DefaultOptions())
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		for r.Scan() {
-			if _, perr := r.Record(); perr != nil {
-				b.Fatalf("reject: %v", perr)
-			}
-			n++
-		}
-		if r.Err() != nil || n != want {
+		r := open(in)
+		if n := scanClean(b, r); r.Err() != nil || n != want {
 			b.Fatalf("%d rows (%v), want %d", n, r.Err(), want)
 		}
 		if c, ok := r.(interface{ close() }); ok {
@@ -70,12 +73,17 @@ func scanBench(b *testing.B, format, path string, want int) {
 	b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
 
-func fileSizeOf(b *testing.B, path string) int64 {
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
+// scanClean reads r to its end and counts its records; a reject fails
+// the benchmark.
+func scanClean[T any](b *testing.B, r Reader[T]) int {
+	n := 0
+	for r.Scan() {
+		if _, perr := r.Record(); perr != nil {
+			b.Fatalf("reject: %v", perr)
+		}
+		n++
 	}
-	return st.Size()
+	return n
 }
 
 // The NYC taxi series (10,320 rows, raw unit): a whole single-series file.
@@ -85,10 +93,7 @@ func BenchmarkSeriesCSV(b *testing.B) {
 
 // The real opendc vmids, 300-second steps, values from the fixture.
 func BenchmarkAzureCPU(b *testing.B) {
-	raw, err := os.ReadFile(traceFile("azure", "v1_vm_cpu_readings-file-1-of-125_opendc_sample.csv"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "azure", "v1_vm_cpu_readings-file-1-of-125_opendc_sample.csv")
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
 	path := benchTrace(b, "vm_cpu_readings.csv", traceBenchRows, func(w *bufio.Writer, i int) {
 		_, rest, _ := strings.Cut(lines[i%len(lines)], ",")
@@ -108,10 +113,7 @@ func BenchmarkAlibabaMachine(b *testing.B) {
 // googleBenchRows turns the real row into n rows of 100 collections on
 // 1,000 machines, 5-minute windows.
 func googleBenchRows(b *testing.B, n int) [][]byte {
-	raw, err := os.ReadFile(traceFile("google2019", "instance_usage-000000000000.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "google2019", "instance_usage-000000000000.json")
 	row := string(bytes.TrimSpace(raw))
 	out := make([][]byte, n)
 	for i := range out {
@@ -162,25 +164,16 @@ func BenchmarkGoogleUsageJSONEncodingJSON(b *testing.B) {
 
 // The real collection_events row for 100,000 collections.
 func BenchmarkGoogleCollectionEventsJSON(b *testing.B) {
-	raw, err := os.ReadFile(traceFile("google2019", "collection_events-000000000000.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	raw := traceBytes(b, "google2019", "collection_events-000000000000.json")
 	row := string(bytes.TrimSpace(raw))
 	const n = traceBenchRows / 2
 	path := benchTrace(b, "collection_events.json", n, func(w *bufio.Writer, i int) {
 		w.WriteString(strings.Replace(row, `"collection_id": 394454435790`, fmt.Sprintf(`"collection_id": %d`, 394454435790+int64(i)), 1))
 		w.WriteByte('\n')
 	})
-	b.SetBytes(fileSizeOf(b, path))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		in, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+	lineBench(b, path, n, func(string) func([]byte, int64, *dataset.Collection) *ParseError {
 		ix := &collIndex{users: map[int64]string{}, strs: strtab.New()}
-		r := newLineRecords(in, func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
+		return func(line []byte, lineNo int64, rec *dataset.Collection) *ParseError {
 			var e collectionEvent
 			if err := scanCollectionEvent(line, &e); err != nil {
 				return &ParseError{Line: lineNo, Err: err}
@@ -189,20 +182,8 @@ func BenchmarkGoogleCollectionEventsJSON(b *testing.B) {
 				return &ParseError{Line: lineNo, Err: err}
 			}
 			return nil
-		})
-		k := 0
-		for r.Scan() {
-			if _, perr := r.Record(); perr != nil {
-				b.Fatal(perr)
-			}
-			k++
 		}
-		in.Close()
-		if k != n {
-			b.Fatalf("%d rows", k)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	})
 }
 
 // azureBenchTable writes a vmtable of n VMs in the real sample's shape
@@ -222,28 +203,10 @@ func azureBenchTable(b *testing.B, n int) (string, []string) {
 
 func BenchmarkAzureVMTable(b *testing.B) {
 	path, _ := azureBenchTable(b, traceBenchRows)
-	b.SetBytes(fileSizeOf(b, path))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		in, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := &azureVMTable{csvRow: csvRow{file: path}}
-		r := newLineRecords(in, p.parse)
-		n := 0
-		for r.Scan() {
-			if _, perr := r.Record(); perr != nil {
-				b.Fatal(perr)
-			}
-			n++
-		}
-		in.Close()
-		if n != traceBenchRows {
-			b.Fatalf("%d rows", n)
-		}
-	}
-	b.ReportMetric(float64(traceBenchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	lineBench(b, path, traceBenchRows, func(file string) func([]byte, int64, *dataset.VM) *ParseError {
+		p := &azureVMTable{csvRow: csvRow{file: file}}
+		return p.parse
+	})
 }
 
 // BenchmarkIngestAzureJoined is `wlprof ingest azure-cpu --vmtable`: 20,000
@@ -253,7 +216,7 @@ func BenchmarkIngestAzureJoined(b *testing.B) {
 	readings := benchTrace(b, "readings.csv", traceBenchRows, func(w *bufio.Writer, i int) {
 		fmt.Fprintf(w, "%d,%s,1.5,9.25,%d.5\n", 300*(i/len(ids)), ids[i%len(ids)], i%99)
 	})
-	b.SetBytes(fileSizeOf(b, readings))
+	b.SetBytes(fileSize(b, readings))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		opts := DefaultOptions()
@@ -298,7 +261,7 @@ func BenchmarkGoogleUsageIngest(b *testing.B) {
 		opts       Options
 	}{{"json", jsonPath, DefaultOptions()}, {"parquet", pqPath, DefaultOptions()}, {"parquet-spill", pqPath, spill}} {
 		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(fileSizeOf(b, c.path))
+			b.SetBytes(fileSize(b, c.path))
 			for i := 0; i < b.N; i++ {
 				res, err := ingest(b, context.Background(), filepath.Join(b.TempDir(), "ds"), "google2019-usage", []string{c.path}, c.opts)
 				if err != nil || res.Accepted != int64(len(rows)) || res.Rejected != 0 {

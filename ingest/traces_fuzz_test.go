@@ -113,6 +113,17 @@ func (r *googleUsageOf) Record() (*dataset.Usage, *ParseError) {
 }
 
 // nonBlank counts the lines a line reader does not skip.
+// fuzzBodies fuzzes check with bodies of at most max bytes: larger files
+// are the unit tests', and would only slow the fuzzer down.
+func fuzzBodies(f *testing.F, max int, check func(t *testing.T, body []byte)) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if len(body) > max {
+			return
+		}
+		check(t, body)
+	})
+}
+
 func nonBlank(body []byte) int {
 	return len(dataLines(body))
 }
@@ -145,10 +156,7 @@ func csvQuote(s string) string {
 
 func FuzzSeriesCSV(f *testing.F) {
 	for _, name := range []string{"dst/nab_style_fall_back_new_york.csv", "dst/nab_style_spring_gap_new_york.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, name)
 		f.Add(b, true)
 	}
 	b, _ := os.ReadFile(traceFile("timeseries", "nab_nyc_taxi.csv"))
@@ -199,19 +207,13 @@ func FuzzAzureCPU(f *testing.F) {
 	// The samples in windows of six lines: the whole 2.5 KB v1 sample,
 	// read twice per execution, kept a 10-minute run near 560/s.
 	for _, name := range []string{"azure/v1_vm_cpu_readings_joined_sample.csv", "azure_v2/vm_cpu_readings_v2_sample.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, name)
 		addLineWindows(f, b, 6)
 	}
 	f.Add([]byte("timestamp,vmid,min,max,avg\n0,a,1,2,3\n0,a,1,2,3\n1e13,b,,,\n\"q,\"\"x\",1,2,4,5\n-0,c,1,2,100\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB: each is read twice (and written back); the
 		// whole files are the unit tests'.
-		if len(body) > 2048 {
-			return
-		}
 		got, err := fuzzIngest(t, "azure-cpu", "readings.csv", body, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
@@ -242,11 +244,7 @@ func FuzzAzureCPU(f *testing.F) {
 
 func FuzzAzureVMTable(f *testing.F) {
 	for _, name := range []string{"azure/v1_vmtable_opendc_sample.csv", "azure_v2/vmtable_v2_buckets_sample.csv"} {
-		b, err := os.ReadFile(traceFile(name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+		f.Add(traceBytes(f, name))
 	}
 	f.Add([]byte("vmid,subscriptionid,deploymentid,vmcreated,vmdeleted,maxcpu,avgcpu,p95maxcpu,vmcategory,vmcorecount,vmmemory\nv,s,d,5,1,1,1,1,,,\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -268,18 +266,11 @@ func FuzzAzureVMTable(f *testing.F) {
 }
 
 func FuzzAlibabaMachine(f *testing.F) {
-	b, err := os.ReadFile(traceFile("alibaba2018", "machine_usage_sample.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add(traceBytes(f, "alibaba2018", "machine_usage_sample.csv"))
 	f.Add([]byte("m_1,1,1,,,,,,\nm_1,1,1,1,,,,,\n,1,1,1,1,1,1,1,1\nm,2,100,100,x,y,z,w,v\n"))
-	f.Fuzz(func(t *testing.T, body []byte) {
+	fuzzBodies(f, 2048, func(t *testing.T, body []byte) {
 		// Bodies up to 2 KB, as FuzzAzureCPU: a run whose corpus grew
 		// without a bound managed 580/s.
-		if len(body) > 2048 {
-			return
-		}
 		got, err := fuzzIngest(t, "alibaba2018-machine", "machine_usage.csv", body, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
@@ -313,11 +304,7 @@ func FuzzAlibabaMachine(f *testing.F) {
 
 func FuzzGoogleUsageJSON(f *testing.F) {
 	for _, name := range []string{"instance_usage-000000000000.json", "instance_usage_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+		f.Add(traceBytes(f, "google2019", name))
 	}
 	f.Add([]byte(`{"start_time":9223372036854775807,"machine_id":"1","collection_id":null,"average_usage":{"cpus":"0.5"}}` + "\n[]\nnull\n{}\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -628,10 +615,7 @@ func (memRecordReader) SeekToRow(int64) error { return errors.New("not supported
 
 func FuzzGoogleCollectionEvents(f *testing.F) {
 	for _, name := range []string{"collection_events-000000000000.json", "collection_events_derived_rows.json"} {
-		b, err := os.ReadFile(traceFile("google2019", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := traceBytes(f, "google2019", name)
 		for _, l := range splitLines(b) {
 			f.Add(l)
 		}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,37 @@ var tracesDir = filepath.Join("..", "testdata", "traces")
 
 func traceFile(parts ...string) string {
 	return filepath.Join(append([]string{tracesDir}, parts...)...)
+}
+
+// traceBytes reads a trace fixture (for fuzz seeds, benchmarks and
+// rows to rewrite).
+func traceBytes(t testing.TB, parts ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(traceFile(parts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// wantFormat checks that Detect picks want for the file at path.
+func wantFormat(t testing.TB, path, want string) {
+	t.Helper()
+	if f, err := detectedAs(t, path); err != nil || f.Name != want {
+		t.Errorf("%s: detected %v (%v), want %s", path, f, err, want)
+	}
+}
+
+// detectedAs is the format Detect picks for the file at path (nil and
+// Detect's error when none).
+func detectedAs(t testing.TB, path string) (*Format, error) {
+	t.Helper()
+	in, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	return Detect(in)
 }
 
 // ingested is what one Run put in a fresh dataset, read back from it.
@@ -37,18 +69,18 @@ func runInto(t testing.TB, dir, format string, paths []string, opts Options) (*i
 		return nil, err
 	}
 	ds := openDataset(t, dir)
-	out := &ingested{res: res}
-	ctx := context.Background()
-	if out.usage, err = dataset.ReadAll(ctx, ds, dataset.UsageTable); err != nil {
+	return &ingested{res: res, usage: readAll(t, ds, dataset.UsageTable), vms: readAll(t, ds, dataset.VMsTable),
+		rejects: readAll(t, ds, dataset.RejectsTable)}, nil
+}
+
+// readAll reads every row of a table.
+func readAll[T any](t testing.TB, ds *dataset.Dataset, table *dataset.Table[T]) []T {
+	t.Helper()
+	rows, err := dataset.ReadAll(context.Background(), ds, table)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if out.vms, err = dataset.ReadAll(ctx, ds, dataset.VMsTable); err != nil {
-		t.Fatal(err)
-	}
-	if out.rejects, err = dataset.ReadAll(ctx, ds, dataset.RejectsTable); err != nil {
-		t.Fatal(err)
-	}
-	return out, nil
+	return rows
 }
 
 func mustRun(t testing.TB, format string, paths []string, opts Options) *ingested {
@@ -72,6 +104,21 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Ab
 
 // wantReject checks that the rejects hold one on line with a reason
 // containing why.
+// lineReject is a reject a test expects: its line and a phrase of its
+// reason.
+type lineReject struct {
+	line int64
+	why  string
+}
+
+// hasRejects checks that rejects hold each of want (hasReject).
+func hasRejects(t *testing.T, rejects []dataset.Reject, want []lineReject) {
+	t.Helper()
+	for _, w := range want {
+		hasReject(t, rejects, w.line, w.why)
+	}
+}
+
 func hasReject(t *testing.T, rejects []dataset.Reject, line int64, why string) {
 	t.Helper()
 	for _, r := range rejects {
@@ -302,16 +349,11 @@ func TestSeriesCSVBadInput(t *testing.T) {
 	if len(got.usage) != 2 || len(got.rejects) != 8 {
 		t.Fatalf("%d rows, %d rejects: %+v", len(got.usage), len(got.rejects), got.rejects)
 	}
-	for _, c := range []struct {
-		line int64
-		why  string
-	}{
+	hasRejects(t, got.rejects, []lineReject{
 		{3, "value is NaN"}, {4, "value -3 is negative"}, {5, "value 150 is above 100% of a server"},
 		{6, "field out of range"}, {7, "is neither RFC 3339 nor epoch"}, {8, "3 fields, want 2"},
 		{9, "duplicate timestamp: the same instant as line 2"}, {10, `value: "abc" is not a number`},
-	} {
-		hasReject(t, got.rejects, c.line, c.why)
-	}
+	})
 	if got.rejects[0].File != path || got.rejects[0].Format != "series-csv" {
 		t.Errorf("reject %+v", got.rejects[0])
 	}
@@ -356,15 +398,7 @@ func TestTraceDetection(t *testing.T) {
 		filepath.Join("..", "..", "testdata", "usage_with_rejects.csv"): "csv",
 	}
 	for rel, want := range cases {
-		in, err := Open(traceFile(rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Detect(in)
-		in.Close()
-		if err != nil || f.Name != want {
-			t.Errorf("%s: detected %v (%v), want %s", rel, f, err, want)
-		}
+		wantFormat(t, traceFile(rel), want)
 	}
 	// Headers alone, and lines that are none of them.
 	for head, want := range map[string]string{
@@ -379,10 +413,7 @@ func TestTraceDetection(t *testing.T) {
 		"{\"start_time\":\"1\"}\n":                          "",
 		"0,vm,1,2\n":                                        "",
 	} {
-		p := writeFile(t, t.TempDir(), "head.txt", []byte(head))
-		in, _ := Open(p)
-		f, err := Detect(in)
-		in.Close()
+		f, err := detectedAs(t, writeFile(t, t.TempDir(), "head.txt", []byte(head)))
 		got := ""
 		if err == nil {
 			got = f.Name

@@ -84,6 +84,20 @@ func vmsOf(ctx context.Context, s *sink) (*vmIndex, error) {
 	return ix, nil
 }
 
+// vmsIndexed writes vms rows and adds each one written to the index.
+type vmsIndexed struct {
+	w  appender[dataset.VM]
+	ix *vmIndex
+}
+
+func (v vmsIndexed) Append(rec *dataset.VM) error {
+	if err := v.w.Append(rec); err != nil {
+		return err
+	}
+	v.ix.add(rec.VMID, rec.Subscription, rec.Deployment)
+	return nil
+}
+
 func (ix *vmIndex) add(vm, sub, dep string) {
 	_, sub = ix.strs.Bytes([]byte(sub))
 	_, dep = ix.strs.Bytes([]byte(dep))

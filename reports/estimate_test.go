@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,22 +20,11 @@ func TestEstimateSection(t *testing.T) {
 		},
 		NotEstimated: []Skipped{{Stage: StageEstimate, Job: "nomu", Reason: `phase "map" has no µ`}},
 		Warnings:     []string{"warning " + xss}}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, p := range idx.Plots {
-		if p.Stage == StageEstimate {
-			names = append(names, p.Name)
-		}
-	}
+	idx, names, page := writeSection(t, in, StageEstimate)
 	if strings.Join(names, ",") != "estimate-availability" {
 		t.Errorf("estimate plots %v", names)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	html := unaligned(string(b))
+	html := unaligned(page)
 	i := strings.Index(html, `<section id="estimate">`)
 	if i < 0 {
 		t.Fatal("no estimate section")

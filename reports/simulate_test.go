@@ -42,22 +42,10 @@ func TestSimulationSection(t *testing.T) {
 	in.Simulation.Trace = xss
 	in.Simulation.LeftOut = []Skipped{{Stage: StageSimulate, Job: "big" + xss, Reason: "a task needs 40 GiB"}}
 	in.Simulation.Warnings = []string{"warning " + xss}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, p := range idx.Plots {
-		if p.Stage == StageSimulate {
-			names = append(names, p.Name)
-		}
-	}
+	idx, names, html := writeSection(t, in, StageSimulate)
 	if strings.Join(names, ",") != "simulate-jct-cdf,simulate-memory" {
 		t.Errorf("simulate plots %v", names)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	html := string(b)
 	i := strings.Index(html, `<section id="simulate">`)
 	if i < 0 {
 		t.Fatal("no simulate section")
@@ -108,4 +96,23 @@ func TestSimJCTCDFObserved(t *testing.T) {
 	if with.X.Max < 4000/60.0-1e-9 && with.X.Max < 4000-1e-9 {
 		t.Errorf("x axis ends at %g: the 4000 s observed run is cut off", with.X.Max)
 	}
+}
+
+// writeSection writes the report of in and returns its index, the names
+// of the plots of stage (in the index's order) and the page.
+func writeSection(t *testing.T, in *Input, stage string) (*Index, []string, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range idx.Plots {
+		if p.Stage == stage {
+			names = append(names, p.Name)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	return idx, names, string(b)
 }

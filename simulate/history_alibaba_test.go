@@ -14,6 +14,7 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // alibabaDataset ingests the batch_task and batch_instance rows written
@@ -138,14 +139,7 @@ func TestLoadAlibabaNeedsMachineMemory(t *testing.T) {
 // JCT is the job's last instance end − its first instance start.
 func TestFromHistoryAlibabaProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	type stageWant struct {
 		name    string
 		n       int

@@ -12,32 +12,16 @@ import (
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // historyDataset writes profruns and runs rows into a new dataset.
 func historyDataset(t *testing.T, prof []dataset.ProfRun, runs []dataset.Run) *dataset.Dataset {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range prof {
-		if err := tx.ProfRuns().Append(&prof[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := range runs {
-		if err := tx.Runs().Append(&runs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	datasettest.Append(t, tx.ProfRuns(), prof)
+	datasettest.Append(t, tx.Runs(), runs)
+	datasettest.Commit(t, tx)
 	return ds
 }
 

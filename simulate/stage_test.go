@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -140,7 +141,7 @@ func TestSweepAndTarget(t *testing.T) {
 // Results are the same from run to run and whatever GOMAXPROCS is (the
 // sweep runs its simulations in parallel).
 func TestDeterministic(t *testing.T) {
-	var docs []string
+	var docs []*Result
 	for _, procs := range []int{1, 4, 1, 8} {
 		old := runtime.GOMAXPROCS(procs)
 		res := runTrace(t, sweepTrace, func(o *Options) {
@@ -150,31 +151,15 @@ func TestDeterministic(t *testing.T) {
 			o.SeriesPoints = 20
 		})
 		runtime.GOMAXPROCS(old)
-		b, err := json.Marshal(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, string(b))
+		docs = append(docs, res)
 	}
-	for i := 1; i < len(docs); i++ {
-		if docs[i] != docs[0] {
-			t.Fatalf("run %d differs from run 0", i)
-		}
-	}
+	sameJSON(t, docs)
 }
 
 // readProfRuns reads testdata/elasticity/profruns.csv (the profruns-csv
 // fixture) without the ingest stage.
 func readProfRuns(t testing.TB) []dataset.ProfRun {
-	f, err := os.Open("../testdata/elasticity/profruns.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, "../testdata/elasticity/profruns.csv")
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i
@@ -267,4 +252,36 @@ func TestCancel(t *testing.T) {
 	if _, _, err := Simulate(ctx, jobs, oneNode, YARN, DefaultOptions()); err != context.Canceled {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
+}
+
+// sameJSON fails t unless every run's result marshals to the JSON of the
+// first.
+func sameJSON(t *testing.T, runs []*Result) {
+	t.Helper()
+	var first []byte
+	for i, res := range runs {
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("run %d differs from run 0", i)
+		}
+	}
+}
+
+// readCSV reads a whole CSV file.
+func readCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	var recs [][]string
+	if err == nil {
+		recs, err = csv.NewReader(bytes.NewReader(b)).ReadAll()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

@@ -1,11 +1,9 @@
 package simulate
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"testing"
 )
@@ -162,18 +160,11 @@ const dssRatioTolerance = 0.12
 // (makespan and mean JCT) follows DSS's (REGULAR and PEEK; SOURCES.md
 // says how DSS's outputs were produced) within the visit-order noise.
 func TestMatchesDSSRatios(t *testing.T) {
-	f, err := os.Open("../testdata/simulate/dss/expected.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, "../testdata/simulate/dss/expected.csv")
 	for _, r := range rows[1:] {
 		var v [5]float64
 		for i := range v {
+			var err error
 			if v[i], err = strconv.ParseFloat(r[1+i], 64); err != nil {
 				t.Fatalf("%s: %v", r[0], err)
 			}

@@ -16,9 +16,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 	t.Helper()
 	dir = t.TempDir()
 	ds = filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3")
 	var short strings.Builder
 	short.WriteString("tenant,server,timestamp,cpu\n")
 	for i := 0; i < 720; i++ { // one day at 2 minutes
@@ -28,9 +26,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{filepath.Join(dir, "w", "usage.csv"), filepath.Join(dir, "short.csv")} {
-		if _, errs, code := wlprof(t, "ingest", "csv", f, "-d", ds, "-q"); code != 0 {
-			t.Fatal(errs)
-		}
+		mustRun(t, "ingest", "csv", f, "-d", ds, "-q")
 	}
 	return dir, ds
 }
@@ -40,10 +36,7 @@ func classifyDataset(t *testing.T) (dir, ds string) {
 // gives the same classification.
 func TestClassifyGolden(t *testing.T) {
 	_, ds := classifyDataset(t)
-	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "classify", "-d", ds, "-o", "json", "-q")
 	var doc struct {
 		Version      int    `json:"version"`
 		SeriesSource string `json:"series_source"`
@@ -60,18 +53,12 @@ func TestClassifyGolden(t *testing.T) {
 	}
 	golden(t, "classify.json", out)
 
-	again, _, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q")
-	if code != 0 {
-		t.Fatal("second run failed")
-	}
+	again := mustRun(t, "classify", "-d", ds, "-o", "json", "-q")
 	if want := strings.Replace(out, `"series_source": "built from usage"`, `"series_source": "series table"`, 1); again != want {
 		t.Errorf("second run (from the series table) differs:\n%s", diff(want, again))
 	}
 
-	text, _, code := wlprof(t, "classify", "-d", ds)
-	if code != 0 {
-		t.Fatal("text run failed")
-	}
+	text := mustRun(t, "classify", "-d", ds)
 	golden(t, "classify.txt", text)
 
 	// --tenants says which tenant is in which class; -o csv carries each
@@ -86,10 +73,7 @@ func TestClassifyGolden(t *testing.T) {
 // short-job headroom.
 func TestClassifyFlags(t *testing.T) {
 	_, ds := classifyDataset(t)
-	out, errs, code := wlprof(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-06T12:00:00Z")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "classify", "-d", ds, "-o", "json", "-q", "--k", "1", "--at", "2024-01-06T12:00:00Z")
 	var doc struct {
 		At      string `json:"at"`
 		Classes []struct {

@@ -307,10 +307,7 @@ func TestConformanceRealFixtures(t *testing.T) {
 	// (24 tasks each, one Spark job's two stages with no edge between
 	// them), at breadth-first level 9, counted by hand in
 	// dag/TestSparkJobsInSequence.
-	dagOut, stderr, code := wlprof(t, "dag", "-d", filepath.Join(out, "dataset"), "-o", "json")
-	if code != 0 {
-		t.Fatalf("wlprof dag: exit %d: %s", code, stderr)
-	}
+	dagOut := mustRun(t, "dag", "-d", filepath.Join(out, "dataset"), "-o", "json")
 	var dg struct {
 		Jobs []struct {
 			Run           string `json:"run"`

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,41 +68,13 @@ func TestReportConstraintsSection(t *testing.T) {
 	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "auto", "../../testdata/constraints/google2011"); code != 3 {
 		t.Fatalf("ingest: exit %d: %s", code, stderr)
 	}
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--constraints", "--constraints-window", "30m", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-		} `json:"stages"`
-		Plots []struct {
-			Name string `json:"name"`
-		} `json:"plots"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found, plots := false, 0
-	for _, s := range idx.Stages {
-		found = found || (s.Stage == "constraints" && s.Computed)
-	}
-	for _, p := range idx.Plots {
-		if strings.HasPrefix(p.Name, "constraints-") {
-			plots++
-		}
-	}
-	if !found || plots != 2 {
+	out, stdout, idx := sectionReport(t, ds, "--constraints", "--constraints-window", "30m")
+	if found, plots := idx.stage("constraints").Computed, idx.plotsNamed("constraints-"); !found || plots != 2 {
 		t.Fatalf("constraints computed %v, %d plots: %s", found, plots, stdout)
 	}
-	page, err := os.ReadFile(filepath.Join(out, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := readPage(t, out)
 	for _, want := range []string{`<section id="constraints">`, `<td class="t">GK</td><td class="t">EQUAL</td><td class="t">aaa</td>`, "Rules:"} {
-		if !strings.Contains(string(page), want) {
+		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}

@@ -62,12 +62,7 @@ func TestDAGCommand(t *testing.T) {
 // run had.
 func TestDAGSparkJobs(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
-	out, stderr, code := wlprof(t, "dag", "-d", ds)
-	if code != 0 {
-		t.Fatalf("dag: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd")
+	out := mustRun(t, "dag", "-d", ds)
 	golden(t, "dag-spark-jobs.txt", out)
 }

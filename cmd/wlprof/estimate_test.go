@@ -103,10 +103,7 @@ func TestEstimateGolden(t *testing.T) {
 		{[]string{"estimate", "-d", ds, "--job", "nope"}, 1, `"nope"`},
 		{[]string{"estimate", "-d", ds, "--jobs", bad}, 1, "mu_s -1"},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.msg) {
-			t.Errorf("%v: exit %d, %q; want %d with %q", c.argv, code, stderr, c.code, c.msg)
-		}
+		checkExit(t, c.argv, c.code, c.msg)
 	}
 }
 
@@ -115,29 +112,9 @@ func TestEstimateGolden(t *testing.T) {
 // inputs and slots.
 func TestReportEstimateSection(t *testing.T) {
 	ds := estimateDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
-		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Jobs     int    `json:"jobs"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		if s.Stage == "estimate" {
-			found = s.Computed && s.Jobs == 5
-		}
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--estimate-jobs", "../../testdata/estimate/jobs.yaml",
+		"--estimate-at", "2024-01-07T06:00:00Z", "--estimate-slot-cpu", "0.5", "--alpha-sweep", "")
+	if s := idx.stage("estimate"); !s.Computed || s.Jobs != 5 {
 		t.Errorf("estimate stage not computed with 5 jobs: %s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(out, "plots", "estimate-availability.svg")); err != nil {
@@ -176,10 +153,7 @@ func TestReportEstimateSection(t *testing.T) {
 // which.
 func reportShowsTheStagesNumbers(t *testing.T, ds, html string) {
 	t.Helper()
-	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
-	if code != 0 {
-		t.Fatalf("wlprof estimate: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "estimate", "-d", ds, "--jobs", "../../testdata/estimate/jobs.yaml", "--at", "2024-01-07T06:00:00Z", "--slot-cpu", "0.5", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Job       string `json:"job"`
@@ -253,9 +227,7 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	jobs := filepath.Join(dir, "jobs.yaml")
 	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 43200\n    phases: [{phase: map, tasks: 100, mu_s: 600}]\n"), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "ingest", "csv", usage, "-d", ds, "-q"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "csv", usage, "-d", ds, "-q")
 	out, stderr, code := wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -286,10 +258,7 @@ func TestEstimateAvailabilityByHand(t *testing.T) {
 	// of its memory until 12:00 and 30% after, so (1.8 − 1.4)/0.05 = 8
 	// slots (fewer than CPU's 14), then (1.8 − 0.6)/0.05 = 24 (more than
 	// CPU's 6).
-	out, stderr, code = wlprof(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "--slot-memory", "0.05", "-o", "json")
-	if code != 0 {
-		t.Fatalf("--slot-memory: exit %d: %s", code, stderr)
-	}
+	out = mustRun(t, "estimate", "-d", ds, "--jobs", jobs, "--at", "2024-01-08T06:00:00Z", "--slot-cpu", "0.1", "--slot-memory", "0.05", "-o", "json")
 	doc.Availability = nil
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -305,10 +274,7 @@ func TestEstimateAtEpoch(t *testing.T) {
 	dir := t.TempDir()
 	jobs := filepath.Join(dir, "jobs.yaml")
 	os.WriteFile(jobs, []byte("version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 10, mu_s: 60}]\n"), 0o644)
-	out, stderr, code := wlprof(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "estimate", "-d", filepath.Join(dir, "none"), "--jobs", jobs, "--at", "1970-01-01T00:00:00Z", "-o", "json")
 	var doc struct {
 		At       string   `json:"at"`
 		AtMs     int64    `json:"at_ms"`
@@ -411,10 +377,7 @@ func TestEstimateAlibabaInstances(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	golden(t, "estimate-alibaba-instances.txt", out)
-	js, stderr, code := wlprof(t, append(base, "-o", "json")...)
-	if code != 0 {
-		t.Fatalf("-o json: exit %d: %s", code, stderr)
-	}
+	js := mustRun(t, append(base, "-o", "json")...)
 	var doc struct {
 		Jobs []struct {
 			Job         string `json:"job"`

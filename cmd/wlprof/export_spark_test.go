@@ -13,13 +13,8 @@ import (
 // memory alone.
 func TestExportSparkContainerMemory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
-	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "Spark shell", "--queue", "default", "--reservation-id", "reservation_1727966000000_0001", "--min-runs", "1", "--arrival", "2024-10-03T14:00:00Z")
-	if code != 0 {
-		t.Fatalf("export: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd")
+	out := mustRun(t, "export", "yarn-reservation", "-d", ds, "--job", "Spark shell", "--queue", "default", "--reservation-id", "reservation_1727966000000_0001", "--min-runs", "1", "--arrival", "2024-10-03T14:00:00Z")
 	var doc struct {
 		Def struct {
 			Requests struct {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,16 +16,12 @@ func weekDataset(t *testing.T, extra ...[]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "10", "--days", "7", "--seed", "3")
 	for _, argv := range append([][]string{
 		{"ingest", "csv", filepath.Join(dir, "w", "usage.csv")},
 		{"ingest", "auto", "../../testdata/provenance/world"},
 	}, extra...) {
-		if _, errs, code := wlprof(t, append(argv, "-d", ds, "-q")...); code != 0 {
-			t.Fatalf("%v: %s", argv, errs)
-		}
+		mustRun(t, append(argv, "-d", ds, "-q")...)
 	}
 	return ds
 }
@@ -54,10 +49,7 @@ func TestHarvestGolden(t *testing.T) {
 	golden(t, "harvest-runs.txt", txt)
 	out := map[string]string{}
 	for _, f := range []string{"text", "csv", "json"} {
-		o, errs, code := wlprof(t, append(pois, "-o", f)...)
-		if code != 0 {
-			t.Fatalf("-o %s: exit %d: %s", f, code, errs)
-		}
+		o := mustRun(t, append(pois, "-o", f)...)
 		out[f] = o
 	}
 	golden(t, "harvest-poisson.txt", out["text"])
@@ -114,9 +106,7 @@ func TestHarvestGolden(t *testing.T) {
 func TestReportJobTypes(t *testing.T) {
 	ds := harvestDataset(t)
 	out := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--job-types", "--alpha-sweep", "", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--job-types", "--alpha-sweep", "", "-q")
 	files, err := filepath.Glob(filepath.Join(out, "profiles", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no profiles: %v", err)
@@ -142,31 +132,11 @@ func TestReportJobTypes(t *testing.T) {
 // policies' table on the page, and the profiles carry the job types.
 func TestReportHarvestSection(t *testing.T) {
 	ds := harvestDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--harvest", "--alpha-sweep", "", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		found = found || (s.Stage == "harvest" && s.Computed)
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--harvest", "--alpha-sweep", "")
+	if !idx.stage("harvest").Computed {
 		t.Fatalf("harvest not computed: %s", stdout)
 	}
-	page, err := os.ReadFile(filepath.Join(out, "index.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := readPage(t, out)
 	for _, want := range []string{`<section id="harvest">`, "Harvesting what-if", `<td class="t">history</td>`, `<td class="t">blind</td>`, "Assumptions:"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("index.html lacks %q", want)

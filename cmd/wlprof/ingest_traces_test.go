@@ -86,10 +86,7 @@ func TestIngestTraceFlags(t *testing.T) {
 		{[]string{"ingest", "series-csv", "--cpu-unit", "raw", "--tenant", "taxi", "../../testdata/traces/timeseries/nab_nyc_taxi.csv", "-d", ds}, 0, ""},
 	}
 	for _, c := range cases {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }
 

@@ -18,9 +18,7 @@ func TestUnknownJob(t *testing.T) {
 		{"re-native", "../../testdata/resourceestimator/tpch_q12.txt"},
 		{"profruns-csv", "../../testdata/elasticity/profruns.csv"},
 	} {
-		if _, errs, code := wlprof(t, append(append([]string{"ingest"}, in...), "-d", ds, "-q")...); code != 0 {
-			t.Fatalf("ingest %v: exit %d: %s", in, code, errs)
-		}
+		mustRun(t, append(append([]string{"ingest"}, in...), "-d", ds, "-q")...)
 	}
 	var b strings.Builder
 	for _, argv := range [][]string{
@@ -56,9 +54,7 @@ func TestInvisibleCharactersEscaped(t *testing.T) {
 	in := filepath.Join(dir, "re.txt")
 	os.WriteFile(in, bytes.ReplaceAll(b, []byte("tpch_q12"), []byte(name)), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "ingest", "re-native", in, "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, errs)
-	}
+	mustRun(t, "ingest", "re-native", in, "-d", ds, "-q")
 	out, errs, code := wlprof(t, "skyline", "-d", ds)
 	if code != 0 || !strings.Contains(out, `tpch\u202e21q`) || strings.ContainsRune(out+errs, '\u202e') {
 		t.Errorf("skyline text: exit %d, stdout %q, stderr %q: want the name escaped", code, out, errs)
@@ -81,9 +77,7 @@ func TestJobCompletion(t *testing.T) {
 		{"re-native", "../../testdata/resourceestimator/tpch_q12.txt"},
 		{"profruns-csv", "../../testdata/elasticity/profruns.csv"},
 	} {
-		if _, errs, code := wlprof(t, append(append([]string{"ingest"}, in...), "-d", ds, "-q")...); code != 0 {
-			t.Fatalf("ingest %v: exit %d: %s", in, code, errs)
-		}
+		mustRun(t, append(append([]string{"ingest"}, in...), "-d", ds, "-q")...)
 	}
 	for _, c := range []struct {
 		argv []string

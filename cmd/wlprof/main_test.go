@@ -24,6 +24,23 @@ func wlprof(t *testing.T, argv ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// checkExit runs wlprof with argv and reports an exit code other than
+// code, or a stderr that does not say each of want; it returns stdout and
+// stderr.
+func checkExit(t *testing.T, argv []string, code int, want ...string) (string, string) {
+	t.Helper()
+	out, stderr, got := wlprof(t, argv...)
+	if got != code {
+		t.Errorf("%v: exit %d, want %d: %s", argv, got, code, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("%v: stderr %q lacks %q", argv, stderr, w)
+		}
+	}
+	return out, stderr
+}
+
 // golden compares got with testdata/golden/NAME, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -152,9 +169,7 @@ func TestDatasetFromEnvironment(t *testing.T) {
 func TestMessagesInUsersWords(t *testing.T) {
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	mustRun(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds)
 	_, errs, code := wlprof(t, "classify", "-d", ds)
 	if code != 1 || !strings.Contains(errs, ds+": classify: no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "classify: no utilisation series") {
 		t.Errorf("classify without usage: exit %d, %q", code, errs)
@@ -209,10 +224,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--version"}, 0, ""},
 	}
 	for _, c := range cases {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }
 
@@ -238,12 +250,8 @@ func TestIngestJSONGolden(t *testing.T) {
 func TestFailedIngestLeavesDatasetUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "ds")
-	if _, errs, code := wlprof(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "3", "--days", "1"); code != 0 {
-		t.Fatal(errs)
-	}
-	if _, errs, code := wlprof(t, "ingest", "csv", filepath.Join(dir, "w", "usage.csv"), "-d", ds); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "synth", "--out", filepath.Join(dir, "w"), "--tenants", "3", "--days", "1")
+	mustRun(t, "ingest", "csv", filepath.Join(dir, "w", "usage.csv"), "-d", ds)
 	before := tree(t, ds)
 	_, errs, code := wlprof(t, "ingest", "csv", "--max-rejects", "0", "../../testdata/usage_with_rejects.csv", "-d", ds)
 	if code != 1 || !strings.Contains(errs, "dataset is unchanged") {
@@ -349,9 +357,7 @@ func TestSynthDeterministic(t *testing.T) {
 	var files [2]string
 	for i := range files {
 		out := filepath.Join(dir, string(rune('a'+i)))
-		if _, errs, code := wlprof(t, "synth", "--out", out, "--tenants", "10", "--days", "2", "--seed", "5"); code != 0 {
-			t.Fatal(errs)
-		}
+		mustRun(t, "synth", "--out", out, "--tenants", "10", "--days", "2", "--seed", "5")
 		b, err := os.ReadFile(filepath.Join(out, "usage.csv"))
 		if err != nil {
 			t.Fatal(err)
@@ -377,9 +383,7 @@ func TestSynthShifts(t *testing.T) {
 	read := func(name string, extra ...string) string {
 		out := filepath.Join(dir, name)
 		args := append([]string{"synth", "--out", out, "--tenants", "6", "--days", "2", "--seed", "5"}, extra...)
-		if _, errs, code := wlprof(t, args...); code != 0 {
-			t.Fatal(errs)
-		}
+		mustRun(t, args...)
 		b, err := os.ReadFile(filepath.Join(out, "usage.csv"))
 		if err != nil {
 			t.Fatal(err)
@@ -425,15 +429,7 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"ingest", "csv", empty, "-d", filepath.Join(dir, "ds")}, 1, []string{"no input files in"}, nil},
 		{[]string{"synth", "--out", filepath.Join(dir, "w"), "--tenants", "100000000000"}, 2, []string{"rows", "the most wlprof synth writes"}, nil},
 	} {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, errs)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: stderr %q lacks %q", c.argv, errs, w)
-			}
-		}
+		_, errs := checkExit(t, c.argv, c.code, c.want...)
 		for _, n := range c.not {
 			if strings.Contains(errs, n) {
 				t.Errorf("%v: stderr %q has %q", c.argv, errs, n)

@@ -11,11 +11,7 @@ import (
 // placementDataset: the bundled placement world (testdata/placement).
 func placementDataset(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json"); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	return ds
+	return ingestedDataset(t, "auto", "../../testdata/placement/usage.csv", "../../testdata/placement/machine_events.json")
 }
 
 // wlprof placement on the bundled world: text and CSV are golden, the
@@ -131,9 +127,7 @@ func TestPlacementGolden(t *testing.T) {
 // server: a clear error, exit 1.
 func TestPlacementNoHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "auto", "-d", ds, "-q", "../../testdata/placement/usage.csv")
 	_, errs, code := wlprof(t, "placement", "-d", ds)
 	if code != 1 || !strings.Contains(errs, "no machine events (ingest google2019-machine-events or alibaba2018-machine-meta first)") {
 		t.Errorf("exit %d: %s", code, errs)
@@ -154,29 +148,8 @@ func TestPlacementNoHistory(t *testing.T) {
 // --placement-* flags are usage errors before any work.
 func TestReportPlacementSection(t *testing.T) {
 	ds := placementDataset(t)
-	out := filepath.Join(t.TempDir(), "r")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--placement", "--placement-stability-window", "2d", "--placement-seeds", "2", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Tenants  *int   `json:"tenants"`
-		} `json:"stages"`
-		Plots []struct {
-			Name string `json:"name"`
-		} `json:"plots"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		found = found || (s.Stage == "placement" && s.Computed && s.Tenants != nil && *s.Tenants == 12)
-	}
-	if !found {
+	out, stdout, idx := sectionReport(t, ds, "--placement", "--placement-stability-window", "2d", "--placement-seeds", "2")
+	if s := idx.stage("placement"); !s.Computed || s.Tenants == nil || *s.Tenants != 12 {
 		t.Fatalf("placement not computed with 12 tenants: %s", stdout)
 	}
 	page := readPage(t, out)
@@ -194,22 +167,16 @@ func TestReportPlacementSection(t *testing.T) {
 
 	// Not asked for: a note that names the flag.
 	out2 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out2, "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out2, "-q")
 	if page := readPage(t, out2); !strings.Contains(page, "Not asked for: --placement clusters") || strings.Contains(page, "<td>hdfs-stock</td>") {
 		t.Error("without --placement: no note, or a section")
 	}
 
 	// No machine events: a note that says what to ingest.
 	bare := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/placement/usage.csv"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "auto", "-d", bare, "-q", "../../testdata/placement/usage.csv")
 	out3 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out3, "--placement", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", bare, "--out", out3, "--placement", "-q")
 	if page := readPage(t, out3); !strings.Contains(page, "No machine events in the dataset") || !strings.Contains(page, "google2019-machine-events") {
 		t.Error("no machine events: no note")
 	}
@@ -218,9 +185,7 @@ func TestReportPlacementSection(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	out4 := filepath.Join(t.TempDir(), "r")
-	if _, stderr, code := wlprof(t, "report", "-d", bare, "--out", out4, "--placement", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", bare, "--out", out4, "--placement", "-q")
 	if page := readPage(t, out4); !strings.Contains(page, "none of the 3 machines with events is a server of the usage table") {
 		t.Error("no machine joined: no note")
 	}

@@ -62,10 +62,7 @@ func TestPlanGolden(t *testing.T) {
 		{[]string{"plan", "-d", ds, "--lcm-cap", "0s"}, 2, "lcm-cap"},
 		{[]string{"plan", "-d", ds, "--job", "nope"}, 1, `job "nope" has no skylines`},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.msg) {
-			t.Errorf("%v: exit %d, %q; want %d with %q", c.argv, code, stderr, c.code, c.msg)
-		}
+		checkExit(t, c.argv, c.code, c.msg)
 	}
 }
 
@@ -172,9 +169,7 @@ func TestPlanCapacitySizesFromSkylines(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sky.csv"), []byte(csv), 0o644)
 	os.WriteFile(filepath.Join(dir, "ov.yaml"), []byte(ov), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, stderr, code := wlprof(t, "ingest", "skyline-csv", filepath.Join(dir, "sky.csv"), "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "skyline-csv", filepath.Join(dir, "sky.csv"), "-d", ds, "-q")
 	type doc struct {
 		Warnings   []string `json:"warnings"`
 		Memory     int64    `json:"footprint_memory_bytes"`
@@ -185,10 +180,7 @@ func TestPlanCapacitySizesFromSkylines(t *testing.T) {
 		} `json:"placements"`
 	}
 	plan := func(extra ...string) (d doc) {
-		out, stderr, code := wlprof(t, append([]string{"plan", "-d", ds, "--overrides", filepath.Join(dir, "ov.yaml"), "-o", "json"}, extra...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
-		}
+		out := mustRun(t, append([]string{"plan", "-d", ds, "--overrides", filepath.Join(dir, "ov.yaml"), "-o", "json"}, extra...)...)
 		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Placements) != 4 {
 			t.Fatalf("bad document (%v): %.300s", err, out)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profiler"
 )
 
@@ -31,23 +32,10 @@ func loadSweep(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range fx.Runs {
-		tx.ProfRuns().Append(&fx.Runs[i])
-	}
-	for i := range fx.Samples {
-		tx.ProfSamples().Append(&fx.Samples[i])
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
+	datasettest.Append(t, tx.ProfRuns(), fx.Runs)
+	datasettest.Append(t, tx.ProfSamples(), fx.Samples)
+	datasettest.Commit(t, tx)
 	return dir
 }
 
@@ -58,10 +46,7 @@ func TestProfileShowGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden(t, "profile-show-spillsort.txt", out)
-	out, errs, code = wlprof(t, "profile", "show", "--job", "spillsort", "-d", ds, "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out = mustRun(t, "profile", "show", "--job", "spillsort", "-d", ds, "-o", "json")
 	var doc struct {
 		Version int              `json:"version"`
 		Runs    []map[string]any `json:"runs"`
@@ -94,10 +79,7 @@ func TestProfileUsageErrors(t *testing.T) {
 		{[]string{"profile", "run", "-d", ds, "--job", "j", "--", "true", "{mem}"}, 1, "no --mem"},
 		{[]string{"profile", "show", "-d", ds}, 2, "the job is required: wlprof profile show JOB"},
 	} {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }
 
@@ -260,10 +242,7 @@ func TestProfileRunOOMKilledByCapIsSaid(t *testing.T) {
 func TestJobAsArgument(t *testing.T) {
 	ds := skylineDataset(t)
 	base := []string{"export", "yarn-reservation", "-d", ds, "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
-	flag, _, code := wlprof(t, append(base, "--job", "tpch_q12")...)
-	if code != 0 {
-		t.Fatalf("--job: exit %d", code)
-	}
+	flag := mustRun(t, append(base, "--job", "tpch_q12")...)
 	arg, stderr, code := wlprof(t, append(base, "tpch_q12")...)
 	if code != 0 || arg != flag {
 		t.Errorf("job as the argument: exit %d (%s), output differs from --job's: %v", code, stderr, arg != flag)
@@ -338,10 +317,7 @@ func TestProfileRunRecordsInputSize(t *testing.T) {
 		{[]string{"--input", in, "--input-bytes", "6M", "--", "true"}, 2, "not both"},
 		{[]string{"--", "cat", "{input}"}, 1, "no --input"},
 	} {
-		_, errs, code := wlprof(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...)...)
-		if code != c.code || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
-		}
+		checkExit(t, append([]string{"profile", "run", "-d", ds, "--job", "j", "--repeat", "1"}, c.args...), c.code, c.want)
 	}
 }
 

@@ -108,13 +108,9 @@ func TestReportEscapesJobNames(t *testing.T) {
 	nativePath := filepath.Join(dir, "sky.txt")
 	os.WriteFile(nativePath, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	ds := filepath.Join(dir, "ds")
-	if _, stderr, code := wlprof(t, "ingest", "re-native", nativePath, "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "re-native", nativePath, "-d", ds, "-q")
 	out := filepath.Join(dir, "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q"); code != 0 {
-		t.Fatalf("report: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "-q")
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	if strings.Contains(strings.ToLower(string(html)), "<script") || !strings.Contains(string(html), "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the job name is not escaped in index.html")
@@ -141,10 +137,7 @@ func TestReportErrors(t *testing.T) {
 		// all, the error is still the destination's.
 		{[]string{"report", "-d", filepath.Join(notReport, "nods"), "--out", notReport}, 1, "not a wlprof report"},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(stderr, c.err) {
-			t.Errorf("wlprof %s: exit %d, %q; want %d, %q", strings.Join(c.argv, " "), code, stderr, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(notReport, "notes.txt")); string(b) != "mine" {
 		t.Error("a directory that is not a report was changed")
@@ -159,10 +152,7 @@ func TestReportWithoutSkylines(t *testing.T) {
 	if _, _, code := wlprof(t, "ingest", "csv", "../../testdata/usage_with_rejects.csv", "-d", ds, "-q"); code != 3 {
 		t.Fatalf("ingest: exit %d", code)
 	}
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := mustRun(t, "report", "-d", ds, "--out", filepath.Join(dir, "r"), "-o", "json")
 	var idx struct {
 		Profiles []any
 		Stages   []struct {
@@ -227,9 +217,7 @@ func TestReportYARNReservationMatchesExport(t *testing.T) {
 	}
 	// With a max periodicity of 7 minutes the 5-minute period does not fit:
 	// a warning, no file.
-	if _, _, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "--max-periodicity", "7m"); code != 0 {
-		t.Fatal(code)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "--max-periodicity", "7m")
 	j, err := profile.LoadJob(filepath.Join(out, "profiles", "tpch_q12.json"))
 	if err != nil || !strings.Contains(strings.Join(j.Warnings, "\n"), "does not divide the RM's max periodicity") {
 		t.Errorf("warnings %q (%v)", j.Warnings, err)
@@ -252,10 +240,7 @@ func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
 	var docs [2]string
 	for i := range docs {
 		out := filepath.Join(dir, fmt.Sprintf("report%d", i))
-		stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-o", "json")
-		if code != 0 {
-			t.Fatalf("report %d: exit %d: %s", i, code, stderr)
-		}
+		stdout := mustRun(t, "report", "-d", ds, "--out", out, "-o", "json")
 		var idx index
 		if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
 			t.Fatal(err)
@@ -297,10 +282,7 @@ func TestReportClassFiguresWithAndWithoutStoredSeries(t *testing.T) {
 func TestReportCountsTenants(t *testing.T) {
 	dir, ds := classifyDataset(t)
 	out := filepath.Join(dir, "report")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout := mustRun(t, "report", "-d", ds, "--out", out)
 	tj, err := profile.LoadTenants(filepath.Join(out, "tenants.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -362,9 +344,7 @@ func TestReportSubmitScript(t *testing.T) {
 	}
 	ds := skylineDataset(t)
 	out := filepath.Join(filepath.Dir(ds), "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "-q"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", out, "--step", "5s", "--yarn-queue", "dedicated", "-q")
 	md, err := os.ReadFile(filepath.Join(out, "reservations", "SUBMIT.md"))
 	if err != nil || !strings.Contains(string(md), "new-reservation") || !strings.Contains(string(md), "tpch_q12") {
 		t.Fatalf("SUBMIT.md (%v):\n%s", err, md)
@@ -405,4 +385,56 @@ func TestReportSubmitScript(t *testing.T) {
 	if len(submitted) != 1 || submitted[0].ReservationID != "reservation_1700000000000_0001" || submitted[0].Definition.Name != "tpch_q12" {
 		t.Errorf("submitted %+v; want tpch_q12's request with the id handed out\n%s", submitted, b)
 	}
+}
+
+// reportIndex is the part of wlprof report's JSON index the section
+// tests read.
+type reportIndex struct {
+	Stages []reportStage `json:"stages"`
+	Plots  []struct {
+		Name string `json:"name"`
+	} `json:"plots"`
+}
+
+type reportStage struct {
+	Stage    string `json:"stage"`
+	Computed bool   `json:"computed"`
+	Jobs     int    `json:"jobs"`
+	Tenants  *int   `json:"tenants"`
+}
+
+// sectionReport runs wlprof report -o json on the dataset ds into a new
+// directory with a section's flags; it fails t unless the report is
+// written, and returns the directory, the JSON index as printed and as
+// read.
+func sectionReport(t *testing.T, ds string, flags ...string) (string, string, reportIndex) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, append([]string{"report", "-d", ds, "--out", out, "-o", "json"}, flags...)...)
+	var idx reportIndex
+	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	return out, stdout, idx
+}
+
+// stage is the index's row of the named stage (Stage empty when absent).
+func (idx reportIndex) stage(name string) reportStage {
+	for _, s := range idx.Stages {
+		if s.Stage == name {
+			return s
+		}
+	}
+	return reportStage{}
+}
+
+// plotsNamed counts the plots whose names start with prefix.
+func (idx reportIndex) plotsNamed(prefix string) int {
+	n := 0
+	for _, p := range idx.Plots {
+		if strings.HasPrefix(p.Name, prefix) {
+			n++
+		}
+	}
+	return n
 }

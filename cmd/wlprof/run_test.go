@@ -123,10 +123,7 @@ func TestRunSkipsDuplicateContent(t *testing.T) {
 		skipped int
 	}{{nil, 1, 1}, {[]string{"--allow-duplicate"}, 2, 0}} {
 		out := filepath.Join(dir, "out"+strings.Join(c.extra, ""))
-		stdout, stderr, code := wlprof(t, append([]string{"run", "--out", out, "--step", "5s", "-q", in}, c.extra...)...)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
+		stdout := mustRun(t, append([]string{"run", "--out", out, "--step", "5s", "-q", in}, c.extra...)...)
 		first := strings.SplitN(stdout, "\n", 2)[0]
 		want := map[int]string{1: "(1 file, 13 records, 0 rejected; 1 file skipped: the same content as another input)", 2: "(2 files, 26 records, 0 rejected)"}[c.read]
 		if !strings.Contains(first, want) {

@@ -91,11 +91,8 @@ func TestSimulateGolden(t *testing.T) {
 // and join, the profiled jobs, take the elasticity stage's models; the
 // other jobs without a model column take --default-model (none).
 func TestSimulateDatasetModels(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out := mustRun(t, "simulate", "-d", ds, "--trace", demoTrace, "--nodes", "4", "--node-memory", "16G", "-o", "json")
 	var doc struct {
 		Phases []struct {
 			Job, Task, Model string
@@ -142,48 +139,17 @@ func TestSimulateErrors(t *testing.T) {
 			2, []string{"nodes 0: want 1 to 1000000", `policy "fifo"`, "elastic-disk-share 2"}},
 		{[]string{"simulate", "-d", nods, "--trace", filepath.Join(dir, "missing.csv")}, 1, []string{"missing.csv"}},
 	} {
-		_, stderr, code := wlprof(t, c.argv...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d: %s", c.argv, code, c.code, stderr)
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(stderr, m) {
-				t.Errorf("%v: %q not in %q", c.argv, m, stderr)
-			}
-		}
+		checkExit(t, c.argv, c.code, c.msg...)
 	}
 }
 
 // wlprof report --simulate-trace adds the simulate section: both
 // policies, their figures, the stage computed in index.json.
 func TestReportSimulateSection(t *testing.T) {
-	ds := elasticityDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
-	out := filepath.Join(t.TempDir(), "report")
-	stdout, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "-q", "-o", "json", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
+	ds := ingestedDataset(t, "profruns-csv", "../../testdata/elasticity/profruns.csv")
+	out, _, idx := sectionReport(t, ds, "-q", "--simulate-trace", demoTrace, "--simulate-nodes", "4",
 		"--simulate-node-memory", "16G", "--simulate-default-model", "step:1.5")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-			Jobs     int    `json:"jobs"`
-		} `json:"stages"`
-		Plots []struct {
-			Name string `json:"name"`
-		} `json:"plots"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, s := range idx.Stages {
-		if s.Stage == "simulate" {
-			found = s.Computed && s.Jobs == 11
-		}
-	}
-	if !found {
+	if s := idx.stage("simulate"); !s.Computed || s.Jobs != 11 {
 		t.Errorf("simulate stage not computed for 11 jobs: %+v", idx.Stages)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
@@ -282,10 +248,7 @@ func TestSimulateNodeShapes(t *testing.T) {
 	texts := map[string]string{}
 	for name, argv := range map[string][]string{"nodes": {"--nodes", "4", "--node-memory", "16G"}, "shapes": {"--node-shapes", "4x16G"}} {
 		for _, f := range []string{"text", "json"} {
-			out, stderr, code := wlprof(t, append([]string{"simulate", "-d", nods, "-q", "--trace", demoTrace, "--default-model", "step:1.5", "-o", f}, argv...)...)
-			if code != 0 {
-				t.Fatalf("%s -o %s: exit %d: %s", name, f, code, stderr)
-			}
+			out := mustRun(t, append([]string{"simulate", "-d", nods, "-q", "--trace", demoTrace, "--default-model", "step:1.5", "-o", f}, argv...)...)
 			if f == "text" {
 				texts[name] = out
 				continue
@@ -360,12 +323,8 @@ func TestSimulateNodeShapesErrors(t *testing.T) {
 // tasks in its stages), each run submitted when it started.
 func TestSimulateFromHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "jhist", "../../testdata/elasticity/hadoop"); code != 0 {
-		t.Fatalf("ingest jhist: exit %d: %s", code, stderr)
-	}
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark"); code != 0 {
-		t.Fatalf("ingest spark: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "jhist", "../../testdata/elasticity/hadoop")
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark")
 	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "2", "--node-memory", "8G", "-o", "json")
 	if code != 0 {
 		t.Fatalf("simulate: exit %d: %s", code, stderr)
@@ -415,9 +374,7 @@ func TestSimulateFromHistory(t *testing.T) {
 	}
 	// The report's section replays the same history.
 	rep := filepath.Join(t.TempDir(), "report")
-	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", rep, "-q", "--simulate-history", "--simulate-nodes", "2", "--simulate-node-memory", "8G"); code != 0 {
-		t.Fatalf("report --simulate-history: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "report", "-d", ds, "--out", rep, "-q", "--simulate-history", "--simulate-nodes", "2", "--simulate-node-memory", "8G")
 	html, _ := os.ReadFile(filepath.Join(rep, "index.html"))
 	if !strings.Contains(string(html), "job history (3 runs of 3 jobs, replayed from 20 task attempts) on 2 nodes of 8 GiB") {
 		t.Errorf("index.html does not name the history it simulated")
@@ -439,13 +396,8 @@ func TestSimulateFromHistory(t *testing.T) {
 // task launch, 69.965 s (simulate's TestReplayRealRuns holds the bar).
 func TestSimulateSparkHistoryGolden(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
-	if code != 0 {
-		t.Fatalf("simulate: exit %d: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "-d", ds, "spark-eventlog", "../../testdata/jobs/spark-real/rapids_eventlog_4nodes_8cores_dynamic_alloc.zstd")
+	out := mustRun(t, "simulate", "-d", ds, "--nodes", "7", "--node-cores", "4", "--node-memory", "28G")
 	golden(t, "simulate-spark-history.txt", out)
 }
 
@@ -468,10 +420,7 @@ func TestSimulateAlibabaHistory(t *testing.T) {
 	if _, stderr, code := wlprof(t, "simulate", "-d", ds, "--alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--alibaba-machine-memory") {
 		t.Errorf("a bad size: exit %d, %s; want a usage error", code, stderr)
 	}
-	out, stderr, code := wlprof(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G", "--alibaba-machine-memory", "100G")
-	if code != 0 {
-		t.Fatalf("simulate: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "simulate", "-d", ds, "--nodes", "1", "--node-cores", "96", "--node-memory", "100G", "--alibaba-machine-memory", "100G")
 	golden(t, "simulate-alibaba-history.txt", out)
 }
 
@@ -481,24 +430,10 @@ func TestReportSimulateAlibabaHistory(t *testing.T) {
 	ds := filepath.Join(t.TempDir(), "ds")
 	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-task", "../../testdata/dag/batch_task_schema_sample.csv")
 	wlprof(t, "ingest", "-d", ds, "alibaba2018-batch-instance", "../../testdata/dag/batch_instance_schema_sample.csv")
-	out := filepath.Join(filepath.Dir(ds), "report")
-	stdout, stderr, _ := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-nodes", "1",
-		"--simulate-node-memory", "100G", "--simulate-alibaba-machine-memory", "100G", "-o", "json")
-	var idx struct {
-		Stages []struct {
-			Stage    string `json:"stage"`
-			Computed bool   `json:"computed"`
-		} `json:"stages"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &idx); err != nil {
-		t.Fatalf("%v: %s %s", err, stdout, stderr)
-	}
-	computed := false
-	for _, s := range idx.Stages {
-		computed = computed || (s.Stage == "simulate" && s.Computed)
-	}
-	if !computed {
-		t.Errorf("simulate section not computed from the Alibaba instances: %s", stderr)
+	out, stdout, idx := sectionReport(t, ds, "--simulate-history", "--simulate-nodes", "1",
+		"--simulate-node-memory", "100G", "--simulate-alibaba-machine-memory", "100G")
+	if !idx.stage("simulate").Computed {
+		t.Errorf("simulate section not computed from the Alibaba instances: %s", stdout)
 	}
 	if _, stderr, code := wlprof(t, "report", "-d", ds, "--out", out, "--simulate-history", "--simulate-alibaba-machine-memory", "lots"); code != 2 || !strings.Contains(stderr, "--simulate-alibaba-machine-memory") {
 		t.Errorf("a bad size: exit %d, %s", code, stderr)

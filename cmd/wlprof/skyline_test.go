@@ -24,11 +24,7 @@ var (
 // format) into a fresh dataset.
 func skylineDataset(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	if _, stderr, code := wlprof(t, "ingest", "re-native", "../../testdata/resourceestimator/tpch_q12.txt", "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
-	return ds
+	return ingestedDataset(t, "re-native", "../../testdata/resourceestimator/tpch_q12.txt")
 }
 
 func TestSkylineGolden(t *testing.T) {
@@ -54,10 +50,7 @@ func TestSkylineGolden(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	golden(t, "skyline-tpch_q12.txt", textSolveS.ReplaceAllString(out, "${1}X.XXX"))
-	out, _, code = wlprof(t, "skyline", "-d", ds, "--step", "5s", "-o", "csv")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	out = mustRun(t, "skyline", "-d", ds, "--step", "5s", "-o", "csv")
 	golden(t, "skyline-tpch_q12.csv", out)
 }
 
@@ -65,10 +58,7 @@ func TestSkylineGolden(t *testing.T) {
 // lower under-allocation (Morpheus Fig. 9b/9c); a property of any optimum.
 func TestSkylineAlphaTradeOff(t *testing.T) {
 	ds := skylineDataset(t)
-	out, _, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0,0.01,0.1,0.5,0.9,1", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	out := mustRun(t, "skyline", "-d", ds, "--step", "5s", "--alpha-sweep", "0,0.01,0.1,0.5,0.9,1", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Sweep []struct {
@@ -91,10 +81,7 @@ func TestSkylineAlphaTradeOff(t *testing.T) {
 
 func TestExportYARNGolden(t *testing.T) {
 	ds := skylineDataset(t)
-	out, stderr, code := wlprof(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, "export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h")
 	golden(t, "export-yarn-tpch_q12.json", out)
 }
 
@@ -106,10 +93,7 @@ func TestExportYARNPeriodAndDeadline(t *testing.T) {
 	ds := skylineDataset(t)
 	base := []string{"export", "yarn-reservation", "-d", ds, "--job", "tpch_q12", "--queue", "dedicated", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h"}
 	parse := func(args ...string) map[string]any {
-		out, stderr, code := wlprof(t, append(base, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, stderr)
-		}
+		out := mustRun(t, append(base, args...)...)
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
@@ -201,9 +185,8 @@ func TestSkylineErrors(t *testing.T) {
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--step", "5s", "--period", "1h", "--arrival", "1000ms", "--deadline", "2000ms"}, 1, "shorter than the skyline"},
 		{[]string{"export", "yarn-reservation", "--job", "tpch_q12", "--queue", "q", "--reservation-id", "reservation_1462166141572_0001", "--arrival", "1000"}, 2, "an epoch time needs its unit: 1000s (seconds) or 1000ms"},
 	} {
-		out, stderr, code := wlprof(t, append(c.argv, "-d", ds)...)
-		if code != c.code || !strings.Contains(stderr, c.msg) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want exit %d mentioning %q and no output", c.argv, code, stderr, len(out), c.code, c.msg)
+		if out, _ := checkExit(t, append(c.argv, "-d", ds), c.code, c.msg); out != "" {
+			t.Errorf("%v: stdout %d bytes, want none", c.argv, len(out))
 		}
 	}
 }
@@ -215,13 +198,8 @@ func TestSkylineErrors(t *testing.T) {
 // the command exits 0, since the tool did not fail.
 func TestSkylineSkipsBadJob(t *testing.T) {
 	ds := skylineDataset(t)
-	if _, stderr, code := wlprof(t, "ingest", "yarn-rm", "../../testdata/jobs/resourceestimator/invalidLog1.txt", "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, stderr)
-	}
-	out, stderr, code := wlprof(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d, want 0: %s", code, stderr)
-	}
+	mustRun(t, "ingest", "yarn-rm", "../../testdata/jobs/resourceestimator/invalidLog1.txt", "-d", ds, "-q")
+	out := mustRun(t, "skyline", "-d", ds, "--step", "5s", "--min-runs", "1", "-o", "json")
 	var doc struct {
 		Jobs []struct {
 			Job string `json:"job"`
@@ -266,10 +244,7 @@ func TestExportYARNReservationID(t *testing.T) {
 	if err := os.WriteFile(resp, []byte(`{"reservation-id":"reservation_1404198295326_0003"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := wlprof(t, append(base, "--new-reservation", resp)...)
-	if code != 0 {
-		t.Fatalf("--new-reservation: exit %d: %s", code, stderr)
-	}
+	out := mustRun(t, append(base, "--new-reservation", resp)...)
 	var req skyline.YARNReservation
 	if err := json.Unmarshal([]byte(out), &req); err != nil {
 		t.Fatal(err)

@@ -12,21 +12,14 @@ import (
 // slo/fixture_test.go) into a fresh dataset.
 func sloWorld(t *testing.T) string {
 	t.Helper()
-	ds := filepath.Join(t.TempDir(), "ds")
-	if _, errs, code := wlprof(t, "ingest", "auto", "../../testdata/provenance/world", "-d", ds, "-q"); code != 0 {
-		t.Fatalf("ingest: exit %d: %s", code, errs)
-	}
-	return ds
+	return ingestedDataset(t, "auto", "../../testdata/provenance/world")
 }
 
 // The -o json document of slo is a contract: its golden file pins it, and
 // its minimum fields are checked by name.
 func TestSLOGolden(t *testing.T) {
 	ds := sloWorld(t)
-	out, errs, code := wlprof(t, "slo", "-d", ds, "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := mustRun(t, "slo", "-d", ds, "-o", "json")
 	var doc struct {
 		Version int              `json:"version"`
 		Jobs    []map[string]any `json:"jobs"`
@@ -43,15 +36,9 @@ func TestSLOGolden(t *testing.T) {
 		}
 	}
 	golden(t, "slo-world.json", out)
-	text, _, code := wlprof(t, "slo", "-d", ds)
-	if code != 0 {
-		t.Fatalf("text: exit %d", code)
-	}
+	text := mustRun(t, "slo", "-d", ds)
 	golden(t, "slo-world.txt", text)
-	ov, _, code := wlprof(t, "slo", "-d", ds, "--overrides", "../../testdata/provenance/overrides.yaml", "--percentiles", "90,50")
-	if code != 0 {
-		t.Fatalf("overrides: exit %d", code)
-	}
+	ov := mustRun(t, "slo", "-d", ds, "--overrides", "../../testdata/provenance/overrides.yaml", "--percentiles", "90,50")
 	golden(t, "slo-world-overrides.txt", ov)
 	for _, want := range []string{"rejected by override", "+1d2h"} {
 		if !strings.Contains(ov, want) {
@@ -66,9 +53,7 @@ func TestSLOGolden(t *testing.T) {
 
 func TestSLOErrors(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty")
-	if _, errs, code := wlprof(t, "ingest", "hdfs-audit", "../../testdata/provenance/hadoop_dynamometer_audit_trace_direct_audit0.log", "-d", empty, "-q"); code != 0 {
-		t.Fatal(errs)
-	}
+	mustRun(t, "ingest", "hdfs-audit", "../../testdata/provenance/hadoop_dynamometer_audit_trace_direct_audit0.log", "-d", empty, "-q")
 	ds := sloWorld(t)
 	for _, c := range []struct {
 		argv []string
@@ -87,9 +72,6 @@ func TestSLOErrors(t *testing.T) {
 		{[]string{"slo", "-d", ds, "--overrides", "does-not-exist.yaml"}, 1, "no such file"},
 		{[]string{"slo", "-d", filepath.Join(t.TempDir(), "nope")}, 1, ""},
 	} {
-		_, errs, code := wlprof(t, c.argv...)
-		if code != c.code || !strings.Contains(errs, c.err) {
-			t.Errorf("wlprof %s: exit %d stderr %q; want exit %d and %q", strings.Join(c.argv, " "), code, errs, c.code, c.err)
-		}
+		checkExit(t, c.argv, c.code, c.err)
 	}
 }

@@ -398,24 +398,9 @@ func FuzzDoubleListsDecode(f *testing.F) {
 // page per 100 rows; with defs, the rows whose definition level is 0 are
 // nulls and have no id), each compressed with zstd when enc is not nil.
 func stringChunk(dict []string, ids []int32, defs []int32, enc *zstd.Encoder) []byte {
-	var chunk []byte
-	page := func(typ int, n int, e int32, body []byte) {
-		raw := len(body)
-		if enc != nil {
-			body = enc.EncodeAll(body, nil)
-		}
-		chunk = AppendPageHeader(chunk, typ, int32(raw), int32(len(body)), int32(n), e)
-		chunk = append(chunk, body...)
-	}
+	c := chunkPages{enc: enc}
+	width := c.dictionary(dict)
 	var body []byte
-	for _, s := range dict {
-		body = AppendString(body, s)
-	}
-	page(DictionaryPage, len(dict), Plain, body)
-	width := 0
-	for len(dict) > 1<<width {
-		width++
-	}
 	next := 0 // next id
 	for lo := 0; lo < len(defs) || lo == 0; lo += 100 {
 		hi := min(lo+100, len(defs))
@@ -429,12 +414,12 @@ func stringChunk(dict []string, ids []int32, defs []int32, enc *zstd.Encoder) []
 		}
 		body = AppendHybrid(append(body, byte(width)), ids[next:next+k], width)
 		next += k
-		page(DataPage, hi-lo, RLEDictionary, body)
+		c.page(DataPage, hi-lo, RLEDictionary, body)
 		if len(defs) == 0 {
 			break
 		}
 	}
-	return chunk
+	return c.chunk
 }
 
 func FuzzWalkRoundTrip(f *testing.F) {
@@ -510,26 +495,41 @@ func FuzzWalkRoundTrip(f *testing.F) {
 // requiredChunk is stringChunk for a required column: one data page of
 // every id, no level block.
 func requiredChunk(dict []string, ids []int32, enc *zstd.Encoder) []byte {
-	var chunk []byte
-	page := func(typ int, n int, e int32, body []byte) {
-		raw := len(body)
-		if enc != nil {
-			body = enc.EncodeAll(body, nil)
-		}
-		chunk = AppendPageHeader(chunk, typ, int32(raw), int32(len(body)), int32(n), e)
-		chunk = append(chunk, body...)
+	c := chunkPages{enc: enc}
+	width := c.dictionary(dict)
+	c.page(DataPage, len(ids), RLEDictionary, AppendHybrid([]byte{byte(width)}, ids, width))
+	return c.chunk
+}
+
+// chunkPages writes a column chunk's pages, each compressed with zstd
+// when enc is not nil.
+type chunkPages struct {
+	chunk []byte
+	enc   *zstd.Encoder
+}
+
+func (c *chunkPages) page(typ int, n int, e int32, body []byte) {
+	raw := len(body)
+	if c.enc != nil {
+		body = c.enc.EncodeAll(body, nil)
 	}
+	c.chunk = AppendPageHeader(c.chunk, typ, int32(raw), int32(len(body)), int32(n), e)
+	c.chunk = append(c.chunk, body...)
+}
+
+// dictionary writes the dictionary page of dict and returns the bit width
+// of its ids.
+func (c *chunkPages) dictionary(dict []string) int {
 	var body []byte
 	for _, s := range dict {
 		body = AppendString(body, s)
 	}
-	page(DictionaryPage, len(dict), Plain, body)
+	c.page(DictionaryPage, len(dict), Plain, body)
 	width := 0
 	for len(dict) > 1<<width {
 		width++
 	}
-	page(DataPage, len(ids), RLEDictionary, AppendHybrid([]byte{byte(width)}, ids, width))
-	return chunk
+	return width
 }
 
 func FuzzWalkDecode(f *testing.F) {
