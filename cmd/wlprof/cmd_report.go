@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/constraints"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
@@ -40,27 +40,21 @@ type reportOptions struct {
 	// the dataset's job history instead of --simulate-trace.
 	Sim        simulate.Options
 	SimHistory bool
-	// The estimate section's options.
-	Estimate     bool
-	EstimateJobs string
-	EstimateAtMs int64
-	// estimateAt is --estimate-at's flag value: its Given tells the
-	// epoch (1970-01-01T00:00:00Z, AtMs 0) from no instant.
-	estimateAt   *timeflag.Instant
-	EstimateSlot float64
+	// Estimate adds the estimate section, with Est (the stage's flags
+	// under --estimate-).
+	Estimate bool
+	Est      estimate.Options
 	// JobTypes adds each job's length type to its profile; Harvest the
-	// harvest section, on HarvestWorkload.
-	JobTypes        bool
-	Harvest         bool
-	HarvestWorkload string
-	HarvestWindow   time.Duration
-	// Placement adds the replica-placement section, with the options of
-	// wlprof placement that matter most.
-	Placement          bool
-	PlacementStorage   string
-	PlacementBlocks    int
-	PlacementSeeds     int
-	PlacementStability time.Duration
+	// harvest section, with Harv (the stage's flags under --harvest-).
+	JobTypes bool
+	Harvest  bool
+	Harv     harvest.Options
+	// Placement adds the replica-placement section, with Place (the
+	// stage's flags that matter most, under --placement-).
+	Placement bool
+	Place     placement.Options
+	// flags tells which section flags were given: one implies its section.
+	flags *pflag.FlagSet
 	// Constraints adds the constraints section, with Cons (the stage's
 	// flags under --constraints-).
 	Constraints bool
@@ -142,40 +136,45 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	stage.AddPrefixed(f, "simulate-", "(the simulate section, as wlprof simulate's)", o.Sim.AddFlags, "default-model", "alibaba-machine-memory")
 	f.BoolVar(&o.SimHistory, "simulate-history", false, "add the simulate section: the dataset's own job history (task attempts of .jhist files and Spark logs) under YARN and YARN-ME (as wlprof simulate without --trace)")
 	f.BoolVar(&o.Estimate, "estimate", false, "add the estimate section: s_req, s_fit and the availability Ω(t) per job (as wlprof estimate)")
-	f.StringVar(&o.EstimateJobs, "estimate-jobs", "", "the estimate's --jobs file: deadlines, phases and progress the data lack (implies --estimate)")
-	o.estimateAt = timeflag.NewInstant(&o.EstimateAtMs)
-	f.Var(o.estimateAt, "estimate-at", "instant of the estimate (default: the latest instant of the runs table)")
+	o.Est = estimate.DefaultOptions()
+	stage.AddPrefixed(f, "estimate-", "(the estimate section's, as wlprof estimate's; implies --estimate)", o.Est.AddFlags, "jobs", "at", "slot-cpu")
 	f.BoolVar(&o.JobTypes, "job-types", false, "add each job's length type (short, medium, long: Zhang et al., OSDI'16 §4.1, as wlprof harvest derives them) to its profile")
 	f.BoolVar(&o.Harvest, "harvest", false, "add the harvesting what-if section: the job runs replayed on the primary tenants' spare cores, by class history and blind (as wlprof harvest)")
-	f.StringVar(&o.HarvestWorkload, "harvest-workload", "runs", "the harvest section's workload: runs (the runs table) or poisson (implies --harvest)")
-	f.Var(timeflag.NewDuration(&o.HarvestWindow, harvest.DefaultOptions().Window), "harvest-window", "the harvest section's replay: this much of the data, up to its end (0: all of it)")
-	pdef := placement.DefaultOptions()
+	o.Harv = harvest.DefaultOptions()
+	stage.AddPrefixed(f, "harvest-", "(the harvest section's, as wlprof harvest's; implies --harvest)", o.Harv.AddFlags, "workload", "window")
 	f.BoolVar(&o.Placement, "placement", false, "add the replica-placement section: the 3 × 3 classes (Zhang et al., OSDI'16 §4.2) of the primary tenants and the durability replay of stock HDFS against Algorithm 2 (as wlprof placement; needs machine events)")
-	f.StringVar(&o.PlacementStorage, "placement-server-storage", "4TB", "the placement section's storage per server (as wlprof placement --server-storage; implies --placement)")
-	f.IntVar(&o.PlacementBlocks, "placement-blocks", pdef.Blocks, "the placement section's replay: blocks written (0: no replay; implies --placement)")
-	f.IntVar(&o.PlacementSeeds, "placement-seeds", pdef.Seeds, "the placement section's replay: seeds (runs) per policy (implies --placement)")
-	f.Var(timeflag.NewDuration(&o.PlacementStability, pdef.StabilityWindow), "placement-stability-window", "the placement section's window of the reimage-group stability (implies --placement)")
+	o.Place = placement.DefaultOptions()
+	stage.AddPrefixed(f, "placement-", "(the placement section's, as wlprof placement's; implies --placement)", o.Place.AddFlags, "server-storage", "blocks", "seeds", "stability-window")
+	o.flags = f
 	f.BoolVar(&o.Constraints, "constraints", false, "add the placement constraints section: constraint table, demand over supply per attribute, M/G/1 waits (as wlprof constraints)")
 	o.Cons = constraints.DefaultOptions()
 	stage.AddPrefixed(f, "constraints-", "(the constraints section's, as wlprof constraints --window)", o.Cons.AddFlags, "window")
 	f.Var(timeflag.NewDuration(&o.TargetMakespan, 0), "target-makespan", "answer how big the cluster must be: the smallest cluster of the simulated node shape that runs the simulate section's workload within this time, under stock YARN and YARN-ME")
 	f.IntVar(&o.ServerCores, "server-cores", 0, "cores per server of the primary tenants, for the spare cores (0: harvest's 12, the servers of Zhang et al., OSDI'16 §6)")
 	f.Int64Var(&o.CapacityContainers, "capacity-containers", 0, "the cluster's capacity in containers: the reservations' footprint is shown as a share of it (0: unknown)")
-	f.Float64Var(&o.EstimateSlot, "estimate-slot-cpu", estimate.DefaultOptions().SlotCPU, "a slot's CPU in the estimate, as a share of a server")
+}
+
+// asked reports whether a section was asked for: its switch, or any of
+// its flags given.
+func (o *reportOptions) asked(on bool, prefix string) bool {
+	if on {
+		return true
+	}
+	given := false
+	o.flags.Visit(func(f *pflag.Flag) { given = given || strings.HasPrefix(f.Name, prefix) })
+	return given
 }
 
 // estimateOpts is the estimate section's options, nil when not asked for.
 func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
-	if !o.Estimate && o.EstimateJobs == "" {
+	if !o.asked(o.Estimate, "estimate-") {
 		return nil, nil
 	}
-	eo := estimate.DefaultOptions()
-	eo.AtMs, eo.SlotCPU = o.EstimateAtMs, o.EstimateSlot
-	eo.AtSet = o.estimateAt != nil && o.estimateAt.Given // as wlprof estimate --at: the epoch is an instant
+	eo := o.Est
 	if err := eo.Validate(); err != nil {
 		return nil, usageError{err}
 	}
-	eo.JobsPath, eo.SLO.OverridesFile = o.EstimateJobs, o.SLOOverrides
+	eo.SLO.OverridesFile = o.SLOOverrides
 	if err := eo.ReadFiles(); err != nil {
 		return nil, err
 	}
@@ -245,9 +244,8 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		types = &ho
 	}
 	var harv *harvest.Options
-	if o.Harvest || o.HarvestWorkload != "runs" {
-		ho := harvest.DefaultOptions()
-		ho.Workload, ho.Window = o.HarvestWorkload, o.HarvestWindow
+	if o.asked(o.Harvest, "harvest-") {
+		ho := o.Harv
 		if verr := ho.Validate(); verr != nil && err == nil {
 			err = usageError{verr}
 		}
@@ -275,24 +273,14 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 }
 
 // placementOpts is the placement section's options, nil when not asked
-// for; a --placement-* flag away from its default asks for it.
+// for.
 func (o *reportOptions) placementOpts() (*placement.Options, error) {
-	po := placement.DefaultOptions()
-	if !o.Placement && o.PlacementStorage == "4TB" && o.PlacementBlocks == po.Blocks && o.PlacementSeeds == po.Seeds && o.PlacementStability == po.StabilityWindow {
+	if !o.asked(o.Placement, "placement-") {
 		return nil, nil
 	}
-	po.Blocks, po.Seeds, po.StabilityWindow = o.PlacementBlocks, o.PlacementSeeds, o.PlacementStability
-	var errs []error
-	if b, err := placement.ParseBytes(o.PlacementStorage); err != nil {
-		errs = append(errs, fmt.Errorf("--placement-server-storage: %w", err))
-	} else {
-		po.ServerStorageBytes = b
-	}
+	po := o.Place
 	if err := po.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return nil, usageError{errors.Join(errs...)}
+		return nil, usageError{err}
 	}
 	return &po, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const demoTrace = "../../testdata/simulate/demo.csv"
@@ -180,30 +181,37 @@ func TestReportSimulateSection(t *testing.T) {
 	}
 }
 
-// The report's --simulate-* and --constraints-* flags are the stages'
-// own (registered by their AddFlags): the same type and default as
-// wlprof simulate's and wlprof constraints', so a default is written once.
+// Every flag of report and run named after a stage (--simulate-nodes,
+// --placement-seeds, ...) is that stage's own flag (same type, default and
+// help, the report's note after it), declared once by the stage's
+// AddFlags; only the sections' switches are the report's own.
 func TestReportStageFlagsAreTheStages(t *testing.T) {
 	g := &globalOptions{}
-	for _, c := range []struct {
-		stage  *cobra.Command
-		prefix string
-		names  []string
-	}{
-		{newSimulateCmd(g), "simulate-", []string{"trace", "nodes", "node-memory", "node-shapes", "default-model", "alibaba-machine-memory"}},
-		{newConstraintsCmd(g), "constraints-", []string{"window"}},
-	} {
-		for _, cmd := range []*cobra.Command{newReportCmd(g), newRunCmd(g)} {
-			for _, n := range c.names {
-				own, got := c.stage.Flags().Lookup(n), cmd.Flags().Lookup(c.prefix+n)
-				if own == nil || got == nil {
-					t.Fatalf("%s: no --%s%s, or wlprof %s has no --%s", cmd.Name(), c.prefix, n, c.stage.Name(), n)
+	stages := map[string]*cobra.Command{"simulate-": newSimulateCmd(g), "constraints-": newConstraintsCmd(g),
+		"estimate-": newEstimateCmd(g), "harvest-": newHarvestCmd(g), "placement-": newPlacementCmd(g)}
+	own := map[string]bool{"simulate-history": true}
+	for _, cmd := range []*cobra.Command{newReportCmd(g), newRunCmd(g)} {
+		n := 0
+		cmd.Flags().VisitAll(func(got *pflag.Flag) {
+			for prefix, st := range stages {
+				name, ok := strings.CutPrefix(got.Name, prefix)
+				if !ok || own[got.Name] {
+					continue
 				}
-				if got.DefValue != own.DefValue || got.Value.Type() != own.Value.Type() || !strings.HasPrefix(got.Usage, own.Usage) {
-					t.Errorf("%s --%s%s: %s %q %q; wlprof %s --%s: %s %q %q", cmd.Name(), c.prefix, n, got.Value.Type(), got.DefValue, got.Usage,
-						c.stage.Name(), n, own.Value.Type(), own.DefValue, own.Usage)
+				n++
+				f := st.Flags().Lookup(name)
+				if f == nil {
+					t.Errorf("%s --%s: wlprof %s has no --%s", cmd.Name(), got.Name, st.Name(), name)
+					continue
+				}
+				if got.DefValue != f.DefValue || got.Value.Type() != f.Value.Type() || !strings.HasPrefix(got.Usage, f.Usage) {
+					t.Errorf("%s --%s: %s %q %q; wlprof %s --%s: %s %q %q", cmd.Name(), got.Name, got.Value.Type(), got.DefValue, got.Usage,
+						st.Name(), name, f.Value.Type(), f.DefValue, f.Usage)
 				}
 			}
+		})
+		if n < 16 {
+			t.Errorf("%s: %d stage flags, want the 16 of simulate, constraints, estimate, harvest and placement", cmd.Name(), n)
 		}
 	}
 }
