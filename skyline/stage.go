@@ -87,6 +87,23 @@ func (r *Result) nothingFitted() error {
 	return errors.Join(errs...)
 }
 
+// NothingFitted is nothingFitted on a document read back from JSON, where
+// the skip errors are their reasons and a job skipped with at least minRuns
+// runs failed on its data: what a distributed runner, which gets the
+// document, checks as Run does.
+func (d Document) NothingFitted(minRuns int) error {
+	if d.Result == nil || len(d.Jobs) > 0 {
+		return nil
+	}
+	var errs []error
+	for _, s := range d.Skipped {
+		if s.Runs >= minRuns {
+			errs = append(errs, errors.New(s.Reason))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // RunSteps returns the runs of a fitted job as the fit saw them: run ids
 // and containers per step of the fit's step, aligned at each run's start.
 func (r *Result) RunSteps(f *Fit) ([]string, [][]float64, error) {

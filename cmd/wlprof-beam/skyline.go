@@ -107,6 +107,9 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return doc, rejected, err
 	}
+	if err := doc.NothingFitted(opts.MinRuns); err != nil {
+		return doc, rejected, err // as wlprof skyline: the options, not one job, are at fault
+	}
 	if job := opts.Job; job != "" {
 		// As wlprof skyline --job: an error when the job is not there or
 		// has too few runs.
