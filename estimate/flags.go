@@ -34,7 +34,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(timeflag.NewDuration(&o.PlacementCycle, o.PlacementCycle), "placement-cycle", "period of the scheduler's placement cycle: s_fit is what must start in the current one (Polo, PhD thesis, UPC 2014, §4.2.2: tens of seconds)")
 	fs.StringVar(&o.AvailabilityFile, "availability", o.AvailabilityFile, "the daily availability instead of the periodic tenants': CSV start_s,slots")
 	fs.StringVar(&o.JobsPath, "jobs", o.JobsPath, "deadlines, phases and progress the data lack (JSON or YAML; see estimate/jobsfile.go)")
-	fs.StringVar(&o.SLO.OverridesFile, "overrides", o.SLO.OverridesFile, "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
+	stage.AddPrefixed(fs, "", "(the slo stage's, as wlprof slo --overrides)", o.SLO.AddFlags, "overrides")
 }
 
 // instant is --at: an instant as timeflag reads it, which sets AtSet (so

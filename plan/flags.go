@@ -24,7 +24,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Job, "job", o.Job, "plan only this job")
 	fs.Float64Var(&o.Holdout, "holdout", o.Holdout, "share of each job's runs, the latest, held out of the fit and replayed")
 	fs.Var(&timeflag.Duration{D: &o.LCMCap}, "lcm-cap", "largest LCM of the periods; a period that does not divide it gets one reservation per instance")
-	fs.StringVar(&o.SLO.OverridesFile, "overrides", o.SLO.OverridesFile, "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
+	stage.AddPrefixed(fs, "", "(the slo stage's, as wlprof slo --overrides)", o.SLO.AddFlags, "overrides")
 	fs.IntVar(&o.EndPoints, "end-points", o.EndPoints, "end points LowCost tries per job")
 	fs.Var(capacity{&o.Capacity}, "capacity", "cost a step by its largest share of this cluster: containers=N,memory=SIZE,cores=N (any of them; default: the load in containers)")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
 	"github.com/wlprof/wlprof/skyline"
+	"github.com/wlprof/wlprof/slo"
 )
 
 func newExportCmd(g *globalOptions) *cobra.Command {
@@ -42,7 +43,8 @@ type exportYARNOptions struct {
 	MaxPeriodicity time.Duration
 	MemoryMB       int64
 	VCores         int64
-	Overrides      string
+	// slo holds --overrides, the slo stage's own flag.
+	slo            slo.Options
 	MinConcurrency int64
 	Now            timeflag.Instant
 }
@@ -102,7 +104,7 @@ checked against the ResourceManager's validation rules before it is printed.
 	f.Var(&o.Deadline, "deadline", "latest end (default: the SLO's deadline, else arrival + the skyline's length)")
 	f.Var(timeflag.NewDuration(&o.Period, 0), "period", "recurrence period (default: the slo stage's, else median spacing of the runs' starts; 0s with --arrival: one-off)")
 	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity")
-	f.StringVar(&o.Overrides, "overrides", "", "the slo stage's overrides file (JSON or YAML), as wlprof slo --overrides")
+	stage.AddPrefixed(f, "", "(the slo stage's, as wlprof slo --overrides)", o.slo.AddFlags, "overrides")
 	f.Int64Var(&o.MemoryMB, "container-memory", 0, "container memory in MB (default: from the skylines, else 1024)")
 	f.Int64Var(&o.VCores, "container-vcores", 0, "container vcores (default: from the skylines, else 1)")
 	f.Int64Var(&o.MinConcurrency, "min-concurrency", 1, "containers of a stage that must run at once (0: all of them)")
@@ -131,7 +133,7 @@ func runExportYARN(ctx context.Context, o *exportYARNOptions) error {
 	ro := pipeline.ReservationOptions{Skyline: opts, Around: tuneStage,
 		Spec: skyline.ReservationSpec{Queue: o.Queue, Name: o.Name, ReservationID: o.ReservationID, MaxPeriodicityMs: o.MaxPeriodicity.Milliseconds(),
 			Capability: skyline.YARNCapability{MemoryMB: o.MemoryMB, VCores: o.VCores}, MinConcurrency: o.MinConcurrency},
-		Window: pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.Overrides}}
+		Window: pipeline.WindowOptions{Period: o.Period, SLOOverrides: o.slo.OverridesFile}}
 	if o.MinConcurrency == 0 {
 		ro.Spec.MinConcurrency = skyline.FullGang
 	}

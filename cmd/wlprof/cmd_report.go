@@ -20,6 +20,7 @@ import (
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/simulate"
 	"github.com/wlprof/wlprof/skyline"
+	"github.com/wlprof/wlprof/slo"
 )
 
 type reportOptions struct {
@@ -32,8 +33,8 @@ type reportOptions struct {
 	AllPNG  bool
 	// YARNQueue, when set, writes reservations/<job>.json.
 	YARNQueue string
-	// SLOOverrides is the slo stage's overrides file (user sign-offs).
-	SLOOverrides   string
+	// slo holds --overrides, the slo stage's own flag (user sign-offs).
+	slo            slo.Options
 	MaxPeriodicity time.Duration
 	// Sim are the simulate section's options (its workload and cluster),
 	// their flags the stage's own under --simulate-; SimHistory replays
@@ -124,7 +125,7 @@ func (o *reportOptions) bindReportFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Title, "title", "", "title of index.html (default: wlprof report of DATASET)")
 	f.IntVar(&o.Inline, "inline-jobs", reports.DefaultOptions().InlineJobs, "jobs whose figures index.html shows inline (largest reservations first)")
 	f.StringVar(&o.YARNQueue, "yarn-queue", "", "write each fitted job's YARN reservation request for this queue")
-	f.StringVar(&o.SLOOverrides, "overrides", "", "the slo stage's overrides file (JSON or YAML user sign-offs, as wlprof slo --overrides)")
+	stage.AddPrefixed(f, "", "(the slo stage's, as wlprof slo --overrides)", o.slo.AddFlags, "overrides")
 	f.Var(timeflag.NewDuration(&o.MaxPeriodicity, 24*time.Hour), "max-periodicity", "the RM's reservation-system max-periodicity (with --yarn-queue)")
 	f.BoolVar(&o.AllPNG, "all-png", false, "write every job's figures as PNG too (slower: a PNG costs about 3 SVGs)")
 	f.IntVar(&o.Workers, "workers", 0, "jobs fitted and figures drawn at once (0: one per core)")
@@ -174,7 +175,7 @@ func (o *reportOptions) estimateOpts() (*estimate.Options, error) {
 	if err := eo.Validate(); err != nil {
 		return nil, usageError{err}
 	}
-	eo.SLO.OverridesFile = o.SLOOverrides
+	eo.SLO.OverridesFile = o.slo.OverridesFile
 	if err := eo.ReadFiles(); err != nil {
 		return nil, err
 	}
@@ -267,7 +268,7 @@ func (o *reportOptions) pipeline(g *globalOptions) (pipeline.Options, error) {
 		err = usagef("--target-makespan, --server-cores and --capacity-containers must be 0 or more")
 	}
 	return pipeline.Options{Title: o.Title, Constraints: cons, Planner: pipeline.PlannerOptions{TargetMakespan: o.TargetMakespan, ServerCores: o.ServerCores,
-		CapacityContainers: o.CapacityContainers, Dataset: g.Dataset}, Skyline: fit, SLOOverrides: o.SLOOverrides,
+		CapacityContainers: o.CapacityContainers, Dataset: g.Dataset}, Skyline: fit, SLOOverrides: o.slo.OverridesFile,
 		YARNQueue: o.YARNQueue, MaxPeriodicity: o.MaxPeriodicity, Around: g.stage, Simulate: sim, Estimate: est, JobTypes: types, Harvest: harv,
 		Placement: place}, err
 }
