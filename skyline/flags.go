@@ -13,9 +13,8 @@ import (
 )
 
 // ErrNoSkylines is the skyline stage's "nothing to work on": the dataset
-// has no skylines. Run does not return it for an empty Input: an empty
-// document is what wlprof skyline (and wlprof-beam skyline) answer there,
-// and the report notes the absence itself.
+// has no skylines. Run returns it for an Input without jobs unless
+// AllowNoFit (the report notes the absence itself).
 var ErrNoSkylines = errors.New("skyline: no skylines (ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs first)")
 
 // Contract is the skyline stage as the command runs it.

@@ -45,11 +45,15 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 //
 // With opts.Job set, that job having fewer than opts.MinRuns runs is an
 // error (ErrTooFewRuns), not a skip: it was asked for by name. Unless
-// opts.AllowNoFit, a call that fitted no job while some failed on their
-// data fails with their errors (see AllowNoFit).
+// opts.AllowNoFit, an Input without jobs is ErrNoSkylines and a call that
+// fitted no job while some failed on their data fails with their errors
+// (see AllowNoFit).
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if len(in.Jobs) == 0 && !opts.AllowNoFit {
+		return nil, ErrNoSkylines
 	}
 	if opts.Job != "" && len(in.Jobs) == 1 && len(in.Jobs[0].Runs) < opts.MinRuns {
 		return nil, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", opts.Job, ErrTooFewRuns, len(in.Jobs[0].Runs), opts.MinRuns)

@@ -93,13 +93,12 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 	o.g.progressf("skyline: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatSeconds(opts.StepS))
 	rejected, b, err := o.runPipeline(ctx, o.g, p, out, skylineJSON, true)
 	if err == nil && b == nil {
-		// No job at all: the combine had nothing to run on. wlprof skyline
-		// on a dataset without skylines writes an empty document.
-		res, _ := skyline.Collect(nil)
-		if err := writeSkylineResults(out, res); err != nil {
-			return doc, rejected, err
+		// No job at all: the combine had nothing to run on; wlprof
+		// skyline says so too (of the job asked for, as its --job does).
+		if opts.Job != "" {
+			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", opts.Job, rejected)
 		}
-		b, err = readOut(ctx, out, skylineJSON)
+		return doc, rejected, fmt.Errorf("%w (%d record(s) rejected)", skyline.ErrNoSkylines, rejected)
 	}
 	if err != nil {
 		return doc, rejected, err

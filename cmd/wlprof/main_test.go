@@ -174,6 +174,11 @@ func TestMessagesInUsersWords(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, ds+": classify: no utilisation data to classify: ingest a trace first") || strings.Contains(errs, "classify: no utilisation series") {
 		t.Errorf("classify without usage: exit %d, %q", code, errs)
 	}
+	// Every stage says so, the skyline stage included (it printed an
+	// empty table).
+	usage := filepath.Join(dir, "usage")
+	mustRun(t, "ingest", "series-csv", "--tenant", "t", "../../testdata/traces/timeseries/nab_ec2_cpu_utilization_53ea38.csv", "-d", usage)
+	checkExit(t, []string{"skyline", "-d", usage}, 1, usage+": skyline: no skylines (ingest re-native, yarn-rm, spark-eventlog or skyline-csv inputs first)")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
