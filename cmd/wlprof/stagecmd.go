@@ -10,6 +10,9 @@ import (
 	"github.com/wlprof/wlprof/internal/stage"
 )
 
+// annotationStage marks a command that runStage runs, naming its stage.
+const annotationStage = "wlprof-stage"
+
 // stageCommand makes cmd run st: the stage's flags on cmd (from its
 // defaults), then runStage. The command's own text (Use, help, examples)
 // is cmd's.
@@ -20,6 +23,10 @@ func stageCommand[O, I, R any, D stage.Document](g *globalOptions, st stage.Stag
 		cmd.Args = args(cobra.NoArgs)
 	}
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runStage(cmd.Context(), g, st, &opts) }
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[annotationStage] = st.Name
 	return cmd, &opts
 }
 
