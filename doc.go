@@ -27,28 +27,29 @@
 //
 // # The stage surface
 //
-// Every analysis stage has the same public surface, and new stages copy it:
+// Every analysis and what-if stage has the same public surface, stated as
+// Go types in internal/stage and checked by the compiler:
 //
-//	// Options: a struct whose documented zero values or DefaultOptions()
-//	// are the defaults; Validate reports every bad value at once
-//	// (errors.Join).
+//	func DefaultOptions() Options
+//	func (o *Options) AddFlags(fs *pflag.FlagSet) // every flag, its default from o
+//	func (o *Options) Validate() error            // every problem, errors.Join-ed
 //	func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 //	func Run(ctx context.Context, in Input, opts Options) (*Result, error)
-//	// The result converts itself into the published format: job-keyed
-//	// stages set their sections of each job's profile, classify gives
-//	// tenants.json.
-//	func (r *Result) Profile(jobs profile.Jobs)            // slo, elasticity
-//	func (r *Result) Profile(jobs profile.Jobs) error      // skyline
-//	func (r *Result) Profile() *profile.Tenants            // classify
-//	// It is also what the command prints: the -o json document (plan's
-//	// Result is its own), which writes its own text and CSV tables with
-//	// internal/table, so the command only picks one by -o.
-//	func (r *Result) Document() Document
-//	func (d Document) WriteText(w io.Writer) error // classify's: (w, tenants bool)
-//	func (d Document) WriteCSV(w io.Writer) error
+//	func (r *Result) Document() Document          // -o json; WriteText, WriteCSV
+//	func (r *Result) Profile(jobs profile.Jobs) error // stages with per-job numbers
+//	var ErrNo... = errors.New("stage: nothing to work on (the remedy)")
+//	var Contract = stage.Define("name", DefaultOptions, Load, Run, (*Result).Document, ErrNo...)
 //
-// Load reads the dataset; Run computes and touches nothing else (classify's Run
-// also writes the series table it built, which is the stage's cache).
+// Options.Job, where the stage has jobs, keeps one job. Load only reads
+// and Run only computes; classify's series table, the one thing a stage
+// stores, is built and stored by its explicit step classify.Series, which
+// classify.Load calls. Each stage's contract_test.go pins the types and
+// runs stagetest.Check; internal/stage's surface test finds every package
+// with Load and Run and checks it has the whole surface. cmd/wlprof runs
+// every stage command through one function (runStage), and both binaries,
+// and the report's sections (stage.AddPrefixed), declare a stage's flags
+// through its AddFlags only.
+//
 // Input is plain data, so a distributed runner can build it for one key
 // and call the stage's per-key core: classify.Analyse (one tenant's series,
 // built from merged classify.Partials; classify.Combine then does the classes),
