@@ -122,10 +122,21 @@ func TestPrometheusFakeServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 181 || res.Accepted != 181 || res.Rejected != 0 {
-			t.Fatalf("%s: %d rows, %d accepted, %d rejected; want 181 (3 hours of minutes, both ends)", key, len(rows), res.Accepted, res.Rejected)
+		// 3 hours of minutes, both ends, and the node's machine_events row.
+		if len(rows) != 181 || res.Accepted != 181+1 || res.Rejected != 0 {
+			t.Fatalf("%s: %d rows, %d accepted, %d rejected; want 181 usage rows and 1 node (3 hours of minutes, both ends)", key, len(rows), res.Accepted, res.Rejected)
 		}
-		want := map[string]string{"namespace": "shop", "workload": "shop/Deployment/web"}[key]
+		// The node's allocatable, in cores and bytes, from the range's start.
+		ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantEv := dataset.MachineEvent{Machine: "n1", TimeMs: opts.Prometheus.Start.UnixMilli(), Type: dataset.MachineAdd, CPUs: 4, Memory: 8 << 30, Source: promFormat}
+		if len(ev) != 1 || ev[0] != wantEv {
+			t.Errorf("%s: machine_events %+v, want %+v", key, ev, wantEv)
+		}
+		// A workload's tenant names its container.
+		want := map[string]string{"namespace": "shop", "workload": "shop/Deployment/web/app"}[key]
 		for _, r := range rows {
 			if r.Tenant != want || r.Server != "n1" || r.CPU != 0.25 || r.Memory != 0.25 {
 				t.Fatalf("%s: row %+v, want tenant %s on n1 at 0.25 and 0.25", key, r, want)
@@ -144,8 +155,8 @@ func TestPrometheusSplitsLongRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Accepted != 24*60+1 {
-		t.Errorf("%d rows, want %d", res.Accepted, 24*60+1)
+	if res.Accepted != 24*60+1+1 {
+		t.Errorf("%d rows, want %d (and the node's)", res.Accepted, 24*60+1)
 	}
 	if f.calls < 2*15 {
 		t.Errorf("%d calls: the 1,441 points should have taken at least 15 per series role", f.calls)
@@ -187,8 +198,8 @@ func TestPrometheusRetriesAndRefusals(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
-		case tc.want == "" && res.Accepted != 61:
-			t.Errorf("%s: %d accepted, want 61", tc.name, res.Accepted)
+		case tc.want == "" && res.Accepted != 61+1:
+			t.Errorf("%s: %d accepted, want 61 usage rows and 1 node", tc.name, res.Accepted)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
@@ -204,8 +215,8 @@ func TestPrometheusRejectsNaN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rejected != 61 || res.Accepted != 61 {
-		t.Errorf("%d accepted, %d rejected; want 61 and 61", res.Accepted, res.Rejected)
+	if res.Rejected != 61 || res.Accepted != 61+1 {
+		t.Errorf("%d accepted, %d rejected; want 61 (and the node) and 61", res.Accepted, res.Rejected)
 	}
 	rej, err := dataset.ReadAll(context.Background(), ds, dataset.RejectsTable)
 	if err != nil || len(rej) == 0 {
@@ -241,8 +252,8 @@ func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rejected != 2 || res.Accepted != 0 {
-		t.Errorf("%d accepted, %d rejected; want 0 and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
+	if res.Rejected != 2 || res.Accepted != 1 {
+		t.Errorf("%d accepted, %d rejected; want 1 (the node's allocatable) and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
 	}
 	notes := strings.Join(res.Files[0].Notes, "\n")
 	if !strings.Contains(notes, "points of rejected series in later chunks (the series is rejected once): 5642") {
@@ -311,7 +322,7 @@ func TestPrometheusChunksFollowSeries(t *testing.T) {
 	}
 	// 2,881 points: a first chunk of 60, then 29 of at most 100 (one
 	// series); cpu and memory each; 7 label queries.
-	if res.Accepted != 2881 || f.calls != 7+2*30 {
-		t.Errorf("%d rows in %d calls, want 2881 in %d", res.Accepted, f.calls, 7+2*30)
+	if res.Accepted != 2881+1 || f.calls != 7+2*30 {
+		t.Errorf("%d rows in %d calls, want 2881 and the node's in %d", res.Accepted, f.calls, 7+2*30)
 	}
 }

@@ -86,7 +86,8 @@ func (c Config) Containers() int { return c.Tenants*c.Replicas + c.CronJobs*len(
 // Tenant is a namespace's truth.
 type Tenant struct {
 	Namespace string
-	Workload  string // "namespace/Kind/name", the workload tenant
+	Workload  string // "namespace/Kind/name", the workload
+	Container string // its pods' one container
 	Pattern   string
 	PeriodS   float64 // 0 unless periodic
 }
@@ -95,6 +96,7 @@ type Tenant struct {
 type CronJob struct {
 	Namespace, Name string
 	ID              string // "namespace/name": runs.job
+	Container       string // its pods' one container (CronContainer)
 	Runs            int    // Jobs started and finished in the world
 	// Containers is the pods running in each step of CronStep seconds from
 	// a Job's start, as the shape says; VCores and MemoryBytes what they
@@ -104,11 +106,15 @@ type CronJob struct {
 	MemoryBytes []int64
 }
 
-// Cron pods' requests.
+// Cron pods' requests, and their container's name.
 const (
+	CronContainer    = "etl"
+
 	CronPodCores     = 0.5
 	CronPodMemory    = 1 << 30
 	CronPodUsedCores = 0.4
+	// CronPodWorkingSet is what a cron pod's container uses, bytes.
+	CronPodWorkingSet = 700 << 20
 	longCores        = 1.0
 	longMemory       = 2 << 30
 )
@@ -150,7 +156,7 @@ func New(c Config) *World {
 		default:
 			ns, wl, k = fmt.Sprintf("adhoc-%d", i), "explore", "Deployment"
 		}
-		t := Tenant{Namespace: ns, Workload: ns + "/" + k + "/" + wl, Pattern: kind}
+		t := Tenant{Namespace: ns, Workload: ns + "/" + k + "/" + wl, Container: wl, Pattern: kind}
 		if kind == Periodic {
 			t.PeriodS = c.Period.Seconds()
 		}
@@ -175,7 +181,7 @@ func New(c Config) *World {
 		longest = max(longest, s)
 	}
 	for j := 0; j < c.CronJobs; j++ {
-		cj := CronJob{Namespace: fmt.Sprintf("etl-%d", j), Name: "hourly-etl"}
+		cj := CronJob{Namespace: fmt.Sprintf("etl-%d", j), Name: "hourly-etl", Container: CronContainer}
 		cj.ID = cj.Namespace + "/" + cj.Name
 		for t := c.Start; !t.Add(time.Duration(longest * float64(time.Second))).After(c.Start.Add(c.Duration)); t = t.Add(c.CronPeriod) {
 			cj.Runs++
@@ -362,7 +368,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	}
 	for _, c := range cron {
 		for _, r := range [][3]string{{"cpu", "core", fmtF(CronPodCores)}, {"memory", "byte", fmtF(CronPodMemory)}} {
-			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container="etl",node=%q,resource=%q,unit=%q}`, c.ns, c.pod, c.node, r[0], r[1]), r[2], ksm, c.from, c.kubeTo)
+			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container=%q,node=%q,resource=%q,unit=%q}`, c.ns, c.pod, CronContainer, c.node, r[0], r[1]), r[2], ksm, c.from, c.kubeTo)
 		}
 	}
 	// cAdvisor.
@@ -375,7 +381,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 		}
 	}
 	for _, c := range cron {
-		e.series(fmt.Sprintf(`container_cpu_usage_seconds_total{namespace=%q,pod=%q,container="etl",node=%q}`, c.ns, c.pod, c.node))
+		e.series(fmt.Sprintf(`container_cpu_usage_seconds_total{namespace=%q,pod=%q,container=%q,node=%q}`, c.ns, c.pod, CronContainer, c.node))
 		for _, t := range times {
 			if t >= c.from && t < c.to {
 				e.sample(fmtF(CronPodUsedCores*(t-c.from)), t) // a counter from the pod's start
@@ -390,7 +396,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 		}
 	}
 	for _, c := range cron {
-		e.span(fmt.Sprintf(`container_memory_working_set_bytes{namespace=%q,pod=%q,container="etl",node=%q}`, c.ns, c.pod, c.node), fmtF(700<<20), times, c.from, c.to)
+		e.span(fmt.Sprintf(`container_memory_working_set_bytes{namespace=%q,pod=%q,container=%q,node=%q}`, c.ns, c.pod, CronContainer, c.node), fmtF(CronPodWorkingSet), times, c.from, c.to)
 	}
 	if e.err == nil {
 		_, e.err = bw.WriteString("# EOF\n")
