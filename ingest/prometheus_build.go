@@ -30,18 +30,18 @@ type promCollector struct {
 	jobOwner         map[string]promRef  // namespace/job → owner
 	resolved         bool
 
-	chunk    [2]int64 // the grid chunk being summed, [first, last] point
-	tn       map[[2]string]int
-	tnKeys   [][2]string
-	grid     []promGridRow
-	memOnly  int64 // tenant×node points with memory but no cpu rate
-	idle     map[string]*promIdle
-	zeros    int64 // idle rows written
+	chunk   [2]int64 // the grid chunk being summed, [first, last] point
+	tn      map[[2]string]int
+	tnKeys  [][2]string
+	grid    []promGridRow
+	memOnly int64 // tenant×node points with memory but no cpu rate
+	idle    map[string]*promIdle
+	zeros   int64 // idle rows written
 	// nodeEvents are the machine_events rows written (writeNodes).
 	nodeEvents int64
-	clamped  int64 // utilisation values clamped to 1
-	rejectBy map[string]int64
-	pieces   int64 // responses read
+	clamped    int64 // utilisation values clamped to 1
+	rejectBy   map[string]int64
+	pieces     int64 // responses read
 	// lastSeries is the most series a piece of the current chunk had,
 	// which sizes the next chunk (promFetchAll).
 	lastSeries int64
@@ -78,7 +78,7 @@ type promPod struct {
 	Requests       map[string][2]float64 // container → cpu cores, memory bytes
 	tenant         string                // the namespace, or the workload (without the container)
 	containers     map[string]bool       // a Job's pod: the containers its series named
-	job, run       string // the runs.job and runs.run of a Job's pod; "" otherwise
+	job, run       string                // the runs.job and runs.run of a Job's pod; "" otherwise
 	trace          map[int64]*promPodPoint
 }
 

@@ -108,15 +108,15 @@ type CronJob struct {
 
 // Cron pods' requests, and their container's name.
 const (
-	CronContainer    = "etl"
+	CronContainer = "etl"
 
 	CronPodCores     = 0.5
 	CronPodMemory    = 1 << 30
 	CronPodUsedCores = 0.4
 	// CronPodWorkingSet is what a cron pod's container uses, bytes.
 	CronPodWorkingSet = 700 << 20
-	longCores        = 1.0
-	longMemory       = 2 << 30
+	longCores         = 1.0
+	longMemory        = 2 << 30
 )
 
 // World is a generated world.
