@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,8 +137,14 @@ func checkTruth(t *testing.T, name string, w *k8sworld.World, out, errs string) 
 	if len(got) != len(w.Tenants())+len(w.CronJobs()) {
 		t.Errorf("%s: %d patches, want one per workload (%d) and CronJob (%d):\n%s", name, len(got), len(w.Tenants()), len(w.CronJobs()), out)
 	}
-	cpu := func(c corev1.Container) float64 { q := c.Resources.Requests[corev1.ResourceCPU]; return q.AsApproximateFloat64() }
-	mem := func(c corev1.Container) float64 { q := c.Resources.Requests[corev1.ResourceMemory]; return q.AsApproximateFloat64() }
+	cpu := func(c corev1.Container) float64 {
+		q := c.Resources.Requests[corev1.ResourceCPU]
+		return q.AsApproximateFloat64()
+	}
+	mem := func(c corev1.Container) float64 {
+		q := c.Resources.Requests[corev1.ResourceMemory]
+		return q.AsApproximateFloat64()
+	}
 	near := func(what string, got, want, tol float64) {
 		if math.Abs(got-want) > tol*want {
 			t.Errorf("%s: %s %.4g, want %.4g ± %g%%", name, what, got, want, 100*tol)

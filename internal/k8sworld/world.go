@@ -106,9 +106,9 @@ type Tenant struct {
 	// Cores is one replica's level: a constant tenant's cores, the mean
 	// of a periodic one's sine, the centre of an unpredictable one's walk
 	// (before its bursts); its working set is 512 MiB + 256 MiB per core.
-	Cores float64
-	Pattern   string
-	PeriodS   float64 // 0 unless periodic
+	Cores   float64
+	Pattern string
+	PeriodS float64 // 0 unless periodic
 }
 
 // CronJob is a CronJob's truth.
