@@ -18,8 +18,9 @@ import (
 // a gap in kube-state-metrics' scrapes look alike here, and a REMOVE is
 // what the placement stage counts as a disk reimage. A node already in
 // the dataset's machine history (an earlier ingest) gets an UPDATE, not a
-// second ADD; an event before its latest one there is not written (a
-// note counts them), so the history stays in time order.
+// second ADD, and nothing where its shape there is the same; an event
+// before its latest one there is not written (a note counts them), so the
+// history stays in time order.
 func (c *promCollector) writeNodes(ctx context.Context) error {
 	names := map[string]bool{}
 	for n := range c.nodeCPU {
@@ -40,6 +41,10 @@ func (c *promCollector) writeNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	known, err := lastShapes(ctx, c.s.tx.Dataset())
+	if err != nil {
+		return err
+	}
 	w := c.s.tx.MachineEvents()
 	var early int64
 	for _, n := range nodes {
@@ -52,8 +57,10 @@ func (c *promCollector) writeNodes(ctx context.Context) error {
 			times = append(times, tv.Ms)
 		}
 		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-		last := [2]float64{math.NaN(), math.NaN()}
-		first := true
+		last, first := known[n], true
+		if st := ix.m[n]; st != nil && st.up {
+			first = false // the dataset has the node: write a change only
+		}
 		for i, ms := range times {
 			if i > 0 && ms == times[i-1] {
 				continue
@@ -88,6 +95,23 @@ func (c *promCollector) writeNodes(ctx context.Context) error {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("node allocatable changes before the node's latest machine event already in the dataset, not written: %d", early))
 	}
 	return nil
+}
+
+// lastShapes is each machine's latest (cpus, memory) in the dataset's
+// machine_events, by time.
+func lastShapes(ctx context.Context, ds *dataset.Dataset) (map[string][2]float64, error) {
+	out := map[string][2]float64{}
+	if ds == nil || ds.Rows(dataset.MachineEventsTable.Name) == 0 {
+		return out, nil
+	}
+	at := map[string]int64{}
+	err := dataset.Scan(ctx, ds, dataset.MachineEventsTable, func(e *dataset.MachineEvent) error {
+		if t, ok := at[e.Machine]; !ok || e.TimeMs >= t {
+			at[e.Machine], out[e.Machine] = e.TimeMs, [2]float64{e.CPUs, e.Memory}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // sameShape compares two (cores, bytes) pairs, NaN equal to NaN.

@@ -326,3 +326,39 @@ func TestPrometheusChunksFollowSeries(t *testing.T) {
 		t.Errorf("%d rows in %d calls, want 2881 and the node's in %d", res.Accepted, f.calls, 7+2*30)
 	}
 }
+
+// TestPrometheusNodesAcrossIngests: later ingests of the next range, or
+// of an earlier one, into the same dataset add no machine event for a
+// node whose allocatable is unchanged: the history stays one ADD (a
+// second ADD of a node already in would break the machine_events rules
+// that the machine-history formats' ingest enforces).
+func TestPrometheusNodesAcrossIngests(t *testing.T) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000})
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "ds")
+	opts := fakeOptions(srv.URL, 3)
+	if _, _, err := Into(context.Background(), dir, promFormat, nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	next := opts
+	next.Prometheus.Start, next.Prometheus.End = opts.Prometheus.End.Add(time.Minute), opts.Prometheus.End.Add(3*time.Hour)
+	if _, _, err := Into(context.Background(), dir, promFormat, nil, next); err != nil {
+		t.Fatal(err)
+	}
+	earlier := opts
+	earlier.Prometheus.Start, earlier.Prometheus.End = opts.Prometheus.Start.Add(-3*time.Hour), opts.Prometheus.Start.Add(-time.Minute)
+	res, ds, err := Into(context.Background(), dir, promFormat, nil, earlier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != 1 || ev[0].Type != dataset.MachineAdd || ev[0].TimeMs != opts.Prometheus.Start.UnixMilli() {
+		t.Errorf("machine_events %+v, want the one ADD of the first ingest", ev)
+	}
+	if notes := strings.Join(res.Files[0].Notes, "\n"); strings.Contains(notes, "machine_events") && !strings.Contains(notes, "nodes' allocatable = machine_events") {
+		t.Errorf("notes of the earlier range say machine events were written:\n%s", notes)
+	}
+}
