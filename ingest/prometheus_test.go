@@ -28,6 +28,9 @@ type fakeProm struct {
 	memValue string // the memory value, "" for 2 GiB
 	noPod    bool   // no kube_pod_info: the pod's node is unknown
 	nodeOn   bool   // container series carry their node label (n1)
+	// nodeCPU, when set, is the node's allocatable cores at a point (unix
+	// seconds); nil: 4.
+	nodeCPU func(sec float64) string
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +94,12 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `[%s,"%s"]`, strconv.FormatFloat(start+float64(i)*step, 'f', -1, 64), value)
+		sec := start + float64(i)*step
+		v := value
+		if f.nodeCPU != nil && strings.Contains(expr, `resource="cpu"`) {
+			v = f.nodeCPU(sec)
+		}
+		fmt.Fprintf(&b, `[%s,"%s"]`, strconv.FormatFloat(sec, 'f', -1, 64), v)
 	}
 	b.WriteString(`]}]}}`)
 	fmt.Fprint(w, b.String())
@@ -360,5 +368,51 @@ func TestPrometheusNodesAcrossIngests(t *testing.T) {
 	}
 	if notes := strings.Join(res.Files[0].Notes, "\n"); strings.Contains(notes, "machine_events") && !strings.Contains(notes, "nodes' allocatable = machine_events") {
 		t.Errorf("notes of the earlier range say machine events were written:\n%s", notes)
+	}
+}
+
+// TestPrometheusNodeUpdate: a node whose allocatable CPU changes (4 cores,
+// then 2 from the third hour's label point on) gets an ADD and an UPDATE
+// at the first minute of the label window the change is seen in, and the
+// utilisation there on is over the new allocatable (1 core of 2: 0.5).
+func TestPrometheusNodeUpdate(t *testing.T) {
+	opts := fakeOptions("", 4)
+	change := opts.Prometheus.Start.Add(3 * time.Hour)
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000, nodeCPU: func(sec float64) string {
+		if sec >= float64(change.Unix()) {
+			return "2"
+		}
+		return "4"
+	}})
+	defer srv.Close()
+	opts.Prometheus.URL = srv.URL
+	_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := change.Add(-time.Hour + time.Minute) // the window (2 h, 3 h], its first minute
+	want := []dataset.MachineEvent{
+		{Machine: "n1", TimeMs: opts.Prometheus.Start.UnixMilli(), Type: dataset.MachineAdd, CPUs: 4, Memory: 8 << 30, Source: promFormat},
+		{Machine: "n1", TimeMs: from.UnixMilli(), Type: dataset.MachineUpdate, CPUs: 2, Memory: 8 << 30, Source: promFormat},
+	}
+	if len(ev) != 2 || ev[0] != want[0] || ev[1] != want[1] {
+		t.Errorf("machine_events %+v, want %+v", ev, want)
+	}
+	rows, err := dataset.ReadAll(context.Background(), ds, dataset.UsageTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		w := 0.25
+		if r.TimeMs >= from.UnixMilli() {
+			w = 0.5
+		}
+		if r.CPU != w {
+			t.Fatalf("row %+v: cpu %g, want %g", r, r.CPU, w)
+		}
 	}
 }
