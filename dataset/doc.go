@@ -137,11 +137,12 @@
 // per Google ClusterData2019 collection event that names a user (format
 // google2019-collection-events): it joins a collection's usage to its user.
 // machine_events is the machines' history (formats google2019-machine-events,
-// alibaba2018-machine-meta): machine is the usage table's server id, rack
+// alibaba2018-machine-meta; prometheus and prometheus-json write the
+// Kubernetes nodes' allocatable): machine is the usage table's server id, rack
 // the top-of-rack switch (Google switch_id) or Alibaba's failure_domain_1,
 // cpus and memory the capacity in the source's units (Google: fractions of
-// the largest machine; Alibaba: cores, and mem_size / 100), null when
-// absent. Each machine's events are in time order and alternate ADD …
+// the largest machine; Alibaba: cores, and mem_size / 100; Kubernetes:
+// allocatable cores and bytes), null when absent. Each machine's events are in time order and alternate ADD …
 // REMOVE … ADD (UPDATEs only while added; OUT, the state of a machine
 // not in the cluster such as Alibaba's IMPORT_INSTALLING, only while not
 // added, and it changes nothing): ingest rejects the rest.

@@ -23,7 +23,8 @@ type MachineEvent struct {
 	Rack string
 	// CPUs and Memory are the capacity as the source writes it, NaN when
 	// absent: Google in NCU and normalised memory (fractions of the largest
-	// machine), Alibaba cpu_num in cores and mem_size / 100.
+	// machine), Alibaba cpu_num in cores and mem_size / 100, Kubernetes
+	// (prometheus, prometheus-json) the node's allocatable cores and bytes.
 	CPUs, Memory float64
 	Platform     string // Google platform_id; "" when the source has none
 	Source       string // input format the row came from

@@ -76,20 +76,45 @@
 //     tenant's containers on a node have a memory sample but no cpu rate (a
 //     container's first scrape) is not a usage row (counted in a note).
 //     Between two points where a tenant has rows, a point where none of
-//     its containers ran anywhere is a row of 0 (cpu and memory) on server
-//     "<none>": a namespace of CronJobs uses nothing between its runs, which
-//     no row at all would leave unknown (too sparse to classify). Before a
-//     tenant's first point and after its last nothing is written.
+//     its containers ran anywhere is a row of 0 (cpu and memory) on the
+//     node of its last row before (the first by name when it had several):
+//     a namespace of CronJobs uses nothing between its runs, which no row
+//     at all would leave unknown (too sparse to classify), and it did use
+//     0 of that node; on a real node the row adds no server to any
+//     reader's count of the tenant's servers (wlprof before wrote it on a
+//     server "<none>", one server more for classify, harvest and
+//     placement). No running container has a working set of 0 bytes, so a
+//     reader tells these rows by cpu = memory = 0 (wlprof export
+//     kubernetes does). Before a tenant's first point and after its last
+//     nothing is written.
+//   - A node's allocatable is a machine_events row (type ADD, cpus in
+//     cores, memory in bytes, source the format) at the first point of
+//     the series grid in the label window it is first seen in, and an
+//     UPDATE where either changes; no REMOVE (a node taken out and a gap
+//     in kube-state-metrics' scrapes look alike, and a REMOVE is what the
+//     placement stage counts as a reimage). A node the dataset's machine
+//     history already has (an earlier ingest) gets an UPDATE instead of a
+//     second ADD, and a change before its latest event there is left out
+//     (counted in a note). wlprof export kubernetes and the report take
+//     node shapes from these rows.
 //   - A tenant is a namespace (--tenant-key namespace, the default) or a
-//     workload (--tenant-key workload): "namespace/Kind/name" of the pod's
-//     controller, a ReplicaSet's Deployment when it has one, a Job's
-//     CronJob when it has one; StatefulSet, DaemonSet, a ReplicaSet or Job
-//     of its own likewise; a pod without an owner is "namespace/Pod/name".
+//     workload's container (--tenant-key workload):
+//     "namespace/Kind/name/container", Kind/name the pod's controller, a
+//     ReplicaSet's Deployment when it has one, a Job's CronJob when it has
+//     one; StatefulSet, DaemonSet, a ReplicaSet or Job of its own
+//     likewise; a pod without an owner is "namespace/Pod/name/container".
+//     The container is always named, not only where a workload has
+//     several: requests are set per container (a pod's containers summed
+//     would give one container the others' usage), and whether a workload
+//     has several is known only at the end of the range (a sidecar added
+//     mid-range), while rows are written chunk by chunk.
 //   - A recurring job is a CronJob: runs.job is "namespace/cronjob"; its
 //     runs are its Jobs (runs.run "namespace/job", name the Job's name,
 //     user and queue the namespace). A Job no CronJob owns is a job of its
-//     own, runs.job its normalised name (as other formats, "namespace/"
-//     before it). A memory point at t says the pod ran in the step before
+//     own, runs.job "namespace/Job/" and its normalised name: its kind
+//     tells it from a CronJob of that name (a finished Job cannot be
+//     patched; wlprof export kubernetes skips it and says why). A memory
+//     point at t says the pod ran in the step before
 //     it, [t − step, t) (its window is (t − step, t]): a run starts one
 //     step before its pods' first memory point and ends at their last;
 //     status FINISHED, or RUNNING (no end) when a pod is still there at the
@@ -99,7 +124,10 @@
 //     its requests (requests role, summed over its containers) when it
 //     declares them, else what it used (working set, cores).
 //   - A job's task attempts are its pods (instances table, one row per
-//     pod): job = the runs.job, stage = the runs.run (the Job), task and
+//     pod): job = the runs.job, stage = the runs.run (the Job), task the
+//     pod's containers by name joined with "," (a Job's pods share their
+//     template, so the task is the same across them, as a task name is in
+//     other traces; wlprof export kubernetes sets the container it names),
 //     instance the pod, machine its node, start and end as for runs,
 //     cpu_avg and cpu_max its cores, mem_avg and mem_max its working set
 //     over its node's allocatable memory.
@@ -110,8 +138,10 @@
 // the file), table usage, and notes: the first two begin "kubernetes: "
 // (the range, step and label step; the mapping, with the tenant key),
 // then every query that is not the default. runs.source and
-// instances.source are the format's name too. A reader tells Kubernetes
-// data by a source of either format. Accepted counts rows written (usage, runs, skyline samples, instances); a reject is one
+// instances.source and machine_events.source are the format's name too.
+// A reader tells Kubernetes data by a source of either format. Accepted
+// counts rows written (usage, runs, skyline samples, instances, machine
+// events); a reject is one
 // series (line: the file's line, or the response's number in an API
 // ingest; record: its labels) or one point whose value is NaN, infinite or
 // negative. A series that cannot be mapped (its pod has no node, its node
@@ -260,7 +290,7 @@ func init() {
 		Name:  promFormat,
 		Table: dataset.UsageTable.Name,
 		Description: "Kubernetes through a Prometheus server's API (--url, --start, --end, --step): cAdvisor CPU and memory per container, " +
-			"kube-state-metrics nodes, owners, requests → usage (tenant = namespace or workload, server = node), CronJobs' Jobs → runs, skylines, instances",
+			"kube-state-metrics nodes, owners, requests → usage (tenant = namespace or workload/container, server = node), nodes → machine_events, CronJobs' Jobs → runs, skylines, instances",
 		ingest: func(context.Context, *Input, *sink) error {
 			return errors.New("prometheus reads a server (wlprof ingest prometheus --url URL), not files; a saved capture is format prometheus-json")
 		},

@@ -30,16 +30,18 @@ type promCollector struct {
 	jobOwner         map[string]promRef  // namespace/job → owner
 	resolved         bool
 
-	chunk    [2]int64 // the grid chunk being summed, [first, last] point
-	tn       map[[2]string]int
-	tnKeys   [][2]string
-	grid     []promGridRow
-	memOnly  int64 // tenant×node points with memory but no cpu rate
-	idle     map[string]*promIdle
-	zeros    int64 // idle rows written
-	clamped  int64 // utilisation values clamped to 1
-	rejectBy map[string]int64
-	pieces   int64 // responses read
+	chunk   [2]int64 // the grid chunk being summed, [first, last] point
+	tn      map[[2]string]int
+	tnKeys  [][2]string
+	grid    []promGridRow
+	memOnly int64 // tenant×node points with memory but no cpu rate
+	idle    map[string]*promIdle
+	zeros   int64 // idle rows written
+	// nodeEvents are the machine_events rows written (writeNodes).
+	nodeEvents int64
+	clamped    int64 // utilisation values clamped to 1
+	rejectBy   map[string]int64
+	pieces     int64 // responses read
 	// lastSeries is the most series a piece of the current chunk had,
 	// which sizes the next chunk (promFetchAll).
 	lastSeries int64
@@ -49,15 +51,19 @@ type promCollector struct {
 	againPoints    int64           // their points in later chunks
 }
 
-// promIdle is a tenant's last point with a usage row, and whether it had
-// one yet.
+// promIdle is a tenant's last point with a usage row and the node of that
+// row (the first by name when it had several).
 type promIdle struct {
-	lastMs int64
-	points []int64 // this chunk's points with a row, in order
+	lastMs   int64
+	lastNode string
+	points   []promMark // this chunk's points with a row
 }
 
-// promIdleServer is the server of the rows that say a tenant ran nowhere.
-const promIdleServer = "<none>"
+// promMark is one point where a tenant had a row, on one node.
+type promMark struct {
+	ms   int64
+	node string
+}
 
 type promTV struct {
 	Ms int64
@@ -70,8 +76,9 @@ type promPod struct {
 	NS, Name, Node string
 	Owner          promRef
 	Requests       map[string][2]float64 // container → cpu cores, memory bytes
-	tenant         string
-	job, run       string // the runs.job and runs.run of a Job's pod; "" otherwise
+	tenant         string                // the namespace, or the workload (without the container)
+	containers     map[string]bool       // a Job's pod: the containers its series named
+	job, run       string                // the runs.job and runs.run of a Job's pod; "" otherwise
 	trace          map[int64]*promPodPoint
 }
 
@@ -272,9 +279,13 @@ func (c *promCollector) resolvePod(p *promPod) {
 			w = o
 			p.job = p.NS + "/" + o.Name
 		} else {
-			p.job = p.NS + "/" + normaliseJobName(w.Name)
+			// A Job of its own says its kind, so that it is not taken for
+			// a CronJob of that name (which wlprof export kubernetes would
+			// patch, and which does not exist).
+			p.job = p.NS + "/Job/" + normaliseJobName(w.Name)
 		}
 		p.trace = map[int64]*promPodPoint{}
+		p.containers = map[string]bool{}
 	}
 	if c.key == "workload" {
 		p.tenant = p.NS + "/" + w.Kind + "/" + w.Name
@@ -348,7 +359,17 @@ func (c *promCollector) addSeries(role string, r *promResponse, file string, lin
 			}
 			continue
 		}
-		row := c.row(p.tenant, node, n)
+		// A workload's tenant is one of its containers: requests are set
+		// per container, and a pod's containers summed would give one
+		// container the others' usage.
+		tenant := p.tenant
+		if c.key == "workload" {
+			tenant += "/" + l[2]
+		}
+		if p.containers != nil {
+			p.containers[l[2]] = true
+		}
+		row := c.row(tenant, node, n)
 		bit := uint8(1)
 		if role == "memory" {
 			bit = 2
@@ -446,7 +467,7 @@ func (c *promCollector) flush() error {
 				continue
 			}
 			ms := c.chunk[0] + int64(j)*c.stepMs
-			c.mark(u.Tenant, ms)
+			c.mark(u.Tenant, u.Server, ms)
 			u.TimeMs = ms
 			cores, _ := at(c.nodeCPU[u.Server], ms)
 			u.CPU = c.fraction(g.cpu[j], cores)
@@ -472,24 +493,28 @@ func (c *promCollector) flush() error {
 	return c.writeIdle(w)
 }
 
-// mark notes that tenant has a usage row at ms.
-func (c *promCollector) mark(tenant string, ms int64) {
+// mark notes that tenant has a usage row on node at ms.
+func (c *promCollector) mark(tenant, node string, ms int64) {
 	d := c.idle[tenant]
 	if d == nil {
 		d = &promIdle{lastMs: dataset.NoTime}
 		c.idle[tenant] = d
 	}
-	if n := len(d.points); n == 0 || d.points[n-1] != ms {
-		d.points = append(d.points, ms)
-	}
+	d.points = append(d.points, promMark{ms, node})
 }
 
-// writeIdle writes, for every tenant, a row of 0 on server "<none>" at
-// each point between two of its points with rows where none of its
-// containers ran anywhere: a namespace of CronJobs uses nothing between
-// its runs, which an absent row would leave unknown (and classify would
-// find too sparse). Before its first point and after its last, nothing
-// is written: it did not exist, or no longer does.
+// writeIdle writes, for every tenant, a row of 0 (cpu and memory) at each
+// point between two of its points with rows where none of its containers
+// ran anywhere: a namespace of CronJobs uses nothing between its runs,
+// which an absent row would leave unknown (and classify would find too
+// sparse). The row is on the node of the tenant's last row before the gap
+// (the first by name at that point): the tenant did use 0 of that node,
+// and a real node keeps every reader's count of the tenant's servers what
+// the tenant ran on (a row on a made-up server was one server more in
+// classify's counts, harvest's replay and placement). wlprof export
+// kubernetes tells these rows by their 0 memory: a running container's
+// working set is never 0 bytes. Before its first point and after its
+// last, nothing is written: it did not exist, or no longer does.
 func (c *promCollector) writeIdle(w *dataset.Writer[dataset.Usage]) error {
 	names := make([]string, 0, len(c.idle))
 	for n, d := range c.idle {
@@ -498,14 +523,21 @@ func (c *promCollector) writeIdle(w *dataset.Writer[dataset.Usage]) error {
 		}
 	}
 	sort.Strings(names)
-	u := dataset.Usage{Server: promIdleServer}
+	var u dataset.Usage
 	for _, n := range names {
 		d := c.idle[n]
-		sort.Slice(d.points, func(i, j int) bool { return d.points[i] < d.points[j] })
+		sort.Slice(d.points, func(i, j int) bool {
+			a, b := d.points[i], d.points[j]
+			return a.ms < b.ms || a.ms == b.ms && a.node < b.node
+		})
 		u.Tenant = n
-		for _, ms := range d.points {
+		for _, p := range d.points {
+			if p.ms == d.lastMs {
+				continue // another node at the same point
+			}
 			if d.lastMs != dataset.NoTime {
-				for z := d.lastMs + c.stepMs; z < ms; z += c.stepMs {
+				u.Server = d.lastNode
+				for z := d.lastMs + c.stepMs; z < p.ms; z += c.stepMs {
 					u.TimeMs = z
 					if err := c.put(w.Append(&u)); err != nil {
 						return err
@@ -513,7 +545,7 @@ func (c *promCollector) writeIdle(w *dataset.Writer[dataset.Usage]) error {
 					c.zeros++
 				}
 			}
-			d.lastMs = ms
+			d.lastMs, d.lastNode = p.ms, p.node
 		}
 		d.points = d.points[:0]
 	}
@@ -544,6 +576,9 @@ func (c *promCollector) finish(ctx context.Context) error {
 	if err := c.writeJobs(ctx); err != nil {
 		return err
 	}
+	if err := c.writeNodes(ctx); err != nil {
+		return err
+	}
 	if c.memOnly > 0 {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("tenant×node points with a memory sample but no cpu rate (a container's first scrape), not written as usage: %d", c.memOnly))
 	}
@@ -551,7 +586,10 @@ func (c *promCollector) finish(ctx context.Context) error {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("points of rejected series in later chunks (the series is rejected once): %d", c.againPoints))
 	}
 	if c.zeros > 0 {
-		c.s.notes = append(c.s.notes, fmt.Sprintf("points where a tenant ran nowhere between two where it ran, written as 0 on server %s: %d", promIdleServer, c.zeros))
+		c.s.notes = append(c.s.notes, fmt.Sprintf("points where a tenant ran nowhere between two where it ran, written as 0 (cpu and memory) on the node it last ran on: %d", c.zeros))
+	}
+	if c.nodeEvents > 0 {
+		c.s.notes = append(c.s.notes, fmt.Sprintf("nodes' allocatable written as machine_events (cpus in cores, memory in bytes): %d rows", c.nodeEvents))
 	}
 	if c.clamped > 0 {
 		c.s.notes = append(c.s.notes, fmt.Sprintf("utilisation above the node's allocatable, written as 1: %d values", c.clamped))

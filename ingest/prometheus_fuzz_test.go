@@ -163,7 +163,7 @@ func FuzzPrometheusJSON(f *testing.F) {
 			return
 		}
 		var rows int64
-		for _, name := range []string{dataset.UsageTable.Name, dataset.RunsTable.Name, dataset.SkylinesTable.Name, dataset.InstancesTable.Name} {
+		for _, name := range []string{dataset.UsageTable.Name, dataset.RunsTable.Name, dataset.SkylinesTable.Name, dataset.InstancesTable.Name, dataset.MachineEventsTable.Name} {
 			rows += ds.Rows(name)
 		}
 		if rows != res.Accepted || ds.Rows(dataset.RejectsTable.Name) != res.Rejected {

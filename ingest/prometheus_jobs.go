@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/wlprof/wlprof/dataset"
 )
@@ -98,7 +99,7 @@ func (c *promCollector) writeJobs(ctx context.Context) error {
 			if pl >= c.endMs {
 				end = dataset.NoTime
 			}
-			insts = append(insts, dataset.Instance{Job: r.job, Stage: r.run, Task: p.Name, Instance: p.Name,
+			insts = append(insts, dataset.Instance{Job: r.job, Stage: r.run, Task: podContainers(p), Instance: p.Name,
 				Status: status(end), StartMs: pf - c.stepMs, EndMs: end, Machine: p.Node,
 				CPUAvg: sumCores / float64(nPresent), CPUMax: maxCores, MemAvg: sumMem / float64(nPresent), MemMax: maxMem, Source: c.format})
 		}
@@ -145,6 +146,20 @@ func (c *promCollector) writeJobs(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// podContainers is an instance's task: the pod's containers by name,
+// joined with ",", which no Kubernetes name holds. The pods of a Job share
+// their template, so the task is the same kind of work across its pods,
+// as a task name is in other traces; and it is what names the container
+// wlprof export kubernetes sets from these pods.
+func podContainers(p *promPod) string {
+	names := make([]string, 0, len(p.containers))
+	for n := range p.containers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ",")
 }
 
 func status(end int64) string {

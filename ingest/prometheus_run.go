@@ -32,7 +32,7 @@ func runPrometheus(ctx context.Context, tx *dataset.Tx, paths []string, opts Opt
 	// The URL as recorded (manifest, rejects, notes, the saved file):
 	// without a password it may carry.
 	shown := c.shown
-	s := &sink{tx: tx, format: promFormat, opts: opts, res: res, file: shown}
+	s := &sink{tx: tx, format: promFormat, opts: opts, res: res, file: shown, run: &runState{}}
 	col := newPromCollector(s, promFormat, o.Step, o.Start, o.End)
 	queries := map[string]string{}
 	for _, r := range PrometheusRoles() {
@@ -142,12 +142,15 @@ func (c *promCollector) addBody(p promPiece, body []byte, file string, line int6
 	return c.addSeries(p.Role, r, file, line, p.Chunk)
 }
 
+// tenantShape is what a tenant key names, for the mapping note.
+var tenantShape = map[string]string{"namespace": "namespace", "workload": "workload's container (NAMESPACE/KIND/NAME/CONTAINER)"}
+
 // headNotes say what was read and how it was mapped.
 func (c *promCollector) headNotes(queries map[string]string) []string {
 	notes := []string{
 		fmt.Sprintf("kubernetes: range %s to %s, step %gs, label step %gs, %d queries", msTime(c.startMs), msTime(c.endMs),
 			float64(c.stepMs)/1000, float64(c.lstepMs)/1000, c.pieces),
-		"kubernetes: tenant = " + c.key + ", server = node, utilisation = used / the node's allocatable; recurring job = CronJob, run = Job, skyline containers = pods, instances = pods",
+		"kubernetes: tenant = " + tenantShape[c.key] + ", server = node, utilisation = used / the node's allocatable, nodes' allocatable = machine_events; recurring job = CronJob, run = Job, skyline containers = pods, instances = pods (task = their containers)",
 	}
 	for _, r := range PrometheusRoles() {
 		if q := queries[r]; q != promDefaultQueries[r] {

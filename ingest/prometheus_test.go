@@ -28,6 +28,9 @@ type fakeProm struct {
 	memValue string // the memory value, "" for 2 GiB
 	noPod    bool   // no kube_pod_info: the pod's node is unknown
 	nodeOn   bool   // container series carry their node label (n1)
+	// nodeCPU, when set, is the node's allocatable cores at a point (unix
+	// seconds); nil: 4.
+	nodeCPU func(sec float64) string
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +94,12 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `[%s,"%s"]`, strconv.FormatFloat(start+float64(i)*step, 'f', -1, 64), value)
+		sec := start + float64(i)*step
+		v := value
+		if f.nodeCPU != nil && strings.Contains(expr, `resource="cpu"`) {
+			v = f.nodeCPU(sec)
+		}
+		fmt.Fprintf(&b, `[%s,"%s"]`, strconv.FormatFloat(sec, 'f', -1, 64), v)
 	}
 	b.WriteString(`]}]}}`)
 	fmt.Fprint(w, b.String())
@@ -122,10 +130,21 @@ func TestPrometheusFakeServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 181 || res.Accepted != 181 || res.Rejected != 0 {
-			t.Fatalf("%s: %d rows, %d accepted, %d rejected; want 181 (3 hours of minutes, both ends)", key, len(rows), res.Accepted, res.Rejected)
+		// 3 hours of minutes, both ends, and the node's machine_events row.
+		if len(rows) != 181 || res.Accepted != 181+1 || res.Rejected != 0 {
+			t.Fatalf("%s: %d rows, %d accepted, %d rejected; want 181 usage rows and 1 node (3 hours of minutes, both ends)", key, len(rows), res.Accepted, res.Rejected)
 		}
-		want := map[string]string{"namespace": "shop", "workload": "shop/Deployment/web"}[key]
+		// The node's allocatable, in cores and bytes, from the range's start.
+		ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantEv := dataset.MachineEvent{Machine: "n1", TimeMs: opts.Prometheus.Start.UnixMilli(), Type: dataset.MachineAdd, CPUs: 4, Memory: 8 << 30, Source: promFormat}
+		if len(ev) != 1 || ev[0] != wantEv {
+			t.Errorf("%s: machine_events %+v, want %+v", key, ev, wantEv)
+		}
+		// A workload's tenant names its container.
+		want := map[string]string{"namespace": "shop", "workload": "shop/Deployment/web/app"}[key]
 		for _, r := range rows {
 			if r.Tenant != want || r.Server != "n1" || r.CPU != 0.25 || r.Memory != 0.25 {
 				t.Fatalf("%s: row %+v, want tenant %s on n1 at 0.25 and 0.25", key, r, want)
@@ -144,8 +163,8 @@ func TestPrometheusSplitsLongRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Accepted != 24*60+1 {
-		t.Errorf("%d rows, want %d", res.Accepted, 24*60+1)
+	if res.Accepted != 24*60+1+1 {
+		t.Errorf("%d rows, want %d (and the node's)", res.Accepted, 24*60+1)
 	}
 	if f.calls < 2*15 {
 		t.Errorf("%d calls: the 1,441 points should have taken at least 15 per series role", f.calls)
@@ -187,8 +206,8 @@ func TestPrometheusRetriesAndRefusals(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
-		case tc.want == "" && res.Accepted != 61:
-			t.Errorf("%s: %d accepted, want 61", tc.name, res.Accepted)
+		case tc.want == "" && res.Accepted != 61+1:
+			t.Errorf("%s: %d accepted, want 61 usage rows and 1 node", tc.name, res.Accepted)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
@@ -204,8 +223,8 @@ func TestPrometheusRejectsNaN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rejected != 61 || res.Accepted != 61 {
-		t.Errorf("%d accepted, %d rejected; want 61 and 61", res.Accepted, res.Rejected)
+	if res.Rejected != 61 || res.Accepted != 61+1 {
+		t.Errorf("%d accepted, %d rejected; want 61 (and the node) and 61", res.Accepted, res.Rejected)
 	}
 	rej, err := dataset.ReadAll(context.Background(), ds, dataset.RejectsTable)
 	if err != nil || len(rej) == 0 {
@@ -241,8 +260,8 @@ func TestPrometheusUnmappedPodRejectedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rejected != 2 || res.Accepted != 0 {
-		t.Errorf("%d accepted, %d rejected; want 0 and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
+	if res.Rejected != 2 || res.Accepted != 1 {
+		t.Errorf("%d accepted, %d rejected; want 1 (the node's allocatable) and 2 (cpu and memory, once each)", res.Accepted, res.Rejected)
 	}
 	notes := strings.Join(res.Files[0].Notes, "\n")
 	if !strings.Contains(notes, "points of rejected series in later chunks (the series is rejected once): 5642") {
@@ -311,7 +330,89 @@ func TestPrometheusChunksFollowSeries(t *testing.T) {
 	}
 	// 2,881 points: a first chunk of 60, then 29 of at most 100 (one
 	// series); cpu and memory each; 7 label queries.
-	if res.Accepted != 2881 || f.calls != 7+2*30 {
-		t.Errorf("%d rows in %d calls, want 2881 in %d", res.Accepted, f.calls, 7+2*30)
+	if res.Accepted != 2881+1 || f.calls != 7+2*30 {
+		t.Errorf("%d rows in %d calls, want 2881 and the node's in %d", res.Accepted, f.calls, 7+2*30)
+	}
+}
+
+// TestPrometheusNodesAcrossIngests: later ingests of the next range, or
+// of an earlier one, into the same dataset add no machine event for a
+// node whose allocatable is unchanged: the history stays one ADD (a
+// second ADD of a node already in would break the machine_events rules
+// that the machine-history formats' ingest enforces).
+func TestPrometheusNodesAcrossIngests(t *testing.T) {
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000})
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "ds")
+	opts := fakeOptions(srv.URL, 3)
+	if _, _, err := Into(context.Background(), dir, promFormat, nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	next := opts
+	next.Prometheus.Start, next.Prometheus.End = opts.Prometheus.End.Add(time.Minute), opts.Prometheus.End.Add(3*time.Hour)
+	if _, _, err := Into(context.Background(), dir, promFormat, nil, next); err != nil {
+		t.Fatal(err)
+	}
+	earlier := opts
+	earlier.Prometheus.Start, earlier.Prometheus.End = opts.Prometheus.Start.Add(-3*time.Hour), opts.Prometheus.Start.Add(-time.Minute)
+	res, ds, err := Into(context.Background(), dir, promFormat, nil, earlier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != 1 || ev[0].Type != dataset.MachineAdd || ev[0].TimeMs != opts.Prometheus.Start.UnixMilli() {
+		t.Errorf("machine_events %+v, want the one ADD of the first ingest", ev)
+	}
+	if notes := strings.Join(res.Files[0].Notes, "\n"); strings.Contains(notes, "machine_events") && !strings.Contains(notes, "nodes' allocatable = machine_events") {
+		t.Errorf("notes of the earlier range say machine events were written:\n%s", notes)
+	}
+}
+
+// TestPrometheusNodeUpdate: a node whose allocatable CPU changes (4 cores,
+// then 2 from the third hour's label point on) gets an ADD and an UPDATE
+// at the first minute of the label window the change is seen in, and the
+// utilisation there on is over the new allocatable (1 core of 2: 0.5).
+func TestPrometheusNodeUpdate(t *testing.T) {
+	opts := fakeOptions("", 4)
+	change := opts.Prometheus.Start.Add(3 * time.Hour)
+	srv := httptest.NewServer(&fakeProm{maxPts: 11000, nodeCPU: func(sec float64) string {
+		if sec >= float64(change.Unix()) {
+			return "2"
+		}
+		return "4"
+	}})
+	defer srv.Close()
+	opts.Prometheus.URL = srv.URL
+	_, ds, err := Into(context.Background(), filepath.Join(t.TempDir(), "ds"), promFormat, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := dataset.ReadAll(context.Background(), ds, dataset.MachineEventsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := change.Add(-time.Hour + time.Minute) // the window (2 h, 3 h], its first minute
+	want := []dataset.MachineEvent{
+		{Machine: "n1", TimeMs: opts.Prometheus.Start.UnixMilli(), Type: dataset.MachineAdd, CPUs: 4, Memory: 8 << 30, Source: promFormat},
+		{Machine: "n1", TimeMs: from.UnixMilli(), Type: dataset.MachineUpdate, CPUs: 2, Memory: 8 << 30, Source: promFormat},
+	}
+	if len(ev) != 2 || ev[0] != want[0] || ev[1] != want[1] {
+		t.Errorf("machine_events %+v, want %+v", ev, want)
+	}
+	rows, err := dataset.ReadAll(context.Background(), ds, dataset.UsageTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		w := 0.25
+		if r.TimeMs >= from.UnixMilli() {
+			w = 0.5
+		}
+		if r.CPU != w {
+			t.Fatalf("row %+v: cpu %g, want %g", r, r.CPU, w)
+		}
 	}
 }

@@ -118,7 +118,65 @@ func TestPrometheusWorld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPatterns(t, "workload", wds, func(tn k8sworld.Tenant) string { return tn.Workload }, pw.world, true)
+	checkPatterns(t, "workload", wds, func(tn k8sworld.Tenant) string { return tn.Workload + "/" + tn.Container }, pw.world, true)
+	checkNodes(t, api, pw.world)
+	checkNodes(t, wds, pw.world)
+}
+
+// checkNodes: the nodes' allocatable is in machine_events, one ADD per
+// node, in cores and bytes, at the first point of the minute grid its
+// label window covers with a sample (the world's first scrape is 15 s
+// after the range's start, so the first minute point, start + 1 min,
+// where the first usage rows are too); every usage row is on one
+// of the world's nodes (a tenant's idle rows too), and the instances' task
+// is the pods' container.
+func checkNodes(t *testing.T, ds *dataset.Dataset, w *k8sworld.World) {
+	t.Helper()
+	ctx := context.Background()
+	cfg := w.Config()
+	ev, err := dataset.ReadAll(ctx, ds, dataset.MachineEventsTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != cfg.Nodes {
+		t.Errorf("%d machine_events rows, want one per node (%d)", len(ev), cfg.Nodes)
+	}
+	nodes := map[string]bool{}
+	for _, e := range ev {
+		nodes[e.Machine] = true
+		if e.Type != dataset.MachineAdd || e.TimeMs != cfg.Start.Add(time.Minute).UnixMilli() || e.CPUs != cfg.NodeCores || e.Memory != cfg.NodeMemory {
+			t.Errorf("machine event %+v, want ADD at start + 1 min, %g cores, %g bytes", e, cfg.NodeCores, cfg.NodeMemory)
+		}
+	}
+	servers := map[string]int{}
+	zeros := 0
+	err = dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
+		servers[u.Server]++
+		if u.CPU == 0 && u.Memory == 0 {
+			zeros++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range servers {
+		if !nodes[s] {
+			t.Errorf("usage rows on server %q, which is no node (%d rows)", s, servers[s])
+		}
+	}
+	if zeros == 0 {
+		t.Error("no idle rows: the CronJobs' tenants ran nowhere between runs")
+	}
+	inst, err := dataset.ReadAll(ctx, ds, dataset.InstancesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range inst {
+		if in.Task != k8sworld.CronContainer {
+			t.Fatalf("instance %+v: task %q, want the pod's container %q", in, in.Task, k8sworld.CronContainer)
+		}
+	}
 }
 
 // checkPatterns classifies ds and compares every generated tenant's
@@ -149,7 +207,7 @@ func checkPatterns(t *testing.T, name string, ds *dataset.Dataset, key func(k8sw
 		for _, cj := range w.CronJobs() {
 			k := cj.Namespace
 			if name == "workload" {
-				k = cj.Namespace + "/CronJob/" + cj.Name
+				k = cj.Namespace + "/CronJob/" + cj.Name + "/" + cj.Container
 			}
 			pattern[k], want[k] = k8sworld.Periodic, w.Config().CronPeriod.Seconds()
 		}

@@ -128,7 +128,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 			return nil, err
 		}
 		if w.Ref.Kind == Job {
-			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: "a Job's pod template cannot be changed once it exists: set its resources where it is created (its CronJob's job template)"})
+			res.Skipped = append(res.Skipped, Skipped{ID: w.Tenant, Reason: jobReason})
 			continue
 		}
 		if len(w.CPU) == 0 && len(w.Memory) == 0 {
@@ -173,7 +173,11 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 	for _, r := range refs {
 		m := profs[r]
 		id := m.Job
-		if sk := m.Skyline; sk != nil && (r.Kind == CronJob || r.Kind == Job) {
+		if r.Kind == Job {
+			res.Skipped = append(res.Skipped, Skipped{ID: id, Reason: jobReason})
+			continue
+		}
+		if sk := m.Skyline; sk != nil && r.Kind == CronJob {
 			if sk.PeakReservation <= 0 || sk.PeakReservation > math.MaxInt32 {
 				res.Skipped = append(res.Skipped, Skipped{ID: id, Reason: fmt.Sprintf("skyline's peak reservation %d: no parallelism to set", sk.PeakReservation)})
 			} else {
@@ -186,7 +190,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 					Note:  "the most pods the fitted reservation holds at once"})
 			}
 		}
-		if len(m.Elasticity) == 0 || r.Kind == Job {
+		if len(m.Elasticity) == 0 {
 			continue
 		}
 		if p := patches[r]; p != nil && len(p.Containers) > 0 {
@@ -221,6 +225,9 @@ func Run(ctx context.Context, in *Input, opts Options) (*Result, error) {
 	}
 	return res, nil
 }
+
+// jobReason is why a Job of its own (no CronJob owns it) is not patched.
+const jobReason = "a Job of its own (no CronJob owns it): its runs are Jobs that have finished, which a patch no longer changes, and a Job's pod template cannot be changed once it exists; set its parallelism and resources where the Job is created"
 
 // containerOf names the container of an object whose data names none:
 // --container's, else the object's own name (what kubectl create and

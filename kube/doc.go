@@ -21,14 +21,22 @@
 // that node: wlprof ingest prometheus sums a workload's pods on a node, so
 // a sample is one pod's where the replicas run on different nodes (the
 // scheduler's default spreading) and more where they share one, which the
-// evidence says. Rows on server "<none>" (IdleServer), where none of the
-// pods ran, are no sample. A CronJob's pods known one by one (the
-// instances table: each pod's peak cores and peak working set) give
-// per-pod numbers, and then its usage is not read. A recurring job of the runs, skylines and
+// evidence says. Rows of 0 CPU and 0 memory, which the ingest writes where
+// none of the pods ran (on the node the tenant last ran on; on server
+// "<none>" in datasets of an earlier wlprof), are no sample: no running
+// container has a working set of 0 bytes. A CronJob's pods known one by
+// one (the instances table: each pod's peak cores and peak working set)
+// give per-pod numbers, set on the container the instances' task names
+// (the pods' one container), and then its usage is not read; pods of
+// several containers cannot be split among them, and their containers'
+// usage gives the numbers. A recurring job of the runs, skylines and
 // profruns tables (and so of the profiles) is a CronJob: NAMESPACE/NAME,
 // NAMESPACE/CronJob/NAME, or a bare NAME in --namespace when the dataset
 // came from Kubernetes (FromKubernetes). Its runs are its Jobs and its
-// skyline is its pods over time.
+// skyline is its pods over time. A Job of its own (NAMESPACE/Job/NAME,
+// as the ingest names a Job no CronJob owns) is skipped, its usage, pods
+// and profile alike: its runs are Jobs that have finished, which a patch
+// no longer changes.
 //
 // A tenant without a container part sets the container named after the
 // workload (what kubectl create deployment NAME and kubectl run NAME

@@ -110,7 +110,7 @@ func type7(x []float64, p float64) float64 {
 func expected(w world, tenant string, o Options, capCPU float64, capMem int64) (cpuReq, memReq, memLim int64) {
 	var cpu, mem []float64
 	for _, u := range w.usage {
-		if u.Tenant == tenant && u.Server != IdleServer {
+		if u.Tenant == tenant && !idle(&u) {
 			s := w.nodes[u.Server]
 			cpu = append(cpu, u.CPU*s.CPU)
 			mem = append(mem, u.Memory*float64(s.MemoryBytes))
@@ -141,8 +141,10 @@ func shopWorld() world {
 	w.samples(rng, "shop/StatefulSet/db/postgres", "node-b", 400, 0.3, 0.5, 0.8, 0.95)
 	w.samples(rng, "kube-system", "node-a", 100, 0.1, 0.2, 0.1, 0.2)
 	// Where none of a tenant's pods ran, a Kubernetes ingest writes rows
-	// of 0 on server "<none>": no pod's sample.
-	w.samples(rng, "shop/Deployment/web/nginx", IdleServer, 50, 0, 0, 0, 0)
+	// of 0 CPU and 0 memory on the node it last ran on: no pod's sample;
+	// an earlier wlprof wrote them on server "<none>".
+	w.samples(rng, "shop/Deployment/web/nginx", "node-a", 50, 0, 0, 0, 0)
+	w.samples(rng, "shop/Deployment/web/nginx", "<none>", 50, 0, 0, 0, 0)
 	w.samples(rng, "batch/CronJob/etl/etl", "node-b", 300, 0.1, 0.4, 0.1, 0.2)
 	for i := 0; i < 5; i++ {
 		start := int64(1_800_000_000_000 + i*86_400_000)

@@ -276,7 +276,7 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 	nodes := map[*Workload]map[string]bool{}
 	unknown := map[string]bool{}
 	err := dataset.Scan(ctx, ds, dataset.UsageTable, func(u *dataset.Usage) error {
-		if bad[u.Tenant] || u.Server == IdleServer {
+		if bad[u.Tenant] || idle(u) {
 			return nil
 		}
 		w := byTenant[u.Tenant]
@@ -336,7 +336,10 @@ func loadUsage(ctx context.Context, ds *dataset.Dataset, in *Input, opts Options
 		if wa.From != wb.From {
 			return wa.From == FromInstances
 		}
-		return wa.Tenant < wb.Tenant
+		if wa.Tenant != wb.Tenant {
+			return wa.Tenant < wb.Tenant
+		}
+		return wa.Container < wb.Container
 	})
 	sort.Slice(in.Skipped, func(a, b int) bool { return in.Skipped[a].ID < in.Skipped[b].ID })
 	return nil
@@ -355,15 +358,24 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// IdleServer is the server of the rows a Kubernetes ingest writes where
-// none of a tenant's containers ran (a namespace of CronJobs between
-// runs): no pod's sample, so not read.
-const IdleServer = "<none>"
+// idle says whether a usage row is no pod's sample: 0 CPU and 0 memory,
+// which a Kubernetes ingest writes where none of a tenant's containers ran
+// (a namespace of CronJobs between runs), on the node the tenant last ran
+// on. A running container's working set is never 0 bytes, so no running
+// pod's sample is taken for one (the rows an earlier wlprof wrote on
+// server "<none>" are such rows too).
+func idle(u *dataset.Usage) bool { return u.CPU == 0 && u.Memory == 0 }
 
 // loadInstances reads the pods of Kubernetes Jobs (instances rows a
-// Kubernetes ingest wrote: job the CronJob, stage the Job, machine the
-// node, cpu_avg and cpu_max in cores, mem_max a fraction of the node's
-// allocatable memory). A usage row sums a tenant's pods on one node, so
+// Kubernetes ingest wrote: job the CronJob, stage the Job, task the pod's
+// containers joined with ",", instance the pod, machine the node, cpu_avg
+// and cpu_max in cores, mem_max a fraction of the node's allocatable
+// memory). A pod of one container names the container its numbers set;
+// the pods of a job whose pods have several are not read (a pod's numbers
+// are its containers together, which cannot be split among them), and the
+// containers' usage tenants give their numbers; a task equal to the
+// instance (what an earlier wlprof wrote: the pod's name) names no
+// container. A usage row sums a tenant's pods on one node, so
 // where a Job's pods are known one by one they, not its usage, give the
 // per-pod numbers. A pod's CPU is its peak rate (cpu_max): a Job's pod
 // runs until it is done, so what it needs is its rate while running; its
@@ -375,15 +387,27 @@ func loadInstances(ctx context.Context, ds *dataset.Dataset, in *Input, opts Opt
 	if in.Kubernetes {
 		ns = opts.Namespace
 	}
-	byJob := map[string]*Workload{}
+	byJob := map[[2]string]*Workload{} // job, container
 	runs := map[*Workload]map[string]bool{}
 	nodes := map[*Workload]map[string]bool{}
 	bad := map[string]bool{}
+	several := map[string]string{} // job → a task of several containers
 	err := dataset.Scan(ctx, ds, dataset.InstancesTable, func(r *dataset.Instance) error {
 		if !kubeFormat(r.Source) || bad[r.Job] || math.IsNaN(r.CPUAvg) {
 			return nil
 		}
-		w := byJob[r.Job]
+		container := r.Task
+		if container == r.Instance {
+			container = ""
+		}
+		if strings.Contains(container, ",") {
+			if _, ok := several[r.Job]; !ok {
+				several[r.Job] = container
+			}
+			return nil
+		}
+		k := [2]string{r.Job, container}
+		w := byJob[k]
 		if w == nil {
 			ref, err := ParseJob(r.Job, ns)
 			if err != nil {
@@ -391,8 +415,15 @@ func loadInstances(ctx context.Context, ds *dataset.Dataset, in *Input, opts Opt
 				in.Skipped = append(in.Skipped, Skipped{ID: r.Job, Reason: "instances: " + err.Error()})
 				return nil
 			}
-			w = &Workload{Tenant: r.Job, Ref: ref, From: FromInstances, FirstMs: dataset.NoTime, LastMs: dataset.NoTime}
-			byJob[r.Job], runs[w], nodes[w] = w, map[string]bool{}, map[string]bool{}
+			if container != "" {
+				if errs := validation.IsDNS1123Label(container); len(errs) > 0 {
+					bad[r.Job] = true
+					in.Skipped = append(in.Skipped, Skipped{ID: r.Job, Reason: fmt.Sprintf("instances: container name %q: %s", container, errs[0])})
+					return nil
+				}
+			}
+			w = &Workload{Tenant: r.Job, Ref: ref, Container: container, From: FromInstances, FirstMs: dataset.NoTime, LastMs: dataset.NoTime}
+			byJob[k], runs[w], nodes[w] = w, map[string]bool{}, map[string]bool{}
 		}
 		shape, ok := in.Nodes[r.Machine]
 		if !ok {
@@ -428,9 +459,17 @@ func loadInstances(ctx context.Context, ds *dataset.Dataset, in *Input, opts Opt
 	if err != nil {
 		return err
 	}
-	for _, w := range byJob {
+	for k, w := range byJob {
+		if _, ok := several[k[0]]; ok {
+			continue
+		}
 		w.Nodes, w.Runs = sortedKeys(nodes[w]), len(runs[w])
 		in.Workloads = append(in.Workloads, w)
+	}
+	for job, task := range several {
+		if !bad[job] {
+			in.Skipped = append(in.Skipped, Skipped{ID: job, Reason: fmt.Sprintf("instances: its pods run several containers (%s): a pod's numbers are theirs together and cannot be split among them; its containers' usage (--tenant-key workload) gives their numbers", task)})
+		}
 	}
 	return nil
 }

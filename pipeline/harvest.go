@@ -48,6 +48,18 @@ func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Opt
 		return nil
 	}
 	opts := *o.Harvest
+	// On Kubernetes data a server is a node: the replay's servers have the
+	// nodes' cores, as the answers count them, unless set.
+	var coresFrom string
+	if opts.Cores == harvest.DefaultOptions().Cores {
+		c, from, err := nodeCores(ctx, ds)
+		if err != nil {
+			return err
+		}
+		if c > 0 {
+			opts.Cores, coresFrom = c, from
+		}
+	}
 	if opts.Workload == harvest.WorkloadRuns && ds.Rows(dataset.RunsTable.Name) == 0 {
 		r.note(reports.StageHarvest, "No job runs in the dataset to replay: ingest job logs, or use --harvest-workload poisson.")
 		return nil
@@ -63,6 +75,9 @@ func (r *reportInput) addHarvest(ctx context.Context, ds *dataset.Dataset, o Opt
 	world, workload, types := res.Summary()
 	h := &reports.Harvest{World: world + ".", Workload: "Workload: " + workload + ".", Thresholds: "Job types: " + types + ".",
 		Assumptions: res.Assumptions, Warnings: res.Warnings}
+	if coresFrom != "" {
+		h.Assumptions = append(h.Assumptions, fmt.Sprintf("a server is a Kubernetes node of %d cores: %s", opts.Cores, coresFrom))
+	}
 	for _, p := range res.Policies {
 		h.Policies = append(h.Policies, reports.HarvestRow{Policy: string(p.Policy), Containers: p.Containers, Killed: p.Killed, Unplaced: p.Unplaced,
 			MultiClassJobs: p.MultiClass, FallbackJobs: p.Fallback, HarvestedCoreH: p.HarvestedCoreH, LostCoreH: p.LostCoreH})

@@ -125,9 +125,8 @@ func readProfiles(dir string) (profile.Jobs, error) {
 // addKubernetes sets the planner's platform when the data came from a
 // Kubernetes ingest: the answers then speak of nodes, namespaces, CronJobs
 // and pods, their actions point at wlprof export kubernetes, and a node's
-// cores are the nodes' allocatable (the median node's, rounded: the
-// answers count whole cores) unless --server-cores or the harvest section
-// says otherwise.
+// cores are the nodes' allocatable (nodeCores) unless --server-cores or
+// the harvest section says otherwise.
 func addKubernetes(ctx context.Context, ds *dataset.Dataset, o Options, p *reports.Planner, args string) error {
 	if !kube.FromKubernetes(ds.Manifest()) {
 		return nil
@@ -137,9 +136,25 @@ func addKubernetes(ctx context.Context, ds *dataset.Dataset, o Options, p *repor
 	if o.Planner.ServerCores > 0 || (o.Harvest != nil && o.Harvest.Cores != harvest.DefaultOptions().Cores) {
 		return nil
 	}
+	c, from, err := nodeCores(ctx, ds)
+	if err != nil || c == 0 {
+		return err
+	}
+	p.CoresPerServer, p.CoresFrom = c, from+" (--server-cores to set)"
+	return nil
+}
+
+// nodeCores is a node's cores in a dataset from a Kubernetes ingest: the
+// median node's allocatable CPU (machine_events), rounded, since the
+// answers and the harvest replay count whole cores; 0 when the data is
+// not from Kubernetes or recorded no node. from says where it came from.
+func nodeCores(ctx context.Context, ds *dataset.Dataset) (int, string, error) {
+	if !kube.FromKubernetes(ds.Manifest()) {
+		return 0, "", nil
+	}
 	nodes, err := kube.NodeShapes(ctx, ds)
 	if err != nil || len(nodes) == 0 {
-		return err
+		return 0, "", err
 	}
 	cores := make([]float64, 0, len(nodes))
 	for _, n := range nodes {
@@ -147,9 +162,9 @@ func addKubernetes(ctx context.Context, ds *dataset.Dataset, o Options, p *repor
 	}
 	sort.Float64s(cores)
 	med := cores[len(cores)/2]
-	if c := int(math.Round(med)); c > 0 {
-		p.CoresPerServer = c
-		p.CoresFrom = fmt.Sprintf("the nodes' allocatable CPU: %s cores on the median of %d nodes, rounded (--server-cores to set)", strconv.FormatFloat(med, 'f', -1, 64), len(nodes))
+	c := int(math.Round(med))
+	if c <= 0 {
+		return 0, "", nil
 	}
-	return nil
+	return c, fmt.Sprintf("the nodes' allocatable CPU: %s cores on the median of %d nodes, rounded", strconv.FormatFloat(med, 'f', -1, 64), len(nodes)), nil
 }

@@ -210,6 +210,23 @@ type terms struct {
 	kube    bool
 }
 
+// standaloneJob says whether a job id is a Kubernetes Job no CronJob owns,
+// as wlprof ingest prometheus names it (NAMESPACE/Job/NAME): not a
+// CronJob, and finished, so wlprof export kubernetes does not patch it.
+func standaloneJob(id string) bool {
+	p := strings.Split(id, "/")
+	return len(p) == 3 && p[1] == "Job"
+}
+
+// jobOf is the word for one job: on Kubernetes data a Job of its own is a
+// Job, not a CronJob.
+func (t terms) jobOf(id string) string {
+	if t.kube && standaloneJob(id) {
+		return "Job"
+	}
+	return t.job
+}
+
 func termsOf(in *Input) terms {
 	t := terms{server: "server", job: "job", jobs: "jobs", container: "container", containers: "containers", tenants: "tenants"}
 	if in.Planner == nil || in.Planner.Platform != PlatformKubernetes {
@@ -641,7 +658,11 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 					c += " --job " + shellQuote(pr.Job)
 				}
 				text := fmt.Sprintf("reserve job %s's skyline: peak %d → %d containers", pr.Job, np, sk.PeakReservation)
-				if w.kube {
+				if w.kube && standaloneJob(pr.Job) {
+					// A Job no CronJob owns has finished: set its
+					// parallelism where it is created.
+					text = fmt.Sprintf("create Job %s with parallelism at its skyline's peak: %d → %d pods at once", pr.Job, np, sk.PeakReservation)
+				} else if w.kube {
 					// A CronJob's skyline is its pods at once: its job
 					// template's parallelism, which export kubernetes sets.
 					text = fmt.Sprintf("set CronJob %s's parallelism to its skyline's peak: %d → %d pods at once", pr.Job, np, sk.PeakReservation)
@@ -674,11 +695,11 @@ func decideActions(in *Input, jobs []Job, opts Options) []Action {
 			if c != "" {
 				c += " --job " + shellQuote(pr.Job)
 			}
-			if k := cmdWith(p, "kubernetes"); w.kube && k != "" {
+			if k := cmdWith(p, "kubernetes"); w.kube && k != "" && !standaloneJob(pr.Job) {
 				c = k // sets the pods' memory request and limit from the model
 			}
 			out = append(out, Action{Kind: "shrink-memory", Job: pr.Job,
-				Text: fmt.Sprintf("run the %s tasks of %s %s at %s of their ideal memory (%s instead of %s): +%s runtime, −%s memory", m.Task, w.job, pr.Job,
+				Text: fmt.Sprintf("run the %s tasks of %s %s at %s of their ideal memory (%s instead of %s): +%s runtime, −%s memory", m.Task, w.jobOf(pr.Job), pr.Job,
 					share(least/m.IdealMemoryBytes), memText(least, m.IdealMemoryBytes), memText(m.IdealMemoryBytes, m.IdealMemoryBytes), share(pen), share(saved)),
 				Gain: fmt.Sprintf("%s less memory per task", memText(m.IdealMemoryBytes-least, m.IdealMemoryBytes)), GainShare: saved,
 				Section: StageElasticity, Command: c,

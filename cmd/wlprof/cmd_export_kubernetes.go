@@ -42,15 +42,17 @@ wlprof/command.
 
 Usage tenants name workloads NAMESPACE/KIND/NAME[/CONTAINER] (KIND
 Deployment, StatefulSet, DaemonSet or CronJob), as wlprof ingest prometheus
---tenant-key workload writes them; a usage row is the workload's pods on the
-node its server names, as fractions of that node (rows on <none>, where
-none ran, are not samples). Recurring jobs (the runs, skylines, instances
-and profruns tables) are CronJobs: NAMESPACE/NAME, or a bare NAME in
---namespace when the dataset came from a Kubernetes ingest (format
-prometheus or prometheus-json). A CronJob's pods known one by one (the
-instances table) give its numbers per pod: the percentiles of the pods'
-peak CPU and peak memory. Where the data names no container, the container
-set is the one named after the workload, or --container's.
+--tenant-key workload writes them (with the container); a usage row is the
+workload's pods on the node its server names, as fractions of that node
+(rows of 0 CPU and 0 memory, where none ran, are not samples). Recurring
+jobs (the runs, skylines, instances and profruns tables) are CronJobs:
+NAMESPACE/NAME, or a bare NAME in --namespace when the dataset came from a
+Kubernetes ingest (format prometheus or prometheus-json); a Job of its own
+(NAMESPACE/Job/NAME) is skipped: a finished Job cannot be patched. A
+CronJob's pods known one by one (the instances table) give its numbers per
+pod: the percentiles of the pods' peak CPU and peak memory, set on the
+container their task names. Where the data names no container, the
+container set is the one named after the workload, or --container's.
 
   requests.cpu     the --cpu-percentile of the CPU samples, in millicores
   limits.cpu       none (a CPU limit throttles even on an idle node), or

@@ -50,11 +50,15 @@ func kubeDataset(t *testing.T, format string) string {
 	add("monitoring/DaemonSet/node-exporter", "node-a", 120, 0.01, 0.004)
 	add("monitoring/DaemonSet/node-exporter", "node-b", 120, 0.005, 0.002)
 	add("shop/StatefulSet/db/postgres", "node-b", 240, 0.3, 0.85)
-	// As wlprof ingest prometheus --tenant-key workload writes them: no
-	// container, the pods on a node summed, and 0 on <none> where none ran.
+	// As an earlier wlprof ingest prometheus --tenant-key workload wrote
+	// them: no container, the pods on a node summed, and 0 on <none> where
+	// none ran; now 0 on the node it last ran on.
 	add("shop/Deployment/cart", "node-a", 240, 0.04, 0.02)
 	add("batch/CronJob/nightly-report", "node-b", 60, 0.2, 0.1)
 	add("batch/CronJob/nightly-report", "<none>", 60, 0, 0)
+	for i := 0; i < 60; i++ {
+		tx.Usage().Append(&dataset.Usage{Tenant: "batch/CronJob/nightly-report", Server: "node-b", TimeMs: int64(1_800_003_600_000 + i*60_000)})
+	}
 	add("kube-system", "node-a", 60, 0.1, 0.1)
 	for r := 0; r < 3; r++ {
 		start := int64(1_800_000_000_000 + r*86_400_000)

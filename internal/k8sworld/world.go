@@ -58,6 +58,21 @@ type Config struct {
 	CronPeriod time.Duration
 	// CronShape: seconds each pod of a Job runs from the Job's start.
 	CronShape []float64
+	// Jobs are Jobs of their own (no CronJob owns them), one per namespace
+	// batch-N, each started once, StandaloneStart after the world's start,
+	// with the pods of CronShape.
+	Jobs int
+}
+
+// StandaloneStart is when the Jobs of their own start, from the world's
+// start.
+const StandaloneStart = 30 * time.Minute
+
+// Job is a Job of its own's truth.
+type Job struct {
+	Namespace, Name string
+	ID              string // "namespace/Job/name": runs.job
+	Container       string
 }
 
 // Small is a few days of a small cluster, for make test.
@@ -86,15 +101,21 @@ func (c Config) Containers() int { return c.Tenants*c.Replicas + c.CronJobs*len(
 // Tenant is a namespace's truth.
 type Tenant struct {
 	Namespace string
-	Workload  string // "namespace/Kind/name", the workload tenant
-	Pattern   string
-	PeriodS   float64 // 0 unless periodic
+	Workload  string // "namespace/Kind/name", the workload
+	Container string // its pods' one container
+	// Cores is one replica's level: a constant tenant's cores, the mean
+	// of a periodic one's sine, the centre of an unpredictable one's walk
+	// (before its bursts); its working set is 512 MiB + 256 MiB per core.
+	Cores   float64
+	Pattern string
+	PeriodS float64 // 0 unless periodic
 }
 
 // CronJob is a CronJob's truth.
 type CronJob struct {
 	Namespace, Name string
 	ID              string // "namespace/name": runs.job
+	Container       string // its pods' one container (CronContainer)
 	Runs            int    // Jobs started and finished in the world
 	// Containers is the pods running in each step of CronStep seconds from
 	// a Job's start, as the shape says; VCores and MemoryBytes what they
@@ -104,13 +125,17 @@ type CronJob struct {
 	MemoryBytes []int64
 }
 
-// Cron pods' requests.
+// Cron pods' requests, and their container's name.
 const (
+	CronContainer = "etl"
+
 	CronPodCores     = 0.5
 	CronPodMemory    = 1 << 30
 	CronPodUsedCores = 0.4
-	longCores        = 1.0
-	longMemory       = 2 << 30
+	// CronPodWorkingSet is what a cron pod's container uses, bytes.
+	CronPodWorkingSet = 700 << 20
+	longCores         = 1.0
+	longMemory        = 2 << 30
 )
 
 // World is a generated world.
@@ -118,6 +143,7 @@ type World struct {
 	c       Config
 	tenants []Tenant
 	cron    []CronJob
+	jobs    []Job
 	pods    []pod // long-running pods
 	level   []float64
 	ar      []float64 // walk state per unpredictable tenant
@@ -150,12 +176,13 @@ func New(c Config) *World {
 		default:
 			ns, wl, k = fmt.Sprintf("adhoc-%d", i), "explore", "Deployment"
 		}
-		t := Tenant{Namespace: ns, Workload: ns + "/" + k + "/" + wl, Pattern: kind}
+		t := Tenant{Namespace: ns, Workload: ns + "/" + k + "/" + wl, Container: wl, Pattern: kind}
 		if kind == Periodic {
 			t.PeriodS = c.Period.Seconds()
 		}
+		t.Cores = 0.5 + 1.5*w.rng.Float64()
 		w.tenants = append(w.tenants, t)
-		w.level = append(w.level, 0.5+1.5*w.rng.Float64())
+		w.level = append(w.level, t.Cores)
 		w.ar = append(w.ar, 0)
 		w.burst = append(w.burst, 0)
 		rs := fmt.Sprintf("%s-%x", wl, 0x5c4b3a2910+i)
@@ -175,7 +202,7 @@ func New(c Config) *World {
 		longest = max(longest, s)
 	}
 	for j := 0; j < c.CronJobs; j++ {
-		cj := CronJob{Namespace: fmt.Sprintf("etl-%d", j), Name: "hourly-etl"}
+		cj := CronJob{Namespace: fmt.Sprintf("etl-%d", j), Name: "hourly-etl", Container: CronContainer}
 		cj.ID = cj.Namespace + "/" + cj.Name
 		for t := c.Start; !t.Add(time.Duration(longest * float64(time.Second))).After(c.Start.Add(c.Duration)); t = t.Add(c.CronPeriod) {
 			cj.Runs++
@@ -193,8 +220,15 @@ func New(c Config) *World {
 		}
 		w.cron = append(w.cron, cj)
 	}
+	for j := 0; j < c.Jobs; j++ {
+		ns := fmt.Sprintf("batch-%d", j)
+		w.jobs = append(w.jobs, Job{Namespace: ns, Name: "backfill", ID: ns + "/Job/backfill", Container: "backfill"})
+	}
 	return w
 }
+
+// Jobs is the truth per Job of its own.
+func (w *World) Jobs() []Job { return w.jobs }
 
 // CronStep is the step of CronJob.Containers, seconds.
 const CronStep = 60
@@ -352,6 +386,11 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	sort.Strings(jobKeys)
 	for _, k := range jobKeys {
 		j := jobs[k]
+		if j.cronjob == "" {
+			// kube-state-metrics' owner of a Job nothing owns.
+			e.span(fmt.Sprintf(`kube_job_owner{namespace=%q,job_name=%q,owner_kind="<none>",owner_name="<none>",owner_is_controller="<none>"}`, j.ns, j.job), "1", ksm, j.from, j.kubeTo)
+			continue
+		}
 		e.span(fmt.Sprintf(`kube_job_owner{namespace=%q,job_name=%q,owner_kind="CronJob",owner_name=%q,owner_is_controller="true"}`, j.ns, j.job, j.cronjob), "1", ksm, j.from, j.kubeTo)
 	}
 	e.family("kube_pod_container_resource_requests", "gauge")
@@ -362,7 +401,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 	}
 	for _, c := range cron {
 		for _, r := range [][3]string{{"cpu", "core", fmtF(CronPodCores)}, {"memory", "byte", fmtF(CronPodMemory)}} {
-			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container="etl",node=%q,resource=%q,unit=%q}`, c.ns, c.pod, c.node, r[0], r[1]), r[2], ksm, c.from, c.kubeTo)
+			e.span(fmt.Sprintf(`kube_pod_container_resource_requests{namespace=%q,pod=%q,container=%q,node=%q,resource=%q,unit=%q}`, c.ns, c.pod, c.container, c.node, r[0], r[1]), r[2], ksm, c.from, c.kubeTo)
 		}
 	}
 	// cAdvisor.
@@ -375,7 +414,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 		}
 	}
 	for _, c := range cron {
-		e.series(fmt.Sprintf(`container_cpu_usage_seconds_total{namespace=%q,pod=%q,container="etl",node=%q}`, c.ns, c.pod, c.node))
+		e.series(fmt.Sprintf(`container_cpu_usage_seconds_total{namespace=%q,pod=%q,container=%q,node=%q}`, c.ns, c.pod, c.container, c.node))
 		for _, t := range times {
 			if t >= c.from && t < c.to {
 				e.sample(fmtF(CronPodUsedCores*(t-c.from)), t) // a counter from the pod's start
@@ -390,7 +429,7 @@ func (w *World) Write(out io.Writer, to time.Time) error {
 		}
 	}
 	for _, c := range cron {
-		e.span(fmt.Sprintf(`container_memory_working_set_bytes{namespace=%q,pod=%q,container="etl",node=%q}`, c.ns, c.pod, c.node), fmtF(700<<20), times, c.from, c.to)
+		e.span(fmt.Sprintf(`container_memory_working_set_bytes{namespace=%q,pod=%q,container=%q,node=%q}`, c.ns, c.pod, c.container, c.node), fmtF(CronPodWorkingSet), times, c.from, c.to)
 	}
 	if e.err == nil {
 		_, e.err = bw.WriteString("# EOF\n")
@@ -406,12 +445,14 @@ func (p pod) pod() string { return p.name }
 // cronPod is one pod of a Job within a Write's window: scraped while in
 // [from, to) (unix seconds), shown by kube-state-metrics until kubeTo
 // (completed pods stay listed a while after their containers are gone).
+// cronjob is "" for a Job of its own.
 type cronPod struct {
-	ns, cronjob, job, pod, node string
-	from, to, kubeTo            float64
+	ns, cronjob, job, container, pod, node string
+	from, to, kubeTo                       float64
 }
 
-// cronPods lists the CronJobs' pods that overlap the window of times.
+// cronPods lists the CronJobs' pods, and those of the Jobs of their own,
+// that overlap the window of times.
 func (w *World) cronPods(times []float64) []cronPod {
 	if len(times) == 0 {
 		return nil
@@ -424,13 +465,24 @@ func (w *World) cronPods(times []float64) []cronPod {
 			s := float64(t.Unix())
 			job := fmt.Sprintf("%s-%d", cj.Name, t.Unix()/60)
 			for i, d := range w.c.CronShape {
-				c := cronPod{ns: cj.Namespace, cronjob: cj.Name, job: job, pod: job + "-" + suffix(uint64(r), uint64(i)),
+				c := cronPod{ns: cj.Namespace, cronjob: cj.Name, job: job, container: cj.Container, pod: job + "-" + suffix(uint64(r), uint64(i)),
 					node: w.node(ci*7 + r*len(w.c.CronShape) + i), from: s, to: math.Min(s+d, end), kubeTo: math.Min(s+d+300, end)}
 				if c.kubeTo < lo || c.from > hi {
 					continue
 				}
 				out = append(out, c)
 			}
+		}
+	}
+	for ji, j := range w.jobs {
+		s := float64(w.c.Start.Add(StandaloneStart).Unix())
+		for i, d := range w.c.CronShape {
+			c := cronPod{ns: j.Namespace, job: j.Name, container: j.Container, pod: j.Name + "-" + suffix(uint64(1000+ji), uint64(i)),
+				node: w.node(ji*3 + i), from: s, to: math.Min(s+d, end), kubeTo: math.Min(s+d+300, end)}
+			if c.kubeTo < lo || c.from > hi {
+				continue
+			}
+			out = append(out, c)
 		}
 	}
 	return out
