@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -112,36 +111,13 @@ func TestValidate(t *testing.T) {
 // permission) is classified all the same, with a warning that the series
 // were not stored; any other write error fails the run (issue 22 item 7).
 func TestRunOnReadOnlyDataset(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Four days of two tenants every two minutes: a daily wave and a flat line.
-	for k := int64(0); k < 4*720; k++ {
-		for _, u := range []dataset.Usage{
-			{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720), Memory: math.NaN()},
-			{Tenant: "flat", Server: "s1", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()},
-		} {
-			if err := tx.Usage().Append(&u); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	ds := usageWorld(t)
 	want, err := Run(context.Background(), mustLoad(t, ds), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds, err = dataset.Open(ds.Dir); err != nil { // a fresh handle: as if the series table was never built
-		t.Fatal(err)
-	}
-	tx, _ = ds.Begin()
+	ds = reopen(t, ds) // a fresh handle: as if the series table was never built
+	tx, _ := ds.Begin()
 	tx.Replace(dataset.SeriesTable.Name)
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
