@@ -62,12 +62,7 @@ func TestKillPerServer(t *testing.T) {
 // orders stock ≤ history < blind.
 func TestRequeueFinishesEveryJob(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		o := plantedOptions()
-		o.Seed = seed
-		res, err := Run(context.Background(), Input{Series: plantedWorld(seed, 10)}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runPlanted(t, seed)
 		h, b, s := res.Policies[0], res.Policies[1], res.Policies[2]
 		if s.Policy != Stock || s.Killed != 0 || s.LostCoreH != 0 {
 			t.Fatalf("stock: %+v", s)
