@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 func period(s float64) *float64 { return &s }
@@ -50,24 +51,15 @@ func TestResultProfile(t *testing.T) {
 // Representatives are the tenants closest to their class's (mean, peak),
 // ties broken by name, read back with their series.
 func TestRepresentatives(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var series []dataset.Series
 	for _, n := range []string{"a", "b", "c", "d"} {
 		series = append(series, dataset.Series{Tenant: n, StepS: 60, Values: []float64{0.1, 0.2, 0.3, 0.2}})
 	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	if err := tx.WriteSeries(series); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Commit(t, tx)
 	r := &Result{Tenants: []Tenant{
 		{Tenant: "a", Class: "k", Mean: 0.5, Peak: 0.9}, // far
 		{Tenant: "b", Class: "k", Mean: 0.2, Peak: 0.3}, // at the centre
