@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // staggeredEnd builds the series of one tenant of two machines sampled
@@ -84,20 +85,11 @@ func TestCurrentLeavesOutThinTail(t *testing.T) {
 // the same current.
 func TestThinTailStored(t *testing.T) {
 	s, _ := staggeredEnd(t)
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	if err := tx.WriteSeries([]dataset.Series{s}); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Commit(t, tx)
 	back, err := dataset.ReadSeries(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // AddBatch folds a batch's rows on several workers (each owning a part of
@@ -18,14 +19,7 @@ import (
 // the number of parts, on shuffled rows with duplicates and gaps.
 func TestAddBatchPartsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	var rows []dataset.Usage
 	for tn := 0; tn < 150; tn++ {
 		for sv := 0; sv < 1+tn%3; sv++ {
@@ -41,14 +35,8 @@ func TestAddBatchPartsAgree(t *testing.T) {
 		}
 	}
 	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	for i := range rows {
-		if err := tx.Usage().Append(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Usage(), rows)
+	datasettest.Commit(t, tx)
 	build := func(parts int) []dataset.Series {
 		b := NewSeriesBuilder(2 * time.Minute)
 		b.parts = parts

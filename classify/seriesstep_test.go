@@ -10,33 +10,22 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // usageWorld is a dataset with four days of two tenants every two
 // minutes: a daily wave and a flat line.
 func usageWorld(t *testing.T) *dataset.Dataset {
 	t.Helper()
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	var rows []dataset.Usage
 	for k := int64(0); k < 4*720; k++ {
-		for _, u := range []dataset.Usage{
-			{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720), Memory: math.NaN()},
-			{Tenant: "flat", Server: "s1", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()},
-		} {
-			if err := tx.Usage().Append(&u); err != nil {
-				t.Fatal(err)
-			}
-		}
+		rows = append(rows,
+			dataset.Usage{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720), Memory: math.NaN()},
+			dataset.Usage{Tenant: "flat", Server: "s1", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()})
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Usage(), rows)
+	datasettest.Commit(t, tx)
 	return ds
 }
 

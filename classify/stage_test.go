@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 func period(s float64) *float64 { return &s }
@@ -51,24 +51,15 @@ func TestResultProfile(t *testing.T) {
 // Representatives are the tenants closest to their class's (mean, peak),
 // ties broken by name, read back with their series.
 func TestRepresentatives(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var series []dataset.Series
 	for _, n := range []string{"a", "b", "c", "d"} {
 		series = append(series, dataset.Series{Tenant: n, StepS: 60, Values: []float64{0.1, 0.2, 0.3, 0.2}})
 	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	if err := tx.WriteSeries(series); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Commit(t, tx)
 	r := &Result{Tenants: []Tenant{
 		{Tenant: "a", Class: "k", Mean: 0.5, Peak: 0.9}, // far
 		{Tenant: "b", Class: "k", Mean: 0.2, Peak: 0.3}, // at the centre
@@ -112,36 +103,13 @@ func TestValidate(t *testing.T) {
 // permission) is classified all the same, with a warning that the series
 // were not stored; any other write error fails the run (issue 22 item 7).
 func TestRunOnReadOnlyDataset(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Four days of two tenants every two minutes: a daily wave and a flat line.
-	for k := int64(0); k < 4*720; k++ {
-		for _, u := range []dataset.Usage{
-			{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720), Memory: math.NaN()},
-			{Tenant: "flat", Server: "s1", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()},
-		} {
-			if err := tx.Usage().Append(&u); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	ds := usageWorld(t)
 	want, err := Run(context.Background(), mustLoad(t, ds), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds, err = dataset.Open(ds.Dir); err != nil { // a fresh handle: as if the series table was never built
-		t.Fatal(err)
-	}
-	tx, _ = ds.Begin()
+	ds = reopen(t, ds) // a fresh handle: as if the series table was never built
+	tx, _ := ds.Begin()
 	tx.Replace(dataset.SeriesTable.Name)
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/internal/synth"
 )
 
@@ -24,29 +25,17 @@ func storedWorld(t *testing.T, seed uint64, order func([]dataset.Series)) (*data
 	for i := 0; i < len(series); i += 17 {
 		series[i].Values = series[i].Values[:len(series[i].Values)/4]
 	}
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	stored := slices.Clone(series)
 	if order != nil {
 		order(stored)
 	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	tx.Replace(dataset.SeriesTable.Name)
 	if err := tx.WriteSeries(stored); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if ds, err = dataset.Open(ds.Dir); err != nil {
-		t.Fatal(err)
-	}
-	return ds, series
+	datasettest.Commit(t, tx)
+	return reopen(t, ds), series
 }
 
 // Classifying the series table as it is read (two passes, a few groups in

@@ -2,34 +2,23 @@ package elasticity
 
 import (
 	"encoding/json"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/internal/stage/stagetest"
 )
 
-// parseFlags sets the stage's flags from args on the defaults, as the
-// command does.
-func parseFlags(args ...string) (Options, error) {
-	o := DefaultOptions()
-	fs := pflag.NewFlagSet("elasticity", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.AddFlags(fs)
-	return o, fs.Parse(args)
-}
-
 func TestSetFlag(t *testing.T) {
-	if o, err := parseFlags(); o.Overrides != nil || err != nil {
+	if o, err := stagetest.Parse(Contract); o.Overrides != nil || err != nil {
 		t.Errorf("none: %v, %v", o.Overrides, err)
 	}
-	o, err := parseFlags("--set", " mapreduce.job.maps = 400", "--set", "k=a=b", "--set", "k2=", "--set", "mapreduce.job.maps=8")
+	o, err := stagetest.Parse(Contract, "--set", " mapreduce.job.maps = 400", "--set", "k=a=b", "--set", "k2=", "--set", "mapreduce.job.maps=8")
 	if want := (Conf{"mapreduce.job.maps": "8", "k": "a=b", "k2": ""}); err != nil || !reflect.DeepEqual(o.Overrides, want) {
 		t.Errorf("got %v, %v; want %v", o.Overrides, err, want)
 	}
 	for _, bad := range []string{"nokey", "=v", " =v"} {
-		if _, err := parseFlags("--set", "a=b", "--set", bad); err == nil || err.Error() != `invalid argument "`+bad+`" for "--set" flag: want KEY=VALUE` {
+		if _, err := stagetest.Parse(Contract, "--set", "a=b", "--set", bad); err == nil || err.Error() != `invalid argument "`+bad+`" for "--set" flag: want KEY=VALUE` {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
@@ -38,12 +27,12 @@ func TestSetFlag(t *testing.T) {
 // Sizes read as bytesize.Parse reads them; --input-bytes is 0 (as
 // profiled) until given.
 func TestSizeFlags(t *testing.T) {
-	o, err := parseFlags("--grid", "256M", "--input-bytes", "10G")
+	o, err := stagetest.Parse(Contract, "--grid", "256M", "--input-bytes", "10G")
 	if err != nil || o.GridBytes != 256<<20 || o.InputBytes != 10<<30 {
 		t.Errorf("256M, 10G: %d, %d, %v", o.GridBytes, o.InputBytes, err)
 	}
 	for _, bad := range [][]string{{"--grid", "0"}, {"--grid", "x"}, {"--input-bytes", "-1"}} {
-		if _, err := parseFlags(bad...); err == nil || !strings.Contains(err.Error(), "invalid argument") {
+		if _, err := stagetest.Parse(Contract, bad...); err == nil || !strings.Contains(err.Error(), "invalid argument") {
 			t.Errorf("%v: %v", bad, err)
 		}
 	}

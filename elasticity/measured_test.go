@@ -30,14 +30,7 @@ func TestMeasuredSpillsOverrideTheSimulator(t *testing.T) {
 				Config: `{"mapreduce.task.io.sort.mb":"100","mapreduce.map.memory.mb":"1024"}`})
 		}
 	}
-	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Models) != 1 {
-		t.Fatalf("no model: %+v", res.Skipped)
-	}
-	m := res.Models[0]
+	m := onlyModel(t, runs, DefaultOptions())
 	if m.IdealMemoryBytes <= 384*mib || m.IdealMemoryBytes > 512*mib {
 		t.Errorf("ideal memory %d MiB, want in (384, 512] MiB where the runs stop spilling", m.IdealMemoryBytes/mib)
 	}
@@ -60,14 +53,7 @@ func TestNoNegativePenalty(t *testing.T) {
 	const mib = 1 << 20
 	runs := twoReps(dataset.ProfRun{Job: "odd", Task: "map", Framework: "generic", Slots: 1, InputBytes: 1 << 30},
 		[]sweepPoint{{200, 1 << 30, 48}, {400, 1 << 30, 49}, {1024, 0, 60}, {2048, 0, 61}})
-	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Models) != 1 {
-		t.Fatalf("no model: %+v", res.Skipped)
-	}
-	m := res.Models[0]
+	m := onlyModel(t, runs, DefaultOptions())
 	for _, p := range m.Curve {
 		if p.Penalty < 0 || p.Slowdown < 1 || p.RuntimeS < m.IdealRuntimeS {
 			t.Errorf("point %+v says less memory is faster (ideal runtime %g s)", p, m.IdealRuntimeS)
@@ -85,18 +71,10 @@ func TestNoNegativePenalty(t *testing.T) {
 func TestRetarget(t *testing.T) {
 	runs := twoReps(dataset.ProfRun{Job: "j", Task: "reduce", Framework: "sandbox", Slots: 1, InputBytes: 1 << 29},
 		[]sweepPoint{{100, 1 << 30, 30}, {200, 1 << 30, 29}, {300, 1 << 30, 31}, {1024, 0, 20}, {2048, 0, 20.5}})
-	res, err := Run(context.Background(), Input{Runs: runs}, DefaultOptions())
-	if err != nil || len(res.Models) != 1 {
-		t.Fatalf("%v %+v", err, res)
-	}
-	m := res.Models[0]
+	m := onlyModel(t, runs, DefaultOptions())
 	opts := DefaultOptions()
 	opts.InputBytes = 10 << 29
-	res10, err := Run(context.Background(), Input{Runs: runs}, opts)
-	if err != nil || len(res10.Models) != 1 {
-		t.Fatalf("%v %+v", err, res10)
-	}
-	big := res10.Models[0]
+	big := onlyModel(t, runs, opts)
 	if big.InputBytes != 10<<29 || big.RetargetedFromBytes != 1<<29 || big.IdealMemoryBytes < 10*m.IdealMemoryBytes-10 || big.IdealMemoryBytes > 10*m.IdealMemoryBytes {
 		t.Errorf("input %d (from %d), ideal %d, want 10 × %d", big.InputBytes, big.RetargetedFromBytes, big.IdealMemoryBytes, m.IdealMemoryBytes)
 	}
@@ -129,6 +107,20 @@ type sweepPoint struct {
 }
 
 // twoReps is two repetitions of run at each point of a sweep.
+// onlyModel runs the stage on runs and returns its one model; no model,
+// or more, fails t.
+func onlyModel(t *testing.T, runs []dataset.ProfRun, opts Options) *Model {
+	t.Helper()
+	res, err := Run(context.Background(), Input{Runs: runs}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Models) != 1 {
+		t.Fatalf("%d models, want one; skipped %+v", len(res.Models), res.Skipped)
+	}
+	return res.Models[0]
+}
+
 func twoReps(run dataset.ProfRun, pts []sweepPoint) []dataset.ProfRun {
 	var runs []dataset.ProfRun
 	for _, p := range pts {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // Ω comes from the classify stage's series and patterns: the first Load
@@ -19,30 +20,18 @@ import (
 // tenant. With no job, Load says so (ErrNoJobs) and still returns the
 // availability.
 func TestAvailabilityFromClassifySeries(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	// Eight days every two minutes: a daily wave with seeded noise and a
 	// flat line.
 	rng := rand.New(rand.NewPCG(1, 2))
+	var rows []dataset.Usage
 	for k := int64(0); k < 8*720; k++ {
-		for _, u := range []dataset.Usage{
-			{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720) + 0.05*rng.NormFloat64(), Memory: math.NaN()},
-			{Tenant: "flat", Server: "s2", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()},
-		} {
-			if err := tx.Usage().Append(&u); err != nil {
-				t.Fatal(err)
-			}
-		}
+		rows = append(rows,
+			dataset.Usage{Tenant: "wave", Server: "s1", TimeMs: k * 120_000, CPU: 0.5 + 0.3*math.Sin(2*math.Pi*float64(k)/720) + 0.05*rng.NormFloat64(), Memory: math.NaN()},
+			dataset.Usage{Tenant: "flat", Server: "s2", TimeMs: k * 120_000, CPU: 0.4, Memory: math.NaN()})
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Usage(), rows)
+	datasettest.Commit(t, tx)
 	opts := DefaultOptions()
 	opts.AtMs, opts.AtSet = 8*86400_000, true
 	built, err := Load(context.Background(), ds, opts)

@@ -116,6 +116,20 @@ func writeDataset(t *testing.T, rows []dataset.ProfRun) *dataset.Dataset {
 	return ds
 }
 
+// loadAt loads the stage's input from ds with the jobs file text, at a
+// fixed instant (2023-11-14T22:13:20Z), and returns it with its options.
+func loadAt(t *testing.T, ds *dataset.Dataset, jobs string) (Input, Options) {
+	t.Helper()
+	opts := DefaultOptions()
+	opts.AtMs = 1_700_000_000_000
+	opts.Jobs = writeJobsFile(t, jobs)
+	in, err := Load(context.Background(), ds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, opts
+}
+
 func writeJobsFile(t *testing.T, text string) *JobsFile {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "jobs.yaml")
@@ -147,13 +161,7 @@ func TestThesisMuFromProfileSetting(t *testing.T) {
 	}
 	sort.Slice(rows, func(a, b int) bool { return rows[a].RunID < rows[b].RunID })
 	ds := writeDataset(t, rows)
-	opts := DefaultOptions()
-	opts.AtMs = 1_700_000_000_000
-	opts.Jobs = writeJobsFile(t, "version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 100}]\n")
-	in, err := Load(context.Background(), ds, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, _ := loadAt(t, ds, "version: 1\njobs:\n  - job: etl\n    deadline_s: 3600\n    phases: [{phase: map, tasks: 100}]\n")
 	if len(in.Jobs) != 1 {
 		t.Fatalf("jobs %+v, not estimated %+v", in.Jobs, in.NotEstimated)
 	}
@@ -167,9 +175,7 @@ func TestThesisMuFromProfileSetting(t *testing.T) {
 // same as that of a reduce task." A job whose reduce phase has no µ is
 // estimated with the map's, and the output says so.
 func TestThesisReduceCostsAMap(t *testing.T) {
-	opts := DefaultOptions()
-	opts.AtMs = 1_700_000_000_000
-	opts.Jobs = writeJobsFile(t, `version: 1
+	in, opts := loadAt(t, nil, `version: 1
 jobs:
   - job: etl
     deadline_s: 3600
@@ -177,10 +183,6 @@ jobs:
       - {phase: map, tasks: 100, mu_s: 60}
       - {phase: reduce, tasks: 10}
 `)
-	in, err := Load(context.Background(), nil, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(in.Jobs) != 1 {
 		t.Fatalf("etl not estimated: %+v", in.NotEstimated)
 	}
@@ -418,9 +420,7 @@ func TestThesisUtilitySum(t *testing.T) {
 // deadline. Second, recently submitted jobs for which there is no
 // available data. Finally, executing jobs based on their s_req."
 func TestThesisPlacementRank(t *testing.T) {
-	opts := DefaultOptions()
-	opts.AtMs = 1_700_000_000_000
-	opts.Jobs = writeJobsFile(t, `version: 1
+	in, opts := loadAt(t, nil, `version: 1
 jobs:
   - job: small
     deadline_s: 1000
@@ -435,10 +435,6 @@ jobs:
     deadline_s: -60
     phases: [{phase: map, tasks: 5, mu_s: 10}]
 `)
-	in, err := Load(context.Background(), nil, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
 	doc := runDoc(t, in, opts)
 	rank := map[string]any{}
 	for _, j := range doc["jobs"].([]any) {

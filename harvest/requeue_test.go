@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 )
 
 // TestKillPerServer: Zhang et al., OSDI'16 §5: "If NM-H detects that
@@ -61,12 +62,7 @@ func TestKillPerServer(t *testing.T) {
 // orders stock ≤ history < blind.
 func TestRequeueFinishesEveryJob(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		o := plantedOptions()
-		o.Seed = seed
-		res, err := Run(context.Background(), Input{Series: plantedWorld(seed, 10)}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runPlanted(t, seed)
 		h, b, s := res.Policies[0], res.Policies[1], res.Policies[2]
 		if s.Policy != Stock || s.Killed != 0 || s.LostCoreH != 0 {
 			t.Fatalf("stock: %+v", s)
@@ -104,14 +100,8 @@ func TestRequeueFinishesEveryJob(t *testing.T) {
 // server that rises to 50% keeps 2 cores for containers and kills the
 // rest. With --average-servers the old answer, none, comes back.
 func TestLoadServerKills(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	var rows []dataset.Usage
 	start := time.Date(2025, 3, 3, 0, 0, 0, 0, time.UTC).UnixMilli()
 	for k := int64(0); k < 6*720; k++ {
 		a, b := 0.3, 0.3
@@ -121,18 +111,12 @@ func TestLoadServerKills(t *testing.T) {
 				a, b = b, a
 			}
 		}
-		for _, u := range []dataset.Usage{
-			{Tenant: "t", Server: "a", TimeMs: start + k*120_000, CPU: a, Memory: math.NaN()},
-			{Tenant: "t", Server: "b", TimeMs: start + k*120_000, CPU: b, Memory: math.NaN()},
-		} {
-			if err := tx.Usage().Append(&u); err != nil {
-				t.Fatal(err)
-			}
-		}
+		rows = append(rows,
+			dataset.Usage{Tenant: "t", Server: "a", TimeMs: start + k*120_000, CPU: a, Memory: math.NaN()},
+			dataset.Usage{Tenant: "t", Server: "b", TimeMs: start + k*120_000, CPU: b, Memory: math.NaN()})
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Usage(), rows)
+	datasettest.Commit(t, tx)
 	for _, avg := range []bool{false, true} {
 		o := plantedOptions()
 		o.MaxContainers = 8

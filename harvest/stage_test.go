@@ -67,17 +67,25 @@ func plantedOptions() Options {
 	return o
 }
 
+// runPlanted runs the stage on ten days of the planted world of seed,
+// with plantedOptions and the same seed for the workload.
+func runPlanted(t *testing.T, seed uint64) *Result {
+	t.Helper()
+	o := plantedOptions()
+	o.Seed = seed
+	res, err := Run(context.Background(), Input{Series: plantedWorld(seed, 10)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // TestPlantedWorld: on a world with planted structure, Algorithm 1 kills
 // fewer containers than the history-blind baseline (long jobs avoid the
 // bursty tenants), for several seeds of the world and the workload.
 func TestPlantedWorld(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		o := plantedOptions()
-		o.Seed = seed
-		res, err := Run(context.Background(), Input{Series: plantedWorld(seed, 10)}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runPlanted(t, seed)
 		h, b := res.Policies[0], res.Policies[1]
 		t.Logf("seed %d: %d jobs %v, thresholds %v, from %s; history: %d containers, %d killed, %.0f core-h (%.0f lost); blind: %d, %d killed, %.0f core-h (%.0f lost)",
 			seed, res.Jobs, res.JobsByType, res.Thresholds, time.UnixMilli(res.StartMs).UTC().Format(time.DateOnly),

@@ -14,6 +14,19 @@ func classOf(ms []Member) map[string]string {
 	return out
 }
 
+// clusterAs clusters ms and fails t for each member whose class is not
+// the one want names.
+func clusterAs(t *testing.T, ms []Member, want map[string]string) {
+	t.Helper()
+	Cluster(ms)
+	got := classOf(ms)
+	for n, w := range want {
+		if got[n] != w {
+			t.Errorf("%s: %s, want %s", n, got[n], w)
+		}
+	}
+}
+
 // Nine tenants of equal storage, worked by hand: rows by rate, then each
 // row by its own peaks. The infrequent row's peaks (0.1–0.3) are all
 // below the frequent row's (0.7–0.9), so the columns are not global peak
@@ -28,18 +41,11 @@ func TestClusterHandEqual(t *testing.T) {
 	for i := range ms {
 		ms[i].StorageBytes = 8e12 // two servers of 4 TB
 	}
-	Cluster(ms)
-	want := map[string]string{
+	clusterAs(t, ms, map[string]string{
 		"b": "infrequent/low", "c": "infrequent/medium", "a": "infrequent/high",
 		"e": "intermediate/low", "f": "intermediate/medium", "d": "intermediate/high",
 		"h": "frequent/low", "i": "frequent/medium", "g": "frequent/high",
-	}
-	got := classOf(ms)
-	for n, w := range want {
-		if got[n] != w {
-			t.Errorf("%s: %s, want %s", n, got[n], w)
-		}
-	}
+	})
 	per := map[string]float64{}
 	for _, m := range ms {
 		per[ClassName(m.Row, m.Col)] += m.StorageBytes
@@ -66,18 +72,11 @@ func TestClusterHandUnequal(t *testing.T) {
 		{Name: "g", Rate: 2.00, Peak: 0.4, StorageBytes: 3}, {Name: "h", Rate: 3.00, Peak: 0.6, StorageBytes: 1},
 		{Name: "i", Rate: 4.00, Peak: 0.05, StorageBytes: 2},
 	}
-	Cluster(ms)
-	want := map[string]string{
+	clusterAs(t, ms, map[string]string{
 		"b": "infrequent/low", "c": "infrequent/medium", "a": "infrequent/high",
 		"e": "intermediate/low", "d": "intermediate/low", "f": "intermediate/high",
 		"i": "frequent/low", "g": "frequent/medium", "h": "frequent/high",
-	}
-	got := classOf(ms)
-	for n, w := range want {
-		if got[n] != w {
-			t.Errorf("%s: %s, want %s", n, got[n], w)
-		}
-	}
+	})
 	rs := []Tenant{}
 	for _, m := range ms {
 		rs = append(rs, Tenant{Tenant: m.Name, ReimageGroup: ReimageGroups[m.Row], PeakGroup: PeakGroups[m.Col], StorageBytes: m.StorageBytes, Servers: int(m.StorageBytes)})

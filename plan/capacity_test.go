@@ -1,14 +1,13 @@
 package plan
 
 import (
-	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/internal/stage/stagetest"
 )
 
 func TestParseCapacity(t *testing.T) {
@@ -59,13 +58,10 @@ func TestOptionsValidateCapacity(t *testing.T) {
 			t.Errorf("Validate: %v; want it to say %q", err, want)
 		}
 	}
-	fs := pflag.NewFlagSet("plan", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.AddFlags(fs)
-	if err := fs.Parse([]string{"--capacity", "cores=12,nope=1"}); err == nil || err.Error() != `invalid argument "cores=12,nope=1" for "--capacity" flag: unknown resource "nope" (want containers, memory or cores)` {
+	if _, err := stagetest.Parse(Contract, "--capacity", "cores=12,nope=1"); err == nil || err.Error() != `invalid argument "cores=12,nope=1" for "--capacity" flag: unknown resource "nope" (want containers, memory or cores)` {
 		t.Errorf("--capacity cores=12,nope=1: %v", err)
 	}
-	if err := fs.Parse([]string{"--capacity", "cores=12"}); err != nil || o.Capacity != (Capacity{VCores: 12}) {
+	if o, err := stagetest.Parse(Contract, "--capacity", "cores=12"); err != nil || o.Capacity != (Capacity{VCores: 12}) {
 		t.Errorf("--capacity cores=12: %v, %+v", err, o.Capacity)
 	}
 	if _, err := Pack(nil, PackOptions{StepS: 60, LCMCapS: 3600, Capacity: Capacity{MemoryBytes: -1}}); err == nil || !strings.Contains(err.Error(), "memory -1 bytes") {

@@ -94,10 +94,7 @@ func TestAnswersInBrowser(t *testing.T) {
 	in := synthInput(300, 6, 9)
 	in.Planner = plannerFor(in)
 	in.Jobs[0].Profile.Job = strings.Repeat("daily_sales_enrich_", 4) + "03"
-	dir := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	page := filepath.Join(dir, "index.html")
 	b, _ := os.ReadFile(page)
 	if m := formatError.FindString(string(b)); m != "" {

@@ -107,10 +107,7 @@ func TestReportInBrowser(t *testing.T) {
 		{File: strings.Repeat("a-long-directory-name/", 12) + "usage.csv", Format: "csv", Ingest: 1, Accepted: 721392, Rejected: 1, Reasons: []RejectReason{{"timestamp \"2024-02-30T00:04:00Z\": field out of range", 1}}},
 		{File: "runs.jsonl", Format: "openlineage", Ingest: 2, Accepted: 40},
 	}
-	dir := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	page := filepath.Join(dir, "index.html")
 
 	// The check can fail: a page that breaks the rules is caught.

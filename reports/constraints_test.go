@@ -12,11 +12,7 @@ import (
 func TestConstraintsSection(t *testing.T) {
 	in := synthInput(0, 2, 2)
 	in.Constraints.Rows[0].Attribute = "<b>GK</b>"
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	computed := false
 	for _, s := range idx.Stages {
 		computed = computed || (s.Stage == StageConstraints && s.Computed)

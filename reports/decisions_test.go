@@ -54,10 +54,7 @@ func plannerFor(in *Input) *Planner {
 func TestDecisionsMatchSections(t *testing.T) {
 	in := synthInput(40, 6, 1)
 	in.Planner = plannerFor(in)
-	dir := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	var idx struct {
 		Summary struct {
 			Decisions map[string]json.RawMessage `json:"decisions"`
@@ -253,10 +250,7 @@ func TestSig(t *testing.T) {
 func TestReportNamesNoSeedFile(t *testing.T) {
 	in := synthInput(40, 6, 1)
 	in.Planner = plannerFor(in)
-	dir := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	for _, f := range []string{"index.html", "index.json"} {
 		b, _ := os.ReadFile(filepath.Join(dir, f))
 		if m := regexp.MustCompile(`(?i)seed\s+0\d\d`).Find(b); m != nil {
@@ -419,10 +413,7 @@ func TestDecisionsSpeakKubernetes(t *testing.T) {
 		t.Errorf("actions %v: the synthetic input should give skyline and memory actions", kinds)
 	}
 	// The first screen in the same words.
-	dir := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	hb, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	answers := sectionOf(t, unaligned(string(hb)), "answers")
 	for _, want := range []string{"Which CronJobs may miss their deadline?", "a fraction of a node) × nodes × 16 cores per node", "pods killed"} {

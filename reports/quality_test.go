@@ -18,11 +18,7 @@ func TestDataQuality(t *testing.T) {
 		{File: "clean.csv", Format: "csv", Ingest: 1, Accepted: 100},
 		{File: "b.log", Format: "yarn-rm", Ingest: 2, Accepted: 0, Rejected: 1, Reasons: []RejectReason{{"no APPID", 1}}},
 	}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	q := idx.DataQuality
 	if len(q.Inputs) != 3 || q.Accepted != 190 || q.Rejected != 11 || q.InputsWithRejects != 2 || q.RejectedFraction != 11.0/201 {
 		t.Errorf("totals %+v", q)
@@ -55,7 +51,7 @@ func TestDataQuality(t *testing.T) {
 	}
 
 	in.Inputs = nil
-	idx, err = Write(dir, in, DefaultOptions())
+	idx, err := Write(dir, in, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,11 +37,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 // Every file the index names exists, loads with the profile package, and
 // the report holds nothing else.
 func TestWriteReportMatchesIndex(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "report")
-	idx, err := Write(dir, synthInput(200, 6, 1), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, synthInput(200, 6, 1), DefaultOptions())
 	files := readTree(t, dir)
 	want := map[string]bool{"index.html": true, "index.json": true, "tenants.json": true}
 	for _, p := range idx.Profiles {
@@ -142,11 +138,7 @@ func TestMissingStagesSayNotComputed(t *testing.T) {
 		in.Jobs[i].Sweeps = nil
 	}
 	in.Notes = map[string][]string{StageClassify: {"classify: not built yet (issue 3)"}}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	computed := map[string]bool{}
 	for _, s := range idx.Stages {
 		computed[s.Stage] = s.Computed
@@ -185,11 +177,7 @@ func TestReportEscapesTraceStrings(t *testing.T) {
 	in.Inputs = []DataInput{{File: `in/<script>alert(7)</script>.csv`, Format: "csv", Rejected: 1, Reasons: []RejectReason{{`<img src=x onerror=alert(8)>`, 1}}}}
 	opts := DefaultOptions()
 	opts.InlineJobs = 10
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, opts)
 	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	lower := strings.ToLower(string(html))
 	for _, bad := range []string{"<script", "<img", "<b ", "onerror=alert(2)>", "<svg onload"} {
@@ -312,11 +300,7 @@ func TestReportDeterministic(t *testing.T) {
 
 // The PNGs decode and are not blank.
 func TestPlotsDrawSomething(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, synthInput(100, 2, 8), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, synthInput(100, 2, 8), DefaultOptions())
 	for _, p := range idx.Plots {
 		if p.PNG == "" {
 			t.Fatalf("%s: no PNG", p.Name)
@@ -338,11 +322,7 @@ func TestPNGScope(t *testing.T) {
 	for _, all := range []bool{false, true} {
 		opts := DefaultOptions()
 		opts.InlineJobs, opts.AllPNG = 1, all
-		dir := filepath.Join(t.TempDir(), "r")
-		idx, err := Write(dir, synthInput(20, 4, 10), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		idx, dir := writeReport(t, synthInput(20, 4, 10), opts)
 		withPNG := map[string]bool{}
 		for _, p := range idx.Plots {
 			if _, err := os.Stat(filepath.Join(dir, p.SVG)); err != nil {
@@ -371,11 +351,7 @@ func TestLongNames(t *testing.T) {
 	for i := range in.Jobs[0].Measured {
 		in.Jobs[0].Measured[i].Task = strings.Repeat("task", 80)
 	}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	for _, p := range idx.Plots {
 		if len(filepath.Base(p.SVG)) > 255 {
 			t.Errorf("%s: name longer than 255 bytes", p.SVG)
@@ -393,10 +369,7 @@ func TestNegativeOffsets(t *testing.T) {
 	in := synthInput(0, 1, 0)
 	in.Jobs[0].Profile.SLO = &profile.SLO{Runs: 5, Actionable: true, ArrivalS: &profile.Number{Value: -2465, Source: "inferred"},
 		DeadlineS: &profile.Number{Value: 93600, Source: "inferred"}, Override: profile.Override{Fields: []string{}}}
-	dir := filepath.Join(t.TempDir(), "r")
-	if _, err := Write(dir, in, DefaultOptions()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, DefaultOptions())
 	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	for _, w := range []string{"arrival -41m5s", "deadline &#43;1d2h"} {
 		if !strings.Contains(string(html), w) {
@@ -441,10 +414,7 @@ func TestReportEscapesInvisibleCharacters(t *testing.T) {
 	in.Skipped = []Skipped{{Stage: StageSkyline, Job: "zero\u200bwidth", Reason: "1 run"}}
 	opts := DefaultOptions()
 	opts.InlineJobs = 10
-	dir := filepath.Join(t.TempDir(), "r")
-	if _, err := Write(dir, in, opts); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := writeReport(t, in, opts)
 	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	for _, r := range string(html) {
 		if r == '\u202e' || r == '\u2066' || r == '\u200b' || r == 0x1b {
@@ -483,11 +453,7 @@ func TestHarvestKillsFigure(t *testing.T) {
 // shares against S/9 and needs classes.
 func TestPlacementSection(t *testing.T) {
 	in := synthInput(0, 1, 3)
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	var st *IndexStage
 	for i := range idx.Stages {
 		if idx.Stages[i].Stage == StagePlacement {

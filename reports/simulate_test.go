@@ -98,15 +98,23 @@ func TestSimJCTCDFObserved(t *testing.T) {
 	}
 }
 
+// writeReport writes the report of in to a new directory and returns its
+// index and the directory.
+func writeReport(t *testing.T, in *Input, opts Options) (*Index, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "r")
+	idx, err := Write(dir, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx, dir
+}
+
 // writeSection writes the report of in and returns its index, the names
 // of the plots of stage (in the index's order) and the page.
 func writeSection(t *testing.T, in *Input, stage string) (*Index, []string, string) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	var names []string
 	for _, p := range idx.Plots {
 		if p.Stage == stage {

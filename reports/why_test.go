@@ -44,11 +44,7 @@ func TestReportSaysWhy(t *testing.T) {
 		{Stage: StageElasticity, Job: "job-0002", Reason: "task map (hadoop, 1 slots, 1 runs): not enough information"},
 		{Stage: StageSkyline, Job: "gone", Reason: "every sample is zero"},
 	}
-	dir := filepath.Join(t.TempDir(), "r")
-	idx, err := Write(dir, in, DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx, dir := writeReport(t, in, DefaultOptions())
 	b, _ := os.ReadFile(filepath.Join(dir, "index.html"))
 	html := string(b)
 	s := idx.Summary

@@ -5,17 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/internal/stage/stagetest"
 )
 
 // parse registers a fresh DefaultOptions' flags and parses args.
 func parse(t *testing.T, args ...string) (Options, error) {
 	t.Helper()
-	o := DefaultOptions()
-	fs := pflag.NewFlagSet("simulate", pflag.ContinueOnError)
-	fs.SetOutput(new(strings.Builder))
-	o.AddFlags(fs)
-	return o, fs.Parse(args)
+	return stagetest.Parse(Contract, args...)
 }
 
 func TestFlags(t *testing.T) {

@@ -2,70 +2,59 @@ package skyline
 
 import (
 	"encoding/json"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/wlprof/wlprof/internal/stage/stagetest"
 )
 
-// parseFlags sets the stage's flags from args on the defaults, as the
-// command does.
-func parseFlags(args ...string) (Options, error) {
-	o := DefaultOptions()
-	fs := pflag.NewFlagSet("skyline", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.AddFlags(fs)
-	return o, fs.Parse(args)
-}
-
 func TestBetaFlag(t *testing.T) {
-	if o, err := parseFlags("--beta", "0.25"); err != nil || o.Beta != 0.25 || o.BetaAuto {
+	if o, err := stagetest.Parse(Contract, "--beta", "0.25"); err != nil || o.Beta != 0.25 || o.BetaAuto {
 		t.Errorf("0.25: beta %g auto %v, %v", o.Beta, o.BetaAuto, err)
 	}
-	if o, err := parseFlags("--beta", "auto"); err != nil || !o.BetaAuto || o.Beta != DefaultOptions().Beta {
+	if o, err := stagetest.Parse(Contract, "--beta", "auto"); err != nil || !o.BetaAuto || o.Beta != DefaultOptions().Beta {
 		t.Errorf("auto: beta %g auto %v, %v", o.Beta, o.BetaAuto, err)
 	}
-	if o, err := parseFlags("--beta", "auto", "--beta", "0.5"); err != nil || o.BetaAuto || o.Beta != 0.5 {
+	if o, err := stagetest.Parse(Contract, "--beta", "auto", "--beta", "0.5"); err != nil || o.BetaAuto || o.Beta != 0.5 {
 		t.Errorf("auto then 0.5: beta %g auto %v, %v", o.Beta, o.BetaAuto, err)
 	}
-	if o, err := parseFlags("--beta", "lots"); err == nil || err.Error() != `invalid argument "lots" for "--beta" flag: want a number ≥ 0 or auto` || o.Beta != 0.1 {
+	if o, err := stagetest.Parse(Contract, "--beta", "lots"); err == nil || err.Error() != `invalid argument "lots" for "--beta" flag: want a number ≥ 0 or auto` || o.Beta != 0.1 {
 		t.Errorf("lots: %v, beta %g", err, o.Beta)
 	}
 	// A negative number parses; Validate rejects it.
-	if o, err := parseFlags("--beta", "-1"); err != nil || o.Validate() == nil {
+	if o, err := stagetest.Parse(Contract, "--beta", "-1"); err != nil || o.Validate() == nil {
 		t.Errorf("-1: parse %v, validate %v", err, o.Validate())
 	}
 }
 
 func TestAlphaSweepFlag(t *testing.T) {
-	if o, err := parseFlags("--alpha-sweep", ""); err != nil || o.AlphaSweep != nil {
+	if o, err := stagetest.Parse(Contract, "--alpha-sweep", ""); err != nil || o.AlphaSweep != nil {
 		t.Errorf("empty: %v %v", o.AlphaSweep, err)
 	}
-	if o, err := parseFlags("--alpha-sweep", "0.01, 0.5,1"); err != nil || !reflect.DeepEqual(o.AlphaSweep, []float64{0.01, 0.5, 1}) {
+	if o, err := stagetest.Parse(Contract, "--alpha-sweep", "0.01, 0.5,1"); err != nil || !reflect.DeepEqual(o.AlphaSweep, []float64{0.01, 0.5, 1}) {
 		t.Errorf("list: %v %v", o.AlphaSweep, err)
 	}
-	if _, err := parseFlags("--alpha-sweep", "0.1,x"); err == nil || err.Error() != `invalid argument "0.1,x" for "--alpha-sweep" flag: "x" is not an alpha in [0,1]` {
+	if _, err := stagetest.Parse(Contract, "--alpha-sweep", "0.1,x"); err == nil || err.Error() != `invalid argument "0.1,x" for "--alpha-sweep" flag: "x" is not an alpha in [0,1]` {
 		t.Errorf("0.1,x: %v", err)
 	}
-	if o, err := parseFlags("--alpha-sweep", "1.5"); err != nil || o.Validate() == nil || !strings.Contains(o.Validate().Error(), "alpha-sweep: 1.5") {
+	if o, err := stagetest.Parse(Contract, "--alpha-sweep", "1.5"); err != nil || o.Validate() == nil || !strings.Contains(o.Validate().Error(), "alpha-sweep: 1.5") {
 		t.Errorf("1.5: parse %v, validate %v", err, o.Validate())
 	}
 }
 
 // The step is a duration as the flag always read it, kept in seconds.
 func TestStepFlag(t *testing.T) {
-	if o, err := parseFlags("--step", "5s"); err != nil || o.StepS != 5 {
+	if o, err := stagetest.Parse(Contract, "--step", "5s"); err != nil || o.StepS != 5 {
 		t.Errorf("5s: %g s, %v", o.StepS, err)
 	}
-	if o, err := parseFlags("--step", "1d"); err != nil || o.StepS != 86400 {
+	if o, err := stagetest.Parse(Contract, "--step", "1d"); err != nil || o.StepS != 86400 {
 		t.Errorf("1d: %g s, %v", o.StepS, err)
 	}
-	if o, err := parseFlags("--step", "250ms"); err != nil || o.StepS != 0.25 {
+	if o, err := stagetest.Parse(Contract, "--step", "250ms"); err != nil || o.StepS != 0.25 {
 		t.Errorf("250ms: %g s, %v", o.StepS, err)
 	}
-	if _, err := parseFlags("--step", "5"); err == nil {
+	if _, err := stagetest.Parse(Contract, "--step", "5"); err == nil {
 		t.Error("a bare number was taken as a step")
 	}
 }

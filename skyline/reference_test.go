@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/skyline"
 )
@@ -21,15 +22,7 @@ import (
 // fresh dataset and returns its one job.
 func loadFixture(t *testing.T, name string) skyline.Job {
 	t.Helper()
-	dir := t.TempDir()
-	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
 	res, err := ingest.Run(context.Background(), tx, "re-native", []string{filepath.Join("..", "testdata", "resourceestimator", name)}, ingest.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -37,9 +30,7 @@ func loadFixture(t *testing.T, name string) skyline.Job {
 	if res.Rejected != 0 {
 		t.Fatalf("%s: %d lines rejected", name, res.Rejected)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Commit(t, tx)
 	in, err := skyline.Load(context.Background(), ds, skyline.DefaultOptions())
 	jobs := in.Jobs
 	if err != nil || len(jobs) != 1 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -90,29 +91,15 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 // per container, rounded, with the defaults where a job's samples have
 // none.
 func TestContainerSizes(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tx.Skylines()
-	for _, s := range []dataset.SkylineSample{
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	datasettest.Append(t, tx.Skylines(), []dataset.SkylineSample{
 		{Job: "m", Run: "1", Containers: 2, MemoryBytes: 4 << 30, VCores: 2},   // 2048 MB, 1 vcore
 		{Job: "m", Run: "1", OffsetS: 60, Containers: 1, MemoryBytes: 3 << 30}, // 3072 MB
 		{Job: "m", Run: "2", Containers: 4, MemoryBytes: 4 << 30, VCores: 12},  // 1024 MB, 3 vcores
 		{Job: "c", Run: "1", Containers: 2, VCores: 5},                         // 2.5 vcores → 3
 		{Job: "none", Run: "1", Containers: 3},
-	} {
-		if err := w.Append(&s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	})
+	datasettest.Commit(t, tx)
 	got, err := ContainerSizes(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)

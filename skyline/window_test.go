@@ -7,19 +7,23 @@ import (
 	"github.com/wlprof/wlprof/profile"
 )
 
+// unixMs is the instant s (RFC 3339) in Unix milliseconds.
+func unixMs(t *testing.T, s string) int64 {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm.UnixMilli()
+}
+
 // NextWindow counts the SLO's offsets from the slo stage's own
 // period starts: a weekly job's periods start on Mondays (whole weeks from
 // the Unix epoch start on Thursdays), a phase-anchored period anywhere.
 // Without an anchor for the job's period it falls back to one period after
 // the last run, with no deadline.
 func TestReservationWindowUsesTheSLOAnchor(t *testing.T) {
-	ms := func(s string) int64 {
-		tm, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tm.UnixMilli()
-	}
+	ms := func(s string) int64 { return unixMs(t, s) }
 	slo := &profile.SLO{Actionable: true, ArrivalS: &profile.Number{Value: 3600}, DeadlineS: &profile.Number{Value: 7200}}
 	week := int64(7 * 86400 * 1000)
 	monday := ms("1970-01-05T00:00:00Z")
@@ -53,13 +57,7 @@ func TestReservationWindowUsesTheSLOAnchor(t *testing.T) {
 // moves to the first occurrence whose arrival is at or after now, on the
 // same grid of periods; a now before the next occurrence changes nothing.
 func TestReservationWindowNotBeforeNow(t *testing.T) {
-	ms := func(s string) int64 {
-		tm, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tm.UnixMilli()
-	}
+	ms := func(s string) int64 { return unixMs(t, s) }
 	slo := &profile.SLO{Actionable: true, ArrivalS: &profile.Number{Value: 3600}, DeadlineS: &profile.Number{Value: 7200}}
 	day := int64(86400_000)
 	last := ms("2024-03-06T10:00:00Z")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/slo"
 )
@@ -34,14 +35,7 @@ func buildWorld(t testing.TB, seed uint64, groups, days int, nz noise) (*world, 
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := dataset.OpenOrCreate(filepath.Join(dir, "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, tx := datasettest.Begin(t, filepath.Join(dir, "ds"))
 	opts := ingest.DefaultOptions()
 	opts.Location = loc
 	res, err := ingest.Run(context.Background(), tx, "hdfs-audit", []string{logPath}, opts)
@@ -51,14 +45,8 @@ func buildWorld(t testing.TB, seed uint64, groups, days int, nz noise) (*world, 
 	if res.Rejected != 0 || res.Accepted != w.lines {
 		t.Fatalf("ingest: %d accepted, %d rejected; the world wrote %d lines", res.Accepted, res.Rejected, w.lines)
 	}
-	for i := range w.runs {
-		if err := tx.Runs().Append(&w.runs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Runs(), w.runs)
+	datasettest.Commit(t, tx)
 	return w, ds
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -70,34 +71,20 @@ func TestResultProfileProvenance(t *testing.T) {
 // median spacing of its run starts; a job with a period keeps it, and jobs
 // not among the profiles are not read.
 func TestIdentify(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tx.Runs()
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	var runs []dataset.Run
 	starts := []int64{0, 3600_000, 7200_000, 14400_000, 18000_000, 21600_000}
 	for i, st := range starts {
 		for _, job := range []string{"a", "b", "other"} {
-			r := dataset.Run{Job: job, Run: job + string(rune('0'+i)), Name: job + "-name-" + string(rune('0'+i)),
-				SubmitMs: st, StartMs: st, EndMs: st + 60_000, Status: "SUCCEEDED"}
-			if err := w.Append(&r); err != nil {
-				t.Fatal(err)
-			}
+			runs = append(runs, dataset.Run{Job: job, Run: job + string(rune('0'+i)), Name: job + "-name-" + string(rune('0'+i)),
+				SubmitMs: st, StartMs: st, EndMs: st + 60_000, Status: "SUCCEEDED"})
 		}
 	}
 	// Run a3 logged a second time (a Spark .inprogress log beside the
 	// final one): still one run.
-	again := dataset.Run{Job: "a", Run: "a3", Name: "a-name-3", SubmitMs: 14400_000, StartMs: 14400_000, Status: "RUNNING"}
-	if err := w.Append(&again); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	runs = append(runs, dataset.Run{Job: "a", Run: "a3", Name: "a-name-3", SubmitMs: 14400_000, StartMs: 14400_000, Status: "RUNNING"})
+	datasettest.Append(t, tx.Runs(), runs)
+	datasettest.Commit(t, tx)
 	jobs := profile.Jobs{}
 	jobs.Get("a")
 	jobs.Get("b").PeriodS = &profile.Number{Value: 86400, Source: profile.SourceOverride}
@@ -130,27 +117,16 @@ func TestIdentify(t *testing.T) {
 // the same key, so the profile gets their names, starts and count rather
 // than an empty identity beside an SLO of six runs.
 func TestIdentifyOpenLineageRuns(t *testing.T) {
-	ds, err := dataset.OpenOrCreate(filepath.Join(t.TempDir(), "ds"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tx.Runs()
+	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
+	var runs []dataset.Run
 	day := int64(86400_000)
 	for i := int64(0); i < 6; i++ {
 		name := fmt.Sprintf("daily_sales_01 2024-01-%02d", i+1)
-		r := dataset.Run{Job: name, Run: fmt.Sprintf("run-%d", i), Name: name, Source: "openlineage",
-			SubmitMs: i * day, StartMs: i*day + 1000, EndMs: i*day + 60_000, Status: "COMPLETE"}
-		if err := w.Append(&r); err != nil {
-			t.Fatal(err)
-		}
+		runs = append(runs, dataset.Run{Job: name, Run: fmt.Sprintf("run-%d", i), Name: name, Source: "openlineage",
+			SubmitMs: i * day, StartMs: i*day + 1000, EndMs: i*day + 60_000, Status: "COMPLETE"})
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Append(t, tx.Runs(), runs)
+	datasettest.Commit(t, tx)
 	jobs := profile.Jobs{}
 	key := profile.JobKey("daily_sales_01 2024-01-01")
 	jobs.Get(key).SLO = &profile.SLO{Runs: 6}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/internal/synth"
 )
 
@@ -71,12 +72,12 @@ func BenchmarkClassifyVsCore(b *testing.B) {
 	sums := map[string]time.Duration{}
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		want, _ := coreClassify(b, "csv", []string{path})
+		want, _ := coreDoc(b, classify.Contract, "csv", []string{path}, classify.DefaultOptions())
 		core := time.Since(start)
 		sums["core"] += core
 		for _, n := range shardCounts {
 			start := time.Now()
-			code, _, got, _ := beamClassify(b, "csv", "--input", globs[n])
+			code, _, got, _ := beamDoc(b, "classify", classifyJSON, "csv", "--input", globs[n])
 			d := time.Since(start)
 			if code != exitOK || !bytes.Equal(got, want) {
 				b.Fatalf("%d shards: exit %d, or a document that is not wlprof classify's:\n%s", n, code, firstDiff(got, want))

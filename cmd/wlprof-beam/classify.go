@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
@@ -20,17 +20,11 @@ import (
 	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
-	"github.com/wlprof/wlprof/internal/safetext"
 	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
-type classifyOptions struct {
-	g *globalOptions
-	shardFlags
-	// opts are the classify stage's options, flags and all
-	// (classify.Options.AddFlags): declared once, for both binaries.
-	opts classify.Options
-}
+// classifyCmd is wlprof-beam classify's options.
+type classifyCmd = stageCmd[classify.Options, classify.Input, classify.Result, classify.Document]
 
 var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error": slog.LevelError,
 	"warn": slog.LevelWarn, "info": slog.LevelInfo, "debug": slog.LevelDebug}
@@ -38,7 +32,7 @@ var beamLogLevels = map[string]slog.Level{"off": slog.LevelError + 100, "error":
 var runners = []string{"prism", "flink", "spark", "dataflow"}
 
 func newClassifyCmd(g *globalOptions) *cobra.Command {
-	o := &classifyOptions{g: g, opts: classify.DefaultOptions()}
+	o := newStageCmd(g, classify.Contract, dataset.UsageTable.Name)
 	cmd := &cobra.Command{
 		Use:   "classify --input GLOB --format FMT --out DIR",
 		Short: "Classify tenants from raw trace shards: pattern, class, headroom (as wlprof classify)",
@@ -64,7 +58,9 @@ coarser than the data is; give --step then.`,
 			"  wlprof-beam classify --input 'gs://BUCKET/usage/*.json.gz' --format google2019-usage --runner dataflow \\\n" +
 			"    --project PROJECT --region europe-west4 --temp-location gs://BUCKET/tmp --beam-opt num_workers=20 --out gs://BUCKET/out",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runClassifyCmd(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context(), classifyShards, func(doc classify.Document) error { return printClassify(o, doc) })
+		},
 	}
 	f := cmd.Flags()
 	o.bind(f, "a usage format")
@@ -75,66 +71,40 @@ coarser than the data is; give --step then.`,
 	return cmd
 }
 
-// validate checks every flag and returns the shards, sorted, and the
-// options of the stage; all problems at once, as a usage error.
-func (o *classifyOptions) validate() ([]string, classify.Options, error) {
-	opts := o.opts
-	var errs []error
-	if err := opts.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	shards, more := o.shardFlags.validate("classify", dataset.UsageTable.Name)
-	return shards, opts, errors.Join(append(errs, more...)...)
-}
-
-func runClassifyCmd(ctx context.Context, o *classifyOptions) error {
-	shards, opts, err := o.validate()
-	if err != nil {
-		return usageError{err}
-	}
-	doc, rejected, err := classifyShards(ctx, shards, o, opts)
-	if err != nil {
-		return err
-	}
-	return o.finish(rejected, func() error {
-		doc.ListTenants = o.opts.Tenants // not in the JSON the pipeline wrote
-		err := printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
-		if o.g.Output != "json" {
-			for _, s := range doc.Warnings {
-				o.g.progressf("warning: %s\n", s)
-			}
+// printClassify prints the document as wlprof classify does: every
+// tenant with --tenants, and the warnings on stderr but with -o json.
+func printClassify(o *classifyCmd, doc classify.Document) error {
+	doc.ListTenants = o.opts.Tenants // not in the JSON the pipeline wrote
+	err := o.print(doc)
+	if o.g.Output != "json" {
+		for _, s := range doc.Warnings {
+			o.g.progressf("warning: %s\n", s)
 		}
-		return err
-	})
+	}
+	return err
 }
 
 // classifyShards runs the pipeline and returns the document it wrote and
 // the number of rejected records.
-func classifyShards(ctx context.Context, shards []string, o *classifyOptions, opts classify.Options) (classify.Document, int64, error) {
-	var doc classify.Document
+func classifyShards(ctx context.Context, o *classifyCmd, shards []string, opts classify.Options) (classify.Document, int64, error) {
 	iopts, err := o.Ingest.options()
 	if err != nil {
-		return doc, 0, usageError{err}
+		return classify.Document{}, 0, usageError{err}
 	}
-	shards, out, err := o.prepare(ctx, shards, classifyJSON, tenantsParquet, classesParquet)
-	if err != nil {
-		return doc, 0, err
+	build := func(shards []string, out string) (*beam.Pipeline, error) {
+		step, err := chooseStep(ctx, shards, o.Format, iopts, opts.Step)
+		if err != nil {
+			return nil, err
+		}
+		opts.Step = step
+		p := buildClassify(shards, classifyConfig{Format: o.Format, Ingest: o.Ingest, StepMs: step.Milliseconds(), Options: opts, Out: out})
+		o.g.progressf("classify: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatDuration(step))
+		return p, nil
 	}
-	step, err := chooseStep(ctx, shards, o.Format, iopts, opts.Step)
-	if err != nil {
-		return doc, 0, err
+	none := func(rejected int64) error {
+		return fmt.Errorf("the inputs hold no utilisation data to classify (%d record(s) rejected)", rejected)
 	}
-	opts.Step = step
-	p := buildClassify(shards, classifyConfig{Format: o.Format, Ingest: o.Ingest, StepMs: step.Milliseconds(), Options: opts, Out: out})
-	o.g.progressf("classify: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatDuration(step))
-	rejected, b, err := o.runPipeline(ctx, o.g, p, out, classifyJSON, false)
-	if err == nil && b == nil {
-		return doc, rejected, fmt.Errorf("the inputs hold no utilisation data to classify (%d record(s) rejected)", rejected)
-	}
-	if err != nil {
-		return doc, rejected, err
-	}
-	return doc, rejected, json.Unmarshal(b, &doc)
+	return o.runShards(ctx, shards, build, none, classifyJSON, tenantsParquet, classesParquet)
 }
 
 // chooseStep is the grid step of the run: --step, or the data's own

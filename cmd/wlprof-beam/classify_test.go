@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -15,62 +13,9 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/classify"
-	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
 	"github.com/wlprof/wlprof/internal/synth"
 )
-
-// coreClassify is wlprof ingest FORMAT PATHS + wlprof classify -o json:
-// the document, as wlprof writes it, and the rejects.
-func coreClassify(t testing.TB, format string, paths []string, fopts ...classify.Options) ([]byte, []dataset.Reject) {
-	t.Helper()
-	ctx := context.Background()
-	opts := ingest.DefaultOptions()
-	_, ds, err := ingest.Fresh(ctx, filepath.Join(t.TempDir(), "ds"), format, paths, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o classify.Options
-	if len(fopts) > 0 {
-		o = fopts[0]
-	}
-	in, err := classify.Load(ctx, ds, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := classify.Run(ctx, in, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, res.Document()); err != nil {
-		t.Fatal(err)
-	}
-	rejects, err := dataset.ReadRejects(ctx, ds, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), rejects
-}
-
-// beamClassify runs wlprof-beam classify -o json on the inputs and returns
-// its exit code, stdout, and DIR/classify.json.
-func beamClassify(t testing.TB, format string, args ...string) (int, []byte, []byte, string) {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"classify", "-o", "json", "-q", "--format", format, "--out", out}, args...),
-		streams{Out: &stdout, Err: &stderr})
-	if code != exitOK && code != exitRejected {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	file, err := os.ReadFile(filepath.Join(out, classifyJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return code, stdout.Bytes(), file, out
-}
 
 // world writes a small synthetic world (as wlprof synth: 10 tenants of
 // 1–3 servers, 4 days; WLPROF_BEAM_WORLD_TENANTS and _DAYS make it
@@ -175,69 +120,33 @@ func shard(t testing.TB, path string, n int, salt string) string {
 func TestClassifyWorldAsCore(t *testing.T) {
 	path := world(t)
 	start := time.Now()
-	want, _ := coreClassify(t, "csv", []string{path})
+	opts := classify.DefaultOptions()
+	want, _ := coreDoc(t, classify.Contract, "csv", []string{path}, opts)
 	t.Logf("wlprof ingest + classify: %v", time.Since(start))
-	var doc classify.Document
-	if err := json.Unmarshal(want, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := docOf[classify.Document](t, want)
 	if doc.Patterns[classify.Periodic] == 0 || doc.Patterns[classify.Constant] == 0 || len(doc.Classes) < 3 {
 		t.Fatalf("the world is too plain to compare on: %v, %d classes", doc.Patterns, len(doc.Classes))
 	}
 	t.Logf("world: %v, %d classes", doc.Patterns, len(doc.Classes))
-	for _, c := range []struct {
-		n    int
-		salt string
-	}{{1, ""}, {4, ""}, {4, "other"}, {16, ""}, {3, "by-day"}} {
-		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
-			start := time.Now()
-			code, stdout, file, _ := beamClassify(t, "csv", "--input", shard(t, path, c.n, c.salt))
-			t.Logf("%d shards: %v", c.n, time.Since(start))
-			if code != exitOK {
-				t.Fatalf("exit %d", code)
-			}
-			if !bytes.Equal(file, want) {
-				t.Fatalf("classify.json differs from wlprof classify -o json:\n%s", firstDiff(file, want))
-			}
-			if !bytes.Equal(stdout, want) {
-				t.Fatalf("stdout differs from classify.json")
-			}
-		})
-	}
+	checkShardings(t, classify.Contract, classifyJSON, "csv", path, opts, want,
+		sharding{1, ""}, sharding{4, ""}, sharding{4, "other"}, sharding{16, ""}, sharding{3, "by-day"})
 }
 
 // On the bundled fixture with bad records: the same document, exit code
 // 3, and every reject in rejects.csv as in the dataset's rejects table.
 func TestClassifyFixtureRejects(t *testing.T) {
-	path, err := filepath.Abs("../../testdata/usage_with_rejects.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, wantRejects := coreClassify(t, "csv", []string{path})
-	code, _, file, out := beamClassify(t, "csv", "--input", path)
-	if code != exitRejected {
-		t.Fatalf("exit %d, want %d", code, exitRejected)
+	path := testdata(t, "usage_with_rejects.csv")
+	want, wantRejects := coreDoc(t, classify.Contract, "csv", []string{path}, classify.DefaultOptions())
+	code, _, file, out := beamDoc(t, "classify", classifyJSON, "csv", "--input", path)
+	if code != exitRejected || len(wantRejects) == 0 {
+		t.Fatalf("exit %d, want %d; %d rejects in wlprof's dataset", code, exitRejected, len(wantRejects))
 	}
 	if !bytes.Equal(file, want) {
 		t.Fatalf("classify.json differs:\n%s", firstDiff(file, want))
 	}
-	data, err := os.ReadFile(filepath.Join(out, rejectsCSV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wantCSV strings.Builder
-	wantCSV.WriteString("file,line,col,format,reason,record\n")
-	for _, r := range wantRejects {
-		fmt.Fprintf(&wantCSV, "%s,%d,%d,%s,%s,%s\n", r.File, r.Line, r.Col, r.Format, csvField(r.Reason), csvField(r.Record))
-	}
-	if len(wantRejects) == 0 || string(data) != wantCSV.String() {
-		t.Fatalf("rejects.csv:\n%s\nwant:\n%s", data, wantCSV.String())
-	}
+	checkRejectsCSV(t, out, wantRejects)
 	// The Parquet results read in DuckDB as the document says.
-	var doc classify.Document
-	if err := json.Unmarshal(file, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := docOf[classify.Document](t, file)
 	res := duckdbtest.Query(t,
 		"SELECT tenant, pattern, servers FROM '"+filepath.Join(out, tenantsParquet)+"' ORDER BY tenant",
 		"SELECT count(*) AS n FROM '"+filepath.Join(out, classesParquet)+"'")
@@ -255,37 +164,9 @@ func TestClassifyFixtureRejects(t *testing.T) {
 	}
 }
 
-// csvField quotes s as encoding/csv does.
-func csvField(s string) string {
-	if strings.ContainsAny(s, ",\"\r\n") || strings.HasPrefix(s, " ") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	return s
-}
-
-// firstDiff shows the first differing line of two documents.
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < min(len(g), len(w)); i++ {
-		if g[i] != w[i] {
-			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, g[i], w[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d lines", len(g), len(w))
-}
-
 // Bad flags are usage errors (exit 2), all reported at once.
 func TestClassifyUsage(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"classify", "--format", "hdfs-audit", "--runner", "nope"}, streams{Out: &stdout, Err: &stderr})
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr.String())
-	}
-	for _, want := range []string{"--format hdfs-audit", "--out", "--runner", "--input"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr %q does not name %s", stderr.String(), want)
-		}
-	}
+	checkUsage(t, []string{"classify", "--format", "hdfs-audit", "--runner", "nope"}, "--format hdfs-audit", "--out", "--runner", "--input")
 }
 
 // On the bundled real series (NAB CloudWatch and Azure VMs, 5-minute
@@ -295,23 +176,17 @@ func TestClassifyRealSeriesAsCore(t *testing.T) {
 	var paths, args []string
 	for _, name := range []string{"azure_v1_vm1061169_avgcpu.csv", "azure_v1_vm942980_avgcpu.csv",
 		"nab_ec2_cpu_utilization_53ea38.csv", "nab_ec2_cpu_utilization_77c1ca.csv", "nab_rds_cpu_utilization_cc0c53.csv"} {
-		p, err := filepath.Abs(filepath.Join("../../testdata/timeseries", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testdata(t, filepath.Join("timeseries", name))
 		paths = append(paths, p)
 		args = append([]string{"--input", p}, args...) // shards in reverse
 	}
-	want, _ := coreClassify(t, "series-csv", paths)
-	var doc classify.Document
-	if err := json.Unmarshal(want, &doc); err != nil {
-		t.Fatal(err)
-	}
+	want, _ := coreDoc(t, classify.Contract, "series-csv", paths, classify.DefaultOptions())
+	doc := docOf[classify.Document](t, want)
 	if len(doc.Tenants) != len(paths) || doc.StepS != 300 || doc.Patterns[classify.Insufficient] == len(paths) {
 		t.Fatalf("fixtures: %d tenants, step %gs, %v", len(doc.Tenants), doc.StepS, doc.Patterns)
 	}
 	t.Logf("fixtures: %v, %d classes", doc.Patterns, len(doc.Classes))
-	_, _, file, _ := beamClassify(t, "series-csv", args...)
+	_, _, file, _ := beamDoc(t, "classify", classifyJSON, "series-csv", args...)
 	if !bytes.Equal(file, want) {
 		t.Fatalf("classify.json differs from wlprof classify -o json:\n%s", firstDiff(file, want))
 	}
@@ -324,19 +199,13 @@ func TestClassifyNoDataAndText(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("tenant,server,timestamp,cpu\nx,y,not-a-time,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"classify", "-q", "--format", "csv", "--input", bad, "--out", filepath.Join(t.TempDir(), "out")},
-		streams{Out: &stdout, Err: &stderr})
-	if code != exitError || !strings.Contains(stderr.String(), "no utilisation data") {
-		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	code, _, stderr := runBeam("classify", "-q", "--format", "csv", "--input", bad, "--out", filepath.Join(t.TempDir(), "out"))
+	if code != exitError || !strings.Contains(stderr, "no utilisation data") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	stdout.Reset()
-	stderr.Reset()
-	path := world(t)
-	code = run(context.Background(), []string{"classify", "-q", "--format", "csv", "--input", path, "--out", filepath.Join(t.TempDir(), "out")},
-		streams{Out: &stdout, Err: &stderr})
-	if code != exitOK || !strings.Contains(stdout.String(), "HEADROOM") || stderr.Len() != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	code, stdout, stderr := runBeam("classify", "-q", "--format", "csv", "--input", world(t), "--out", filepath.Join(t.TempDir(), "out"))
+	if code != exitOK || !strings.Contains(stdout, "HEADROOM") || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 
@@ -344,12 +213,9 @@ func TestClassifyNoDataAndText(t *testing.T) {
 func TestClassifyFlagsAsCore(t *testing.T) {
 	path := world(t)
 	at := time.Date(2024, 1, 3, 12, 0, 0, 0, time.UTC)
-	want, _ := coreClassify(t, "csv", []string{path}, classify.Options{K: 2, AtMs: at.UnixMilli(), Step: 4 * time.Minute})
-	_, _, file, _ := beamClassify(t, "csv", "--input", shard(t, path, 4, ""), "--k", "2", "--at", at.Format(time.RFC3339), "--step", "4m")
-	var doc classify.Document
-	if err := json.Unmarshal(file, &doc); err != nil {
-		t.Fatal(err)
-	}
+	want, _ := coreDoc(t, classify.Contract, "csv", []string{path}, classify.Options{K: 2, AtMs: at.UnixMilli(), Step: 4 * time.Minute})
+	_, _, file, _ := beamDoc(t, "classify", classifyJSON, "csv", "--input", shard(t, path, 4, ""), "--k", "2", "--at", at.Format(time.RFC3339), "--step", "4m")
+	doc := docOf[classify.Document](t, file)
 	if doc.StepS != 240 || doc.At != at.Format(time.RFC3339) {
 		t.Fatalf("step %gs, at %s: the flags did not reach the stage", doc.StepS, doc.At)
 	}

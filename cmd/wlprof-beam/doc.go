@@ -50,7 +50,8 @@
 //
 // # skyline
 //
-// skyline (skylinepipe.go) is wlprof ingest + wlprof skyline, with the
+// skyline (skylinepipe.go, on the per-key shape of perkey.go that
+// elasticity shares) is wlprof ingest + wlprof skyline, with the
 // flags of wlprof skyline that shape the fit (--alpha, --beta, --step,
 // --min-runs, --timeout, --model, --job, --alpha-sweep):
 //
@@ -81,8 +82,9 @@
 //
 // # elasticity
 //
-// elasticity (elasticitypipe.go) is wlprof ingest + wlprof elasticity,
-// with its flags (--job, --grid, --set, --input-bytes, --wall-time):
+// elasticity (elasticitypipe.go, on perkey.go's shape) is wlprof
+// ingest + wlprof elasticity, with its flags (--job, --grid, --set,
+// --input-bytes, --wall-time):
 // each profiling run (one row of the profruns table) is an element keyed
 // by its group (job, task, framework, slots); per group, the runs are put
 // back in the shards' path order and each shard's row order, and

@@ -2,43 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
 )
-
-// coreElasticity is wlprof ingest FORMAT PATHS + wlprof elasticity -o
-// json with the stage's options, and the rejects.
-func coreElasticity(t *testing.T, format string, paths []string, opts elasticity.Options) ([]byte, []dataset.Reject) {
-	t.Helper()
-	ctx := context.Background()
-	ds := coreDataset(t, format, paths)
-	in, err := elasticity.Load(ctx, ds, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := elasticity.Run(ctx, in, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, res.Document()); err != nil {
-		t.Fatal(err)
-	}
-	rejects, err := dataset.ReadRejects(ctx, ds, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), rejects
-}
 
 // On the bundled profiling runs (testdata/elasticity/profruns.csv, the
 // elasticity package's synthetic world: MapReduce, Spark, Tez and sandbox
@@ -46,16 +18,10 @@ func coreElasticity(t *testing.T, format string, paths []string, opts elasticity
 // reverse): wlprof's document byte for byte; split row by row (a group's
 // runs spread over the files), wlprof's document on those files.
 func TestElasticityProfRunsAsCore(t *testing.T) {
-	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testdata(t, "elasticity/profruns.csv")
 	opts := elasticity.DefaultOptions()
-	want, _ := coreElasticity(t, "profruns-csv", []string{path}, opts)
-	var doc elasticity.Document
-	if err := json.Unmarshal(want, &doc); err != nil {
-		t.Fatal(err)
-	}
+	want, _ := coreDoc(t, elasticity.Contract, "profruns-csv", []string{path}, opts)
+	doc := docOf[elasticity.Document](t, want)
 	kinds := map[string]int{}
 	for _, m := range doc.Models {
 		kinds[m.Kind]++
@@ -64,54 +30,24 @@ func TestElasticityProfRunsAsCore(t *testing.T) {
 		t.Fatalf("the fixture is too plain to compare on: %v", kinds)
 	}
 	t.Logf("fixture: %d models %v, %d skipped", len(doc.Models), kinds, len(doc.Skipped))
-	for _, c := range []struct {
-		n    int
-		salt string
-	}{{1, ""}, {4, ""}, {16, ""}, {4, "other"}} {
-		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
-			code, stdout, file, _ := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", shard(t, path, c.n, c.salt))
-			if code != exitOK {
-				t.Fatalf("exit %d", code)
-			}
-			if !bytes.Equal(file, want) {
-				t.Fatalf("elasticity.json differs from wlprof elasticity -o json:\n%s", firstDiff(file, want))
-			}
-			if !bytes.Equal(stdout, want) {
-				t.Fatalf("stdout differs from elasticity.json")
-			}
-		})
-	}
-	t.Run("groups-split-over-shards", func(t *testing.T) {
-		glob := shard(t, path, 4, "by-row")
-		shards, _ := filepath.Glob(glob)
-		want, _ := coreElasticity(t, "profruns-csv", shards, opts)
-		_, _, file, _ := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", glob)
-		if !bytes.Equal(file, want) {
-			t.Fatalf("elasticity.json differs from wlprof ingest SHARDS + elasticity:\n%s", firstDiff(file, want))
-		}
-	})
+	checkShardings(t, elasticity.Contract, elasticityJSON, "profruns-csv", path, opts, want,
+		sharding{1, ""}, sharding{4, ""}, sharding{16, ""}, sharding{4, "other"}, sharding{4, "by-row"})
 }
 
 // --job, --grid, --set, --input-bytes, --wall-time and --fit reach the stage as
 // wlprof elasticity's flags do; the Parquet results read in DuckDB.
 func TestElasticityFlagsAsCore(t *testing.T) {
-	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testdata(t, "elasticity/profruns.csv")
 	opts := elasticity.DefaultOptions()
 	opts.Job, opts.GridBytes, opts.InputBytes, opts.WallTime, opts.Fit = "wordcount", 256<<20, 10<<30, true, elasticity.FitLeastSquares
 	opts.Overrides = elasticity.Conf{"mapreduce.job.maps": "400"}
-	want, _ := coreElasticity(t, "profruns-csv", []string{path}, opts)
+	want, _ := coreDoc(t, elasticity.Contract, "profruns-csv", []string{path}, opts)
 	_, _, file, out := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", shard(t, path, 4, ""),
 		"--job", "wordcount", "--grid", "256M", "--input-bytes", "10G", "--set", "mapreduce.job.maps=400", "--wall-time", "--fit", "least-squares")
 	if !bytes.Equal(file, want) {
 		t.Fatalf("elasticity.json differs from wlprof elasticity with the same flags:\n%s", firstDiff(file, want))
 	}
-	var doc elasticity.Document
-	if err := json.Unmarshal(file, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := docOf[elasticity.Document](t, file)
 	if len(doc.Models) == 0 || doc.Models[0].Job != "wordcount" || doc.Models[0].InputBytes != 10<<30 {
 		t.Fatalf("the flags did not reach the stage: %s", file)
 	}
@@ -157,11 +93,8 @@ func TestElasticityHistoriesAsCore(t *testing.T) {
 			for i := range paths {
 				paths[i], _ = filepath.Abs(paths[i])
 			}
-			want, _ := coreElasticity(t, c.format, paths, elasticity.DefaultOptions())
-			var doc elasticity.Document
-			if err := json.Unmarshal(want, &doc); err != nil {
-				t.Fatal(err)
-			}
+			want, _ := coreDoc(t, elasticity.Contract, c.format, paths, elasticity.DefaultOptions())
+			doc := docOf[elasticity.Document](t, want)
 			if len(doc.Models)+len(doc.Skipped) == 0 {
 				t.Fatalf("fixture: no group")
 			}
@@ -182,18 +115,12 @@ func TestElasticityHistoriesAsCore(t *testing.T) {
 // row: exit 3 with wlprof's rejects; -o text prints wlprof's table; bad
 // flags: exit 2, all at once.
 func TestElasticityErrorsAndText(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	path, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
-	if err != nil {
-		t.Fatal(err)
+	path := testdata(t, "elasticity/profruns.csv")
+	beam := func(args ...string) []string {
+		return append([]string{"elasticity", "-q", "--out", filepath.Join(t.TempDir(), "out")}, args...)
 	}
-	beam := func(args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		code := run(ctx, append([]string{"elasticity", "-q", "--out", filepath.Join(t.TempDir(), "out")}, args...), streams{Out: &stdout, Err: &stderr})
-		return code, stdout.String(), stderr.String()
-	}
-	if code, _, stderr := beam("--format", "profruns-csv", "--input", path, "--job", "nope"); code != exitError || !strings.Contains(stderr, `no profiling runs for job "nope"`) {
+	if code, _, stderr := runBeam(beam("--format", "profruns-csv", "--input", path, "--job", "nope")...); code != exitError || !strings.Contains(stderr, `no profiling runs for job "nope"`) {
 		t.Fatalf("--job nope: exit %d, %s", code, stderr)
 	}
 	data, err := os.ReadFile(path)
@@ -204,28 +131,20 @@ func TestElasticityErrorsAndText(t *testing.T) {
 	if err := os.WriteFile(bad, append(data, "sort,map,mapreduce,x,1,1,0\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want, wantRejects := coreElasticity(t, "profruns-csv", []string{bad}, elasticity.DefaultOptions())
+	want, wantRejects := coreDoc(t, elasticity.Contract, "profruns-csv", []string{bad}, elasticity.DefaultOptions())
 	code, _, file, out := beamDoc(t, "elasticity", elasticityJSON, "profruns-csv", "--input", bad)
 	if code != exitRejected || len(wantRejects) != 1 || !bytes.Equal(file, want) {
 		t.Fatalf("exit %d, %d rejects in wlprof's dataset; document equal: %v", code, len(wantRejects), bytes.Equal(file, want))
 	}
 	checkRejectsCSV(t, out, wantRejects)
-	if code, stdout, stderr := beam("--format", "profruns-csv", "--input", path); code != exitOK || !strings.Contains(stdout, "wordcount") || stderr != "" {
+	if code, stdout, stderr := runBeam(beam("--format", "profruns-csv", "--input", path)...); code != exitOK || !strings.Contains(stdout, "wordcount") || stderr != "" {
 		t.Fatalf("text: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	// Bad values are usage errors, all at once; one that does not parse
 	// is reported alone, by the flag parser, as wlprof does.
-	code, _, stderr := beam("--format", "re-native", "--fit", "nope")
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
-	}
-	for _, want := range []string{"--format re-native", `fit "nope"`, "--input"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr %q does not name %s", stderr, want)
-		}
-	}
+	checkUsage(t, beam("--format", "re-native", "--fit", "nope"), "--format re-native", `fit "nope"`, "--input")
 	for _, c := range [][]string{{"--grid", "0"}, {"--input-bytes", "-1"}, {"--set", "nokey"}} {
-		code, _, stderr := beam(c...)
+		code, _, stderr := runBeam(beam(c...)...)
 		if want := fmt.Sprintf("invalid argument %q for %q flag", c[1], c[0]); code != exitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", c, code, stderr, exitUsage, want)
 		}

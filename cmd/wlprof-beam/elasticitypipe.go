@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"reflect"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -29,31 +27,17 @@ import (
 // elasticity.Collect sorts the outcomes by group, as elasticity.Run does.
 
 func init() {
-	register.DoFn4x1[context.Context, string, func(string, profRow), func(rejectRow), error](&readProfRunsFn{})
-	register.Emitter2[string, profRow]()
+	registerPerKey[profRow](&readProfRunsFn{}, &collectModelsFn{})
 	register.DoFn2x2[string, func(*profRow) bool, outcome, error](&modelGroupFn{})
-	register.Iter1[profRow]()
-	register.DoFn2x1[int, func(*outcome) bool, error](&collectModelsFn{})
-	beam.RegisterType(reflect.TypeOf((*profRow)(nil)).Elem())
 }
 
 // elasticityConfig is what the elasticity pipeline's steps need to know.
-type elasticityConfig struct {
-	Format  string
-	Ingest  ingestConfig
-	Options elasticity.Options // Job, when set, is the only job read
-	Out     string
-}
+type elasticityConfig = perKeyConfig[elasticity.Options]
 
 // buildElasticity makes the pipeline over the given shards (absolute paths).
 func buildElasticity(shards []string, cfg elasticityConfig) *beam.Pipeline {
-	p, s := beam.NewPipelineWithRoot()
-	paths := beam.CreateList(s, shards)
-	runs, rejects := beam.ParDo2(s, &readProfRunsFn{Format: cfg.Format, Ingest: cfg.Ingest, Job: cfg.Options.Job}, paths)
-	outcomes := beam.ParDo(s, &modelGroupFn{Options: cfg.Options}, beam.GroupByKey(s, runs))
-	beam.ParDo0(s, &collectModelsFn{Options: cfg.Options, Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, outcomes)))
-	beam.ParDo0(s, &writeRejectsFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, rejects)))
-	return p
+	return buildPerKey(shards, &readProfRunsFn{Format: cfg.Format, Ingest: cfg.Ingest, Job: cfg.Options.Job},
+		&modelGroupFn{Options: cfg.Options}, &collectModelsFn{Options: cfg.Options, Out: cfg.Out}, cfg.Out)
 }
 
 // profRow is one row of a shard's profruns table and where it was: the
@@ -80,28 +64,21 @@ type readProfRunsFn struct {
 }
 
 func (f *readProfRunsFn) ProcessElement(ctx context.Context, path string, emit func(string, profRow), reject func(rejectRow)) error {
-	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
-	if err != nil {
-		return err
-	}
-	defer done()
 	var seq int64
-	err = dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
-		seq++
-		if f.Job != "" && r.Job != f.Job {
+	return scanShard(ctx, f.Format, path, f.Ingest, func(ds *dataset.Dataset) error {
+		return dataset.Scan(ctx, ds, dataset.ProfRunsTable, func(r *dataset.ProfRun) error {
+			seq++
+			if f.Job != "" && r.Job != f.Job {
+				return nil
+			}
+			blob, err := encodeGob(r)
+			if err != nil {
+				return err
+			}
+			emit(groupKey(elasticity.GroupOf(*r)), profRow{Shard: path, Seq: seq, Run: blob})
 			return nil
-		}
-		blob, err := encodeGob(r)
-		if err != nil {
-			return err
-		}
-		emit(groupKey(elasticity.GroupOf(*r)), profRow{Shard: path, Seq: seq, Run: blob})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return emitRejects(ctx, ds, name, reject)
+		})
+	}, reject)
 }
 
 // modelGroupFn models one group on the worker: elasticity.ModelGroup on
@@ -111,11 +88,7 @@ type modelGroupFn struct {
 }
 
 func (f *modelGroupFn) ProcessElement(key string, iter func(*profRow) bool) (outcome, error) {
-	var rows []profRow
-	var r profRow
-	for iter(&r) {
-		rows = append(rows, r)
-	}
+	rows := gather(iter)
 	slices.SortFunc(rows, func(a, b profRow) int { return cmp.Or(cmp.Compare(a.Shard, b.Shard), cmp.Compare(a.Seq, b.Seq)) })
 	runs := make([]dataset.ProfRun, len(rows))
 	for i, r := range rows {
@@ -146,10 +119,7 @@ func (f *collectModelsFn) ProcessElement(_ int, iter func(*outcome) bool) error 
 	}
 	res, failed := elasticity.Collect(outs, f.Options)
 	if failed != nil {
-		return writeOut(f.Out, errorsTxt, func(w io.Writer) error {
-			_, err := fmt.Fprintln(w, failed)
-			return err
-		})
+		return writeFailed(f.Out, failed)
 	}
 	return writeElasticityResults(f.Out, res)
 }

@@ -59,23 +59,11 @@ func readMemfs(t *testing.T, path string) []byte {
 // local paths, byte for byte (the rejects naming the memfs shards; the
 // skyline fits' solve_s, a time, aside), and says the same on stdout.
 func TestMemfsInputsAndOutputsAsLocal(t *testing.T) {
-	usage, err := filepath.Abs("../../testdata/usage_with_rejects.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profruns, err := filepath.Abs("../../testdata/elasticity/profruns.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	usage := testdata(t, "usage_with_rejects.csv")
+	profruns := testdata(t, "elasticity/profruns.csv")
 	skylines := skylineWorld(t, 40)
-	rolled, err := filepath.Abs("../../testdata/jobs/spark-variants/eventlog_v2_local-1532512550423")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hadoop, err := filepath.Abs("../../testdata/elasticity/hadoop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rolled := testdata(t, "jobs/spark-variants/eventlog_v2_local-1532512550423")
+	hadoop := testdata(t, "elasticity/hadoop")
 	for _, c := range []struct {
 		cmd, format, input string
 		outputs            []string

@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -131,18 +132,13 @@ func (c ingestConfig) options() (ingest.Options, error) {
 
 func (f *readShardFn) ProcessElement(ctx context.Context, path string, emit func(string, classify.Partial), reject func(rejectRow)) error {
 	b := classify.NewSeriesBuilder(time.Duration(f.StepMs) * time.Millisecond)
-	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
+	err := scanShard(ctx, f.Format, path, f.Ingest, func(ds *dataset.Dataset) error {
+		return dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
+			b.AddBatch(ub)
+			return nil
+		})
+	}, reject)
 	if err != nil {
-		return err
-	}
-	defer done()
-	if err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
-		b.AddBatch(ub)
-		return nil
-	}); err != nil {
-		return err
-	}
-	if err := emitRejects(ctx, ds, name, reject); err != nil {
 		return err
 	}
 	for _, p := range b.Partials() {
@@ -191,6 +187,20 @@ func emitRejects(ctx context.Context, ds *dataset.Dataset, name func(string) str
 		reject(rejectRow{File: name(r.File), Line: r.Line, Col: r.Col, Format: r.Format, Reason: r.Reason, Record: r.Record})
 	}
 	return nil
+}
+
+// scanShard ingests one shard into a temporary dataset (shardDataset),
+// reads its records with scan, then emits every rejected record.
+func scanShard(ctx context.Context, format, path string, ic ingestConfig, scan func(*dataset.Dataset) error, reject func(rejectRow)) error {
+	ds, name, done, err := shardDataset(ctx, format, path, ic)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := scan(ds); err != nil {
+		return err
+	}
+	return emitRejects(ctx, ds, name, reject)
 }
 
 // readShard ingests one input into a new dataset at dir and hands its
@@ -415,6 +425,25 @@ func (f *combineFn) ProcessElement(_ int, iter func(*analysed) bool) error {
 	return writeResults(f.Out, res)
 }
 
+// gather is every element iter gives, in its order.
+func gather[T any](iter func(*T) bool) []T {
+	var all []T
+	var v T
+	for iter(&v) {
+		all = append(all, v)
+	}
+	return all
+}
+
+// writeFailed writes a stage's failure on the data to dir/errors.txt, as
+// wlprof says it; the command reads it back (stageError).
+func writeFailed(dir string, failed error) error {
+	return writeOut(dir, errorsTxt, func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, failed)
+		return err
+	})
+}
+
 // writeRejectsFn writes every rejected record, sorted by file, line and
 // column, to Out/rejects.csv.
 type writeRejectsFn struct {
@@ -422,11 +451,7 @@ type writeRejectsFn struct {
 }
 
 func (f *writeRejectsFn) ProcessElement(_ int, iter func(*rejectRow) bool) error {
-	var rows []rejectRow
-	var r rejectRow
-	for iter(&r) {
-		rows = append(rows, r)
-	}
+	rows := gather(iter)
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.File != b.File {

@@ -17,6 +17,7 @@ import (
 	fnpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/fnexecution_v1"
 	"google.golang.org/grpc"
 
+	"github.com/wlprof/wlprof/classify"
 	"github.com/wlprof/wlprof/skyline"
 )
 
@@ -238,9 +239,9 @@ func TestAcrossProcesses(t *testing.T) {
 	pool, poolAddr := startPool(t, boot)
 
 	usage := world(t)
-	wantClassify, _ := coreClassify(t, "csv", []string{usage})
+	wantClassify, _ := coreDoc(t, classify.Contract, "csv", []string{usage}, classify.DefaultOptions())
 	jobs := skylineWorld(t, 12)
-	wantSkyline, _ := coreSkyline(t, "skyline-csv", []string{jobs}, skyline.DefaultOptions())
+	wantSkyline, _ := coreDoc(t, skyline.Contract, "skyline-csv", []string{jobs}, skyline.DefaultOptions())
 
 	envs := []struct {
 		name string
@@ -267,15 +268,7 @@ func TestAcrossProcesses(t *testing.T) {
 					start := time.Now()
 					code, stdout, file, _ := beamDoc(t, st.cmd, st.file, st.format, append([]string{"--input", glob}, env.args...)...)
 					t.Logf("%s, %d shards, %s: %v", st.cmd, n, env.name, time.Since(start))
-					if code != exitOK {
-						t.Fatalf("exit %d", code)
-					}
-					if !bytes.Equal(file, st.want) {
-						t.Fatalf("%s differs from wlprof %s -o json:\n%s", st.file, st.cmd, firstDiff(file, st.want))
-					}
-					if !bytes.Equal(stdout, st.want) {
-						t.Fatalf("stdout differs from %s", st.file)
-					}
+					checkAsCore(t, st.cmd, st.file, code, stdout, file, st.want)
 					pool.mu.Lock()
 					workers = pool.started - workers
 					pool.mu.Unlock()

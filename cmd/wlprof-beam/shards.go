@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/internal/safetext"
+	"github.com/wlprof/wlprof/internal/stage"
 )
 
 // shardFlags are the flags every command has: the shards and their
@@ -44,6 +46,78 @@ type shardFlags struct {
 	ConnectTimeout time.Duration
 	sdk            []sdkSetting // the SDK flags to set, from validate
 	listErr        error        // a store's failure to list --input, from validate
+}
+
+// stageCmd is one command's options: the global ones, the shared flags,
+// and the options of the stage st, flags and all (the stage's AddFlags:
+// declared once, for both binaries). Every command validates, runs its
+// pipeline and prints its document through it, the same way.
+type stageCmd[O, I, R any, D stage.Document] struct {
+	g *globalOptions
+	shardFlags
+	st    stage.Stage[O, I, R, D]
+	table string // the dataset table the command's formats write
+	opts  O
+}
+
+// newStageCmd returns a command's options for stage st, reading formats
+// that write table, at the stage's defaults.
+func newStageCmd[O, I, R any, D stage.Document](g *globalOptions, st stage.Stage[O, I, R, D], table string) *stageCmd[O, I, R, D] {
+	return &stageCmd[O, I, R, D]{g: g, st: st, table: table, opts: st.Defaults()}
+}
+
+// validate checks every flag and returns the shards, sorted, and the
+// options of the stage, as wlprof STAGE takes them; all problems at once.
+func (o *stageCmd[O, I, R, D]) validate() ([]string, O, error) {
+	err := o.st.Validate(&o.opts)
+	shards, more := o.shardFlags.validate(o.st.Name, o.table)
+	return shards, o.opts, errors.Join(append([]error{err}, more...)...)
+}
+
+// run validates the flags (a usage error), runs the pipeline over the
+// shards (pipe), prints its document (print) and turns rejected records
+// into exit 3.
+func (o *stageCmd[O, I, R, D]) run(ctx context.Context, pipe func(context.Context, *stageCmd[O, I, R, D], []string, O) (D, int64, error), print func(D) error) error {
+	shards, opts, err := o.validate()
+	if err != nil {
+		return usageError{err}
+	}
+	doc, rejected, err := pipe(ctx, o, shards, opts)
+	if err != nil {
+		return err
+	}
+	return o.finish(rejected, func() error { return print(doc) })
+}
+
+// print writes the document as -o asks, as wlprof STAGE prints it.
+func (o *stageCmd[O, I, R, D]) print(doc D) error {
+	return printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
+}
+
+// runShards prepares the outputs (the document first), runs the pipeline
+// build makes over the shards as the workers see them, and returns the
+// document it wrote and the number of rejected records. A stage whose
+// outputs include errorsTxt fails as its global combine wrote there; a
+// run that wrote no document (the combine had nothing to run on) is the
+// error none returns.
+func (o *stageCmd[O, I, R, D]) runShards(ctx context.Context, shards []string, build func(shards []string, out string) (*beam.Pipeline, error), none func(rejected int64) error, outputs ...string) (D, int64, error) {
+	var doc D
+	shards, out, err := o.prepare(ctx, shards, outputs...)
+	if err != nil {
+		return doc, 0, err
+	}
+	p, err := build(shards, out)
+	if err != nil {
+		return doc, 0, err
+	}
+	rejected, b, err := o.runPipeline(ctx, o.g, p, out, outputs[0], slices.Contains(outputs, errorsTxt))
+	if err == nil && b == nil {
+		return doc, rejected, none(rejected)
+	}
+	if err != nil {
+		return doc, rejected, err
+	}
+	return doc, rejected, json.Unmarshal(b, &doc)
 }
 
 // bind declares the shared flags; formats says which formats the

@@ -2,23 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/spf13/cobra"
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/safetext"
 	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/skyline"
 )
 
-type skylineOptions struct {
-	g *globalOptions
-	shardFlags
-	opts skyline.Options
-}
+// skylineCmd is wlprof-beam skyline's options.
+type skylineCmd = stageCmd[skyline.Options, skyline.Input, skyline.Result, skyline.Document]
 
 // skylineStageFlags are the skyline stage's flags wlprof-beam skyline
 // takes: all but --workers, since the runner, not the command, decides how
@@ -26,7 +21,7 @@ type skylineOptions struct {
 var skylineStageFlags = []string{"alpha", "beta", "step", "min-runs", "timeout", "model", "job", "alpha-sweep"}
 
 func newSkylineCmd(g *globalOptions) *cobra.Command {
-	o := &skylineOptions{g: g, opts: skyline.DefaultOptions()}
+	o := newStageCmd(g, skyline.Contract, dataset.SkylinesTable.Name)
 	cmd := &cobra.Command{
 		Use:   "skyline --input GLOB --format FMT --out DIR",
 		Short: "Fit reservation skylines to recurring jobs' runs, one LP per job on the workers (as wlprof skyline)",
@@ -50,7 +45,7 @@ package documentation for each runner).`,
 		Example: "  wlprof-beam skyline --input 'logs/*.txt' --format re-native --out out\n" +
 			"  wlprof-beam skyline --input 'sky/part-*.csv' --format skyline-csv --beta auto --alpha-sweep 0.1,0.5 --out out -o json",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSkylineCmd(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), skylineShards, o.print) },
 	}
 	f := cmd.Flags()
 	o.bind(f, "re-native, yarn-rm, spark-eventlog or skyline-csv")
@@ -58,52 +53,24 @@ package documentation for each runner).`,
 	return cmd
 }
 
-// validate checks every flag and returns the shards, sorted, and the
-// options of the stage, as wlprof skyline takes them; all problems at
-// once, as a usage error.
-func (o *skylineOptions) validate() ([]string, skyline.Options, error) {
-	err := o.opts.Validate()
-	shards, more := o.shardFlags.validate("skyline", dataset.SkylinesTable.Name)
-	return shards, o.opts, errors.Join(append([]error{err}, more...)...)
-}
-
-func runSkylineCmd(ctx context.Context, o *skylineOptions) error {
-	shards, opts, err := o.validate()
-	if err != nil {
-		return usageError{err}
-	}
-	doc, rejected, err := skylineShards(ctx, shards, o, opts)
-	if err != nil {
-		return err
-	}
-	return o.finish(rejected, func() error {
-		return printDoc(o.g, doc, func(w *safetext.Writer) error { return doc.WriteText(w) })
-	})
-}
-
 // skylineShards runs the pipeline and returns the document it wrote and
 // the number of rejected records.
-func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts skyline.Options) (skyline.Document, int64, error) {
-	var doc skyline.Document
-	shards, out, err := o.prepare(ctx, shards, skylineJSON, skylinesParquet, reservationsParquet, errorsTxt)
-	if err != nil {
-		return doc, 0, err
+func skylineShards(ctx context.Context, o *skylineCmd, shards []string, opts skyline.Options) (skyline.Document, int64, error) {
+	build := func(shards []string, out string) (*beam.Pipeline, error) {
+		p := buildSkyline(shards, skylineConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
+		o.g.progressf("skyline: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatSeconds(opts.StepS))
+		return p, nil
 	}
-	p := buildSkyline(shards, skylineConfig{Format: o.Format, Ingest: o.Ingest, Options: opts, Out: out})
-	o.g.progressf("skyline: %d shard(s) on %s, step %s\n", len(shards), o.Runner, timeflag.FormatSeconds(opts.StepS))
-	rejected, b, err := o.runPipeline(ctx, o.g, p, out, skylineJSON, true)
-	if err == nil && b == nil {
+	none := func(rejected int64) error {
 		// No job at all: the combine had nothing to run on; wlprof
 		// skyline says so too (of the job asked for, as its --job does).
 		if opts.Job != "" {
-			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", opts.Job, rejected)
+			return fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", opts.Job, rejected)
 		}
-		return doc, rejected, fmt.Errorf("%w (%d record(s) rejected)", skyline.ErrNoSkylines, rejected)
+		return fmt.Errorf("%w (%d record(s) rejected)", skyline.ErrNoSkylines, rejected)
 	}
+	doc, rejected, err := o.runShards(ctx, shards, build, none, skylineJSON, skylinesParquet, reservationsParquet, errorsTxt)
 	if err != nil {
-		return doc, rejected, err
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
 		return doc, rejected, err
 	}
 	if err := doc.NothingFitted(opts.MinRuns); err != nil {
@@ -113,7 +80,7 @@ func skylineShards(ctx context.Context, shards []string, o *skylineOptions, opts
 		// As wlprof skyline --job: an error when the job is not there or
 		// has too few runs.
 		if len(doc.Jobs) == 0 && len(doc.Skipped) == 0 {
-			return doc, rejected, fmt.Errorf("job %q: no skylines in the input (%d record(s) rejected)", job, rejected)
+			return doc, rejected, none(rejected)
 		}
 		if len(doc.Skipped) > 0 && doc.Skipped[0].Runs < opts.MinRuns {
 			return doc, rejected, fmt.Errorf("job %s: %w: %d, need %d (--min-runs)", job, skyline.ErrTooFewRuns, doc.Skipped[0].Runs, opts.MinRuns)

@@ -13,20 +13,38 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/ingest"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
+	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/skyline"
 )
+
+// The helpers every command's tests share (with world and shard, in
+// classify_test.go): wlprof's answer on an input (coreDoc), wlprof-beam's
+// (beamDoc), and the checks that they agree.
 
 // solveS is the one field of a skyline document that is a time.
 var solveS = regexp.MustCompile(`"solve_s": [0-9.e+-]+`)
 
 func maskSolveS(b []byte) []byte { return solveS.ReplaceAll(b, []byte(`"solve_s": 0`)) }
 
+// testdata is the absolute path of a file the repository bundles under
+// testdata/ (the commands are given absolute paths, as a runner's workers
+// need them).
+func testdata(t testing.TB, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("../../testdata", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // coreDataset is wlprof ingest FORMAT PATHS into a new dataset.
-func coreDataset(t *testing.T, format string, paths []string) *dataset.Dataset {
+func coreDataset(t testing.TB, format string, paths []string) *dataset.Dataset {
 	t.Helper()
 	_, ds, err := ingest.Fresh(context.Background(), filepath.Join(t.TempDir(), "ds"), format, paths, ingest.DefaultOptions())
 	if err != nil {
@@ -35,22 +53,18 @@ func coreDataset(t *testing.T, format string, paths []string) *dataset.Dataset {
 	return ds
 }
 
-// coreSkyline is wlprof ingest FORMAT PATHS + wlprof skyline -o json
-// (solve_s masked) with the stage's options, and the rejects.
-func coreSkyline(t *testing.T, format string, paths []string, opts skyline.Options) ([]byte, []dataset.Reject) {
+// coreDoc is wlprof ingest FORMAT PATHS + wlprof STAGE -o json with the
+// stage's options (solve_s masked), and the rejects.
+func coreDoc[O, I, R any, D stage.Document](t testing.TB, st stage.Stage[O, I, R, D], format string, paths []string, opts O) ([]byte, []dataset.Reject) {
 	t.Helper()
 	ctx := context.Background()
 	ds := coreDataset(t, format, paths)
-	in, err := skyline.Load(ctx, ds, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := skyline.Run(ctx, in, opts)
+	res, err := st.Execute(ctx, ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, res.Document()); err != nil {
+	if err := writeJSON(&buf, st.Document(res)); err != nil {
 		t.Fatal(err)
 	}
 	rejects, err := dataset.ReadRejects(ctx, ds, "")
@@ -60,23 +74,128 @@ func coreSkyline(t *testing.T, format string, paths []string, opts skyline.Optio
 	return maskSolveS(buf.Bytes()), rejects
 }
 
+// docOf decodes a JSON document.
+func docOf[D any](t testing.TB, b []byte) D {
+	t.Helper()
+	var doc D
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // beamDoc runs wlprof-beam CMD -o json -q --format FORMAT --out DIR ARGS
 // and returns its exit code, stdout and DIR/file (solve_s masked in both),
 // and DIR.
-func beamDoc(t *testing.T, cmd, file, format string, args ...string) (int, []byte, []byte, string) {
+func beamDoc(t testing.TB, cmd, file, format string, args ...string) (int, []byte, []byte, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{cmd, "-o", "json", "-q", "--format", format, "--out", out}, args...),
-		streams{Out: &stdout, Err: &stderr})
+	code, stdout, stderr := runBeam(append([]string{cmd, "-o", "json", "-q", "--format", format, "--out", out}, args...)...)
 	if code != exitOK && code != exitRejected {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	doc, err := os.ReadFile(filepath.Join(out, file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return code, maskSolveS(stdout.Bytes()), maskSolveS(doc), out
+	return code, maskSolveS([]byte(stdout)), maskSolveS(doc), out
+}
+
+// checkAsCore fails t unless wlprof-beam CMD exited 0 and wrote want,
+// wlprof CMD's document, to DIR/file and to stdout, byte for byte.
+func checkAsCore(t testing.TB, cmd, file string, code int, stdout, got, want []byte) {
+	t.Helper()
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from wlprof %s -o json:\n%s", file, cmd, firstDiff(got, want))
+	}
+	if !bytes.Equal(stdout, want) {
+		t.Fatalf("stdout differs from %s", file)
+	}
+}
+
+// sharding is one way of splitting an input into files: shard's n and
+// salt.
+type sharding struct {
+	n    int
+	salt string
+}
+
+// checkShardings runs wlprof-beam STAGE on path split each way, one
+// subtest each, and checks that it gives wlprof STAGE's document
+// (checkAsCore): want, wlprof's on path, or, on shards split "by-row" (a
+// key's rows spread over them), wlprof's on those shards, which ingest
+// reads in the order of their names as wlprof-beam does.
+func checkShardings[O, I, R any, D stage.Document](t *testing.T, st stage.Stage[O, I, R, D], file, format, path string, opts O, want []byte, shardings ...sharding) {
+	t.Helper()
+	for _, c := range shardings {
+		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
+			glob := shard(t, path, c.n, c.salt)
+			want := want
+			if c.salt == "by-row" {
+				shards, _ := filepath.Glob(glob)
+				want, _ = coreDoc(t, st, format, shards, opts)
+			}
+			start := time.Now()
+			code, stdout, got, _ := beamDoc(t, st.Name, file, format, "--input", glob)
+			t.Logf("%d shards: %v", c.n, time.Since(start))
+			checkAsCore(t, st.Name, file, code, stdout, got, want)
+		})
+	}
+}
+
+// checkRejectsCSV checks DIR/rejects.csv against the rejects of wlprof's
+// dataset.
+func checkRejectsCSV(t *testing.T, out string, want []dataset.Reject) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, rejectsCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("file,line,col,format,reason,record\n")
+	for _, r := range want {
+		fmt.Fprintf(&b, "%s,%d,%d,%s,%s,%s\n", r.File, r.Line, r.Col, r.Format, csvField(r.Reason), csvField(r.Record))
+	}
+	if string(data) != b.String() {
+		t.Fatalf("rejects.csv:\n%s\nwant:\n%s", data, b.String())
+	}
+}
+
+// csvField quotes s as encoding/csv does.
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\r\n") || strings.HasPrefix(s, " ") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// firstDiff shows the first differing line of two documents.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < min(len(g), len(w)); i++ {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(g), len(w))
+}
+
+// checkUsage runs wlprof-beam ARGS and fails t unless it is a usage error
+// (exit 2) whose message names each of names: every problem at once.
+func checkUsage(t *testing.T, args []string, names ...string) {
+	t.Helper()
+	code, _, stderr := runBeam(args...)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	for _, want := range names {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not name %s", stderr, want)
+		}
+	}
 }
 
 // lineShards splits a file without a header into n files, line i to file
@@ -142,40 +261,13 @@ func skylineWorld(t *testing.T, jobs int) string {
 func TestSkylineWorldAsCore(t *testing.T) {
 	path := skylineWorld(t, 40)
 	opts := skyline.DefaultOptions()
-	want, _ := coreSkyline(t, "skyline-csv", []string{path}, opts)
-	var doc skyline.Document
-	if err := json.Unmarshal(want, &doc); err != nil {
-		t.Fatal(err)
-	}
+	want, _ := coreDoc(t, skyline.Contract, "skyline-csv", []string{path}, opts)
+	doc := docOf[skyline.Document](t, want)
 	if len(doc.Jobs) < 20 || len(doc.Skipped) == 0 {
 		t.Fatalf("the world is too plain to compare on: %d jobs fitted, %d skipped", len(doc.Jobs), len(doc.Skipped))
 	}
-	for _, c := range []struct {
-		n    int
-		salt string
-	}{{1, ""}, {4, ""}, {4, "other"}, {16, ""}} {
-		t.Run(fmt.Sprintf("%d-shards-%s", c.n, c.salt), func(t *testing.T) {
-			code, stdout, file, _ := beamDoc(t, "skyline", skylineJSON, "skyline-csv", "--input", shard(t, path, c.n, c.salt))
-			if code != exitOK {
-				t.Fatalf("exit %d", code)
-			}
-			if !bytes.Equal(file, want) {
-				t.Fatalf("skyline.json differs from wlprof skyline -o json:\n%s", firstDiff(file, want))
-			}
-			if !bytes.Equal(stdout, want) {
-				t.Fatalf("stdout differs from skyline.json")
-			}
-		})
-	}
-	t.Run("runs-split-over-shards", func(t *testing.T) {
-		glob := shard(t, path, 4, "by-row")
-		shards, _ := filepath.Glob(glob)
-		want, _ := coreSkyline(t, "skyline-csv", shards, opts)
-		_, _, file, _ := beamDoc(t, "skyline", skylineJSON, "skyline-csv", "--input", glob)
-		if !bytes.Equal(file, want) {
-			t.Fatalf("skyline.json differs from wlprof ingest SHARDS + skyline:\n%s", firstDiff(file, want))
-		}
-	})
+	checkShardings(t, skyline.Contract, skylineJSON, "skyline-csv", path, opts, want,
+		sharding{1, ""}, sharding{4, ""}, sharding{4, "other"}, sharding{16, ""}, sharding{4, "by-row"})
 }
 
 // On the bundled Hadoop ResourceEstimator fixture (13 runs of tpch_q12),
@@ -183,10 +275,7 @@ func TestSkylineWorldAsCore(t *testing.T) {
 // flags and with --beta auto, --alpha and --alpha-sweep, --step and
 // --model textbook.
 func TestSkylineResourceEstimatorAsCore(t *testing.T) {
-	path, err := filepath.Abs("../../testdata/resourceestimator/tpch_q12.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testdata(t, "resourceestimator/tpch_q12.txt")
 	tuned := skyline.DefaultOptions()
 	tuned.BetaAuto, tuned.Alpha, tuned.AlphaSweep, tuned.StepS, tuned.Model = true, 0.3, []float64{0.1, 0.9}, 10, skyline.Textbook
 	for _, c := range []struct {
@@ -197,11 +286,8 @@ func TestSkylineResourceEstimatorAsCore(t *testing.T) {
 		{"defaults", skyline.DefaultOptions(), nil},
 		{"tuned", tuned, []string{"--beta", "auto", "--alpha", "0.3", "--alpha-sweep", "0.1,0.9", "--step", "10s", "--model", "textbook"}},
 	} {
-		want, _ := coreSkyline(t, "re-native", []string{path}, c.opts)
-		var doc skyline.Document
-		if err := json.Unmarshal(want, &doc); err != nil {
-			t.Fatal(err)
-		}
+		want, _ := coreDoc(t, skyline.Contract, "re-native", []string{path}, c.opts)
+		doc := docOf[skyline.Document](t, want)
 		if len(doc.Jobs) != 1 || doc.Jobs[0].Runs != 13 {
 			t.Fatalf("fixture: %+v", doc.Result)
 		}
@@ -223,11 +309,7 @@ func TestSkylineJobFixturesAsCore(t *testing.T) {
 	abs := func(names ...string) []string {
 		var out []string
 		for _, n := range names {
-			p, err := filepath.Abs(filepath.Join("../../testdata/jobs", n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, p)
+			out = append(out, testdata(t, filepath.Join("jobs", n)))
 		}
 		return out
 	}
@@ -247,7 +329,7 @@ func TestSkylineJobFixturesAsCore(t *testing.T) {
 		t.Run(c.format, func(t *testing.T) {
 			sorted := append([]string(nil), c.paths...)
 			sort.Strings(sorted)
-			want, wantRejects := coreSkyline(t, c.format, sorted, c.opts)
+			want, wantRejects := coreDoc(t, skyline.Contract, c.format, sorted, c.opts)
 			args := c.args
 			for _, p := range c.paths {
 				args = append(args, "--input", p)
@@ -256,10 +338,7 @@ func TestSkylineJobFixturesAsCore(t *testing.T) {
 			if !bytes.Equal(file, want) {
 				t.Fatalf("skyline.json differs from wlprof skyline -o json:\n%s", firstDiff(file, want))
 			}
-			var doc skyline.Document
-			if err := json.Unmarshal(file, &doc); err != nil {
-				t.Fatal(err)
-			}
+			doc := docOf[skyline.Document](t, file)
 			if len(doc.Jobs) == 0 {
 				t.Fatalf("nothing fitted: %s", file)
 			}
@@ -284,24 +363,6 @@ func TestSkylineJobFixturesAsCore(t *testing.T) {
 	}
 }
 
-// checkRejectsCSV checks DIR/rejects.csv against the rejects of wlprof's
-// dataset.
-func checkRejectsCSV(t *testing.T, out string, want []dataset.Reject) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(out, rejectsCSV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	b.WriteString("file,line,col,format,reason,record\n")
-	for _, r := range want {
-		fmt.Fprintf(&b, "%s,%d,%d,%s,%s,%s\n", r.File, r.Line, r.Col, r.Format, csvField(r.Reason), csvField(r.Record))
-	}
-	if string(data) != b.String() {
-		t.Fatalf("rejects.csv:\n%s\nwant:\n%s", data, b.String())
-	}
-}
-
 // A job whose run uses nothing is skipped by wlprof skyline with the job's
 // reason while the others are fitted; wlprof-beam does the same (exit 0,
 // the same reason). --job picks one job, and a job that is not there or
@@ -312,13 +373,7 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 	if err := os.WriteFile(path, []byte("job,run,time,containers\na,1,0,2\na,1,60,0\na,2,0,0\na,2,60,0\nb,1,0,1\nb,2,0,3\nc,1,0,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	opts := skyline.DefaultOptions()
-	in, err := skyline.Load(ctx, coreDataset(t, "skyline-csv", []string{path}), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := skyline.Run(ctx, in, opts)
+	res, err := skyline.Contract.Execute(context.Background(), coreDataset(t, "skyline-csv", []string{path}), skyline.DefaultOptions())
 	if err != nil || len(res.Skipped) == 0 {
 		t.Fatalf("wlprof skyline: %v, skipped %+v; want job a (a run that uses nothing) skipped", err, res)
 	}
@@ -329,10 +384,7 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 		}
 	}
 	beam := func(args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		code := run(ctx, append([]string{"skyline", "-q", "-o", "json", "--format", "skyline-csv", "--input", path, "--out", filepath.Join(t.TempDir(), "out")}, args...),
-			streams{Out: &stdout, Err: &stderr})
-		return code, stdout.String(), stderr.String()
+		return runBeam(append([]string{"skyline", "-q", "-o", "json", "--format", "skyline-csv", "--input", path, "--out", filepath.Join(t.TempDir(), "out")}, args...)...)
 	}
 	// Job a cannot be fitted: skipped with the core's reason, b fitted.
 	if code, stdout, stderr := beam(); code != exitOK || !strings.Contains(stdout, `"job": "b"`) || reasonA == "" || !strings.Contains(stdout, reasonA) {
@@ -353,29 +405,16 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 // does not parse is reported alone, by the flag parser, as wlprof does);
 // -o text prints wlprof skyline's table.
 func TestSkylineUsageAndText(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"skyline", "--format", "csv", "--alpha", "2", "--beta", "-1", "--runner", "nope"}, streams{Out: &stdout, Err: &stderr})
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr.String())
+	checkUsage(t, []string{"skyline", "--format", "csv", "--alpha", "2", "--beta", "-1", "--runner", "nope"},
+		"--format csv", "alpha 2", "beta -1", "--out", "--runner", "--input")
+	code, _, stderr := runBeam("skyline", "--beta", "x")
+	if want := `invalid argument "x" for "--beta" flag: want a number ≥ 0 or auto`; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("--beta x: exit %d, %q; want %d and %q", code, stderr, exitUsage, want)
 	}
-	for _, want := range []string{"--format csv", "alpha 2", "beta -1", "--out", "--runner", "--input"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr %q does not name %s", stderr.String(), want)
-		}
-	}
-	stdout.Reset()
-	stderr.Reset()
-	code = run(context.Background(), []string{"skyline", "--beta", "x"}, streams{Out: &stdout, Err: &stderr})
-	if want := `invalid argument "x" for "--beta" flag: want a number ≥ 0 or auto`; code != exitUsage || !strings.Contains(stderr.String(), want) {
-		t.Errorf("--beta x: exit %d, %q; want %d and %q", code, stderr.String(), exitUsage, want)
-	}
-	stdout.Reset()
-	stderr.Reset()
-	path, _ := filepath.Abs("../../testdata/resourceestimator/tinySample.txt")
-	code = run(context.Background(), []string{"skyline", "-q", "--format", "re-native", "--input", path, "--out", filepath.Join(t.TempDir(), "out")},
-		streams{Out: &stdout, Err: &stderr})
-	if code != exitOK || !strings.Contains(stdout.String(), "tpch_q12") || !strings.Contains(stdout.String(), "provisioning") || stderr.Len() != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	path := testdata(t, "resourceestimator/tinySample.txt")
+	code, stdout, stderr := runBeam("skyline", "-q", "--format", "re-native", "--input", path, "--out", filepath.Join(t.TempDir(), "out"))
+	if code != exitOK || !strings.Contains(stdout, "tpch_q12") || !strings.Contains(stdout, "provisioning") || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"reflect"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -32,33 +30,17 @@ import (
 // on the number or order of the shards.
 
 func init() {
-	register.DoFn4x1[context.Context, string, func(string, skyRun), func(rejectRow), error](&readSkylinesFn{})
-	register.Emitter2[string, skyRun]()
+	registerPerKey[skyRun](&readSkylinesFn{}, &collectSkylinesFn{})
 	register.DoFn3x2[context.Context, string, func(*skyRun) bool, outcome, error](&fitJobFn{})
-	register.Iter1[skyRun]()
-	register.DoFn2x1[int, func(*outcome) bool, error](&collectSkylinesFn{})
-	register.Iter1[outcome]()
-	beam.RegisterType(reflect.TypeOf((*skyRun)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*outcome)(nil)).Elem())
 }
 
 // skylineConfig is what the skyline pipeline's steps need to know.
-type skylineConfig struct {
-	Format  string
-	Ingest  ingestConfig
-	Options skyline.Options // Job, when set, is the only job read
-	Out     string
-}
+type skylineConfig = perKeyConfig[skyline.Options]
 
 // buildSkyline makes the pipeline over the given shards (absolute paths).
 func buildSkyline(shards []string, cfg skylineConfig) *beam.Pipeline {
-	p, s := beam.NewPipelineWithRoot()
-	paths := beam.CreateList(s, shards)
-	runs, rejects := beam.ParDo2(s, &readSkylinesFn{Format: cfg.Format, Ingest: cfg.Ingest, Job: cfg.Options.Job}, paths)
-	outcomes := beam.ParDo(s, &fitJobFn{Options: cfg.Options}, beam.GroupByKey(s, runs))
-	beam.ParDo0(s, &collectSkylinesFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, outcomes)))
-	beam.ParDo0(s, &writeRejectsFn{Out: cfg.Out}, beam.GroupByKey(s, beam.AddFixedKey(s, rejects)))
-	return p
+	return buildPerKey(shards, &readSkylinesFn{Format: cfg.Format, Ingest: cfg.Ingest, Job: cfg.Options.Job},
+		&fitJobFn{Options: cfg.Options}, &collectSkylinesFn{Out: cfg.Out}, cfg.Out)
 }
 
 // skyRun is one run's rows of the skylines table of one shard, in the
@@ -68,13 +50,6 @@ type skyRun struct {
 	Run        string
 	Offsets    []float64
 	Containers []float64
-}
-
-// outcome is one key's result (a job's, a model group's) as JSON, which
-// keeps a null apart from an empty list as the document shows them.
-type outcome struct {
-	Key  string
-	Blob []byte
 }
 
 // jobOutcome is skyline.Outcome with its error as text, to cross workers.
@@ -93,33 +68,27 @@ type readSkylinesFn struct {
 }
 
 func (f *readSkylinesFn) ProcessElement(ctx context.Context, path string, emit func(string, skyRun), reject func(rejectRow)) error {
-	ds, name, done, err := shardDataset(ctx, f.Format, path, f.Ingest)
-	if err != nil {
-		return err
-	}
-	defer done()
 	type key struct{ job, run string }
 	runs := map[key]*skyRun{}
 	var order []key
-	err = dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
-		if f.Job != "" && s.Job != f.Job {
+	err := scanShard(ctx, f.Format, path, f.Ingest, func(ds *dataset.Dataset) error {
+		return dataset.Scan(ctx, ds, dataset.SkylinesTable, func(s *dataset.SkylineSample) error {
+			if f.Job != "" && s.Job != f.Job {
+				return nil
+			}
+			k := key{s.Job, s.Run}
+			r := runs[k]
+			if r == nil {
+				r = &skyRun{Shard: path, Run: s.Run}
+				runs[k] = r
+				order = append(order, k)
+			}
+			r.Offsets = append(r.Offsets, s.OffsetS)
+			r.Containers = append(r.Containers, s.Containers)
 			return nil
-		}
-		k := key{s.Job, s.Run}
-		r := runs[k]
-		if r == nil {
-			r = &skyRun{Shard: path, Run: s.Run}
-			runs[k] = r
-			order = append(order, k)
-		}
-		r.Offsets = append(r.Offsets, s.OffsetS)
-		r.Containers = append(r.Containers, s.Containers)
-		return nil
-	})
+		})
+	}, reject)
 	if err != nil {
-		return err
-	}
-	if err := emitRejects(ctx, ds, name, reject); err != nil {
 		return err
 	}
 	for _, k := range order {
@@ -135,11 +104,7 @@ type fitJobFn struct {
 }
 
 func (f *fitJobFn) ProcessElement(ctx context.Context, job string, iter func(*skyRun) bool) (outcome, error) {
-	var parts []skyRun
-	var r skyRun
-	for iter(&r) {
-		parts = append(parts, r)
-	}
+	parts := gather(iter)
 	slices.SortFunc(parts, func(a, b skyRun) int { return cmp.Or(cmp.Compare(a.Run, b.Run), cmp.Compare(a.Shard, b.Shard)) })
 	var runs []skyline.JobRun
 	for i, p := range parts {
@@ -171,11 +136,7 @@ type collectSkylinesFn struct {
 }
 
 func (f *collectSkylinesFn) ProcessElement(_ int, iter func(*outcome) bool) error {
-	var all []outcome
-	var o outcome
-	for iter(&o) {
-		all = append(all, o)
-	}
+	all := gather(iter)
 	slices.SortFunc(all, func(a, b outcome) int { return cmp.Compare(a.Key, b.Key) })
 	outs := make([]skyline.Outcome, len(all))
 	for i, o := range all {
@@ -190,10 +151,7 @@ func (f *collectSkylinesFn) ProcessElement(_ int, iter func(*outcome) bool) erro
 	}
 	res, failed := skyline.Collect(outs)
 	if failed != nil {
-		return writeOut(f.Out, errorsTxt, func(w io.Writer) error {
-			_, err := fmt.Fprintln(w, failed)
-			return err
-		})
+		return writeFailed(f.Out, failed)
 	}
 	return writeSkylineResults(f.Out, res)
 }

@@ -3,6 +3,7 @@
 package stagetest
 
 import (
+	"io"
 	"reflect"
 	"testing"
 
@@ -61,4 +62,14 @@ func Check[O, I, R any, D stage.Document](t *testing.T, st stage.Stage[O, I, R, 
 			t.Errorf("%s: no --job flag", st.Name)
 		}
 	}
+}
+
+// Parse sets st's flags from args on its defaults, as a command does, and
+// returns the options and the parse error (the flag parser's message).
+func Parse[O, I, R any, D stage.Document](st stage.Stage[O, I, R, D], args ...string) (O, error) {
+	o := st.Defaults()
+	fs := pflag.NewFlagSet(st.Name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	st.AddFlags(&o, fs)
+	return o, fs.Parse(args)
 }
