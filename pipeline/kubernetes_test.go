@@ -89,7 +89,7 @@ func TestReportOfKubernetesData(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := idx.Summary.Decisions
-		if d.Platform != reports.PlatformKubernetes || !strings.Contains(d.Harvest.Answer, "classes of namespaces (8 cores per node)") {
+		if d.Platform != reports.PlatformKubernetes || !strings.Contains(d.Harvest.Answer, "on the 3 nodes the namespaces run on") {
 			t.Errorf("harvest answer %q (platform %q), want namespaces and nodes", d.Harvest.Answer, d.Platform)
 		}
 		if !strings.HasPrefix(d.AtRisk.Answer, "No CronJob at risk") {

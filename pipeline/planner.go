@@ -113,6 +113,14 @@ func (r *reportInput) addPlanner(ctx context.Context, ds *dataset.Dataset, o Opt
 	if err := addKubernetes(ctx, ds, o, p, d+step); err != nil {
 		return err
 	}
+	if t := r.in.Tenants; p.Platform == reports.PlatformKubernetes && t != nil && t.File != nil && len(t.File.Classes) > 0 {
+		own := po.ServerCores <= 0 && (o.Harvest == nil || o.Harvest.Cores == harvest.DefaultOptions().Cores)
+		ns, err := nodeSpare(ctx, ds, t.File, p, own)
+		if err != nil {
+			return err
+		}
+		p.NodeSpare = ns
+	}
 	p.HarvestRuns, p.HarvestWindow = r.harvestRuns, r.harvestWindow
 	era, err := eras(ctx, ds)
 	if err != nil {

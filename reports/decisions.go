@@ -67,8 +67,14 @@ type HarvestDecision struct {
 	// Classes: per class, its servers, its headroom (a fraction of a
 	// server) and the spare cores that makes, per job type.
 	Classes []HarvestClass `json:"classes"`
-	// SpareCores are the classes' spare cores per job type, in all.
-	SpareCores *JobTypeCores `json:"spare_cores"`
+	// SpareCores are the classes' spare cores per job type, in all; on
+	// Kubernetes data, the nodes' (each node's cores less what all its
+	// tenants use together), and ClassSpareCores the classes' sum, which
+	// counts a node once per class on it. SpareRule says how they were
+	// counted, when not as the classes' sum.
+	SpareCores      *JobTypeCores `json:"spare_cores"`
+	ClassSpareCores *JobTypeCores `json:"class_spare_cores,omitempty"`
+	SpareRule       string        `json:"spare_cores_rule,omitempty"`
 	// SpareCoresByHour are the spare cores over the day (UTC hours 0–23)
 	// from the classes' folded series, and SpareCoreHPerDay their sum
 	// over the day, core-hours a day; null without folded series.
@@ -391,11 +397,38 @@ func decideHarvest(in *Input) HarvestDecision {
 		h.SpareCores = &total
 		s := fmt.Sprintf("%s spare cores for short jobs, %s for medium and %s for long ones now (%d classes, %d cores per server)",
 			sig(total.Short), sig(total.Medium), sig(total.Long), len(h.Classes), h.CoresPerServer)
-		if w.kube {
+		ns := (*NodeSpare)(nil)
+		if w.kube && p != nil {
+			ns = p.NodeSpare
+		}
+		switch {
+		case ns != nil:
+			// Namespaces share nodes: the spare cores are counted node by
+			// node, the classes' sum kept beside them for comparison.
+			classSum := total
+			h.ClassSpareCores, total = &classSum, ns.Cores
+			h.SpareCores = &total
+			s = fmt.Sprintf("%s spare cores for short jobs, %s for medium and %s for long ones now, on the %d nodes the %s run on: each node's cores less what all its %s use together (%s cores in all)",
+				sig(total.Short), sig(total.Medium), sig(total.Long), ns.Nodes, w.tenants, w.tenants, sig(ns.AllCores))
+			h.SpareRule = fmt.Sprintf("Spare cores = Σ over the %d nodes of the node's cores (%s) × (1 − what all its %s use together: now for short jobs, Max(mean, now) for medium, Max(P99, now) for long; Zhang et al., OSDI'16 §4.1's headroom on the node's own total); "+
+				"the classes' headroom × nodes × cores, %s, %s and %s, would count a node once per %s on it",
+				ns.Nodes, ns.CoresFrom, w.tenants, sig(classSum.Short), sig(classSum.Medium), sig(classSum.Long), strings.TrimSuffix(w.tenants, "s"))
+		case w.kube:
 			s = fmt.Sprintf("%s spare cores for short jobs, %s for medium and %s for long ones now, on the nodes of %d classes of %s (%d cores per node)",
 				sig(total.Short), sig(total.Medium), sig(total.Long), len(h.Classes), w.tenants, h.CoresPerServer)
 		}
-		if p != nil && len(p.ClassDays) > 0 {
+		if ns != nil {
+			if ns.ByHour != nil {
+				sum := 0.0
+				lo, hi := ns.ByHour[0], ns.ByHour[0]
+				for _, x := range ns.ByHour {
+					sum += x
+					lo, hi = math.Min(lo, x), math.Max(hi, x)
+				}
+				h.SpareCoresByHour, h.SpareCoreHPerDay = append([]float64(nil), ns.ByHour...), &sum
+				s += fmt.Sprintf("; over the day %s to %s cores, %s core-hours a day", sig(lo), sig(hi), sig(sum))
+			}
+		} else if p != nil && len(p.ClassDays) > 0 {
 			byHour := make([]float64, 24)
 			for _, c := range t.File.Classes {
 				day := p.ClassDays[c.Class]

@@ -26,7 +26,7 @@ const decisionsHTML = `{{define "decisions"}}{{with .S.Decisions}}<section id="a
 {{if .Harvest.SpareAnswer}}<p>{{.Harvest.SpareAnswer}}</p>{{end}}
 {{with .Harvest.SpareCores}}<table><tr><th class="l">spare now, for</th><th>short jobs</th><th>medium jobs</th><th>long jobs</th></tr>
 <tr><td class="l">cores</td><td>{{sig .Short}}</td><td>{{sig .Medium}}</td><td>{{sig .Long}}</td></tr></table>
-<p class="muted">Spare cores = headroom (a fraction of a {{term $.S.Decisions.Platform "server"}}) × {{term $.S.Decisions.Platform "servers"}} × {{$.S.Decisions.Harvest.CoresPerServer}} cores per {{term $.S.Decisions.Platform "server"}} ({{$.S.Decisions.Harvest.CoresFrom}}); <a href="#headroom">per class</a>.</p>{{end}}
+{{if $.S.Decisions.Harvest.SpareRule}}<p class="muted">{{$.S.Decisions.Harvest.SpareRule}}; <a href="#headroom">per class</a>.</p>{{else}}<p class="muted">Spare cores = headroom (a fraction of a {{term $.S.Decisions.Platform "server"}}) × {{term $.S.Decisions.Platform "servers"}} × {{$.S.Decisions.Harvest.CoresPerServer}} cores per {{term $.S.Decisions.Platform "server"}} ({{$.S.Decisions.Harvest.CoresFrom}}); <a href="#headroom">per class</a>.</p>{{end}}{{end}}
 {{if .Harvest.Replay}}<p>Replay of {{.Harvest.Window}}:</p><table><tr><th class="l">policy</th><th>work completed</th><th>{{term $.S.Decisions.Platform "containers"}} killed</th><th>mean job time</th></tr>
 {{range .Harvest.Replay}}<tr><td class="l">{{.Label}}</td><td>{{sig .CompletedCoreH}} core·h</td><td>{{thousands .Killed}} of {{thousands .Containers}}</td><td>{{with .MeanJobS}}{{dur (round .)}}{{else}}–{{end}}</td></tr>
 {{end}}</table>{{end}}

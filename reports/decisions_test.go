@@ -422,3 +422,50 @@ func TestDecisionsSpeakKubernetes(t *testing.T) {
 		}
 	}
 }
+
+// On Kubernetes data the spare cores are the nodes' (the pipeline's
+// NodeSpare: a node shared by several namespaces counted once), the
+// classes' sum kept beside them; the same planner on YARN data keeps the
+// classes' sum, as before.
+func TestHarvestCountsSharedNodesOnce(t *testing.T) {
+	nodes := &NodeSpare{Cores: JobTypeCores{Short: 18, Medium: 17, Long: 16}, Nodes: 3, AllCores: 32, CoresFrom: "each its allocatable CPU",
+		ByHour: []float64{16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 18, 18, 18, 18, 18, 18, 17, 17, 17, 17, 17, 17}}
+	yarnIn := synthInput(40, 6, 1)
+	yarnIn.Planner = plannerFor(yarnIn)
+	yarnIn.Planner.NodeSpare = nodes
+	in := synthInput(40, 6, 1)
+	in.Planner = plannerFor(in)
+	in.Planner.Platform = PlatformKubernetes
+	in.Planner.NodeSpare = nodes
+	yarn, d := decide(yarnIn, yarnIn.Jobs, DefaultOptions()), decide(in, in.Jobs, DefaultOptions())
+	if yarn.Harvest.ClassSpareCores != nil || yarn.Harvest.SpareRule != "" || *yarn.Harvest.SpareCores == nodes.Cores {
+		t.Errorf("YARN data took the nodes' count: %+v", yarn.Harvest)
+	}
+	h := d.Harvest
+	if *h.SpareCores != nodes.Cores || h.ClassSpareCores == nil || *h.ClassSpareCores != *yarn.Harvest.SpareCores {
+		t.Fatalf("spare %+v, classes' %+v; want the nodes' %+v and the classes' sum %+v", h.SpareCores, h.ClassSpareCores, nodes.Cores, *yarn.Harvest.SpareCores)
+	}
+	if h.SpareCoreHPerDay == nil || *h.SpareCoreHPerDay != 16*6+17*12+18*6 {
+		t.Errorf("core-hours a day %v, want the nodes' %d", h.SpareCoreHPerDay, 16*6+17*12+18*6)
+	}
+	for _, s := range []string{"18 spare cores for short jobs, 17 for medium and 16 for long ones now, on the 3 nodes", "over the day 16 to 18 cores, 408 core-hours a day"} {
+		if !strings.Contains(h.Answer, s) {
+			t.Errorf("answer %q lacks %q", h.Answer, s)
+		}
+	}
+	if !strings.HasPrefix(h.SpareRule, "Spare cores = Σ over the 3 nodes of the node's cores (each its allocatable CPU)") {
+		t.Errorf("rule %q", h.SpareRule)
+	}
+	// The page explains what was computed.
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, err := Write(dir, in, DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "Spare cores = Σ over the 3 nodes") || strings.Contains(string(page), "Spare cores = headroom") {
+		t.Error("the page does not explain the spare cores as counted node by node")
+	}
+}

@@ -39,6 +39,30 @@ type Planner struct {
 	// ingest (kube.FromKubernetes): the answers speak of nodes, namespaces
 	// or workloads, CronJobs and pods. "" otherwise.
 	Platform string
+	// NodeSpare, on Kubernetes data, is the nodes' spare cores counted
+	// node by node (pipeline's nodeSpare); nil otherwise, and the answer
+	// then sums the classes' headroom × servers × cores.
+	NodeSpare *NodeSpare
+}
+
+// NodeSpare is the spare cores of servers the tenants share (Kubernetes
+// nodes running several namespaces or workloads): per node, its cores
+// less what all its tenants use together, with the headroom rule of
+// Zhang et al., OSDI'16 §4.1 per job type (short: now; medium: Max(mean,
+// now); long: Max(P99, now)) taken on the node's total, summed over the
+// nodes. Summing each class's headroom × its servers instead counts a
+// node once per tenant on it.
+type NodeSpare struct {
+	Cores JobTypeCores
+	// ByHour are the spare cores by UTC hour of day from each node's
+	// total folded by hour; nil unless every node has samples in every
+	// hour.
+	ByHour []float64
+	// Nodes counted and their cores in all.
+	Nodes    int
+	AllCores float64
+	// CoresFrom says where a node's cores came from.
+	CoresFrom string
 }
 
 // Sizing is the smallest cluster of one node shape that runs a workload
