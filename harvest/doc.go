@@ -44,7 +44,10 @@
 // # The replay (Replay, Run)
 //
 // The world is every tenant's servers of --cores cores (§6: 12), ⌈--reserve
-// × cores⌉ of them kept for the primary tenant (§6: 4 of 12). A server's
+// × cores⌉ of them kept for the primary tenant (§6: 4 of 12); on data
+// from a Kubernetes ingest a server is a node, and --cores left at its
+// default takes the nodes' allocatable (dataset.KubernetesNodeCores, the
+// median node's, rounded), as the report's answers do. A server's
 // primary usage is its own (the usage table's samples, gridded on the
 // tenant's series grid over the replay, a server's mean in a slot; a gap
 // holds its last value) where the dataset has them, else its tenant's

@@ -154,6 +154,13 @@ type Input struct {
 	// run of a job with other DAG'd runs their largest, and others
 	// Options.Containers.
 	DAGContainers map[[2]string]int
+	// NodeCores, on data from a Kubernetes ingest, is a node's cores
+	// (dataset.KubernetesNodeCores: the median node's allocatable,
+	// rounded) and NodeCoresFrom says so: Run takes them for a server's
+	// cores when Options.Cores is the default, as the report does. 0
+	// otherwise.
+	NodeCores     int
+	NodeCoresFrom string
 }
 
 // Load reads the tenants' series as the classify stage owns them
@@ -175,6 +182,11 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		return Input{}, ErrNoSeries
 	}
 	in := Input{Series: series}
+	if opts.Cores == DefaultOptions().Cores {
+		if in.NodeCores, in.NodeCoresFrom, err = dataset.KubernetesNodeCores(ctx, ds); err != nil {
+			return Input{}, err
+		}
+	}
 	if !opts.AverageServers {
 		// The replay's window, less what its end may lose to the median
 		// end, with a classification period before it.
@@ -273,6 +285,13 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	}
 	if len(in.Series) == 0 {
 		return nil, ErrNoSeries
+	}
+	// On Kubernetes data a server is a node: it has the nodes' cores
+	// unless --cores says otherwise (12, the default, cannot be told from
+	// an explicit --cores 12).
+	nodeCores := ""
+	if in.NodeCores > 0 && opts.Cores == DefaultOptions().Cores && in.NodeCores != opts.Cores {
+		opts.Cores, nodeCores = in.NodeCores, fmt.Sprintf("a server is a Kubernetes node of %d cores: %s (--cores to set)", in.NodeCores, in.NodeCoresFrom)
 	}
 	stepS := in.Series[0].StepS
 	stepMs := int64(math.Round(stepS * 1000))
@@ -437,6 +456,9 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 		res.MeanExecReduction = &x
 	}
 	res.Assumptions = assumptions(res, &opts)
+	if nodeCores != "" {
+		res.Assumptions = append(res.Assumptions, nodeCores)
+	}
 	paper := 0
 	for _, th := range res.EpochThresholds {
 		if th.From == "paper" {

@@ -122,22 +122,10 @@ func newRef(ns, kind, name string) (Ref, error) {
 }
 
 // Formats are the ingest formats that read Kubernetes: a dataset holding
-// any of them came from Kubernetes.
-var Formats = []string{"prometheus", "prometheus-json"}
+// any of them came from Kubernetes (dataset.KubernetesFormats).
+var Formats = dataset.KubernetesFormats
 
 // FromKubernetes says whether the dataset's manifest lists a source of a
 // Kubernetes ingest format (Formats): then servers are nodes, tenants
 // namespaces or workloads, and recurring jobs CronJobs.
-func FromKubernetes(m *dataset.Manifest) bool {
-	if m == nil {
-		return false
-	}
-	for _, s := range m.Sources {
-		for _, f := range Formats {
-			if s.Format == f {
-				return true
-			}
-		}
-	}
-	return false
-}
+func FromKubernetes(m *dataset.Manifest) bool { return dataset.FromKubernetes(m) }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/elasticity"
@@ -144,27 +142,9 @@ func addKubernetes(ctx context.Context, ds *dataset.Dataset, o Options, p *repor
 	return nil
 }
 
-// nodeCores is a node's cores in a dataset from a Kubernetes ingest: the
-// median node's allocatable CPU (machine_events), rounded, since the
-// answers and the harvest replay count whole cores; 0 when the data is
-// not from Kubernetes or recorded no node. from says where it came from.
+// nodeCores is a node's cores in a dataset from a Kubernetes ingest
+// (dataset.KubernetesNodeCores: the median node's allocatable, rounded),
+// as wlprof harvest takes them.
 func nodeCores(ctx context.Context, ds *dataset.Dataset) (int, string, error) {
-	if !kube.FromKubernetes(ds.Manifest()) {
-		return 0, "", nil
-	}
-	nodes, err := kube.NodeShapes(ctx, ds)
-	if err != nil || len(nodes) == 0 {
-		return 0, "", err
-	}
-	cores := make([]float64, 0, len(nodes))
-	for _, n := range nodes {
-		cores = append(cores, n.CPU)
-	}
-	sort.Float64s(cores)
-	med := cores[len(cores)/2]
-	c := int(math.Round(med))
-	if c <= 0 {
-		return 0, "", nil
-	}
-	return c, fmt.Sprintf("the nodes' allocatable CPU: %s cores on the median of %d nodes, rounded", strconv.FormatFloat(med, 'f', -1, 64), len(nodes)), nil
+	return dataset.KubernetesNodeCores(ctx, ds)
 }

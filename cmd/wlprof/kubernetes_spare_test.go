@@ -71,5 +71,20 @@ func TestKubernetesSpareCores(t *testing.T) {
 	if c.Short <= all {
 		t.Errorf("the classes' sum %+v is within the cluster's %g cores: the namespaces do not share nodes here?", c, all)
 	}
+	// wlprof harvest's servers are the nodes, of their allocatable cores.
+	out, errs, code := wlprof(t, "harvest", "-d", ds, "--workload", "poisson", "-o", "json")
+	if code != 0 {
+		t.Fatalf("harvest: exit %d: %s", code, errs)
+	}
+	var hr struct {
+		Cores       int      `json:"cores"`
+		Assumptions []string `json:"assumptions"`
+	}
+	if err := json.Unmarshal([]byte(out), &hr); err != nil {
+		t.Fatal(err)
+	}
+	if hr.Cores != int(cfg.NodeCores) {
+		t.Errorf("harvest: servers of %d cores, want the nodes' %g (assumptions %q)", hr.Cores, cfg.NodeCores, hr.Assumptions)
+	}
 	t.Logf("nodes' spare cores %+v, the classes' sum %+v (cluster %g cores, replicas' levels %.2f); %s", s, c, all, levels, h.SpareAnswer)
 }
