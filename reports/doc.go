@@ -22,7 +22,9 @@
 // also index.json's summary.decisions, shape and version in FORMAT.md):
 // how big the cluster must be (the reservations' footprint, the smallest
 // cluster for a target makespan under stock YARN and YARN-ME), what can be
-// harvested (spare cores per job type, the replay's work and job times),
+// harvested (spare cores per job type, the replay's work and job times;
+// on Kubernetes data counted node by node, since namespaces share nodes:
+// Planner.NodeSpare),
 // which jobs may miss their deadline (with each stage's evidence), and
 // what to do (ranked actions, each with its gain, evidence and command).
 // A glossary ends the page with the papers' symbols.
