@@ -56,6 +56,11 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 	if !ok { // the table's layout is not the one below: go row by row
 		return w.AppendBatch(c.rows())
 	}
+	// The batch is filled by whole chunks of a large input: its columns
+	// get a whole batch's capacity at once, instead of growing by
+	// doubling (a copy of everything appended so far at each step, a
+	// tenth of ingest's CPU on the first batch of every file).
+	cols.reserve(w.batch)
 	for lo := 0; lo < c.Len(); {
 		k := min(c.Len()-lo, w.batch-w.n)
 		hi := lo + k
@@ -80,6 +85,14 @@ type usageCols struct {
 	tenant, server *dictCol[Usage]
 	time           *sliceCol[Usage, int64]
 	cpu, memory    *sliceCol[Usage, float64]
+}
+
+func (c usageCols) reserve(n int) {
+	c.tenant.ids = slices.Grow(c.tenant.ids, n-len(c.tenant.ids))
+	c.server.ids = slices.Grow(c.server.ids, n-len(c.server.ids))
+	c.time.vals = slices.Grow(c.time.vals, n-len(c.time.vals))
+	c.cpu.vals = slices.Grow(c.cpu.vals, n-len(c.cpu.vals))
+	c.memory.vals = slices.Grow(c.memory.vals, n-len(c.memory.vals))
 }
 
 // usageColWriters returns w's column writers when they are the usage
