@@ -131,7 +131,21 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	}
 	var scratch dataset.Usage
 	var line int64
+	fast := pc.columnar && p.fastLayout()
 	for len(data) > 0 {
+		if fast {
+			if ts, cpu, mem, used, ok := p.fastRow(data); ok {
+				line++
+				data = data[used:]
+				cc := &c.cols
+				cc.Tenant = append(cc.Tenant, p.tenantID)
+				cc.Server = append(cc.Server, p.serverID)
+				cc.TimeMs = append(cc.TimeMs, ts)
+				cc.CPU = append(cc.CPU, cpu)
+				cc.Memory = append(cc.Memory, mem)
+				continue
+			}
+		}
 		var l []byte
 		var simple bool
 		l, data, p.fields, p.cols, simple = splitLine(data, p.fields, p.cols)
