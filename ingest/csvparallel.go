@@ -21,6 +21,7 @@ const (
 // string tables); line numbers are chunk-relative until the consumer, which
 // knows how many lines came before, adds the base.
 type parallelCSV struct {
+	in     *Input // hashed chunk by chunk as chunks are cut (Input.hashTo)
 	data   []byte
 	next   int         // offset of the next chunk to cut
 	queue  []*csvChunk // cut and not yet consumed, in order
@@ -59,7 +60,7 @@ type chunkReject struct {
 func startParallel(r *usageCSV, columnar bool) *parallelCSV {
 	workers := runtime.GOMAXPROCS(0)
 	inflight := 2 * workers
-	pc := &parallelCSV{data: r.lr.data, next: r.lr.off, base: r.lr.line,
+	pc := &parallelCSV{in: r.in, data: r.lr.data, next: r.lr.off, base: r.lr.line,
 		work: make(chan *csvChunk, inflight), stop: make(chan struct{}),
 		columnar: columnar, maps: make([][2]dataset.IDMap, workers)}
 	r.lr.off = len(r.lr.data) // the line reader is done; chunks take over
@@ -90,6 +91,9 @@ func (pc *parallelCSV) cut() {
 	}
 	c := &csvChunk{start: pc.next, end: end, done: make(chan struct{})}
 	pc.next = end
+	if pc.in != nil {
+		pc.in.hashTo(end)
+	}
 	pc.queue = append(pc.queue, c)
 	pc.work <- c
 }

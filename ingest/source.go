@@ -175,7 +175,7 @@ func (in *Input) mapFile(st os.FileInfo) bool {
 func (in *Input) Mapped() []byte { return in.data }
 
 // consumed tells a mapped input that a parser is done with data[:pos]: the
-// blocks before it are hashed while they are still in the CPU cache, and
+// blocks before it are hashed (those not hashed yet, see hashTo), and
 // blocks well behind are handed back so resident memory stays bounded on
 // inputs larger than RAM.
 func (in *Input) consumed(pos int) {
@@ -186,9 +186,21 @@ func (in *Input) consumed(pos int) {
 		in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
 		in.hashed += mapBlock
 	}
-	for !in.inMemory && in.released+2*mapBlock <= in.hashed {
+	for !in.inMemory && in.released+2*mapBlock <= min(in.hashed, pos) {
 		_ = syscall.Madvise(in.data[in.released:in.released+mapBlock], syscall.MADV_DONTNEED)
 		in.released += mapBlock
+	}
+}
+
+// hashTo hashes a mapped input up to end, for a reader that hands the
+// input to parsers in pieces (the parallel CSV): each piece is hashed as
+// it is handed out, in input order, from the bytes the parser then reads,
+// which the hash has just brought into the cache. It is called from the
+// goroutine that calls consumed.
+func (in *Input) hashTo(end int) {
+	if end > in.hashed {
+		in.raw.h.Write(in.data[in.hashed:end])
+		in.hashed = end
 	}
 }
 
