@@ -1,8 +1,11 @@
 package dataset
 
 import (
+	"math"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 )
 
 // UsageColumns is a run of usage rows held column by column, for producers
@@ -21,7 +24,7 @@ type UsageColumns struct {
 	ServerMap *IDMap
 	TimeMs    []int64   // NoTime: null
 	CPU       []float64 // fraction
-	Memory    []float64 // fraction; NaN: null
+	Memory    []float64 // fraction; NaN: null; empty when no row has one (an input without the column)
 }
 
 // Len is the number of rows.
@@ -68,7 +71,11 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 		cols.server.appendMapped(c.Server[lo:hi], c.Servers, c.ServerMap)
 		cols.time.appendValues(c.TimeMs[lo:hi], func(v int64) bool { return v == NoTime })
 		cols.cpu.appendValues(c.CPU[lo:hi], nil)
-		cols.memory.appendValues(c.Memory[lo:hi], func(v float64) bool { return v != v })
+		if len(c.Memory) == 0 {
+			cols.memory.appendNulls(k)
+		} else {
+			cols.memory.appendValues(c.Memory[lo:hi], func(v float64) bool { return v != v })
+		}
 		w.n += k
 		lo = hi
 		if w.n == w.batch {
@@ -115,7 +122,10 @@ func (c *UsageColumns) rows() []Usage {
 	rs := make([]Usage, c.Len())
 	for i := range rs {
 		rs[i] = Usage{Tenant: c.Tenants[c.Tenant[i]], Server: c.Servers[c.Server[i]],
-			TimeMs: c.TimeMs[i], CPU: c.CPU[i], Memory: c.Memory[i]}
+			TimeMs: c.TimeMs[i], CPU: c.CPU[i], Memory: math.NaN()}
+		if len(c.Memory) > 0 {
+			rs[i].Memory = c.Memory[i]
+		}
 	}
 	return rs
 }
@@ -141,6 +151,31 @@ func (c *dictCol[T]) appendMapped(local []int32, strs []string, m *IDMap) {
 		out[i] = x
 	}
 	c.ids = c.ids[:n+len(local)]
+}
+
+// appendNulls appends k nulls: what appendValues does with k values that
+// are all null, a few bytes at a time instead of a bit at a time.
+func (c *sliceCol[T, V]) appendNulls(k int) {
+	if k <= 0 {
+		return
+	}
+	n := len(c.vals)
+	c.vals = slices.Grow(c.vals, k)[:n+k]
+	clear(c.vals[n:])
+	for len(c.valid) < (n+k+7)>>3 {
+		c.valid = append(c.valid, 0xff)
+	}
+	i := n
+	for ; i < n+k && i&7 != 0; i++ {
+		bitutil.ClearBit(c.valid, i)
+	}
+	for ; i+8 <= n+k; i += 8 {
+		c.valid[i>>3] = 0
+	}
+	for ; i < n+k; i++ {
+		bitutil.ClearBit(c.valid, i)
+	}
+	c.nullN += k
 }
 
 // appendValues appends vals; isNull (nil: never) marks the nulls, which

@@ -45,7 +45,11 @@ func parseWhole(t testing.TB, data []byte, unit CPUUnit, fast bool) chunkResult 
 		res.Tenant = append(res.Tenant, c.cols.Tenants[c.cols.Tenant[i]])
 		res.Server = append(res.Server, c.cols.Servers[c.cols.Server[i]])
 		res.CPU = append(res.CPU, fmt.Sprint(math.Float64bits(c.cols.CPU[i])))
-		res.Memory = append(res.Memory, fmt.Sprint(math.Float64bits(c.cols.Memory[i])))
+		m := math.NaN() // no memory column: the column stays empty
+		if len(c.cols.Memory) > 0 {
+			m = c.cols.Memory[i]
+		}
+		res.Memory = append(res.Memory, fmt.Sprint(math.Float64bits(m)))
 	}
 	return res
 }

@@ -136,9 +136,12 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	var scratch dataset.Usage
 	var line int64
 	fast := pc.columnar && p.fastLayout()
+	// Without a memory column every row's memory is null: the column
+	// stays empty (dataset.UsageColumns).
+	mem := p.idx[colMemory] >= 0
 	for len(data) > 0 {
 		if fast {
-			if ts, cpu, mem, used, ok := p.fastRow(data); ok {
+			if ts, cpu, m, used, ok := p.fastRow(data); ok {
 				line++
 				data = data[used:]
 				cc := &c.cols
@@ -146,7 +149,9 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 				cc.Server = append(cc.Server, p.serverID)
 				cc.TimeMs = append(cc.TimeMs, ts)
 				cc.CPU = append(cc.CPU, cpu)
-				cc.Memory = append(cc.Memory, mem)
+				if mem {
+					cc.Memory = append(cc.Memory, m)
+				}
 				continue
 			}
 		}
@@ -190,7 +195,9 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 			cc.Server = append(cc.Server, p.serverID)
 			cc.TimeMs = append(cc.TimeMs, rec.TimeMs)
 			cc.CPU = append(cc.CPU, rec.CPU)
-			cc.Memory = append(cc.Memory, rec.Memory)
+			if mem {
+				cc.Memory = append(cc.Memory, rec.Memory)
+			}
 		}
 	}
 	c.lines = line
