@@ -133,3 +133,37 @@ func FuzzFastRow(f *testing.F) {
 		}
 	})
 }
+
+// TestEpochField: epochField reads what plainInt reads (and the
+// milliseconds parseTimestamp makes of it) for 1 to 15 digits, eight at a
+// time or one at a time, on seeded digit strings with and without a
+// terminator and with a non-digit at every place.
+func TestEpochField(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 11))
+	for trial := 0; trial < 200000; trial++ {
+		b := make([]byte, 1+r.IntN(17))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if r.IntN(4) == 0 {
+			b[r.IntN(len(b))] = "/:a,.-\x00\xff"[r.IntN(8)]
+		}
+		digits := 0
+		for digits < len(b) && b[digits] >= '0' && b[digits] <= '9' {
+			digits++
+		}
+		ms, n, ok := epochField(b)
+		v, plain := plainInt(b[:digits])
+		wantOK := plain && digits >= 1 && digits <= 15
+		if ok != wantOK {
+			t.Fatalf("%q: ok %v, want %v", b, ok, wantOK)
+		}
+		if !ok {
+			continue
+		}
+		want, err := parseTimestamp(b[:digits], time.UTC)
+		if n != digits || err != nil || ms != want {
+			t.Fatalf("%q (%d): %d ms over %d bytes, want %d over %d (%v)", b, v, ms, n, want, digits, err)
+		}
+	}
+}
