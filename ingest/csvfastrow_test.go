@@ -1,9 +1,11 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,5 +167,28 @@ func TestEpochField(t *testing.T) {
 		if n != digits || err != nil || ms != want {
 			t.Fatalf("%q (%d): %d ms over %d bytes, want %d over %d (%v)", b, v, ms, n, want, digits, err)
 		}
+	}
+}
+
+// TestHashFaultIsAnError: a mapped input that shrinks while its hasher
+// goroutine reads it gives an error from SHA256 (the file changed), not a
+// crash, and Close still returns.
+func TestHashFaultIsAnError(t *testing.T) {
+	data := bytes.Repeat([]byte("t0,t0s0,1704067200,0.5\n"), 40000)
+	path := writeFile(t, t.TempDir(), "shrinks.csv", data)
+	in, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if in.Mapped() == nil {
+		t.Fatal("the input was not mapped: Open maps every regular file of 4 bytes or more")
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	in.hashTo(len(data))
+	if _, err := in.SHA256(); err == nil || !strings.Contains(err.Error(), "the file changed while it was read") {
+		t.Fatalf("SHA256 of a file truncated under its hasher: %v", err)
 	}
 }

@@ -59,7 +59,7 @@ type chunkReject struct {
 
 func startParallel(r *usageCSV, columnar bool) *parallelCSV {
 	workers := runtime.GOMAXPROCS(0)
-	inflight := 2 * workers
+	inflight := 4 * workers
 	pc := &parallelCSV{in: r.in, data: r.lr.data, next: r.lr.off, base: r.lr.line,
 		work: make(chan *csvChunk, inflight), stop: make(chan struct{}),
 		columnar: columnar, maps: make([][2]dataset.IDMap, workers)}
