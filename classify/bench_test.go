@@ -2,13 +2,19 @@ package classify
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -39,6 +45,15 @@ var (
 	benchErr  error
 )
 
+// benchDir is the directory of the benchmark's CSV and binary, removed
+// when the package's benchmarks are done (TestMain) unless
+// WLPROF_BENCH_KEEP is set: the default world's CSV is 6.9 GB.
+var benchDir string
+
+// csvBytesPerRow is about what a row of the benchmark world takes in the
+// CSV (compact names, epoch seconds, four decimals), for the disk check.
+const csvBytesPerRow = 32
+
 func benchSetup(b *testing.B) (csvPath, bin string) {
 	benchOnce.Do(func() {
 		tenants, days := benchSize()
@@ -46,8 +61,19 @@ func benchSetup(b *testing.B) (csvPath, bin string) {
 		if benchErr = os.MkdirAll(dir, 0o755); benchErr != nil {
 			return
 		}
+		benchDir = dir
 		benchCSV = filepath.Join(dir, "usage.csv")
 		if _, err := os.Stat(benchCSV); err != nil {
+			// The CSV, the usage table (about a twentieth of it) and the
+			// series table (8 bytes a sample) must fit, with a margin.
+			rows := float64(tenants) * days * 86400 / DefaultStep.Seconds()
+			need := uint64(rows * (csvBytesPerRow + 8 + 2) * 1.1)
+			var st syscall.Statfs_t
+			if err := syscall.Statfs(dir, &st); err == nil && st.Bavail*uint64(st.Bsize) < need {
+				benchErr = fmt.Errorf("%s: %.1f GB free, the benchmark world (%d tenants × %g days) needs about %.1f GB: free some or set WLPROF_BENCH_TENANTS",
+					dir, float64(st.Bavail*uint64(st.Bsize))/1e9, tenants, days, float64(need)/1e9)
+				return
+			}
 			tmp := benchCSV + ".tmp"
 			f, err := os.Create(tmp)
 			if err != nil {
@@ -112,6 +138,7 @@ func BenchmarkClassifyEndToEnd(b *testing.B) {
 	csvPath, bin := benchSetup(b)
 	for i := 0; i < b.N; i++ {
 		ds := filepath.Join(b.TempDir(), "ds")
+		b.ReportMetric(loadAverage(), "load1_start")
 		var wlCPU, cachedCPU, pyCPU time.Duration
 		ingestT, ingestRSS, _ := run(b, &wlCPU, bin, "ingest", "csv", csvPath, "-d", ds, "-q")
 		classT, classRSS, _ := run(b, &wlCPU, bin, "classify", "-d", ds, "-o", "json", "-q")
@@ -152,10 +179,206 @@ func BenchmarkClassifyEndToEnd(b *testing.B) {
 		b.ReportMetric(wlCPU.Seconds(), "wlprof_cpu_s")
 		b.ReportMetric(cachedCPU.Seconds(), "classify_from_series_cpu_s")
 		b.ReportMetric(pyCPU.Seconds(), "pandas_cpu_s")
+		// The ratio of CPU seconds stretches far less with the load than
+		// the ratio of wall times, which loads two cores for wlprof and
+		// one for pandas.
+		b.ReportMetric(pyCPU.Seconds()/wlCPU.Seconds(), "cpu_speedup_x")
 		b.ReportMetric(float64(max(ingestRSS, classRSS, cachedRSS))/(1<<20), "wlprof_peak_rss_MB")
 		b.ReportMetric(float64(pyRSS)/(1<<20), "pandas_peak_rss_MB")
+		b.ReportMetric(loadAverage(), "load1_end")
 		b.Logf("pandas patterns %v", py.Patterns)
+		breakdown(b, csvPath, ds)
 	}
+}
+
+// breakdown times, in this process and one after another, the parts of
+// ingest + the first classify on the dataset the run just made, each
+// beside its floor on this machine:
+//
+//   - csv_read_s: the CSV's bytes read (page cache) in 1 MiB reads, the
+//     floor of any parser; hash_s: their SHA-256 on one core, which ingest
+//     computes as it parses (the manifest's content hash);
+//   - read_s: the usage table decoded (ScanUsageBatches, every worker);
+//     usage_bytes_s: its file's bytes read, the floor of that;
+//   - build_s: the series built from usage (BuildSeries, which includes
+//     the read);
+//   - fft_s: every tenant analysed (detrend, FFT, shuffles,
+//     autocorrelation: the per-tenant work, on every worker);
+//     fft_floor_s: one forward FFT per tenant of its detection series;
+//   - cluster_s: K-Means per pattern; headroom_s: the classes' sums;
+//   - write_s: the series table written and committed (fsync);
+//     write_floor_s: as many bytes written and fsynced in one file.
+func breakdown(b *testing.B, csvPath, dsDir string) {
+	ctx := context.Background()
+	timed := func(name string, f func()) {
+		start := time.Now()
+		f()
+		b.ReportMetric(time.Since(start).Seconds(), name)
+	}
+	timed("csv_read_s", func() { readAll(b, csvPath, nil) })
+	timed("hash_s", func() { readAll(b, csvPath, sha256.New()) })
+	d, err := dataset.Open(dsDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	timed("read_s", func() {
+		if err := dataset.ScanUsageBatches(ctx, d, func(*dataset.UsageBatch) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	})
+	timed("usage_bytes_s", func() {
+		for _, f := range d.Manifest().Tables[dataset.UsageTable.Name].Files {
+			readAll(b, filepath.Join(dsDir, f.Path), nil)
+		}
+	})
+	var series []dataset.Series
+	timed("build_s", func() {
+		if series, _, err = BuildSeries(ctx, d, SeriesOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	o := Options{}.withDefaults()
+	res := &Result{StepS: series[0].StepS, Tenants: make([]Tenant, len(series))}
+	parallel := func(f func(ws *workspace, i int)) {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < o.Workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ws := newWorkspace()
+				for i := int(next.Add(1) - 1); i < len(series); i = int(next.Add(1) - 1) {
+					f(ws, i)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	timed("fft_s", func() { parallel(func(ws *workspace, i int) { res.Tenants[i] = analyse(&series[i], &o, ws) }) })
+	timed("fft_floor_s", func() {
+		parallel(func(ws *workspace, i int) {
+			x := o.upTo(&series[i])
+			f := detectFactor(len(x), o.DetectLen, series[i].StepS)
+			y := make([]float64, len(x)/f)
+			blockMeans(y, x[len(x)-len(y)*f:], f)
+			for k := range y {
+				if y[k] != y[k] {
+					y[k] = 0
+				}
+			}
+			ws.periodogram(y[len(y)-smoothLen(len(y)):])
+		})
+	})
+	timed("cluster_s", func() { res.Classes = cluster(res.Tenants, &o) })
+	ptrs := make([]*dataset.Series, len(series))
+	for i := range series {
+		ptrs[i] = &series[i]
+	}
+	timed("headroom_s", func() { headroom(res, ptrs, &o) })
+	wds, err := dataset.OpenOrCreate(filepath.Join(b.TempDir(), "ds"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	timed("write_s", func() {
+		tx, err := wds.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.WriteSeries(series); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	})
+	var size int64
+	for _, f := range wds.Manifest().Tables[dataset.SeriesTable.Name].Files {
+		size += f.Bytes
+	}
+	series, ptrs = nil, nil
+	runtime.GC()
+	timed("write_floor_s", func() { writeZeros(b, filepath.Join(b.TempDir(), "floor"), size) })
+	b.ReportMetric(float64(size)/1e6, "series_MB")
+}
+
+// readAll reads path in 1 MiB reads, into h when not nil.
+func readAll(b *testing.B, path string, h io.Writer) {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for {
+		n, err := f.Read(buf)
+		if h != nil {
+			h.Write(buf[:n])
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// writeZeros writes n bytes of random data (so that no layer below can
+// skip them) to path and fsyncs it, then removes it.
+func writeZeros(b *testing.B, path string, n int64) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.Remove(path)
+	buf := make([]byte, 1<<20)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range buf {
+		buf[i] = byte(r.Uint32())
+	}
+	for n > 0 {
+		k := min(n, int64(len(buf)))
+		if _, err := f.Write(buf[:k]); err != nil {
+			b.Fatal(err)
+		}
+		n -= k
+	}
+	if err := f.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// loadAverage is the machine's one-minute load average (0 where
+// /proc/loadavg cannot be read).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(string(b[:bytesIndex(b, ' ')]), 64)
+	return f
+}
+
+func bytesIndex(b []byte, c byte) int {
+	for i := range b {
+		if b[i] == c {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// TestMain removes the benchmark world (benchSetup) once every benchmark
+// of the package has run, unless WLPROF_BENCH_KEEP is set.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" && os.Getenv("WLPROF_BENCH_KEEP") == "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
 }
 
 // BenchmarkClassifyStage is the classify stage alone on a dataset whose

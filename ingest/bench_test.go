@@ -2,18 +2,25 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/duckdbtest"
 	"github.com/wlprof/wlprof/internal/synth"
 )
 
@@ -154,4 +161,99 @@ func BenchmarkEncodingCSV(b *testing.B) {
 		_ = sink
 		f.Close()
 	}
+}
+
+// BenchmarkIngestVsDuckDB is `wlprof ingest csv` against its anchor, DuckDB
+// reading the same CSV with read_csv and writing one Parquet file (zstd
+// level 1, as wlprof writes), in the same run: three rounds, each running
+// wlprof then DuckDB, in processes of their own, so that both start cold
+// and each one's peak RSS is its own (getrusage). Reported: the medians of
+// the three, their ratio (speedup_x), wlprof's MB/s of CSV, and the one-
+// minute load average when the run started. wlprof's time is the whole
+// process (read, parse, hash, encode, fsync, commit); DuckDB's is its
+// COPY statement alone, without node's start. hash_s is the SHA-256 of
+// the file alone on one core, which ingest computes as it parses: the
+// floor of that part.
+func BenchmarkIngestVsDuckDB(b *testing.B) {
+	path := benchFile(b)
+	size := fileSize(b, path)
+	bin := filepath.Join(b.TempDir(), "wlprof")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/wlprof").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	for i := 0; i < b.N; i++ {
+		load := loadAverage()
+		var wl, wlCPU, dd, ddCPU []float64
+		var wlRSS, ddRSS int64
+		for round := 0; round < 3; round++ {
+			dir := b.TempDir()
+			t, cpu, rss, _ := runProc(b, exec.Command(bin, "ingest", "csv", path, "-d", filepath.Join(dir, "ds"), "-q"))
+			wl, wlCPU, wlRSS = append(wl, t), append(wlCPU, cpu), max(wlRSS, rss)
+			_, cpu, rss, out := runProc(b, duckdbtest.CopyCSV(b, path, filepath.Join(dir, "duckdb.parquet")))
+			ddCPU = append(ddCPU, cpu)
+			var res struct{ Seconds float64 }
+			if err := json.Unmarshal(out, &res); err != nil || res.Seconds <= 0 {
+				b.Fatalf("duckdb output %q: %v", out, err)
+			}
+			dd, ddRSS = append(dd, res.Seconds), max(ddRSS, rss)
+			os.RemoveAll(dir)
+		}
+		start := time.Now()
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		hash := time.Since(start).Seconds()
+		b.ReportMetric(median(wl), "wlprof_s")
+		b.ReportMetric(median(wlCPU), "wlprof_cpu_s")
+		b.ReportMetric(median(dd), "duckdb_s")
+		// The whole node process, its start included: an upper bound.
+		b.ReportMetric(median(ddCPU), "duckdb_process_cpu_s")
+		b.ReportMetric(median(dd)/median(wl), "speedup_x")
+		b.ReportMetric(float64(size)/1e6/median(wl), "wlprof_MB/s")
+		b.ReportMetric(float64(wlRSS)/(1<<20), "wlprof_peak_rss_MB")
+		b.ReportMetric(float64(ddRSS)/(1<<20), "duckdb_peak_rss_MB")
+		b.ReportMetric(hash, "hash_s")
+		b.ReportMetric(load, "load1")
+		b.Logf("%d rows, %.0f MB: wlprof %.2f s (%v), DuckDB %.2f s (%v), load %.2f", benchRows(), float64(size)/1e6,
+			median(wl), wl, median(dd), dd, load)
+	}
+}
+
+// runProc runs cmd and returns its wall and CPU seconds, its peak RSS in
+// bytes (getrusage) and its standard output.
+func runProc(b *testing.B, cmd *exec.Cmd) (wall, cpu float64, rss int64, out []byte) {
+	b.Helper()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	wall = time.Since(start).Seconds()
+	if err != nil {
+		b.Fatalf("%v: %v\n%s", cmd.Args, err, stderr.String())
+	}
+	ps := cmd.ProcessState
+	return wall, (ps.UserTime() + ps.SystemTime()).Seconds(), ps.SysUsage().(*syscall.Rusage).Maxrss * 1024, out
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// loadAverage is the machine's one-minute load average (0 where
+// /proc/loadavg cannot be read).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
+	return f
 }

@@ -21,6 +21,7 @@ const (
 // string tables); line numbers are chunk-relative until the consumer, which
 // knows how many lines came before, adds the base.
 type parallelCSV struct {
+	in     *Input // hashed chunk by chunk as chunks are cut (Input.hashTo)
 	data   []byte
 	next   int         // offset of the next chunk to cut
 	queue  []*csvChunk // cut and not yet consumed, in order
@@ -58,8 +59,8 @@ type chunkReject struct {
 
 func startParallel(r *usageCSV, columnar bool) *parallelCSV {
 	workers := runtime.GOMAXPROCS(0)
-	inflight := 2 * workers
-	pc := &parallelCSV{data: r.lr.data, next: r.lr.off, base: r.lr.line,
+	inflight := 4 * workers
+	pc := &parallelCSV{in: r.in, data: r.lr.data, next: r.lr.off, base: r.lr.line,
 		work: make(chan *csvChunk, inflight), stop: make(chan struct{}),
 		columnar: columnar, maps: make([][2]dataset.IDMap, workers)}
 	r.lr.off = len(r.lr.data) // the line reader is done; chunks take over
@@ -90,6 +91,9 @@ func (pc *parallelCSV) cut() {
 	}
 	c := &csvChunk{start: pc.next, end: end, done: make(chan struct{})}
 	pc.next = end
+	if pc.in != nil {
+		pc.in.hashTo(end)
+	}
 	pc.queue = append(pc.queue, c)
 	pc.work <- c
 }
@@ -131,7 +135,26 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 	}
 	var scratch dataset.Usage
 	var line int64
+	fast := pc.columnar && p.fastLayout()
+	// Without a memory column every row's memory is null: the column
+	// stays empty (dataset.UsageColumns).
+	mem := p.idx[colMemory] >= 0
 	for len(data) > 0 {
+		if fast {
+			if ts, cpu, m, used, ok := p.fastRow(data); ok {
+				line++
+				data = data[used:]
+				cc := &c.cols
+				cc.Tenant = append(cc.Tenant, p.tenantID)
+				cc.Server = append(cc.Server, p.serverID)
+				cc.TimeMs = append(cc.TimeMs, ts)
+				cc.CPU = append(cc.CPU, cpu)
+				if mem {
+					cc.Memory = append(cc.Memory, m)
+				}
+				continue
+			}
+		}
 		var l []byte
 		var simple bool
 		l, data, p.fields, p.cols, simple = splitLine(data, p.fields, p.cols)
@@ -172,7 +195,9 @@ func (pc *parallelCSV) parseChunk(p *csvParser, c *csvChunk) {
 			cc.Server = append(cc.Server, p.serverID)
 			cc.TimeMs = append(cc.TimeMs, rec.TimeMs)
 			cc.CPU = append(cc.CPU, rec.CPU)
-			cc.Memory = append(cc.Memory, rec.Memory)
+			if mem {
+				cc.Memory = append(cc.Memory, rec.Memory)
+			}
 		}
 	}
 	c.lines = line

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 
@@ -35,9 +36,10 @@ type Input struct {
 	// An uncompressed regular file is mapped instead of read: parsers work
 	// on the page cache directly, with no copy, and hash it block by block.
 	data     []byte
-	hashed   int  // data[:hashed] has been hashed
-	released int  // data[:released] has been given back to the kernel
-	inMemory bool // data is ordinary memory (openMemory), not a mapping: never released
+	hashed   int     // data[:hashed] has been hashed
+	released int     // data[:released] has been given back to the kernel
+	inMemory bool    // data is ordinary memory (openMemory), not a mapping: never released
+	bg       *hasher // hashing data on its own goroutine, while a reader hands it out (hashTo)
 }
 
 type countingHash struct {
@@ -175,21 +177,95 @@ func (in *Input) mapFile(st os.FileInfo) bool {
 func (in *Input) Mapped() []byte { return in.data }
 
 // consumed tells a mapped input that a parser is done with data[:pos]: the
-// blocks before it are hashed while they are still in the CPU cache, and
+// blocks before it are hashed (those not hashed yet, see hashTo), and
 // blocks well behind are handed back so resident memory stays bounded on
 // inputs larger than RAM.
 func (in *Input) consumed(pos int) {
 	if int64(pos) > in.read.Load() {
 		in.read.Store(int64(pos))
 	}
-	for in.hashed+mapBlock <= pos {
-		in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
-		in.hashed += mapBlock
+	hashed := in.hashed
+	if in.bg != nil {
+		hashed = int(in.bg.at.Load())
+	} else {
+		for in.hashed+mapBlock <= pos {
+			in.raw.h.Write(in.data[in.hashed : in.hashed+mapBlock])
+			in.hashed += mapBlock
+		}
+		hashed = in.hashed
 	}
-	for !in.inMemory && in.released+2*mapBlock <= in.hashed {
+	for !in.inMemory && in.released+2*mapBlock <= min(hashed, pos) {
 		_ = syscall.Madvise(in.data[in.released:in.released+mapBlock], syscall.MADV_DONTNEED)
 		in.released += mapBlock
 	}
+}
+
+// hasher hashes a mapped input on a goroutine of its own, piece after
+// piece in input order, as a reader hands the pieces to its parsers
+// (hashTo): the parallel CSV's single consumer, which hashed them itself,
+// was the stage its parse workers waited for.
+type hasher struct {
+	ends chan int // hash up to each end, in order
+	done chan struct{}
+	at   atomic.Int64 // hashed up to here
+	// fault is a recovered panic (the file shrank while mapped); the
+	// ends after it are drained without hashing.
+	fault any
+	site  string
+}
+
+// hashQueue bounds the pieces handed out and not yet hashed; the pages of
+// those are not released (consumed), so it also bounds resident memory.
+const hashQueue = 16
+
+// hashTo has the input hashed up to end on the hasher goroutine (started
+// at the first call), from the bytes parsers then read. It is called from
+// the goroutine that calls consumed; SHA256 and Close wait for the hash.
+func (in *Input) hashTo(end int) {
+	if in.bg == nil {
+		h := &hasher{ends: make(chan int, hashQueue), done: make(chan struct{})}
+		h.at.Store(int64(in.hashed))
+		in.bg = h
+		go h.run(in.data, in.hashed, in.raw.h)
+	}
+	in.bg.ends <- end
+}
+
+func (h *hasher) run(data []byte, pos int, w io.Writer) {
+	defer close(h.done)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	for end := range h.ends {
+		if h.fault != nil || end <= pos {
+			continue
+		}
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					h.fault, h.site = e, panicSite()
+				}
+			}()
+			w.Write(data[pos:end])
+		}()
+		pos = end
+		h.at.Store(int64(end))
+	}
+}
+
+// stopHash waits for the hasher (when there is one) to hash what it was
+// handed, and takes the hash back: an error when the file changed under it.
+func (in *Input) stopHash() error {
+	h := in.bg
+	if h == nil {
+		return nil
+	}
+	close(h.ends)
+	<-h.done
+	in.bg = nil
+	in.hashed = int(h.at.Load())
+	if h.fault != nil {
+		return recovered(in.Path, "hash", h.fault, h.site)
+	}
+	return nil
 }
 
 // Reader is the decompressed content.
@@ -212,6 +288,9 @@ func (in *Input) Head(n int) []byte {
 // SHA256 finishes reading the raw file (a parser may stop before the end of
 // a compressed stream) and returns its hex digest.
 func (in *Input) SHA256() (string, error) {
+	if err := in.stopHash(); err != nil {
+		return "", err
+	}
 	if in.data != nil {
 		in.raw.h.Write(in.data[in.hashed:])
 		in.hashed = len(in.data)
@@ -228,6 +307,7 @@ func (in *Input) Damage() error { return in.damaged.err() }
 
 // Close releases the file, the mapping and any decompressor.
 func (in *Input) Close() error {
+	_ = in.stopHash() // before the mapping goes
 	for _, c := range in.closers {
 		c()
 	}

@@ -12,7 +12,8 @@
 // commit that made this package). What lost was deleted: the
 // read-one-row-group-per-batch workaround (v18 fixed the delta decoder).
 // The zstd codec is not here but in package dataset (zstd.go), which
-// replaces arrow-go's for its encoder options, not for its pooling.
+// replaces arrow-go's for its reuse of one encoder across pages, with
+// arrow-go's own encoder options (the same compressed bytes).
 //
 // Decoders take any bytes: malformed, truncated or hostile input makes them
 // report false, never panic, and their callers then hand the data to

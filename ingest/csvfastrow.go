@@ -1,0 +1,212 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// The generic CSV's common line, parsed in one pass. Most utilisation
+// files are written by a program in the header's canonical order
+// (tenant,server,timestamp,cpu[,memory]), with epoch timestamps and plain
+// decimals; for those lines the parallel workers do not split the line
+// into field slices and then parse each field (splitLine, parseFields,
+// checkRange: two passes over the bytes and a record per line), but find
+// the fields and accumulate the numbers in the same pass, straight into the
+// chunk's columns. Any other line (a quote, a sign, an exponent, a date,
+// an empty or out-of-range value, too many fields, a name not yet known and
+// not valid UTF-8...) is left to the general path, which accepts or rejects
+// it as before: the fast path only ever accepts what the general path
+// accepts, with the same values (TestFastRowAgrees).
+
+// csvFastPath: tests turn it off to compare with the general path.
+var csvFastPath = true
+
+// fastLayout reports whether p's lines can take the fast path: the
+// canonical column order and a known unit.
+func (p *csvParser) fastLayout() bool {
+	if !csvFastPath || p.unit == UnitAuto || p.scale == 0 {
+		return false
+	}
+	i := p.idx
+	canonical := i[colTenant] == 0 && i[colServer] == 1 && i[colTime] == 2 && i[colCPU] == 3
+	return canonical && (p.nfields == 4 && i[colMemory] < 0 || p.nfields == 5 && i[colMemory] == 4)
+}
+
+// maxFastName bounds a tenant or server name on the fast path; longer
+// ones go the general way.
+const maxFastName = 256
+
+// nameField is the length of the name at the start of b, up to its comma,
+// when it is not empty, not longer than maxFastName and holds no quote,
+// CR or LF.
+func nameField(b []byte) (int, bool) {
+	for i, c := range b {
+		switch {
+		case c == ',':
+			return i, i > 0
+		case c == '"' || c == '\n' || c == '\r' || i >= maxFastName:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// epochField reads the unsigned decimal integer at the start of b, of 1 to
+// 15 digits, up to its terminator: the value in milliseconds as
+// parseTimestamp gives it (below epochMsThreshold: seconds), and the
+// length.
+func epochField(b []byte) (ms int64, n int, ok bool) {
+	var v int64
+	if len(b) >= 8 {
+		// Eight digits at once: an epoch in seconds has ten.
+		if w := binary.LittleEndian.Uint64(b); eightDigits(w) {
+			v, n = int64(parseEight(w)), 8
+		}
+	}
+	for n < len(b) && n < 16 {
+		c := b[n] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+		n++
+	}
+	if n == 0 || n > 15 {
+		return 0, 0, false
+	}
+	if v < epochMsThreshold {
+		v *= 1000
+	}
+	return v, n, true
+}
+
+// maxFastNumber bounds a decimal on the fast path (a line of a million
+// leading zeros is the general path's to measure against MaxLineBytes).
+const maxFastNumber = 64
+
+// decimalField reads a plain decimal at the start of b (digits with at most
+// one dot, no sign or exponent) as parseFloat reads it, and its length. It
+// reports false for what parseFloat would send to its slow path.
+func decimalField(b []byte) (f float64, n int, ok bool) {
+	var mant uint64
+	digits, frac := 0, 0
+	seenDot := false
+	for ; n < len(b); n++ {
+		if n == maxFastNumber {
+			return 0, 0, false
+		}
+		c := b[n]
+		if d := c - '0'; d <= 9 {
+			if mant == 0 && d == 0 && !seenDot {
+				continue // leading zeros are not significant
+			}
+			mant = mant*10 + uint64(d)
+			if mant != 0 {
+				digits++
+			}
+			if seenDot {
+				frac++
+			}
+			continue
+		}
+		if c == '.' && !seenDot {
+			seenDot = true
+			continue
+		}
+		break
+	}
+	if n == 0 || (seenDot && n == 1) || digits > 15 || frac > 22 {
+		return 0, 0, false
+	}
+	return float64(mant) / pow10[frac], n, true
+}
+
+// fastRow parses the line at the start of data, when it takes the fast
+// path, into the parser's ids and the returned values (cpu and memory
+// already scaled and clamped as checkRange leaves them; memory NaN when
+// absent), and returns the bytes it took, newline included. ok false: the
+// general path must read this line.
+func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, ok bool) {
+	nt, ok := nameField(data)
+	if !ok {
+		return
+	}
+	rest := data[nt+1:]
+	ns, ok := nameField(rest)
+	if !ok {
+		return
+	}
+	srv := rest[:ns]
+	rest = rest[ns+1:]
+	ts, n, ok := epochField(rest)
+	if !ok || n >= len(rest) || rest[n] != ',' {
+		return 0, 0, 0, 0, false
+	}
+	rest = rest[n+1:]
+	raw, n, ok := decimalField(rest)
+	if !ok {
+		return
+	}
+	rest = rest[n:]
+	mem = math.NaN()
+	if p.nfields == 5 {
+		if len(rest) == 0 || rest[0] != ',' {
+			return 0, 0, 0, 0, false
+		}
+		rest = rest[1:]
+		if len(rest) > 0 && rest[0] != '\n' && rest[0] != '\r' { // an empty memory is null
+			var rawMem float64
+			if rawMem, n, ok = decimalField(rest); !ok {
+				return
+			}
+			rest = rest[n:]
+			if mem = rawMem * p.scale; mem > 1+1e-9 {
+				return 0, 0, 0, 0, false
+			}
+			mem = min(mem, 1)
+		}
+	}
+	// The line ends here: "\n", "\r\n", or the end of the chunk.
+	switch {
+	case len(rest) == 0:
+	case rest[0] == '\n':
+		rest = rest[1:]
+	case rest[0] == '\r' && (len(rest) == 1 || rest[1] == '\n'):
+		rest = rest[min(2, len(rest)):]
+	default:
+		return 0, 0, 0, 0, false
+	}
+	if cpu = raw * p.scale; cpu > 1+1e-9 {
+		return 0, 0, 0, 0, false
+	}
+	cpu = min(cpu, 1)
+	// Names are looked up last: a line that goes the general way after
+	// all must not have added a name to the tables.
+	tid, _, ok := p.tenants.ValidBytes(data[:nt])
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	sid, _, ok := p.servers.ValidBytes(srv)
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	p.tenantID, p.serverID = tid, sid
+	return ts, cpu, mem, len(data) - len(rest), true
+}
+
+// eightDigits reports whether the eight bytes of w (little-endian) are all
+// ASCII digits: each byte's high nibble is 3, and stays 3 when 6 is added.
+func eightDigits(w uint64) bool {
+	const hi, three, six = 0xf0f0f0f0f0f0f0f0, 0x3030303030303030, 0x0606060606060606
+	return w&hi == three && (w+six)&hi == three
+}
+
+// parseEight is the value of eight ASCII digits (eightDigits), the first
+// in the lowest byte: pairs, then quadruples, then the whole, with three
+// multiplications instead of eight dependent ones.
+func parseEight(w uint64) uint64 {
+	w -= 0x3030303030303030
+	w = w*10 + w>>8 // each 16-bit lane: two digits
+	w = (w&0x000000ff000000ff)*(100+1000000<<32) + (w>>16&0x000000ff000000ff)*(1+10000<<32)
+	return w >> 32
+}
