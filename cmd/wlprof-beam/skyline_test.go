@@ -399,6 +399,16 @@ func TestSkylineErrorsAsCore(t *testing.T) {
 	if code, _, stderr := beam("--job", "nope"); code != exitError || !strings.Contains(stderr, `job "nope"`) {
 		t.Fatalf("--job nope: exit %d, %s", code, stderr)
 	}
+	// An input without skylines is the stage's "nothing to work on", as
+	// wlprof skyline says it.
+	empty := filepath.Join(dir, "empty.csv")
+	if err := os.WriteFile(empty, []byte("job,run,time,containers\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runBeam("skyline", "-q", "--format", "skyline-csv", "--input", empty, "--out", filepath.Join(t.TempDir(), "out"))
+	if code != exitError || !strings.Contains(stderr, skyline.ErrNoSkylines.Error()) {
+		t.Fatalf("no skylines: exit %d, %s", code, stderr)
+	}
 }
 
 // Bad flags are usage errors (exit 2), all reported at once (a value that
