@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/skyline"
 )
 

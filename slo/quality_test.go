@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/ingest"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/slo"
 )
 
