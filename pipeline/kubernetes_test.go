@@ -14,10 +14,15 @@ import (
 	"github.com/wlprof/wlprof/skyline"
 )
 
-// kubeWorld writes a cluster as a Kubernetes ingest leaves it (format):
-// three nodes' allocatable, namespaces' usage on them, a CronJob's Jobs
-// as runs and skylines.
-func kubeWorld(t *testing.T, format string) *dataset.Dataset {
+// kubeWorld writes three days of a cluster as a Kubernetes ingest leaves
+// it (format): three nodes' allocatable, namespaces' usage on them, a
+// CronJob's Jobs as runs and skylines.
+func kubeWorld(t *testing.T, format string) *dataset.Dataset { return kubeDays(t, format, 3) }
+
+// kubeDays is kubeWorld over days days (the harvest replay wants more
+// history: the classify stage wants three days before a
+// reclassification).
+func kubeDays(t *testing.T, format string, days int) *dataset.Dataset {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
 	ds, err := dataset.OpenOrCreate(dir)
@@ -33,11 +38,11 @@ func kubeWorld(t *testing.T, format string) *dataset.Dataset {
 	}
 	rng := rand.New(rand.NewSource(2))
 	for _, ns := range []string{"shop", "search", "batch"} {
-		for i := 0; i < 3*1440; i += 5 {
+		for i := 0; i < days*1440; i += 5 {
 			tx.Usage().Append(&dataset.Usage{Tenant: ns, Server: fmt.Sprintf("node-%d", i%3), TimeMs: int64(1_800_000_000_000 + i*60_000), CPU: 0.2 + 0.1*rng.Float64(), Memory: 0.3})
 		}
 	}
-	for r := 0; r < 3; r++ {
+	for r := 0; r < days; r++ {
 		start := int64(1_800_000_000_000 + r*86_400_000)
 		run := fmt.Sprintf("batch/nightly-%d", r)
 		tx.Runs().Append(&dataset.Run{Job: "batch/nightly", Run: run, SubmitMs: start, StartMs: start, EndMs: start + 900_000, Status: "FINISHED", Source: format})
