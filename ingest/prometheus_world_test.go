@@ -27,18 +27,9 @@ type promWorld struct {
 
 func startPromWorld(t testing.TB, cfg k8sworld.Config) *promWorld {
 	t.Helper()
-	ctx := context.Background()
 	dir := t.TempDir()
 	w := k8sworld.New(cfg)
-	storage := filepath.Join(dir, "tsdb")
-	if err := w.Backfill(ctx, storage, 24*time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := k8sworld.Start(ctx, storage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := k8sworld.Serve(t, w)
 	return &promWorld{cfg: cfg, world: w, srv: srv, dir: dir}
 }
 

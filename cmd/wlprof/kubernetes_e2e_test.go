@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -30,20 +29,11 @@ import (
 // carry the generator's truth. The same from the saved prometheus-json
 // file.
 func TestKubernetesEndToEnd(t *testing.T) {
-	ctx := context.Background()
 	cfg := k8sworld.Small()
 	cfg.Duration, cfg.Jobs = 6*time.Hour, 1
 	w := k8sworld.New(cfg)
 	dir := t.TempDir()
-	storage := filepath.Join(dir, "tsdb")
-	if err := w.Backfill(ctx, storage, 24*time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := k8sworld.Start(ctx, storage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := k8sworld.Serve(t, w)
 
 	api, capture := filepath.Join(dir, "api"), filepath.Join(dir, "capture.jsonl")
 	mustRun(t, "ingest", "prometheus", "-d", api, "--url", srv.URL, "--start", cfg.Start.Format(time.RFC3339),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -26,19 +25,10 @@ import (
 // The classes' headroom × nodes × cores counts a node once per namespace
 // on it and exceeds both.
 func TestKubernetesSpareCores(t *testing.T) {
-	ctx := context.Background()
 	cfg := k8sworld.Small()
 	w := k8sworld.New(cfg)
 	dir := t.TempDir()
-	storage := filepath.Join(dir, "tsdb")
-	if err := w.Backfill(ctx, storage, 24*time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := k8sworld.Start(ctx, storage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := k8sworld.Serve(t, w)
 	ds := filepath.Join(dir, "ds")
 	mustRun(t, "ingest", "prometheus", "-d", ds, "--url", srv.URL, "--start", cfg.Start.Format(time.RFC3339),
 		"--end", cfg.Start.Add(cfg.Duration).Format(time.RFC3339), "--step", "5m")
