@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profile"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -41,14 +42,7 @@ type world struct {
 func (w world) write(t *testing.T) *dataset.Dataset {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
 	names := make([]string, 0, len(w.nodes))
 	for n := range w.nodes {
 		names = append(names, n)
@@ -73,10 +67,8 @@ func (w world) write(t *testing.T) *dataset.Dataset {
 	for _, f := range w.formats {
 		tx.AddSource(dataset.Source{Path: "cluster." + f, Format: f, Accepted: 1})
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ds, err = dataset.Open(dir)
+	datasettest.Commit(t, tx)
+	ds, err := dataset.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

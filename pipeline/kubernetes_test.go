@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/kube"
 	"github.com/wlprof/wlprof/reports"
 	"github.com/wlprof/wlprof/skyline"
@@ -25,14 +26,7 @@ func kubeWorld(t *testing.T, format string) *dataset.Dataset { return kubeDays(t
 func kubeDays(t *testing.T, format string, days int) *dataset.Dataset {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
 	for i, cpu := range []float64{3.92, 7.91, 15.9} {
 		tx.MachineEvents().Append(&dataset.MachineEvent{Machine: fmt.Sprintf("node-%d", i), Type: dataset.MachineAdd, CPUs: cpu, Memory: 16 << 30, Source: format})
 	}
@@ -51,10 +45,8 @@ func kubeDays(t *testing.T, format string, days int) *dataset.Dataset {
 		}
 	}
 	tx.AddSource(dataset.Source{Path: "capture.json", Format: format, Accepted: 1})
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ds, err = dataset.Open(dir)
+	datasettest.Commit(t, tx)
+	ds, err := dataset.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

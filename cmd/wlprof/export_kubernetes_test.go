@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/datasettest"
 	"github.com/wlprof/wlprof/profile"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -22,14 +23,7 @@ import (
 func kubeDataset(t *testing.T, format string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	ds, err := dataset.OpenOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := ds.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tx := datasettest.Begin(t, dir)
 	for _, n := range []struct {
 		name string
 		cpu  float64
@@ -75,9 +69,7 @@ func kubeDataset(t *testing.T, format string) string {
 		}
 	}
 	tx.AddSource(dataset.Source{Path: "prometheus.json", Format: format, Accepted: 1})
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	datasettest.Commit(t, tx)
 	return dir
 }
 
