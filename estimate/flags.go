@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 )
@@ -14,10 +13,9 @@ import (
 var Contract = stage.Define("estimate", DefaultOptions, Load, Run, (*Result).Document, ErrNoJobs).
 	// Without a dataset, --jobs alone gives the deadlines and phases: the
 	// stage runs on none (Load takes a nil dataset).
-	WithoutDataset(func(o *Options, dir string) (string, error) {
+	WithoutDataset(func(o *Options, dir string, missing error) (string, error) {
 		if o.JobsPath == "" {
-			_, err := dataset.Open(dir) // the error a missing dataset always gives
-			return "", err
+			return "", missing
 		}
 		return "note: no dataset at " + dir + ": deadlines and phases from --jobs only", nil
 	})

@@ -16,7 +16,7 @@ import (
 // Contract is the simulate stage as the command runs it. Without a
 // dataset it still runs a --trace (no elasticity models then).
 var Contract = stage.Define("simulate", DefaultOptions, Load, Run, (*Result).Document, ErrNoWorkload).
-	WithoutDataset(func(o *Options, dir string) (string, error) {
+	WithoutDataset(func(o *Options, dir string, _ error) (string, error) {
 		if o.Trace == "" {
 			return "", fmt.Errorf("no workload: no dataset at %s to replay the job history of, and no --trace FILE (simjobs-csv) given", dir)
 		}

@@ -42,7 +42,7 @@ func runStage[O, I, R any, D stage.Document](ctx context.Context, g *globalOptio
 	ds, err := dataset.Open(g.Dataset)
 	if errors.Is(err, dataset.ErrNoDataset) && st.NoDataset != nil {
 		var note string
-		if note, err = st.NoDataset(opts, g.Dataset); err == nil {
+		if note, err = st.NoDataset(opts, g.Dataset, err); err == nil {
 			ds = nil
 			if note != "" {
 				g.progressf("%s\n", note)

@@ -73,12 +73,13 @@ type Stage[O, I, R any, D Document] struct {
 	// stderr (not with --quiet).
 	Warnings func(r *R) []string
 	// NoDataset, when set, is what the command does when the dataset
-	// directory does not exist (dir): with a nil error it runs the stage
+	// directory does not exist (dir; missing is the error opening it
+	// gave, which the stage may return as it is): with a nil error it runs the stage
 	// on a nil dataset, which Load then accepts, and prints note on
 	// stderr; else it fails with the error. A stage whose input can come
 	// from elsewhere (simulate's --trace) sets it; without it a missing
 	// dataset is an error.
-	NoDataset func(opts *O, dir string) (note string, err error)
+	NoDataset func(opts *O, dir string, missing error) (note string, err error)
 
 	addFlags func(o *O, fs *pflag.FlagSet)
 	validate func(o *O) error
@@ -112,7 +113,7 @@ func (s Stage[O, I, R, D]) WithWarnings(warn func(*R) []string) Stage[O, I, R, D
 
 // WithoutDataset returns s whose command runs without a dataset as
 // noDataset says (Stage.NoDataset).
-func (s Stage[O, I, R, D]) WithoutDataset(noDataset func(opts *O, dir string) (note string, err error)) Stage[O, I, R, D] {
+func (s Stage[O, I, R, D]) WithoutDataset(noDataset func(opts *O, dir string, missing error) (note string, err error)) Stage[O, I, R, D] {
 	s.NoDataset = noDataset
 	return s
 }
