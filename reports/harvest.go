@@ -120,9 +120,11 @@ func HarvestKills(h *Harvest) *plot.Plot {
 	return p
 }
 
-// harvestFigures are the section's plots.
+// harvestFigures are the section's plots: the kills by pattern where the
+// replay has a class of some pattern (a replay in which no container ran
+// on a classified tenant's servers has none to draw).
 func harvestFigures(h *Harvest) []*figure {
-	if h == nil || len(h.Policies) == 0 {
+	if h == nil || len(h.Policies) == 0 || !slices.ContainsFunc(h.Groups, func(g HarvestRow) bool { return g.By == "pattern" }) {
 		return nil
 	}
 	return []*figure{{IndexPlot: IndexPlot{Name: "harvest-kills", Stage: StageHarvest, Title: "Containers killed by pattern",

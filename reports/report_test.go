@@ -446,6 +446,11 @@ func TestHarvestKillsFigure(t *testing.T) {
 	if HarvestKills(h) != nil || HarvestKills(nil) != nil {
 		t.Error("a figure without a breakdown by pattern")
 	}
+	// Listed, it would fail the report ("nothing to draw"), as a replay on
+	// Kubernetes data whose runs met no classified tenant's servers did.
+	if harvestFigures(h) != nil {
+		t.Error("harvestFigures lists a figure with nothing to draw")
+	}
 }
 
 // The placement section shows the classes, the replay and the warnings,
