@@ -43,45 +43,135 @@ func AppendRun(b []byte, v uint32, n, width int) []byte {
 const hybridRun = 16
 
 // AppendHybrid appends vals (each below 1<<width, not negative) in
-// Parquet's RLE / bit-packed hybrid encoding: runs of hybridRun or more
-// equal values as RLE runs, the rest bit-packed in groups of 8 (the last
-// group padded with zeros).
+// Parquet's RLE / bit-packed hybrid encoding: maximal runs of hybridRun or
+// more equal values as RLE runs, the rest bit-packed in groups of 8 (the
+// last group padded with zeros).
+//
+// The runs are found by comparing vals[p] with vals[p+8] at every p that
+// is a multiple of 8: a run of 16 or more covers some such p and p+8, so
+// only where they are equal is the run around p measured. Dictionary ids
+// of time-ordered rows change at almost every row, and this scan costs one
+// comparison per 8 of them where comparing neighbours cost one per id.
 func AppendHybrid(b []byte, vals []int32, width int) []byte {
 	lit := 0 // start of the values not yet written
-	for i := 0; i < len(vals); {
-		j := i + 1
-		for j < len(vals) && vals[j] == vals[i] {
+	for p := 0; p+8 < len(vals); p += 8 {
+		v := vals[p]
+		if vals[p+8] != v {
+			continue
+		}
+		if !equal7(vals[p+1:p+8], v) { // p and p+8 are in different runs
+			continue
+		}
+		// The maximal run [i, j) around p. It starts at or after lit: lit
+		// is the end of a maximal run, or 0.
+		i, j := p, p+9
+		for i > lit && vals[i-1] == v {
+			i--
+		}
+		for j < len(vals) && vals[j] == v {
 			j++
 		}
 		if j-i < hybridRun {
-			i = j
 			continue
 		}
 		// Bit-pack vals[lit:i] in whole groups, taking the first values
 		// of the run to fill the last group; RLE the rest of the run.
 		k := i + (8-(i-lit)%8)%8
 		b = appendPacked(b, vals[lit:k], width)
-		b = AppendRun(b, uint32(vals[i]), j-k, width)
-		lit, i = j, j
+		b = AppendRun(b, uint32(v), j-k, width)
+		lit = j
+		p = (j+7)&^7 - 8 // the next multiple of 8 at or after j
 	}
 	return appendPacked(b, vals[lit:], width)
 }
 
+// equal7 reports whether the 7 values of g are v.
+func equal7(g []int32, v int32) bool {
+	g = g[:7]
+	return g[0] == v && g[1] == v && g[2] == v && g[3] == v && g[4] == v && g[5] == v && g[6] == v
+}
+
 // appendPacked appends one bit-packed run of vals (each below 1<<width,
 // width ≤ 32), padded to a multiple of 8 values.
+//
+// 8 values of width bits are width bytes. Up to 16 bits a group is put
+// together in one or two words and stored whole (the next group's store
+// overwrites the zeros past its width bytes); wider values, which only
+// dictionaries of more than 65536 entries have, go through a word that
+// gathers 32 bits at a time.
 func appendPacked(b []byte, vals []int32, width int) []byte {
 	if len(vals) == 0 {
 		return b
 	}
 	groups := (len(vals) + 7) / 8
 	b = binary.AppendUvarint(b, uint64(groups)<<1|1)
-	// The bits gather in a word, 32 at a time into b; a run is a whole
-	// number of bytes (8 values of width bits are width bytes).
 	n := len(b)
-	b = slices.Grow(b, groups*width+4)[:n+groups*width+4]
+	// 16 bytes of slack for the whole-word stores past the last group.
+	b = slices.Grow(b, groups*width+16)[:n+groups*width+16]
+	full := len(vals) &^ 7
+	at := n
+	switch {
+	case width <= 8:
+		at = packSmall(b, at, vals[:full], uint(width))
+	case width <= 16:
+		at = packMedium(b, at, vals[:full], uint(width))
+	default:
+		at = packWide(b, at, vals[:full], width)
+	}
+	if full < len(vals) { // the last group, padded with zeros
+		var last [8]int32
+		copy(last[:], vals[full:])
+		switch {
+		case width <= 8:
+			at = packSmall(b, at, last[:], uint(width))
+		case width <= 16:
+			at = packMedium(b, at, last[:], uint(width))
+		default:
+			at = packWide(b, at, last[:], width)
+		}
+	}
+	return b[:at]
+}
+
+// packSmall packs groups of 8 values of w ≤ 8 bits at b[at:] (with 8
+// bytes to spare) and returns the end.
+func packSmall(b []byte, at int, vals []int32, w uint) int {
+	le := binary.LittleEndian
+	for len(vals) >= 8 {
+		g := (*[8]int32)(vals)
+		x := uint64(uint32(g[0])) | uint64(uint32(g[1]))<<w | uint64(uint32(g[2]))<<(2*w) | uint64(uint32(g[3]))<<(3*w) |
+			uint64(uint32(g[4]))<<(4*w) | uint64(uint32(g[5]))<<(5*w) | uint64(uint32(g[6]))<<(6*w) | uint64(uint32(g[7]))<<(7*w)
+		le.PutUint64(b[at:at+8], x)
+		at += int(w)
+		vals = vals[8:]
+	}
+	return at
+}
+
+// packMedium packs groups of 8 values of 8 < w ≤ 16 bits at b[at:] (with
+// 16 bytes to spare) and returns the end: four values to a word, the
+// second word shifted in after the first's 4w bits.
+func packMedium(b []byte, at int, vals []int32, w uint) int {
+	le := binary.LittleEndian
+	for len(vals) >= 8 {
+		g := (*[8]int32)(vals)
+		lo := uint64(uint32(g[0])) | uint64(uint32(g[1]))<<w | uint64(uint32(g[2]))<<(2*w) | uint64(uint32(g[3]))<<(3*w)
+		hi := uint64(uint32(g[4])) | uint64(uint32(g[5]))<<w | uint64(uint32(g[6]))<<(2*w) | uint64(uint32(g[7]))<<(3*w)
+		s := 4 * w // 36..64; a shift by 64 is 0 in Go
+		le.PutUint64(b[at:at+8], lo|hi<<s)
+		le.PutUint64(b[at+8:at+16], hi>>(64-s))
+		at += int(w)
+		vals = vals[8:]
+	}
+	return at
+}
+
+// packWide packs groups of 8 values of up to 32 bits at b[at:] (with 4
+// bytes to spare) and returns the end.
+func packWide(b []byte, at int, vals []int32, width int) int {
 	le := binary.LittleEndian
 	var acc uint64
-	nb, at := 0, n
+	nb := 0
 	for _, v := range vals {
 		acc |= uint64(uint32(v)) << nb
 		nb += width
@@ -92,9 +182,10 @@ func appendPacked(b []byte, vals []int32, width int) []byte {
 			nb -= 32
 		}
 	}
-	clear(b[at:]) // the padding's zeros (b may be a reused buffer)
+	// 8 values are a whole number of bytes: what is left is below 32
+	// bits and byte-aligned.
 	le.PutUint32(b[at:], uint32(acc))
-	return b[:n+groups*width]
+	return at + nb/8
 }
 
 // UnpackHybrid decodes len(dst) values of Parquet's RLE/bit-packed hybrid
