@@ -8,8 +8,8 @@ const (
 	// doubles. 65536 doubles are 512 KiB, under Parquet's customary 1 MiB
 	// dictionary page limit.
 	MaxFloatDict = 1 << 16
-	// floatDictBits sizes the open-addressing table: twice MaxFloatDict.
-	floatDictBits = 17
+	// minFloatDictBits sizes the smallest open-addressing table.
+	minFloatDictBits = 10
 )
 
 // FloatDict interns doubles by their bits for a dictionary page: a few
@@ -17,11 +17,17 @@ const (
 // double through its generic memo table. NaN payloads are kept apart by
 // their bits, so every value reads back bit for bit. One per writer,
 // reused for every chunk.
+//
+// The table holds ids only, at most half full, and grows with the
+// dictionary: a value is compared with the dictionary entry its slot
+// names. A column of a few thousand values then probes 16 KiB of slots
+// and its own dictionary, which stay in the cache, where a table sized
+// for MaxFloatDict (1.5 MiB of keys and slots) missed it at every value.
 type FloatDict struct {
-	keys []uint64
-	slot []int32 // id+1 of keys[i]; 0 is an empty slot
-	ids  []int32
-	dict []float64
+	slot  []int32 // id+1 of the value hashed there; 0 is an empty slot
+	shift uint    // 64 − log2(len(slot))
+	ids   []int32
+	dict  []float64
 }
 
 // Encode returns vals as dictionary ids (in order of first appearance) and
@@ -30,11 +36,10 @@ type FloatDict struct {
 // ids of null rows are 0 and nulls add nothing to the dictionary. ok is
 // false when vals have more than MaxFloatDict distinct values.
 func (d *FloatDict) Encode(vals []float64, valid []byte) (ids []int32, dict []float64, ok bool) {
-	if d.keys == nil {
-		d.keys = make([]uint64, 1<<floatDictBits)
-		d.slot = make([]int32, 1<<floatDictBits)
+	if d.slot == nil {
+		d.resize(minFloatDictBits)
 	} else {
-		clear(d.slot)
+		clear(d.slot) // the size the last chunk needed: chunks of a column look alike
 	}
 	if cap(d.ids) < len(vals) {
 		d.ids = make([]int32, len(vals))
@@ -44,28 +49,34 @@ func (d *FloatDict) Encode(vals []float64, valid []byte) (ids []int32, dict []fl
 	}
 	ids = d.ids[:len(vals)]
 	dict = d.dict[:0]
-	const mask = 1<<floatDictBits - 1
+	slot, shift := d.slot, d.shift
+	mask := uint64(len(slot) - 1)
 	for i, v := range vals {
 		if valid != nil && valid[i>>3]>>(i&7)&1 == 0 {
 			ids[i] = 0
 			continue
 		}
 		k := math.Float64bits(v)
-		h := (k * 0x9E3779B97F4A7C15) >> (64 - floatDictBits)
+		h := (k * 0x9E3779B97F4A7C15) >> shift
 		for {
-			s := d.slot[h]
+			s := slot[h]
 			if s == 0 {
 				if len(dict) == MaxFloatDict {
 					d.dict = dict
 					return nil, nil, false
 				}
 				dict = append(dict, v)
-				d.keys[h] = k
-				d.slot[h] = int32(len(dict))
+				slot[h] = int32(len(dict))
 				ids[i] = int32(len(dict) - 1)
+				if 2*len(dict) > len(slot) {
+					d.dict = dict
+					d.resize(64 - shift + 1)
+					slot, shift = d.slot, d.shift
+					mask = uint64(len(slot) - 1)
+				}
 				break
 			}
-			if d.keys[h] == k {
+			if math.Float64bits(dict[s-1]) == k {
 				ids[i] = s - 1
 				break
 			}
@@ -74,4 +85,19 @@ func (d *FloatDict) Encode(vals []float64, valid []byte) (ids []int32, dict []fl
 	}
 	d.dict = dict
 	return ids, dict, true
+}
+
+// resize makes a table of 2^bits empty slots and enters the dictionary's
+// values in it.
+func (d *FloatDict) resize(bits uint) {
+	d.slot = make([]int32, 1<<bits)
+	d.shift = 64 - bits
+	mask := uint64(len(d.slot) - 1)
+	for id, v := range d.dict {
+		h := (math.Float64bits(v) * 0x9E3779B97F4A7C15) >> d.shift
+		for d.slot[h] != 0 {
+			h = (h + 1) & mask
+		}
+		d.slot[h] = int32(id + 1)
+	}
 }
