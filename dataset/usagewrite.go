@@ -110,7 +110,14 @@ func (u *usageSink) write(rec arrow.Record) error {
 			var ids []int32
 			var dict []float64
 			ok := false
-			if d := u.fdicts[i]; d != nil && a.Data().Offset() == 0 {
+			switch d := u.fdicts[i]; {
+			case d == nil || a.Data().Offset() != 0:
+			case a.NullN() == a.Len():
+				// No values (an input without a memory column): the empty
+				// dictionary, and no ids to write, as Encode would find
+				// after reading every row's validity bit.
+				ok = true
+			default:
 				ids, dict, ok = d.Encode(a.Float64Values(), validity(a))
 			}
 			if ok {
@@ -164,9 +171,10 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 
 // dictPages writes the data pages of a dictionary-encoded chunk: ids of
 // the rows that are not null, bit-packed at the width of the dictionary.
+// ids is nil when every row is null.
 func (u *usageSink) dictPages(c *pq.Chunk, ids []int32, size int, a arrow.Array, optional bool) {
 	width := bits.Len32(uint32(max(size-1, 0)))
-	u.pages(len(ids), a, optional, func(lo, hi int, lv []byte) {
+	u.pages(a.Len(), a, optional, func(lo, hi int, lv []byte) {
 		page := nonNull(ids, lo, hi, a, &u.ids)
 		u.body = pq.AppendHybrid(append(u.body[:0], byte(width)), page, width)
 		c.DataPage(hi-lo, parquet.Encodings.RLEDict, lv, u.body)
@@ -211,6 +219,9 @@ func nonNull[V any](vals []V, lo, hi int, a arrow.Array, buf *[]V) []V {
 		return vals[lo:hi]
 	}
 	out := (*buf)[:0]
+	if a.NullN() == a.Len() {
+		return out
+	}
 	for i := lo; i < hi; i++ {
 		if a.IsValid(i) {
 			out = append(out, vals[i])
