@@ -51,6 +51,11 @@ func AppendDelta(b []byte, vals []int64) []byte {
 			d[j] = 0 // padding of the last miniblock
 		}
 		for m := 0; m*per < n; m++ {
+			if widths[m] == 0 {
+				// No bits (equal deltas: the rows of one time step of
+				// time-ordered usage); 32 calls to put would add none.
+				continue
+			}
 			var bw bitWriter
 			bw.b = b
 			for _, v := range d[m*per : (m+1)*per] {
