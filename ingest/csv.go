@@ -292,6 +292,11 @@ func (r *usageCSV) scanRaw() ([]byte, bool) {
 // largest value, and keeps the records so Scan replays them.
 func (r *usageCSV) detect() {
 	maxCPU := math.Inf(-1)
+	if r.lr.data != nil {
+		// A mapped input: room for the rows at once (a line is more than
+		// 16 bytes), instead of copying 6 MB of rows while doubling.
+		r.pending = make([]pendingRow, 0, min(detectRows, (len(r.lr.data)-r.lr.off)/16+1))
+	}
 	for len(r.pending) < detectRows {
 		line, ok := r.scanRaw()
 		if !ok {
@@ -302,7 +307,13 @@ func (r *usageCSV) detect() {
 			perr := r.perr
 			p.perr = &perr
 		} else {
-			p.rec, p.text = r.rec, recordText(line)
+			p.rec = r.rec
+			if c, m := r.rec.CPU, r.rec.Memory; !(c >= 0 && c <= 1) || m < 0 || m > 1 || math.IsInf(m, 0) {
+				// Only a row that checkRange may reject under some unit
+				// needs its text; cpu and memory within [0, 1] pass
+				// under both.
+				p.text = recordText(line)
+			}
 			// A value that no unit accepts (NaN, +Inf, above 100) is
 			// rejected either way and must not decide the others' unit.
 			if c := r.rec.CPU; c <= 100 {

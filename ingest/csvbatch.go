@@ -81,17 +81,24 @@ func drainChunks(ctx context.Context, s *sink, r *usageCSV, w *dataset.Writer[da
 // batchReady reports whether the reader has handed out every record read
 // ahead for unit detection and parses the rest in parallel chunks (starting
 // the workers if needed), so that drainChunks can take over from Scan.
+//
+// The workers start as soon as the unit is known, while the records read
+// for its detection are still being handed out: parsing the chunks after
+// them overlaps with appending them, where the second core used to wait.
 func (r *usageCSV) batchReady() bool {
-	if r.p.unit == UnitAuto || r.pos < len(r.pending) || r.eof || r.err != nil {
+	if r.p.unit == UnitAuto || r.eof || r.err != nil {
 		return false
 	}
 	if r.par == nil {
 		if r.lr.data == nil || len(r.lr.data)-r.lr.off <= parallelMinBytes {
 			return false
 		}
-		r.pending = nil
 		r.par = startParallel(r, true)
 	}
+	if r.pos < len(r.pending) {
+		return false
+	}
+	r.pending = nil
 	// Only chunks parsed into columns can be taken whole (a reader that
 	// went parallel record by record stays with Scan).
 	return r.par.columnar
