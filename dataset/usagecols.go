@@ -48,8 +48,16 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 	for _, d := range []struct {
 		col  string
 		strs []string
-	}{{"tenant", c.Tenants}, {"server", c.Servers}} {
-		for _, v := range d.strs {
+		m    *IDMap
+	}{{"tenant", c.Tenants, c.TenantMap}, {"server", c.Servers, c.ServerMap}} {
+		// The strings an IDMap has entries for were checked by an earlier
+		// call (the map grows only once they pass): a producer's table is
+		// checked once, not once per chunk.
+		checked := 0
+		if d.m != nil {
+			checked = min(len(d.m.ids), len(d.strs))
+		}
+		for _, v := range d.strs[checked:] {
 			if !utf8.ValidString(v) {
 				return &InvalidUTF8Error{Table: w.tbl.Name, Column: d.col, Value: v}
 			}
@@ -182,23 +190,27 @@ func (c *sliceCol[T, V]) appendNulls(k int) {
 // look at the rows only when one of them is NoTime (a function call per
 // value to ask was a tenth of AppendUsageColumns).
 func appendTimes[T any](c *sliceCol[T, int64], times []int64) {
-	if slices.Contains(times, NoTime) {
-		c.appendValues(times, func(v int64) bool { return v == NoTime })
-		return
-	}
+	n := len(c.vals)
 	c.vals = append(c.vals, times...)
+	// Looked for in the copy, which is in the cache now.
+	if slices.Contains(c.vals[n:], NoTime) {
+		c.vals = c.vals[:n]
+		c.appendValues(times, func(v int64) bool { return v == NoTime })
+	}
 }
 
 // appendFractions appends fractions to c, NaN as null, as appendTimes
 // does.
 func appendFractions[T any](c *sliceCol[T, float64], fracs []float64) {
-	for _, v := range fracs {
+	n := len(c.vals)
+	c.vals = append(c.vals, fracs...)
+	for _, v := range c.vals[n:] {
 		if v != v {
+			c.vals = c.vals[:n]
 			c.appendValues(fracs, func(v float64) bool { return v != v })
 			return
 		}
 	}
-	c.vals = append(c.vals, fracs...)
 }
 
 // appendValues appends vals; isNull (nil: never) marks the nulls, which
