@@ -92,6 +92,10 @@ type csvParser struct {
 	servers *strtab.Table
 	// ids of the last parsed record's tenant and server in the tables
 	tenantID, serverID int32
+	// The fast path's "tenant,server" pairs (csvfastrow.go), and their
+	// ids in tenants and servers ({-1, -1}: not UTF-8).
+	pairs   *strtab.Table
+	pairIDs [][2]int32
 }
 
 func (p *csvParser) clone() *csvParser {

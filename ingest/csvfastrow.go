@@ -3,6 +3,8 @@ package ingest
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/wlprof/wlprof/internal/strtab"
 )
 
 // The generic CSV's common line, parsed in one pass. Most utilisation
@@ -136,7 +138,6 @@ func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, 
 	if !ok {
 		return
 	}
-	srv := rest[:ns]
 	rest = rest[ns+1:]
 	ts, n, ok := epochField(rest)
 	if !ok || n >= len(rest) || rest[n] != ',' {
@@ -182,16 +183,38 @@ func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, 
 	cpu = min(cpu, 1)
 	// Names are looked up last: a line that goes the general way after
 	// all must not have added a name to the tables.
-	tid, _, ok := p.tenants.ValidBytes(data[:nt])
-	if !ok {
+	if !p.names(data[:nt+1+ns], nt) {
 		return 0, 0, 0, 0, false
 	}
-	sid, _, ok := p.servers.ValidBytes(srv)
-	if !ok {
-		return 0, 0, 0, 0, false
-	}
-	p.tenantID, p.serverID = tid, sid
 	return ts, cpu, mem, len(data) - len(rest), true
+}
+
+// names sets p.tenantID and p.serverID from pair, the line's
+// "tenant,server" (the tenant nt bytes long), and reports false when a
+// name is not UTF-8. The pair is looked up as one string: the lines of a
+// trace repeat a fixed sequence of pairs (a time step's servers) or one
+// pair many times (a server's samples), which strtab's guess of the next
+// or the same entry matches with one comparison where two names took two.
+func (p *csvParser) names(pair []byte, nt int) bool {
+	if p.pairs == nil {
+		p.pairs = strtab.New()
+	}
+	id, _ := p.pairs.Bytes(pair)
+	if int(id) < len(p.pairIDs) {
+		ids := p.pairIDs[id]
+		p.tenantID, p.serverID = ids[0], ids[1]
+		return ids[0] >= 0
+	}
+	ids := [2]int32{-1, -1}
+	tid, _, ok := p.tenants.ValidBytes(pair[:nt])
+	if ok {
+		if sid, _, ok := p.servers.ValidBytes(pair[nt+1:]); ok {
+			ids = [2]int32{tid, sid}
+		}
+	}
+	p.pairIDs = append(p.pairIDs, ids)
+	p.tenantID, p.serverID = ids[0], ids[1]
+	return ids[0] >= 0
 }
 
 // eightDigits reports whether the eight bytes of w (little-endian) are all
