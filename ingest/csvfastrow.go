@@ -90,6 +90,46 @@ const maxFastNumber = 64
 // one dot, no sign or exponent) as parseFloat reads it, and its length. It
 // reports false for what parseFloat would send to its slow path.
 func decimalField(b []byte) (f float64, n int, ok bool) {
+	// The usual number: up to 18 digits, one dot or none. The integer
+	// and the fraction are read by a loop each, with no test per digit
+	// of which part it is in, and the significant digits counted from
+	// the value (a digit string without leading zeros of more than 15
+	// digits is a value of 10^15 or more).
+	var v uint64
+	for n < len(b) && n < 19 {
+		d := b[n] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
+		n++
+	}
+	frac := 0
+	if n < len(b) && b[n] == '.' {
+		i := n + 1
+		for i < len(b) && i < 20 {
+			d := b[i] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + uint64(d)
+			i++
+		}
+		frac = i - n - 1
+		n = i
+	}
+	// Below 19 characters the loops stopped at a non-digit (a second dot
+	// ends the number as in slowDecimal) or the end, with at most 18
+	// digits in v.
+	if n >= 19 || n == 0 || n == 1 && b[0] == '.' || v >= 1e15 { // long, none, a lone dot, more than 15 digits
+		return slowDecimal(b)
+	}
+	return float64(v) / pow10[frac], n, true
+}
+
+// slowDecimal is decimalField one character at a time, for what its
+// loops do not take.
+func slowDecimal(b []byte) (f float64, n int, ok bool) {
 	var mant uint64
 	digits, frac := 0, 0
 	seenDot := false

@@ -237,3 +237,32 @@ func BenchmarkParseChunk(b *testing.B) {
 		pc.recycle(c)
 	}
 }
+
+// TestDecimalFieldLoops: decimalField's two loops give what the reading
+// one character at a time (slowDecimal, decimalField before them) gives,
+// on seeded strings of digits, dots and terminators of every length
+// around their 18-digit bound, and around 15 significant digits.
+func TestDecimalFieldLoops(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 5))
+	alphabets := []string{"0123456789", "0123456789.", "0123456789.,\n", "00000.123456789,", "0123456789.e-+ \x00\xff"}
+	for trial := 0; trial < 300_000; trial++ {
+		abc := alphabets[trial%len(alphabets)]
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = abc[r.IntN(len(abc))]
+		}
+		if trial%3 == 0 && len(b) > 0 { // at most one dot, like most numbers
+			k := r.IntN(len(b))
+			for i := range b {
+				if b[i] == '.' && i != k {
+					b[i] = '7'
+				}
+			}
+		}
+		f, n, ok := decimalField(b)
+		wf, wn, wok := slowDecimal(b)
+		if ok != wok || ok && (n != wn || math.Float64bits(f) != math.Float64bits(wf)) {
+			t.Fatalf("decimalField(%q) = %v, %d, %v; want %v, %d, %v", b, f, n, ok, wf, wn, wok)
+		}
+	}
+}
