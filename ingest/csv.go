@@ -92,10 +92,12 @@ type csvParser struct {
 	servers *strtab.Table
 	// ids of the last parsed record's tenant and server in the tables
 	tenantID, serverID int32
-	// The fast path's "tenant,server" pairs (csvfastrow.go), and their
-	// ids in tenants and servers ({-1, -1}: not UTF-8).
-	pairs   *strtab.Table
-	pairIDs [][2]int32
+	// The fast path's "tenant,server" pairs (csvfastrow.go): their ids
+	// in tenants and servers (-1: not UTF-8) and the lengths of the two
+	// names; the last line's pair.
+	pairs    *strtab.Table
+	pairIDs  [][4]int32
+	lastPair int32
 }
 
 func (p *csvParser) clone() *csvParser {

@@ -169,16 +169,20 @@ func slowDecimal(b []byte) (f float64, n int, ok bool) {
 // absent), and returns the bytes it took, newline included. ok false: the
 // general path must read this line.
 func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, ok bool) {
-	nt, ok := nameField(data)
-	if !ok {
-		return
+	pid, known := p.nextPair(data)
+	var nt, ns int
+	if known {
+		ids := p.pairIDs[pid]
+		nt, ns = int(ids[2]), int(ids[3])
+	} else {
+		if nt, ok = nameField(data); !ok {
+			return
+		}
+		if ns, ok = nameField(data[nt+1:]); !ok {
+			return
+		}
 	}
-	rest := data[nt+1:]
-	ns, ok := nameField(rest)
-	if !ok {
-		return
-	}
-	rest = rest[ns+1:]
+	rest := data[nt+1+ns+1:]
 	ts, n, ok := epochField(rest)
 	if !ok || n >= len(rest) || rest[n] != ',' {
 		return 0, 0, 0, 0, false
@@ -223,10 +227,40 @@ func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, 
 	cpu = min(cpu, 1)
 	// Names are looked up last: a line that goes the general way after
 	// all must not have added a name to the tables.
-	if !p.names(data[:nt+1+ns], nt) {
+	if known {
+		ids := p.pairIDs[pid]
+		if ids[0] < 0 {
+			return 0, 0, 0, 0, false
+		}
+		p.tenantID, p.serverID, p.lastPair = ids[0], ids[1], pid
+	} else if !p.names(data[:nt+1+ns], nt) {
 		return 0, 0, 0, 0, false
 	}
 	return ts, cpu, mem, len(data) - len(rest), true
+}
+
+// nextPair reports whether data starts with the pair after the last
+// line's, or the last line's, and a comma, and which: a line of a trace
+// in one of the two usual orders (see names) is then known by one
+// comparison, without looking for its commas. What a pair holds passed
+// nameField when it was added, so the commas are where nameField would
+// find them.
+func (p *csvParser) nextPair(data []byte) (int32, bool) {
+	if p.pairs == nil {
+		return 0, false
+	}
+	strs := p.pairs.Strings()
+	if id := p.lastPair + 1; int(id) < len(strs) {
+		if s := strs[id]; len(data) > len(s) && data[len(s)] == ',' && string(data[:len(s)]) == s {
+			return id, true
+		}
+	}
+	if id := p.lastPair; id >= 0 && int(id) < len(strs) {
+		if s := strs[id]; len(data) > len(s) && data[len(s)] == ',' && string(data[:len(s)]) == s {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 // names sets p.tenantID and p.serverID from pair, the line's
@@ -240,16 +274,17 @@ func (p *csvParser) names(pair []byte, nt int) bool {
 		p.pairs = strtab.New()
 	}
 	id, _ := p.pairs.Bytes(pair)
+	p.lastPair = id
 	if int(id) < len(p.pairIDs) {
 		ids := p.pairIDs[id]
 		p.tenantID, p.serverID = ids[0], ids[1]
 		return ids[0] >= 0
 	}
-	ids := [2]int32{-1, -1}
+	ids := [4]int32{-1, -1, int32(nt), int32(len(pair) - nt - 1)}
 	tid, _, ok := p.tenants.ValidBytes(pair[:nt])
 	if ok {
 		if sid, _, ok := p.servers.ValidBytes(pair[nt+1:]); ok {
-			ids = [2]int32{tid, sid}
+			ids[0], ids[1] = tid, sid
 		}
 	}
 	p.pairIDs = append(p.pairIDs, ids)
