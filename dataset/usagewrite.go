@@ -188,11 +188,9 @@ func (u *usageSink) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
 	all := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ts))), len(ts))
 	var mn, mx int64 = math.MaxInt64, math.MinInt64
 	u.pages(len(all), a, optional, func(lo, hi int, lv []byte) {
-		vals := nonNull(all, lo, hi, a, &u.vals)
-		for _, v := range vals {
-			mn, mx = min(mn, v), max(mx, v)
-		}
-		u.body = pq.AppendDelta(u.body[:0], vals)
+		var vmin, vmax int64
+		u.body, vmin, vmax = pq.AppendDeltaRange(u.body[:0], nonNull(all, lo, hi, a, &u.vals))
+		mn, mx = min(mn, vmin), max(mx, vmax)
 		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, lv, u.body)
 	})
 	le := binary.LittleEndian

@@ -16,21 +16,33 @@ const (
 
 // AppendDelta appends vals in Parquet's DELTA_BINARY_PACKED encoding.
 func AppendDelta(b []byte, vals []int64) []byte {
+	b, _, _ = AppendDeltaRange(b, vals)
+	return b
+}
+
+// AppendDeltaRange is AppendDelta that also returns the least and the
+// greatest of vals (MaxInt64 and MinInt64 when there are none), for a
+// column chunk's statistics: a million times are read once instead of
+// twice.
+func AppendDeltaRange(b []byte, vals []int64) (_ []byte, lo, hi int64) {
+	lo, hi = math.MaxInt64, math.MinInt64
 	b = binary.AppendUvarint(b, deltaBlock)
 	b = binary.AppendUvarint(b, deltaMiniblocks)
 	b = binary.AppendUvarint(b, uint64(len(vals)))
 	if len(vals) == 0 {
-		return binary.AppendVarint(b, 0)
+		return binary.AppendVarint(b, 0), lo, hi
 	}
 	b = binary.AppendVarint(b, vals[0])
 	const per = deltaBlock / deltaMiniblocks
 	var d [deltaBlock]uint64
 	prev := vals[0]
+	lo, hi = prev, prev
 	for i := 1; i < len(vals); i += deltaBlock {
 		n := min(deltaBlock, len(vals)-i)
 		minD := int64(math.MaxInt64)
 		for j := 0; j < n; j++ {
 			v := vals[i+j]
+			lo, hi = min(lo, v), max(hi, v)
 			dj := v - prev // wraps, as the reader's sum does
 			prev = v
 			d[j] = uint64(dj)
@@ -64,7 +76,7 @@ func AppendDelta(b []byte, vals []int64) []byte {
 			b = bw.flush()
 		}
 	}
-	return b
+	return b, lo, hi
 }
 
 // bitWriter packs values little-endian, least significant bit first.

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// AppendDelta and DecodeDelta are inverses, for seeded values of every
-// kind: sorted, equal, random over the whole range, extremes; every
+// AppendDelta and DecodeDelta are inverses, and AppendDeltaRange finds
+// the values' range, for seeded values of every kind: sorted, equal, random over the whole range, extremes; every
 // length around the block and miniblock sizes.
 func TestDeltaRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -29,6 +29,14 @@ func TestDeltaRoundTrip(t *testing.T) {
 			}
 		}
 		enc := AppendDelta(nil, vals)
+		enc2, lo, hi := AppendDeltaRange(nil, vals)
+		wantLo, wantHi := int64(math.MaxInt64), int64(math.MinInt64)
+		if n > 0 {
+			wantLo, wantHi = slices.Min(vals), slices.Max(vals)
+		}
+		if !bytes.Equal(enc2, enc) || lo != wantLo || hi != wantHi {
+			t.Fatalf("trial %d: AppendDeltaRange gives [%d, %d], want [%d, %d] (same bytes: %v)", trial, lo, hi, wantLo, wantHi, bytes.Equal(enc2, enc))
+		}
 		got := make([]int64, n)
 		if !DecodeDelta(enc, got) || !slices.Equal(got, vals) {
 			t.Fatalf("trial %d: %d values do not round-trip", trial, n)
