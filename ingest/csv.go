@@ -302,6 +302,12 @@ func (r *usageCSV) detect() {
 		// A mapped input: room for the rows at once (a line is more than
 		// 16 bytes), instead of copying 6 MB of rows while doubling.
 		r.pending = make([]pendingRow, 0, min(detectRows, (len(r.lr.data)-r.lr.off)/16+1))
+		if len(r.lr.data)-r.lr.off > parallelMinBytes {
+			// It will be parsed in parallel and hashed on the hasher's
+			// goroutine (Input.hashTo): that starts now, with the part
+			// detection reads, on the core detection leaves idle.
+			r.in.hashTo(min(len(r.lr.data), r.lr.off+parallelMinBytes))
+		}
 	}
 	for len(r.pending) < detectRows {
 		line, ok := r.scanRaw()
