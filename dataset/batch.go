@@ -61,6 +61,8 @@ func (c *sliceCol[T, V]) appendBatch(rs []T) {
 		v, ok := c.get(&rs[i])
 		if !ok {
 			c.setNull(n + i)
+		} else {
+			c.dirty = true
 		}
 		vals[i] = v
 	}

@@ -60,12 +60,18 @@ type sliceCol[T any, V int32 | int64 | float64] struct {
 	valid []byte // nil until the first null
 	nullN int
 	spare spares[V] // value slices the encoder is done with (recycle.go)
+	// dirty: a value (not a null's zero) was written, to vals or to a
+	// slice that may come back as a spare; until then every slice the
+	// column has is zeros, and appendNulls need not clear.
+	dirty bool
 }
 
 func (c *sliceCol[T, V]) append(r *T) {
 	v, ok := c.get(r)
 	if !ok {
 		c.setNull(len(c.vals))
+	} else {
+		c.dirty = true
 	}
 	c.vals = append(c.vals, v)
 }

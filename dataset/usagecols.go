@@ -169,7 +169,12 @@ func (c *sliceCol[T, V]) appendNulls(k int) {
 	}
 	n := len(c.vals)
 	c.vals = slices.Grow(c.vals, k)[:n+k]
-	clear(c.vals[n:])
+	if c.dirty {
+		// Else the slice is zeros already: nothing but nulls was ever
+		// written to this column (an input without a memory column),
+		// and its pages need not even be touched.
+		clear(c.vals[n:])
+	}
 	for len(c.valid) < (n+k+7)>>3 {
 		c.valid = append(c.valid, 0xff)
 	}
@@ -190,6 +195,7 @@ func (c *sliceCol[T, V]) appendNulls(k int) {
 // look at the rows only when one of them is NoTime (a function call per
 // value to ask was a tenth of AppendUsageColumns).
 func appendTimes[T any](c *sliceCol[T, int64], times []int64) {
+	c.dirty = true
 	n := len(c.vals)
 	c.vals = append(c.vals, times...)
 	// Looked for in the copy, which is in the cache now.
@@ -202,6 +208,7 @@ func appendTimes[T any](c *sliceCol[T, int64], times []int64) {
 // appendFractions appends fractions to c, NaN as null, as appendTimes
 // does.
 func appendFractions[T any](c *sliceCol[T, float64], fracs []float64) {
+	c.dirty = true
 	n := len(c.vals)
 	c.vals = append(c.vals, fracs...)
 	for _, v := range c.vals[n:] {
@@ -216,6 +223,7 @@ func appendFractions[T any](c *sliceCol[T, float64], fracs []float64) {
 // appendValues appends vals; isNull (nil: never) marks the nulls, which
 // are stored as zero as the column's own getter does.
 func (c *sliceCol[T, V]) appendValues(vals []V, isNull func(V) bool) {
+	c.dirty = true
 	n := len(c.vals)
 	c.vals = append(c.vals, vals...)
 	if isNull == nil {
