@@ -98,6 +98,7 @@ type csvParser struct {
 	pairs    *strtab.Table
 	pairIDs  [][4]int32
 	lastPair int32
+	lastTime timeField // the fast path's last timestamp
 }
 
 func (p *csvParser) clone() *csvParser {

@@ -82,6 +82,41 @@ func epochField(b []byte) (ms int64, n int, ok bool) {
 	return v, n, true
 }
 
+// timeField remembers the last timestamp field read (its bytes and the
+// comma after them, as two masked words) and its value: the rows of one
+// time step share a timestamp, so most lines of a time-major trace repeat
+// the last line's, which two word comparisons recognise where reading the
+// digits takes a dozen steps.
+type timeField struct {
+	w, mask [2]uint64
+	n       int // digits; 0: nothing remembered
+	ms      int64
+}
+
+// read is epochField on the timestamp at the start of b, which must be
+// followed by a comma: the value and the digits' length.
+func (t *timeField) read(b []byte) (ms int64, n int, ok bool) {
+	le := binary.LittleEndian
+	if len(b) >= 16 {
+		w0, w1 := le.Uint64(b), le.Uint64(b[8:])
+		if t.n > 0 && w0&t.mask[0] == t.w[0] && w1&t.mask[1] == t.w[1] {
+			return t.ms, t.n, true
+		}
+		ms, n, ok = epochField(b)
+		if !ok || n >= len(b) || b[n] != ',' {
+			return 0, 0, false
+		}
+		if l := uint(n + 1); l <= 16 { // the digits and the comma: what epochField's result depends on
+			m0 := ^uint64(0) >> (64 - 8*min(l, 8))
+			m1 := uint64(1)<<(8*(l-min(l, 8))) - 1
+			*t = timeField{w: [2]uint64{w0 & m0, w1 & m1}, mask: [2]uint64{m0, m1}, n: n, ms: ms}
+		}
+		return ms, n, true
+	}
+	ms, n, ok = epochField(b)
+	return ms, n, ok && n < len(b) && b[n] == ','
+}
+
 // maxFastNumber bounds a decimal on the fast path (a line of a million
 // leading zeros is the general path's to measure against MaxLineBytes).
 const maxFastNumber = 64
@@ -183,8 +218,8 @@ func (p *csvParser) fastRow(data []byte) (ts int64, cpu, mem float64, used int, 
 		}
 	}
 	rest := data[nt+1+ns+1:]
-	ts, n, ok := epochField(rest)
-	if !ok || n >= len(rest) || rest[n] != ',' {
+	ts, n, ok := p.lastTime.read(rest)
+	if !ok {
 		return 0, 0, 0, 0, false
 	}
 	rest = rest[n+1:]

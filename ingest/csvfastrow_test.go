@@ -266,3 +266,32 @@ func TestDecimalFieldLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeFieldRemembers: timeField.read, which recognises the last
+// timestamp by its bytes, gives what epochField and the comma check give,
+// on seeded runs of timestamps that repeat, differ in one digit, in
+// length or in what follows them, with inputs shorter and longer than its
+// two words.
+func TestTimeFieldRemembers(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 11))
+	stamps := []string{"1704067200", "1704067201", "170406720", "17040672000", "1704067200123", "1", "12345678", "123456789012345",
+		"1234567890123456", "1704067200.5", "1704067200x", "", "17040672OO"}
+	var tf timeField
+	for trial := 0; trial < 200_000; trial++ {
+		s := stamps[r.IntN(3)] // mostly a few, repeating
+		if r.IntN(4) == 0 {
+			s = stamps[r.IntN(len(stamps))]
+		}
+		tail := ",0.2097\nt0,t0s0,1704067200"
+		if r.IntN(5) == 0 {
+			tail = string("\n,;0"[r.IntN(4)]) + tail[1:]
+		}
+		b := []byte(s + tail[:r.IntN(len(tail)+1)])
+		ms, n, ok := tf.read(b)
+		wms, wn, wok := epochField(b)
+		wok = wok && wn < len(b) && b[wn] == ','
+		if ok != wok || ok && (ms != wms || n != wn) {
+			t.Fatalf("trial %d: read(%q) = %d, %d, %v; want %d, %d, %v", trial, b, ms, n, ok, wms, wn, wok)
+		}
+	}
+}
