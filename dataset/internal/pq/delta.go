@@ -39,28 +39,31 @@ func AppendDeltaRange(b []byte, vals []int64) (_ []byte, lo, hi int64) {
 	lo, hi = prev, prev
 	for i := 1; i < len(vals); i += deltaBlock {
 		n := min(deltaBlock, len(vals)-i)
+		// One pass for the deltas, their least (the block's) and each
+		// miniblock's greatest: a miniblock's width is that of its
+		// greatest delta less the least, as the bit length of an OR is
+		// that of its greatest operand.
 		minD := int64(math.MaxInt64)
-		for j := 0; j < n; j++ {
-			v := vals[i+j]
-			lo, hi = min(lo, v), max(hi, v)
-			dj := v - prev // wraps, as the reader's sum does
-			prev = v
-			d[j] = uint64(dj)
-			minD = min(minD, dj)
+		var maxD [deltaMiniblocks]int64
+		for m := 0; m < deltaMiniblocks; m++ {
+			mx := int64(math.MinInt64)
+			for j := m * per; j < min((m+1)*per, n); j++ {
+				v := vals[i+j]
+				lo, hi = min(lo, v), max(hi, v)
+				dj := v - prev // wraps, as the reader's sum does
+				prev = v
+				d[j] = uint64(dj)
+				minD, mx = min(minD, dj), max(mx, dj)
+			}
+			maxD[m] = mx
 		}
 		b = binary.AppendVarint(b, minD)
 		var widths [deltaMiniblocks]int
 		for m := 0; m < deltaMiniblocks; m++ {
-			var or uint64
-			for j := m * per; j < min((m+1)*per, n); j++ {
-				d[j] -= uint64(minD)
-				or |= d[j]
+			if m*per < n {
+				widths[m] = bits.Len64(uint64(maxD[m]) - uint64(minD))
 			}
-			widths[m] = bits.Len64(or)
 			b = append(b, byte(widths[m]))
-		}
-		for j := n; j < deltaBlock; j++ {
-			d[j] = 0 // padding of the last miniblock
 		}
 		for m := 0; m*per < n; m++ {
 			if widths[m] == 0 {
@@ -70,7 +73,11 @@ func AppendDeltaRange(b []byte, vals []int64) (_ []byte, lo, hi int64) {
 			}
 			var bw bitWriter
 			bw.b = b
-			for _, v := range d[m*per : (m+1)*per] {
+			for j := m * per; j < (m+1)*per; j++ {
+				v := uint64(0) // the padding of the last miniblock
+				if j < n {
+					v = d[j] - uint64(minD)
+				}
 				bw.put(v, widths[m])
 			}
 			b = bw.flush()
