@@ -191,9 +191,9 @@ func (c *sliceCol[T, V]) appendNulls(k int) {
 	c.nullN += k
 }
 
-// appendTimes appends times to c, NoTime as null: a copy, and a second
-// look at the rows only when one of them is NoTime (a function call per
-// value to ask was a tenth of AppendUsageColumns).
+// appendTimes appends times to c, NoTime as null: a copy and a scan of
+// it, and the rows one by one only when one of them is NoTime, instead of
+// a function call per value to ask.
 func appendTimes[T any](c *sliceCol[T, int64], times []int64) {
 	c.dirty = true
 	n := len(c.vals)
