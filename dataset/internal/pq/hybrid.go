@@ -165,7 +165,7 @@ func DictIDs(vals []byte, dst []int32, size int) bool {
 	if len(vals) < 1 || !UnpackHybrid(vals[1:], int(vals[0]), dst) {
 		return false
 	}
-	return maxInt32(dst) < int32(min(size, math.MaxInt32))
+	return int(maxInt32(dst)) < size
 }
 
 // maxInt32 is the largest of v (0 when v is empty or all negative). Four
