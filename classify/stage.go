@@ -30,6 +30,9 @@ type Input struct {
 	notes []string
 	// units, unitsNote: what a utilisation of 1 is (CapacityUnits).
 	units, unitsNote string
+	// set is where Series came from: Run waits for the series table it
+	// is storing (nil for an Input made by hand).
+	set *SeriesSet
 }
 
 // AllSeries returns the input's series in memory: Series, or the fresh
@@ -58,7 +61,7 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 		return Input{}, err
 	}
 	units, note := CapacityUnits(ds.Manifest())
-	return Input{Series: set.series, stored: set.stored, built: set.Built, notes: set.Warnings, units: units, unitsNote: note}, nil
+	return Input{Series: set.series, stored: set.stored, built: set.Built, units: units, unitsNote: note, set: set}, nil
 }
 
 // GoogleUsageFormat is the ingest format of Google ClusterData 2019's
@@ -98,6 +101,14 @@ func CapacityUnits(m *dataset.Manifest) (units, note string) {
 // and classified in memory. Run writes nothing.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res, err := runStage(ctx, in, opts)
+	notes := in.notes
+	if in.set != nil {
+		// The series Load built are stored while they are classified.
+		if werr := in.set.Stored(); werr != nil {
+			return nil, werr
+		}
+		notes = append(slices.Clip(notes), in.set.Warnings...)
+	}
 	if res != nil {
 		// Series given in memory are taken as fractions of each tenant's
 		// own server, as a dataset without Google 2019 usage is.
@@ -106,7 +117,7 @@ func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 			res.Units = "server"
 		}
 		res.Built, res.ListTenants = in.built, opts.Tenants
-		res.Warnings = append(res.Warnings, in.notes...)
+		res.Warnings = append(res.Warnings, notes...)
 	}
 	return res, err
 }

@@ -21,6 +21,41 @@ type SeriesSet struct {
 	Warnings []string
 	series   []dataset.Series
 	stored   *dataset.Dataset
+	// storing is the write of the series Series built, under way while
+	// the caller goes on (nil when nothing is written).
+	storing *seriesWrite
+}
+
+// seriesWrite is a series table being written: err is the write's once
+// done is closed.
+type seriesWrite struct {
+	done chan struct{}
+	err  error
+	once sync.Once
+}
+
+// Stored waits until the series Series built are stored as the series
+// table and returns the write's error. A dataset the user may read but not
+// write is not an error: the set's Warnings say the series were not
+// stored. Nothing to wait for (a fresh table was found) is nil at once.
+// A caller of Series that built series calls it before it finishes; the
+// table is committed only when the write is done.
+func (s *SeriesSet) Stored() error {
+	w := s.storing
+	if w == nil {
+		return nil
+	}
+	<-w.done
+	var err error
+	w.once.Do(func() {
+		if w.err != nil && readOnly(w.err) {
+			s.Warnings = append(s.Warnings, "the series were not stored (the dataset is read-only: "+w.err.Error()+
+				"); every classify builds them from the usage table again")
+			w.err = nil
+		}
+	})
+	err = w.err
+	return err
 }
 
 // All returns the series in memory: those built, or the stored table read
@@ -32,12 +67,13 @@ func (s *SeriesSet) All(ctx context.Context) ([]dataset.Series, error) {
 // Series is the one owner of the series table, the classify stage's cache
 // of its series: it returns the table when it was built after every usage
 // file was ingested (and, when opts.Step is set, is on that step);
-// otherwise it builds the series from the usage table and stores them as
-// the new series table (one transaction, replacing the old table, through
-// a handle of its own: ds's manifest still lists the old one). A dataset
-// the user may read but not write gets its series built all the same,
-// with a warning that they were not stored; any other write error is
-// returned. classify.Load calls it; the stages that replay the series
+// otherwise it builds the series from the usage table and starts storing
+// them as the new series table (one transaction, replacing the old table,
+// through a handle of its own: ds's manifest still lists the old one),
+// which the caller waits for with SeriesSet.Stored. A dataset the user
+// may read but not write gets its series built all the same, with a
+// warning that they were not stored; Stored returns any other write
+// error. classify.Load calls it; the stages that replay the series
 // (harvest, placement, estimate) get them through it too.
 func Series(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (*SeriesSet, error) {
 	if seriesFresh(ds, opts) {
@@ -53,15 +89,15 @@ func Series(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (*Seri
 	if err != nil {
 		return nil, err
 	}
-	set := &SeriesSet{Built: true, series: series}
-	if err := writeSeries(ds, series); err != nil {
-		if !readOnly(err) {
-			return nil, err
-		}
-		set.Warnings = append(set.Warnings, "the series were not stored (the dataset is read-only: "+err.Error()+
-			"); every classify builds them from the usage table again")
-	}
-	return set, nil
+	// The table is written while the caller analyses the series (the
+	// write is mostly the disk's time, the analysis the CPUs'); Stored
+	// waits for it.
+	w := &seriesWrite{done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.err = writeSeries(ds, series)
+	}()
+	return &SeriesSet{Built: true, series: series, storing: w}, nil
 }
 
 // errStepRead stops storedOnStep's scan at the first group it decodes.

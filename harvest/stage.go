@@ -174,6 +174,9 @@ func Load(ctx context.Context, ds *dataset.Dataset, opts Options) (Input, error)
 	if err != nil {
 		return Input{}, err
 	}
+	if err := set.Stored(); err != nil {
+		return Input{}, err
+	}
 	series, err := set.All(ctx)
 	if err != nil {
 		return Input{}, err

@@ -164,3 +164,24 @@ func TestUnpackHybridWidthZero(t *testing.T) {
 		t.Fatal("a width-0 bit-packed run refused")
 	}
 }
+
+// TestMaxInt32 checks the four-way maximum against the plain loop on
+// seeded random slices of every length up to 40, negatives included.
+func TestMaxInt32(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 0))
+	for n := 0; n <= 40; n++ {
+		for trial := 0; trial < 20; trial++ {
+			v := make([]int32, n)
+			for i := range v {
+				v[i] = int32(r.IntN(2000) - 500)
+			}
+			var want int32
+			for _, x := range v {
+				want = max(want, x)
+			}
+			if got := maxInt32(v); got != want {
+				t.Fatalf("maxInt32(%v) = %d, want %d", v, got, want)
+			}
+		}
+	}
+}
