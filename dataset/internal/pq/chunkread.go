@@ -36,77 +36,17 @@ func (s *PageReader) Close() {
 // such pages adding up to rows levels.
 func (s *PageReader) Walk(b []byte, codec compress.Compression, maxDef int16, rows int,
 	dict func(n int, body []byte) bool, data func(enc int32, levels int, defs []int32, vals []byte) bool) bool {
-	if codec != compress.Codecs.Zstd && codec != compress.Codecs.Uncompressed || maxDef < 0 || maxDef > 1 || rows < 0 {
-		return false
-	}
-	if codec == compress.Codecs.Zstd && s.zstd == nil {
-		// DecodeAll decodes at most cap(dst): the page's declared size
-		// (below). Without the limit a frame that declares a gigabyte of
-		// content made the decoder allocate it before failing (a 130-byte
-		// chunk took 0.4 s and 2 GB; FuzzWalkDecode's worker was killed).
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30), zstd.WithDecodeAllCapLimit(true))
-		if err != nil {
-			return false
-		}
-		s.zstd = d
-	}
-	seen, datas := 0, 0
-	for p := 0; p < len(b); {
-		h, hn, ok := ParsePageHeader(b[p:])
-		if !ok || h.Compressed < 0 || h.Uncompressed < 0 || int64(h.Compressed) > int64(len(b)-p-hn) {
-			return false
-		}
-		body := b[p+hn : p+hn+int(h.Compressed)]
-		p += hn + int(h.Compressed)
-		if h.Type == IndexPage {
-			continue
-		}
-		if codec == compress.Codecs.Zstd {
-			if h.Uncompressed > 1<<30 {
+	return s.WalkLevels(b, codec, maxDef, rows, dict, func(enc int32, levels int, def, vals []byte) bool {
+		var defs []int32
+		if maxDef == 1 {
+			s.defs = slices.Grow(s.defs[:0], levels)[:levels]
+			if !UnpackHybrid(def, 1, s.defs) {
 				return false
 			}
-			s.page = slices.Grow(s.page[:0], int(h.Uncompressed))
-			out, err := s.zstd.DecodeAll(body, s.page[:0:h.Uncompressed])
-			if err != nil || len(out) != int(h.Uncompressed) {
-				return false
-			}
-			s.page, body = out, out
-		} else if h.Compressed != h.Uncompressed {
-			return false
+			defs = s.defs
 		}
-		switch h.Type {
-		case DictionaryPage: // first, once, PLAIN
-			if datas > 0 || dict == nil || (h.DictEncoding != Plain && h.DictEncoding != PlainDict) || h.DictValues < 0 || !dict(int(h.DictValues), body) {
-				return false
-			}
-			dict = nil
-		case DataPage:
-			nv := int(h.NumValues)
-			if nv < 0 || nv > rows-seen {
-				return false
-			}
-			var defs []int32
-			if maxDef == 1 {
-				lv, rest, ok := LevelBytes(body)
-				if !ok || h.DefEnc != RLE {
-					return false
-				}
-				s.defs = slices.Grow(s.defs[:0], nv)[:nv]
-				if !UnpackHybrid(lv, 1, s.defs) {
-					return false
-				}
-				defs, body = s.defs, rest
-			}
-			if !data(h.Encoding, nv, defs, body) {
-				return false
-			}
-			seen += nv
-			datas++
-		default: // version 2 data pages, unknown page types
-			return false
-		}
-	}
-	return seen == rows
+		return data(enc, levels, defs, vals)
+	})
 }
 
 // ListScratch is DoubleLists' reusable state. One per goroutine.
