@@ -35,7 +35,7 @@ var usageFastPath = true
 type usageScratch struct {
 	pr    pq.PageReader
 	chunk []byte    // the current column chunk, as in the file
-	ids   []int32   // dictionary ids of a double column
+	defs  []int32   // a page's definition levels, where it has nulls
 	tmp   []int64   // non-null times before spreading
 	dict  []float64 // a double column's dictionary
 }
@@ -94,9 +94,9 @@ func fastUsageGroup(g *groupReader, rg int, b *UsageBatch, s *usageScratch) bool
 }
 
 // pages reads a column chunk of rows levels and walks its pages
-// (pq.PageReader.Walk).
+// (pq.PageReader.WalkLevels: the definition levels as in the page).
 func (s *usageScratch) pages(f *os.File, cc *metadata.ColumnChunkMetaData, maxDef int16, rows int,
-	dict func(n int, body []byte) bool, data func(enc int32, levels int, defs []int32, vals []byte) bool) bool {
+	dict func(n int, body []byte) bool, data func(enc int32, levels int, def []byte, vals []byte) bool) bool {
 	if cc == nil || cc.NumValues() != int64(rows) {
 		return false
 	}
@@ -105,7 +105,7 @@ func (s *usageScratch) pages(f *os.File, cc *metadata.ColumnChunkMetaData, maxDe
 		off = min(off, cc.DictionaryPageOffset())
 	}
 	b, ok := chunkBytes(nil, f, off, size, &s.chunk)
-	return ok && s.pr.Walk(b, cc.Compression(), maxDef, rows, dict, data)
+	return ok && s.pr.WalkLevels(b, cc.Compression(), maxDef, rows, dict, data)
 }
 
 // stringDict decodes a dictionary-encoded string chunk: ids into ids, the
@@ -116,8 +116,8 @@ func (s *usageScratch) stringDict(f *os.File, cc *metadata.ColumnChunkMetaData, 
 		var ok bool
 		dict, ok = pq.Strings(body, n, dict)
 		return ok
-	}, func(enc int32, levels int, _ []int32, vals []byte) bool {
-		if enc != pq.PlainDict && enc != pq.RLEDictionary || !pq.DictIDs(vals, ids[pos:pos+levels], len(dict)) {
+	}, func(enc int32, levels int, _, vals []byte) bool {
+		if enc != pq.PlainDict && enc != pq.RLEDictionary || !pq.DecodeIDs(vals, ids[pos:pos+levels], len(dict)) {
 			return false
 		}
 		pos += levels
@@ -130,16 +130,13 @@ func (s *usageScratch) stringDict(f *os.File, cc *metadata.ColumnChunkMetaData, 
 // NoTime for nulls.
 func (s *usageScratch) times(f *os.File, cc *metadata.ColumnChunkMetaData, maxDef int16, rows int, dst []int64) bool {
 	pos := 0
-	ok := s.pages(f, cc, maxDef, rows, nil, func(enc int32, levels int, defs []int32, vals []byte) bool {
+	ok := s.pages(f, cc, maxDef, rows, nil, func(enc int32, levels int, def []byte, vals []byte) bool {
 		out := dst[pos : pos+levels]
 		nonNull := levels
-		if defs != nil {
-			nonNull = 0
-			for _, d := range defs {
-				if d > 1 {
-					return false
-				}
-				nonNull += int(d)
+		if maxDef == 1 {
+			var ok bool
+			if nonNull, ok = pq.CountDefs(def, levels); !ok {
+				return false
 			}
 		}
 		into := out
@@ -149,7 +146,7 @@ func (s *usageScratch) times(f *os.File, cc *metadata.ColumnChunkMetaData, maxDe
 		}
 		switch enc {
 		case pq.DeltaBinary:
-			if !pq.DecodeDelta(vals, into) {
+			if !pq.DecodeDeltaFast(vals, into) {
 				return false
 			}
 		case pq.Plain:
@@ -160,8 +157,13 @@ func (s *usageScratch) times(f *os.File, cc *metadata.ColumnChunkMetaData, maxDe
 			return false
 		}
 		if nonNull < levels {
+			// Nulls: the levels spread the values.
+			s.defs = slices.Grow(s.defs[:0], levels)[:levels]
+			if !pq.UnpackHybrid(def, 1, s.defs) {
+				return false
+			}
 			j := 0
-			for i, d := range defs {
+			for i, d := range s.defs {
 				if d == 1 {
 					out[i] = into[j]
 					j++
@@ -186,17 +188,12 @@ func (s *usageScratch) doubles(f *os.File, cc *metadata.ColumnChunkMetaData, row
 		}
 		s.dict = slices.Grow(s.dict[:0], n)[:n]
 		return pq.Float64s(body, s.dict)
-	}, func(enc int32, levels int, _ []int32, vals []byte) bool {
+	}, func(enc int32, levels int, _, vals []byte) bool {
 		out := dst[pos : pos+levels]
 		switch enc {
 		case pq.PlainDict, pq.RLEDictionary:
-			s.ids = slices.Grow(s.ids[:0], levels)[:levels]
-			if !pq.DictIDs(vals, s.ids, len(s.dict)) {
+			if !pq.DecodeDictDoubles(vals, s.dict, out) {
 				return false
-			}
-			d := s.dict
-			for i, id := range s.ids {
-				out[i] = d[id]
 			}
 		case pq.Plain:
 			if !pq.Float64s(vals, out) {
