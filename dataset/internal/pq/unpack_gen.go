@@ -55,7 +55,7 @@ func unpackGroups1(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -76,7 +76,7 @@ func unpackGroups2(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -97,7 +97,7 @@ func unpackGroups3(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -122,7 +122,7 @@ func unpackGroups4(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -143,7 +143,7 @@ func unpackGroups5(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -164,7 +164,7 @@ func unpackGroups6(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -185,7 +185,7 @@ func unpackGroups7(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -206,7 +206,7 @@ func unpackGroups8(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -228,7 +228,7 @@ func unpackGroups9(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -250,7 +250,7 @@ func unpackGroups10(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -272,7 +272,7 @@ func unpackGroups11(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -294,7 +294,7 @@ func unpackGroups12(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -316,7 +316,7 @@ func unpackGroups13(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -338,7 +338,7 @@ func unpackGroups14(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -360,7 +360,7 @@ func unpackGroups15(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -382,7 +382,7 @@ func unpackGroups16(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -405,7 +405,7 @@ func unpackGroups17(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -428,7 +428,7 @@ func unpackGroups18(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -451,7 +451,7 @@ func unpackGroups19(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -474,7 +474,7 @@ func unpackGroups20(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -497,7 +497,7 @@ func unpackGroups21(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -520,7 +520,7 @@ func unpackGroups22(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -543,7 +543,7 @@ func unpackGroups23(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -566,7 +566,7 @@ func unpackGroups24(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -590,7 +590,7 @@ func unpackGroups25(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -614,7 +614,7 @@ func unpackGroups26(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -638,7 +638,7 @@ func unpackGroups27(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -662,7 +662,7 @@ func unpackGroups28(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -686,7 +686,7 @@ func unpackGroups29(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -710,7 +710,7 @@ func unpackGroups30(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -734,7 +734,7 @@ func unpackGroups31(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
@@ -758,7 +758,7 @@ func unpackGroups32(src []byte, dst []int32) (n int, hi uint32) {
 		d := (*[8]int32)(dst[n:])
 		d[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)
 		d[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)
-		hi = max(hi, v0, v1, v2, v3, v4, v5, v6, v7)
+		hi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
 		n += 8
 	}
 	return n, hi
