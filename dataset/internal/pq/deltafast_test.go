@@ -57,3 +57,28 @@ func FuzzDeltaDecodeFast(f *testing.F) {
 		checkDelta(t, b, int(n))
 	})
 }
+
+// DecodeDelta against DecodeDeltaFast on a page of the usage table's
+// times: 2^20 rows, 10,000 to a time step, steps 5 minutes apart.
+func BenchmarkDeltaDecode(b *testing.B) {
+	const n = 1 << 20
+	vals := make([]int64, n)
+	for i := range vals {
+		vals[i] = 1_700_000_000_000 + int64(i/10000)*300_000
+	}
+	page := AppendDelta(nil, vals)
+	dst := make([]int64, n)
+	for _, c := range []struct {
+		name   string
+		decode func([]byte, []int64) bool
+	}{{"old", DecodeDelta}, {"new", DecodeDeltaFast}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(n * 8)
+			for b.Loop() {
+				if !c.decode(page, dst) {
+					b.Fatal("refused")
+				}
+			}
+		})
+	}
+}
