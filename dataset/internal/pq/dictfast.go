@@ -13,8 +13,8 @@ import (
 // code written for its width (unpack_gen.go: shifts and masks known at
 // compile time, two loads for the 8 ids of 10 to 16 bits), the greatest id
 // is kept in a register on the way and checked against the dictionary once
-// per run, and dictionary doubles are looked up from a block of ids still
-// in the L1 cache. DictIDs wrote the ids, read all of them back to check
+// per run, and dictionary doubles are looked up as a group's ids come, its
+// greatest checked first. DictIDs wrote the ids, read all of them back to check
 // their bound and, for doubles, a third time to look them up; UnpackBits
 // moved a bit cursor and checked bounds at every value. The old decoders
 // stay as the reference the tests hold these to.
@@ -46,7 +46,7 @@ func DecodeDictDoubles(vals []byte, dict, dst []float64) bool {
 	width := int(vals[0])
 	b := vals[1:]
 	vb := (width + 7) / 8
-	var ids [256]int32 // a block of a bit-packed run's ids
+	var ids [64]int32 // the ids of a bit-packed run's last groups
 	for i := 0; i < len(dst); {
 		h, k := binary.Uvarint(b)
 		if k <= 0 {
@@ -82,19 +82,27 @@ func DecodeDictDoubles(vals []byte, dict, dst []float64) bool {
 		run, out := b[:nb], dst[i:i+int(min(groups*8, uint64(len(dst)-i)))]
 		b = b[nb:]
 		i += len(out)
-		// Blocks of whole groups: each starts on a byte.
-		for len(out) > 0 {
-			m := min(len(out), len(ids))
-			blk := ids[:m]
-			if hi := unpackRun(run, width, blk); hi > math.MaxInt32 || uint64(hi) >= uint64(len(dict)) {
+		if width == 0 { // ids of no bits: all 0
+			if len(dict) == 0 {
 				return false
 			}
-			o := out[:m]
-			for j, id := range blk {
-				o[j] = dict[id]
+			for j := range out {
+				out[j] = dict[0]
 			}
-			out = out[m:]
-			run = run[min(len(run), m/8*width):]
+			continue
+		}
+		n, ok := lookupGroups[width](run, dict, out)
+		if !ok {
+			return false
+		}
+		if n < len(out) { // the last groups, as unpackRun reads them
+			blk := ids[:len(out)-n]
+			if hi := unpackRun(run[n/8*width:], width, blk); hi > math.MaxInt32 || uint64(hi) >= uint64(len(dict)) {
+				return false
+			}
+			for j, id := range blk {
+				out[n+j] = dict[id]
+			}
 		}
 	}
 	return true

@@ -40,6 +40,42 @@ var unpackGroups = [33]func(src []byte, dst []int32) (int, uint32){
 	32: unpackGroups32,
 }
 
+// lookupGroups[w] is lookupGroupsW: see lookupGroups4.
+var lookupGroups = [33]func(src []byte, dict, dst []float64) (int, bool){
+	1:  lookupGroups1,
+	2:  lookupGroups2,
+	3:  lookupGroups3,
+	4:  lookupGroups4,
+	5:  lookupGroups5,
+	6:  lookupGroups6,
+	7:  lookupGroups7,
+	8:  lookupGroups8,
+	9:  lookupGroups9,
+	10: lookupGroups10,
+	11: lookupGroups11,
+	12: lookupGroups12,
+	13: lookupGroups13,
+	14: lookupGroups14,
+	15: lookupGroups15,
+	16: lookupGroups16,
+	17: lookupGroups17,
+	18: lookupGroups18,
+	19: lookupGroups19,
+	20: lookupGroups20,
+	21: lookupGroups21,
+	22: lookupGroups22,
+	23: lookupGroups23,
+	24: lookupGroups24,
+	25: lookupGroups25,
+	26: lookupGroups26,
+	27: lookupGroups27,
+	28: lookupGroups28,
+	29: lookupGroups29,
+	30: lookupGroups30,
+	31: lookupGroups31,
+	32: lookupGroups32,
+}
+
 func unpackGroups1(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[1:] {
@@ -59,6 +95,30 @@ func unpackGroups1(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups1(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[1:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x1)
+		v1 := uint32((w0 >> 1) & 0x1)
+		v2 := uint32((w0 >> 2) & 0x1)
+		v3 := uint32((w0 >> 3) & 0x1)
+		v4 := uint32((w0 >> 4) & 0x1)
+		v5 := uint32((w0 >> 5) & 0x1)
+		v6 := uint32((w0 >> 6) & 0x1)
+		v7 := uint32((w0 >> 7) & 0x1)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups2(src []byte, dst []int32) (n int, hi uint32) {
@@ -82,6 +142,30 @@ func unpackGroups2(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups2(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[2:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x3)
+		v1 := uint32((w0 >> 2) & 0x3)
+		v2 := uint32((w0 >> 4) & 0x3)
+		v3 := uint32((w0 >> 6) & 0x3)
+		v4 := uint32((w0 >> 8) & 0x3)
+		v5 := uint32((w0 >> 10) & 0x3)
+		v6 := uint32((w0 >> 12) & 0x3)
+		v7 := uint32((w0 >> 14) & 0x3)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups3(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[3:] {
@@ -101,6 +185,30 @@ func unpackGroups3(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups3(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[3:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x7)
+		v1 := uint32((w0 >> 3) & 0x7)
+		v2 := uint32((w0 >> 6) & 0x7)
+		v3 := uint32((w0 >> 9) & 0x7)
+		v4 := uint32((w0 >> 12) & 0x7)
+		v5 := uint32((w0 >> 15) & 0x7)
+		v6 := uint32((w0 >> 18) & 0x7)
+		v7 := uint32((w0 >> 21) & 0x7)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 // unpackGroups4 unpacks whole groups of 8 values of 4 bits from src into
@@ -128,6 +236,33 @@ func unpackGroups4(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+// lookupGroups4 is unpackGroups4 that sets dst to the values of the ids
+// in dict instead; false (and the values written before) at a group with
+// an id not below len(dict).
+func lookupGroups4(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[4:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0xf)
+		v1 := uint32((w0 >> 4) & 0xf)
+		v2 := uint32((w0 >> 8) & 0xf)
+		v3 := uint32((w0 >> 12) & 0xf)
+		v4 := uint32((w0 >> 16) & 0xf)
+		v5 := uint32((w0 >> 20) & 0xf)
+		v6 := uint32((w0 >> 24) & 0xf)
+		v7 := uint32((w0 >> 28) & 0xf)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups5(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[5:] {
@@ -147,6 +282,30 @@ func unpackGroups5(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups5(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[5:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x1f)
+		v1 := uint32((w0 >> 5) & 0x1f)
+		v2 := uint32((w0 >> 10) & 0x1f)
+		v3 := uint32((w0 >> 15) & 0x1f)
+		v4 := uint32((w0 >> 20) & 0x1f)
+		v5 := uint32((w0 >> 25) & 0x1f)
+		v6 := uint32((w0 >> 30) & 0x1f)
+		v7 := uint32((w0 >> 35) & 0x1f)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups6(src []byte, dst []int32) (n int, hi uint32) {
@@ -170,6 +329,30 @@ func unpackGroups6(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups6(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[6:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x3f)
+		v1 := uint32((w0 >> 6) & 0x3f)
+		v2 := uint32((w0 >> 12) & 0x3f)
+		v3 := uint32((w0 >> 18) & 0x3f)
+		v4 := uint32((w0 >> 24) & 0x3f)
+		v5 := uint32((w0 >> 30) & 0x3f)
+		v6 := uint32((w0 >> 36) & 0x3f)
+		v7 := uint32((w0 >> 42) & 0x3f)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups7(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[7:] {
@@ -191,6 +374,30 @@ func unpackGroups7(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups7(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[7:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0x7f)
+		v1 := uint32((w0 >> 7) & 0x7f)
+		v2 := uint32((w0 >> 14) & 0x7f)
+		v3 := uint32((w0 >> 21) & 0x7f)
+		v4 := uint32((w0 >> 28) & 0x7f)
+		v5 := uint32((w0 >> 35) & 0x7f)
+		v6 := uint32((w0 >> 42) & 0x7f)
+		v7 := uint32((w0 >> 49) & 0x7f)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups8(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[8:] {
@@ -210,6 +417,30 @@ func unpackGroups8(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups8(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 8 && len(dst)-n >= 8; src = src[8:] {
+		w0 := le.Uint64(src[0:8])
+		v0 := uint32((w0) & 0xff)
+		v1 := uint32((w0 >> 8) & 0xff)
+		v2 := uint32((w0 >> 16) & 0xff)
+		v3 := uint32((w0 >> 24) & 0xff)
+		v4 := uint32((w0 >> 32) & 0xff)
+		v5 := uint32((w0 >> 40) & 0xff)
+		v6 := uint32((w0 >> 48) & 0xff)
+		v7 := uint32((w0 >> 56) & 0xff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups9(src []byte, dst []int32) (n int, hi uint32) {
@@ -234,6 +465,31 @@ func unpackGroups9(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups9(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[9:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x1ff)
+		v1 := uint32((w0 >> 9) & 0x1ff)
+		v2 := uint32((w0 >> 18) & 0x1ff)
+		v3 := uint32((w0 >> 27) & 0x1ff)
+		v4 := uint32((w0 >> 36) & 0x1ff)
+		v5 := uint32((w0 >> 45) & 0x1ff)
+		v6 := uint32((w0 >> 54) & 0x1ff)
+		v7 := uint32((w0>>63 | w1<<1) & 0x1ff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups10(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[10:] {
@@ -254,6 +510,31 @@ func unpackGroups10(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups10(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[10:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x3ff)
+		v1 := uint32((w0 >> 10) & 0x3ff)
+		v2 := uint32((w0 >> 20) & 0x3ff)
+		v3 := uint32((w0 >> 30) & 0x3ff)
+		v4 := uint32((w0 >> 40) & 0x3ff)
+		v5 := uint32((w0 >> 50) & 0x3ff)
+		v6 := uint32((w0>>60 | w1<<4) & 0x3ff)
+		v7 := uint32((w1 >> 6) & 0x3ff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups11(src []byte, dst []int32) (n int, hi uint32) {
@@ -278,6 +559,31 @@ func unpackGroups11(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups11(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[11:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x7ff)
+		v1 := uint32((w0 >> 11) & 0x7ff)
+		v2 := uint32((w0 >> 22) & 0x7ff)
+		v3 := uint32((w0 >> 33) & 0x7ff)
+		v4 := uint32((w0 >> 44) & 0x7ff)
+		v5 := uint32((w0>>55 | w1<<9) & 0x7ff)
+		v6 := uint32((w1 >> 2) & 0x7ff)
+		v7 := uint32((w1 >> 13) & 0x7ff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups12(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[12:] {
@@ -298,6 +604,31 @@ func unpackGroups12(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups12(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[12:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0xfff)
+		v1 := uint32((w0 >> 12) & 0xfff)
+		v2 := uint32((w0 >> 24) & 0xfff)
+		v3 := uint32((w0 >> 36) & 0xfff)
+		v4 := uint32((w0 >> 48) & 0xfff)
+		v5 := uint32((w0>>60 | w1<<4) & 0xfff)
+		v6 := uint32((w1 >> 8) & 0xfff)
+		v7 := uint32((w1 >> 20) & 0xfff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups13(src []byte, dst []int32) (n int, hi uint32) {
@@ -322,6 +653,31 @@ func unpackGroups13(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups13(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[13:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x1fff)
+		v1 := uint32((w0 >> 13) & 0x1fff)
+		v2 := uint32((w0 >> 26) & 0x1fff)
+		v3 := uint32((w0 >> 39) & 0x1fff)
+		v4 := uint32((w0>>52 | w1<<12) & 0x1fff)
+		v5 := uint32((w1 >> 1) & 0x1fff)
+		v6 := uint32((w1 >> 14) & 0x1fff)
+		v7 := uint32((w1 >> 27) & 0x1fff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups14(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[14:] {
@@ -342,6 +698,31 @@ func unpackGroups14(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups14(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[14:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x3fff)
+		v1 := uint32((w0 >> 14) & 0x3fff)
+		v2 := uint32((w0 >> 28) & 0x3fff)
+		v3 := uint32((w0 >> 42) & 0x3fff)
+		v4 := uint32((w0>>56 | w1<<8) & 0x3fff)
+		v5 := uint32((w1 >> 6) & 0x3fff)
+		v6 := uint32((w1 >> 20) & 0x3fff)
+		v7 := uint32((w1 >> 34) & 0x3fff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups15(src []byte, dst []int32) (n int, hi uint32) {
@@ -366,6 +747,31 @@ func unpackGroups15(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups15(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[15:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0x7fff)
+		v1 := uint32((w0 >> 15) & 0x7fff)
+		v2 := uint32((w0 >> 30) & 0x7fff)
+		v3 := uint32((w0 >> 45) & 0x7fff)
+		v4 := uint32((w0>>60 | w1<<4) & 0x7fff)
+		v5 := uint32((w1 >> 11) & 0x7fff)
+		v6 := uint32((w1 >> 26) & 0x7fff)
+		v7 := uint32((w1 >> 41) & 0x7fff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups16(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[16:] {
@@ -386,6 +792,31 @@ func unpackGroups16(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups16(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 16 && len(dst)-n >= 8; src = src[16:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		v0 := uint32((w0) & 0xffff)
+		v1 := uint32((w0 >> 16) & 0xffff)
+		v2 := uint32((w0 >> 32) & 0xffff)
+		v3 := uint32((w0 >> 48) & 0xffff)
+		v4 := uint32((w1) & 0xffff)
+		v5 := uint32((w1 >> 16) & 0xffff)
+		v6 := uint32((w1 >> 32) & 0xffff)
+		v7 := uint32((w1 >> 48) & 0xffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups17(src []byte, dst []int32) (n int, hi uint32) {
@@ -411,6 +842,32 @@ func unpackGroups17(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups17(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[17:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x1ffff)
+		v1 := uint32((w0 >> 17) & 0x1ffff)
+		v2 := uint32((w0 >> 34) & 0x1ffff)
+		v3 := uint32((w0>>51 | w1<<13) & 0x1ffff)
+		v4 := uint32((w1 >> 4) & 0x1ffff)
+		v5 := uint32((w1 >> 21) & 0x1ffff)
+		v6 := uint32((w1 >> 38) & 0x1ffff)
+		v7 := uint32((w1>>55 | w2<<9) & 0x1ffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups18(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[18:] {
@@ -432,6 +889,32 @@ func unpackGroups18(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups18(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[18:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x3ffff)
+		v1 := uint32((w0 >> 18) & 0x3ffff)
+		v2 := uint32((w0 >> 36) & 0x3ffff)
+		v3 := uint32((w0>>54 | w1<<10) & 0x3ffff)
+		v4 := uint32((w1 >> 8) & 0x3ffff)
+		v5 := uint32((w1 >> 26) & 0x3ffff)
+		v6 := uint32((w1 >> 44) & 0x3ffff)
+		v7 := uint32((w1>>62 | w2<<2) & 0x3ffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups19(src []byte, dst []int32) (n int, hi uint32) {
@@ -457,6 +940,32 @@ func unpackGroups19(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups19(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[19:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x7ffff)
+		v1 := uint32((w0 >> 19) & 0x7ffff)
+		v2 := uint32((w0 >> 38) & 0x7ffff)
+		v3 := uint32((w0>>57 | w1<<7) & 0x7ffff)
+		v4 := uint32((w1 >> 12) & 0x7ffff)
+		v5 := uint32((w1 >> 31) & 0x7ffff)
+		v6 := uint32((w1>>50 | w2<<14) & 0x7ffff)
+		v7 := uint32((w2 >> 5) & 0x7ffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups20(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[20:] {
@@ -478,6 +987,32 @@ func unpackGroups20(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups20(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[20:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0xfffff)
+		v1 := uint32((w0 >> 20) & 0xfffff)
+		v2 := uint32((w0 >> 40) & 0xfffff)
+		v3 := uint32((w0>>60 | w1<<4) & 0xfffff)
+		v4 := uint32((w1 >> 16) & 0xfffff)
+		v5 := uint32((w1 >> 36) & 0xfffff)
+		v6 := uint32((w1>>56 | w2<<8) & 0xfffff)
+		v7 := uint32((w2 >> 12) & 0xfffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups21(src []byte, dst []int32) (n int, hi uint32) {
@@ -503,6 +1038,32 @@ func unpackGroups21(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups21(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[21:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x1fffff)
+		v1 := uint32((w0 >> 21) & 0x1fffff)
+		v2 := uint32((w0 >> 42) & 0x1fffff)
+		v3 := uint32((w0>>63 | w1<<1) & 0x1fffff)
+		v4 := uint32((w1 >> 20) & 0x1fffff)
+		v5 := uint32((w1 >> 41) & 0x1fffff)
+		v6 := uint32((w1>>62 | w2<<2) & 0x1fffff)
+		v7 := uint32((w2 >> 19) & 0x1fffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups22(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[22:] {
@@ -524,6 +1085,32 @@ func unpackGroups22(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups22(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[22:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x3fffff)
+		v1 := uint32((w0 >> 22) & 0x3fffff)
+		v2 := uint32((w0>>44 | w1<<20) & 0x3fffff)
+		v3 := uint32((w1 >> 2) & 0x3fffff)
+		v4 := uint32((w1 >> 24) & 0x3fffff)
+		v5 := uint32((w1>>46 | w2<<18) & 0x3fffff)
+		v6 := uint32((w2 >> 4) & 0x3fffff)
+		v7 := uint32((w2 >> 26) & 0x3fffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups23(src []byte, dst []int32) (n int, hi uint32) {
@@ -549,6 +1136,32 @@ func unpackGroups23(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups23(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[23:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0x7fffff)
+		v1 := uint32((w0 >> 23) & 0x7fffff)
+		v2 := uint32((w0>>46 | w1<<18) & 0x7fffff)
+		v3 := uint32((w1 >> 5) & 0x7fffff)
+		v4 := uint32((w1 >> 28) & 0x7fffff)
+		v5 := uint32((w1>>51 | w2<<13) & 0x7fffff)
+		v6 := uint32((w2 >> 10) & 0x7fffff)
+		v7 := uint32((w2 >> 33) & 0x7fffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups24(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[24:] {
@@ -570,6 +1183,32 @@ func unpackGroups24(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups24(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 24 && len(dst)-n >= 8; src = src[24:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		v0 := uint32((w0) & 0xffffff)
+		v1 := uint32((w0 >> 24) & 0xffffff)
+		v2 := uint32((w0>>48 | w1<<16) & 0xffffff)
+		v3 := uint32((w1 >> 8) & 0xffffff)
+		v4 := uint32((w1 >> 32) & 0xffffff)
+		v5 := uint32((w1>>56 | w2<<8) & 0xffffff)
+		v6 := uint32((w2 >> 16) & 0xffffff)
+		v7 := uint32((w2 >> 40) & 0xffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups25(src []byte, dst []int32) (n int, hi uint32) {
@@ -596,6 +1235,33 @@ func unpackGroups25(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups25(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[25:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x1ffffff)
+		v1 := uint32((w0 >> 25) & 0x1ffffff)
+		v2 := uint32((w0>>50 | w1<<14) & 0x1ffffff)
+		v3 := uint32((w1 >> 11) & 0x1ffffff)
+		v4 := uint32((w1 >> 36) & 0x1ffffff)
+		v5 := uint32((w1>>61 | w2<<3) & 0x1ffffff)
+		v6 := uint32((w2 >> 22) & 0x1ffffff)
+		v7 := uint32((w2>>47 | w3<<17) & 0x1ffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups26(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[26:] {
@@ -618,6 +1284,33 @@ func unpackGroups26(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups26(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[26:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x3ffffff)
+		v1 := uint32((w0 >> 26) & 0x3ffffff)
+		v2 := uint32((w0>>52 | w1<<12) & 0x3ffffff)
+		v3 := uint32((w1 >> 14) & 0x3ffffff)
+		v4 := uint32((w1>>40 | w2<<24) & 0x3ffffff)
+		v5 := uint32((w2 >> 2) & 0x3ffffff)
+		v6 := uint32((w2 >> 28) & 0x3ffffff)
+		v7 := uint32((w2>>54 | w3<<10) & 0x3ffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups27(src []byte, dst []int32) (n int, hi uint32) {
@@ -644,6 +1337,33 @@ func unpackGroups27(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups27(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[27:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x7ffffff)
+		v1 := uint32((w0 >> 27) & 0x7ffffff)
+		v2 := uint32((w0>>54 | w1<<10) & 0x7ffffff)
+		v3 := uint32((w1 >> 17) & 0x7ffffff)
+		v4 := uint32((w1>>44 | w2<<20) & 0x7ffffff)
+		v5 := uint32((w2 >> 7) & 0x7ffffff)
+		v6 := uint32((w2 >> 34) & 0x7ffffff)
+		v7 := uint32((w2>>61 | w3<<3) & 0x7ffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups28(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[28:] {
@@ -666,6 +1386,33 @@ func unpackGroups28(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups28(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[28:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0xfffffff)
+		v1 := uint32((w0 >> 28) & 0xfffffff)
+		v2 := uint32((w0>>56 | w1<<8) & 0xfffffff)
+		v3 := uint32((w1 >> 20) & 0xfffffff)
+		v4 := uint32((w1>>48 | w2<<16) & 0xfffffff)
+		v5 := uint32((w2 >> 12) & 0xfffffff)
+		v6 := uint32((w2>>40 | w3<<24) & 0xfffffff)
+		v7 := uint32((w3 >> 4) & 0xfffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups29(src []byte, dst []int32) (n int, hi uint32) {
@@ -692,6 +1439,33 @@ func unpackGroups29(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups29(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[29:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x1fffffff)
+		v1 := uint32((w0 >> 29) & 0x1fffffff)
+		v2 := uint32((w0>>58 | w1<<6) & 0x1fffffff)
+		v3 := uint32((w1 >> 23) & 0x1fffffff)
+		v4 := uint32((w1>>52 | w2<<12) & 0x1fffffff)
+		v5 := uint32((w2 >> 17) & 0x1fffffff)
+		v6 := uint32((w2>>46 | w3<<18) & 0x1fffffff)
+		v7 := uint32((w3 >> 11) & 0x1fffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups30(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[30:] {
@@ -714,6 +1488,33 @@ func unpackGroups30(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups30(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[30:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x3fffffff)
+		v1 := uint32((w0 >> 30) & 0x3fffffff)
+		v2 := uint32((w0>>60 | w1<<4) & 0x3fffffff)
+		v3 := uint32((w1 >> 26) & 0x3fffffff)
+		v4 := uint32((w1>>56 | w2<<8) & 0x3fffffff)
+		v5 := uint32((w2 >> 22) & 0x3fffffff)
+		v6 := uint32((w2>>52 | w3<<12) & 0x3fffffff)
+		v7 := uint32((w3 >> 18) & 0x3fffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }
 
 func unpackGroups31(src []byte, dst []int32) (n int, hi uint32) {
@@ -740,6 +1541,33 @@ func unpackGroups31(src []byte, dst []int32) (n int, hi uint32) {
 	return n, hi
 }
 
+func lookupGroups31(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[31:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0x7fffffff)
+		v1 := uint32((w0 >> 31) & 0x7fffffff)
+		v2 := uint32((w0>>62 | w1<<2) & 0x7fffffff)
+		v3 := uint32((w1 >> 29) & 0x7fffffff)
+		v4 := uint32((w1>>60 | w2<<4) & 0x7fffffff)
+		v5 := uint32((w2 >> 27) & 0x7fffffff)
+		v6 := uint32((w2>>58 | w3<<6) & 0x7fffffff)
+		v7 := uint32((w3 >> 25) & 0x7fffffff)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
+}
+
 func unpackGroups32(src []byte, dst []int32) (n int, hi uint32) {
 	le := binary.LittleEndian
 	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[32:] {
@@ -762,4 +1590,31 @@ func unpackGroups32(src []byte, dst []int32) (n int, hi uint32) {
 		n += 8
 	}
 	return n, hi
+}
+
+func lookupGroups32(src []byte, dict, dst []float64) (n int, ok bool) {
+	le := binary.LittleEndian
+	for ; len(src) >= 32 && len(dst)-n >= 8; src = src[32:] {
+		w0 := le.Uint64(src[0:8])
+		w1 := le.Uint64(src[8:16])
+		w2 := le.Uint64(src[16:24])
+		w3 := le.Uint64(src[24:32])
+		v0 := uint32((w0) & 0xffffffff)
+		v1 := uint32((w0 >> 32) & 0xffffffff)
+		v2 := uint32((w1) & 0xffffffff)
+		v3 := uint32((w1 >> 32) & 0xffffffff)
+		v4 := uint32((w2) & 0xffffffff)
+		v5 := uint32((w2 >> 32) & 0xffffffff)
+		v6 := uint32((w3) & 0xffffffff)
+		v7 := uint32(w3 >> 32)
+		hi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))
+		if uint64(hi) >= uint64(len(dict)) || hi > 1<<31-1 {
+			return n, false
+		}
+		d := (*[8]float64)(dst[n:])
+		d[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]
+		d[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]
+		n += 8
+	}
+	return n, true
 }

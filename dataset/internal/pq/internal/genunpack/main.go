@@ -1,6 +1,7 @@
-// Command genunpack writes unpack_gen.go: one function per bit width that
+// Command genunpack writes unpack_gen.go: per bit width, a function that
 // unpacks Parquet's bit-packed groups of 8 values with shifts and masks
-// known at compile time. Run by go generate in package pq.
+// known at compile time, and one that looks them up in a dictionary of
+// doubles. Run by go generate in package pq.
 package main
 
 import (
@@ -26,8 +27,13 @@ import "encoding/binary"
 		fmt.Fprintf(&b, "\t%d: unpackGroups%d,\n", w, w)
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("// lookupGroups[w] is lookupGroupsW: see lookupGroups4.\n")
+	b.WriteString("var lookupGroups = [33]func(src []byte, dict, dst []float64) (int, bool){\n")
 	for w := 1; w <= 32; w++ {
-		words := (w + 7) / 8 // 64-bit words holding a group's w bytes
+		fmt.Fprintf(&b, "\t%d: lookupGroups%d,\n", w, w)
+	}
+	b.WriteString("}\n\n")
+	for w := 1; w <= 32; w++ {
 		if w == 4 {
 			b.WriteString(`// unpackGroups4 unpacks whole groups of 8 values of 4 bits from src into
 // dst while src holds the 64-bit words a group is read from (which may
@@ -36,27 +42,7 @@ import "encoding/binary"
 `)
 		}
 		fmt.Fprintf(&b, "func unpackGroups%d(src []byte, dst []int32) (n int, hi uint32) {\n", w)
-		b.WriteString("\tle := binary.LittleEndian\n")
-		fmt.Fprintf(&b, "\tfor ; len(src) >= %d && len(dst)-n >= 8; src = src[%d:] {\n", 8*words, w)
-		for k := 0; k < words; k++ {
-			fmt.Fprintf(&b, "\t\tw%d := le.Uint64(src[%d:%d])\n", k, 8*k, 8*k+8)
-		}
-		mask := uint64(1)<<w - 1
-		for i := 0; i < 8; i++ {
-			a := i * w
-			k, s := a/64, a%64
-			expr := fmt.Sprintf("w%d", k)
-			if s != 0 {
-				expr = fmt.Sprintf("w%d>>%d", k, s)
-			}
-			if s+w > 64 {
-				expr = fmt.Sprintf("(%s | w%d<<%d)", expr, k+1, 64-s)
-			}
-			if !(s+w == 64 && i == 7 && w == 32) {
-				expr = fmt.Sprintf("(%s)&%#x", expr, mask)
-			}
-			fmt.Fprintf(&b, "\t\tv%d := uint32(%s)\n", i, expr)
-		}
+		loop(&b, w)
 		b.WriteString("\t\td := (*[8]int32)(dst[n:])\n")
 		b.WriteString("\t\td[0], d[1], d[2], d[3] = int32(v0), int32(v1), int32(v2), int32(v3)\n")
 		b.WriteString("\t\td[4], d[5], d[6], d[7] = int32(v4), int32(v5), int32(v6), int32(v7)\n")
@@ -64,6 +50,26 @@ import "encoding/binary"
 		// from value to value and group to group.
 		b.WriteString("\t\thi = max(hi, max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))\n")
 		b.WriteString("\t\tn += 8\n\t}\n\treturn n, hi\n}\n\n")
+
+		if w == 4 {
+			b.WriteString(`// lookupGroups4 is unpackGroups4 that sets dst to the values of the ids
+// in dict instead; false (and the values written before) at a group with
+// an id not below len(dict).
+`)
+		}
+		fmt.Fprintf(&b, "func lookupGroups%d(src []byte, dict, dst []float64) (n int, ok bool) {\n", w)
+		loop(&b, w)
+		b.WriteString("\t\thi := max(max(max(v0, v1), max(v2, v3)), max(max(v4, v5), max(v6, v7)))\n")
+		if w == 32 {
+			b.WriteString("\t\tif uint64(hi) >= uint64(len(dict)) || hi > 1<<31-1 {\n")
+		} else {
+			b.WriteString("\t\tif uint64(hi) >= uint64(len(dict)) {\n")
+		}
+		b.WriteString("\t\t\treturn n, false\n\t\t}\n")
+		b.WriteString("\t\td := (*[8]float64)(dst[n:])\n")
+		b.WriteString("\t\td[0], d[1], d[2], d[3] = dict[v0], dict[v1], dict[v2], dict[v3]\n")
+		b.WriteString("\t\td[4], d[5], d[6], d[7] = dict[v4], dict[v5], dict[v6], dict[v7]\n")
+		b.WriteString("\t\tn += 8\n\t}\n\treturn n, true\n}\n\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -71,5 +77,32 @@ import "encoding/binary"
 	}
 	if err := os.WriteFile("unpack_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// loop writes the head of a loop over the groups of 8 values of w bits in
+// src, and the values v0 … v7 of a group.
+func loop(b *bytes.Buffer, w int) {
+	words := (w + 7) / 8 // 64-bit words holding a group's w bytes
+	b.WriteString("\tle := binary.LittleEndian\n")
+	fmt.Fprintf(b, "\tfor ; len(src) >= %d && len(dst)-n >= 8; src = src[%d:] {\n", 8*words, w)
+	for k := 0; k < words; k++ {
+		fmt.Fprintf(b, "\t\tw%d := le.Uint64(src[%d:%d])\n", k, 8*k, 8*k+8)
+	}
+	mask := uint64(1)<<w - 1
+	for i := 0; i < 8; i++ {
+		a := i * w
+		k, s := a/64, a%64
+		expr := fmt.Sprintf("w%d", k)
+		if s != 0 {
+			expr = fmt.Sprintf("w%d>>%d", k, s)
+		}
+		if s+w > 64 {
+			expr = fmt.Sprintf("(%s | w%d<<%d)", expr, k+1, 64-s)
+		}
+		if !(s+w == 64 && i == 7 && w == 32) {
+			expr = fmt.Sprintf("(%s)&%#x", expr, mask)
+		}
+		fmt.Fprintf(b, "\t\tv%d := uint32(%s)\n", i, expr)
 	}
 }
