@@ -15,7 +15,11 @@ import (
 // seriespages.go reads the series values: the chunk is read into a
 // buffer the worker keeps (pread), each page decompressed once into
 // another, and the dictionary ids, definition levels and time deltas
-// unpacked with a few shifts per value into the batch. arrow's record
+// unpacked with a few shifts per value into the batch: the ids 8 at a time
+// by code written for their width, checked against their dictionary once
+// per run, the cpu ids looked up as they are unpacked, the levels of a
+// column without nulls counted rather than expanded (pq.DecodeIDs,
+// DecodeDictDoubles, CountDefs). arrow's record
 // reader took 10 of the 27 CPU seconds of a first `wlprof classify` at
 // 10,000 tenants × 30 days (216 M rows) on these columns: a bit reader
 // that fetches one value per call, buffers grown by doubling, and the

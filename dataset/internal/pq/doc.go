@@ -18,7 +18,11 @@
 // Decoders take any bytes: malformed, truncated or hostile input makes them
 // report false, never panic, and their callers then hand the data to
 // arrow-go, which reports the damage. Every decoder has a fuzz target
-// (make fuzz), and every encoder a round-trip one.
+// (make fuzz), and every encoder a round-trip one. Where a decoder was
+// replaced by a faster one (DecodeIDs, DecodeDictDoubles, DecodeDeltaFast:
+// bit-packed groups unpacked by code generated per width, unpack_gen.go),
+// the old one stays as the reference its tests and fuzz targets compare it
+// with.
 //
 // The package knows pages and encodings, not tables: package dataset
 // decides which table's columns go through it (usage and series) and
