@@ -1,9 +1,13 @@
 package pq
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -221,4 +225,27 @@ func BenchmarkDictDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// unpack_gen.go is what its generator writes now.
+func TestUnpackGenUpToDate(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command, to run the generator: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "unpack_gen.go")
+	if msg, err := exec.Command(goBin, "run", "./internal/genunpack", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("genunpack: %v\n%s", err, msg)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("unpack_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("unpack_gen.go differs from what genunpack writes: run go generate in dataset/internal/pq")
+	}
 }
