@@ -100,15 +100,31 @@ type pageScratch struct {
 // mm is nil, from f; pq.DoubleLists decodes it.
 func fastValues(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
 	if !pq.LittleEndian || maxDef != 2 || maxRep != 1 || cc.Type() != parquet.Types.Double ||
-		cc.Compression() != compress.Codecs.Uncompressed || cc.HasDictionaryPage() {
+		cc.Compression() != compress.Codecs.Uncompressed {
 		return nil, nil, false
 	}
 	off, size, levels := cc.DataPageOffset(), cc.TotalCompressedSize(), cc.NumValues()
-	if off < 0 || size <= 0 || size > 1<<31 || levels < 0 || levels > size {
+	if cc.HasDictionaryPage() {
+		// The chunk (and TotalCompressedSize) starts at its dictionary
+		// page, which comes before the data pages.
+		if d := cc.DictionaryPageOffset(); d > 0 && d < off {
+			off = d
+		} else {
+			return nil, nil, false
+		}
+	}
+	if off < 0 || size <= 0 || size > 1<<31 || levels < 0 {
 		return nil, nil, false
 	}
 	b, bok := chunkBytes(mm, f, off, size, &ps.chunk)
 	if !bok {
+		return nil, nil, false
+	}
+	// The page headers must count the levels the footer does, each page
+	// at most the writer's seriesPageLevels, before a buffer is sized by
+	// them: dictionary ids and level runs take a few bytes for thousands
+	// of levels, so the chunk's size bounds nothing.
+	if hl, hok := pq.DataLevels(b, seriesPageLevels); !hok || hl != levels {
 		return nil, nil, false
 	}
 	if int64(cap(dst)) >= levels {
