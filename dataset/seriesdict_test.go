@@ -98,6 +98,9 @@ func dictRows(seed uint64, long bool, kinds ...chunkKind) []Series {
 			if i == 5 {
 				vals = []float64{} // an empty series in every group
 			}
+			if i == 7 && kind == fewValues && len(vals) > 1 {
+				vals[0], vals[1] = math.Copysign(0, -1), 0 // −0 and +0: two entries of the dictionary
+			}
 			rows = append(rows, Series{Tenant: fmt.Sprintf("%s-%d-%d", kind, g, i), StartMs: int64(g*1000 + i),
 				StepS: 120, Values: vals, Servers: int32(i)})
 		}
