@@ -111,9 +111,9 @@ func (s *PageReader) Walk(b []byte, codec compress.Compression, maxDef int16, ro
 
 // ListScratch is DoubleLists' reusable state. One per goroutine.
 type ListScratch struct {
-	starts []int     // list starts (level indexes) within the current page
-	dict   []float64 // the chunk's dictionary
-	ids    []int32   // the current page's dictionary ids
+	starts []int      // list starts (level indexes) within the current page
+	dict   []float64  // the chunk's dictionary
+	ids    DictStream // the current page's ids
 }
 
 // DataLevels returns the levels of the data pages of the uncompressed
@@ -207,38 +207,6 @@ func DoubleLists(b []byte, levels int64, rows int, all []float64, starts []int, 
 	return pos, append(starts, pos), true
 }
 
-// defValues counts the definition levels 2 (values) among the first n of
-// the width-2 runs in def; false when the runs fall short or hold a level
-// above 2.
-func defValues(def []byte, n int) (int, bool) {
-	d := NewRuns(def, 2)
-	nv := 0
-	for l := 0; l < n; {
-		v, c, packed, ok := d.Next(n - l)
-		if !ok {
-			return 0, false
-		}
-		if packed == nil {
-			if v == 2 {
-				nv += c
-			} else if v > 2 {
-				return 0, false
-			}
-		} else {
-			for i := 0; i < c; i++ {
-				switch (packed[(2*i)/8] >> ((2 * i) % 8)) & 3 {
-				case 2:
-					nv++
-				case 3:
-					return 0, false
-				}
-			}
-		}
-		l += c
-	}
-	return nv, true
-}
-
 // decodeListPage decodes one version 1 data page of n levels into all[pos:],
 // appending the element index of every list start to starts. Its values
 // are PLAIN doubles, or with dict not nil ids into dict.
@@ -251,19 +219,14 @@ func decodeListPage(body []byte, n int, dict []float64, all []float64, pos int, 
 	if !ok {
 		return pos, starts, false
 	}
-	var ids []int32
+	// With a dictionary, each run of values is read from the ids as the
+	// walk below meets it, into its place; else copied from vals.
+	ds := &ls.ids
 	if dict != nil {
-		// The ids of the page's values (definition level 2), looked up
-		// into all below where the PLAIN path copies bytes.
-		nv, ok := defValues(def, n)
-		if !ok {
+		if !ds.Reset(vals, dict) {
 			return pos, starts, false
 		}
-		ls.ids = slices.Grow(ls.ids[:0], nv)[:nv]
-		if !DictIDs(vals, ls.ids, len(dict)) {
-			return pos, starts, false
-		}
-		ids = ls.ids
+		vals = nil
 	} else if len(vals)%8 != 0 {
 		return pos, starts, false
 	}
@@ -296,7 +259,7 @@ func decodeListPage(body []byte, n int, dict []float64, all []float64, pos int, 
 	// empty list (no element).
 	nv := len(vals) / 8
 	if dict != nil {
-		nv = len(ids)
+		nv = n // at most; the ids run short otherwise
 	}
 	vi, si := 0, 0
 	d := NewRuns(def, 2)
@@ -316,10 +279,10 @@ func decodeListPage(body []byte, n int, dict []float64, all []float64, pos int, 
 					if vi >= nv || pos >= len(all) {
 						return pos, starts, false
 					}
-					if dict != nil {
-						all[pos] = dict[ids[vi]]
-					} else {
+					if dict == nil {
 						all[pos] = math.Float64frombits(binary.LittleEndian.Uint64(vals[8*vi:]))
+					} else if !ds.Read(all[pos : pos+1]) {
+						return pos, starts, false
 					}
 					vi++
 					pos++
@@ -349,14 +312,11 @@ func decodeListPage(body []byte, n int, dict []float64, all []float64, pos int, 
 			if vi+c > nv || pos+c > len(all) {
 				return pos, starts, false
 			}
-			if dict != nil {
-				out := all[pos : pos+c]
-				for i, id := range ids[vi : vi+c] {
-					out[i] = dict[id]
-				}
-			} else {
+			if dict == nil {
 				dst := unsafe.Slice((*byte)(unsafe.Pointer(&all[pos])), 8*c)
 				copy(dst, vals[8*vi:8*(vi+c)])
+			} else if !ds.Read(all[pos : pos+c]) {
+				return pos, starts, false
 			}
 			vi += c
 			pos += c
@@ -375,5 +335,5 @@ func decodeListPage(body []byte, n int, dict []float64, all []float64, pos int, 
 		}
 		l += c
 	}
-	return pos, starts, vi == nv && si == len(lsts)
+	return pos, starts, (vi == nv || dict != nil) && si == len(lsts)
 }

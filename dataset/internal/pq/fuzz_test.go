@@ -98,10 +98,26 @@ func FuzzHybridDecode(f *testing.F) {
 			}
 		}
 		size := int(w)
-		if DictIDs(b, dst, size) {
+		idsOK := DictIDs(b, dst, size)
+		if idsOK {
 			for _, v := range dst {
 				if v < 0 || int(v) >= size {
 					t.Fatalf("id %d outside a dictionary of %d", v, size)
+				}
+			}
+		}
+		// DictDoubles accepts what DictIDs does and looks up the same ids.
+		dict := make([]float64, size)
+		for i := range dict {
+			dict[i] = float64(i) + 0.5
+		}
+		vals := make([]float64, n)
+		if ok := DictDoubles(b, dict, vals); ok != idsOK {
+			t.Fatalf("DictDoubles says %v, DictIDs %v", ok, idsOK)
+		} else if ok {
+			for i, v := range vals {
+				if v != dict[dst[i]] {
+					t.Fatalf("value %d: %v, id %d", i, v, dst[i])
 				}
 			}
 		}
