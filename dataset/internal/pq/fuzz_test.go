@@ -106,14 +106,22 @@ func FuzzHybridDecode(f *testing.F) {
 				}
 			}
 		}
-		// DictDoubles accepts what DictIDs does and looks up the same ids.
+		// DictStream accepts what DictIDs does and looks up the same ids,
+		// read whole or in pieces.
 		dict := make([]float64, size)
 		for i := range dict {
 			dict[i] = float64(i) + 0.5
 		}
 		vals := make([]float64, n)
-		if ok := DictDoubles(b, dict, vals); ok != idsOK {
-			t.Fatalf("DictDoubles says %v, DictIDs %v", ok, idsOK)
+		var ds DictStream
+		ok := ds.Reset(b, dict)
+		for at := 0; ok && at < len(vals); {
+			m := min(len(vals)-at, 1+int(w)%13+at%5)
+			ok = ds.Read(vals[at : at+m])
+			at += m
+		}
+		if n > 0 && ok != idsOK { // no ids: DictIDs checks nothing
+			t.Fatalf("DictStream says %v, DictIDs %v", ok, idsOK)
 		} else if ok {
 			for i, v := range vals {
 				if v != dict[dst[i]] {

@@ -248,18 +248,6 @@ func (h *Runs) Next(max int) (v, c int, packed []byte, ok bool) {
 	return 0, int(min(groups*8, uint64(max))), packed, true
 }
 
-// DictDoubles decodes a data page's dictionary ids (a bit width byte, then
-// hybrid runs) and sets dst[i] to dict[id] of the i-th, in one pass: no
-// array of ids between the two. False when the ids are short or
-// malformed, or one is not below len(dict).
-func DictDoubles(b []byte, dict, dst []float64) bool {
-	if len(dst) == 0 {
-		return true
-	}
-	var s DictStream
-	return s.Reset(b, dict) && s.Read(dst)
-}
-
 // DictStream reads a data page's dictionary ids as their values, a run of
 // list elements at a time: a reader spreads a page's values among its
 // nulls without a copy of them in between.
