@@ -374,15 +374,19 @@ func (sw *seriesWriter) writeValues(c *pq.Chunk, vals []float64, dict bool) {
 				return pq.AppendRun(b, 0, 1, 2) // an empty list
 			}
 			for i := 0; i < len(seg); {
-				null := seg[i] != seg[i] // NaN
+				// A loop per kind of run, one comparison a value: the
+				// values of a month mostly make one long run.
 				j := i + 1
-				for j < len(seg) && (seg[j] != seg[j]) == null {
-					j++
-				}
-				if null {
+				if seg[i] != seg[i] { // NaN: a null
+					for j < len(seg) && seg[j] != seg[j] {
+						j++
+					}
 					b = pq.AppendRun(b, 1, j-i, 2)
 					nulls += j - i
 				} else {
+					for j < len(seg) && seg[j] == seg[j] {
+						j++
+					}
 					b = pq.AppendRun(b, 2, j-i, 2)
 				}
 				i = j
