@@ -24,8 +24,9 @@
 //     row group (usagewrite.go); the four columns classify reads are
 //     decoded straight from the pages (usagepages.go, ScanUsageBatches);
 //   - series: 32 tenants per row group (SeriesGroupRows), nothing
-//     compressed, PLAIN everywhere, one page per tenant's values, written
-//     from memory as they are (Tx.WriteSeries, serieswrite.go); min/max
+//     compressed, one page per tenant's values (Tx.WriteSeries,
+//     serieswrite.go); the values dictionary-encoded per row group where
+//     that is smaller, else PLAIN like the other columns; min/max
 //     statistics for the small columns, none for the values. They are
 //     read back straight from the pages (seriespages.go; ReadSeries,
 //     ScanSeries). The table's page size and codec settings (tables.go)

@@ -21,7 +21,8 @@ func duckdb(t *testing.T, queries ...string) [][]map[string]any {
 // DuckDB, a Parquet reader that shares no code with arrow, reads the
 // files the own encoders write (usagewrite.go, serieswrite.go) row for
 // row: every level, dictionary id, delta-encoded time, plain-page double,
-// null and NaN element as written.
+// null and NaN element as written, in series files of PLAIN chunks and of
+// dictionary-encoded ones.
 func TestDuckDBReadsOwnFiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	usage := make([]Usage, 40_000)
@@ -45,10 +46,18 @@ func TestDuckDBReadsOwnFiles(t *testing.T) {
 		series[i].Tenant = runeStr(r) // valid UTF-8, as DuckDB wants of strings
 	}
 	sds := writeSeriesDS(t, series)
+	// And a series file of dictionary-encoded chunks (with a row longer
+	// than a page, empty rows, rows of nulls, ids of 1 bit) between PLAIN
+	// ones: a dictionary that overflowed, one larger than PLAIN, no values.
+	kinds := []chunkKind{fewValues, manyValues, oneValue, allDistinct, fewValues, noValues}
+	dseries := dictRows(5, true, kinds...)
+	dds := writeSeriesDS(t, dseries)
+	checkEncodings(t, seriesFile(t, dds), kinds)
+	seriesQuery := `SELECT tenant, epoch_ms(start)::VARCHAR AS start, step_s, "values" AS v, servers FROM read_parquet('%s/series/*.parquet', file_row_number=true) ORDER BY file_row_number`
 	res := duckdb(t,
 		fmt.Sprintf(`SELECT tenant, server, epoch_ms(time)::VARCHAR AS t, cpu, memory FROM read_parquet('%s/usage/*.parquet', filename=true, file_row_number=true) ORDER BY filename, file_row_number`, uds.Dir),
-		fmt.Sprintf(`SELECT tenant, epoch_ms(start)::VARCHAR AS start, step_s, "values" AS v, servers FROM read_parquet('%s/series/*.parquet', file_row_number=true) ORDER BY file_row_number`, sds.Dir))
-	urows, srows := res[0], res[1]
+		fmt.Sprintf(seriesQuery, sds.Dir), fmt.Sprintf(seriesQuery, dds.Dir))
+	urows := res[0]
 	if len(urows) != len(usage) {
 		t.Fatalf("usage: DuckDB read %d rows, wrote %d", len(urows), len(usage))
 	}
@@ -75,25 +84,28 @@ func TestDuckDBReadsOwnFiles(t *testing.T) {
 			t.Fatalf("usage row %d: DuckDB %+v, wrote %+v", i, got, u)
 		}
 	}
-	if len(srows) != len(series) {
-		t.Fatalf("series: DuckDB read %d rows, wrote %d", len(srows), len(series))
-	}
-	for i, s := range series {
-		vals, _ := srows[i]["v"].([]any)
-		got := Series{Tenant: srows[i]["tenant"].(string), StartMs: ms(srows[i]["start"]), StepS: num(srows[i]["step_s"]),
-			Servers: int32(num(srows[i]["servers"])), Values: make([]float64, len(vals))}
-		for j, v := range vals {
-			got.Values[j] = num(v)
+	for k, series := range [][]Series{series, dseries} {
+		srows := res[1+k]
+		if len(srows) != len(series) {
+			t.Fatalf("series file %d: DuckDB read %d rows, wrote %d", k, len(srows), len(series))
 		}
-		// JSON has no −0 (JavaScript writes it as 0).
-		s.Values = slices.Clone(s.Values)
-		for j, v := range s.Values {
-			if v == 0 {
-				s.Values[j] = 0
+		for i, s := range series {
+			vals, _ := srows[i]["v"].([]any)
+			got := Series{Tenant: srows[i]["tenant"].(string), StartMs: ms(srows[i]["start"]), StepS: num(srows[i]["step_s"]),
+				Servers: int32(num(srows[i]["servers"])), Values: make([]float64, len(vals))}
+			for j, v := range vals {
+				got.Values[j] = num(v)
 			}
-		}
-		if err := sameSeries(got, s); err != nil {
-			t.Fatalf("series row %d: DuckDB and what was written differ: %v", i, err)
+			// JSON has no −0 (JavaScript writes it as 0).
+			s.Values = slices.Clone(s.Values)
+			for j, v := range s.Values {
+				if v == 0 {
+					s.Values[j] = 0
+				}
+			}
+			if err := sameSeries(got, s); err != nil {
+				t.Fatalf("series file %d row %d: DuckDB and what was written differ: %v", k, i, err)
+			}
 		}
 	}
 }

@@ -12,21 +12,23 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The series values as this package writes them (uncompressed, no
-// dictionary, version 1 data pages of PLAIN doubles with RLE/bit-packed
-// levels) are read here straight from the file: one read of the column
-// chunk into a buffer the worker keeps, the levels walked run by run (a
-// month of a tenant is one run of repetition level 1 and, without gaps,
-// one run of definition level 2), and the doubles copied once into their
-// final place. Arrow's column reader copies the bytes three times on the
-// way (into its chunk buffer, its page buffer, the decoded batch) and
-// decodes every level into an array first: at 10,000 tenants that was
+// The series values as this package writes them (uncompressed, version 1
+// data pages with RLE/bit-packed levels, of PLAIN doubles or of ids into
+// the chunk's PLAIN dictionary page) are read here straight from the
+// file: one read of the column chunk into a buffer the worker keeps, the
+// levels walked run by run (a month of a tenant is one run of repetition
+// level 1 and, without gaps, one run of definition level 2), and the
+// doubles copied once into their final place, or a page's ids unpacked
+// and looked up there. Arrow's column reader copies the bytes three times
+// on the way (into its chunk buffer, its page buffer, the decoded batch)
+// and decodes every level into an array first: at 10,000 tenants that was
 // 3.2 CPU seconds of classify's read, this path 1.
 //
-// Anything else (another writer's file, a compressed or dictionary
-// encoded chunk, version 2 pages, a page that does not add up) makes
-// fastValues return ok=false, and the caller reads the chunk with arrow's
-// column reader, which also gives the errors for a damaged file.
+// Anything else (another writer's file, a compressed chunk, version 2
+// pages, a page of more than seriesPageLevels levels, a page that does
+// not add up) makes fastValues return ok=false, and the caller reads the
+// chunk with arrow's column reader, which also gives the errors for a
+// damaged file.
 
 // prefault maps in a large new slice's pages with one system call
 // (madvise MADV_POPULATE_WRITE, Linux 5.14). The values are then written
@@ -96,19 +98,36 @@ type pageScratch struct {
 // group of rows rows. It returns the elements (nulls as NaN) and each
 // row's start in them (rows+1 entries). The elements go into dst when it
 // is large enough (a buffer the caller reuses from group to group), else
-// into a new slice. The chunk is read from mm (the file mapped) or, when
-// mm is nil, from f; pq.DoubleLists decodes it.
+// into a new slice. The chunk (from its dictionary page, when it has one)
+// is read from mm (the file mapped) or, when mm is nil, from f;
+// pq.DoubleLists decodes it.
 func fastValues(dst []float64, mm []byte, f *os.File, cc *metadata.ColumnChunkMetaData, maxDef, maxRep int16, rows int, ps *pageScratch) (all []float64, starts []int, ok bool) {
 	if !pq.LittleEndian || maxDef != 2 || maxRep != 1 || cc.Type() != parquet.Types.Double ||
-		cc.Compression() != compress.Codecs.Uncompressed || cc.HasDictionaryPage() {
+		cc.Compression() != compress.Codecs.Uncompressed {
 		return nil, nil, false
 	}
 	off, size, levels := cc.DataPageOffset(), cc.TotalCompressedSize(), cc.NumValues()
-	if off < 0 || size <= 0 || size > 1<<31 || levels < 0 || levels > size {
+	if cc.HasDictionaryPage() {
+		// The chunk (and TotalCompressedSize) starts at its dictionary
+		// page, which comes before the data pages.
+		if d := cc.DictionaryPageOffset(); d > 0 && d < off {
+			off = d
+		} else {
+			return nil, nil, false
+		}
+	}
+	if off < 0 || size <= 0 || size > 1<<31 || levels < 0 {
 		return nil, nil, false
 	}
 	b, bok := chunkBytes(mm, f, off, size, &ps.chunk)
 	if !bok {
+		return nil, nil, false
+	}
+	// The page headers must count the levels the footer does, each page
+	// at most the writer's seriesPageLevels, before a buffer is sized by
+	// them: dictionary ids and level runs take a few bytes for thousands
+	// of levels, so the chunk's size bounds nothing.
+	if hl, hok := pq.DataLevels(b, seriesPageLevels); !hok || hl != levels {
 		return nil, nil, false
 	}
 	if int64(cap(dst)) >= levels {

@@ -95,11 +95,21 @@ func TestSeriesFastPathEqualsArrow(t *testing.T) {
 // A damaged values chunk never panics the fast path: each of many
 // seeded corruptions (random bytes overwritten in the chunk) gives either
 // ok=false (the caller falls back to arrow, which reports the damage) or
-// rows that add up.
+// rows that add up; in a chunk of PLAIN pages and in a dictionary-encoded
+// one.
 func TestSeriesFastPathCorruption(t *testing.T) {
 	rows := seriesRows(9, 12)
 	ds := writeIngests(t, SeriesTable, rows, 12)
-	path := filepath.Join(ds.Dir, ds.Manifest().Tables[SeriesTable.Name].Files[1].Path)
+	plain := filepath.Join(ds.Dir, ds.Manifest().Tables[SeriesTable.Name].Files[1].Path)
+	dict := seriesFile(t, writeSeriesDS(t, dictRows(9, false, fewValues)))
+	checkEncodings(t, dict, []chunkKind{fewValues})
+	for _, path := range []string{plain, dict} {
+		corruptValues(t, path)
+	}
+}
+
+func corruptValues(t *testing.T, path string) {
+	t.Helper()
 	orig, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +126,9 @@ func TestSeriesFastPathCorruption(t *testing.T) {
 	}
 	nrows := int(pf.MetaData().RowGroup(0).NumRows())
 	off, size := cc.DataPageOffset(), cc.TotalCompressedSize()
+	if cc.HasDictionaryPage() {
+		off = cc.DictionaryPageOffset()
+	}
 	pf.Close()
 	r := rand.New(rand.NewPCG(7, 7))
 	bad := filepath.Join(t.TempDir(), "bad.parquet")
@@ -154,9 +167,9 @@ func TestSeriesFastPathCorruption(t *testing.T) {
 		}
 	}
 	if refused == 0 {
-		t.Errorf("no corruption out of 400 was refused")
+		t.Errorf("%s: no corruption out of 400 was refused", filepath.Base(path))
 	}
-	t.Logf("%d of 400 corruptions refused (the rest hit value bytes)", refused)
+	t.Logf("%s: %d of 400 corruptions refused (the rest hit value bytes)", filepath.Base(path), refused)
 }
 
 // ScanSeries hands every row group to fn once, with the rows ReadSeries

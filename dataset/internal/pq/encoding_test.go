@@ -185,3 +185,69 @@ func TestMaxInt32(t *testing.T) {
 		}
 	}
 }
+
+// For seeded chunks of sizes up to one past MaxFloatDict distinct values
+// (NaN payloads, −0 and +0 among them), interned whole by Encode and a
+// page at a time by AppendNonNaN with one FloatDict reused throughout,
+// every id reads back its value's bits, the dictionary holds each value
+// once, and both ways give the same ids.
+func TestFloatDictChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	var whole, paged FloatDict
+	for _, distinct := range []int{0, 1, 511, 512, 513, 4097, 10_001, MaxFloatDict, MaxFloatDict + 1} {
+		pool := make([]float64, distinct)
+		for i := range pool {
+			pool[i] = float64(i) / 1e4
+		}
+		if distinct > 3 {
+			pool[0], pool[1], pool[2] = math.Copysign(0, -1), math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0x7ff8000000000002)
+		}
+		vals := slices.Clone(pool)
+		for i := 0; i < 2*distinct; i++ {
+			vals = append(vals, pool[r.IntN(distinct)])
+		}
+		r.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
+		ids, dict, ok := whole.Encode(vals, nil)
+		if ok != (distinct <= MaxFloatDict) {
+			t.Fatalf("%d distinct: Encode ok=%v", distinct, ok)
+		}
+		if !ok {
+			continue
+		}
+		if len(dict) != distinct {
+			t.Fatalf("%d distinct: a dictionary of %d", distinct, len(dict))
+		}
+		for i, v := range vals {
+			if math.Float64bits(dict[ids[i]]) != math.Float64bits(v) {
+				t.Fatalf("%d distinct: value %d (%v) reads back as %v", distinct, i, v, dict[ids[i]])
+			}
+		}
+		// A page at a time; NaN values are skipped, so compare on the
+		// values that are not NaN.
+		paged.Reset()
+		var pids []int32
+		var want []int32
+		for lo := 0; lo < len(vals); {
+			hi := min(len(vals), lo+1+r.IntN(3000))
+			if pids, ok = paged.AppendNonNaN(pids, vals[lo:hi]); !ok {
+				t.Fatalf("%d distinct: AppendNonNaN refused", distinct)
+			}
+			lo = hi
+		}
+		at := map[uint64]int32{}
+		for i, w := range paged.Dict() {
+			at[math.Float64bits(w)] = int32(i)
+		}
+		if len(at) != len(paged.Dict()) {
+			t.Fatalf("%d distinct: a value twice in AppendNonNaN's dictionary", distinct)
+		}
+		for _, v := range vals {
+			if v == v {
+				want = append(want, at[math.Float64bits(v)])
+			}
+		}
+		if !slices.Equal(pids, want) {
+			t.Fatalf("%d distinct: AppendNonNaN's ids are not the dictionary's positions of the values", distinct)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package pq
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 const (
 	// MaxFloatDict is the most distinct values a column chunk's float
@@ -36,11 +39,7 @@ type FloatDict struct {
 // ids of null rows are 0 and nulls add nothing to the dictionary. ok is
 // false when vals have more than MaxFloatDict distinct values.
 func (d *FloatDict) Encode(vals []float64, valid []byte) (ids []int32, dict []float64, ok bool) {
-	if d.slot == nil {
-		d.resize(minFloatDictBits)
-	} else {
-		clear(d.slot) // the size the last chunk needed: chunks of a column look alike
-	}
+	d.Reset()
 	if cap(d.ids) < len(vals) {
 		d.ids = make([]int32, len(vals))
 	}
@@ -101,3 +100,70 @@ func (d *FloatDict) resize(bits uint) {
 		d.slot[h] = int32(id + 1)
 	}
 }
+
+// Reset empties d for a new column chunk. The table keeps the size the
+// last chunk needed: chunks of a column look alike.
+func (d *FloatDict) Reset() {
+	if d.slot == nil {
+		d.resize(minFloatDictBits)
+	} else {
+		clear(d.slot)
+	}
+	d.dict = d.dict[:0]
+}
+
+// AppendNonNaN interns the values of vals that are not NaN (a list
+// element that is NaN is written as a null, which has no id) into the
+// dictionary begun by Reset, and appends their ids to ids. A chunk can be
+// interned a page at a time this way. ok is false when the dictionary
+// would pass MaxFloatDict values; d then needs a Reset.
+func (d *FloatDict) AppendNonNaN(ids []int32, vals []float64) (_ []int32, ok bool) {
+	if d.slot == nil {
+		d.Reset()
+	}
+	n := len(ids)
+	ids = slices.Grow(ids, len(vals))[:n+len(vals)]
+	out := ids[n:]
+	j := 0
+	dict := d.dict
+	slot, shift := d.slot, d.shift
+	mask := uint64(len(slot) - 1)
+	for _, v := range vals {
+		if v != v {
+			continue
+		}
+		k := math.Float64bits(v)
+		h := (k * 0x9E3779B97F4A7C15) >> shift
+		for {
+			s := slot[h]
+			if s == 0 {
+				if len(dict) == MaxFloatDict {
+					d.dict = dict
+					return ids[:n+j], false
+				}
+				dict = append(dict, v)
+				slot[h] = int32(len(dict))
+				out[j] = int32(len(dict) - 1)
+				if 2*len(dict) > len(slot) {
+					d.dict = dict
+					d.resize(64 - shift + 1)
+					slot, shift = d.slot, d.shift
+					mask = uint64(len(slot) - 1)
+				}
+				break
+			}
+			if math.Float64bits(dict[s-1]) == k {
+				out[j] = s - 1
+				break
+			}
+			h = (h + 1) & mask
+		}
+		j++
+	}
+	d.dict = dict
+	return ids[:n+j], true
+}
+
+// Dict is the dictionary interned since Reset, in order of first
+// appearance; valid until the next Reset or Encode.
+func (d *FloatDict) Dict() []float64 { return d.dict }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"testing"
@@ -97,10 +98,34 @@ func FuzzHybridDecode(f *testing.F) {
 			}
 		}
 		size := int(w)
-		if DictIDs(b, dst, size) {
+		idsOK := DictIDs(b, dst, size)
+		if idsOK {
 			for _, v := range dst {
 				if v < 0 || int(v) >= size {
 					t.Fatalf("id %d outside a dictionary of %d", v, size)
+				}
+			}
+		}
+		// DictStream accepts what DictIDs does and looks up the same ids,
+		// read whole or in pieces.
+		dict := make([]float64, size)
+		for i := range dict {
+			dict[i] = float64(i) + 0.5
+		}
+		vals := make([]float64, n)
+		var ds DictStream
+		ok := ds.Reset(b, dict)
+		for at := 0; ok && at < len(vals); {
+			m := min(len(vals)-at, 1+int(w)%13+at%5)
+			ok = ds.Read(vals[at : at+m])
+			at += m
+		}
+		if n > 0 && ok != idsOK { // no ids: DictIDs checks nothing
+			t.Fatalf("DictStream says %v, DictIDs %v", ok, idsOK)
+		} else if ok {
+			for i, v := range vals {
+				if v != dict[dst[i]] {
+					t.Fatalf("value %d: %v, id %d", i, v, dst[i])
 				}
 			}
 		}
@@ -258,10 +283,11 @@ func FuzzStringsDecode(f *testing.F) {
 
 // listChunk writes lists as the series writer does: one version 1 data
 // page per list, its repetition levels (0 then 1s), definition levels (2
-// a value, 1 a null for NaN, 0 an empty list) and non-null values.
-func listChunk(lists [][]float64) []byte {
+// a value, 1 a null for NaN, 0 an empty list) and non-null values, PLAIN
+// or (dict) as ids into a dictionary page before the data pages.
+func listChunk(lists [][]float64, dict bool) []byte {
 	var sc listScratch
-	return sc.chunk(lists)
+	return sc.chunk(lists, dict)
 }
 
 // listScratch keeps the buffers of listChunk and of the round trip
@@ -276,12 +302,32 @@ type listScratch struct {
 	all       []float64
 	starts    []int
 	ls        ListScratch
+	fd        FloatDict
+	ids       []int32
 }
 
 // chunk is listChunk, into the scratch's buffer (valid until the next call).
-func (sc *listScratch) chunk(lists [][]float64) []byte {
+func (sc *listScratch) chunk(lists [][]float64, dict bool) []byte {
 	chunk := sc.out[:0]
-	for _, l := range lists {
+	var ends []int // with dict, the ids up to the end of each list
+	width := 0
+	if dict {
+		sc.fd.Reset()
+		ids := sc.ids[:0]
+		for _, l := range lists {
+			var ok bool
+			if ids, ok = sc.fd.AppendNonNaN(ids, l); !ok {
+				panic("listChunk: more distinct values than a dictionary takes")
+			}
+			ends = append(ends, len(ids))
+		}
+		sc.ids = ids
+		d := sc.fd.Dict()
+		width = max(1, bits.Len(uint(max(len(d)-1, 0))))
+		chunk = AppendPageHeader(chunk, DictionaryPage, int32(8*len(d)), int32(8*len(d)), int32(len(d)), Plain)
+		chunk = append(chunk, Float64Bytes(d)...)
+	}
+	for li, l := range lists {
 		body := sc.body[:0]
 		levels := max(len(l), 1)
 		body = LevelBlock(body, func(b []byte) []byte {
@@ -309,9 +355,19 @@ func (sc *listScratch) chunk(lists [][]float64) []byte {
 			return AppendHybrid(b, defs, 2)
 		})
 		sc.vals = vals
-		body = append(body, Float64Bytes(vals)...)
+		enc := int32(Plain)
+		if dict {
+			lo := 0
+			if li > 0 {
+				lo = ends[li-1]
+			}
+			body = AppendHybrid(append(body, byte(width)), sc.ids[lo:ends[li]], width)
+			enc = RLEDictionary
+		} else {
+			body = append(body, Float64Bytes(vals)...)
+		}
 		sc.body = body
-		chunk = AppendPageHeader(chunk, DataPage, int32(len(body)), int32(len(body)), int32(levels), Plain)
+		chunk = AppendPageHeader(chunk, DataPage, int32(len(body)), int32(len(body)), int32(levels), enc)
 		chunk = append(chunk, body...)
 	}
 	sc.out = chunk
@@ -350,29 +406,35 @@ func (sc *listScratch) roundTrip(t *testing.T, data []byte) {
 	for _, l := range lists {
 		levels += int64(max(len(l), 1))
 	}
-	chunk := sc.chunk(lists)
-	all := slices.Grow(sc.all[:0], int(levels))[:levels]
-	sc.all = all
-	n, starts, ok := DoubleLists(chunk, levels, len(lists), all, sc.starts, &sc.ls)
-	sc.starts = starts
-	if !ok || len(starts) != len(lists)+1 || starts[len(lists)] != n {
-		t.Fatalf("%d lists (%d levels) refused or miscounted: %v %v", len(lists), levels, ok, starts)
-	}
-	for i, l := range lists {
-		got := all[starts[i]:starts[i+1]]
-		if len(got) != len(l) {
-			t.Fatalf("list %d: %d elements, wrote %d", i, len(got), len(l))
+	for _, dict := range []bool{false, true} {
+		chunk := sc.chunk(lists, dict)
+		if hl, ok := DataLevels(chunk, 1<<20); !ok || hl != levels {
+			t.Fatalf("dict %v: page headers count %d levels (%v), wrote %d", dict, hl, ok, levels)
 		}
-		for j := range l {
-			if math.Float64bits(got[j]) != math.Float64bits(l[j]) && !(math.IsNaN(got[j]) && math.IsNaN(l[j])) {
-				t.Fatalf("list %d element %d: %v, wrote %v", i, j, got[j], l[j])
+		all := slices.Grow(sc.all[:0], int(levels))[:levels]
+		sc.all = all
+		n, starts, ok := DoubleLists(chunk, levels, len(lists), all, sc.starts, &sc.ls)
+		sc.starts = starts
+		if !ok || len(starts) != len(lists)+1 || starts[len(lists)] != n {
+			t.Fatalf("dict %v: %d lists (%d levels) refused or miscounted: %v %v", dict, len(lists), levels, ok, starts)
+		}
+		for i, l := range lists {
+			got := all[starts[i]:starts[i+1]]
+			if len(got) != len(l) {
+				t.Fatalf("dict %v: list %d: %d elements, wrote %d", dict, i, len(got), len(l))
+			}
+			for j := range l {
+				if math.Float64bits(got[j]) != math.Float64bits(l[j]) && !(math.IsNaN(got[j]) && math.IsNaN(l[j])) {
+					t.Fatalf("dict %v: list %d element %d: %v, wrote %v", dict, i, j, got[j], l[j])
+				}
 			}
 		}
 	}
 }
 
 func FuzzDoubleListsDecode(f *testing.F) {
-	f.Add(listChunk([][]float64{{1, math.NaN(), 2}, {}, {3}}), int64(5), uint8(3))
+	f.Add(listChunk([][]float64{{1, math.NaN(), 2}, {}, {3}}, false), int64(5), uint8(3))
+	f.Add(listChunk([][]float64{{1, math.NaN(), 1, 1}, {}, {0.5}, {math.NaN()}}, true), int64(7), uint8(4))
 	f.Fuzz(func(t *testing.T, b []byte, levels int64, rows uint8) {
 		if levels < 0 || levels > 1<<16 {
 			return

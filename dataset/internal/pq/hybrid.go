@@ -350,3 +350,128 @@ func (h *Runs) Next(max int) (v, c int, packed []byte, ok bool) {
 	h.b = h.b[nb:]
 	return 0, int(min(groups*8, uint64(max))), packed, true
 }
+
+// DictStream reads a data page's dictionary ids as their values, a run of
+// list elements at a time: a reader spreads a page's values among its
+// nulls without a copy of them in between.
+type DictStream struct {
+	b      []byte
+	width  int
+	dict   []float64
+	rle    uint64  // ids left in the current run of one id
+	val    float64 // its value
+	packed []byte  // the current bit-packed run
+	bit    int     // the next id's bit in packed
+	left   int     // ids left in packed (with the last group's padding)
+}
+
+// Reset starts reading the ids in b (a bit width byte, then hybrid runs)
+// as values of dict. False when the width is above 32. An empty b is a
+// page without ids (all nulls), as some writers leave out the width.
+func (s *DictStream) Reset(b []byte, dict []float64) bool {
+	*s = DictStream{dict: dict}
+	if len(b) == 0 {
+		return true
+	}
+	if b[0] > 32 {
+		return false
+	}
+	s.width, s.b = int(b[0]), b[1:]
+	return true
+}
+
+// Read sets dst to the values of the next len(dst) ids. False when the ids
+// are short or malformed, or one is not below len(dict).
+func (s *DictStream) Read(dst []float64) bool {
+	for len(dst) > 0 {
+		if s.rle > 0 {
+			fill := dst[:min(s.rle, uint64(len(dst)))]
+			for j := range fill {
+				fill[j] = s.val
+			}
+			s.rle -= uint64(len(fill))
+			dst = dst[len(fill):]
+			continue
+		}
+		if s.left > 0 {
+			m := min(s.left, len(dst))
+			if !lookupBits(s.packed, s.bit, s.width, s.dict, dst[:m]) {
+				return false
+			}
+			s.bit += m * s.width
+			s.left -= m
+			dst = dst[m:]
+			continue
+		}
+		h, k := binary.Uvarint(s.b)
+		if k <= 0 {
+			return false
+		}
+		s.b = s.b[k:]
+		if h&1 == 0 { // a run of one id
+			c := h >> 1
+			vb := (s.width + 7) / 8
+			if c == 0 || len(s.b) < vb {
+				return false
+			}
+			var v uint64
+			for j := 0; j < vb; j++ {
+				v |= uint64(s.b[j]) << (8 * j)
+			}
+			s.b = s.b[vb:]
+			if v >= uint64(len(s.dict)) || s.width < 32 && v >= 1<<s.width {
+				return false
+			}
+			s.rle, s.val = c, s.dict[v]
+			continue
+		}
+		groups := h >> 1 // of 8 ids, width bytes each (none at width 0)
+		if groups == 0 || groups > 1<<31 {
+			return false
+		}
+		nb := int(groups) * s.width
+		if nb > len(s.b) {
+			return false
+		}
+		s.packed, s.bit, s.left = s.b[:nb], 0, int(groups)*8
+		s.b = s.b[nb:]
+	}
+	return true
+}
+
+// lookupBits sets dst[j] to dict[id] for len(dst) width-bit ids (width ≤
+// 32) bit-packed little-endian in src from bit at, which holds them all;
+// false when an id is not below len(dict).
+func lookupBits(src []byte, at, width int, dict, dst []float64) bool {
+	if width == 0 {
+		if len(dict) == 0 {
+			return false
+		}
+		for j := range dst {
+			dst[j] = dict[0]
+		}
+		return true
+	}
+	mask := uint64(1)<<width - 1
+	nd := uint64(len(dict))
+	le := binary.LittleEndian
+	j, bit := 0, at
+	// Whole 8-byte windows while they fit in src.
+	for ; j < len(dst) && bit>>3+8 <= len(src); j, bit = j+1, bit+width {
+		id := le.Uint64(src[bit>>3:]) >> (bit & 7) & mask
+		if id >= nd {
+			return false
+		}
+		dst[j] = dict[id]
+	}
+	for ; j < len(dst); j, bit = j+1, bit+width {
+		var w [8]byte
+		copy(w[:], src[bit>>3:])
+		id := le.Uint64(w[:]) >> (bit & 7) & mask
+		if id >= nd {
+			return false
+		}
+		dst[j] = dict[id]
+	}
+	return true
+}
