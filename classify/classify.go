@@ -430,8 +430,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	flat := t.Spread <= math.Max(o.ConstantRel*t.Mean, o.ConstantAbs)
 	h := fnv.New64a()
 	h.Write([]byte(s.Tenant))
-	rng := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
-	c := ws.cycle(x, stepS, rng, o)
+	c := ws.cycle(x, stepS, rand.NewPCG(o.Seed, h.Sum64()), o)
 	t.Strength = clamp01(c.best)
 	switch {
 	case c.lag > 0 && flat && ws.cycleSD(c.window, c.lag) < o.MinAmplitude:
@@ -473,7 +472,7 @@ type found struct {
 // slots of the grid itself, for periods up to ShortPeriod: the
 // detection grid (20 minutes for a month at 2 minutes) averages away
 // cycles of a few slots, and places short periods coarsely.
-func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Options) found {
+func (ws *workspace) cycle(x []float64, stepS float64, src *rand.PCG, o *Options) found {
 	f := detectFactor(len(x), o.DetectLen, stepS)
 	nd := len(x) / f
 	n := smoothLen(nd)
@@ -481,7 +480,7 @@ func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Option
 	y := ws.y
 	off := len(x) - n*f
 	blockMeans(y, x[off:off+n*f], f)
-	d := detect(y, band{stepS: float64(f) * stepS}, rng, o, ws)
+	d := detect(y, band{stepS: float64(f) * stepS}, src, o, ws)
 	var res found
 	res.best = d.best
 	shortLag := int(o.ShortPeriod.Seconds() / stepS)
@@ -530,7 +529,7 @@ func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Option
 	ws.y = growF(ws.y, n)
 	y = ws.y
 	copy(y, x[len(x)-n:])
-	ds := detect(y, band{stepS: stepS, maxLag: shortLag}, rng, o, ws)
+	ds := detect(y, band{stepS: stepS, maxLag: shortLag}, src, o, ws)
 	res.best = math.Max(res.best, ds.best)
 	if !ds.periodic {
 		return res

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 
@@ -177,7 +178,7 @@ type detectResult struct {
 //     (adjusted R²) within HarmonicTolerance of the best is the period:
 //     a daily series folded at a week explains no more than at a day, a
 //     weekly+daily series explains clearly more at a week.
-func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detectResult {
+func detect(y []float64, b band, src *rand.PCG, o *Options, w *workspace) detectResult {
 	n := len(y)
 	// Bins below kLo are periods longer than the band.
 	kLo := max(o.MinCycles, 1)
@@ -210,12 +211,7 @@ func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detec
 	var tau float64
 	for r := 0; r < o.Shuffles; r++ {
 		copy(w.shuf, y)
-		// rand.Shuffle's own loop, without a call per swap: the same
-		// permutation from the same draws.
-		for i := n - 1; i > 0; i-- {
-			j := int(rng.Uint64N(uint64(i + 1)))
-			w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i]
-		}
+		shuffle(w.shuf, src)
 		ps := w.periodogram(w.shuf)
 		for _, v := range ps[1:] {
 			if v > tau {
@@ -804,6 +800,41 @@ func (w *workspace) fractionalDivisor(y []float64, lag int) (float64, bool) {
 	}
 	return float64(lag) / float64(best), true
 }
+
+// shuffle permutes s as rand.New(src).Shuffle does, from the same draws:
+// its loop, with rand.Rand's Uint64N written out on src itself, without
+// a call through the Source interface per swap (a tenant's shuffles draw
+// thousands). On 32-bit platforms, where Uint64N draws differently, it
+// calls Uint64N.
+func shuffle(s []float64, src *rand.PCG) {
+	if is32bit {
+		r := rand.New(src)
+		for i := len(s) - 1; i > 0; i-- {
+			j := int(r.Uint64N(uint64(i + 1)))
+			s[i], s[j] = s[j], s[i]
+		}
+		return
+	}
+	for i := len(s) - 1; i > 0; i-- {
+		n := uint64(i + 1)
+		var j uint64
+		if n&(n-1) == 0 { // a power of two: masked
+			j = src.Uint64() & (n - 1)
+		} else { // Lemire's multiply, with its rejection
+			hi, lo := bits.Mul64(src.Uint64(), n)
+			if lo < n {
+				thresh := -n % n
+				for lo < thresh {
+					hi, lo = bits.Mul64(src.Uint64(), n)
+				}
+			}
+			j = hi
+		}
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+const is32bit = ^uint(0)>>32 == 0
 
 func gcd(a, b int) int {
 	for b != 0 {

@@ -269,3 +269,29 @@ func TestScanMatchesSeparatePasses(t *testing.T) {
 			checked, coarse, thresholded, fallbacks)
 	}
 }
+
+// shuffle gives rand.Rand.Shuffle's permutation from the same seed, and
+// leaves the source where Shuffle leaves it, for lengths that include
+// powers of two (masked draws) and the detection lengths.
+func TestShuffleMatchesRandShuffle(t *testing.T) {
+	for seed := uint64(1); seed <= 40; seed++ {
+		for _, n := range []int{0, 1, 2, 3, 4, 7, 8, 64, 100, 1024, 2160, 1 + int(seed)*37} {
+			a, b := make([]float64, n), make([]float64, n)
+			for i := range a {
+				a[i], b[i] = float64(i), float64(i)
+			}
+			src := rand.NewPCG(seed, seed*7919)
+			shuffle(a, src)
+			r := rand.New(rand.NewPCG(seed, seed*7919))
+			r.Shuffle(n, func(i, j int) { b[i], b[j] = b[j], b[i] })
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("seed %d n %d: at %d shuffle has %v, rand.Shuffle %v", seed, n, i, a[i], b[i])
+				}
+			}
+			if x, y := src.Uint64(), r.Uint64(); x != y {
+				t.Fatalf("seed %d n %d: the sources differ after the shuffle (%d, %d)", seed, n, x, y)
+			}
+		}
+	}
+}
