@@ -600,10 +600,11 @@ func sum4(v []float64) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(v); i += 4 {
-		s0 += v[i]
-		s1 += v[i+1]
-		s2 += v[i+2]
-		s3 += v[i+3]
+		u := v[i : i+4 : i+4]
+		s0 += u[0]
+		s1 += u[1]
+		s2 += u[2]
+		s3 += u[3]
 	}
 	for ; i < len(v); i++ {
 		s0 += v[i]
@@ -644,7 +645,8 @@ func signalSpread(x []float64, w int) float64 {
 	var d0, d1, d2, d3 float64
 	i := 1
 	for ; i+4 <= len(x); i += 4 {
-		a, b, c, d := x[i]-x[i-1], x[i+1]-x[i], x[i+2]-x[i+1], x[i+3]-x[i+2]
+		u := x[i-1 : i+4 : i+4] // one bounds check for five
+		a, b, c, d := u[1]-u[0], u[2]-u[1], u[3]-u[2], u[4]-u[3]
 		d0 += a * a
 		d1 += b * b
 		d2 += c * c

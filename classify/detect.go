@@ -457,8 +457,12 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
 	}
 	inv := 1 / float64(win)
-	for i := lo; i < hi; i++ {
-		e[i] = y[i] - (p[i-half+win]-p[i-half])*inv
+	if lo < hi { // resliced to one length: no bounds checks in the loop
+		ys := y[lo:hi]
+		es, lead, tail := e[lo:hi][:len(ys)], p[lo-half:hi-half][:len(ys)], p[lo-half+win:hi-half+win][:len(ys)]
+		for i, v := range ys {
+			es[i] = v - (tail[i]-lead[i])*inv
+		}
 	}
 	for i := hi; i < n; i++ {
 		a, b := max(0, i-half), n
@@ -477,10 +481,11 @@ func (w *workspace) forget() { w.prefixOf, w.eWin = nil, 0 }
 func runningSums(p, y []float64) []float64 {
 	p = growF(p, len(y)+1)
 	p[0] = 0
+	q := p[1:][:len(y)]
 	var s float64
 	for i, v := range y {
 		s += v
-		p[i+1] = s
+		q[i] = s
 	}
 	return p
 }
@@ -489,10 +494,11 @@ func runningSums(p, y []float64) []float64 {
 func runningSquares(q, e []float64) []float64 {
 	q = growF(q, len(e)+1)
 	q[0] = 0
+	r := q[1:][:len(e)]
 	var s float64
 	for i, v := range e {
 		s += v * v
-		q[i+1] = s
+		r[i] = s
 	}
 	return q
 }
@@ -521,10 +527,11 @@ func dot4(a, b []float64) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		u, v := a[i:i+4:i+4], b[i:i+4:i+4] // one bounds check for four
+		s0 += u[0] * v[0]
+		s1 += u[1] * v[1]
+		s2 += u[2] * v[2]
+		s3 += u[3] * v[3]
 	}
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]

@@ -73,9 +73,11 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	}
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		a, b, c, d := v[i], v[i+1], v[i+2], v[i+3]
+		u := v[i : i+4 : i+4] // one bounds check for four
+		a, b, c, d := u[0], u[1], u[2], u[3]
 		if a == a && b == b && c == c && d == d {
-			x[i], x[i+1], x[i+2], x[i+3] = a, b, c, d
+			xs := x[i : i+4 : i+4]
+			xs[0], xs[1], xs[2], xs[3] = a, b, c, d
 			s0 += a
 			s1 += b
 			s2 += c
