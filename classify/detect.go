@@ -459,7 +459,7 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 	inv := 1 / float64(win)
 	if lo < hi { // resliced to one length: no bounds checks in the loop
 		ys := y[lo:hi]
-		es, lead, tail := e[lo:hi][:len(ys)], p[lo-half:hi-half][:len(ys)], p[lo-half+win:hi-half+win][:len(ys)]
+		es, lead, tail := e[lo:hi][:len(ys)], p[lo-half : hi-half][:len(ys)], p[lo-half+win : hi-half+win][:len(ys)]
 		for i, v := range ys {
 			es[i] = v - (tail[i]-lead[i])*inv
 		}

@@ -22,7 +22,8 @@ type scanned struct {
 // as there), and a copy of v into w.x with its gaps filled as fillGaps
 // fills them (maxGap slots as there). Each pass over a month at 2 minutes
 // costs as much as the arithmetic of all of them: the values come from
-// memory once instead of five times.
+// memory once instead of five times (the peak's selection then reads them
+// from the cache).
 //
 // Every figure has the bits of the separate functions (scan_test.go keeps
 // them as the oracle): the mean is summed in the same four interleaved
@@ -35,7 +36,6 @@ type scanned struct {
 // dropped as in meanPeak, so the selection stays exact either way.
 func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	n := len(v)
-	thr := w.peakThreshold(v)
 	w.x = growF(w.x, n)
 	x := w.x[:n]
 	hist := maxK >= 2 // nativeFactor's gaps are counted
@@ -44,7 +44,6 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 		clear(w.gaps)
 	}
 	gaps := w.gaps
-	obs := w.obs[:0]
 	var s0, s1, s2, s3 float64
 	var nan, long, longest int
 	// gap handles v[p], a NaN: at the first NaN of a run it fills the run
@@ -82,53 +81,29 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 			s1 += b
 			s2 += c
 			s3 += d
-			if a > thr {
-				obs = append(obs, a)
-			}
-			if b > thr {
-				obs = append(obs, b)
-			}
-			if c > thr {
-				obs = append(obs, c)
-			}
-			if d > thr {
-				obs = append(obs, d)
-			}
 			continue
 		}
 		if a == a {
 			x[i] = a
 			s0 += a
-			if a > thr {
-				obs = append(obs, a)
-			}
 		} else {
 			gap(i)
 		}
 		if b == b {
 			x[i+1] = b
 			s1 += b
-			if b > thr {
-				obs = append(obs, b)
-			}
 		} else {
 			gap(i + 1)
 		}
 		if c == c {
 			x[i+2] = c
 			s2 += c
-			if c > thr {
-				obs = append(obs, c)
-			}
 		} else {
 			gap(i + 2)
 		}
 		if d == d {
 			x[i+3] = d
 			s3 += d
-			if d > thr {
-				obs = append(obs, d)
-			}
 		} else {
 			gap(i + 3)
 		}
@@ -137,31 +112,16 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 		if a := v[i]; a == a {
 			x[i] = a
 			s0 += a
-			if a > thr {
-				obs = append(obs, a)
-			}
 		} else {
 			gap(i)
 		}
 	}
 	res := scanned{observed: n - nan, native: 1, long: long, longest: longest}
 	if res.observed == 0 {
-		w.obs = obs
 		return res
 	}
 	res.mean = ((s0 + s1) + (s2 + s3)) / float64(res.observed)
-	k := min(max(int(math.Ceil(0.99*float64(res.observed)))-1, 0), res.observed-1)
-	m := res.observed - k // the peak is the m-th largest
-	if len(obs) < m {     // too few above the threshold: all of them
-		obs = obs[:0]
-		for _, u := range v {
-			if u == u {
-				obs = append(obs, u)
-			}
-		}
-	}
-	res.peak = quantile.Select(obs, len(obs)-m) // the m-th largest: the (len−m+1)-th smallest
-	w.obs = obs
+	res.peak = w.peak(v, res.observed)
 	if hist && res.observed < n && res.observed >= 2 {
 		// Gaps of one slot were not counted: they are the rest.
 		rest := res.observed - 1
@@ -174,36 +134,48 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	return res
 }
 
-// peakThreshold is meanPeak's threshold, from the same strided sample, with
-// the number of samples estimated as the sampled share of v's length.
-func (w *workspace) peakThreshold(v []float64) float64 {
+// peak is the 99th percentile (nearest rank) of the observed values of
+// v, of which there are observed (> 0): the m-th largest (m ≈ 1% of
+// observed). A strided sample gives a threshold that about 2m values
+// exceed; those are gathered and the m-th largest of them selected; when
+// fewer than m exceed it (an unlucky sample) the threshold is dropped and
+// every observed value is selected from. Either way the result is exact.
+// (A heap of the top m cost more: on a rising series most values enter
+// it.) scan calls it after its pass, when v is in the cache: a strided
+// sample taken before the pass waited for memory at every value.
+func (w *workspace) peak(v []float64, observed int) float64 {
+	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
+	m := observed - k // the peak is the m-th largest
 	thr := math.Inf(-1)
-	stride := len(v) / 512
-	if stride < 4 {
-		return thr
+	if stride := len(v) / 512; stride >= 4 && m >= 8 {
+		w.obs = w.obs[:0]
+		for i := 0; i < len(v); i += stride {
+			if x := v[i]; x == x {
+				w.obs = append(w.obs, x)
+			}
+		}
+		// The sample's value with about 2m/observed of the sample above it.
+		if ns := len(w.obs); ns >= 64 {
+			above := max(1, int(math.Ceil(2*float64(m)*float64(ns)/float64(observed))))
+			if above < ns {
+				thr = quantile.NearestRank(w.obs, 1-float64(above)/float64(ns))
+			}
+		}
 	}
 	w.obs = w.obs[:0]
-	np := 0
-	for i := 0; i < len(v); i += stride {
-		np++
-		if x := v[i]; x == x {
+	for _, x := range v {
+		if x > thr { // false for NaN
 			w.obs = append(w.obs, x)
 		}
 	}
-	ns := len(w.obs)
-	est := int(int64(len(v)) * int64(ns) / int64(np))
-	if est < 1 || ns < 64 {
-		return thr
+	if len(w.obs) < m { // too few above the threshold: all of them
+		w.obs = w.obs[:0]
+		for _, x := range v {
+			if x == x {
+				w.obs = append(w.obs, x)
+			}
+		}
 	}
-	k := min(max(int(math.Ceil(0.99*float64(est)))-1, 0), est-1)
-	m := est - k
-	if m < 8 {
-		return thr
-	}
-	// The sample's value with about 2m/est of the sample above it.
-	above := max(1, int(math.Ceil(2*float64(m)*float64(ns)/float64(est))))
-	if above < ns {
-		thr = quantile.NearestRank(w.obs, 1-float64(above)/float64(ns))
-	}
-	return thr
+	// The m-th largest of what was gathered: its (n−m+1)-th smallest.
+	return quantile.Select(w.obs, len(w.obs)-m)
 }

@@ -255,7 +255,7 @@ func TestScanMatchesSeparatePasses(t *testing.T) {
 		if got.native > 1 {
 			coarse++
 		}
-		if !math.IsInf(wo.peakThreshold(v), -1) {
+		if m := got.observed - min(max(int(math.Ceil(0.99*float64(got.observed)))-1, 0), got.observed-1); len(v)/512 >= 4 && m >= 8 {
 			if len(w.obs) == got.observed {
 				fallbacks++ // the threshold left too few: every sample was selected from
 			} else {
