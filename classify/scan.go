@@ -18,22 +18,19 @@ type scanned struct {
 }
 
 // scan is, in one pass over v (which starts and ends with a sample), what
-// analyse did in five: the count of samples, meanPeak, nativeFactor (maxK
-// as there), and a copy of v into w.x with its gaps filled as fillGaps
-// fills them (maxGap slots as there). Each pass over a month at 2 minutes
-// costs as much as the arithmetic of all of them: the values come from
-// memory once instead of five times (the peak's selection then reads them
-// from the cache).
+// analyse did in five: the count of samples, meanPeak's mean, nativeFactor
+// (maxK as there), and a copy of v into w.x with its gaps filled as
+// fillGaps fills them (maxGap slots as there). Each pass over a month at 2
+// minutes costs as much as the arithmetic of all of them: the values come
+// from memory once instead of five times. The peak's selection (peak) then
+// reads them from the cache.
 //
 // Every figure has the bits of the separate functions (scan_test.go keeps
 // them as the oracle): the mean is summed in the same four interleaved
-// parts (a NaN added nothing there: adding +0 to a sum that starts at +0
-// changes no bit), the gaps are filled with the same expression, and the
-// peak is the same exact selection. Only the threshold that picks the
-// values the peak is selected from may differ, since the number of samples
-// is known at the end of the pass, not before it: it is estimated from the
-// strided sample, and a threshold that leaves too few values above it is
-// dropped as in meanPeak, so the selection stays exact either way.
+// parts, in the same order (a NaN added nothing there: adding +0 to a sum
+// that starts at +0 changes no bit), and the gaps are filled with the
+// same expression. (signalSpread's squared differences summed in this
+// pass too made it slower than their own pass over the cached copy.)
 func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	n := len(v)
 	w.x = growF(w.x, n)
