@@ -769,9 +769,14 @@ func (w *workspace) fractionalDivisor(y []float64, lag int) (float64, bool) {
 	}
 	prof := make([]float64, lag)
 	cnt := make([]int, lag)
-	for i, v := range y {
-		prof[i%lag] += v
-		cnt[i%lag]++
+	// The phase counts up and wraps: i%lag per sample, a division, was
+	// most of this function's time.
+	for i, b := 0, 0; i < len(y); i++ {
+		prof[b] += y[i]
+		cnt[b]++
+		if b++; b == lag {
+			b = 0
+		}
 	}
 	for b := range prof {
 		prof[b] /= float64(cnt[b])

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -108,4 +109,88 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// fractionalDivisorOracle is fractionalDivisor as it was, with i%lag per
+// sample.
+func fractionalDivisorOracle(y []float64, lag int) (float64, bool) {
+	if lag < 6 || lag > len(y)/4 {
+		return 0, false
+	}
+	prof := make([]float64, lag)
+	cnt := make([]int, lag)
+	for i, v := range y {
+		prof[i%lag] += v
+		cnt[i%lag]++
+	}
+	for b := range prof {
+		prof[b] /= float64(cnt[b])
+	}
+	rough := func(at func(m int) float64) float64 {
+		var s float64
+		for m := 0; m < lag; m++ {
+			d := at((m+1)%lag) - at(m)
+			s += d * d
+		}
+		return s
+	}
+	own := rough(func(m int) float64 { return prof[m] })
+	if own == 0 {
+		return 0, false
+	}
+	best, bestRatio := 0, 0.7
+	for k := 2; k <= 4 && float64(lag)/float64(k) >= 2; k++ {
+		if gcd(k, lag) != 1 {
+			continue
+		}
+		inv := 1 // k⁻¹ mod lag: bin b_m = m·k⁻¹ holds phase m/lag of the shorter cycle
+		for (inv*k)%lag != 1 {
+			inv++
+		}
+		ratio := rough(func(m int) float64 { return prof[(m*inv)%lag] }) / own
+		if ratio < bestRatio {
+			best, bestRatio = k, ratio
+		}
+	}
+	if best == 0 {
+		return 0, false
+	}
+	return float64(lag) / float64(best), true
+}
+
+// fractionalDivisor gives its former result, bit for bit, on seeded
+// sawtooths, sines and noise whose cycle is lag/k samples for k = 1…4, at
+// lags from 6 to a quarter of the series.
+func TestFractionalDivisorMatchesModulo(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 38))
+	w := newWorkspace()
+	found := 0
+	for trial := 0; trial < 400; trial++ {
+		n := 100 + r.IntN(3000)
+		lag := 6 + r.IntN(n/4-5)
+		k := 1 + r.IntN(4)
+		per := float64(lag) / float64(k)
+		y := make([]float64, n)
+		for i := range y {
+			ph := math.Mod(float64(i), per) / per
+			switch trial % 3 {
+			case 0:
+				y[i] = ph
+			case 1:
+				y[i] = math.Sin(2 * math.Pi * ph)
+			}
+			y[i] += 0.05 * r.NormFloat64()
+		}
+		p, ok := w.fractionalDivisor(y, lag)
+		q, okq := fractionalDivisorOracle(y, lag)
+		if ok != okq || math.Float64bits(p) != math.Float64bits(q) {
+			t.Fatalf("trial %d n %d lag %d: (%v, %v), before (%v, %v)", trial, n, lag, p, ok, q, okq)
+		}
+		if ok {
+			found++
+		}
+	}
+	if found < 50 {
+		t.Fatalf("%d of 400 found a shorter period: too few to test", found)
+	}
 }
