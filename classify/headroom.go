@@ -191,15 +191,15 @@ func newClassAccs(res *Result, g *grid, o *Options) *classAccs {
 }
 
 // add adds tenant t's series s to class ci. The weights are whole server
-// counts, whose float sums are exact in any order, so a series adds its
-// weight to each run of slots with a sample at once (wtRun, summed into
-// wt by finish); the values are added slot by slot in tenant order.
+// counts, whose float sums are exact in any order, so a series without a
+// missing slot adds its weight to its whole span at once (wtRun, summed
+// into wt by finish); the values are added slot by slot in tenant order.
 func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 	span := int(a.g.hi - a.g.lo + 1)
 	if a.sum[ci] == nil {
 		a.sum[ci], a.wt[ci], a.wtRun[ci] = make([]float64, span), make([]float64, span), make([]float64, span+1)
 	}
-	sum := a.sum[ci]
+	sum, wt := a.sum[ci], a.wt[ci]
 	c := &a.res.Classes[ci]
 	w := float64(max(s.Servers, 1))
 	c.Servers += int(max(s.Servers, 1))
@@ -216,25 +216,11 @@ func (a *classAccs) add(ci int, t *Tenant, s *dataset.Series) {
 		a.wtRun[ci][base+len(values)] -= w
 		return
 	}
-	// With gaps: the values slot by slot, the weight run by run of
-	// samples (one store per sample instead of two).
-	vs, run := sum[base:base+len(values)], a.wtRun[ci][base:base+len(values)+1]
-	from := -1 // the first slot of the current run of samples
 	for j, v := range values {
-		if v == v {
-			vs[j] += w * v
-			if from < 0 {
-				from = j
-			}
-		} else if from >= 0 {
-			run[from] += w
-			run[j] -= w
-			from = -1
+		if !math.IsNaN(v) {
+			sum[base+j] += w * v
+			wt[base+j] += w
 		}
-	}
-	if from >= 0 {
-		run[from] += w
-		run[len(values)] -= w
 	}
 }
 
