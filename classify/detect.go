@@ -23,11 +23,11 @@ type workspace struct {
 	prof   []float64
 	smooth []float64
 	spec   []float64        // the series' own periodogram, kept while shuffles reuse power
-	obs    []float64        // meanPeak's scratch: sampled values, values above the threshold
+	obs    []float64        // peak's scratch: sampled values, values above the threshold
 	x, y   []float64        // analyse's filled series and detection series
 	reg    []float64        // a tenant's series on its own step (regrid)
 	regN   []int            // samples per block of reg
-	gaps   []int            // nativeFactor's gap counts
+	gaps   []int            // scan's counts of gaps between samples (medianGap)
 	tried  map[[3]int]tried // detect's searches of the current series
 
 	// prefixOf is the series whose running sums prefix holds (nil: none).

@@ -10,17 +10,17 @@ import (
 // before the period search.
 type scanned struct {
 	observed   int     // values that are not NaN
-	mean, peak float64 // meanPeak's
-	native     int     // nativeFactor's
+	mean, peak float64 // of the samples; peak is the 99th percentile (nearest rank)
+	native     int     // the sampling interval in grid slots (medianGap)
 	// long and longest are fillGaps' counts on the grid's own step; w.x
 	// holds the values with their gaps filled.
 	long, longest int
 }
 
 // scan is, in one pass over v (which starts and ends with a sample), what
-// analyse did in five: the count of samples, meanPeak's mean, nativeFactor
-// (maxK as there), and a copy of v into w.x with its gaps filled as
-// fillGaps fills them (maxGap slots as there). Each pass over a month at 2
+// analyse did in five: the count of samples, the mean (meanPeak's), the
+// sampling interval (nativeFactor's; maxK as there), and a copy of v into
+// w.x with its gaps filled as fillGaps fills them (maxGap slots as there). Each pass over a month at 2
 // minutes costs as much as the arithmetic of all of them: the values come
 // from memory once instead of five times. The peak's selection (peak) then
 // reads them from the cache.
@@ -35,7 +35,7 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	n := len(v)
 	w.x = growF(w.x, n)
 	x := w.x[:n]
-	hist := maxK >= 2 // nativeFactor's gaps are counted
+	hist := maxK >= 2 // gaps between samples are counted for medianGap
 	if hist {
 		w.gaps = growI(w.gaps, maxK+2)
 		clear(w.gaps)
@@ -105,7 +105,7 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 			gap(i + 3)
 		}
 	}
-	for ; i < n; i++ { // the tail goes into the first part, as in meanPeak
+	for ; i < n; i++ { // the tail goes into the first part
 		if a := v[i]; a == a {
 			x[i] = a
 			s0 += a
