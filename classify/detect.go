@@ -142,6 +142,19 @@ func detrendLinear(x []float64) {
 	}
 }
 
+// zeroSumSquares says whether Σy² (summed in order) is 0. It is exactly
+// when every y² is 0, since a sum of terms ≥ 0 rounds to 0 only then, so
+// the first y² that is not 0 answers: the sum was a chain of dependent
+// additions over the whole series, twice a tenant.
+func zeroSumSquares(y []float64) bool {
+	for _, v := range y {
+		if v*v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // detectResult is the outcome of the periodicity test on one series.
 type detectResult struct {
 	periodic bool
@@ -188,11 +201,7 @@ func detect(y []float64, b band, src *rand.PCG, o *Options, w *workspace) detect
 	clear(w.tried)
 	detrendLinear(y)
 	w.forget()
-	var sst float64
-	for _, v := range y {
-		sst += v * v
-	}
-	if sst == 0 {
+	if zeroSumSquares(y) { // nothing left once the line is removed
 		return detectResult{}
 	}
 	// The series' own spectrum first: once the shuffles' threshold reaches

@@ -194,3 +194,53 @@ func TestFractionalDivisorMatchesModulo(t *testing.T) {
 		t.Fatalf("%d of 400 found a shorter period: too few to test", found)
 	}
 }
+
+// zeroSumSquares answers as the sum it replaced, Σy² == 0, on zeros of
+// either sign, values whose squares underflow (all of them, or all but
+// one), ordinary values, NaN and infinities.
+func TestZeroSumSquaresMatchesSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 38))
+	zeros := 0
+	for trial := 0; trial < 600; trial++ {
+		n := r.IntN(300)
+		y := make([]float64, n)
+		for i := range y {
+			switch trial % 6 {
+			case 0:
+				y[i] = math.Copysign(0, r.NormFloat64())
+			case 1:
+				y[i] = 1e-170 * r.NormFloat64()
+			case 2:
+				y[i] = 1e-170 * r.NormFloat64()
+				if i == n/2 {
+					y[i] = 1e-150 // its square is a subnormal, not 0
+				}
+			case 3:
+				y[i] = r.NormFloat64()
+			case 4:
+				y[i] = 1e-170
+				if i == n/3 {
+					y[i] = math.NaN()
+				}
+			default:
+				y[i] = 0
+				if i == n/3 {
+					y[i] = math.Inf(-1)
+				}
+			}
+		}
+		var sst float64
+		for _, v := range y {
+			sst += v * v
+		}
+		if got := zeroSumSquares(y); got != (sst == 0) {
+			t.Fatalf("trial %d (n %d): zeroSumSquares %v, Σy² = %v", trial, n, got, sst)
+		}
+		if sst == 0 {
+			zeros++
+		}
+	}
+	if zeros < 150 || zeros > 450 {
+		t.Fatalf("%d of 600 sums were 0: the cases do not test both answers", zeros)
+	}
+}
