@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wlprof/wlprof/dataset"
-	"github.com/wlprof/wlprof/internal/quantile"
 	"github.com/wlprof/wlprof/internal/timeflag"
 )
 
@@ -376,29 +375,31 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	t := Tenant{Tenant: s.Tenant, Servers: int(s.Servers), Pattern: Insufficient, StepS: s.StepS}
 	ws.forget() // ws.x and ws.y are about to hold this tenant's series
 	v := o.upTo(s)
-	first, last := -1, -1
-	observed := 0
-	for i, x := range v {
-		if !math.IsNaN(x) {
-			if first < 0 {
-				first = i
-			}
-			last = i
-			observed++
-		}
+	first, last := 0, len(v)-1
+	for first <= last && math.IsNaN(v[first]) {
+		first++
 	}
-	if observed == 0 {
+	for last > first && math.IsNaN(v[last]) {
+		last--
+	}
+	if first > last {
 		t.Reason = "no samples"
 		return t
 	}
 	v = v[first : last+1]
-	t.Mean, t.Peak = meanPeak(v, observed, ws)
 	stepS := s.StepS
-	if k := nativeFactor(v, observed, int(3600/stepS), ws); k > 1 {
+	// One pass: mean, peak, the sampling interval, and v copied into ws.x
+	// with its gaps filled for the grid's step (used unless the tenant is
+	// analysed on a coarser one).
+	sc := ws.scan(v, int(3600/stepS), int(o.MaxGap.Seconds()/stepS))
+	t.Mean, t.Peak = sc.mean, sc.peak
+	observed, filled := sc.observed, true
+	if k := sc.native; k > 1 {
 		a0 := floorDiv(s.StartMs, int64(math.Round(stepS*1000))) + int64(first)
 		v, observed = regrid(v, a0, k, ws)
 		stepS *= float64(k)
 		t.StepS = stepS
+		filled = false
 	}
 	t.Slots = len(v)
 	t.Coverage = float64(observed) / float64(len(v))
@@ -411,13 +412,16 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 		t.Reason = fmt.Sprintf("samples in %.0f%% of slots, need at least %.0f%%", 100*t.Coverage, 100*o.MinCoverage)
 		return t
 	}
-	ws.x = growF(ws.x, len(v))
-	x := ws.x
-	copy(x, v)
-	var long, longest int
-	if observed < len(v) { // gaps to fill
-		long, longest = fillGaps(x, int(o.MaxGap.Seconds()/stepS))
+	long, longest := sc.long, sc.longest
+	if !filled {
+		ws.x = growF(ws.x, len(v))
+		copy(ws.x, v)
+		long, longest = 0, 0
+		if observed < len(v) { // gaps to fill
+			long, longest = fillGaps(ws.x, int(o.MaxGap.Seconds()/stepS))
+		}
 	}
+	x := ws.x[:len(v)]
 	if long > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d gap(s) longer than %s filled by linear interpolation (longest %s)",
 			long, timeflag.FormatDuration(o.MaxGap), timeflag.FormatDuration(time.Duration(float64(longest)*stepS*float64(time.Second)))))
@@ -426,8 +430,7 @@ func analyse(s *dataset.Series, o *Options, ws *workspace) Tenant {
 	flat := t.Spread <= math.Max(o.ConstantRel*t.Mean, o.ConstantAbs)
 	h := fnv.New64a()
 	h.Write([]byte(s.Tenant))
-	rng := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
-	c := ws.cycle(x, stepS, rng, o)
+	c := ws.cycle(x, stepS, rand.NewPCG(o.Seed, h.Sum64()), o)
 	t.Strength = clamp01(c.best)
 	switch {
 	case c.lag > 0 && flat && ws.cycleSD(c.window, c.lag) < o.MinAmplitude:
@@ -469,7 +472,7 @@ type found struct {
 // slots of the grid itself, for periods up to ShortPeriod: the
 // detection grid (20 minutes for a month at 2 minutes) averages away
 // cycles of a few slots, and places short periods coarsely.
-func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Options) found {
+func (ws *workspace) cycle(x []float64, stepS float64, src *rand.PCG, o *Options) found {
 	f := detectFactor(len(x), o.DetectLen, stepS)
 	nd := len(x) / f
 	n := smoothLen(nd)
@@ -477,7 +480,7 @@ func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Option
 	y := ws.y
 	off := len(x) - n*f
 	blockMeans(y, x[off:off+n*f], f)
-	d := detect(y, band{stepS: float64(f) * stepS}, rng, o, ws)
+	d := detect(y, band{stepS: float64(f) * stepS}, src, o, ws)
 	var res found
 	res.best = d.best
 	shortLag := int(o.ShortPeriod.Seconds() / stepS)
@@ -526,7 +529,7 @@ func (ws *workspace) cycle(x []float64, stepS float64, rng *rand.Rand, o *Option
 	ws.y = growF(ws.y, n)
 	y = ws.y
 	copy(y, x[len(x)-n:])
-	ds := detect(y, band{stepS: stepS, maxLag: shortLag}, rng, o, ws)
+	ds := detect(y, band{stepS: stepS, maxLag: shortLag}, src, o, ws)
 	res.best = math.Max(res.best, ds.best)
 	if !ds.periodic {
 		return res
@@ -597,10 +600,11 @@ func sum4(v []float64) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(v); i += 4 {
-		s0 += v[i]
-		s1 += v[i+1]
-		s2 += v[i+2]
-		s3 += v[i+3]
+		u := v[i : i+4 : i+4]
+		s0 += u[0]
+		s1 += u[1]
+		s2 += u[2]
+		s3 += u[3]
 	}
 	for ; i < len(v); i++ {
 		s0 += v[i]
@@ -641,7 +645,8 @@ func signalSpread(x []float64, w int) float64 {
 	var d0, d1, d2, d3 float64
 	i := 1
 	for ; i+4 <= len(x); i += 4 {
-		a, b, c, d := x[i]-x[i-1], x[i+1]-x[i], x[i+2]-x[i+1], x[i+3]-x[i+2]
+		u := x[i-1 : i+4 : i+4] // one bounds check for five
+		a, b, c, d := u[1]-u[0], u[2]-u[1], u[3]-u[2], u[4]-u[3]
 		d0 += a * a
 		d1 += b * b
 		d2 += c * c
@@ -666,89 +671,6 @@ func signalSpread(x []float64, w int) float64 {
 	mean := s / float64(nb)
 	v := ss/float64(nb) - mean*mean - noise/float64(w)
 	return math.Sqrt(math.Max(v, 0))
-}
-
-// meanPeak is the mean and the 99th percentile (nearest rank) of the
-// observed (non-NaN) values of v. The percentile is the m-th largest value
-// (m ≈ 1% of observed). A strided sample gives a threshold that about 2m
-// values exceed; those are gathered in the pass that sums the mean (in
-// four interleaved parts, NaN as 0), and the m-th largest of
-// them selected; when fewer than m exceed it (an unlucky sample) the
-// threshold is dropped and every observed value is selected from. Either
-// way the result is exact. (A heap of the top m cost more: on a rising
-// series most values enter it.)
-func meanPeak(v []float64, observed int, w *workspace) (mean, peak float64) {
-	if observed == 0 {
-		return 0, 0
-	}
-	k := min(max(int(math.Ceil(0.99*float64(observed)))-1, 0), observed-1)
-	m := observed - k // the peak is the m-th largest
-	thr := math.Inf(-1)
-	if stride := len(v) / 512; stride >= 4 && m >= 8 {
-		w.obs = w.obs[:0]
-		for i := 0; i < len(v); i += stride {
-			if x := v[i]; x == x {
-				w.obs = append(w.obs, x)
-			}
-		}
-		// The sample's value with about 2m/observed of the sample above it.
-		if ns := len(w.obs); ns >= 64 {
-			above := max(1, int(math.Ceil(2*float64(m)*float64(ns)/float64(observed))))
-			if above < ns {
-				thr = quantile.NearestRank(w.obs, 1-float64(above)/float64(ns))
-			}
-		}
-	}
-	// One pass: the values above the threshold (all of them without one),
-	// and the sum in four interleaved parts (NaN counts as 0).
-	w.obs = w.obs[:0]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(v); i += 4 {
-		a, b, c, d := v[i], v[i+1], v[i+2], v[i+3]
-		if a > thr { // false for NaN
-			w.obs = append(w.obs, a)
-		}
-		if b > thr {
-			w.obs = append(w.obs, b)
-		}
-		if c > thr {
-			w.obs = append(w.obs, c)
-		}
-		if d > thr {
-			w.obs = append(w.obs, d)
-		}
-		s0 += nanZero(a)
-		s1 += nanZero(b)
-		s2 += nanZero(c)
-		s3 += nanZero(d)
-	}
-	for ; i < len(v); i++ {
-		if x := v[i]; x > thr {
-			w.obs = append(w.obs, x)
-		}
-		s0 += nanZero(v[i])
-	}
-	mean = ((s0 + s1) + (s2 + s3)) / float64(observed)
-	if len(w.obs) < m { // too few above the threshold: all of them
-		w.obs = w.obs[:0]
-		for _, x := range v {
-			if x == x {
-				w.obs = append(w.obs, x)
-			}
-		}
-	}
-	// The m-th largest of what was gathered: its (n−m+1)-th smallest.
-	n := len(w.obs)
-	return mean, quantile.Select(w.obs, n-m)
-}
-
-// nanZero is x, or 0 for NaN.
-func nanZero(x float64) float64 {
-	if x != x {
-		return 0
-	}
-	return x
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 
@@ -22,11 +23,11 @@ type workspace struct {
 	prof   []float64
 	smooth []float64
 	spec   []float64        // the series' own periodogram, kept while shuffles reuse power
-	obs    []float64        // meanPeak's scratch: sampled values, values above the threshold
+	obs    []float64        // peak's scratch: sampled values, values above the threshold
 	x, y   []float64        // analyse's filled series and detection series
 	reg    []float64        // a tenant's series on its own step (regrid)
 	regN   []int            // samples per block of reg
-	gaps   []int            // nativeFactor's gap counts
+	gaps   []int            // scan's counts of gaps between samples (medianGap)
 	tried  map[[3]int]tried // detect's searches of the current series
 
 	// prefixOf is the series whose running sums prefix holds (nil: none).
@@ -141,6 +142,19 @@ func detrendLinear(x []float64) {
 	}
 }
 
+// zeroSumSquares says whether Σy² (summed in order) is 0. It is exactly
+// when every y² is 0, since a sum of terms ≥ 0 rounds to 0 only then, so
+// the first y² that is not 0 answers: the sum was a chain of dependent
+// additions over the whole series, twice a tenant.
+func zeroSumSquares(y []float64) bool {
+	for _, v := range y {
+		if v*v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // detectResult is the outcome of the periodicity test on one series.
 type detectResult struct {
 	periodic bool
@@ -177,7 +191,7 @@ type detectResult struct {
 //     (adjusted R²) within HarmonicTolerance of the best is the period:
 //     a daily series folded at a week explains no more than at a day, a
 //     weekly+daily series explains clearly more at a week.
-func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detectResult {
+func detect(y []float64, b band, src *rand.PCG, o *Options, w *workspace) detectResult {
 	n := len(y)
 	// Bins below kLo are periods longer than the band.
 	kLo := max(o.MinCycles, 1)
@@ -187,11 +201,7 @@ func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detec
 	clear(w.tried)
 	detrendLinear(y)
 	w.forget()
-	var sst float64
-	for _, v := range y {
-		sst += v * v
-	}
-	if sst == 0 {
+	if zeroSumSquares(y) { // nothing left once the line is removed
 		return detectResult{}
 	}
 	// The series' own spectrum first: once the shuffles' threshold reaches
@@ -210,12 +220,7 @@ func detect(y []float64, b band, rng *rand.Rand, o *Options, w *workspace) detec
 	var tau float64
 	for r := 0; r < o.Shuffles; r++ {
 		copy(w.shuf, y)
-		// rand.Shuffle's own loop, without a call per swap: the same
-		// permutation from the same draws.
-		for i := n - 1; i > 0; i-- {
-			j := int(rng.Uint64N(uint64(i + 1)))
-			w.shuf[i], w.shuf[j] = w.shuf[j], w.shuf[i]
-		}
+		shuffle(w.shuf, src)
 		ps := w.periodogram(w.shuf)
 		for _, v := range ps[1:] {
 			if v > tau {
@@ -461,8 +466,12 @@ func (w *workspace) delevel(y []float64, win int) []float64 {
 		e[i] = y[i] - (p[b]-p[a])/float64(b-a)
 	}
 	inv := 1 / float64(win)
-	for i := lo; i < hi; i++ {
-		e[i] = y[i] - (p[i-half+win]-p[i-half])*inv
+	if lo < hi { // resliced to one length: no bounds checks in the loop
+		ys := y[lo:hi]
+		es, lead, tail := e[lo:hi][:len(ys)], p[lo-half : hi-half][:len(ys)], p[lo-half+win : hi-half+win][:len(ys)]
+		for i, v := range ys {
+			es[i] = v - (tail[i]-lead[i])*inv
+		}
 	}
 	for i := hi; i < n; i++ {
 		a, b := max(0, i-half), n
@@ -481,10 +490,11 @@ func (w *workspace) forget() { w.prefixOf, w.eWin = nil, 0 }
 func runningSums(p, y []float64) []float64 {
 	p = growF(p, len(y)+1)
 	p[0] = 0
+	q := p[1:][:len(y)]
 	var s float64
 	for i, v := range y {
 		s += v
-		p[i+1] = s
+		q[i] = s
 	}
 	return p
 }
@@ -493,10 +503,11 @@ func runningSums(p, y []float64) []float64 {
 func runningSquares(q, e []float64) []float64 {
 	q = growF(q, len(e)+1)
 	q[0] = 0
+	r := q[1:][:len(e)]
 	var s float64
 	for i, v := range e {
 		s += v * v
-		q[i+1] = s
+		r[i] = s
 	}
 	return q
 }
@@ -525,10 +536,11 @@ func dot4(a, b []float64) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		u, v := a[i:i+4:i+4], b[i:i+4:i+4] // one bounds check for four
+		s0 += u[0] * v[0]
+		s1 += u[1] * v[1]
+		s2 += u[2] * v[2]
+		s3 += u[3] * v[3]
 	}
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
@@ -766,9 +778,14 @@ func (w *workspace) fractionalDivisor(y []float64, lag int) (float64, bool) {
 	}
 	prof := make([]float64, lag)
 	cnt := make([]int, lag)
-	for i, v := range y {
-		prof[i%lag] += v
-		cnt[i%lag]++
+	// The phase counts up and wraps: i%lag per sample, a division, was
+	// most of this function's time.
+	for i, b := 0, 0; i < len(y); i++ {
+		prof[b] += y[i]
+		cnt[b]++
+		if b++; b == lag {
+			b = 0
+		}
 	}
 	for b := range prof {
 		prof[b] /= float64(cnt[b])
@@ -804,6 +821,41 @@ func (w *workspace) fractionalDivisor(y []float64, lag int) (float64, bool) {
 	}
 	return float64(lag) / float64(best), true
 }
+
+// shuffle permutes s as rand.New(src).Shuffle does, from the same draws:
+// its loop, with rand.Rand's Uint64N written out on src itself, without
+// a call through the Source interface per swap (a tenant's shuffles draw
+// thousands). On 32-bit platforms, where Uint64N draws differently, it
+// calls Uint64N.
+func shuffle(s []float64, src *rand.PCG) {
+	if is32bit {
+		r := rand.New(src)
+		for i := len(s) - 1; i > 0; i-- {
+			j := int(r.Uint64N(uint64(i + 1)))
+			s[i], s[j] = s[j], s[i]
+		}
+		return
+	}
+	for i := len(s) - 1; i > 0; i-- {
+		n := uint64(i + 1)
+		var j uint64
+		if n&(n-1) == 0 { // a power of two: masked
+			j = src.Uint64() & (n - 1)
+		} else { // Lemire's multiply, with its rejection
+			hi, lo := bits.Mul64(src.Uint64(), n)
+			if lo < n {
+				thresh := -n % n
+				for lo < thresh {
+					hi, lo = bits.Mul64(src.Uint64(), n)
+				}
+			}
+			j = hi
+		}
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+const is32bit = ^uint(0)>>32 == 0
 
 func gcd(a, b int) int {
 	for b != 0 {

@@ -191,13 +191,7 @@ func TestNativeFactor(t *testing.T) {
 		{"two of three", twoOfThree, 30, 1},
 		{"60% missing", sparse, 30, 2},
 	} {
-		observed := 0
-		for _, x := range c.v {
-			if !math.IsNaN(x) {
-				observed++
-			}
-		}
-		if got := nativeFactor(c.v, observed, c.maxK, ws); got != c.want {
+		if got := ws.scan(trimNaN(c.v), c.maxK, 30).native; got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/wlprof/wlprof/internal/quantile"
 )
 
-// meanPeak (a threshold from a strided sample, then selection) gives the
+// scan's peak (a threshold from a strided sample, then selection) gives the
 // same 99th percentile as a selection over every value, and the same mean
 // (to rounding),
 // on seeded inputs up to a month at 2 minutes with ties, NaN gaps, sorted
@@ -55,7 +55,8 @@ func TestMeanPeakMatchesQuantile(t *testing.T) {
 		}
 		mean /= float64(len(obs))
 		want := quantile.NearestRank(obs, 0.99)
-		gotMean, got := meanPeak(v, len(obs), w)
+		sc := w.scan(trimNaN(v), 30, 30)
+		gotMean, got := sc.mean, sc.peak
 		if got != want || math.Abs(gotMean-mean) > 1e-12*math.Max(1, math.Abs(mean)) { // the mean is summed in four parts when nothing is missing
 			t.Fatalf("trial %d n=%d: got (%g, %g), want (%g, %g)", trial, n, gotMean, got, mean, want)
 		}

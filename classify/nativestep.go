@@ -6,35 +6,20 @@ import "math"
 // next to 5-minute series) holds a sample in one slot of several: on the
 // grid it would be "insufficient" however regular its samples. Each
 // tenant is analysed on its own step instead: the grid's step times its
-// typical gap between samples (nativeFactor), at most an hour, on slots
+// typical gap between samples (medianGap), at most an hour, on slots
 // that are blocks of grid slots aligned at the epoch (regrid). A tenant
 // that samples (nearly) every slot keeps the grid's step.
 
-// nativeFactor is a tenant's sampling interval in grid slots: the median
-// gap between consecutive slots of v holding a sample (the lower of the
-// two middle values, so a tenant with a sample in two slots of three keeps
-// the grid), at most maxK; 1 when v has no gap. observed is the number of
-// non-NaN values of v.
-func nativeFactor(v []float64, observed, maxK int, w *workspace) int {
-	if observed == len(v) || observed < 2 || maxK < 2 {
-		return 1
-	}
-	// Gaps of maxK+1 slots or more count together: above the cap, only
-	// that the median is there matters.
-	w.gaps = growI(w.gaps, maxK+2)
-	clear(w.gaps)
-	prev := -1
-	for i, x := range v {
-		if !math.IsNaN(x) {
-			if prev >= 0 {
-				w.gaps[min(i-prev, maxK+1)]++
-			}
-			prev = i
-		}
-	}
+// medianGap is a tenant's sampling interval in grid slots: the median
+// gap between consecutive slots holding a sample (the lower of the two
+// middle values, so a tenant with a sample in two slots of three keeps the
+// grid), at most maxK, from the counts of those gaps (gaps[g] of g slots,
+// gaps[maxK+1] of more: above the cap, only that the median is there
+// matters) among observed samples. scan counts them.
+func medianGap(gaps []int, observed, maxK int) int {
 	rank := (observed - 2) / 2 // of the lower median among observed−1 gaps
 	seen := 0
-	for g, c := range w.gaps {
+	for g, c := range gaps {
 		if seen += c; seen > rank {
 			return min(max(g, 1), maxK)
 		}

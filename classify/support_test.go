@@ -36,7 +36,8 @@ func TestNaturalPeriod(t *testing.T) {
 // and the double won. Each slot holds the mean over the slot, as an
 // agent's average does.
 func TestFracPeak(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+	src := rand.NewPCG(1, 2)
+	r := rand.New(src)
 	y := make([]float64, 2160)
 	for i := range y {
 		for k := 0; k < 16; k++ {
@@ -52,7 +53,7 @@ func TestFracPeak(t *testing.T) {
 		t.Errorf("fracPeak: period %g, r %.3f; want 7.5, > 0.9", p, rf)
 	}
 	o := Options{}.withDefaults()
-	d := detect(append([]float64(nil), y...), band{stepS: 120}, r, &o, ws)
+	d := detect(append([]float64(nil), y...), band{stepS: 120}, src, &o, ws)
 	if !d.periodic || math.Abs(d.period-7.5) > 0.125 {
 		t.Errorf("detect: %+v; want period 7.5 slots", d)
 	}
