@@ -22,7 +22,7 @@
 // replaced by a faster one (DecodeIDs, DecodeDictDoubles, DecodeDeltaFast:
 // bit-packed groups unpacked by code generated per width, unpack_gen.go),
 // the old one stays as the reference its tests and fuzz targets compare it
-// with.
+// with (DecodeDelta, which no reader calls any more, in a test file).
 //
 // The package knows pages and encodings, not tables: package dataset
 // decides which table's columns go through it (usage and series) and
