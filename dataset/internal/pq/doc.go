@@ -22,7 +22,8 @@
 // replaced by a faster one (DecodeIDs, DecodeDictDoubles, DecodeDeltaFast:
 // bit-packed groups unpacked by code generated per width, unpack_gen.go),
 // the old one stays as the reference its tests and fuzz targets compare it
-// with (DecodeDelta, which no reader calls any more, in a test file).
+// with (DictIDs and DecodeDelta, which no reader calls any more, in test
+// files).
 //
 // The package knows pages and encodings, not tables: package dataset
 // decides which table's columns go through it (usage and series) and

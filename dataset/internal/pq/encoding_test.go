@@ -165,27 +165,6 @@ func TestUnpackHybridWidthZero(t *testing.T) {
 	}
 }
 
-// TestMaxInt32 checks the four-way maximum against the plain loop on
-// seeded random slices of every length up to 40, negatives included.
-func TestMaxInt32(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 0))
-	for n := 0; n <= 40; n++ {
-		for trial := 0; trial < 20; trial++ {
-			v := make([]int32, n)
-			for i := range v {
-				v[i] = int32(r.IntN(2000) - 500)
-			}
-			var want int32
-			for _, x := range v {
-				want = max(want, x)
-			}
-			if got := maxInt32(v); got != want {
-				t.Fatalf("maxInt32(%v) = %d, want %d", v, got, want)
-			}
-		}
-	}
-}
-
 // For seeded chunks of sizes up to one past MaxFloatDict distinct values
 // (NaN payloads, −0 and +0 among them), interned whole by Encode and a
 // page at a time by AppendNonNaN with one FloatDict reused throughout,

@@ -247,34 +247,6 @@ func UnpackHybrid(b []byte, width int, dst []int32) bool {
 	return true
 }
 
-// DictIDs decodes a data page's dictionary ids (a bit width byte, then
-// hybrid runs) into dst, each below size.
-func DictIDs(vals []byte, dst []int32, size int) bool {
-	if len(dst) == 0 {
-		return true
-	}
-	if len(vals) < 1 || !UnpackHybrid(vals[1:], int(vals[0]), dst) {
-		return false
-	}
-	return int(maxInt32(dst)) < size
-}
-
-// maxInt32 is the largest of v (0 when v is empty or all negative). Four
-// running maxima, not one: one carries a dependency from each id to the
-// next, and this check ran at a third of the speed of the unpacking it
-// guards.
-func maxInt32(v []int32) int32 {
-	var h0, h1, h2, h3 int32
-	for len(v) >= 4 {
-		h0, h1, h2, h3 = max(h0, v[0]), max(h1, v[1]), max(h2, v[2]), max(h3, v[3])
-		v = v[4:]
-	}
-	for _, id := range v {
-		h0 = max(h0, id)
-	}
-	return max(h0, h1, h2, h3)
-}
-
 // UnpackBits sets dst to the first len(dst) width-bit values (width ≤ 64,
 // and ≤ 32 for int32) bit-packed little-endian in src, which holds at
 // least len(dst)×width bits.
