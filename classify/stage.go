@@ -25,13 +25,11 @@ type Input struct {
 	stored *dataset.Dataset
 	// built: Series were built from usage by Load (and stored).
 	built bool
-	// notes are Load's caveats (a series table that could not be
-	// stored), the last of the result's warnings.
-	notes []string
 	// units, unitsNote: what a utilisation of 1 is (CapacityUnits).
 	units, unitsNote string
 	// set is where Series came from: Run waits for the series table it
-	// is storing (nil for an Input made by hand).
+	// is storing, and its Warnings (a table that could not be stored)
+	// are the last of the result's (nil for an Input made by hand).
 	set *SeriesSet
 }
 
@@ -101,13 +99,13 @@ func CapacityUnits(m *dataset.Manifest) (units, note string) {
 // and classified in memory. Run writes nothing.
 func Run(ctx context.Context, in Input, opts Options) (*Result, error) {
 	res, err := runStage(ctx, in, opts)
-	notes := in.notes
+	var notes []string
 	if in.set != nil {
 		// The series Load built are stored while they are classified.
 		if werr := in.set.Stored(); werr != nil {
 			return nil, werr
 		}
-		notes = append(slices.Clip(notes), in.set.Warnings...)
+		notes = in.set.Warnings
 	}
 	if res != nil {
 		// Series given in memory are taken as fractions of each tenant's
