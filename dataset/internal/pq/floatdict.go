@@ -116,7 +116,10 @@ func (d *FloatDict) Reset() {
 // element that is NaN is written as a null, which has no id) into the
 // dictionary begun by Reset, and appends their ids to ids. A chunk can be
 // interned a page at a time this way. ok is false when the dictionary
-// would pass MaxFloatDict values; d then needs a Reset.
+// would pass MaxFloatDict values; d then needs a Reset. Its probe loop is
+// Encode's, written twice: one loop for both, with a branch on which of
+// them called, made Encode 8% slower, and ingest runs Encode on every cpu
+// value.
 func (d *FloatDict) AppendNonNaN(ids []int32, vals []float64) (_ []int32, ok bool) {
 	if d.slot == nil {
 		d.Reset()
