@@ -408,37 +408,6 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// sampleStep returns the typical sampling interval of a stream of samples:
-// the median gap between consecutive samples of the same server. Zero when
-// there are too few to say.
-type stepSampler[K comparable] struct {
-	last map[K]int64
-	gaps []int64
-}
-
-func (s *stepSampler[K]) add(key K, timeMs int64) {
-	if s.last == nil {
-		s.last = map[K]int64{}
-	}
-	if prev, ok := s.last[key]; ok {
-		if d := timeMs - prev; d > 0 {
-			s.gaps = append(s.gaps, d)
-		} else if d < 0 {
-			s.gaps = append(s.gaps, -d)
-		}
-	}
-	s.last[key] = timeMs
-}
-
-// median is the upper median of the gaps: one of the measured gaps, never
-// the mean of two, so a step is always an interval the data has.
-func (s *stepSampler[K]) median() int64 {
-	if len(s.gaps) < 8 {
-		return 0
-	}
-	return quantile.UpperMedian(s.gaps)
-}
-
 // BatchStep is the grid step BuildSeries uses when ub is the first batch
 // of the usage table: step (0: DefaultStep), or the data's own sampling
 // interval when that is coarser (the upper median gap between consecutive
@@ -448,16 +417,58 @@ func BatchStep(ub *dataset.UsageBatch, step time.Duration) time.Duration {
 	if step <= 0 {
 		step = DefaultStep
 	}
-	var ss stepSampler[int64] // key: the batch's tenant and server ids
-	for i := 0; i < ub.Len; i++ {
-		if ub.TimeMs[i] != dataset.NoTime {
-			ss.add(int64(ub.TenantIdx[i])<<32|int64(uint32(ub.ServerIdx[i])), ub.TimeMs[i])
-		}
-	}
-	if data := time.Duration(ss.median()) * time.Millisecond; data > step {
+	if data := time.Duration(batchGap(ub)) * time.Millisecond; data > step {
 		step = data.Round(time.Second)
 	}
 	return step
+}
+
+// batchGap is the upper median gap between consecutive samples of each
+// server (a tenant and server pair) of a batch, gaps of zero left out,
+// or 0 when there are fewer than 8 gaps: the median of measured gaps,
+// never the mean of two, so a step is always an interval the data has.
+// It runs on the first batch before any worker starts, so the last time
+// of a pair is kept per server id of the batch rather than in a map, and
+// only a pair whose server id came first with another tenant (a machine
+// shared by tenants, as in Google's traces) goes to a map.
+func batchGap(ub *dataset.UsageBatch) int64 {
+	type seen struct {
+		tenant int32 // -1: no sample yet
+		ms     int64
+	}
+	last := make([]seen, len(ub.Servers))
+	for i := range last {
+		last[i].tenant = -1
+	}
+	var shared map[[2]int32]int64
+	gaps := make([]int64, 0, ub.Len)
+	for i := 0; i < ub.Len; i++ {
+		ms := ub.TimeMs[i]
+		if ms == dataset.NoTime {
+			continue
+		}
+		ti, si := ub.TenantIdx[i], ub.ServerIdx[i]
+		var prev int64
+		var ok bool
+		if l := &last[si]; l.tenant == ti || l.tenant < 0 {
+			prev, ok = l.ms, l.tenant >= 0
+			l.tenant, l.ms = ti, ms
+		} else {
+			if shared == nil {
+				shared = map[[2]int32]int64{}
+			}
+			key := [2]int32{ti, si}
+			prev, ok = shared[key]
+			shared[key] = ms
+		}
+		if ok && ms != prev {
+			gaps = append(gaps, max(ms-prev, prev-ms))
+		}
+	}
+	if len(gaps) < 8 {
+		return 0
+	}
+	return quantile.UpperMedian(gaps)
 }
 
 // BuildSeries reads the dataset's usage table once and returns the series

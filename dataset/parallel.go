@@ -62,7 +62,11 @@ func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, d
 	workers := min(runtime.GOMAXPROCS(0), len(tasks))
 	outs := make([]chan result, workers)
 	for w := range outs {
-		outs[w] = make(chan result, 1)
+		// Unbuffered: a worker holds the group it decoded until fn takes
+		// it, so a scan has a batch per worker and fn's in memory, not one
+		// more per worker queued (the usage table's are 24 MB each, every
+		// page of them faulted in once).
+		outs[w] = make(chan result)
 		wg.Add(1)
 		go func(w int, out chan<- result) {
 			defer wg.Done()
