@@ -10,8 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/wlprof/wlprof/dataset"
+	"github.com/wlprof/wlprof/internal/prefetch"
 	"github.com/wlprof/wlprof/internal/quantile"
 )
 
@@ -178,7 +180,16 @@ func (b *SeriesBuilder) flush(sa *serverAcc) {
 	if sa.chunk == nil || sa.chunkNo != k {
 		sa.chunk, sa.chunkNo = b.accs[sa.tenant].chunk(k), k
 	}
-	sa.chunk[sa.slot&(chunkSlots-1)].add(sa.sum / float64(sa.n))
+	j := sa.slot & (chunkSlots - 1)
+	// Entering a line, ask for the next one: on time-ordered data each
+	// tenant fills its chunk a line at a time, in turn with every other
+	// tenant, and the line was written last when its slab was cleared, so
+	// the read below missed every cache once per line. Further ahead than
+	// one line, 10,000 tenants' lines no longer fit the L2 cache.
+	if j&7 == 0 && j+8 < chunkSlots {
+		prefetch.Line(unsafe.Pointer(&sa.chunk[j+8]))
+	}
+	sa.chunk[j].add(sa.sum / float64(sa.n))
 	sa.n = 0
 }
 

@@ -10,13 +10,18 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 )
 
-// BenchmarkSeriesBuilderTimeOrdered folds a month of 10,000 tenants with
-// one server each, sampled every 2 minutes and in time order (as the CSVs
+// BenchmarkSeriesBuilderTimeOrdered folds a month of 1,000 and of 10,000
+// tenants with one server each, sampled every 2 minutes and in time order (as the CSVs
 // of the classify benchmark and most traces are), from memory: the
 // per-row cost of the series build without the usage table's decode, on
 // one worker and on two.
 func BenchmarkSeriesBuilderTimeOrdered(b *testing.B) {
-	const tenants, perBatch = 10000, 100
+	for _, tenants := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(tenants), func(b *testing.B) { benchTimeOrdered(b, tenants, 1_000_000/tenants) })
+	}
+}
+
+func benchTimeOrdered(b *testing.B, tenants, perBatch int) {
 	ub := &dataset.UsageBatch{Len: tenants * perBatch}
 	for t := 0; t < tenants; t++ {
 		ub.Tenants = append(ub.Tenants, fmt.Sprintf("t%d", t))
@@ -29,19 +34,20 @@ func BenchmarkSeriesBuilderTimeOrdered(b *testing.B) {
 		ub.TimeMs = append(ub.TimeMs, 0)
 		ub.CPU = append(ub.CPU, float64(r.Intn(10000))/10000)
 	}
+	batches := 21600 / perBatch // a month of 2-minute samples
 	for _, parts := range []int{1, 2} {
 		b.Run(fmt.Sprint(parts), func(b *testing.B) {
 			for n := 0; n < b.N; n++ {
 				sb := NewSeriesBuilder(2 * time.Minute)
 				sb.parts = parts
 				start := time.Now()
-				for batch := 0; batch < 216; batch++ {
+				for batch := 0; batch < batches; batch++ {
 					for i := range ub.TimeMs {
 						ub.TimeMs[i] = int64(batch*perBatch+i/tenants) * 120000
 					}
 					sb.AddBatch(ub)
 				}
-				b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(216*ub.Len), "ns/row")
+				b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(batches*ub.Len), "ns/row")
 			}
 		})
 	}
