@@ -302,16 +302,7 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 		b.prevS = cloneStrings(ub.Servers)
 	}
 	b.sid = slices.Grow(b.sid[:0], ub.Len)[:ub.Len]
-	for i := range b.sid {
-		t := b.mapT[ub.TenantIdx[i]]
-		si := ub.ServerIdx[i]
-		s := b.mapS[si]
-		if s < 0 || b.srv[s].tenant != t {
-			s = b.serverID(t, ub.Servers[si])
-			b.mapS[si] = s
-		}
-		b.sid[i] = s
-	}
+	b.serverIDs(ub)
 	if b.parts <= 1 || ub.Len < 1<<14 {
 		for i, s := range b.sid {
 			b.add(s, ub.TimeMs[i], ub.CPU[i])
@@ -333,6 +324,59 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 		}(uint8(k))
 	}
 	wg.Wait()
+}
+
+// serverIDs sets sid, each row's server id. The rows are looked up in
+// parts on the builder's workers, each only finding servers the builder
+// already knows (the lookups were a serial pass that left a core idle on
+// every batch); the rows left, whose server is new or whose server name
+// last went with another tenant (a machine shared by tenants), then get
+// theirs through serverID in row order, which gives every new server the
+// id the serial pass would.
+func (b *SeriesBuilder) serverIDs(ub *dataset.UsageBatch) {
+	look := func(lo, hi int) (left bool) {
+		tIdx, sIdx, sid := ub.TenantIdx[lo:hi], ub.ServerIdx[lo:hi], b.sid[lo:hi]
+		for i := range sid {
+			t := b.mapT[tIdx[i]]
+			s := b.mapS[sIdx[i]]
+			if s < 0 || b.srv[s].tenant != t {
+				s, left = -1, true
+			}
+			sid[i] = s
+		}
+		return left
+	}
+	var left bool
+	if n := ub.Len; b.parts <= 1 || n < 1<<14 {
+		left = look(0, n)
+	} else {
+		lefts := make([]bool, b.parts)
+		var wg sync.WaitGroup
+		for k := range lefts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lefts[k] = look(n*k/b.parts, n*(k+1)/b.parts)
+			}()
+		}
+		wg.Wait()
+		left = slices.Contains(lefts, true)
+	}
+	if !left {
+		return
+	}
+	for i, s := range b.sid {
+		if s >= 0 {
+			continue
+		}
+		t := b.mapT[ub.TenantIdx[i]]
+		si := ub.ServerIdx[i]
+		if s = b.mapS[si]; s < 0 || b.srv[s].tenant != t {
+			s = b.serverID(t, ub.Servers[si])
+			b.mapS[si] = s
+		}
+		b.sid[i] = s
+	}
 }
 
 func equalStrings(a, b []string) bool {

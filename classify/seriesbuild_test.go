@@ -152,3 +152,64 @@ func TestSeriesBuilderMatchesDirect(t *testing.T) {
 		}
 	}
 }
+
+// serverIDs, whose lookups run in parts, gives every row the server id the
+// plain row-by-row pass gives (new servers numbered in order of first
+// appearance), over batches whose dictionaries change, with server names
+// shared by tenants and servers new in the middle of a batch.
+func TestServerIDsAsSerial(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 2))
+	par, ser := NewSeriesBuilder(DefaultStep), NewSeriesBuilder(DefaultStep)
+	par.parts, ser.parts = 3, 3
+	for batch := 0; batch < 6; batch++ {
+		ub := &dataset.UsageBatch{Len: 1<<14 + r.IntN(5000)}
+		for k := 0; k < 5+batch; k++ {
+			ub.Tenants = append(ub.Tenants, "t"+strconv.Itoa(r.IntN(12)))
+		}
+		for k := 0; k < 4+2*batch; k++ {
+			ub.Servers = append(ub.Servers, "s"+strconv.Itoa(r.IntN(20)))
+		}
+		for i := 0; i < ub.Len; i++ {
+			ub.TenantIdx = append(ub.TenantIdx, int32(r.IntN(len(ub.Tenants))))
+			ub.ServerIdx = append(ub.ServerIdx, int32(r.IntN(len(ub.Servers))))
+		}
+		for _, b := range []*SeriesBuilder{par, ser} {
+			if !equalStrings(ub.Tenants, b.prevT) {
+				b.mapT = b.mapT[:0]
+				for _, s := range ub.Tenants {
+					b.mapT = append(b.mapT, b.tenantID(s))
+				}
+				b.prevT = cloneStrings(ub.Tenants)
+				b.prevS = nil
+			}
+			if !equalStrings(ub.Servers, b.prevS) {
+				b.mapS = b.mapS[:0]
+				for range ub.Servers {
+					b.mapS = append(b.mapS, -1)
+				}
+				b.prevS = cloneStrings(ub.Servers)
+			}
+			b.sid = make([]int32, ub.Len)
+		}
+		par.serverIDs(ub)
+		for i := range ser.sid { // the serial pass serverIDs replaced
+			tn := ser.mapT[ub.TenantIdx[i]]
+			si := ub.ServerIdx[i]
+			s := ser.mapS[si]
+			if s < 0 || ser.srv[s].tenant != tn {
+				s = ser.serverID(tn, ub.Servers[si])
+				ser.mapS[si] = s
+			}
+			ser.sid[i] = s
+		}
+		for i := range ser.sid {
+			if par.sid[i] != ser.sid[i] {
+				t.Fatalf("batch %d row %d (%s on %s): server id %d, serial %d", batch, i,
+					ub.Tenants[ub.TenantIdx[i]], ub.Servers[ub.ServerIdx[i]], par.sid[i], ser.sid[i])
+			}
+		}
+	}
+	if len(par.srv) != len(ser.srv) || len(par.srv) < 40 {
+		t.Fatalf("%d servers, serial %d (want the same, and many shared names)", len(par.srv), len(ser.srv))
+	}
+}
