@@ -44,7 +44,11 @@ func (a slotAcc) value() float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	return math.Round(float64(uint64(a)>>slotCountBits)/slotUnit/float64(n)*1e6) / 1e6
+	v := float64(uint64(a)>>slotCountBits) / slotUnit
+	if n != 1 { // most slots have one server: a division less, the same value
+		v /= float64(n)
+	}
+	return math.Round(v*1e6) / 1e6
 }
 
 // Partial is one tenant's share of the series built from part of the

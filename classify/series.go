@@ -439,15 +439,28 @@ func (b *SeriesBuilder) series(a *tenantAcc) dataset.Series {
 		return dataset.Series{}
 	}
 	vals := make([]float64, hi-lo+1)
+	// Chunk by chunk: the slots of one are contiguous.
+	for k := 0; k < len(vals); {
+		slot := lo + int64(k)
+		j := int(slot & (chunkSlots - 1))
+		dst := vals[k:min(len(vals), k+chunkSlots-j)]
+		if c := a.chunks[slot>>chunkShift-a.first]; c != nil {
+			for i, acc := range c[j : j+len(dst)] {
+				dst[i] = acc.value()
+			}
+		} else {
+			for i := range dst {
+				dst[i] = math.NaN()
+			}
+		}
+		k += len(dst)
+	}
 	slotOf := func(k int) slotAcc {
 		slot := lo + int64(k)
 		if c := a.chunks[slot>>chunkShift-a.first]; c != nil {
 			return c[slot&(chunkSlots-1)]
 		}
 		return 0
-	}
-	for k := range vals {
-		vals[k] = slotOf(k).value()
 	}
 	thin := thinTail(len(vals), func(k int) int { return slotOf(k).count() }, b.stepMs)
 	a.chunks = nil

@@ -14,7 +14,7 @@ import (
 // tenants with one server each, sampled every 2 minutes and in time order (as the CSVs
 // of the classify benchmark and most traces are), from memory: the
 // per-row cost of the series build without the usage table's decode, on
-// one worker and on two.
+// one worker and on two, and of turning the sums into series after it.
 func BenchmarkSeriesBuilderTimeOrdered(b *testing.B) {
 	for _, tenants := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(tenants), func(b *testing.B) { benchTimeOrdered(b, tenants, 1_000_000/tenants) })
@@ -48,6 +48,9 @@ func benchTimeOrdered(b *testing.B, tenants, perBatch int) {
 					sb.AddBatch(ub)
 				}
 				b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(batches*ub.Len), "ns/row")
+				start = time.Now()
+				sb.Series()
+				b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(batches*ub.Len), "series_ns/row")
 			}
 		})
 	}
