@@ -206,6 +206,8 @@ const constraintsHTML = `{{define "constraints"}}{{with stage .Stages "constrain
 
 func init() {
 	stageTitles[StageConstraints] = "Placement constraints"
-	page.Funcs(template.FuncMap{"optnum": optNum})
-	template.Must(page.New("constraints-section").Parse(constraintsHTML))
+	sections = append(sections, func(page *template.Template) {
+		page.Funcs(template.FuncMap{"optnum": optNum})
+		template.Must(page.New("constraints-section").Parse(constraintsHTML))
+	})
 }

@@ -60,8 +60,10 @@ func term(platform, word string) string {
 }
 
 func init() {
-	page.Funcs(funcs)
-	template.Must(page.New("decisions-section").Parse(decisionsHTML))
+	sections = append(sections, func(page *template.Template) {
+		page.Funcs(funcs)
+		template.Must(page.New("decisions-section").Parse(decisionsHTML))
+	})
 }
 
 // sizingHTML is the simulate section's proof of the cluster answer
@@ -89,9 +91,11 @@ const headroomHTML = `{{define "headroom"}}{{with .S.Decisions.Harvest}}{{if .Cl
 {{if .SpareCoresByHour}}<p class="muted">Over the day (the classes' representative tenants folded by UTC hour, as short jobs see it): {{range $h, $c := .SpareCoresByHour}}{{if $h}}, {{end}}{{$h}}h {{sig $c}}{{end}} cores; {{sig (deref .SpareCoreHPerDay)}} core-hours a day.</p>{{end}}{{end}}{{end}}{{end}}`
 
 func init() {
-	template.Must(page.New("sizing-section").Parse(sizingHTML))
-	template.Must(page.New("harvest-times-section").Parse(harvestTimesHTML))
-	template.Must(page.New("headroom-section").Parse(headroomHTML))
+	sections = append(sections, func(page *template.Template) {
+		template.Must(page.New("sizing-section").Parse(sizingHTML))
+		template.Must(page.New("harvest-times-section").Parse(harvestTimesHTML))
+		template.Must(page.New("headroom-section").Parse(headroomHTML))
+	})
 }
 
 // hasDate says whether a job's name holds the slo stage's <date>.

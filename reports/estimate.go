@@ -164,4 +164,6 @@ const estimateHTML = `{{define "estimate"}}{{with stage .Stages "estimate"}}<sec
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}
 </section>{{end}}`
 
-func init() { template.Must(page.New("estimate-section").Parse(estimateHTML)) }
+func init() {
+	sections = append(sections, func(page *template.Template) { template.Must(page.New("estimate-section").Parse(estimateHTML)) })
+}

@@ -43,5 +43,7 @@ const glossaryHTML = `{{define "glossary"}}<section id="glossary">
 </section>{{end}}`
 
 func init() {
-	template.Must(page.New("glossary-section").Parse(glossaryHTML))
+	sections = append(sections, func(page *template.Template) {
+		template.Must(page.New("glossary-section").Parse(glossaryHTML))
+	})
 }

@@ -66,7 +66,9 @@ const harvestHTML = `{{define "harvest"}}{{with stage .Stages "harvest"}}<sectio
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}
 </section>{{end}}`
 
-func init() { template.Must(page.New("harvest-section").Parse(harvestHTML)) }
+func init() {
+	sections = append(sections, func(page *template.Template) { template.Must(page.New("harvest-section").Parse(harvestHTML)) })
+}
 
 // HarvestKills draws, per pattern of the classes containers went to,
 // the containers killed under each policy (Zhang et al., OSDI'16 Fig. 13's measure):

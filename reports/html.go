@@ -3,15 +3,16 @@ package reports
 import (
 	"bytes"
 	"fmt"
-	"github.com/wlprof/wlprof/internal/safetext"
-	"github.com/wlprof/wlprof/internal/timeflag"
 	"html/template"
 	"math"
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/wlprof/wlprof/internal/bytesize"
+	"github.com/wlprof/wlprof/internal/safetext"
+	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/profile"
 )
 
@@ -188,7 +189,7 @@ func renderHTML(in *Input, jobs []Job, idx *Index, figs []*figure, inline map[st
 		}
 	}
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := page().Execute(&b, v); err != nil {
 		return nil, err
 	}
 	// Names from input files are shown with their invisible characters
@@ -299,7 +300,20 @@ var funcs = template.FuncMap{
 	},
 }
 
-var page = template.Must(template.New("index").Funcs(funcs).Parse(pageHTML))
+// page is the report's template, parsed when a report is first written:
+// parsed at start-up, with the sections each file adds (sections), it cost
+// every wlprof command 4 ms and 10,000 allocations before it began.
+var page = sync.OnceValue(func() *template.Template {
+	t := template.Must(template.New("index").Funcs(funcs).Parse(pageHTML))
+	for _, add := range sections {
+		add(t)
+	}
+	return t
+})
+
+// sections add their templates to the page, in the order of their files'
+// init functions.
+var sections []func(page *template.Template)
 
 const pageHTML = `<!DOCTYPE html>
 <html lang="en">

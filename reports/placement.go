@@ -112,7 +112,9 @@ const placementHTML = `{{define "placement"}}{{with stage .Stages "placement"}}<
 {{if .Warnings}}<p class="muted">Warnings:</p><ul class="why">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{end}}
 </section>{{end}}`
 
-func init() { template.Must(page.New("placement-section").Parse(placementHTML)) }
+func init() {
+	sections = append(sections, func(page *template.Template) { template.Must(page.New("placement-section").Parse(placementHTML)) })
+}
 
 // peakShades tell the peak groups apart: light to dark, low to high.
 var peakShades = []color.Color{

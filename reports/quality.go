@@ -172,4 +172,6 @@ const qualityHTML = `{{define "quality-row"}}<tr><td class="file">{{range $i, $p
 </table>{{else}}<p class="nc">Not known: the report's input lists no ingested input.</p>{{end}}{{end}}
 </section>{{end}}`
 
-func init() { template.Must(page.New("quality-section").Parse(qualityHTML)) }
+func init() {
+	sections = append(sections, func(page *template.Template) { template.Must(page.New("quality-section").Parse(qualityHTML)) })
+}

@@ -179,4 +179,6 @@ const simulateHTML = `{{define "simulate"}}{{with stage .Stages "simulate"}}<sec
 {{range .Warnings}}<p class="muted">{{.}}</p>{{end}}{{end}}{{end}}
 </section>{{end}}`
 
-func init() { template.Must(page.New("simulate-section").Parse(simulateHTML)) }
+func init() {
+	sections = append(sections, func(page *template.Template) { template.Must(page.New("simulate-section").Parse(simulateHTML)) })
+}
