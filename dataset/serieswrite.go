@@ -129,7 +129,7 @@ func (sw *seriesWriter) start() error {
 	}
 	// A small buffer: page headers and levels gather in it, and a
 	// tenant's values (170 KB for a month) mostly go past it to the file.
-	sw.w = bufio.NewWriterSize(sw.f, 64<<10)
+	sw.w = bufio.NewWriterSize(&writeback{f: sw.f}, 64<<10)
 	if sw.pf, err = pq.NewFile(sw.w, SeriesTable.schema, props); err != nil {
 		return err
 	}

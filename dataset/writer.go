@@ -107,7 +107,7 @@ func (w *Writer[T]) start() error {
 		return err
 	}
 	w.f = f
-	w.buf = bufio.NewWriterSize(f, 1<<20)
+	w.buf = bufio.NewWriterSize(&writeback{f: f}, 1<<20)
 	// The Arrow schema is not stored in the file: with it, readers rebuild
 	// dictionary columns as Arrow dictionaries, and arrow/go cannot read
 	// those across row groups whose dictionaries differ ("not
