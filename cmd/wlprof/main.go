@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 )
 
@@ -27,11 +28,29 @@ func main() {
 		}
 		prof = f
 	}
+	// WLPROF_TRACE=FILE writes a Go execution trace (go tool trace FILE):
+	// where a command's cores sit idle, which a CPU profile does not show.
+	var tr *os.File
+	if path := os.Getenv("WLPROF_TRACE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "wlprof: WLPROF_TRACE: %v\n", err)
+			os.Exit(1)
+		}
+		tr = f
+	}
 	code := run(ctx, os.Args[1:], systemStreams())
 	stop()
 	if prof != nil {
 		pprof.StopCPUProfile()
 		prof.Close()
+	}
+	if tr != nil {
+		trace.Stop()
+		tr.Close()
 	}
 	os.Exit(code)
 }
