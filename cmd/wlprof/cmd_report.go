@@ -13,6 +13,7 @@ import (
 	"github.com/wlprof/wlprof/dataset"
 	"github.com/wlprof/wlprof/estimate"
 	"github.com/wlprof/wlprof/harvest"
+	"github.com/wlprof/wlprof/internal/gcfloor"
 	"github.com/wlprof/wlprof/internal/stage"
 	"github.com/wlprof/wlprof/internal/timeflag"
 	"github.com/wlprof/wlprof/pipeline"
@@ -297,7 +298,10 @@ func (o *reportOptions) figures() reports.Options {
 // classify: when the series are built, the live heap is every tenant's
 // series (1.7 GB at 10,000 tenants × 30 days), pointer-free float arrays
 // that are cheap to mark, so collecting at 25% growth instead of 100%
-// keeps peak memory near the data's size for little CPU. slo: most of the
+// keeps peak memory near the data's size for little CPU; never less than
+// 64 MB apart, or a small heap is collected every few megabytes (a
+// 1,000-tenant classify: 4 collections instead of 18, 10 ms of collector
+// CPU instead of 110-280, and no more memory). slo: most of the
 // heap is Arrow read buffers dropped batch after batch; a soft limit makes
 // the collector reclaim them before resident memory doubles (the state
 // kept across the stream is bounded by the slo stage's horizon). ingest
@@ -310,7 +314,7 @@ func tuneStage(stage string, run func() error) error {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(768 << 20))
 	case reports.StageClassify:
-		defer debug.SetGCPercent(debug.SetGCPercent(25))
+		defer gcfloor.Set(25, 64<<20)()
 	case reports.StageSLO:
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	}
