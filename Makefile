@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin/wlprof
 OUT     ?= out
 PKGS    := ./...
-.PHONY: all deps deps-build build test test-beam test-profile vet demo bench bench-retarget fuzz clean
+.PHONY: all deps deps-build build test test-beam test-profile vet demo bench bench-retarget fuzz pgo clean
 
 all: build
 
@@ -75,6 +75,11 @@ bench-retarget: deps
 # FUZZTIME=10m), with executions per second; FUZZ=regexp picks targets.
 fuzz: deps
 	./scripts/fuzz.sh
+
+# cmd/wlprof/default.pgo, which every build of wlprof is optimised with,
+# profiled again on the classify benchmark's ingest and classify.
+pgo: deps-build
+	./scripts/pgo.sh $(GO)
 
 clean:
 	rm -rf bin $(OUT) wlprof-data
