@@ -189,9 +189,11 @@ func (u *usageSink) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
 	var mn, mx int64 = math.MaxInt64, math.MinInt64
 	u.pages(len(all), a, optional, func(lo, hi int, lv []byte) {
 		var vmin, vmax int64
-		u.body, vmin, vmax = pq.AppendDeltaRange(u.body[:0], nonNull(all, lo, hi, a, &u.vals))
+		// The values follow the level block in one buffer: the page's
+		// one part, which the codec compresses as it is (pq.File.joined).
+		u.body, vmin, vmax = pq.AppendDeltaRange(append(u.body[:0], lv...), nonNull(all, lo, hi, a, &u.vals))
 		mn, mx = min(mn, vmin), max(mx, vmax)
-		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, lv, u.body)
+		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, u.body)
 	})
 	le := binary.LittleEndian
 	c.Stats.Signed = true

@@ -197,11 +197,7 @@ func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
 	}
 	size := raw
 	if c.codec != nil {
-		p.body = p.body[:0]
-		for _, b := range parts {
-			p.body = append(p.body, b...)
-		}
-		p.packed = c.codec.EncodeLevel(p.packed[:0], p.body, c.level)
+		p.packed = c.codec.EncodeLevel(p.packed[:0], p.joined(parts), c.level)
 		parts, size = [][]byte{p.packed}, len(p.packed)
 	}
 	if raw > math.MaxInt32 || size > math.MaxInt32 {
@@ -214,6 +210,30 @@ func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
 	for _, b := range parts {
 		p.put(b)
 	}
+}
+
+// joined is parts one after the other: the one part that is not empty
+// as it is, since a page's body (a megabyte of ids) is most often all of
+// it, or else a copy in p.body.
+func (p *File) joined(parts [][]byte) []byte {
+	one := -1
+	for i, b := range parts {
+		if len(b) == 0 {
+			continue
+		}
+		if one >= 0 {
+			p.body = p.body[:0]
+			for _, b := range parts {
+				p.body = append(p.body, b...)
+			}
+			return p.body
+		}
+		one = i
+	}
+	if one < 0 {
+		return nil
+	}
+	return parts[one]
 }
 
 // End finishes the chunk's metadata.
