@@ -102,7 +102,7 @@ func (c *sliceCol[T, V]) array() arrow.Array {
 	}
 	data := array.NewData(c.typ, n, bufs, nil, nullN, 0)
 	defer data.Release()
-	c.vals = c.spare.take(n) // the array owns the old slice now
+	c.vals = nil // the array owns the old slice now; refill takes the next
 	c.valid, c.nullN = nil, 0
 	return array.MakeFromData(data)
 }
@@ -158,7 +158,7 @@ func (c *dictCol[T]) array() arrow.Array {
 	ids := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.ids),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.ids))}, nil, 0, 0))
 	defer ids.Release()
-	c.ids = c.spare.take(len(c.ids)) // the next batch is as long, but for the last
+	c.ids = nil // the array owns the old slice now; refill takes the next
 	sb := array.NewStringBuilder(c.mem)
 	defer sb.Release()
 	sb.AppendValues(c.tab.Strings(), nil)

@@ -19,7 +19,10 @@ import (
 // spares holds slices to reuse. Writer.start calls init (initSpares)
 // before the encoder goroutine runs; without it, take always makes a new
 // slice and give drops.
-type spares[V any] struct{ ch chan []V }
+type spares[V any] struct {
+	ch   chan []V
+	made int // slices take made
+}
 
 func (s *spares[V]) init() {
 	if s.ch == nil {
@@ -28,14 +31,27 @@ func (s *spares[V]) init() {
 }
 
 // take returns an empty slice of capacity at least n: a spare one, or new.
+// Once it has made one, it waits for a spare instead of making another: the
+// column then has two slices, the one being filled and the one the encoder
+// holds, which Writer.flush's caller gets back as soon as that batch is
+// written (a third would be fresh memory for the kernel to fault in, for a
+// wait that lasts only while the encoder is a batch behind).
 func (s *spares[V]) take(n int) []V {
-	select {
-	case v := <-s.ch:
-		if cap(v) >= n {
-			return v[:0]
+	if s.ch != nil {
+		select {
+		case v := <-s.ch:
+			if cap(v) >= n {
+				return v[:0]
+			}
+		default:
+			if s.made > 0 {
+				if v := <-s.ch; cap(v) >= n {
+					return v[:0]
+				}
+			}
 		}
-	default:
 	}
+	s.made++
 	return make([]V, 0, n)
 }
 
@@ -94,6 +110,20 @@ func (w *Writer[T]) initSpares() {
 
 func (c *sliceCol[T, V]) initSpare() { c.spare.init() }
 func (c *dictCol[T]) initSpare()     { c.spare.init() }
+
+// refill gives the column the slice for the next batch of n rows, once
+// the last one was handed to the encoder (array left it without).
+func (c *sliceCol[T, V]) refill(n int) { c.vals = c.spare.take(n) }
+func (c *dictCol[T]) refill(n int)     { c.ids = c.spare.take(n) }
+
+// refillCols gives w's column writers their slices for the next batch.
+func (w *Writer[T]) refillCols(n int) {
+	for _, c := range w.cols {
+		if c, ok := c.(interface{ refill(int) }); ok {
+			c.refill(n)
+		}
+	}
+}
 
 // recycleRecord hands the columns of a written batch back to their writers.
 func (w *Writer[T]) recycleRecord(rec arrow.Record) {

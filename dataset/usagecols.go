@@ -103,11 +103,22 @@ type usageCols struct {
 }
 
 func (c usageCols) reserve(n int) {
-	c.tenant.ids = slices.Grow(c.tenant.ids, n-len(c.tenant.ids))
-	c.server.ids = slices.Grow(c.server.ids, n-len(c.server.ids))
-	c.time.vals = slices.Grow(c.time.vals, n-len(c.time.vals))
-	c.cpu.vals = slices.Grow(c.cpu.vals, n-len(c.cpu.vals))
-	c.memory.vals = slices.Grow(c.memory.vals, n-len(c.memory.vals))
+	c.tenant.ids = growTo(c.tenant.ids, n)
+	c.server.ids = growTo(c.server.ids, n)
+	c.time.vals = growTo(c.time.vals, n)
+	c.cpu.vals = growTo(c.cpu.vals, n)
+	c.memory.vals = growTo(c.memory.vals, n)
+}
+
+// growTo returns s with room for n elements. slices.Grow would clear the
+// new room, touching all its pages at once; memory that make takes fresh
+// from the kernel is left untouched until a row is written there, which in
+// the memory column of an input without one never happens.
+func growTo[V any](s []V, n int) []V {
+	if cap(s) >= n {
+		return s
+	}
+	return append(make([]V, 0, n), s...)
 }
 
 // usageColWriters returns w's column writers when they are the usage

@@ -22,6 +22,7 @@ func TestAppendNullsLeavesZeros(t *testing.T) {
 		vals := slices.Clone(a.(*array.Float64).Float64Values())
 		c.recycle(a) // its buffer comes back as a spare
 		a.Release()
+		c.refill(len(vals)) // and is the next batch's, as Writer.flush does
 		return vals
 	}
 	nulls := func() { c.appendNulls(6) }

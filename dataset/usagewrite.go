@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -57,12 +58,22 @@ var usageLeaves = []pq.Leaf{
 type usageSink struct {
 	pf     *pq.File
 	fdicts []*floatDict
-	// scratch
+	bufs   []pq.ChunkBuffer   // per column: its chunk's pages until written
+	scr    [2]usageEncScratch // per encoding goroutine
+}
+
+// usageEncScratch is one encoding goroutine's scratch.
+type usageEncScratch struct {
 	defs, ids []int32
 	vals      []int64
 	dbl       []float64
 	lv, body  []byte
 }
+
+// usageColumnOrder is the order in which the two goroutines of write take
+// the columns: the costliest first (cpu, time, then the names), so that
+// neither is left with a large one while the other has none.
+var usageColumnOrder = []int{3, 2, 0, 1, 4}
 
 // newUsageSink starts a usage file on w. fdicts are the Writer's float
 // dictionaries (floatdict.go), per column.
@@ -77,68 +88,104 @@ func newUsageSink(w io.Writer, as *arrow.Schema, props *parquet.WriterProperties
 	if len(fdicts) != len(usageLeaves) {
 		return nil, fmt.Errorf("dataset: %d float dictionaries for the usage table's %d columns", len(fdicts), len(usageLeaves))
 	}
-	return &usageSink{pf: pf, fdicts: fdicts}, nil
+	return &usageSink{pf: pf, fdicts: fdicts, bufs: make([]pq.ChunkBuffer, len(usageLeaves))}, nil
 }
 
 func (u *usageSink) close() error { return u.pf.Footer() }
 
+// write encodes the row group's columns on two goroutines, each chunk
+// into its own buffer, and then writes the chunks in order: once the
+// input is parsed, the last row groups are all that is left to do, and
+// one goroutine encoding them column after column left the second core
+// idle. Meanwhile the parse keeps both cores busy either way.
 func (u *usageSink) write(rec arrow.Record) error {
 	n := int(rec.NumRows())
 	u.pf.StartGroup(n)
-	for i, col := range rec.Columns() {
-		c, err := u.pf.Chunk()
+	cols := rec.Columns()
+	if len(cols) != len(usageLeaves) {
+		return fmt.Errorf("dataset: a usage record of %d columns", len(cols))
+	}
+	chunks := make([]*pq.Chunk, len(cols))
+	for i := range cols {
+		c, err := u.pf.BufferedChunk(i, &u.bufs[i])
 		if err != nil {
 			return err
 		}
-		optional := u.pf.Schema().Column(i).MaxDefinitionLevel() == 1
-		switch a := col.(type) {
-		case *array.Dictionary: // tenant, server
-			dict, ok := a.Dictionary().(*array.String)
-			ids, ok2 := a.Indices().(*array.Int32)
-			if !ok || !ok2 {
-				return fmt.Errorf("dataset: usage column %d: dictionary of %T by %T", i, a.Dictionary(), a.Indices())
-			}
-			u.body = u.body[:0]
-			for k := 0; k < dict.Len(); k++ {
-				u.body = pq.AppendString(u.body, dict.Value(k))
-			}
-			c.DictPage(dict.Len(), u.body)
-			u.dictPages(c, ids.Int32Values(), dict.Len(), a, optional)
-		case *array.Timestamp:
-			u.timePages(c, a, optional)
-		case *array.Float64:
-			var ids []int32
-			var dict []float64
-			ok := false
-			switch d := u.fdicts[i]; {
-			case d == nil || a.Data().Offset() != 0:
-			case a.NullN() == a.Len():
-				// No values (an input without a memory column): the empty
-				// dictionary, and no ids to write, as Encode would find
-				// after reading every row's validity bit.
-				ok = true
-			default:
-				ids, dict, ok = d.Encode(a.Float64Values(), validity(a))
-			}
-			if ok {
-				c.DictPage(len(dict), pq.Float64Bytes(dict))
-				u.dictPages(c, ids, len(dict), a, optional)
-			} else {
-				u.plainPages(c, a, optional)
-			}
-		default:
-			return fmt.Errorf("dataset: usage column %d of Arrow type %s", i, col.DataType())
+		chunks[i] = c
+	}
+	errs := make([]error, len(cols))
+	var next atomic.Int32
+	encode := func(s *usageEncScratch) {
+		for k := int(next.Add(1)) - 1; k < len(usageColumnOrder); k = int(next.Add(1)) - 1 {
+			i := usageColumnOrder[k]
+			errs[i] = u.column(s, chunks[i], i, cols[i])
 		}
-		if err := c.End(); err != nil {
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		encode(&u.scr[1])
+	}()
+	encode(&u.scr[0])
+	<-done
+	for i, c := range chunks {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := u.pf.WriteChunk(c); err != nil {
 			return err
 		}
 	}
 	return u.pf.EndGroup()
 }
 
+// column encodes column i of a row group into its chunk c.
+func (u *usageSink) column(s *usageEncScratch, c *pq.Chunk, i int, col arrow.Array) error {
+	optional := u.pf.Schema().Column(i).MaxDefinitionLevel() == 1
+	switch a := col.(type) {
+	case *array.Dictionary: // tenant, server
+		dict, ok := a.Dictionary().(*array.String)
+		ids, ok2 := a.Indices().(*array.Int32)
+		if !ok || !ok2 {
+			return fmt.Errorf("dataset: usage column %d: dictionary of %T by %T", i, a.Dictionary(), a.Indices())
+		}
+		s.body = s.body[:0]
+		for k := 0; k < dict.Len(); k++ {
+			s.body = pq.AppendString(s.body, dict.Value(k))
+		}
+		c.DictPage(dict.Len(), s.body)
+		s.dictPages(c, ids.Int32Values(), dict.Len(), a, optional)
+	case *array.Timestamp:
+		s.timePages(c, a, optional)
+	case *array.Float64:
+		var ids []int32
+		var dict []float64
+		ok := false
+		switch d := u.fdicts[i]; {
+		case d == nil || a.Data().Offset() != 0:
+		case a.NullN() == a.Len():
+			// No values (an input without a memory column): the empty
+			// dictionary, and no ids to write, as Encode would find
+			// after reading every row's validity bit.
+			ok = true
+		default:
+			ids, dict, ok = d.Encode(a.Float64Values(), validity(a))
+		}
+		if ok {
+			c.DictPage(len(dict), pq.Float64Bytes(dict))
+			s.dictPages(c, ids, len(dict), a, optional)
+		} else {
+			s.plainPages(c, a, optional)
+		}
+	default:
+		return fmt.Errorf("dataset: usage column %d of Arrow type %s", i, col.DataType())
+	}
+	return nil
+}
+
 // pages calls page for each page's rows [lo, hi) with the page's
 // definition level block (empty for a required column).
-func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi int, lv []byte)) {
+func (u *usageEncScratch) pages(n int, a arrow.Array, optional bool, page func(lo, hi int, lv []byte)) {
 	nulls := a.NullN()
 	for lo := 0; lo < n || lo == 0 && n == 0; lo += usagePageRows {
 		hi := min(lo+usagePageRows, n)
@@ -172,7 +219,7 @@ func (u *usageSink) pages(n int, a arrow.Array, optional bool, page func(lo, hi 
 // dictPages writes the data pages of a dictionary-encoded chunk: ids of
 // the rows that are not null, bit-packed at the width of the dictionary.
 // ids is nil when every row is null.
-func (u *usageSink) dictPages(c *pq.Chunk, ids []int32, size int, a arrow.Array, optional bool) {
+func (u *usageEncScratch) dictPages(c *pq.Chunk, ids []int32, size int, a arrow.Array, optional bool) {
 	width := bits.Len32(uint32(max(size-1, 0)))
 	u.pages(a.Len(), a, optional, func(lo, hi int, lv []byte) {
 		page := nonNull(ids, lo, hi, a, &u.ids)
@@ -183,15 +230,17 @@ func (u *usageSink) dictPages(c *pq.Chunk, ids []int32, size int, a arrow.Array,
 
 // timePages writes the time column: delta-encoded milliseconds of the rows
 // that are not null, and the chunk's statistics.
-func (u *usageSink) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
+func (u *usageEncScratch) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
 	ts := a.TimestampValues()
 	all := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ts))), len(ts))
 	var mn, mx int64 = math.MaxInt64, math.MinInt64
 	u.pages(len(all), a, optional, func(lo, hi int, lv []byte) {
 		var vmin, vmax int64
-		u.body, vmin, vmax = pq.AppendDeltaRange(u.body[:0], nonNull(all, lo, hi, a, &u.vals))
+		// The values follow the level block in one buffer: the page's
+		// one part, which the codec compresses as it is (pq.File.joined).
+		u.body, vmin, vmax = pq.AppendDeltaRange(append(u.body[:0], lv...), nonNull(all, lo, hi, a, &u.vals))
 		mn, mx = min(mn, vmin), max(mx, vmax)
-		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, lv, u.body)
+		c.DataPage(hi-lo, parquet.Encodings.DeltaBinaryPacked, u.body)
 	})
 	le := binary.LittleEndian
 	c.Stats.Signed = true
@@ -203,7 +252,7 @@ func (u *usageSink) timePages(c *pq.Chunk, a *array.Timestamp, optional bool) {
 }
 
 // plainPages writes a double column whose float dictionary overflowed.
-func (u *usageSink) plainPages(c *pq.Chunk, a *array.Float64, optional bool) {
+func (u *usageEncScratch) plainPages(c *pq.Chunk, a *array.Float64, optional bool) {
 	vals := a.Float64Values()
 	u.pages(len(vals), a, optional, func(lo, hi int, lv []byte) {
 		c.DataPage(hi-lo, parquet.Encodings.Plain, lv, pq.Float64Bytes(nonNull(vals, lo, hi, a, &u.dbl)))

@@ -136,10 +136,11 @@ func (w *Writer[T]) start() error {
 		var err error
 		for rec := range w.queue {
 			if err == nil {
-				if err = w.writeRecord(rec); err == nil {
-					w.recycleRecord(rec)
-				}
+				err = w.writeRecord(rec)
 			}
+			// Even after an error: flush may be waiting for these
+			// slices (spares.take).
+			w.recycleRecord(rec)
 			rec.Release()
 		}
 		w.done <- err
@@ -174,8 +175,16 @@ func (w *Writer[T]) Append(r *T) error {
 func (w *Writer[T]) Rows() int64 { return w.rows + int64(w.n) }
 
 func (w *Writer[T]) flush() {
+	if n := w.n; w.send() {
+		w.refillCols(n)
+	}
+}
+
+// send hands the batch to the encoder and reports whether it took it; the
+// columns are left without slices (refillCols).
+func (w *Writer[T]) send() bool {
 	if w.n == 0 {
-		return
+		return false
 	}
 	arrs := make([]arrow.Array, len(w.cols))
 	for i, c := range w.cols {
@@ -192,8 +201,9 @@ func (w *Writer[T]) flush() {
 		rec.Release()
 		w.err = err
 		w.done <- err
-		return
+		return false
 	case w.queue <- rec:
+		return true
 	}
 }
 
@@ -208,7 +218,7 @@ func (w *Writer[T]) finish() (FileInfo, bool, error) {
 		return FileInfo{}, false, w.err
 	}
 	if w.err == nil {
-		w.flush()
+		w.send() // the last batch: no slices for a next one
 	}
 	close(w.queue)
 	if err := <-w.done; err != nil && w.err == nil {

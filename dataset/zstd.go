@@ -43,7 +43,10 @@ func (z *reusingZstd) encoder(level zstd.EncoderLevel) *zstd.Encoder {
 	if e, ok := z.encs[level]; ok {
 		return e
 	}
-	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1),
+	// Two EncodeAll calls at once each get an encoder of their own (the
+	// usage sink compresses two columns at a time); the bytes do not
+	// depend on which.
+	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(2),
 		zstd.WithAllLitEntropyCompression(true)) // arrow-go's options: the same bytes as its codec
 	if err != nil {
 		panic("dataset: zstd encoder: " + err.Error()) // only invalid options fail

@@ -296,8 +296,13 @@ func (r *usageCSV) scanRaw() ([]byte, bool) {
 }
 
 // detect reads up to detectRows records, decides the cpu unit from the
-// largest value, and keeps the records so Scan replays them.
+// largest value, and keeps the records so Scan replays them; an input that
+// will be parsed in parallel is only looked at (detectAhead).
 func (r *usageCSV) detect() {
+	if r.parallelAhead() {
+		r.detectAhead()
+		return
+	}
 	maxCPU := math.Inf(-1)
 	if r.lr.data != nil {
 		// A mapped input: room for the rows at once (a line is more than
@@ -335,14 +340,80 @@ func (r *usageCSV) detect() {
 		}
 		r.pending = append(r.pending, p)
 	}
+	r.decideUnit(maxCPU, len(r.pending))
+}
+
+// decideUnit sets the unit from the largest cpu value of the first records
+// records.
+func (r *usageCSV) decideUnit(maxCPU float64, records int) {
 	u, why := UnitFraction, "detected: no value above 1"
 	if maxCPU > 1 {
 		u, why = UnitPercent, fmt.Sprintf("detected: values up to %g", maxCPU)
 	}
-	if len(r.pending) == detectRows {
+	if records == detectRows {
 		why += fmt.Sprintf(" in the first %d records", detectRows)
 	}
 	r.setUnit(u, why+"; override with --cpu-unit")
+}
+
+// parallelAhead reports whether the rest of the input is mapped and large
+// enough to be parsed in parallel chunks.
+func (r *usageCSV) parallelAhead() bool {
+	return r.lr.data != nil && len(r.lr.data)-r.lr.off > parallelMinBytes
+}
+
+// detectAhead is detect for an input that the parallel workers will parse
+// from its first record: it finds the largest cpu value of the first
+// detectRows records, as detect does, without keeping them and without
+// moving the line reader. The workers then parse those records like the
+// rest, instead of this goroutine parsing them in full, alone, and
+// handing them to the writer one by one while the workers start. Lines
+// are cut and parsed as a parse worker does (parseChunk), the common ones
+// by fastRow at scale 1; a value it gives as 1 or more may be one it
+// clamped, so its line is parsed again the general way for the exact one.
+func (r *usageCSV) detectAhead() {
+	// Hashing starts now, with the part detection reads, on the core
+	// detection leaves idle (Input.hashTo).
+	r.in.hashTo(min(len(r.lr.data), r.lr.off+parallelMinBytes))
+	p := r.p.clone()
+	p.unit, p.scale = UnitFraction, 1
+	fast := p.fastLayout()
+	maxCPU := math.Inf(-1)
+	data := r.lr.data[r.lr.off:]
+	records := 0
+	var rec dataset.Usage
+	for records < detectRows && len(data) > 0 {
+		if fast {
+			if _, cpu, _, used, ok := p.fastRow(data); ok && cpu < 1 {
+				records++
+				maxCPU = math.Max(maxCPU, cpu)
+				data = data[used:]
+				continue
+			}
+		}
+		var l []byte
+		var simple bool
+		l, data, p.fields, p.cols, simple = splitLine(data, p.fields, p.cols)
+		if len(l) == 0 {
+			continue // blank lines are not records
+		}
+		records++
+		if len(l) >= MaxLineBytes {
+			continue // rejected whatever the unit
+		}
+		var perr *ParseError
+		if simple {
+			perr = p.parseFields(l, 0, &rec)
+		} else {
+			perr = p.parse(l, 0, &rec)
+		}
+		// A value that no unit accepts (NaN, +Inf, above 100) is
+		// rejected either way and must not decide the others' unit.
+		if c := rec.CPU; perr == nil && c <= 100 {
+			maxCPU = math.Max(maxCPU, c)
+		}
+	}
+	r.decideUnit(maxCPU, records)
 }
 
 // parse reads one non-blank line into rec, without unit scaling or range

@@ -813,8 +813,9 @@ func TestCSVParallelEarlyClose(t *testing.T) {
 }
 
 // TestCSVLongLines: a line of MaxLineBytes or more is a reject, not an I/O
-// error, in the mapped sequential, mapped parallel and streaming paths
-// alike, and the lines after it keep their numbers.
+// error, in the mapped parallel and streaming paths alike (a mapped input
+// with such a line is too large for the sequential one, also when its unit
+// is detected: detectAhead), and the lines after it keep their numbers.
 func TestCSVLongLines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: this test writes a 32 MiB input; make test runs it (no -short)")
@@ -837,7 +838,7 @@ func TestCSVLongLines(t *testing.T) {
 		path     string
 		unit     CPUUnit
 		parallel bool
-	}{{plain, UnitAuto, false}, {plain, UnitFraction, true}, {gz, UnitAuto, false}, {gz, UnitFraction, false}} {
+	}{{plain, UnitAuto, true}, {plain, UnitFraction, true}, {gz, UnitAuto, false}, {gz, UnitFraction, false}} {
 		res := mustReadCSV(t, c.path, c.unit)
 		what := fmt.Sprintf("%s/%s", filepath.Base(c.path), c.unit)
 		if res.parallel != c.parallel {
@@ -953,6 +954,85 @@ func TestCSVParallelChunkEdges(t *testing.T) {
 	for i, isRec := range p.order {
 		if isRec == isBad[i] || s.order[i] != isRec {
 			t.Fatalf("item %d: record %v (sequential %v), line %d bad %v", i, isRec, s.order[i], i+2, isBad[i])
+		}
+	}
+}
+
+// TestCSVDetectAhead: a mapped input large enough for the parallel parse
+// has its unit detected without its first records being kept
+// (detectAhead), and must come out as the same content gzip-compressed,
+// which detect reads and holds back record by record: the same unit note,
+// records, rejects and order. The cases put in the detection window what
+// decides the unit: percent values and ones no unit accepts, a value just
+// above 1 that fastRow at scale 1 would clamp to 1 (the file is then
+// percent), columns in another order (no fast path), blank lines, CRLF
+// and lines that are rejected.
+func TestCSVDetectAhead(t *testing.T) {
+	cases := []struct {
+		name, header, note string
+		row                func(r *rand.Rand, i int) string
+	}{
+		{"percent", "tenant,server,timestamp,cpu", "cpu unit: percent (detected: values up to 100 in the first 65536 records; override with --cpu-unit)",
+			func(r *rand.Rand, i int) string {
+				return fmt.Sprintf("t%d,s%d,%d,%d.%d", r.IntN(50), r.IntN(4), 1700000000+i/50, r.IntN(101), r.IntN(10))
+			}},
+		{"just-above-1", "tenant,server,timestamp,cpu,memory", "cpu unit: percent (detected: values up to 1.0000000005 in the first 65536 records; override with --cpu-unit)",
+			func(r *rand.Rand, i int) string {
+				if i == 40_000 {
+					return fmt.Sprintf("t1,s1,%d,1.0000000005,0.5", 1700000000+i/50)
+				}
+				return fmt.Sprintf("t%d,s%d,%d,0.%04d,0.%d", r.IntN(50), r.IntN(4), 1700000000+i/50, r.IntN(10000), r.IntN(10))
+			}},
+		{"fraction", "tenant,server,timestamp,cpu", "cpu unit: fraction (detected: no value above 1 in the first 65536 records; override with --cpu-unit)",
+			func(r *rand.Rand, i int) string {
+				if i == 60_000 {
+					return fmt.Sprintf("t1,s1,%d,1.0", 1700000000+i/50)
+				}
+				return fmt.Sprintf("t%d,s%d,%d,0.%04d", r.IntN(50), r.IntN(4), 1700000000+i/50, r.IntN(10000))
+			}},
+		{"reordered", "cpu,timestamp,server,tenant", "cpu unit: percent (detected: values up to 99.9 in the first 65536 records; override with --cpu-unit)",
+			func(r *rand.Rand, i int) string {
+				return fmt.Sprintf("%d.9,%d,s%d,t%d", r.IntN(100), 1700000000+i/50, r.IntN(4), r.IntN(50))
+			}},
+	}
+	bad := []string{"t1,s1,1700000000,NaN", "t1,s1,1700000000,150", "t1,s1,1700000000,-5", "t1,s1,oops,0.5", "\"t1\",s1,1700000000,0.25", "", "t1,s1"}
+	badReordered := []string{"NaN,1700000000,s1,t1", "150,1700000000,s1,t1", "-5,1700000000,s1,t1", "0.5,oops,s1,t1", "0.25,1700000000,s1,\"t1\"", "", "0.5,1"}
+	dir := t.TempDir()
+	for k, c := range cases {
+		r := rand.New(rand.NewPCG(uint64(k), 41))
+		var b bytes.Buffer
+		b.WriteString(c.header + "\n")
+		for i := 0; b.Len() < parallelMinBytes+2<<20; i++ {
+			row := c.row(r, i)
+			if i%997 == 0 {
+				row = bad[(i/997)%len(bad)]
+				if c.name == "reordered" {
+					row = badReordered[(i/997)%len(bad)]
+				}
+			}
+			b.WriteString(row)
+			if i%1201 == 0 {
+				b.WriteString("\r")
+			}
+			b.WriteString("\n")
+		}
+		data := b.Bytes()
+		plain := writeFile(t, dir, c.name+".csv", data)
+		gz := writeFile(t, dir, c.name+".csv.gz", gzipBytes(t, data))
+		p, s := mustReadCSV(t, plain, UnitAuto), mustReadCSV(t, gz, UnitAuto)
+		if !p.parallel || s.parallel {
+			t.Fatalf("%s: parallel %v and %v, want the mapped input only", c.name, p.parallel, s.parallel)
+		}
+		if !hasNote(s.notes, c.note) {
+			t.Fatalf("%s: the stream's notes %q lack %q", c.name, s.notes, c.note)
+		}
+		if fmt.Sprint(p.notes) != fmt.Sprint(s.notes) {
+			t.Fatalf("%s: notes %q, the stream's %q", c.name, p.notes, s.notes)
+		}
+		checkRecords(t, c.name, p.recs, s.recs)
+		sameRejects(t, c.name, p.rejects, s.rejects)
+		if len(s.rejects) == 0 || fmt.Sprint(p.order) != fmt.Sprint(s.order) {
+			t.Fatalf("%s: %d rejects; records and rejects interleave differently", c.name, len(s.rejects))
 		}
 	}
 }

@@ -86,6 +86,9 @@ func drainChunks(ctx context.Context, s *sink, r *usageCSV, w *dataset.Writer[da
 // for its detection are still being handed out: parsing the chunks after
 // them overlaps with appending them, where the second core used to wait.
 func (r *usageCSV) batchReady() bool {
+	if r.p.unit == UnitAuto && r.parallelAhead() {
+		r.detect() // holds nothing back (detectAhead)
+	}
 	if r.p.unit == UnitAuto || r.eof || r.err != nil {
 		return false
 	}

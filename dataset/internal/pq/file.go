@@ -23,18 +23,17 @@ import (
 // schema: readers see the schema, metadata and values of pqarrow's files
 // (the encodings and statistics each encoder chooses are in its file).
 type File struct {
-	w     io.Writer
-	off   int64 // bytes written
-	err   error
-	props *parquet.WriterProperties
-	sch   *schema.Schema
-	meta  *metadata.FileMetaDataBuilder
-	rg    *metadata.RowGroupMetaDataBuilder
-	col   int   // next column of the row group
-	rgRaw int64 // the row group's uncompressed bytes so far
-	group int
-	// scratch
-	hdr, body, packed []byte
+	w       io.Writer
+	off     int64 // bytes written
+	err     error
+	props   *parquet.WriterProperties
+	sch     *schema.Schema
+	meta    *metadata.FileMetaDataBuilder
+	rg      *metadata.RowGroupMetaDataBuilder
+	col     int   // next column of the row group
+	rgRaw   int64 // the row group's uncompressed bytes so far
+	group   int
+	scratch ChunkBuffer // the direct chunks' scratch (its out is unused)
 }
 
 // NewFile starts a file of Arrow schema as on w: the magic, and a footer
@@ -141,6 +140,9 @@ func (p *File) Schema() *schema.Schema { return p.sch }
 // Chunk is the column chunk being written.
 type Chunk struct {
 	p                *File
+	buf              *ChunkBuffer // BufferedChunk's: where the pages go until WriteChunk
+	col              int
+	err              error          // a buffered chunk's (a direct one's go to p.err)
 	codec            compress.Codec // nil: uncompressed
 	level            int
 	dictOff, dataOff int64 // -1 until written
@@ -155,24 +157,75 @@ type Chunk struct {
 
 // Chunk begins the next column's chunk of the row group.
 func (p *File) Chunk() (*Chunk, error) {
-	if p.col >= p.sch.NumColumns() {
+	return p.newChunk(p.col, nil)
+}
+
+// ChunkBuffer holds a buffered chunk's pages and scratch; keep one per
+// column and goroutine to reuse its memory from row group to row group.
+type ChunkBuffer struct {
+	out, hdr, body, packed []byte
+}
+
+// BufferedChunk begins the chunk of column col of the row group with its
+// pages kept in buf until WriteChunk writes them: the chunks of a row
+// group can then be encoded and compressed on goroutines of their own
+// and written in column order. A File's own methods are for one
+// goroutine; a buffered chunk's DictPage and DataPage only use the chunk
+// and buf.
+func (p *File) BufferedChunk(col int, buf *ChunkBuffer) (*Chunk, error) {
+	buf.out = buf.out[:0]
+	return p.newChunk(col, buf)
+}
+
+func (p *File) newChunk(col int, buf *ChunkBuffer) (*Chunk, error) {
+	if col >= p.sch.NumColumns() {
 		return nil, fmt.Errorf("pq: more column chunks than the schema's %d columns", p.sch.NumColumns())
 	}
-	c := &Chunk{p: p, dictOff: -1, dataOff: -1, start: p.off, dataPages: map[parquet.Encoding]int32{}}
-	if cc := p.props.CompressionFor(p.sch.Column(p.col).ColumnPath().String()); cc != compress.Codecs.Uncompressed {
+	c := &Chunk{p: p, buf: buf, col: col, dictOff: -1, dataOff: -1, dataPages: map[parquet.Encoding]int32{}}
+	c.start = c.pos()
+	if cc := p.props.CompressionFor(p.sch.Column(col).ColumnPath().String()); cc != compress.Codecs.Uncompressed {
 		codec, err := compress.GetCodec(cc)
 		if err != nil {
 			return nil, err
 		}
 		c.codec = codec
-		c.level = p.props.CompressionLevelFor(p.sch.Column(p.col).ColumnPath().String())
+		c.level = p.props.CompressionLevelFor(p.sch.Column(col).ColumnPath().String())
 	}
 	return c, nil
 }
 
+// WriteChunk writes the pages of c, a buffered chunk of the row group's
+// next column, and finishes its metadata, as End does for a direct one.
+func (p *File) WriteChunk(c *Chunk) error {
+	if c.buf == nil || c.col != p.col {
+		return fmt.Errorf("pq: WriteChunk of column %d (buffered: %v) where column %d is next", c.col, c.buf != nil, p.col)
+	}
+	if c.err != nil {
+		return c.err
+	}
+	base := p.off
+	for _, off := range []*int64{&c.dictOff, &c.dataOff} {
+		if *off >= 0 {
+			*off += base
+		}
+	}
+	c.start = base
+	p.put(c.buf.out)
+	c.buf = nil // End's offsets are the file's now
+	return c.End()
+}
+
+// pos is where the chunk's next page goes: in the file, or in its buffer.
+func (c *Chunk) pos() int64 {
+	if c.buf != nil {
+		return int64(len(c.buf.out))
+	}
+	return c.p.off
+}
+
 // DictPage writes the chunk's dictionary page of n PLAIN values.
 func (c *Chunk) DictPage(n int, body []byte) {
-	c.dictOff = c.p.off
+	c.dictOff = c.pos()
 	c.page(DictionaryPage, n, 0, body)
 	c.dictPages++
 }
@@ -182,7 +235,7 @@ func (c *Chunk) DictPage(n int, body []byte) {
 // values in encoding enc.
 func (c *Chunk) DataPage(levels int, enc parquet.Encoding, parts ...[]byte) {
 	if c.dataOff < 0 {
-		c.dataOff = c.p.off
+		c.dataOff = c.pos()
 	}
 	c.page(DataPage, levels, enc, parts...)
 	c.levels += int64(levels)
@@ -190,37 +243,76 @@ func (c *Chunk) DataPage(levels int, enc parquet.Encoding, parts ...[]byte) {
 }
 
 func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
-	p := c.p
+	s := &c.p.scratch
+	if c.buf != nil {
+		s = c.buf
+	}
 	raw := 0
 	for _, b := range parts {
 		raw += len(b)
 	}
 	size := raw
 	if c.codec != nil {
-		p.body = p.body[:0]
-		for _, b := range parts {
-			p.body = append(p.body, b...)
-		}
-		p.packed = c.codec.EncodeLevel(p.packed[:0], p.body, c.level)
-		parts, size = [][]byte{p.packed}, len(p.packed)
+		s.packed = c.codec.EncodeLevel(s.packed[:0], joined(parts, &s.body), c.level)
+		parts, size = [][]byte{s.packed}, len(s.packed)
 	}
 	if raw > math.MaxInt32 || size > math.MaxInt32 {
-		p.err = fmt.Errorf("pq: Parquet page of %d bytes", raw)
+		err := fmt.Errorf("pq: Parquet page of %d bytes", raw)
+		if c.buf != nil {
+			c.err = err
+		} else {
+			c.p.err = err
+		}
 		return
 	}
-	p.hdr = AppendPageHeader(p.hdr[:0], typ, int32(raw), int32(size), int32(n), int32(enc))
-	c.raw += int64(len(p.hdr) + raw)
-	p.put(p.hdr)
+	s.hdr = AppendPageHeader(s.hdr[:0], typ, int32(raw), int32(size), int32(n), int32(enc))
+	c.raw += int64(len(s.hdr) + raw)
+	c.put(s.hdr)
 	for _, b := range parts {
-		p.put(b)
+		c.put(b)
 	}
 }
 
-// End finishes the chunk's metadata.
+func (c *Chunk) put(b []byte) {
+	if c.buf != nil {
+		c.buf.out = append(c.buf.out, b...)
+	} else {
+		c.p.put(b)
+	}
+}
+
+// joined is parts one after the other: the one part that is not empty
+// as it is, since a page's body (a megabyte of ids) is most often all of
+// it, or else a copy in *scratch.
+func joined(parts [][]byte, scratch *[]byte) []byte {
+	one := -1
+	for i, b := range parts {
+		if len(b) == 0 {
+			continue
+		}
+		if one >= 0 {
+			*scratch = (*scratch)[:0]
+			for _, b := range parts {
+				*scratch = append(*scratch, b...)
+			}
+			return *scratch
+		}
+		one = i
+	}
+	if one < 0 {
+		return nil
+	}
+	return parts[one]
+}
+
+// End finishes the chunk's metadata (WriteChunk's, for a buffered one).
 func (c *Chunk) End() error {
 	p := c.p
 	if p.err != nil {
 		return p.err
+	}
+	if c.buf != nil {
+		return fmt.Errorf("pq: End of a buffered chunk of column %d: WriteChunk writes it", c.col)
 	}
 	cc := p.rg.NextColumnChunk()
 	p.col++
