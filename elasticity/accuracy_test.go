@@ -97,6 +97,15 @@ func sandboxAccuracyOnce(t *testing.T) string {
 	m := res.Models[0]
 	t.Log("\n" + accuracyTable(m))
 	if m.Kind != "spill-rate" || m.Simulator != "spill-buffer" {
+		// A sweep whose fitted under-sized runs came out no slower than
+		// the well-sized one measured the host, not spilling (the
+		// profiler says so in a warning): it is measured once more, as a
+		// sweep that misses the bar is.
+		for _, w := range m.Warnings {
+			if m.Simulator == "spill-buffer" && strings.HasPrefix(w, "non-monotone measurements") {
+				return fmt.Sprintf("model %s/%s, want spill-rate/spill-buffer: %s", m.Kind, m.Simulator, w)
+			}
+		}
 		t.Fatalf("model %s/%s, want spill-rate/spill-buffer; warnings %q", m.Kind, m.Simulator, m.Warnings)
 	}
 	// The simulation spills what the program spilled: (⌈1.16·in/m⌉−1)
