@@ -13,7 +13,7 @@ import (
 )
 
 // checkDecoders holds DecodeIDs, DecodeDictDoubles and unpackIDs to the
-// reference decoders (DictIDs, UnpackHybrid) on the page vals of n ids
+// reference decoders (DictIDs, unpackHybridRef) on the page vals of n ids
 // and a dictionary of size entries: the same verdict, the same ids, the
 // same doubles.
 func checkDecoders(t *testing.T, vals []byte, n, size int) {
@@ -53,10 +53,10 @@ func checkDecoders(t *testing.T, vals []byte, n, size int) {
 	}
 	if len(vals) > 0 {
 		wantH := make([]int32, n)
-		okH := UnpackHybrid(vals[1:], int(vals[0]), wantH)
+		okH := unpackHybridRef(vals[1:], int(vals[0]), wantH)
 		hi, ok := unpackIDs(vals[1:], int(vals[0]), got)
 		if ok != okH || ok && (!slices.Equal(got, wantH) || int(hi) != int(maxInt32(wantH))) {
-			t.Fatalf("n %d: unpackIDs says %v (greatest %d), UnpackHybrid %v (%d)", n, ok, hi, okH, maxInt32(wantH))
+			t.Fatalf("n %d: unpackIDs says %v (greatest %d), the reference %v (%d)", n, ok, hi, okH, maxInt32(wantH))
 		}
 	}
 }
@@ -119,7 +119,7 @@ func TestDecodersMatchReference(t *testing.T) {
 	}
 }
 
-// A negative id (bit 31 set at width 32) is refused as UnpackHybrid
+// A negative id (bit 31 set at width 32) is refused as the reference decoder
 // refuses it, whatever the dictionary's size.
 func TestDecodersRefuseNegativeIDs(t *testing.T) {
 	ids := []int32{1, 2, -5, 3, 4, 5, 6, 7}
@@ -132,7 +132,7 @@ func TestDecodersRefuseNegativeIDs(t *testing.T) {
 	checkDecoders(t, run, 8, 8)
 }
 
-// CountDefs counts what UnpackHybrid expands, with its verdict.
+// CountDefs counts what the reference (unpackHybridRef) expands, with its verdict.
 func TestCountDefsMatchesUnpack(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 38))
 	for trial := 0; trial < 2000; trial++ {
@@ -156,14 +156,14 @@ func TestCountDefsMatchesUnpack(t *testing.T) {
 func checkCountDefs(t *testing.T, def []byte, n int) {
 	t.Helper()
 	lv := make([]int32, n)
-	wantOK := UnpackHybrid(def, 1, lv)
+	wantOK := unpackHybridRef(def, 1, lv)
 	want := 0
 	for _, v := range lv {
 		want += int(v)
 	}
 	got, ok := CountDefs(def, n)
 	if ok != wantOK || ok && got != want {
-		t.Fatalf("%d levels: CountDefs gives %d, %v; UnpackHybrid %d, %v (% x)", n, got, ok, want, wantOK, def[:min(len(def), 30)])
+		t.Fatalf("%d levels: CountDefs gives %d, %v; the reference %d, %v (% x)", n, got, ok, want, wantOK, def[:min(len(def), 30)])
 	}
 }
 

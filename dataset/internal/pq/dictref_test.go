@@ -8,7 +8,7 @@ func DictIDs(vals []byte, dst []int32, size int) bool {
 	if len(dst) == 0 {
 		return true
 	}
-	if len(vals) < 1 || !UnpackHybrid(vals[1:], int(vals[0]), dst) {
+	if len(vals) < 1 || !unpackHybridRef(vals[1:], int(vals[0]), dst) {
 		return false
 	}
 	return int(maxInt32(dst)) < size

@@ -90,7 +90,11 @@ func FuzzHybridDecode(f *testing.F) {
 		for i := range dst {
 			dst[i] = -7
 		}
-		if UnpackHybrid(b, width, dst) {
+		ref := make([]int32, n)
+		refOK := unpackHybridRef(b, width, ref)
+		if ok := UnpackHybrid(b, width, dst); ok != refOK || ok && !slices.Equal(dst, ref) {
+			t.Fatalf("UnpackHybrid %v %v, the reference %v %v", ok, dst, refOK, ref)
+		} else if ok {
 			for _, v := range dst {
 				if v < 0 || width < 32 && int64(v) >= 1<<width {
 					t.Fatalf("accepted with %d outside width %d", v, width)
