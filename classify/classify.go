@@ -624,10 +624,7 @@ func fillGaps(x []float64, maxGap int) (long, longest int) {
 		for math.IsNaN(x[j]) {
 			j++
 		}
-		a, b := x[i-1], x[j]
-		for k := i; k < j; k++ {
-			x[k] = a + (b-a)*float64(k-i+1)/float64(j-i+1)
-		}
+		interpolate(x, i, j, x[i-1], x[j])
 		if j-i > maxGap {
 			long++
 		}
@@ -635,6 +632,14 @@ func fillGaps(x []float64, maxGap int) (long, longest int) {
 		i = j
 	}
 	return long, longest
+}
+
+// interpolate fills x[i:j], a gap between the samples a (before it) and
+// b (after it), on the straight line between them.
+func interpolate(x []float64, i, j int, a, b float64) {
+	for k := i; k < j; k++ {
+		x[k] = a + (b-a)*float64(k-i+1)/float64(j-i+1)
+	}
 }
 
 // signalSpread is the standard deviation of x's means over blocks of w

@@ -28,8 +28,8 @@ type scanned struct {
 // Every figure has the bits of the separate functions (scan_test.go keeps
 // them as the oracle): the mean is summed in the same four interleaved
 // parts, in the same order (a NaN added nothing there: adding +0 to a sum
-// that starts at +0 changes no bit), and the gaps are filled with the
-// same expression. (signalSpread's squared differences summed in this
+// that starts at +0 changes no bit), and the gaps are filled by the
+// same function (interpolate). (signalSpread's squared differences summed in this
 // pass too made it slower than their own pass over the cached copy.)
 func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 	n := len(v)
@@ -55,10 +55,7 @@ func (w *workspace) scan(v []float64, maxK, maxGap int) scanned {
 		for v[j] != v[j] {
 			j++
 		}
-		a, b := x[p-1], v[j]
-		for k := p; k < j; k++ {
-			x[k] = a + (b-a)*float64(k-p+1)/float64(j-p+1)
-		}
+		interpolate(x, p, j, x[p-1], v[j])
 		if j-p > maxGap {
 			long++
 		}

@@ -3,6 +3,7 @@ package classify
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/wlprof/wlprof/internal/quantile"
@@ -293,5 +294,18 @@ func TestShuffleMatchesRandShuffle(t *testing.T) {
 				t.Fatalf("seed %d n %d: the sources differ after the shuffle (%d, %d)", seed, n, x, y)
 			}
 		}
+	}
+}
+
+// fillGaps, whose interpolation scan shares, against values worked by hand:
+// a gap of three slots between 1 and 5 is 2, 3, 4; one of one slot between
+// 4 and 3 is 3.5; with maxGap 2 only the first is long.
+func TestFillGapsByHand(t *testing.T) {
+	nan := math.NaN()
+	x := []float64{1, nan, nan, nan, 5, 4, nan, 3}
+	long, longest := fillGaps(x, 2)
+	want := []float64{1, 2, 3, 4, 5, 4, 3.5, 3}
+	if !slices.Equal(x, want) || long != 1 || longest != 3 {
+		t.Fatalf("fillGaps: %v, %d long, longest %d; want %v, 1 long, longest 3", x, long, longest, want)
 	}
 }
