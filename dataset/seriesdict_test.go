@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -170,21 +169,9 @@ func TestWriteSeriesDictionary(t *testing.T) {
 		for _, calls := range [][]int{nil, {SeriesGroupRows, 2 * SeriesGroupRows}} {
 			ds := writeSeriesDS(t, rows, calls...)
 			checkEncodings(t, seriesFile(t, ds), kinds)
-			fast, slow := readSeriesBothWays(t, ds)
-			generic, err := ReadAll(context.Background(), ds, SeriesTable)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for name, got := range map[string][]Series{"fast path": fast, "arrow column reader": slow, "pqarrow": generic} {
-				if len(got) != len(rows) {
-					t.Fatalf("seed %d %v: %s read %d rows, wrote %d", seed, calls, name, len(got), len(rows))
-				}
-				for i := range rows {
-					if err := sameSeries(got[i], rows[i]); err != nil {
-						t.Fatalf("seed %d %v: %s row %d (%v): %v", seed, calls, name, i, kinds[i/SeriesGroupRows], err)
-					}
-				}
-			}
+			readsBackThreeWays(t, ds, rows, fmt.Sprintf("seed %d %v", seed, calls), func(i int) string {
+				return fmt.Sprint(kinds[i/SeriesGroupRows])
+			})
 			assertFastChunks(t, ds)
 		}
 	}

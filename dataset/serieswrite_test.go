@@ -88,21 +88,7 @@ func TestWriteSeriesReadBack(t *testing.T) {
 			if got := ds.Rows(SeriesTable.Name); got != int64(len(rows)) {
 				t.Fatalf("manifest: %d rows, wrote %d", got, len(rows))
 			}
-			fast, slow := readSeriesBothWays(t, ds)
-			generic, err := ReadAll(context.Background(), ds, SeriesTable)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for name, got := range map[string][]Series{"fast path": fast, "arrow column reader": slow, "pqarrow": generic} {
-				if len(got) != len(rows) {
-					t.Fatalf("seed %d %v: %s read %d rows, wrote %d", seed, calls, name, len(got), len(rows))
-				}
-				for i := range rows {
-					if err := sameSeries(got[i], rows[i]); err != nil {
-						t.Fatalf("seed %d %v: %s row %d: %v", seed, calls, name, i, err)
-					}
-				}
-			}
+			readsBackThreeWays(t, ds, rows, fmt.Sprintf("seed %d %v", seed, calls), nil)
 			assertFastChunks(t, ds)
 		}
 		// Statistics against pqarrow's for the same rows and row groups.
@@ -211,5 +197,31 @@ func TestWriteSeriesOneWay(t *testing.T) {
 	WriterFor(tx, SeriesTable)
 	if err := tx.WriteSeries(seriesRows(1, 3)); err == nil {
 		t.Fatal("WriteSeries after WriterFor(SeriesTable): no error")
+	}
+}
+
+// readsBackThreeWays reads the series table of ds with the fast path, the
+// arrow column reader and pqarrow, and fails unless each gives rows; the
+// message starts with what, and note (when not nil) says more of a row.
+func readsBackThreeWays(t *testing.T, ds *Dataset, rows []Series, what string, note func(i int) string) {
+	t.Helper()
+	fast, slow := readSeriesBothWays(t, ds)
+	generic, err := ReadAll(context.Background(), ds, SeriesTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]Series{"fast path": fast, "arrow column reader": slow, "pqarrow": generic} {
+		if len(got) != len(rows) {
+			t.Fatalf("%s: %s read %d rows, wrote %d", what, name, len(got), len(rows))
+		}
+		for i := range rows {
+			if err := sameSeries(got[i], rows[i]); err != nil {
+				row := fmt.Sprint("row ", i)
+				if note != nil {
+					row += " (" + note(i) + ")"
+				}
+				t.Fatalf("%s: %s %s: %v", what, name, row, err)
+			}
+		}
 	}
 }
