@@ -4,13 +4,40 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/wlprof/wlprof/internal/duckdbtest"
 )
+
+// usageCodecs is the set of codecs of the usage files' column chunks.
+func usageCodecs(t *testing.T, ds *Dataset) map[compress.Compression]bool {
+	t.Helper()
+	out := map[compress.Compression]bool{}
+	for _, f := range ds.Manifest().Tables[UsageTable.Name].Files {
+		r, err := file.OpenParquetFile(filepath.Join(ds.Dir, f.Path), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g := 0; g < r.NumRowGroups(); g++ {
+			rg := r.MetaData().RowGroup(g)
+			for c := 0; c < rg.NumColumns(); c++ {
+				cc, err := rg.ColumnChunk(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[cc.Compression()] = true
+			}
+		}
+		r.Close()
+	}
+	return out
+}
 
 // duckdb runs queries in DuckDB (internal/duckdbtest).
 func duckdb(t *testing.T, queries ...string) [][]map[string]any {
@@ -41,6 +68,10 @@ func TestDuckDBReadsOwnFiles(t *testing.T) {
 			TimeMs: tm, CPU: cpu, Memory: maybeNaN(r)}
 	}
 	uds := writeIngests(t, UsageTable, usage, 9_000)
+	// DuckDB reads files whose chunks mix zstd and uncompressed ones.
+	if codecs := usageCodecs(t, uds); !codecs[compress.Codecs.Zstd] || !codecs[compress.Codecs.Uncompressed] {
+		t.Fatalf("usage chunks' codecs %v: the test wants both zstd and uncompressed ones", codecs)
+	}
 	series := writtenRows(1) // seed 1 has a row longer than one page
 	for i := range series {
 		series[i].Tenant = runeStr(r) // valid UTF-8, as DuckDB wants of strings

@@ -34,7 +34,26 @@ type File struct {
 	rgRaw   int64 // the row group's uncompressed bytes so far
 	group   int
 	scratch ChunkBuffer // the direct chunks' scratch (its out is unused)
+	// worth: each compressed chunk keeps its codec only if its first
+	// data page shrinks by an eighth (KeepCodecIfWorth).
+	worth     bool
+	groupRows int
 }
+
+// KeepCodecIfWorth has each column chunk that the properties compress
+// store its pages uncompressed when the codec would not shrink the chunk
+// by an eighth, estimated from its dictionary page and the start of its
+// first data page (scaled to the row group's rows: the page's share of a
+// flat column's chunk). Bit-packed dictionary ids of values
+// that do not repeat in patterns (a usage table's cpu column) shrink by
+// 2-3%, for a compression pass when written and a decompression pass in
+// every read. Parquet names the codec per column chunk, so every reader
+// takes the mix.
+func (p *File) KeepCodecIfWorth() { p.worth = true }
+
+// worthCompressing is the rule: the codec keeps a chunk whose compressed
+// size is at most seven eighths of its raw size.
+func worthCompressing(raw, packed int64) bool { return packed <= raw-raw/8 }
 
 // NewFile starts a file of Arrow schema as on w: the magic, and a footer
 // builder with the schema's metadata as key-value pairs (as pqarrow does).
@@ -94,7 +113,7 @@ func (p *File) put(b []byte) {
 func (p *File) StartGroup(rows int) {
 	p.rg = p.meta.AppendRowGroup()
 	p.rg.SetNumRows(rows)
-	p.col, p.rgRaw = 0, 0
+	p.col, p.rgRaw, p.groupRows = 0, 0, rows
 }
 
 // EndGroup finishes the row group.
@@ -151,6 +170,11 @@ type Chunk struct {
 	levels           int64
 	dictPages        int32
 	dataPages        map[parquet.Encoding]int32
+	// deciding: the codec is tried on the first data page (File.worth);
+	// until then a dictionary page waits in the buffer's dict.
+	deciding, dictWaits bool
+	dictN               int
+	stored              bool // the codec was dropped: the chunk is uncompressed
 	// Stats are the chunk's statistics, set by the encoder.
 	Stats metadata.EncodedStatistics
 }
@@ -163,7 +187,7 @@ func (p *File) Chunk() (*Chunk, error) {
 // ChunkBuffer holds a buffered chunk's pages and scratch; keep one per
 // column and goroutine to reuse its memory from row group to row group.
 type ChunkBuffer struct {
-	out, hdr, body, packed []byte
+	out, hdr, body, packed, dict, dictPacked []byte
 }
 
 // BufferedChunk begins the chunk of column col of the row group with its
@@ -190,6 +214,7 @@ func (p *File) newChunk(col int, buf *ChunkBuffer) (*Chunk, error) {
 		}
 		c.codec = codec
 		c.level = p.props.CompressionLevelFor(p.sch.Column(col).ColumnPath().String())
+		c.deciding = p.worth
 	}
 	return c, nil
 }
@@ -200,6 +225,7 @@ func (p *File) WriteChunk(c *Chunk) error {
 	if c.buf == nil || c.col != p.col {
 		return fmt.Errorf("pq: WriteChunk of column %d (buffered: %v) where column %d is next", c.col, c.buf != nil, p.col)
 	}
+	c.writeDict()
 	if c.err != nil {
 		return c.err
 	}
@@ -223,38 +249,117 @@ func (c *Chunk) pos() int64 {
 	return c.p.off
 }
 
-// DictPage writes the chunk's dictionary page of n PLAIN values.
+// DictPage writes the chunk's dictionary page of n PLAIN values (while
+// the chunk's codec is undecided, a copy waits for the first data page).
 func (c *Chunk) DictPage(n int, body []byte) {
+	if c.deciding {
+		s := c.scratch()
+		s.dict = append(s.dict[:0], body...)
+		c.dictWaits, c.dictN = true, n
+		return
+	}
 	c.dictOff = c.pos()
 	c.page(DictionaryPage, n, 0, body)
 	c.dictPages++
+}
+
+// writeDict writes, uncompressed, a dictionary page that waited for a
+// codec decision the chunk did not get (a chunk without data pages).
+func (c *Chunk) writeDict() {
+	if !c.dictWaits {
+		return
+	}
+	c.dictWaits, c.deciding, c.codec, c.stored = false, false, nil, true
+	c.DictPage(c.dictN, c.scratch().dict)
+}
+
+// scratch is the chunk's buffers: its own when buffered, else the file's.
+func (c *Chunk) scratch() *ChunkBuffer {
+	if c.buf != nil {
+		return c.buf
+	}
+	return &c.p.scratch
 }
 
 // DataPage writes a version 1 data page of levels levels (values and
 // nulls) whose body is parts, one after the other: level blocks, then the
 // values in encoding enc.
 func (c *Chunk) DataPage(levels int, enc parquet.Encoding, parts ...[]byte) {
-	if c.dataOff < 0 {
-		c.dataOff = c.pos()
-	}
 	c.page(DataPage, levels, enc, parts...)
 	c.levels += int64(levels)
 	c.dataPages[enc]++
 }
 
 func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
-	s := &c.p.scratch
-	if c.buf != nil {
-		s = c.buf
-	}
+	s := c.scratch()
 	raw := 0
 	for _, b := range parts {
 		raw += len(b)
 	}
-	size := raw
+	if c.codec != nil && c.deciding {
+		c.decide(joined(parts, &s.body), n)
+	}
 	if c.codec != nil {
 		s.packed = c.codec.EncodeLevel(s.packed[:0], joined(parts, &s.body), c.level)
-		parts, size = [][]byte{s.packed}, len(s.packed)
+		parts = [][]byte{s.packed}
+	}
+	if typ == DataPage && c.dataOff < 0 {
+		c.dataOff = c.pos()
+	}
+	c.emit(typ, n, enc, raw, parts)
+}
+
+// probeBytes is how much of a chunk's first data page decide compresses
+// to estimate the chunk's ratio: a usage page is a row group's megabyte
+// or two of ids, and compressing all of it to find that it does not
+// shrink is the cost the rule saves.
+const probeBytes = 128 << 10
+
+// decide keeps or drops the codec from an estimate of the chunk's
+// compressed size: the dictionary page that waited, compressed, and the
+// first data page's (body, of levels levels) ratio on its first
+// probeBytes, scaled to the row group's rows. It then writes that
+// dictionary page, ahead of the data page.
+func (c *Chunk) decide(body []byte, levels int) {
+	c.deciding = false
+	s := c.scratch()
+	var dictRaw, dictPacked int64
+	if c.dictWaits {
+		s.dictPacked = c.codec.EncodeLevel(s.dictPacked[:0], s.dict, c.level)
+		dictRaw, dictPacked = int64(len(s.dict)), int64(len(s.dictPacked))
+	}
+	probe := body[:min(len(body), probeBytes)]
+	s.packed = c.codec.EncodeLevel(s.packed[:0], probe, c.level)
+	raw, packed := int64(len(body)), int64(len(s.packed))
+	if len(probe) > 0 {
+		packed = packed * raw / int64(len(probe))
+	}
+	if levels > 0 && c.p.groupRows > levels {
+		raw, packed = raw*int64(c.p.groupRows)/int64(levels), packed*int64(c.p.groupRows)/int64(levels)
+	}
+	if !worthCompressing(dictRaw+raw, dictPacked+packed) {
+		c.codec, c.stored = nil, true
+	}
+	if !c.dictWaits {
+		return
+	}
+	c.dictWaits = false
+	dict := s.dictPacked
+	if c.codec == nil {
+		dict = s.dict
+	}
+	c.dictOff = c.pos()
+	c.emit(DictionaryPage, c.dictN, 0, len(s.dict), [][]byte{dict})
+	c.dictPages++
+}
+
+// emit writes a page's header and its parts (compressed or not); raw is
+// the page's uncompressed size.
+func (c *Chunk) emit(typ, n int, enc parquet.Encoding, raw int, parts [][]byte) {
+	s := c.scratch()
+	size := 0
+	for _, b := range parts {
+		size += len(b)
 	}
 	if raw > math.MaxInt32 || size > math.MaxInt32 {
 		err := fmt.Errorf("pq: Parquet page of %d bytes", raw)
@@ -314,8 +419,17 @@ func (c *Chunk) End() error {
 	if c.buf != nil {
 		return fmt.Errorf("pq: End of a buffered chunk of column %d: WriteChunk writes it", c.col)
 	}
+	c.writeDict()
+	if p.err != nil {
+		return p.err
+	}
 	cc := p.rg.NextColumnChunk()
 	p.col++
+	if c.stored {
+		// Codec 0 is UNCOMPRESSED in Parquet's thrift enum (the type is
+		// internal to arrow-go; the constant converts to it).
+		cc.Contents().MetaData.Codec = 0
+	}
 	if c.Stats.IsSet() {
 		cc.SetStats(c.Stats)
 	}
