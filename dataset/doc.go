@@ -39,9 +39,9 @@
 //
 // # Other readers
 //
-// The files are Parquet 2 with zstd pages (a usage column chunk that zstd
-// would not shrink by an eighth is stored uncompressed: the codec is per
-// chunk in Parquet), dictionary-encoded strings and
+// The files are Parquet 2 with zstd pages (a usage cpu or memory chunk
+// that zstd would not shrink by an eighth is stored uncompressed: the
+// codec is per chunk in Parquet), dictionary-encoded strings and
 // DELTA_BINARY_PACKED time columns; created_by is "wlprof version X (build
 // Y)", the form parquet-mr parses, so readers built on it (Spark, Hive,
 // Trino) keep the string columns' statistics. DuckDB reads every table

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,13 +73,14 @@ func TestKeepCodecIfWorth(t *testing.T) {
 			return 7
 		}), false},
 	}
+	var worth []int
 	write := func(buffered bool) []byte {
 		var out bytes.Buffer
 		p, err := NewFile(&out, as, props)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.KeepCodecIfWorth()
+		p.KeepCodecIfWorth(worth...)
 		var buf ChunkBuffer
 		for _, ck := range chunks {
 			p.StartGroup(rows)
@@ -113,9 +115,15 @@ func TestKeepCodecIfWorth(t *testing.T) {
 		}
 		return out.Bytes()
 	}
+	worth = []int{0}
 	b := write(true)
 	if d := write(false); !bytes.Equal(b, d) {
 		t.Fatalf("buffered chunks: %d bytes, direct: %d, differ", len(b), len(d))
+	}
+	// Another column named: this one's chunks all keep zstd.
+	worth = []int{1}
+	if all := write(true); codecs(all) != "ZSTD ZSTD ZSTD ZSTD" {
+		t.Fatalf("codecs %s where the rule is not asked for", codecs(all))
 	}
 	f, err := file.NewParquetReader(bytes.NewReader(b))
 	if err != nil {
@@ -161,4 +169,22 @@ func TestKeepCodecIfWorth(t *testing.T) {
 			t.Fatalf("value %d: read %v, wrote %v", i, got[i], want[i])
 		}
 	}
+}
+
+// codecs is the codec of each row group's first column chunk in file b.
+func codecs(b []byte) string {
+	f, err := file.NewParquetReader(bytes.NewReader(b))
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	var out []string
+	for g := 0; g < f.NumRowGroups(); g++ {
+		cc, err := f.MetaData().RowGroup(g).ColumnChunk(0)
+		if err != nil {
+			return err.Error()
+		}
+		out = append(out, cc.Compression().String())
+	}
+	return strings.Join(out, " ")
 }
