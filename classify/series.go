@@ -550,7 +550,7 @@ func BuildSeries(ctx context.Context, ds *dataset.Dataset, opts SeriesOptions) (
 	}
 	// One scan: the first batch sets the step, then joins the series.
 	var b *SeriesBuilder
-	err := dataset.ScanUsageSlices(ctx, ds, func(ub *dataset.UsageBatch) error {
+	err := dataset.ScanUsageBatches(ctx, ds, func(ub *dataset.UsageBatch) error {
 		if b == nil {
 			step = BatchStep(ub, step)
 			b = NewSeriesBuilder(step)

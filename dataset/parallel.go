@@ -34,22 +34,6 @@ type rowGroupTask struct {
 // seriespages.go), and of a string dictionary.
 func scanRowGroups[B any](ctx context.Context, d *Dataset, table string, cols, dictCols []string,
 	read func(ctx context.Context, g *groupReader, rg int) (B, error), fn func(B) error) error {
-	return scanRowGroupParts(ctx, d, table, cols, dictCols, func(ctx context.Context, g *groupReader, rg, _ int, emit func(B) error) error {
-		b, err := read(ctx, g, rg)
-		if err != nil {
-			return err
-		}
-		return emit(b)
-	}, fn)
-}
-
-// scanRowGroupParts is scanRowGroups for a read that hands its row group
-// on in parts, calling emit for each in order (task is the group's place
-// in the table, 0 for the first): fn sees every part of a group, in order,
-// before the next group's. A worker decodes its next part while fn works
-// on the one before, and holds it until fn takes it.
-func scanRowGroupParts[B any](ctx context.Context, d *Dataset, table string, cols, dictCols []string,
-	read func(ctx context.Context, g *groupReader, rg, task int, emit func(B) error) error, fn func(B) error) error {
 	var tasks []rowGroupTask
 	for _, fi := range d.m.Tables[table].Files {
 		path := filepath.Join(d.Dir, fi.Path)
@@ -73,16 +57,15 @@ func scanRowGroupParts[B any](ctx context.Context, d *Dataset, table string, col
 	defer cancel()
 	type result struct {
 		b   B
-		end bool // the group's last message, after its parts
 		err error
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(tasks))
 	outs := make([]chan result, workers)
 	for w := range outs {
-		// Unbuffered: a worker holds the part it decoded until fn takes
-		// it, so a scan has a part per worker and fn's in memory, not one
-		// more per worker queued (a usage row group whole is 24 MB, every
-		// page of it faulted in once).
+		// Unbuffered: a worker holds the group it decoded until fn takes
+		// it, so a scan has a batch per worker and fn's in memory, not one
+		// more per worker queued (the usage table's are 24 MB each, every
+		// page of them faulted in once).
 		outs[w] = make(chan result)
 		wg.Add(1)
 		go func(w int, out chan<- result) {
@@ -90,53 +73,39 @@ func scanRowGroupParts[B any](ctx context.Context, d *Dataset, table string, col
 			defer close(out)
 			var rd *groupReader
 			defer func() { rd.close() }()
-			send := func(r result) bool {
-				select {
-				case out <- r:
-					return true
-				case <-ctx.Done():
-					return false
-				}
-			}
-			emit := func(b B) error {
-				if !send(result{b: b}) {
-					return ctx.Err()
-				}
-				return nil
-			}
 			for i := w; i < len(tasks); i += workers {
-				var err error
+				var r result
 				if rd == nil || rd.path != tasks[i].path {
 					rd.close()
-					rd, err = openGroupReader(tasks[i].path, cols, dictCols)
+					rd, r.err = openGroupReader(tasks[i].path, cols, dictCols)
 				}
-				if err == nil {
-					err = read(ctx, rd, tasks[i].rg, i, emit)
+				if r.err == nil {
+					r.b, r.err = read(ctx, rd, tasks[i].rg)
 				}
-				if !send(result{end: true, err: err}) || err != nil {
+				select {
+				case out <- r:
+				case <-ctx.Done():
+					return
+				}
+				if r.err != nil {
 					return
 				}
 			}
 		}(w, outs[w])
 	}
 	for i := range tasks {
-		for {
-			r, ok := <-outs[i%workers]
-			if !ok {
-				return ctx.Err()
-			}
-			if r.err != nil {
-				return r.err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if r.end {
-				break
-			}
-			if err := fn(r.b); err != nil {
-				return err
-			}
+		r, ok := <-outs[i%workers]
+		if !ok {
+			return ctx.Err()
+		}
+		if r.err != nil {
+			return r.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(r.b); err != nil {
+			return err
 		}
 	}
 	return nil

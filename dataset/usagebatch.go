@@ -35,9 +35,17 @@ func ScanUsageBatches(ctx context.Context, d *Dataset, fn func(*UsageBatch) erro
 	var free usageFree
 	defer free.close()
 	read := func(ctx context.Context, g *groupReader, rg int) ([]*UsageBatch, error) {
-		return readUsageGroup(ctx, g, rg, &free)
+		b := free.batch()
+		s := free.scratch(nil)
+		ok := fastUsageGroup(g, rg, b, s)
+		free.scratch(s)
+		if ok {
+			return []*UsageBatch{b}, nil
+		}
+		free.put(b)
+		return readGroup(ctx, g, rg, func(recs []arrow.Record) ([]*UsageBatch, error) { return decodeUsageBatches(recs, free.batch) })
 	}
-	return scanRowGroups(ctx, d, UsageTable.Name, usageScanCols, usageScanDicts,
+	return scanRowGroups(ctx, d, UsageTable.Name, []string{"tenant", "server", "time", "cpu"}, []string{"tenant", "server"},
 		read, func(bs []*UsageBatch) error {
 			for _, b := range bs {
 				if err := fn(b); err != nil {
@@ -49,23 +57,6 @@ func ScanUsageBatches(ctx context.Context, d *Dataset, fn func(*UsageBatch) erro
 		})
 }
 
-// The usage columns a scan reads, and those read as dictionaries.
-var usageScanCols, usageScanDicts = []string{"tenant", "server", "time", "cpu"}, []string{"tenant", "server"}
-
-// readUsageGroup decodes row group rg of g whole: from its pages
-// (usagepages.go) where it can, else with arrow.
-func readUsageGroup(ctx context.Context, g *groupReader, rg int, free *usageFree) ([]*UsageBatch, error) {
-	b := free.batch()
-	s := free.scratch(nil)
-	ok := fastUsageGroup(g, rg, b, s)
-	free.scratch(s)
-	if ok {
-		return []*UsageBatch{b}, nil
-	}
-	free.put(b)
-	return readGroup(ctx, g, rg, func(recs []arrow.Record) ([]*UsageBatch, error) { return decodeUsageBatches(recs, free.batch) })
-}
-
 // usageFree keeps a scan's batches once fn has seen them (a 216 M-row
 // table would otherwise leave 5 GB of garbage behind), and its page
 // decoders between row groups. The batches in flight are a few (one per
@@ -73,28 +64,9 @@ func readUsageGroup(ctx context.Context, g *groupReader, rg int, free *usageFree
 // sync.Pool would be emptied by every collection while the series builder
 // grows its heap.
 type usageFree struct {
-	mu            sync.Mutex
-	batches       []*UsageBatch
-	spare, every  []*usageScratch
-	slicers, made []*usageSlicer
-}
-
-// slicer returns a slicer when sl is nil and takes sl back when not.
-func (f *usageFree) slicer(sl *usageSlicer) *usageSlicer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if sl != nil {
-		f.slicers = append(f.slicers, sl)
-		return nil
-	}
-	if k := len(f.slicers); k > 0 {
-		sl = f.slicers[k-1]
-		f.slicers = f.slicers[:k-1]
-		return sl
-	}
-	sl = &usageSlicer{}
-	f.made = append(f.made, sl)
-	return sl
+	mu           sync.Mutex
+	batches      []*UsageBatch
+	spare, every []*usageScratch
 }
 
 func (f *usageFree) batch() *UsageBatch {
@@ -135,9 +107,6 @@ func (f *usageFree) scratch(s *usageScratch) *usageScratch {
 func (f *usageFree) close() {
 	for _, s := range f.every {
 		s.close()
-	}
-	for _, sl := range f.made {
-		sl.close()
 	}
 }
 

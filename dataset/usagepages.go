@@ -25,10 +25,6 @@ import (
 // that fetches one value per call, buffers grown by doubling, and the
 // dictionary strings cloned per row group.
 //
-// ScanUsageSlices decodes the same pages a slice of rows at a time after
-// the table's first row group (usageslices.go), so that its consumer
-// reads the rows from the cache.
-//
 // What this package writes is what it reads: version 1 data pages,
 // zstd or no compression, dictionary-encoded strings and doubles (plain
 // pages after a dictionary overflow, for the doubles), delta-encoded or
@@ -54,33 +50,8 @@ func (s *usageScratch) close() { s.pr.Close() }
 // server, time, cpu) into b. It reports false, with b in an unspecified
 // state, where the fast path does not apply.
 func fastUsageGroup(g *groupReader, rg int, b *UsageBatch, s *usageScratch) bool {
-	chunks, maxDefTime, n, ok := usageChunks(g, rg)
-	if !ok {
-		return false
-	}
-	b.Len = n
-	b.TenantIdx = slices.Grow(b.TenantIdx[:0], n)[:n]
-	b.ServerIdx = slices.Grow(b.ServerIdx[:0], n)[:n]
-	b.TimeMs = slices.Grow(b.TimeMs[:0], n)[:n]
-	b.CPU = slices.Grow(b.CPU[:0], n)[:n]
-	if b.Tenants, ok = s.stringDict(g.f, chunks[0], n, b.TenantIdx, b.Tenants[:0]); !ok {
-		return false
-	}
-	if b.Servers, ok = s.stringDict(g.f, chunks[1], n, b.ServerIdx, b.Servers[:0]); !ok {
-		return false
-	}
-	if !s.times(g.f, chunks[2], maxDefTime, n, b.TimeMs) {
-		return false
-	}
-	return s.doubles(g.f, chunks[3], n, b.CPU)
-}
-
-// usageChunks returns the column chunks of row group rg of g (whose cols
-// are tenant, server, time, cpu), the time column's maximum definition
-// level and the group's rows, or false where the fast path does not apply.
-func usageChunks(g *groupReader, rg int) (chunks [4]*metadata.ColumnChunkMetaData, maxDefTime int16, n int, ok bool) {
 	if !usageFastPath || !pq.LittleEndian || len(g.cols) != 4 {
-		return chunks, 0, 0, false
+		return false
 	}
 	md := g.pf.MetaData()
 	sch := md.Schema
@@ -89,25 +60,41 @@ func usageChunks(g *groupReader, rg int) (chunks [4]*metadata.ColumnChunkMetaDat
 		col := sch.Column(ci)
 		if col.PhysicalType() != want[i] || col.MaxRepetitionLevel() != 0 || col.MaxDefinitionLevel() > 1 ||
 			(i != 2 && col.MaxDefinitionLevel() != 0) {
-			return chunks, 0, 0, false
+			return false
 		}
 	}
 	// arrow-go v18's logical types are values (v16's were pointers).
 	if ts, ok := sch.Column(g.cols[2]).LogicalType().(schema.TimestampLogicalType); !ok || ts.TimeUnit() != schema.TimeUnitMillis {
-		return chunks, 0, 0, false
+		return false
 	}
 	rgm := md.RowGroup(rg)
-	n = int(rgm.NumRows())
+	n := int(rgm.NumRows())
 	// Every chunk holds the group's rows (one level each) before anything
 	// is allocated for them.
+	var chunks [4]*metadata.ColumnChunkMetaData
 	for i, ci := range g.cols {
 		cc, err := rgm.ColumnChunk(ci)
 		if n < 0 || err != nil || cc.NumValues() != int64(n) {
-			return chunks, 0, 0, false
+			return false
 		}
 		chunks[i] = cc
 	}
-	return chunks, sch.Column(g.cols[2]).MaxDefinitionLevel(), n, true
+	b.Len = n
+	b.TenantIdx = slices.Grow(b.TenantIdx[:0], n)[:n]
+	b.ServerIdx = slices.Grow(b.ServerIdx[:0], n)[:n]
+	b.TimeMs = slices.Grow(b.TimeMs[:0], n)[:n]
+	b.CPU = slices.Grow(b.CPU[:0], n)[:n]
+	var ok bool
+	if b.Tenants, ok = s.stringDict(g.f, chunks[0], n, b.TenantIdx, b.Tenants[:0]); !ok {
+		return false
+	}
+	if b.Servers, ok = s.stringDict(g.f, chunks[1], n, b.ServerIdx, b.Servers[:0]); !ok {
+		return false
+	}
+	if !s.times(g.f, chunks[2], sch.Column(g.cols[2]).MaxDefinitionLevel(), n, b.TimeMs) {
+		return false
+	}
+	return s.doubles(g.f, chunks[3], n, b.CPU)
 }
 
 // pages reads a column chunk of rows levels and walks its pages
