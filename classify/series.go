@@ -301,6 +301,24 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 		}
 		b.prevS = cloneStrings(ub.Servers)
 	}
+	for lo := 0; lo < ub.Len; lo += foldRows {
+		hi := min(lo+foldRows, ub.Len)
+		view := *ub
+		view.Len = hi - lo
+		view.TenantIdx, view.ServerIdx = ub.TenantIdx[lo:hi], ub.ServerIdx[lo:hi]
+		view.TimeMs, view.CPU = ub.TimeMs[lo:hi], ub.CPU[lo:hi]
+		b.fold(&view)
+	}
+}
+
+// foldRows is the rows AddBatch folds at a time: the parts' workers each
+// read every row's server id, time and value, so a range of rows small
+// enough for the cache is read from memory once rather than once per part
+// (a usage row group is a million rows, 20 MB of them).
+var foldRows = 1 << 17 // a variable for the tests
+
+// fold adds rows whose dictionaries AddBatch has mapped.
+func (b *SeriesBuilder) fold(ub *dataset.UsageBatch) {
 	b.sid = slices.Grow(b.sid[:0], ub.Len)[:ub.Len]
 	b.serverIDs(ub)
 	if b.parts <= 1 || ub.Len < 1<<14 {

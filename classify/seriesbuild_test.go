@@ -15,8 +15,9 @@ import (
 )
 
 // AddBatch folds a batch's rows on several workers (each owning a part of
-// the servers); the series must be exactly those of one worker, whatever
-// the number of parts, on shuffled rows with duplicates and gaps.
+// the servers), a range of rows at a time; the series must be exactly
+// those of one worker over the whole batch, whatever the number of parts
+// and the ranges, on shuffled rows with duplicates and gaps.
 func TestAddBatchPartsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	ds, tx := datasettest.Begin(t, filepath.Join(t.TempDir(), "ds"))
@@ -37,7 +38,9 @@ func TestAddBatchPartsAgree(t *testing.T) {
 	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	datasettest.Append(t, tx.Usage(), rows)
 	datasettest.Commit(t, tx)
-	build := func(parts int) []dataset.Series {
+	build := func(parts, rows int) []dataset.Series {
+		defer func(n int) { foldRows = n }(foldRows)
+		foldRows = rows
 		b := NewSeriesBuilder(2 * time.Minute)
 		b.parts = parts
 		err := dataset.ScanUsageBatches(context.Background(), ds, func(ub *dataset.UsageBatch) error {
@@ -52,18 +55,22 @@ func TestAddBatchPartsAgree(t *testing.T) {
 		}
 		return b.Series()
 	}
-	one, many := build(1), build(7)
-	if len(one) != 150 || len(many) != len(one) {
-		t.Fatalf("%d and %d series, want 150", len(one), len(many))
-	}
-	for i := range one {
-		a, b := one[i], many[i]
-		if a.Tenant != b.Tenant || a.StartMs != b.StartMs || a.Servers != b.Servers || len(a.Values) != len(b.Values) {
-			t.Fatalf("series %d: %+v vs %+v", i, a, b)
+	one := build(1, len(rows))
+	// Seven parts over the batch at once, and over ranges of 20,011 rows
+	// (the last one short of the parallel path's 2^14).
+	for _, many := range [][]dataset.Series{build(7, len(rows)), build(7, 20_011)} {
+		if len(one) != 150 || len(many) != len(one) {
+			t.Fatalf("%d and %d series, want 150", len(one), len(many))
 		}
-		for j := range a.Values {
-			if a.Values[j] != b.Values[j] && !(math.IsNaN(a.Values[j]) && math.IsNaN(b.Values[j])) {
-				t.Fatalf("%s slot %d: %g with one part, %g with seven", a.Tenant, j, a.Values[j], b.Values[j])
+		for i := range one {
+			a, b := one[i], many[i]
+			if a.Tenant != b.Tenant || a.StartMs != b.StartMs || a.Servers != b.Servers || len(a.Values) != len(b.Values) {
+				t.Fatalf("series %d: %+v vs %+v", i, a, b)
+			}
+			for j := range a.Values {
+				if a.Values[j] != b.Values[j] && !(math.IsNaN(a.Values[j]) && math.IsNaN(b.Values[j])) {
+					t.Fatalf("%s slot %d: %g with one part, %g with seven", a.Tenant, j, a.Values[j], b.Values[j])
+				}
 			}
 		}
 	}
