@@ -18,10 +18,12 @@ import (
 // File writes a Parquet file page by page: it keeps the offsets, writes
 // page headers (thrift compact protocol, by hand: arrow-go's thrift types
 // are internal), compresses pages with the codec and level the
-// properties name for the column, and builds the footer with arrow-go's
-// public metadata builders from the schema pqarrow derives from an Arrow
-// schema: readers see the schema, metadata and values of pqarrow's files
-// (the encodings and statistics each encoder chooses are in its file).
+// properties name for the column (or not at all, for the columns
+// KeepCodecIfWorth names, where the codec does not pay), and builds the
+// footer with arrow-go's public metadata builders from the schema pqarrow
+// derives from an Arrow schema: readers see the schema, metadata and
+// values of pqarrow's files (the encodings and statistics each encoder
+// chooses are in its file).
 type File struct {
 	w       io.Writer
 	off     int64 // bytes written
