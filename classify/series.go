@@ -314,7 +314,7 @@ func (b *SeriesBuilder) AddBatch(ub *dataset.UsageBatch) {
 // foldRows is the rows AddBatch folds at a time: the parts' workers each
 // read every row's server id, time and value, so a range of rows small
 // enough for the cache is read from memory once rather than once per part
-// (a usage row group is a million rows, 20 MB of them).
+// (a usage row group is up to a million rows, 20 MB of them).
 var foldRows = 1 << 17 // a variable for the tests
 
 // fold adds rows whose dictionaries AddBatch has mapped.

@@ -30,7 +30,7 @@ func (w *Writer[T]) AppendBatch(rs []T) error {
 		}
 	}
 	for len(rs) > 0 {
-		k := min(len(rs), w.batch-w.n)
+		k := min(len(rs), w.room())
 		part := rs[:k]
 		for _, c := range w.cols {
 			if b, ok := c.(batchAppender[T]); ok {
@@ -43,7 +43,7 @@ func (w *Writer[T]) AppendBatch(rs []T) error {
 		}
 		w.n += k
 		rs = rs[k:]
-		if w.n == w.batch {
+		if w.full() {
 			w.flush()
 			if w.err != nil {
 				return w.err

@@ -21,7 +21,9 @@
 // with arrow's metadata builders from the schema pqarrow derives, so
 // readers see the same schema and values as in pqarrow's files):
 //   - usage: pqarrow's encodings and statistics, one page per column of a
-//     row group (usagewrite.go); the four columns classify reads are
+//     row group (usagewrite.go), a row group 256 rows for each tenant
+//     seen, from 2^17 to 2^20 rows (usageGroupDone); the four columns
+//     classify reads are
 //     decoded straight from the pages (usagepages.go, ScanUsageBatches);
 //   - series: 32 tenants per row group (SeriesGroupRows), nothing
 //     compressed, one page per tenant's values (Tx.WriteSeries,

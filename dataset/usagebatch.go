@@ -25,8 +25,9 @@ type UsageBatch struct {
 	CPU       []float64
 }
 
-// ScanUsageBatches calls fn with the usage table batch by batch (about
-// BatchRows rows each: one row group), file by file in manifest order.
+// ScanUsageBatches calls fn with the usage table batch by batch (one row
+// group each: 2^17 to 2^20 rows as wlprof writes them), file by file in
+// manifest order.
 // Row groups are decoded in parallel (the tenant and server columns as
 // dictionary ids, the memory column not at all; from the pages where
 // usagepages.go applies, else with arrow); fn sees them in order, one at

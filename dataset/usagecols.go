@@ -71,9 +71,9 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 	// get a whole batch's capacity at once, instead of growing by
 	// doubling (a copy of everything appended so far at each step, a
 	// tenth of ingest's CPU on the first batch of every file).
-	cols.reserve(w.batch)
+	cols.reserve(w.groupHint())
 	for lo := 0; lo < c.Len(); {
-		k := min(c.Len()-lo, w.batch-w.n)
+		k := min(c.Len()-lo, w.room())
 		hi := lo + k
 		cols.tenant.appendMapped(c.Tenant[lo:hi], c.Tenants, c.TenantMap)
 		cols.server.appendMapped(c.Server[lo:hi], c.Servers, c.ServerMap)
@@ -86,7 +86,7 @@ func AppendUsageColumns(w *Writer[Usage], c *UsageColumns) error {
 		}
 		w.n += k
 		lo = hi
-		if w.n == w.batch {
+		if w.full() {
 			w.flush()
 			if w.err != nil {
 				return w.err

@@ -40,6 +40,8 @@ type Writer[T any] struct {
 	err     error
 	started bool
 	fdicts  []*floatDict // per column: dictionary building for float columns (floatdict.go)
+	// lastRows is the rows of the last row group handed to the encoder.
+	lastRows int
 }
 
 func newWriter[T any](t *Table[T], staging string, ingest int) *Writer[T] {
@@ -165,10 +167,41 @@ func (w *Writer[T]) Append(r *T) error {
 		c.append(r)
 	}
 	w.n++
-	if w.n == w.batch {
+	if w.full() {
 		w.flush()
 	}
 	return w.err
+}
+
+// groupHint is the rows the batch is likely to take: the last row
+// group's where the table's group rule cut it, else the batch size. The
+// column slices are reserved for it at once, and the recycled slices of
+// a row group hold its rows, so a hint above them would allocate anew
+// for every group.
+func (w *Writer[T]) groupHint() int {
+	if w.lastRows > 0 && w.tbl.groupDone != nil {
+		return w.lastRows
+	}
+	return w.batch
+}
+
+// room is how many rows the batch takes before the writer asks again
+// whether it is full.
+func (w *Writer[T]) room() int {
+	r := w.batch - w.n
+	if w.tbl.groupDone != nil {
+		r = min(r, groupStep-w.n%groupStep)
+	}
+	return r
+}
+
+// full says whether the batch is a row group: its size, or where the
+// table's group rule ends it.
+func (w *Writer[T]) full() bool {
+	if w.n >= w.batch {
+		return true
+	}
+	return w.tbl.groupDone != nil && w.n > 0 && w.n%groupStep == 0 && w.tbl.groupDone(w.n, w.cols)
 }
 
 // Rows is the number of rows appended so far.
@@ -176,6 +209,7 @@ func (w *Writer[T]) Rows() int64 { return w.rows + int64(w.n) }
 
 func (w *Writer[T]) flush() {
 	if n := w.n; w.send() {
+		w.lastRows = n
 		w.refillCols(n)
 	}
 }
