@@ -309,12 +309,17 @@ func (c *Chunk) page(typ, n int, enc parquet.Encoding, parts ...[]byte) {
 	for _, b := range parts {
 		raw += len(b)
 	}
-	if c.codec != nil && c.deciding {
-		c.decide(joined(parts, &s.body), n)
-	}
 	if c.codec != nil {
-		s.packed = c.codec.EncodeLevel(s.packed[:0], joined(parts, &s.body), c.level)
-		parts = [][]byte{s.packed}
+		// One join for both: decide uses the scratch's dict buffers and
+		// packed, not its body.
+		body := joined(parts, &s.body)
+		if c.deciding {
+			c.decide(body, n)
+		}
+		if c.codec != nil {
+			s.packed = c.codec.EncodeLevel(s.packed[:0], body, c.level)
+			parts = [][]byte{s.packed}
+		}
 	}
 	if typ == DataPage && c.dataOff < 0 {
 		c.dataOff = c.pos()
