@@ -49,11 +49,11 @@ import (
 //   - the cap is the setting plus 32 MiB: with 16 MiB the cgroup's reclaim
 //     slowed the larger settings by a few percent (measured), a cost of
 //     the sandbox, not of spilling;
-//   - spillsort's buffer is faulted in huge pages before its work: on this
-//     virtual machine 4 KiB faults cost 5–20 µs each, and with them the
-//     well-sized run (74 MiB faulted) came out slower than the 8 MiB one
-//     that spilled 65 MB (0.9 s against 0.5 s), failing the test on the
-//     host, not on the model;
+//   - spillsort's buffer is faulted in huge pages before its work
+//     (-hugepages): on this virtual machine 4 KiB faults cost 5–20 µs each
+//     in some states, and with them the well-sized run (74 MiB faulted)
+//     came out slower than the 8 MiB one that spilled 65 MB (0.9 s against
+//     0.5 s), failing the test on the host, not on the model;
 //   - what remains is other processes' bursts of CPU and disk use: each
 //     setting's runtime is the median of its 6 repetitions (one per pass
 //     over the settings), and the bar is checked on these medians (the
@@ -87,7 +87,7 @@ func TestSandboxAccuracy(t *testing.T) {
 		t.Logf("sweep %d: %s", attempt, miss)
 		last = miss
 	}
-	// spillsort's buffer takes huge pages only where the kernel offers
+	// spillsort -hugepages gets huge pages only where the kernel offers
 	// them; without, page faults can cost a well-sized run more than the
 	// spills cost the others (see spillsort's populatedBuf).
 	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -102,7 +102,7 @@ func TestSandboxAccuracy(t *testing.T) {
 func sandboxAccuracyOnce(t *testing.T) string {
 	const gen = "64M"
 	mems := []int64{8 << 20, 16 << 20, 24 << 20, 32 << 20, 36 << 20, 48 << 20, 64 << 20, 80 << 20}
-	res, runs := sweepSpillsort(t, gen, mems, 6)
+	res, runs := sweepSpillsort(t, gen, mems, 6, "-hugepages")
 	if len(res.Models) != 1 {
 		t.Fatalf("models %+v skipped %+v", res.Models, res.Skipped)
 	}
@@ -160,7 +160,7 @@ func sandboxAccuracyOnce(t *testing.T) string {
 func BenchmarkSandboxAccuracy(b *testing.B) {
 	mems := []int64{32 << 20, 64 << 20, 96 << 20, 128 << 20, 160 << 20, 192 << 20, 224 << 20, 256 << 20, 320 << 20}
 	for i := 0; i < b.N; i++ {
-		res, _ := sweepSpillsort(b, "256M", mems, 9)
+		res, _ := sweepSpillsort(b, "256M", mems, 9, "-hugepages")
 		if len(res.Models) != 1 {
 			b.Fatalf("models %+v skipped %+v", res.Models, res.Skipped)
 		}

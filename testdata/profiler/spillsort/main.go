@@ -19,13 +19,14 @@
 // Its work per record does not depend on the memory: segments are sorted
 // by an 8-byte key prefix and laid out in key order, so merges read memory
 // sequentially; the buffer is mapped outside the Go heap, no larger than
-// the input needs, and faulted in at start, in huge pages (a JVM's heap
-// is there before its task starts). It is one task on one slot: one
+// the input needs, and faulted in at start (a JVM's heap is there before
+// its task starts; -hugepages faults it in transparent huge pages, see
+// populatedBuf). It is one task on one slot: one
 // goroutine locked to the main thread, spill I/O by raw system calls and
 // no garbage collector, so the profiler's cpu_wait_s (read from the main
 // thread) is all that a busy machine's CPUs add to its wall time. Memory
 // beyond -mem is about 8 MiB (runtime, one 100 KiB read buffer per spilled
-// segment, a 1 MiB write buffer, up to 2 MiB of the last huge page):
+// segment, a 1 MiB write buffer, with -hugepages up to 2 MiB more):
 // profile it with --cap-overhead 32M.
 //
 // It prints "phase: read", "phase: merge" (only when it spilled) and a last
@@ -73,6 +74,7 @@ func main() {
 	spill := flag.String("spill", os.TempDir(), "directory for spilled runs")
 	segment := flag.String("segment", "4M", "bytes of records per sorted input segment (a map output)")
 	out := flag.String("out", "", "output file (default: discard)")
+	flag.BoolVar(&hugePages, "hugepages", false, "fault the record buffer in transparent huge pages where the kernel gives them")
 	flag.Parse()
 	budget, err := parseSize(*mem)
 	if err != nil || budget < recSize {
@@ -285,14 +287,27 @@ const ioUnit = 102400
 // a time).
 var writeBuf []byte
 
-// populatedBuf maps n bytes with their pages faulted in, in transparent
-// huge pages where the kernel gives them (as a JVM's large heap gets with
-// -XX:+UseTransparentHugePages): faulting a 74 MiB buffer in 4 KiB pages
-// took 70-370 ms of system time on a virtual machine whose page faults cost
-// 5-20 µs, and walking it missed the TLB, so the well-sized runs were
-// slower than the spilling ones by more than their spills cost. Huge pages
-// keep memory cheap at every setting, the workload's premise.
+// hugePages is -hugepages.
+var hugePages bool
+
+// populatedBuf maps n bytes with their pages faulted in: in 4 KiB pages
+// (MAP_POPULATE), or with -hugepages in transparent huge pages where the
+// kernel gives them, as a JVM's heap gets them with
+// -XX:+UseTransparentHugePages. Which costs less depends on the host: on
+// this project's VM a 4 KiB fault cost 2-20 µs as its state moved
+// (faulting a 74 MiB buffer took 70-370 ms, and walking it missed the
+// TLB), while huge pages of 64 MiB buffers cost next to nothing but those
+// of a 742 MiB one 1.3-1.8 s of system time against 0.3 s in 4 KiB pages
+// (the VM's balloon hands free 2 MiB blocks back to its host, so touching
+// them faults on the host too).
 func populatedBuf(n int) []byte {
+	if !hugePages {
+		b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_POPULATE)
+		if err != nil {
+			return make([]byte, n)
+		}
+		return b
+	}
 	const huge = 2 << 20
 	m, err := syscall.Mmap(-1, 0, n+huge, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
