@@ -21,13 +21,13 @@
 // sequentially; the buffer is mapped outside the Go heap, no larger than
 // the input needs, and faulted in at start (a JVM's heap is there before
 // its task starts; -hugepages faults it in transparent huge pages, see
-// populatedBuf). It is one task on one slot: one
-// goroutine locked to the main thread, spill I/O by raw system calls and
-// no garbage collector, so the profiler's cpu_wait_s (read from the main
-// thread) is all that a busy machine's CPUs add to its wall time. Memory
-// beyond -mem is about 8 MiB (runtime, one 100 KiB read buffer per spilled
-// segment, a 1 MiB write buffer, with -hugepages up to 2 MiB more):
-// profile it with --cap-overhead 32M.
+// populatedBuf). It is one task on one slot: one goroutine locked to the
+// main thread, spill I/O by raw system calls and no garbage collector, so
+// the profiler's cpu_wait_s (read from the main thread) is all that a busy
+// machine's CPUs add to its wall time. Memory beyond -mem is about 8 MiB
+// (runtime, one 100 KiB read buffer per spilled segment, a 1 MiB write
+// buffer; with -hugepages up to 2 MiB more): profile it with
+// --cap-overhead 32M.
 //
 // It prints "phase: read", "phase: merge" (only when it spilled) and a last
 // line "spilled_bytes=N runs=R records=C" to stdout; the sorted records go
