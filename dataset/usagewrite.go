@@ -45,12 +45,12 @@ var ownPages = true
 // 800 MB at 2^17 (pqarrow, which cuts pages at 1 MB: 504 MB).
 const usagePageRows = 1 << 20
 
-// usageLeaves are the usage table's Parquet leaves, the layout this
-// encoder writes (checked against pqarrow's schema).
 // The leaves of the value columns, whose dictionary ids are stored
 // uncompressed where zstd does not shrink them.
 const usageCPULeaf, usageMemoryLeaf = 3, 4
 
+// usageLeaves are the usage table's Parquet leaves, the layout this
+// encoder writes (checked against pqarrow's schema).
 var usageLeaves = []pq.Leaf{
 	{Path: "tenant", Type: parquet.Types.ByteArray, Def: 0, Rep: 0},
 	{Path: "server", Type: parquet.Types.ByteArray, Def: 0, Rep: 0},

@@ -61,10 +61,9 @@ func startParallel(r *usageCSV, columnar bool) *parallelCSV {
 	workers := runtime.GOMAXPROCS(0)
 	// Chunks are hashed as they are cut and parsed once a worker takes
 	// them: the fewer are in flight, the more of a chunk a parser still
-	// finds in the cache the hasher read it into. Three per worker keep
-	// the workers fed (eight in all left them waiting 0.16 s of 2.2 at
-	// 4 M rows, four 0.70) and took the 10,000-tenant ingest from 10.5 s
-	// to 9.2 (4: 9.7 s).
+	// finds in the cache the hasher read it into; three per worker is the
+	// fewest that keeps the workers fed (the measurements are in the
+	// README's benchmark section).
 	inflight := 3 * workers
 	pc := &parallelCSV{in: r.in, data: r.lr.data, next: r.lr.off, base: r.lr.line,
 		work: make(chan *csvChunk, inflight), stop: make(chan struct{}),
